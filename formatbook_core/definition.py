@@ -1,0 +1,200 @@
+"""The format definition: what every format plugin provides.
+
+``FormatDefinition`` is the protocol (Promptbook's four methods plus ``locate`` and
+``stream``); ``BaseFormat`` gives every optional method a sane default, so a third-party
+format can implement only ``is_valid``, ``can_be_valid``, ``heal`` and ``extract_values``.
+
+Every method takes the reply as ``str``, an optional ``schema`` and format-specific keyword
+``options``. None of them raises on any reply, except ``heal`` (``HealError``) and
+``extract_scope`` (``ScopeNotFound``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from .results import Analysis, Healed, HealError, ScopeNotFound, Span, StreamStatus, Violation
+
+
+@runtime_checkable
+class Checker(Protocol):
+    """An incremental checker returned by ``FormatDefinition.stream``.
+
+    ``feed`` costs time in proportion to the chunk, never to the text fed before it.
+    """
+
+    def feed(self, chunk: str) -> StreamStatus:
+        """Consume the next piece of the reply; falsy once no continuation can be valid."""
+
+    def copy(self) -> "Checker":
+        """An independent clone of the current state."""
+
+    def finish(self) -> StreamStatus:
+        """The reply has ended: truthy when the text fed is a complete valid document."""
+
+
+@runtime_checkable
+class FormatDefinition(Protocol):
+    """What a format plugin registers. See DESIGN.md, "The format definition"."""
+
+    name: str
+    aliases: tuple[str, ...]
+    mime_types: tuple[str, ...]
+    #: What an ``IN "..."`` counting scope names in this format ("JSON pointer",
+    #: "section name"...), or ``None`` when the format has no scopes.
+    scope_kind: str | None
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        """The reply is in the format and satisfies the schema. Never raises."""
+
+    def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
+        """False only when no continuation of ``partial`` can be valid (strict grammar)."""
+
+    def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
+        """The repaired text and its repairs; raises ``HealError`` when it cannot."""
+
+    def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
+        """The data carried, without the structure; counting runs on these."""
+
+    def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
+        """Where payloads of this format sit in ``reply``, best candidate first."""
+
+    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Checker:
+        """An incremental checker; ``strict=False`` follows the grammar ``heal`` accepts."""
+
+
+class BaseFormat:
+    """Defaults for everything but the four Promptbook methods.
+
+    Subclasses set ``name`` (lower case), ``aliases``, ``mime_types`` and override what
+    they can do better. ``analyze`` is the one-pass entry point the check pipeline uses;
+    the default builds it from ``validate`` and ``parse``.
+    """
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    mime_types: tuple[str, ...] = ()
+    scope_kind: str | None = None
+    description: str = ""
+    #: Valid sample documents: shown by ``formatbook formats --samples`` and fed to the
+    #: contract test-suite (every prefix must stream, healing must leave them unchanged).
+    samples: tuple[str, ...] = ()
+
+    # --- the four Promptbook methods -------------------------------------------------
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        return not self.validate(value, schema, **options)
+
+    def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
+        return True
+
+    def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
+        violations = self.validate(value, schema, **options)
+        if violations:
+            raise HealError(f"cannot heal {self.name}: {violations[0].message}", violations)
+        return Healed(value)
+
+    def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
+        return [value] if value.strip() else []
+
+    # --- optional, with defaults -----------------------------------------------------
+    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
+        """Every violation of ``value``; the default asks ``is_valid``.
+
+        A subclass must override ``validate`` or ``is_valid`` (each default uses the other).
+        """
+        if type(self).is_valid is BaseFormat.is_valid:
+            raise TypeError(f"{type(self).__name__} must define validate() or is_valid()")
+        if self.is_valid(value, schema, **options):
+            return []
+        return [Violation(f"{self.name}.invalid", f"not valid {self.name.upper()}")]
+
+    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
+        """The Python value the text carries; the default is the text itself."""
+        return value
+
+    def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
+        """Parse and validate in one pass (override to avoid parsing twice)."""
+        violations = self.validate(value, schema, **options)
+        if violations:
+            return Analysis(None, tuple(violations))
+        return Analysis(self.parse(value, schema, **options), ())
+
+    def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
+        """By default: fenced blocks tagged with one of this format's names, else the
+        reply without its ``<think>`` blocks and surrounding blank space."""
+        from .locating import default_locate
+
+        return default_locate(reply, (self.name, *self.aliases))
+
+    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Checker:
+        """Fallback checker that re-checks the whole prefix (quadratic): only for formats
+        that offer nothing better."""
+        return RecheckChecker(self, schema, strict=strict, options=options)
+
+    def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """The values under ``scope``; raises ``ScopeNotFound`` when the reply lacks it."""
+        raise ScopeNotFound(f"the {self.name} format has no counting scopes (asked for {scope!r})")
+
+    def guidance(self, schema: Any = None, **options: Any) -> str:
+        """Prompt instructions asking for this format."""
+        return f"Reply in {self.name.upper()} only."
+
+    def load_schema(self, schema: Any, **options: Any) -> Any:
+        """Turn a schema given as text, a path or an object into what the format uses.
+
+        Called once per ``Expectations``; the default keeps the schema as given.
+        """
+        return schema
+
+    def __repr__(self) -> str:
+        return f"<format {self.name}>"
+
+
+class RecheckChecker:
+    """The base class's quadratic fallback: asks ``can_be_valid`` on the whole prefix.
+
+    Accumulating chunks costs O(total) per feed; use it only when a format has nothing
+    better. A relaxed (``strict=False``) checker cannot fail early: anything may heal.
+    """
+
+    def __init__(self, fmt: Any, schema: Any, *, strict: bool, options: dict[str, Any]):
+        self._fmt = fmt
+        self._schema = schema
+        self._strict = strict
+        self._options = options
+        self._parts: list[str] = []
+        self._failed: StreamStatus | None = None
+        self._length = 0
+
+    def feed(self, chunk: str) -> StreamStatus:
+        if self._failed is not None:
+            return self._failed
+        self._parts.append(chunk)
+        self._length += len(chunk)
+        if self._strict:
+            text = "".join(self._parts)
+            self._parts = [text]
+            if not self._fmt.can_be_valid(text, self._schema, **self._options):
+                self._failed = StreamStatus(False, f"no continuation can be valid {self._fmt.name}", self._length)
+                return self._failed
+        return StreamStatus(True)
+
+    def copy(self) -> "RecheckChecker":
+        clone = RecheckChecker(self._fmt, self._schema, strict=self._strict, options=self._options)
+        clone._parts = list(self._parts)
+        clone._failed = self._failed
+        clone._length = self._length
+        return clone
+
+    def finish(self) -> StreamStatus:
+        if self._failed is not None:
+            return self._failed
+        text = "".join(self._parts)
+        if not self._fmt.is_valid(text, self._schema, **self._options):
+            if self._strict:
+                return StreamStatus(False, f"not valid {self._fmt.name}", len(text))
+            try:
+                text = self._fmt.heal(text, self._schema, **self._options).text
+            except HealError as err:
+                return StreamStatus(False, str(err), len(text))
+        return StreamStatus(True, complete=True, values=tuple(self._fmt.extract_values(text, self._schema, **self._options)))

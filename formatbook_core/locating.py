@@ -1,0 +1,109 @@
+"""Helpers formats use to find their payload in a reply: a ``<think>`` splitter and a
+Markdown fence scanner. Both report offsets into the reply as received."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .results import Span
+
+_THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
+
+
+def think_spans(reply: str) -> list[Span]:
+    """Spans of ``<think>…</think>`` blocks (also ``<thinking>``, ``<reasoning>``).
+
+    An unclosed block runs to the end of the reply (a model cut off mid-thought).
+    """
+    spans: list[Span] = []
+    pos = 0
+    while True:
+        m = _THINK_OPEN.search(reply, pos)
+        if m is None:
+            return spans
+        close = re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE).search(reply, m.end())
+        end = close.end() if close else len(reply)
+        spans.append(Span(m.start(), end))
+        pos = end
+
+
+def outside_spans(text_length: int, removed: list[Span]) -> list[Span]:
+    """The complement of ``removed`` (sorted, non-overlapping) within ``[0, text_length)``."""
+    out: list[Span] = []
+    pos = 0
+    for span in removed:
+        if span.start > pos:
+            out.append(Span(pos, span.start))
+        pos = max(pos, span.end)
+    if pos < text_length:
+        out.append(Span(pos, text_length))
+    return out
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A fenced code block: ``info`` is the info string's first word (lower case, may be
+    empty); ``body`` the span of its content; ``span`` the whole block with its fences;
+    ``closed`` false when the reply ended inside it."""
+
+    info: str
+    body: Span
+    span: Span
+    closed: bool
+
+
+_FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\n`]*)$", re.MULTILINE)
+
+
+def fences(reply: str) -> list[Fence]:
+    """Every top-level fenced block of ``reply``, in order (CommonMark fence rules:
+    up to three spaces of indentation, a closing fence at least as long as the opening)."""
+    found: list[Fence] = []
+    pos = 0
+    while True:
+        m = _FENCE_OPEN.search(reply, pos)
+        if m is None:
+            return found
+        marker = m.group(2)
+        info = m.group(3).strip().split(maxsplit=1)
+        info_word = info[0].lower() if info else ""
+        body_start = m.end() + 1 if m.end() < len(reply) else m.end()
+        close = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$", re.MULTILINE).search(reply, body_start)
+        if close is None:
+            found.append(Fence(info_word, Span(body_start, len(reply)), Span(m.start(), len(reply)), False))
+            return found
+        body_end = close.start()
+        # the newline before the closing fence belongs to the fence, not the body
+        if body_end > body_start and reply[body_end - 1] == "\n":
+            body_end -= 1
+        found.append(Fence(info_word, Span(body_start, max(body_start, body_end)), Span(m.start(), close.end()), True))
+        pos = close.end()
+
+
+def strip_span(text: str, span: Span) -> Span:
+    """``span`` without leading and trailing white space."""
+    start, end = span
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Span(start, end)
+
+
+def default_locate(reply: str, names: tuple[str, ...]) -> list[Span]:
+    """Fences tagged with one of ``names`` first, then untagged fences, then the reply
+    without its ``<think>`` blocks (each remaining stretch, longest first)."""
+    wanted = {n.lower() for n in names}
+    blocks = [f for f in fences(reply)]
+    tagged = [strip_span(reply, f.body) for f in blocks if f.info in wanted]
+    bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
+    rest = [strip_span(reply, s) for s in outside_spans(len(reply), think_spans(reply))]
+    rest = [s for s in rest if s.end > s.start]
+    if len(rest) > 1:
+        rest.sort(key=lambda s: s.start - s.end)
+    candidates: list[Span] = []
+    for span in [*tagged, *bare, *rest]:
+        if span not in candidates:
+            candidates.append(span)
+    return candidates or [Span(0, len(reply))]

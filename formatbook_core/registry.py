@@ -1,0 +1,246 @@
+"""The plugin manager: loads plugins from entry points and looks formats up.
+
+Lookup is by name, alias or MIME type, case-insensitive. An alias may carry options
+(``tsv`` is ``csv`` with ``delimiter="\\t"``). Two plugins claiming one name make that one
+name fail with an error naming both; every other name still works. A plugin that fails to
+import is reported with a warning and the others still load.
+
+Set ``FORMATBOOK_DISABLE_PLUGINS=1`` (or call ``Registry(autoload=False)``) to switch
+auto-loading off; ``FORMATBOOK_BLOCK_PLUGINS=json,yaml`` blocks single plugins.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import warnings
+from dataclasses import dataclass, field
+from importlib import metadata
+from types import ModuleType
+from typing import Any, Iterable
+
+import pluggy
+
+from . import hookspecs
+from .results import FormatbookError
+
+ENTRY_POINT_GROUP = "formatbook"
+
+#: Modules of the core that register things the same way plugins do (the counting units).
+CORE_PLUGINS = ("formatbook_core.counting",)
+
+
+class UnknownFormatError(FormatbookError, LookupError):
+    """No registered format answers to this name; ``suggestion`` is the nearest name."""
+
+    def __init__(self, name: str, suggestion: str | None = None):
+        hint = f" (did you mean {suggestion.upper()}?)" if suggestion else ""
+        super().__init__(f"unknown format {name!r}{hint}")
+        self.name = name
+        self.suggestion = suggestion
+
+
+class ConflictError(FormatbookError, LookupError):
+    """Two plugins claim the same name."""
+
+
+class PluginLoadWarning(UserWarning):
+    """A plugin could not be imported or registered; the others still load."""
+
+
+@dataclass(frozen=True)
+class FormatEntry:
+    """A registered format, how it was reached, and the plugin that provided it."""
+
+    format: Any
+    plugin: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.format.name
+
+
+class Registry:
+    """Formats and units registered by plugins."""
+
+    def __init__(self, *, autoload: bool | None = None, blocked: Iterable[str] = ()):
+        if autoload is None:
+            autoload = os.environ.get("FORMATBOOK_DISABLE_PLUGINS", "") not in ("1", "true", "yes")
+        env_blocked = [b.strip() for b in os.environ.get("FORMATBOOK_BLOCK_PLUGINS", "").split(",") if b.strip()]
+        self.blocked = {b.lower() for b in [*blocked, *env_blocked]}
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+        self.pm.add_hookspecs(hookspecs)
+        self._autoload = autoload
+        self._loaded = False
+        self._formats: list[FormatEntry] = []
+        self._keys: dict[str, list[FormatEntry]] = {}
+        self._units: dict[str, Any] = {}
+        self._unit_keys: dict[str, Any] = {}
+        self.load_errors: dict[str, str] = {}
+
+    # --- loading ---------------------------------------------------------------------
+    def register_plugin(self, plugin: Any, name: str | None = None) -> None:
+        """Add a plugin (a module or an object with ``@hookimpl`` methods) by hand."""
+        name = name or getattr(plugin, "__name__", None) or type(plugin).__name__
+        if name.lower() in self.blocked:
+            return
+        self.pm.register(plugin, name=name)
+        self._collect(plugin, name)
+
+    def _ensure_loaded(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        import importlib
+
+        for module_name in CORE_PLUGINS:
+            self.register_plugin(importlib.import_module(module_name), module_name)
+        if not self._autoload:
+            return
+        for ep in _entry_points():
+            if ep.name.lower() in self.blocked or ep.value.lower() in self.blocked:
+                continue
+            if self.pm.has_plugin(ep.name):
+                continue
+            try:
+                module = ep.load()
+                self.register_plugin(module, ep.name)
+            except Exception as exc:  # a broken plugin must not take the others down
+                self.load_errors[ep.name] = f"{type(exc).__name__}: {exc}"
+                warnings.warn(
+                    f"formatbook plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}",
+                    PluginLoadWarning,
+                    stacklevel=3,
+                )
+
+    def _collect(self, plugin: Any, plugin_name: str) -> None:
+        """Call one plugin's hooks (not all plugins' again) and index what it registers."""
+
+        def register_format(fmt: Any, alias: str | None = None, options: dict[str, Any] | None = None) -> None:
+            entry = FormatEntry(fmt, plugin_name, dict(options or {}))
+            if alias is not None:
+                self._add_key(alias, entry)
+                return
+            self._formats.append(entry)
+            for key in (fmt.name, *getattr(fmt, "aliases", ()), *getattr(fmt, "mime_types", ())):
+                self._add_key(key, entry)
+
+        def register_unit(unit: Any) -> None:
+            self._units[unit.name] = unit
+            for key in (unit.name, *getattr(unit, "aliases", ())):
+                self._unit_keys[key.lower()] = unit
+
+        impl = getattr(plugin, "register_formats", None)
+        if impl is not None:
+            impl(register_format)
+        impl = getattr(plugin, "register_units", None)
+        if impl is not None:
+            impl(register_unit)
+
+    def _add_key(self, key: str, entry: FormatEntry) -> None:
+        bucket = self._keys.setdefault(key.lower(), [])
+        if all(e.plugin != entry.plugin or e.format is not entry.format for e in bucket):
+            bucket.append(entry)
+
+    # --- lookup ----------------------------------------------------------------------
+    def entry(self, name: str) -> FormatEntry:
+        """The registered format for ``name`` (name, alias or MIME type)."""
+        self._ensure_loaded()
+        bucket = self._keys.get(name.strip().lower())
+        if not bucket:
+            raise UnknownFormatError(name, self.suggest(name))
+        plugins = sorted({e.plugin for e in bucket})
+        if len(bucket) > 1:
+            raise ConflictError(f"format name {name!r} is claimed by several plugins: {', '.join(plugins)}")
+        return bucket[0]
+
+    def get(self, name: str) -> Any:
+        """The format object for ``name``; options carried by an alias are bound in."""
+        entry = self.entry(name)
+        if entry.options:
+            return BoundFormat(entry.format, entry.options)
+        return entry.format
+
+    def formats(self) -> list[FormatEntry]:
+        """Every registered format (not alias entries), in registration order."""
+        self._ensure_loaded()
+        return list(self._formats)
+
+    def names(self) -> list[str]:
+        self._ensure_loaded()
+        return sorted(self._keys)
+
+    def suggest(self, name: str) -> str | None:
+        match = difflib.get_close_matches(name.lower(), self.names(), n=1, cutoff=0.6)
+        return match[0] if match else None
+
+    def unit(self, name: str) -> Any:
+        self._ensure_loaded()
+        return self._unit_keys.get(name.strip().lower())
+
+    def units(self) -> dict[str, Any]:
+        self._ensure_loaded()
+        return dict(self._units)
+
+    def unit_names(self) -> list[str]:
+        self._ensure_loaded()
+        return sorted(self._unit_keys)
+
+
+class BoundFormat:
+    """A format seen through an alias that carries options (``tsv``): every call gets them."""
+
+    def __init__(self, fmt: Any, options: dict[str, Any]):
+        self._fmt = fmt
+        self._options = options
+
+    def __getattr__(self, attr: str) -> Any:
+        target = getattr(self._fmt, attr)
+        if not callable(target):
+            return target
+
+        def bound(*args: Any, **kwargs: Any) -> Any:
+            return target(*args, **{**self._options, **kwargs})
+
+        return bound
+
+    def __repr__(self) -> str:
+        return f"<format {self._fmt.name} {self._options}>"
+
+
+def _entry_points() -> list[metadata.EntryPoint]:
+    return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+
+
+_default: Registry | None = None
+
+
+def default_registry() -> Registry:
+    """The process-wide registry, loaded on first use."""
+    global _default
+    if _default is None:
+        _default = Registry()
+    return _default
+
+
+def set_default_registry(registry: Registry | None) -> None:
+    """Replace the process-wide registry (tests, embedding); ``None`` resets it."""
+    global _default
+    _default = registry
+
+
+def get_format(name: str) -> Any:
+    """The format registered under ``name``, an alias or a MIME type (case-insensitive)."""
+    return default_registry().get(name)
+
+
+def list_formats() -> list[FormatEntry]:
+    """Every registered format with the plugin that provided it."""
+    return default_registry().formats()
+
+
+def plugin_module(entry: FormatEntry) -> ModuleType | None:
+    import sys
+
+    return sys.modules.get(entry.plugin)

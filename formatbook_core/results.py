@@ -1,0 +1,258 @@
+"""The values formatbook answers with: one type each, used by every format.
+
+Offsets (`Span`) always point into the reply *as received*: a repair found inside a
+located payload is shifted back by the core before a caller sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+
+class Span(NamedTuple):
+    """Half-open ``[start, end)`` character offsets into a string."""
+
+    start: int
+    end: int
+
+    def shift(self, offset: int) -> "Span":
+        """The same span seen from a string that starts ``offset`` characters earlier."""
+        return Span(self.start + offset, self.end + offset)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One way a reply fails its expectations.
+
+    ``code`` is stable and machine-readable (``"json.syntax"``, ``"count.max"``,
+    ``"schema.type"``); ``message`` is for a person; ``path`` leads into the parsed value
+    (keys and indexes); ``keyword`` is the failing rule (a JSON Schema keyword, a count);
+    ``expected`` is what the rule wanted.
+    """
+
+    code: str
+    message: str
+    path: tuple[str | int, ...] = ()
+    span: Span | None = None
+    keyword: str | None = None
+    expected: Any = None
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path:
+            where = " at " + "/".join(str(p) for p in self.path)
+        elif self.span is not None:
+            where = f" at offset {self.span.start}"
+        return f"{self.message}{where}"
+
+    def shift(self, offset: int) -> "Violation":
+        if self.span is None or offset == 0:
+            return self
+        return _replace(self, span=self.span.shift(offset))
+
+
+@dataclass(frozen=True)
+class Repair:
+    """One change made by healing: ``kind`` (stable, e.g. ``"trailing_comma"``), a
+    ``message`` for a person and the ``span`` of the reply it concerns."""
+
+    kind: str
+    message: str
+    span: Span | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def shift(self, offset: int) -> "Repair":
+        if self.span is None or offset == 0:
+            return self
+        return _replace(self, span=self.span.shift(offset))
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """Text taken out of a reply and kept: a ``<think>`` block, prose around a payload,
+    a Markdown preamble, text outside a container. ``kind`` says which."""
+
+    kind: str
+    text: str
+    span: Span | None = None
+
+    def shift(self, offset: int) -> "SetAside":
+        if self.span is None or offset == 0:
+            return self
+        return _replace(self, span=self.span.shift(offset))
+
+
+@dataclass(frozen=True)
+class Healed:
+    """What ``heal`` returns: the repaired ``text`` and every ``Repair`` made.
+
+    A valid input comes back unchanged with no repairs. ``set_aside`` holds what a
+    format took out of the text and kept (the Markdown preamble, for instance).
+    """
+
+    text: str
+    repairs: tuple[Repair, ...] = ()
+    set_aside: tuple[SetAside, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.repairs)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A format's one-pass answer on a text: the parsed ``value`` (``None`` when the
+    syntax is broken) and the ``violations`` (empty when valid)."""
+
+    value: Any = None
+    violations: tuple[Violation, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+@dataclass
+class Attempt:
+    """One round of ``ask``: the prompt sent, the reply received and its verdict."""
+
+    prompt: str
+    reply: str
+    result: "CheckResult"
+
+
+@dataclass
+class CheckResult:
+    """Everything ``check`` found out about one reply.
+
+    ``ok`` is true when the reply meets every expectation (after healing). ``text`` is the
+    final payload, ``value`` the parsed value (a pydantic instance when the schema is a
+    model). ``counts`` holds only the units the expectations ask for, keyed ``"words"`` or
+    ``'words IN "Short answer"'``.
+    """
+
+    ok: bool
+    reply: str
+    text: str | None = None
+    value: Any = None
+    format: str | None = None
+    repairs: list[Repair] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    set_aside: list[SetAside] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    attempts: list[Attempt] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    @property
+    def healed(self) -> bool:
+        return self.ok and bool(self.repairs)
+
+    @property
+    def verdict(self) -> str:
+        """``"pass"``, ``"healed"`` or ``"fail"``."""
+        if not self.ok:
+            return "fail"
+        return "healed" if self.repairs else "pass"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (the parsed value is included only when JSON-ready)."""
+        return {
+            "ok": self.ok,
+            "verdict": self.verdict,
+            "format": self.format,
+            "text": self.text,
+            "value": _jsonable(self.value),
+            "repairs": [_as_dict(r) for r in self.repairs],
+            "violations": [_as_dict(v) for v in self.violations],
+            "set_aside": [_as_dict(s) for s in self.set_aside],
+            "counts": dict(self.counts),
+        }
+
+
+@dataclass(frozen=True)
+class StreamStatus:
+    """The answer to one ``feed``: truthy while the text so far can still pass.
+
+    ``reason`` and ``position`` (an offset into the text fed so far) say why not.
+    A format's checker also reports the data it has seen settle, so that counts can be
+    kept while streaming: ``values`` are values closed by this chunk (each counted on its
+    own), ``open`` is text appended by this chunk to a value still open (a string being
+    written). ``complete`` is true when the text so far is a complete valid document.
+    """
+
+    ok: bool = True
+    reason: str | None = None
+    position: int | None = None
+    complete: bool = False
+    values: tuple[str, ...] = ()
+    open: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+class FormatbookError(Exception):
+    """Base class of every error formatbook raises on purpose."""
+
+
+class HealError(FormatbookError, ValueError):
+    """A reply could not be repaired; ``violations`` say where and why."""
+
+    def __init__(self, message: str, violations: list[Violation] | tuple[Violation, ...] = ()):
+        super().__init__(message)
+        self.violations = list(violations)
+
+
+class ExpectationError(FormatbookError, ValueError):
+    """An EXPECT line (or an ``Expectations`` built in code) is malformed or contradictory.
+
+    ``line`` is the offending line when there is one, ``suggestion`` the nearest valid word.
+    """
+
+    def __init__(self, message: str, line: str | None = None, suggestion: str | None = None):
+        super().__init__(message)
+        self.line = line
+        self.suggestion = suggestion
+
+
+class ScopeNotFound(FormatbookError, LookupError):
+    """A counting scope (``IN "..."``) names something the reply does not have."""
+
+
+def _replace(obj: Any, **changes: Any) -> Any:
+    from dataclasses import replace
+
+    return replace(obj, **changes)
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in obj.__dataclass_fields__:
+        value = getattr(obj, name)
+        if isinstance(value, Span):
+            value = [value.start, value.end]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[name] = _jsonable(value)
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        try:
+            return _jsonable(dump(mode="json"))
+        except Exception:  # a model that cannot dump itself is shown by its repr
+            return repr(value)
+    return str(value)

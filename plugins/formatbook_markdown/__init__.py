@@ -1,0 +1,1 @@
+"""Markdown contract plugin (being built)."""
