@@ -1,0 +1,323 @@
+"""The check pipeline: locate → validate → heal → schema → extract → count → compare.
+
+``check`` never raises because of the reply: a bad reply is a ``CheckResult`` with
+violations. It raises ``ExpectationError`` only for bad expectations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .expectations import Count, Expectations, as_expectations
+from .locating import outside_spans, think_spans
+from .results import (
+    Analysis,
+    CheckResult,
+    Healed,
+    HealError,
+    Repair,
+    ScopeNotFound,
+    SetAside,
+    Span,
+    Violation,
+)
+
+#: Replies longer than this (in characters) are refused with a violation, not parsed.
+DEFAULT_MAX_SIZE = 16 * 1024 * 1024
+
+
+@dataclass
+class _Candidate:
+    """One located payload and what became of it."""
+
+    span: Span
+    text: str
+    analysis: Analysis | None = None
+    repairs: list[Repair] = field(default_factory=list)
+    set_aside: list[SetAside] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+
+
+def check(reply: str, expectations: Expectations | str | None = None, *, max_size: int = DEFAULT_MAX_SIZE) -> CheckResult:
+    """Check ``reply`` against ``expectations`` (an ``Expectations`` or EXPECT text).
+
+    Returns a ``CheckResult``: ``ok``, the final payload ``text``, the parsed ``value``, the
+    ``repairs`` made, the ``violations`` (most relevant first), what was ``set_aside`` and
+    the ``counts`` the expectations ask for.
+    """
+    exp = as_expectations(expectations)
+    schema = exp.loaded_schema  # a schema that cannot be loaded is an ExpectationError
+    reply, early = _admit(reply, max_size)
+    if early is not None:
+        return CheckResult(False, reply, format=exp.format, violations=early)
+    fmt = exp.fmt
+    if fmt is None:
+        return _finish(exp, None, schema, CheckResult(True, reply, text=reply, value=reply))
+
+    candidates = _locate(fmt, reply, schema, exp.options)
+    tried: list[_Candidate] = []
+    for span in candidates:
+        candidate = _evaluate(fmt, reply, span, schema, exp.options)
+        tried.append(candidate)
+        if candidate.analysis is not None and candidate.analysis.ok:
+            result = CheckResult(
+                True,
+                reply,
+                text=candidate.text,
+                value=candidate.analysis.value,
+                format=fmt.name,
+                repairs=candidate.repairs,
+                set_aside=candidate.set_aside,
+            )
+            return _finish(exp, fmt, schema, result)
+    first = tried[0] if tried else _Candidate(Span(0, len(reply)), reply)
+    violations = first.violations or [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
+    return CheckResult(
+        False,
+        reply,
+        text=first.text,
+        format=fmt.name,
+        repairs=first.repairs,
+        violations=violations,
+        set_aside=first.set_aside,
+    )
+
+
+def heal(reply: str, expectations: Expectations | str | None = None, *, max_size: int = DEFAULT_MAX_SIZE) -> Healed:
+    """The repaired payload of ``reply`` and the repairs made (offsets into ``reply``).
+
+    Raises ``HealError`` (with violations) when no located payload can be repaired.
+    """
+    exp = as_expectations(expectations)
+    schema = exp.loaded_schema
+    reply, early = _admit(reply, max_size)
+    if early is not None:
+        raise HealError(early[0].message, early)
+    fmt = exp.fmt
+    if fmt is None:
+        return Healed(reply)
+    first_failure: list[Violation] | None = None
+    for span in _locate(fmt, reply, schema, exp.options):
+        candidate = _evaluate(fmt, reply, span, schema, exp.options)
+        if candidate.analysis is not None and candidate.analysis.ok:
+            return Healed(candidate.text, tuple(candidate.repairs), tuple(candidate.set_aside))
+        if first_failure is None:
+            first_failure = candidate.violations
+    violations = first_failure or [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
+    raise HealError(f"cannot heal the reply as {fmt.name.upper()}: {violations[0].message}", violations)
+
+
+def guidance(expectations: Expectations | str | None = None) -> str:
+    """Prompt instructions that ask for what ``expectations`` describe."""
+    exp = as_expectations(expectations)
+    parts: list[str] = []
+    fmt = exp.fmt
+    if fmt is not None:
+        text = fmt.guidance(exp.loaded_schema, **exp.options)
+        if text:
+            parts.append(text.strip())
+    for count in exp.counts:
+        parts.append(_count_guidance(count, fmt))
+    return "\n".join(parts)
+
+
+# --- pipeline steps ------------------------------------------------------------------
+
+
+def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
+    """Turn the reply into text or say why it cannot be checked at all."""
+    if isinstance(reply, (bytes, bytearray)):
+        try:
+            reply = bytes(reply).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            text = bytes(reply).decode("utf-8", errors="replace")
+            return text, [
+                Violation("reply.encoding", f"the reply is not UTF-8: invalid byte at offset {exc.start}", span=Span(exc.start, exc.start + 1))
+            ]
+    if not isinstance(reply, str):
+        raise TypeError(f"a reply is str (or UTF-8 bytes), not {type(reply).__name__}")
+    if len(reply) > max_size:
+        return reply, [
+            Violation(
+                "reply.too_large",
+                f"the reply has {len(reply):,} characters, more than the limit of {max_size:,}",
+                keyword="max_size",
+                expected=max_size,
+            )
+        ]
+    return reply, None
+
+
+def _locate(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> list[Span]:
+    try:
+        spans = list(fmt.locate(reply, schema, **options))
+    except Exception:  # a plugin bug must not hide the reply: fall back to all of it
+        spans = []
+    return spans or [Span(0, len(reply))]
+
+
+def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any]) -> _Candidate:
+    """Validate one located payload, healing it when it is not valid as it stands."""
+    payload = reply[span.start : span.end]
+    candidate = _Candidate(span, payload)
+    if span != (0, len(reply)):
+        _set_aside_surroundings(fmt, reply, span, candidate)
+    first = _guarded(fmt, "analyze", payload, schema, options)
+    if first.ok:
+        candidate.analysis = first
+        return candidate
+    try:
+        healed = fmt.heal(payload, schema, **options)
+    except HealError as exc:
+        candidate.violations = [v.shift(span.start) for v in (exc.violations or first.violations)]
+        return candidate
+    except Exception as exc:
+        candidate.violations = [_plugin_failure(fmt, "heal", exc)] + [v.shift(span.start) for v in first.violations]
+        return candidate
+    candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)
+    candidate.set_aside.extend(s.shift(span.start) for s in healed.set_aside)
+    candidate.text = healed.text
+    second = _guarded(fmt, "analyze", healed.text, schema, options)
+    candidate.analysis = second
+    if not second.ok:
+        # offsets into healed text cannot be mapped back to the reply: keep the paths only
+        candidate.violations = [
+            v if healed.text == payload else _without_span(v) for v in second.violations
+        ]
+    return candidate
+
+
+def _guarded(fmt: Any, method: str, text: str, schema: Any, options: dict[str, Any]) -> Analysis:
+    try:
+        return getattr(fmt, method)(text, schema, **options)
+    except Exception as exc:
+        return Analysis(None, (_plugin_failure(fmt, method, exc),))
+
+
+def _plugin_failure(fmt: Any, method: str, exc: Exception) -> Violation:
+    return Violation(
+        "plugin.error",
+        f"the {fmt.name} format's {method}() failed: {type(exc).__name__}: {exc}",
+    )
+
+
+def _without_span(v: Violation) -> Violation:
+    from dataclasses import replace
+
+    return replace(v, span=None) if v.span is not None else v
+
+
+def _set_aside_surroundings(fmt: Any, reply: str, span: Span, candidate: _Candidate) -> None:
+    """Everything outside the payload is kept: ``<think>`` blocks and prose."""
+    thinks = think_spans(reply)
+    pieces: list[tuple[str, Span]] = []
+    for outer in outside_spans(len(reply), [span]):
+        inner_thinks = [t for t in thinks if t.start >= outer.start and t.end <= outer.end]
+        for t in inner_thinks:
+            pieces.append(("think", t))
+        for rest in outside_spans(outer.end, [Span(0, outer.start), *inner_thinks]):
+            if reply[rest.start : rest.end].strip():
+                pieces.append(("prose", rest))
+    pieces.sort(key=lambda p: p[1].start)
+    for kind, piece in pieces:
+        candidate.set_aside.append(SetAside(kind, reply[piece.start : piece.end], piece))
+    candidate.repairs.append(
+        Repair(
+            "located",
+            f"took the {fmt.name.upper()} payload at {span.start}–{span.end} out of the reply"
+            + (f"; set aside {len(pieces)} surrounding part(s)" if pieces else ""),
+            span,
+        )
+    )
+
+
+def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult) -> CheckResult:
+    """Count what the expectations ask for and compare."""
+    if not exp.counts:
+        return result
+    from .counting import count_values
+
+    text = result.text or ""
+    values: list[str] | None = None
+    for count in exp.counts:
+        if count.key in result.counts:
+            amount = result.counts[count.key]
+        else:
+            try:
+                if count.scope is not None:
+                    scoped = fmt.extract_scope(text, count.scope, schema, **exp.options)
+                elif fmt is None:
+                    scoped = [text] if text.strip() else []
+                else:
+                    if values is None:
+                        values = list(fmt.extract_values(text, schema, **exp.options))
+                    scoped = values
+            except ScopeNotFound as exc:
+                result.violations.append(
+                    Violation(
+                        "count.scope_missing",
+                        f'{count.describe()}: the reply has no {getattr(fmt, "scope_kind", "scope")} "{count.scope}" ({exc})',
+                        keyword="scope",
+                        expected=count.scope,
+                    )
+                )
+                result.ok = False
+                continue
+            except Exception as exc:
+                result.violations.append(_plugin_failure(fmt, "extract_values", exc))
+                result.ok = False
+                continue
+            amount = count_values(count.unit, scoped, registry=exp._registry())
+            result.counts[count.key] = amount
+        violation = compare_count(count, amount)
+        if violation is not None:
+            result.violations.append(violation)
+            result.ok = False
+    return result
+
+
+def compare_count(count: Count, amount: int) -> Violation | None:
+    """The violation of ``count`` by ``amount``, or ``None`` when it holds."""
+    unit = count.unit
+    where = f' in "{count.scope}"' if count.scope is not None else ""
+    if count.exactly is not None and amount != count.exactly:
+        return Violation(
+            "count.exactly",
+            f"{amount} {unit}{where}, expected exactly {count.exactly}",
+            keyword="exactly",
+            expected=count.exactly,
+            path=(count.key,),
+        )
+    if count.max is not None and amount > count.max:
+        return Violation(
+            "count.max",
+            f"{amount} {unit}{where} exceed the maximum of {count.max}",
+            keyword="max",
+            expected=count.max,
+            path=(count.key,),
+        )
+    if count.min is not None and amount < count.min:
+        return Violation(
+            "count.min",
+            f"{amount} {unit}{where} fall short of the minimum of {count.min}",
+            keyword="min",
+            expected=count.min,
+            path=(count.key,),
+        )
+    return None
+
+
+def _count_guidance(count: Count, fmt: Any) -> str:
+    unit = count.unit
+    where = f' in "{count.scope}"' if count.scope is not None else ""
+    subject = "the values" if fmt is not None and fmt.name != "text" else "the reply"
+    if count.exactly is not None:
+        return f"Write exactly {count.exactly} {unit}{where}."
+    if count.min is not None and count.max is not None:
+        return f"Write between {count.min} and {count.max} {unit}{where}" + (
+            f" ({subject} only, not the syntax)." if subject == "the values" else "."
+        )
+    if count.max is not None:
+        return f"Write at most {count.max} {unit}{where}" + (" in the values." if subject == "the values" and not where else ".")
+    return f"Write at least {count.min} {unit}{where}" + (" in the values." if subject == "the values" and not where else ".")
