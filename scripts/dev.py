@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Set up a virtual environment in .venv (once, and again when pyproject.toml changes) and
+run one of formatbook's two everyday jobs in it.
+
+    python3 scripts/dev.py examples      # formatbook check examples/replies/
+    python3 scripts/dev.py test [ARGS]   # the whole test suite (pytest ARGS)
+
+Needs nothing but Python ≥ 3.10 with venv and pip, and access to PyPI.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".formatbook-installed"
+
+
+def ensure_environment() -> None:
+    """Create .venv and install formatbook (editable, with the test extra) when needed."""
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:
+        return
+    if not PYTHON.exists():
+        print(f"creating {VENV.relative_to(ROOT)} ...", file=sys.stderr)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print("installing formatbook and its test dependencies ...", file=sys.stderr)
+    pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[test]"], check=True)
+    STAMP.write_text(wanted)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("examples", "test"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    ensure_environment()
+    job, rest = argv[0], argv[1:]
+    if job == "examples":
+        command = [str(BIN / "formatbook"), "check", str(ROOT / "examples" / "replies"), *rest]
+    else:
+        command = [str(PYTHON), "-m", "pytest", *rest]
+    return subprocess.run(command, cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
