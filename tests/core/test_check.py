@@ -1,0 +1,157 @@
+"""The check pipeline on a throwaway format (no plugin needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from formatbook_core import Count, ExpectationError, Expectations, HealError, Span, check, guidance, heal
+from formatbook_core.check import compare_count
+
+from .conftest_formats import kv_registry
+
+
+@pytest.fixture
+def reg():
+    return kv_registry()
+
+
+def exp(text, reg):
+    from formatbook_core import parse_expectations
+
+    return parse_expectations(text, registry=reg)
+
+
+def test_valid_reply_passes_unchanged(reg):
+    result = check("name: Ada\nrole: engineer", exp("EXPECT KV", reg))
+    assert result.ok and result.verdict == "pass"
+    assert result.value == {"name": "Ada", "role": "engineer"}
+    assert result.repairs == [] and result.violations == []
+    assert result.counts == {}  # no limit asked for: nothing counted
+
+
+def test_healed_reply_lists_repairs_with_reply_offsets(reg):
+    reply = "Sure!\n```kv\nname = Ada\n```\nBye"
+    result = check(reply, exp("EXPECT KV", reg))
+    assert result.ok and result.verdict == "healed"
+    assert result.text == "name: Ada"
+    kinds = [r.kind for r in result.repairs]
+    assert kinds == ["located", "separator"]
+    sep = result.repairs[1]
+    assert reply[sep.span.start : sep.span.end] == "name = Ada"
+    # the prose around the payload is kept, not dropped
+    assert [s.kind for s in result.set_aside] == ["prose", "prose"]
+    assert "Sure!" in result.set_aside[0].text and "Bye" in result.set_aside[1].text
+
+
+def test_think_block_set_aside(reg):
+    reply = "<think>they want kv</think>\nname: Ada"
+    result = check(reply, exp("EXPECT KV", reg))
+    assert result.ok
+    assert result.set_aside[0].kind == "think"
+    assert result.set_aside[0].text == "<think>they want kv</think>"
+
+
+def test_unhealable_reply_is_a_result_not_an_exception(reg):
+    result = check("this is not kv at all", exp("EXPECT KV", reg))
+    assert not result.ok and result.verdict == "fail"
+    assert result.violations[0].code == "kv.syntax"
+
+
+def test_counts_run_on_values_each_counted_alone(reg):
+    e = exp("EXPECT KV\nEXPECT MIN 2 WORDS\nEXPECT MAX 3 WORDS", reg)
+    bad = check("first: John Smith\nlast: Peter Green", e)
+    assert not bad.ok and bad.counts == {"words": 4}
+    assert bad.violations[0].code == "count.max"
+    assert "4 words" in bad.violations[0].message and "3" in bad.violations[0].message
+    good = check("first: John\nlast: Smith", e)
+    assert good.ok and good.counts == {"words": 2}
+
+
+def test_sentences_added_per_value(reg):
+    result = check("a: Yes\nb: No", exp("EXPECT KV\nEXPECT EXACTLY 2 SENTENCES", reg))
+    assert result.ok and result.counts == {"sentences": 2}
+
+
+def test_max_zero_is_enforced(reg):
+    result = check("a: word", exp("EXPECT KV\nEXPECT MAX 0 WORDS", reg))
+    assert not result.ok and result.counts == {"words": 1}
+
+
+def test_scoped_count_and_missing_scope(reg):
+    e = exp('EXPECT KV\nEXPECT MAX 2 WORDS IN "title"', reg)
+    ok = check("title: Two words\nbody: many many many words here", e)
+    assert ok.ok and ok.counts == {'words IN "title"': 2}
+    missing = check("body: text", e)
+    assert not missing.ok
+    assert missing.violations[0].code == "count.scope_missing"
+    assert 'words IN "title"' not in missing.counts  # never a silent 0
+
+
+def test_schema_violation_after_heal(reg):
+    e = Expectations(format="kv", schema={"required": ["name"]}, registry=reg)
+    result = check("role = boss", e)
+    assert not result.ok
+    assert result.violations[0].path == ("name",)
+
+
+def test_no_format_counts_the_raw_reply(reg):
+    result = check("one two three four", exp("EXPECT MAX 3 WORDS", reg))
+    assert not result.ok and result.counts == {"words": 4}
+
+
+def test_reply_too_large_is_a_violation(reg):
+    result = check("a: b" * 10, exp("EXPECT KV", reg), max_size=10)
+    assert not result.ok and result.violations[0].code == "reply.too_large"
+
+
+def test_bytes_reply_decoded_or_reported(reg):
+    assert check("a: b".encode(), exp("EXPECT KV", reg)).ok
+    bad = check(b"a: \xff", exp("EXPECT KV", reg))
+    assert not bad.ok and bad.violations[0].code == "reply.encoding"
+    assert "offset 3" in bad.violations[0].message
+
+
+def test_heal_api(reg):
+    healed = heal("x = 1", exp("EXPECT KV", reg))
+    assert healed.text == "x: 1" and [r.kind for r in healed.repairs] == ["separator"]
+    with pytest.raises(HealError) as info:
+        heal("garbage", exp("EXPECT KV", reg))
+    assert info.value.violations
+
+
+def test_plugin_crash_becomes_a_violation(reg):
+    class Broken:
+        name = "kv"
+
+        def locate(self, *a, **k):
+            raise RuntimeError("boom")
+
+        def analyze(self, *a, **k):
+            raise RuntimeError("boom")
+
+        def heal(self, *a, **k):
+            raise RuntimeError("boom")
+
+    e = exp("EXPECT KV", reg)
+    e.registry = type("R", (), {"get": lambda self, n: Broken(), "unit": reg.unit})()
+    result = check("a: b", e)
+    assert not result.ok and result.violations[0].code == "plugin.error"
+
+
+def test_guidance_mentions_format_and_limits(reg):
+    text = guidance(exp('EXPECT KV\nEXPECT MAX 3 WORDS\nEXPECT MIN 1 WORDS IN "title"', reg))
+    assert "KV" in text
+    assert "at most 3 words" in text
+    assert 'at least 1 words in "title"' in text
+
+
+def test_compare_count():
+    assert compare_count(Count("words", max=3), 3) is None
+    assert compare_count(Count("words", max=3), 4).code == "count.max"
+    assert compare_count(Count("words", min=2), 1).code == "count.min"
+    assert compare_count(Count("words", exactly=2), 3).code == "count.exactly"
+
+
+def test_bad_expectations_raise(reg):
+    with pytest.raises(ExpectationError):
+        check("x", "EXPECT MAX 3 WRODS")

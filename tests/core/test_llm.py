@@ -1,0 +1,58 @@
+"""ask / ask_async: re-asking with the violations, never the identical prompt."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from formatbook_core import AskError, ask, ask_async, parse_expectations
+
+from .conftest_formats import kv_registry
+
+
+def scripted(*replies):
+    prompts = []
+    it = iter(replies)
+
+    def llm(prompt):
+        prompts.append(prompt)
+        return next(it)
+
+    return llm, prompts
+
+
+def test_second_attempt_quotes_violations():
+    e = parse_expectations("EXPECT KV\nEXPECT MAX 2 WORDS", registry=kv_registry())
+    llm, prompts = scripted("a: one two three", "a: one two")
+    result = ask(llm, "Give me kv", e)
+    assert result.ok and len(result.attempts) == 2
+    assert prompts[0] != prompts[1]
+    assert "3 words exceed the maximum of 2" in prompts[1]
+    assert "a: one two three" in prompts[1]
+
+
+def test_healable_reply_needs_no_second_call():
+    e = parse_expectations("EXPECT KV", registry=kv_registry())
+    llm, prompts = scripted("a = 1")
+    assert ask(llm, "kv please", e).verdict == "healed"
+    assert len(prompts) == 1
+
+
+def test_all_attempts_fail():
+    e = parse_expectations("EXPECT KV", registry=kv_registry())
+    llm, _ = scripted("nope", "still nope")
+    with pytest.raises(AskError) as info:
+        ask(llm, "kv", e, max_attempts=2)
+    assert [a.reply for a in info.value.attempts] == ["nope", "still nope"]
+    assert not info.value.last.ok
+
+
+def test_async():
+    e = parse_expectations("EXPECT KV", registry=kv_registry())
+
+    async def llm(prompt):
+        return "a: 1"
+
+    result = asyncio.run(ask_async(llm, "kv", e))
+    assert result.ok and result.value == {"a": "1"}
