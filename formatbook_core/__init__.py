@@ -6,7 +6,9 @@ The core knows no format by name: formats come from plugins (entry point group
 
 from __future__ import annotations
 
+from .check import check, guidance, heal
 from .definition import BaseFormat, Checker, FormatDefinition
+from .expectations import Count, Expectations, parse_expectations
 from .hookspecs import hookimpl, hookspec
 from .registry import ConflictError, UnknownFormatError, get_format, list_formats
 from .results import (
@@ -24,6 +26,8 @@ from .results import (
     StreamStatus,
     Violation,
 )
+from .llm import AskError, ask, ask_async
+from .streaming import StreamGuard
 
 __all__ = [
     "Analysis", "Attempt", "BaseFormat", "CheckResult", "Checker", "ConflictError", "Count",
@@ -32,23 +36,3 @@ __all__ = [
     "UnknownFormatError", "Violation", "AskError", "ask", "ask_async", "check", "get_format",
     "guidance", "heal", "hookimpl", "hookspec", "list_formats", "parse_expectations",
 ]
-
-_LAZY = {
-    "Count": "expectations", "Expectations": "expectations", "parse_expectations": "expectations",
-    "check": "check", "heal": "check", "guidance": "check",
-    "StreamGuard": "streaming",
-    "ask": "llm", "ask_async": "llm", "AskError": "llm",
-}
-
-
-def __getattr__(name: str):
-    # The pipeline modules are imported on first use, so that `import formatbook_core`
-    # and `formatbook --help` stay fast.
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'formatbook_core' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value

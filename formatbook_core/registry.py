@@ -15,7 +15,6 @@ import difflib
 import os
 import warnings
 from dataclasses import dataclass, field
-from importlib import metadata
 from types import ModuleType
 from typing import Any, Iterable
 
@@ -209,7 +208,9 @@ class BoundFormat:
         return f"<format {self._fmt.name} {self._options}>"
 
 
-def _entry_points() -> list[metadata.EntryPoint]:
+def _entry_points() -> list[Any]:
+    from importlib import metadata  # only when plugins are loaded: keeps imports fast
+
     return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
 
 
