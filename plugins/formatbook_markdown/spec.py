@@ -1,0 +1,773 @@
+"""The Output Format Spec (OFS): a Markdown contract that says which sections a reply
+holds, of which kind, which tables it may add and what an empty section says.
+
+The contract is written in Markdown (Flex-MD v3, layer B)::
+
+    ## Output format
+    Include these sections somewhere (order does not matter):
+    - Short answer — text (required)
+    - Reasoning — ordered list (required) — one step per item
+    - Assumptions — list (optional)
+
+    Tables (only if needed):
+    - (Option, Cost, Risk — table)
+    - (Step, Owner — ordered table, by Owner)
+
+    Empty sections:
+    - If a section is empty, write `None`.
+
+Grammar (every choice below is deliberate; the tests hold them):
+
+* Blank lines are skipped; ``\\r\\n`` and ``\\r`` end lines like ``\\n``.
+* A heading (``#`` … ``######``) that is the first non-blank line is the spec's ``title``
+  (kept as written, e.g. ``"Output format (Markdown)"``). Later headings are read like
+  the plain lines below.
+* Plain lines (not list items) are intro prose and are tolerated, except that they may
+  open a block: a line starting with ``Tables`` opens the tables block (``(required)`` /
+  ``(mandatory)`` in it makes tables required, otherwise they stay optional); a line
+  starting with ``Empty section(s)`` opens the empty-value block (and may carry the
+  declaration itself: ``Empty sections: write `N/A`.``); any other line that mentions
+  ``section(s)`` re-opens the sections block, and says whether order matters: ``in this
+  order`` / ``in the following order`` / ``order matters`` set ``section_order_matters``,
+  ``order does not matter`` / ``any order`` clear it.
+* List items (``-``, ``*``, ``+``, ``1.``, ``1)``) are the contract's entries:
+
+  - in the sections block, a **section line**: ``NAME SEP KIND [FLAG] [HINT]`` where SEP
+    is ``—``, ``–``, ``:`` or a hyphen after a space (`` - ``); KIND is one of
+    ``text``/``prose`` → prose, ``list``/``bullets``/``bullet list``/``bulleted list``/
+    ``bullet points``/``unordered list`` → list, ``ordered list``/``numbered list`` →
+    ordered_list (case-insensitive); FLAG is ``(required)`` or ``(optional)`` (default:
+    required); HINT is any text after a further separator (``—``, ``–``, `` - ``, ``,``,
+    ``;``, ``:``) or in parentheses, e.g. ``- Short answer — text, one or two sentences``.
+    A hint that is just ``required``/``optional``, or that ends with ``(required)`` /
+    ``(optional)``, gives the flag when none came before. A line with no separator at all
+    (``- Short answer`` or ``- Assumptions (optional)``) is a prose section. Emphasis
+    around the name (``**Short answer**``) is dropped. The separator is the first one
+    followed by a kind, so names may hold separators (``Step 1: plan — list``).
+  - an item of the form ``(COLUMNS — table[, by COLUMN])`` is a **table** in any block;
+    in the tables block the parentheses may be left out. Kinds: ``table``, ``ordered
+    table`` / ``numbered table``. A leading ``#`` column of an ordered table is implied
+    and dropped from ``columns``.
+  - in the empty-value block, an item holding a code span (```None```) or a quoted
+    value declares the empty value; an item saying ``not allowed``, ``no empty value``,
+    ``must not be empty``, ``never empty`` or ``do not leave`` declares that there is
+    none (``empty_section_value=None``): a missing required section is then a violation,
+    not a repair.
+* With no empty-value declaration the empty value is ``"None"`` (Flex-MD's default).
+
+A contract it cannot read raises :class:`SpecError` naming the line and its number: an
+unknown kind (with the nearest kind suggested), an unreadable table or empty-value item,
+a section named twice, an empty contract.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import pathlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "SectionKind",
+    "TableKind",
+    "OfsSection",
+    "OfsTable",
+    "OutputFormatSpec",
+    "SpecError",
+    "normalize_section_name",
+    "parse_output_format_spec",
+    "stringify_output_format_spec",
+    "coerce_spec",
+    "SECTION_KIND_WORDS",
+    "TABLE_KIND_WORDS",
+]
+
+SectionKind = Literal["prose", "list", "ordered_list"]
+TableKind = Literal["table", "ordered_table"]
+
+# Words a contract may use for each kind (lower case). The first word of each kind is the
+# one `stringify_output_format_spec` writes.
+SECTION_KIND_WORDS: dict[str, str] = {
+    "text": "prose",
+    "prose": "prose",
+    "list": "list",
+    "bullets": "list",
+    "bullet list": "list",
+    "bulleted list": "list",
+    "bullet points": "list",
+    "unordered list": "list",
+    "ordered list": "ordered_list",
+    "numbered list": "ordered_list",
+}
+TABLE_KIND_WORDS: dict[str, str] = {
+    "table": "table",
+    "ordered table": "ordered_table",
+    "numbered table": "ordered_table",
+}
+_WRITE_SECTION_KIND = {"prose": "text", "list": "list", "ordered_list": "ordered list"}
+_WRITE_TABLE_KIND = {"table": "table", "ordered_table": "ordered table"}
+
+
+@dataclass
+class OfsSection:
+    """One section the reply must (``required``) or may hold."""
+
+    name: str
+    kind: SectionKind = "prose"
+    required: bool = True
+    hint: str | None = None
+
+
+@dataclass
+class OfsTable:
+    """A table the reply may add: its ``columns`` (without the implied ``#`` column of an
+    ordered table) and the informational ``by`` dimension."""
+
+    columns: list[str]
+    kind: TableKind = "table"
+    by: str | None = None
+
+
+@dataclass
+class OutputFormatSpec:
+    """A parsed Markdown contract (Flex-MD's ``OutputFormatSpec``).
+
+    ``empty_section_value`` is what an empty section says (default ``"None"``); ``None``
+    means the contract declares no empty value. ``title`` is the heading the contract was
+    written under. ``descriptor_type``, ``format`` are Flex-MD's constant fields.
+    """
+
+    sections: list[OfsSection]
+    tables: list[OfsTable] = field(default_factory=list)
+    tables_optional: bool = True
+    empty_section_value: str | None = "None"
+    title: str | None = None
+    descriptor_type: str = "output_format_spec"
+    format: str = "markdown"
+    section_order_matters: bool = False
+
+    def section(self, name: str) -> OfsSection | None:
+        """The section whose name matches ``name`` after :func:`normalize_section_name`."""
+        key = normalize_section_name(name)
+        for sec in self.sections:
+            if normalize_section_name(sec.name) == key:
+                return sec
+        return None
+
+
+class SpecError(ValueError):
+    """A contract that cannot be read. ``line`` is the offending line (or ``None`` for a
+    plain structure), ``line_number`` its 1-based number."""
+
+    def __init__(self, message: str, line: str | None = None, line_number: int | None = None):
+        self.line = line
+        self.line_number = line_number
+        if line_number is not None:
+            shown = line if line is None or len(line) <= 120 else line[:117] + "..."
+            message = f"line {line_number}: {message} (in {shown!r})"
+        super().__init__(message)
+
+
+# --------------------------------------------------------------------------- names
+
+_WS = re.compile(r"\s+")
+_EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})(.+)\1$", re.DOTALL)
+_NUMBERING = re.compile(r"^(?:\d{1,9}(?:\.\d{1,9})+\.?|\d{1,9}[.)])(?:\s+|$)")
+_TRAILING = ":-–— \t"
+# Bounded so that a pathological name (a megabyte of '*') costs linear time.
+_MAX_NORMALIZE_ROUNDS = 8
+
+
+def normalize_section_name(text: str) -> str:
+    """The key section names are matched by: lower case, white space trimmed and
+    collapsed, emphasis (``**x**``, ``*x*``, ``__x__``), a leading numbering (``1.``,
+    ``3.2``, ``1)``) and trailing ``:`` and dashes removed. ``"## **1. Reasoning:**"``'s
+    text ``"**1. Reasoning:**"`` gives ``"reasoning"``. Non-strings give ``""``."""
+    if not isinstance(text, str):
+        return ""
+    name = _WS.sub(" ", text).strip()
+    for _ in range(_MAX_NORMALIZE_ROUNDS):
+        before = name
+        name = name.rstrip(_TRAILING)
+        m = _EMPHASIS.match(name)
+        if m:
+            name = m.group(2).strip()
+        name = _NUMBERING.sub("", name, count=1).strip()
+        if name == before:
+            break
+    return name.lower()
+
+
+# --------------------------------------------------------------------------- parsing
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(.*)|[ \t]*)$")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)")
+_FLAG = re.compile(r"\(\s*(required|optional)\s*\)", re.IGNORECASE)
+_FLAG_AT_END = re.compile(r"\(\s*(required|optional)\s*\)\s*$", re.IGNORECASE)
+_FLAG_WORD = re.compile(r"^(required|optional)\.?$", re.IGNORECASE)
+_SEPARATOR = re.compile(r"[—–:]|(?<=\s)-")
+_HINT_LEAD = re.compile(r"(?:[—–,;:]|-(?=\s|$))\s*")
+_SPACES = re.compile(r"\s*")
+_KIND_ALTERNATION = "|".join(sorted((re.escape(k) for k in SECTION_KIND_WORDS), key=len, reverse=True))
+_KIND_AT = re.compile(rf"\s*({_KIND_ALTERNATION})(?=$|[\s(),;:.—–-])", re.IGNORECASE)
+_TABLE_KIND_ALTERNATION = "|".join(sorted((re.escape(k) for k in TABLE_KIND_WORDS), key=len, reverse=True))
+_TABLE_KIND_AT = re.compile(rf"\s*({_TABLE_KIND_ALTERNATION})(?=$|[\s(),;:.—–-])", re.IGNORECASE)
+_BY = re.compile(r"^\s*,?\s*by\s+(.+)$", re.IGNORECASE | re.DOTALL)
+_TABLES_HEADER = re.compile(r"^tables?\b", re.IGNORECASE)
+_TABLES_REQUIRED = re.compile(r"\b(required|mandatory)\b", re.IGNORECASE)
+_EMPTY_HEADER = re.compile(r"^empty(?:[ \t]+sections?)?\b", re.IGNORECASE)
+_SECTIONS_WORD = re.compile(r"\bsections?\b", re.IGNORECASE)
+_ORDER_FREE = re.compile(r"order (?:does not|doesn't|do not|don't) matter|\bany order\b|\bin no particular order\b", re.IGNORECASE)
+_ORDER_FIXED = re.compile(r"\bin (?:this|the following|the given|that|the same) order\b|\border matters\b", re.IGNORECASE)
+_NO_EMPTY = re.compile(
+    r"\bnot allowed\b|\bno empty value\b|\bmust not be empty\b|\bmay not be empty\b|\bnever (?:be )?empty\b|\bdo not leave\b|\bdon't leave\b",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”")
+_EMPTY_MENTION = re.compile(r"\bempty\b", re.IGNORECASE)
+
+
+def _strip_emphasis(text: str) -> str:
+    text = text.strip()
+    for _ in range(3):
+        m = _EMPHASIS.match(text)
+        if not m:
+            break
+        text = m.group(2).strip()
+    return text
+
+
+def _first_code_span(text: str) -> str | None:
+    """The content of the first CommonMark code span in ``text`` (linear time)."""
+    runs: list[tuple[int, int]] = []  # (start, length) of each backtick run
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == "`":
+            j = i
+            while j < n and text[j] == "`":
+                j += 1
+            runs.append((i, j - i))
+            i = j
+        else:
+            i += 1
+    # for each run, the index of the next run of equal length (scan from the right)
+    next_same: dict[int, int] = {}
+    following: list[int | None] = [None] * len(runs)
+    for idx in range(len(runs) - 1, -1, -1):
+        length = runs[idx][1]
+        following[idx] = next_same.get(length)
+        next_same[length] = idx
+    idx = 0
+    while idx < len(runs):
+        close = following[idx]
+        if close is not None:
+            start = runs[idx][0] + runs[idx][1]
+            content = text[start : runs[close][0]]
+            if len(content) >= 2 and content[0] == " " and content[-1] == " " and content.strip(" "):
+                content = content[1:-1]
+            return content
+        idx += 1
+    return None
+
+
+def _empty_declaration(text: str) -> tuple[bool, str | None]:
+    """``(found, value)`` for an empty-value sentence: a code span or quoted value gives
+    the value; a "not allowed" phrasing gives ``(True, None)``."""
+    value = _first_code_span(text)
+    if value is None:
+        m = _QUOTED.search(text)
+        if m:
+            value = m.group(1) or m.group(2)
+    if value is not None:
+        return True, value
+    if _NO_EMPTY.search(text):
+        return True, None
+    return False, None
+
+
+def _nearest_kind(phrase: str) -> str:
+    words = list(SECTION_KIND_WORDS)
+    best = difflib.get_close_matches(phrase.lower(), words, n=1, cutoff=0.0)
+    return best[0] if best else "text"
+
+
+def _split_flag_and_hint(body: str, pos: int, end: int) -> tuple[bool, bool | None, str | None]:
+    """Read what follows a kind in ``body[pos:end]`` (``end`` excludes trailing white
+    space): ``[FLAG] [HINT]``. Returns ``(readable, required, hint)``. Looks only at the
+    next few characters unless the line is accepted, so trying many separators on one
+    long line stays linear."""
+    required: bool | None = None
+    m = _SPACES.match(body, pos)
+    pos = m.end()
+    fm = _FLAG.match(body, pos)
+    if fm:
+        required = fm.group(1).lower() == "required"
+        pos = _SPACES.match(body, fm.end()).end()
+    if pos >= end or (pos == end - 1 and body[pos] == "."):
+        return True, required, None
+    lead = _HINT_LEAD.match(body, pos, end)
+    if lead:
+        hint = body[lead.end() : end].strip()
+    elif body[pos] == "(" and body[end - 1] == ")":
+        hint = body[pos + 1 : end - 1].strip()
+    else:
+        return False, None, None
+    if required is None:
+        if _FLAG_WORD.match(hint):
+            return True, hint.lower().rstrip(".") == "required", None
+        em = _FLAG_AT_END.search(hint)
+        if em:
+            required = em.group(1).lower() == "required"
+            hint = hint[: em.start()].rstrip(" \t,;:—–-")
+    return True, required, (hint or None)
+
+
+def _parse_section_item(body: str, line: str, number: int) -> OfsSection:
+    # try each separator from the left; the first one followed by a kind word wins
+    first_phrase: str | None = None
+    end = len(body.rstrip())
+    for sep in _SEPARATOR.finditer(body):
+        km = _KIND_AT.match(body, sep.end())
+        if km is None:
+            if first_phrase is None:
+                first_phrase = body[sep.end() :]
+            continue
+        readable, required, hint = _split_flag_and_hint(body, km.end(), end)
+        if not readable:
+            if first_phrase is None:
+                first_phrase = body[sep.end() :]
+            continue
+        name_part = body[: sep.start()]
+        name_required: bool | None = None
+        fm = _FLAG_AT_END.search(name_part)
+        if fm:
+            name_required = fm.group(1).lower() == "required"
+            name_part = name_part[: fm.start()]
+        name = _strip_emphasis(name_part)
+        if not normalize_section_name(name):
+            raise SpecError("a section line needs a name before its kind", line, number)
+        kind = SECTION_KIND_WORDS[km.group(1).lower()]
+        if required is None:
+            required = name_required if name_required is not None else True
+        return OfsSection(name=name, kind=kind, required=required, hint=hint)  # type: ignore[arg-type]
+    if first_phrase is not None:
+        phrase = re.split(r"[(),;—–]", first_phrase, maxsplit=1)[0].strip() or first_phrase.strip()
+        phrase = phrase[:60]
+        raise SpecError(
+            f"unknown section kind {phrase!r}; did you mean {_nearest_kind(phrase)!r}? "
+            "(kinds: text, list, ordered list)",
+            line,
+            number,
+        )
+    # no separator at all: a prose section, maybe flagged
+    required = True
+    name_part = body
+    fm = _FLAG_AT_END.search(name_part)
+    if fm:
+        required = fm.group(1).lower() == "required"
+        name_part = name_part[: fm.start()]
+    name = _strip_emphasis(name_part)
+    if not normalize_section_name(name):
+        raise SpecError("a section line needs a name", line, number)
+    return OfsSection(name=name, kind="prose", required=required)
+
+
+def _looks_like_table_item(body: str) -> bool:
+    s = body.strip()
+    if not (s.startswith("(") and s.rstrip(".").endswith(")")):
+        return False
+    return _table_kind_position(s.rstrip(".")[1:-1]) is not None
+
+
+def _table_kind_position(inner: str) -> tuple[int, re.Match[str]] | None:
+    """The separator position and table-kind match in a table entry (last separator
+    followed by a table kind, so column names may hold separators)."""
+    found = None
+    for sep in _SEPARATOR.finditer(inner):
+        km = _TABLE_KIND_AT.match(inner, sep.end())
+        if km is not None:
+            found = (sep.start(), km)
+    return found
+
+
+def _parse_table_item(body: str, line: str, number: int) -> OfsTable:
+    s = body.strip()
+    if s.endswith("."):
+        s = s[:-1].rstrip()
+    if s.startswith("(") and s.endswith(")"):
+        s = s[1:-1]
+    found = _table_kind_position(s)
+    if found is None:
+        raise SpecError(
+            "a table line reads '(Column, Column — table)' or '(Column, Column — ordered table, by Column)'",
+            line,
+            number,
+        )
+    sep_start, km = found
+    rest = s[km.end() :]
+    by: str | None = None
+    if rest.strip():
+        bm = _BY.match(rest)
+        if bm is None:
+            raise SpecError(f"unexpected text {rest.strip()[:40]!r} after the table kind (expected ', by COLUMN')", line, number)
+        by = _strip_emphasis(bm.group(1).strip()) or None
+    columns = [_strip_emphasis(c) for c in s[:sep_start].split(",")]
+    kind = TABLE_KIND_WORDS[km.group(1).lower()]
+    if kind == "ordered_table" and columns and columns[0] == "#":
+        columns = columns[1:]
+    if not columns or any(not c for c in columns):
+        raise SpecError("a table needs its column names, separated by commas", line, number)
+    return OfsTable(columns=columns, kind=kind, by=by)  # type: ignore[arg-type]
+
+
+def _heading_text(line: str) -> str | None:
+    m = _HEADING.match(line)
+    if not m:
+        return None
+    text = line[m.end() :].strip()
+    # an ATX closing sequence: spaces then '#'s at the end
+    stripped = text.rstrip("#")
+    if stripped != text and (not stripped or stripped[-1] in " \t"):
+        text = stripped.rstrip()
+    return text
+
+
+def parse_output_format_spec(md: str) -> OutputFormatSpec:
+    """Read a Markdown contract (see the module docstring for the grammar).
+
+    Raises :class:`SpecError` naming the line (and its 1-based number) for anything it
+    cannot read, and for a contract that declares no section and no table.
+    """
+    if not isinstance(md, str):
+        raise SpecError(f"a Markdown contract is text, not {type(md).__name__}")
+    sections: list[OfsSection] = []
+    tables: list[OfsTable] = []
+    tables_optional = True
+    empty_value: str | None = "None"
+    empty_declared_at: int | None = None
+    title: str | None = None
+    order_matters = False
+    block = "sections"
+    seen_content = False
+    names: dict[str, int] = {}
+
+    def declare_empty(value: str | None, line: str, number: int) -> None:
+        nonlocal empty_value, empty_declared_at
+        if value is not None and not value.strip():
+            raise SpecError("the empty-section value cannot be blank", line, number)
+        if empty_declared_at is not None and value != empty_value:
+            raise SpecError(f"a second, different empty-section value (line {empty_declared_at} declared one)", line, number)
+        empty_value, empty_declared_at = value, number
+
+    for number, line in enumerate(_LINE_BREAK.split(md), start=1):
+        if not line.strip():
+            continue
+        first = not seen_content
+        seen_content = True
+        heading = _heading_text(line)
+        if heading is not None and first:
+            title = heading or None
+            continue
+        item = _ITEM.match(line) if heading is None else None
+        if item is None:
+            text = _strip_emphasis(heading if heading is not None else line.strip())
+            if _TABLES_HEADER.match(text):
+                block = "tables"
+                tables_optional = not _TABLES_REQUIRED.search(text)
+            elif _EMPTY_HEADER.match(text):
+                block = "empty"
+                found, value = _empty_declaration(text)
+                if found:
+                    declare_empty(value, line, number)
+            elif _EMPTY_MENTION.search(text) and _empty_declaration(text)[0]:
+                declare_empty(_empty_declaration(text)[1], line, number)
+            elif _SECTIONS_WORD.search(text):
+                block = "sections"
+                if _ORDER_FIXED.search(text) and not _ORDER_FREE.search(text):
+                    order_matters = True
+                elif _ORDER_FREE.search(text):
+                    order_matters = False
+            continue  # intro prose is tolerated
+        body = (item.group(1) or "").strip()
+        if not body:
+            continue
+        if block == "tables" or _looks_like_table_item(body):
+            tables.append(_parse_table_item(body, line, number))
+        elif block == "empty":
+            found, value = _empty_declaration(body)
+            if not found:
+                raise SpecError(
+                    "an empty-sections line reads 'If a section is empty, write `None`.' or 'Empty sections are not allowed.'",
+                    line,
+                    number,
+                )
+            declare_empty(value, line, number)
+        else:
+            section = _parse_section_item(body, line, number)
+            key = normalize_section_name(section.name)
+            if key in names:
+                raise SpecError(f"section {section.name!r} is declared twice (first on line {names[key]})", line, number)
+            names[key] = number
+            sections.append(section)
+    if not sections and not tables:
+        raise SpecError("the contract declares no section (expected lines like '- Short answer — text')")
+    return OutputFormatSpec(
+        sections=sections,
+        tables=tables,
+        tables_optional=tables_optional,
+        empty_section_value=empty_value,
+        title=title,
+        section_order_matters=order_matters,
+    )
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _code_span(value: str) -> str:
+    longest = max((len(m.group(0)) for m in re.finditer(r"`+", value)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") or (value.startswith(" ") and value.endswith(" ")) else ""
+    return f"{fence}{pad}{value}{pad}{fence}"
+
+
+def stringify_output_format_spec(spec: OutputFormatSpec) -> str:
+    """Write ``spec`` as a Markdown contract that :func:`parse_output_format_spec` reads
+    back equal to ``spec``.
+
+    Raises :class:`SpecError` when ``spec`` holds something the Markdown syntax cannot
+    carry faithfully (a name on several lines, a name that reads as a kind, a column
+    holding a comma...): the written text is parsed back and compared before returning.
+    """
+    spec = coerce_spec(spec)
+    out: list[str] = []
+    if spec.title is not None:
+        out += [f"## {spec.title}", ""]
+    if spec.sections:
+        out.append(
+            "Include these sections in this order:"
+            if spec.section_order_matters
+            else "Include these sections somewhere (order does not matter):"
+        )
+        for s in spec.sections:
+            line = f"- {s.name} — {_WRITE_SECTION_KIND.get(s.kind, s.kind)} ({'required' if s.required else 'optional'})"
+            if s.hint is not None:
+                line += f" — {s.hint}"
+            out.append(line)
+        out.append("")
+    if spec.tables or not spec.tables_optional:
+        out.append("Tables (only if needed):" if spec.tables_optional else "Tables (required):")
+        for t in spec.tables:
+            line = f"- ({', '.join(t.columns)} — {_WRITE_TABLE_KIND.get(t.kind, t.kind)}"
+            if t.by is not None:
+                line += f", by {t.by}"
+            out.append(line + ")")
+        out.append("")
+    out.append("Empty sections:")
+    if spec.empty_section_value is None:
+        out.append("- Empty sections are not allowed.")
+    else:
+        out.append(f"- If a section is empty, write {_code_span(spec.empty_section_value)}.")
+    text = "\n".join(out) + "\n"
+    try:
+        back = parse_output_format_spec(text)
+    except SpecError as exc:
+        raise SpecError(f"this spec cannot be written as a Markdown contract: {exc}") from None
+    if back != spec:
+        raise SpecError("this spec cannot be written faithfully as a Markdown contract (a name, hint or column holds syntax of the contract)")
+    return text
+
+
+# --------------------------------------------------------------------------- coercion
+
+_SPEC_KEYS = {
+    "sections": "sections",
+    "tables": "tables",
+    "tables_optional": "tables_optional",
+    "tablesoptional": "tables_optional",
+    "empty_section_value": "empty_section_value",
+    "emptysectionvalue": "empty_section_value",
+    "title": "title",
+    "section_order_matters": "section_order_matters",
+    "sectionordermatters": "section_order_matters",
+    "descriptor_type": "descriptor_type",
+    "descriptortype": "descriptor_type",
+    "format": "format",
+}
+_KIND_NAMES = {**SECTION_KIND_WORDS, "ordered_list": "ordered_list", "ordered-list": "ordered_list"}
+_TABLE_KIND_NAMES = {**TABLE_KIND_WORDS, "ordered_table": "ordered_table", "ordered-table": "ordered_table"}
+
+
+def _section_from(obj: Any, where: str) -> OfsSection:
+    if isinstance(obj, OfsSection):
+        return obj
+    if isinstance(obj, str):
+        body = obj.strip()
+        m = _ITEM.match(body)
+        if m:
+            body = (m.group(1) or "").strip()
+        if not body:
+            raise SpecError(f"{where}: a section needs a name")
+        try:
+            return _parse_section_item(body, obj, 1)
+        except SpecError as exc:
+            raise SpecError(f"{where}: {exc}") from None
+    if not isinstance(obj, dict):
+        raise SpecError(f"{where}: a section is a dict or a string, not {type(obj).__name__}")
+    unknown = set(obj) - {"name", "kind", "required", "optional", "hint"}
+    if unknown:
+        raise SpecError(f"{where}: unknown keys {sorted(map(str, unknown))}")
+    name = obj.get("name")
+    if not isinstance(name, str) or not normalize_section_name(name):
+        raise SpecError(f"{where}.name: a section needs a non-empty name")
+    kind_in = obj.get("kind", "prose")
+    kind = _KIND_NAMES.get(kind_in.strip().lower()) if isinstance(kind_in, str) else None
+    if kind is None:
+        raise SpecError(f"{where}.kind: unknown section kind {kind_in!r} (kinds: prose, list, ordered_list)")
+    required = obj.get("required", True)
+    if "optional" in obj:
+        if not isinstance(obj["optional"], bool):
+            raise SpecError(f"{where}.optional: expected true or false")
+        required = not obj["optional"]
+    if not isinstance(required, bool):
+        raise SpecError(f"{where}.required: expected true or false, not {required!r}")
+    hint = obj.get("hint")
+    if hint is not None and not isinstance(hint, str):
+        raise SpecError(f"{where}.hint: expected a string")
+    return OfsSection(name=name.strip(), kind=kind, required=required, hint=hint)  # type: ignore[arg-type]
+
+
+def _table_from(obj: Any, where: str) -> OfsTable:
+    if isinstance(obj, OfsTable):
+        return obj
+    if isinstance(obj, str):
+        body = obj.strip()
+        m = _ITEM.match(body)
+        if m:
+            body = (m.group(1) or "").strip()
+        try:
+            return _parse_table_item(body, obj, 1)
+        except SpecError as exc:
+            raise SpecError(f"{where}: {exc}") from None
+    if not isinstance(obj, dict):
+        raise SpecError(f"{where}: a table is a dict or a string, not {type(obj).__name__}")
+    unknown = set(obj) - {"columns", "kind", "by"}
+    if unknown:
+        raise SpecError(f"{where}: unknown keys {sorted(map(str, unknown))}")
+    columns = obj.get("columns")
+    if not isinstance(columns, (list, tuple)) or not columns or not all(isinstance(c, str) and c.strip() for c in columns):
+        raise SpecError(f"{where}.columns: expected a non-empty list of column names")
+    kind_in = obj.get("kind", "table")
+    kind = _TABLE_KIND_NAMES.get(kind_in.strip().lower()) if isinstance(kind_in, str) else None
+    if kind is None:
+        raise SpecError(f"{where}.kind: unknown table kind {kind_in!r} (kinds: table, ordered_table)")
+    by = obj.get("by")
+    if by is not None and not isinstance(by, str):
+        raise SpecError(f"{where}.by: expected a string")
+    cols = [c.strip() for c in columns]
+    if kind == "ordered_table" and cols[0] == "#":
+        cols = cols[1:]
+        if not cols:
+            raise SpecError(f"{where}.columns: an ordered table needs columns besides '#'")
+    return OfsTable(columns=cols, kind=kind, by=by)  # type: ignore[arg-type]
+
+
+def _spec_from_structure(obj: Any) -> OutputFormatSpec:
+    if isinstance(obj, (list, tuple)):
+        obj = {"sections": list(obj)}
+    values: dict[str, Any] = {}
+    for key, value in obj.items():
+        canon = _SPEC_KEYS.get(str(key).lower()) if isinstance(key, str) else None
+        if canon is None:
+            raise SpecError(f"unknown spec key {key!r} (keys: sections, tables, tables_optional, empty_section_value, title, section_order_matters)")
+        values[canon] = value
+    sections_in = values.get("sections", [])
+    if not isinstance(sections_in, (list, tuple)):
+        raise SpecError("sections: expected a list")
+    tables_in = values.get("tables", [])
+    if not isinstance(tables_in, (list, tuple)):
+        raise SpecError("tables: expected a list")
+    sections = [_section_from(s, f"sections[{i}]") for i, s in enumerate(sections_in)]
+    tables = [_table_from(t, f"tables[{i}]") for i, t in enumerate(tables_in)]
+    if not sections and not tables:
+        raise SpecError("the spec declares no section")
+    seen: set[str] = set()
+    for i, s in enumerate(sections):
+        key = normalize_section_name(s.name)
+        if key in seen:
+            raise SpecError(f"sections[{i}]: section {s.name!r} is declared twice")
+        seen.add(key)
+    spec = OutputFormatSpec(sections=sections, tables=tables)
+    for key in ("tables_optional", "section_order_matters"):
+        if key in values:
+            if not isinstance(values[key], bool):
+                raise SpecError(f"{key}: expected true or false")
+            setattr(spec, key, values[key])
+    if "empty_section_value" in values:
+        ev = values["empty_section_value"]
+        if ev is not None and (not isinstance(ev, str) or not ev.strip()):
+            raise SpecError("empty_section_value: expected a non-blank string or null")
+        spec.empty_section_value = ev
+    if "title" in values:
+        if values["title"] is not None and not isinstance(values["title"], str):
+            raise SpecError("title: expected a string")
+        spec.title = values["title"]
+    if values.get("descriptor_type", "output_format_spec") != "output_format_spec":
+        raise SpecError("descriptor_type: expected 'output_format_spec'")
+    if not isinstance(values.get("format", "markdown"), str) or values.get("format", "markdown").lower() != "markdown":
+        raise SpecError("format: expected 'markdown'")
+    return spec
+
+
+def coerce_spec(obj: Any) -> OutputFormatSpec:
+    """Turn what a caller gave as a Markdown schema into an :class:`OutputFormatSpec`.
+
+    * an ``OutputFormatSpec``: returned as is;
+    * ``str``: Markdown contract text — except that a single line naming an existing
+      ``.md``/``.markdown``/``.txt`` file is read as that file;
+    * ``pathlib.Path`` (any ``os.PathLike``): the file is read as UTF-8 (a BOM dropped);
+    * ``dict``: ``{"sections": [...], "tables": [...], "tables_optional": bool,
+      "empty_section_value": str | None, "title": str, "section_order_matters": bool}``
+      (Flex-MD's camelCase keys work too); a section is a dict ``{"name", "kind",
+      "required" | "optional", "hint"}`` or a section line (``"Short answer — text"``), a
+      table a dict ``{"columns", "kind", "by"}`` or a table line;
+    * ``list``/``tuple``: the sections alone.
+
+    Anything else, and anything unreadable, raises :class:`SpecError` (never TypeError).
+    """
+    if isinstance(obj, OutputFormatSpec):
+        return obj
+    if isinstance(obj, str):
+        candidate = obj.strip()
+        if (
+            candidate
+            and "\n" not in candidate
+            and len(candidate) < 4096
+            and candidate.lower().endswith((".md", ".markdown", ".txt"))
+            and not candidate.startswith(("-", "*", "+", "#"))
+        ):
+            try:
+                if os.path.isfile(candidate):
+                    return coerce_spec(pathlib.Path(candidate))
+            except (OSError, ValueError):
+                pass
+        return parse_output_format_spec(obj)
+    if isinstance(obj, os.PathLike):
+        try:
+            data = pathlib.Path(obj).read_bytes()
+        except OSError as exc:
+            raise SpecError(f"cannot read the contract file {os.fspath(obj)!r}: {exc.strerror or exc}") from None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise SpecError(f"the contract file {os.fspath(obj)!r} is not UTF-8 (byte offset {exc.start})") from None
+        return parse_output_format_spec(text)
+    if isinstance(obj, (dict, list, tuple)):
+        try:
+            return _spec_from_structure(obj)
+        except RecursionError:
+            raise SpecError("the spec structure is nested too deeply") from None
+    raise SpecError(f"cannot read a Markdown spec from {type(obj).__name__}")
