@@ -160,7 +160,8 @@ class RichRenderer(PlainRenderer):
     def verdict(self, verdict: str, label: str = "", detail: str = "") -> None:
         from rich.text import Text
 
-        line = Text(verdict.upper().ljust(6), style=VERDICT_STYLE.get(verdict, "bold"))
+        line = Text()
+        line.append(verdict.upper().ljust(6), style=VERDICT_STYLE.get(verdict, "bold"))
         if label:
             line.append("  " + label)
         if detail:
