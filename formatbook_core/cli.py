@@ -390,7 +390,7 @@ def cmd_heal(args: argparse.Namespace) -> int:
         lines.insert(0, line + "".join(f" {opt}" for opt in args.option))
     elif args.schema or args.option:
         raise UsageError("--schema and --option need --format")
-    expectations = load_expectations(lines, args.expect_file)
+    expectations = load_expectations(lines, args.expect_file, required=False)
     if getattr(expectations, "format", None) is None:
         raise UsageError("heal needs a format: --format json (or -e JSON)")
     data = read_bytes(source)
@@ -469,7 +469,8 @@ class _VersionAction(argparse.Action):
             version = metadata.version("formatbook")
         except metadata.PackageNotFoundError:
             version = "unknown (not installed)"
-        parser.exit(message=f"formatbook {version}\n")
+        sys.stdout.write(f"formatbook {version}\n")
+        parser.exit()
 
 
 def _add_expect_options(p: argparse.ArgumentParser) -> None:
