@@ -1,0 +1,43 @@
+"""Syntax healing for JSON: a relaxed lexer, then repair passes, each family in its own
+module (:mod:`.strings`, :mod:`.numbers`, :mod:`.literals`, :mod:`.structure`).
+
+Healing edits the payload in place — the layout of the reply survives, only the broken
+bits change — and lists every edit as a ``Repair`` whose span indexes the payload.
+"""
+
+from __future__ import annotations
+
+from formatbook_core import HealError, Repair, SetAside, Span, Violation
+
+from . import edits as _edits
+from .lexer import tokens
+from .structure import repair
+
+__all__ = ["SyntaxHealed", "heal_syntax"]
+
+
+class SyntaxHealed:
+    """The outcome of :func:`heal_syntax`: the repaired ``text``, its ``repairs``, text set
+    aside (trailing data) and the ``edits`` made (to trace offsets back)."""
+
+    __slots__ = ("text", "repairs", "set_aside", "edits")
+
+    def __init__(self, text: str, repairs: list[Repair], set_aside: list[SetAside], edits: list):
+        self.text = text
+        self.repairs = repairs
+        self.set_aside = set_aside
+        self.edits = edits
+
+
+def heal_syntax(text: str, *, max_depth: int = 1000) -> SyntaxHealed:
+    """Repair ``text`` into strict JSON (no schema involved). Raises ``HealError``."""
+    if not text.strip():
+        raise HealError("cannot heal JSON: the text is empty", [Violation("json.empty", "the text is empty", span=Span(0, len(text)))])
+    res = repair(text, tokens(text), max_depth)
+    set_aside = []
+    if res.trailing is not None:
+        set_aside.append(SetAside("trailing_data", text[res.trailing.start : res.trailing.end], res.trailing))
+    edits = res.edits
+    healed = _edits.apply(text, edits)
+    repairs = sorted(res.repairs, key=lambda r: r.span.start if r.span else 0)
+    return SyntaxHealed(healed, repairs, set_aside, edits)

@@ -1,0 +1,130 @@
+"""Repairs of strings: quote style, raw control characters, inner quotes, bad escapes,
+lone surrogates and strings cut off by the end of the reply.
+
+:func:`scan` reads one string starting at a quote character and returns its canonical
+JSON text. Escaped surrogate pairs (``"\\ud83d\\ude80"``) are kept as written, so they
+stay one character.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# The quote that closes each opening quote.
+_CLOSERS = {'"': '"', "'": "'", "\u201c": "\u201d\u201c", "\u201d": "\u201d", "\u2018": "\u2019", "\u2019": "\u2019"}
+_CANDIDATE = {
+    q: re.compile(r"[^%s\\]*(?:\\.[^%s\\]*)*[%s]" % (c, c, c), re.DOTALL) for q, c in _CLOSERS.items()
+}
+# What may follow the closing quote of a string; anything else means the quote was an
+# unescaped inner quote ("He said "hi" to me").
+_FOLLOW = re.compile(r"[ \t]*(?:[,:}\]\n\r]|//|/\*|\Z)|[ \t]+[\"'\u201c\u2018]")
+_PIECE = re.compile(
+    r"""\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}   # a surrogate pair: kept
+    |\\u[dD][89a-fA-F][0-9a-fA-F]{2}                                # a lone surrogate
+    |\\u[0-9a-fA-F]{4}|\\["\\/bfnrt]                                # valid escapes
+    |\\(.)                                                          # 1: an invalid escape
+    |(")                                                            # 2: a bare double quote
+    |([\x00-\x1f])                                                  # 3: a raw control character
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3}|u[dD][89abAB][0-9a-fA-F]{2})?\Z")
+_LONE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SHORT_ESCAPES = {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+MESSAGES = {
+    "single_quotes": "replaced single quotes around a string with double quotes",
+    "smart_quotes": "replaced typographic quotes around a string with double quotes",
+    "control_character": "escaped a raw newline or control character inside a string",
+    "inner_quote": "escaped a double quote inside a string",
+    "invalid_escape": "kept a backslash that started no valid escape as a literal backslash",
+    "lone_surrogate": "replaced an unpaired surrogate escape with U+FFFD",
+    "truncated_string": "closed a string cut off by the end of the reply",
+}
+
+
+@dataclass(frozen=True)
+class StringFix:
+    """The outcome of reading one string: where it ends, its canonical JSON text and the
+    repair kinds it needed (empty when it was already canonical)."""
+
+    end: int
+    text: str
+    kinds: tuple[str, ...]
+    cut: bool = False
+
+
+def has_lone_surrogate(text: str, start: int, end: int) -> bool:
+    """Whether the canonical string ``text[start:end]`` holds an unpaired surrogate escape."""
+    body = text[start:end]
+    if "\\u" not in body:
+        return False
+    for m in _PIECE.finditer(body):
+        g = m.group(0)
+        if len(g) == 6 and g[2] in "dD" and g[3] in "89abcdefABCDEF":
+            return True
+    return False
+
+
+def scan(text: str, start: int) -> StringFix:
+    """Read the string whose opening quote is at ``text[start]``."""
+    quote = text[start]
+    finder = _CANDIDATE[quote]
+    follow = _FOLLOW.match
+    pos = start + 1
+    while True:
+        m = finder.match(text, pos)
+        if m is None:  # no closing quote: the reply was cut inside this string
+            return _canonical(text[start + 1 :], quote, len(text), inner=pos > start + 1, cut=True)
+        close = m.end()
+        if follow(text, close):
+            return _canonical(text[start + 1 : close - 1], quote, close, inner=pos > start + 1, cut=False)
+        pos = close  # an inner quote: keep reading
+
+
+def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> StringFix:
+    kinds: list[str] = []
+    if quote == "'":
+        kinds.append("single_quotes")
+    elif quote != '"':
+        kinds.append("smart_quotes")
+    if cut:
+        kinds.append("truncated_string")
+        body = _CUT_ESCAPE.sub("", body)
+    seen: set[str] = set()
+
+    def piece(m: re.Match) -> str:
+        g = m.group(0)
+        if m.group(2) is not None:
+            if quote == '"':
+                seen.add("inner_quote")
+            return '\\"'
+        if m.group(3) is not None:
+            seen.add("control_character")
+            return _SHORT_ESCAPES.get(g) or "\\u%04x" % ord(g)
+        bad = m.group(1)
+        if bad is not None:
+            if bad == "'" and quote != '"':
+                return "'"  # \' is how a single-quoted string holds an apostrophe
+            seen.add("invalid_escape")
+            if bad == "\n":
+                return "\\\\\\n"
+            return "\\\\" + (piece_of(bad))
+        if len(g) == 6 and g[2] in "dD" and g[3] in "89abcdefABCDEF":
+            seen.add("lone_surrogate")
+            return "\\ufffd"
+        return g
+
+    def piece_of(ch: str) -> str:
+        if ch == '"':
+            return '\\"'
+        if ch < " ":
+            return _SHORT_ESCAPES.get(ch) or "\\u%04x" % ord(ch)
+        return ch
+
+    fixed = _PIECE.sub(piece, body)
+    kinds.extend(k for k in ("control_character", "inner_quote", "invalid_escape", "lone_surrogate") if k in seen)
+    if inner and quote == '"' and "inner_quote" not in kinds:
+        kinds.append("inner_quote")
+    return StringFix(end, '"' + fixed + '"', tuple(kinds), cut)

@@ -1,0 +1,215 @@
+"""The structural pass: walks the tokens with a small state machine and repairs commas,
+colons, brackets, bare keys and literals, and the end of a reply that was cut off.
+
+It never rewrites what is already right: every repair is an edit of the payload (see
+:mod:`.edits`), so the layout of the reply survives healing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Iterable
+
+from formatbook_core import HealError, Repair, Span, Violation
+
+from . import literals, numbers, strings
+
+# States: what the next significant token should be.
+TOP, VALUE_AFTER_COLON, FIRST_VALUE, NEXT_VALUE, FIRST_KEY, NEXT_KEY, COLON, AFTER, DONE = range(9)
+
+_WS_END = re.compile(r"\s*\Z")
+
+MESSAGES = {
+    "comment": "removed a comment",
+    "trailing_comma": "removed a trailing comma",
+    "extra_comma": "removed a comma with no value before it",
+    "missing_comma": "inserted a missing comma",
+    "missing_colon": "inserted a missing colon after a key",
+    "unquoted_key": "put double quotes around a bare key",
+    "missing_bracket": "closed a bracket left open",
+    "surplus_bracket": "removed a closing bracket that closed nothing",
+    "dropped_member": "dropped a member cut off by the end of the reply",
+    "trailing_data": "set aside text after the JSON value",
+    "number_format": numbers.MESSAGE,
+    **strings.MESSAGES,
+    **literals.MESSAGES,
+}
+
+
+class Result:
+    """Edits, repairs and set-aside text produced by :func:`repair`."""
+
+    __slots__ = ("edits", "repairs", "trailing")
+
+    def __init__(self) -> None:
+        self.edits: list[tuple[int, int, str]] = []
+        self.repairs: list[Repair] = []
+        self.trailing: Span | None = None
+
+    def edit(self, kind: str, start: int, end: int, replacement: str, span: Span | None = None) -> None:
+        self.edits.append((start, end, replacement))
+        self.repairs.append(Repair(kind, MESSAGES[kind], span or Span(start, end)))
+
+
+def _fail(message: str, start: int, end: int | None = None, code: str = "json.heal") -> HealError:
+    span = Span(start, start + 1 if end is None else end)
+    return HealError(message + f" at offset {start}", [Violation(code, message, span=span)])
+
+
+def repair(text: str, toks: Iterable[tuple], max_depth: int = 1000) -> Result:
+    """Walk ``toks`` (from :func:`.lexer.tokens`) and collect the edits that make ``text``
+    strict JSON. Raises ``HealError`` when no obvious repair exists."""
+    res = Result()
+    edit = res.edit
+    stack: list[str] = []  # open containers: "{" or "["
+    marks: list[int] = []  # per container: where its current member (with its comma) starts
+    state = TOP
+    prev_end = 0  # end of the previous significant token
+    pending: tuple[int, int, str] | None = None  # a token that only a cut-off reply excuses
+    n = len(text)
+
+    for kind, s, e, fix in toks:
+        if pending is not None:
+            raise _fail(pending[2], pending[0], pending[1])
+        if kind == "c":
+            edit("comment", s, e, "")
+            continue
+        if state == DONE:
+            if kind == "}" or kind == "]":
+                edit("surplus_bracket", s, e, "")
+                continue
+            res.trailing = Span(s, n)
+            edit("trailing_data", prev_end, n, "", Span(s, n))
+            break
+
+        if kind in "snNw":  # a scalar: a value, or a key when a key is due
+            if state == AFTER:
+                edit("missing_comma", prev_end, prev_end, ",", Span(prev_end, s))
+                marks[-1] = prev_end
+                state = NEXT_KEY if stack[-1] == "{" else NEXT_VALUE
+            if state == FIRST_KEY or state == NEXT_KEY:
+                if kind == "s":
+                    if fix is not None:
+                        _apply_string(res, s, e, fix)
+                else:
+                    edit("unquoted_key", s, e, json.dumps(text[s:e], ensure_ascii=False))
+                state = COLON
+                prev_end = e
+                continue
+            if state == COLON:
+                edit("missing_colon", prev_end, prev_end, ":", Span(prev_end, s))
+                state = VALUE_AFTER_COLON
+            # a value
+            if kind == "s":
+                if fix is not None:
+                    _apply_string(res, s, e, fix)
+            elif kind == "N":
+                fixed = numbers.normalize(text[s:e])
+                if fixed is None:
+                    pending = (s, e, f"{text[s:e]!r} is not a number")
+                    continue
+                edit("number_format", s, e, fixed)
+            elif kind == "w":
+                word = text[s:e]
+                known = literals.lookup(word)
+                if known is None:
+                    done = literals.complete(word) if _WS_END.match(text, e) else None
+                    if done is None:
+                        pending = (s, e, f"unexpected word {word!r} where a value should be")
+                        continue
+                    edit("truncated_literal", s, e, done)
+                elif known[1] is not None:
+                    edit(known[1], s, e, known[0])
+            state = AFTER if stack else DONE
+            prev_end = e
+            continue
+
+        if kind == "{" or kind == "[":
+            if state == AFTER:
+                edit("missing_comma", prev_end, prev_end, ",", Span(prev_end, s))
+                marks[-1] = prev_end
+                state = NEXT_KEY if stack[-1] == "{" else NEXT_VALUE
+            if state == FIRST_KEY or state == NEXT_KEY:
+                raise _fail("an object or array where a key should be", s)
+            if state == COLON:
+                edit("missing_colon", prev_end, prev_end, ":", Span(prev_end, s))
+            if len(stack) >= max_depth:
+                raise _fail(f"nesting deeper than {max_depth} levels", s, code="json.too_deep")
+            stack.append(kind)
+            marks.append(e)
+            state = FIRST_KEY if kind == "{" else FIRST_VALUE
+            prev_end = e
+            continue
+
+        if kind == "}" or kind == "]":
+            opener = "{" if kind == "}" else "["
+            if opener not in stack:
+                edit("surplus_bracket", s, e, "")
+                continue
+            if state == VALUE_AFTER_COLON or state == COLON:
+                raise _fail("a key without a value", s, code="json.missing_value")
+            if state == NEXT_KEY or state == NEXT_VALUE:
+                comma = marks[-1]
+                edit("trailing_comma", comma, comma + 1, "")
+            missing = ""
+            while stack[-1] != opener:
+                missing += "}" if stack.pop() == "{" else "]"
+                marks.pop()
+            if missing:
+                edit("missing_bracket", prev_end, prev_end, missing, Span(prev_end, s))
+            stack.pop()
+            marks.pop()
+            state = AFTER if stack else DONE
+            prev_end = e
+            continue
+
+        if kind == ",":
+            if state == AFTER:
+                marks[-1] = s
+                state = NEXT_KEY if stack[-1] == "{" else NEXT_VALUE
+                prev_end = e
+                continue
+            if state in (FIRST_KEY, NEXT_KEY, FIRST_VALUE, NEXT_VALUE):
+                edit("extra_comma", s, e, "")
+                continue
+            raise _fail("a comma where a value should be", s, code="json.missing_value")
+
+        if kind == ":":
+            if state == COLON:
+                state = VALUE_AFTER_COLON
+                prev_end = e
+                continue
+            raise _fail("unexpected ':'", s)
+
+        raise _fail(f"unexpected character {text[s]!r}", s)
+
+    # The end of the reply.
+    if state == TOP:
+        if pending is not None:
+            raise _fail(pending[2], pending[0], pending[1])
+        raise _fail("no JSON value found", 0, n, code="json.empty")
+    if state == DONE:
+        return res
+    cut_from = None
+    if state in (COLON, VALUE_AFTER_COLON, NEXT_KEY, NEXT_VALUE) or pending is not None:
+        cut_from = marks[-1]
+    closers = "".join("}" if c == "{" else "]" for c in reversed(stack))
+    if cut_from is not None:
+        res.edits = [ed for ed in res.edits if ed[0] < cut_from]
+        res.repairs = [r for r in res.repairs if r.span is None or r.span.start < cut_from]
+        only_comma = pending is None and state in (NEXT_KEY, NEXT_VALUE)
+        # the closers go in first: an insertion listed before a deletion at one offset
+        res.edits.append((cut_from, cut_from, closers))
+        edit("trailing_comma" if only_comma else "dropped_member", cut_from, n, "")
+    else:
+        res.edits.append((prev_end, prev_end, closers))
+    res.repairs.append(Repair("missing_bracket", MESSAGES["missing_bracket"] + f" ({closers})", Span(n, n)))
+    return res
+
+
+def _apply_string(res: Result, s: int, e: int, fix: strings.StringFix) -> None:
+    res.edits.append((s, e, fix.text))
+    span = Span(s, e)
+    for kind in fix.kinds:
+        res.repairs.append(Repair(kind, MESSAGES[kind], span))

@@ -1,0 +1,146 @@
+"""The data a JSON reply carries, without its structure (DESIGN.md, extract_values):
+scalar leaves as text in document order — strings as they are, numbers and booleans as
+written in the source (``1.50`` stays ``"1.50"``) — with keys, nulls and whitespace-only
+values left out. Also: JSON pointer scopes and the source span of a value.
+
+Everything here reads the text with one light regular-expression scan; it is only run
+when something is counted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable
+from urllib.parse import unquote
+
+from formatbook_core import ScopeNotFound, Span
+
+_LEAF = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"(\s*:)?|(-?[0-9][0-9.eE+\-]*|true|false)', re.DOTALL)
+_TOKEN = re.compile(
+    r'[ \t\n\r]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\]:,])|(-?[0-9][0-9.eE+\-]*|true|false|null))', re.DOTALL
+)
+
+
+def _decode(body: str) -> str:
+    return json.loads('"' + body + '"') if "\\" in body else body
+
+
+def extract_values(text: str) -> list[str]:
+    """Scalar leaves of the JSON ``text`` as text, in document order (see the module doc)."""
+    out: list[str] = []
+    append = out.append
+    for m in _LEAF.finditer(text):
+        body = m.group(1)
+        if body is None:
+            append(m.group(3))
+        elif m.group(2) is None:  # a key is followed by a colon; a value is not
+            value = _decode(body)
+            if value.strip():
+                append(value)
+    return out
+
+
+def parse_pointer(pointer: str) -> tuple[str, ...]:
+    """The reference tokens of an RFC 6901 JSON pointer.
+
+    ``""`` is the whole document; ``"/"`` is the member whose key is the empty string
+    (as RFC 6901 says). A URI fragment (``"#/items/0"``) is accepted too. Raises
+    ``ScopeNotFound`` for text that is not a pointer.
+    """
+    if pointer.startswith("#"):
+        pointer = unquote(pointer[1:])
+    if pointer == "":
+        return ()
+    if not pointer.startswith("/"):
+        raise ScopeNotFound(f"{pointer!r} is not a JSON pointer (it must start with '/')")
+    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer[1:].split("/"))
+
+
+def resolve(value: Any, tokens: Iterable[str], pointer: str = "") -> tuple[str | int, ...]:
+    """The path (keys and indexes) that ``tokens`` name in the parsed ``value``; raises
+    ``ScopeNotFound`` when the document has nothing there."""
+    path: list[str | int] = []
+    for token in tokens:
+        if isinstance(value, dict):
+            if token not in value:
+                raise ScopeNotFound(f"the JSON has no {pointer or token!r}: no key {token!r}")
+            value = value[token]
+            path.append(token)
+        elif isinstance(value, list):
+            if not (token.isdigit() and (token == "0" or not token.startswith("0"))) or int(token) >= len(value):
+                raise ScopeNotFound(f"the JSON has no {pointer!r}: no item {token!r} in a list of {len(value)}")
+            value = value[int(token)]
+            path.append(int(token))
+        else:
+            raise ScopeNotFound(f"the JSON has no {pointer!r}: {token!r} is inside a scalar")
+    return tuple(path)
+
+
+def source_spans(text: str, wanted: set[tuple]) -> dict[tuple, tuple[Span | None, Span]]:
+    """For each path in ``wanted``: the span of its key (``None`` for an array item or
+    the root) and of its value, in the valid JSON ``text``."""
+    found: dict[tuple, tuple[Span | None, Span]] = {}
+    if not wanted:
+        return found
+    frames: list[list[Any]] = []  # [kind, start, key or index, key span]
+    expect_key = False
+    pos = 0
+    match = _TOKEN.match
+    while len(found) < len(wanted):
+        m = match(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+        k = m.lastindex
+        s = m.start(k)
+        if k == 2:
+            ch = text[s]
+            if ch == ":":
+                continue
+            if ch == ",":
+                top = frames[-1]
+                if top[0] == "[":
+                    top[2] += 1
+                else:
+                    expect_key = True
+                continue
+            if ch in "}]":
+                frame = frames.pop()
+                path = _path(frames)
+                if path in wanted:
+                    found[path] = (frame[4], Span(frame[1], pos))
+                expect_key = False
+                continue
+            # an opening bracket: a value starts here
+            key_span = frames[-1][3] if frames and frames[-1][0] == "{" else None
+            frames.append([ch, s, 0 if ch == "[" else None, None, key_span])
+            expect_key = ch == "{"
+            continue
+        if expect_key:
+            frames[-1][2] = _decode(m.group(1)[1:-1])
+            frames[-1][3] = Span(s, pos)
+            expect_key = False
+            continue
+        path = _path(frames)
+        if path in wanted:
+            key_span = frames[-1][3] if frames and frames[-1][0] == "{" else None
+            found[path] = (key_span, Span(s, pos))
+    return found
+
+
+def _path(frames: list[list[Any]]) -> tuple:
+    return tuple(f[2] for f in frames)
+
+
+def extract_scope(text: str, value: Any, pointer: str) -> list[str]:
+    """The values under the JSON pointer ``pointer`` of ``text`` (whose parsed value is
+    ``value``); raises ``ScopeNotFound`` when the pointer leads nowhere."""
+    path = resolve(value, parse_pointer(pointer), pointer)
+    if not path:
+        return extract_values(text)
+    spans = source_spans(text, {path})
+    if path not in spans:
+        raise ScopeNotFound(f"the JSON has no {pointer!r}")
+    span = spans[path][1]
+    return extract_values(text[span.start : span.end])
