@@ -220,6 +220,8 @@ def _set_aside_surroundings(fmt: Any, reply: str, span: Span, candidate: _Candid
             if reply[rest.start : rest.end].strip():
                 pieces.append(("prose", rest))
     pieces.sort(key=lambda p: p[1].start)
+    if not pieces:
+        return  # only blank space around the payload (a file's final newline): nothing to report
     for kind, piece in pieces:
         candidate.set_aside.append(SetAside(kind, reply[piece.start : piece.end], piece))
     candidate.repairs.append(
