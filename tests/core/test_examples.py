@@ -1,0 +1,154 @@
+"""The bundled examples stay true: each reply in examples/replies/ gets the verdict its
+file name announces (pass-*, healed-*, fail-*), and each examples/*.py script runs and
+prints what its comments promise."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from formatbook_core import check, get_format, parse_expectations
+from formatbook_core.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLIES = ROOT / "examples" / "replies"
+SCRIPTS = ROOT / "examples"
+VERDICTS = ("pass", "healed", "fail")
+
+
+def _available(name: str) -> bool:
+    try:
+        get_format(name)
+    except Exception:
+        return False
+    return True
+
+
+def _replies() -> list[Path]:
+    return sorted(p for p in REPLIES.iterdir() if p.is_file() and p.suffix != ".expect")
+
+
+def _format_of(expect: Path) -> str | None:
+    for line in expect.read_text(encoding="utf-8").splitlines():
+        words = line.split()
+        if len(words) >= 2 and words[0].upper() == "EXPECT" and words[1].upper() not in ("MIN", "MAX", "EXACTLY", "MINIMUM", "MAXIMUM", "EXACT"):
+            return words[1].lower()
+    return None
+
+
+def _skip_without(fmt: str | None) -> None:
+    if fmt is not None and not _available(fmt):
+        pytest.skip(f"the {fmt} plugin is not registered yet")
+
+
+def test_the_replies_folder_is_well_formed():
+    replies = _replies()
+    assert len(replies) >= 12
+    for reply in replies:
+        verdict = reply.name.split("-", 1)[0]
+        assert verdict in VERDICTS, f"{reply.name} does not start with pass-, healed- or fail-"
+        assert reply.with_suffix(".expect").is_file(), f"{reply.name} has no .expect file"
+    for expect in REPLIES.glob("*.expect"):
+        assert any(p.stem == expect.stem for p in replies), f"{expect.name} has no reply"
+    # every verdict is shown, for text, JSON and Markdown replies
+    kinds = {(r.name.split("-", 1)[0], _format_of(r.with_suffix(".expect"))) for r in replies}
+    for verdict in VERDICTS:
+        assert (verdict, "json") in kinds
+        assert (verdict, "markdown") in kinds
+    assert ("pass", "text") in kinds and ("fail", "text") in kinds
+
+
+@pytest.mark.parametrize("reply", _replies(), ids=lambda p: p.name)
+def test_each_reply_gets_the_verdict_its_name_announces(reply: Path):
+    expect = reply.with_suffix(".expect")
+    _skip_without(_format_of(expect))
+    expectations = parse_expectations(expect.read_text(encoding="utf-8"), base_dir=REPLIES)
+    result = check(reply.read_text(encoding="utf-8"), expectations)
+    wanted = reply.name.split("-", 1)[0]
+    details = [str(v) for v in result.violations] + [r.message for r in result.repairs]
+    assert result.verdict == wanted, details
+    if wanted == "fail":
+        assert result.violations
+    if wanted == "healed":
+        assert result.repairs and not result.violations
+
+
+def test_the_word_limit_example_fails_on_values_not_keys():
+    _skip_without("json")
+    reply = (REPLIES / "fail-word-limit.json").read_text()
+    result = check(reply, parse_expectations((REPLIES / "fail-word-limit.expect").read_text()))
+    assert result.counts["words"] == 4  # John Smith + Peter Green; keys are not counted
+    assert [v.code for v in result.violations] == ["count.max"]
+
+
+def test_formatbook_check_on_the_folder_reports_the_same_verdicts(capsys):
+    needed = {_format_of(p.with_suffix(".expect")) for p in _replies()} - {None}
+    missing = sorted(f for f in needed if not _available(f))
+    if missing:
+        pytest.skip(f"plugins not registered yet: {', '.join(missing)}")
+    code = main(["check", str(REPLIES), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    got = {r["name"]: r["verdict"] for r in data["results"]}
+    assert got == {p.stem: p.name.split("-", 1)[0] for p in _replies()}
+    assert code == 1  # the fail-* replies fail
+    assert data["summary"]["fail"] == sum(1 for p in _replies() if p.name.startswith("fail-"))
+
+
+# --- the scripts ---------------------------------------------------------------------------
+
+
+def _run_script(name: str) -> str:
+    env = {**os.environ, "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, str(SCRIPTS / name)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_every_script_is_tested():
+    scripts = sorted(p.name for p in SCRIPTS.glob("*.py"))
+    assert scripts == ["check_reply.py", "heal_reply.py", "prompt_guidance.py", "stream_guard.py"]
+
+
+def test_check_reply_script():
+    _skip_without("json")
+    out = _run_script("check_reply.py")
+    assert "two words: pass (words: 2)" in out
+    assert "four words: fail (words: 4)" in out
+    assert "fenced, trailing comma: healed (words: 2)" in out
+    assert "violation: count.max" in out
+
+
+def test_heal_reply_script():
+    _skip_without("json")
+    out = _run_script("heal_reply.py")
+    healed = re.search(r"^healed text: (.*)$", out, re.MULTILINE)
+    assert healed is not None
+    assert json.loads(healed.group(1)) == {"city": "Lisbon", "sights": ["Belém Tower", "Alfama"]}
+    assert "cannot heal:" in out
+
+
+def test_prompt_guidance_script():
+    _skip_without("json")
+    out = _run_script("prompt_guidance.py")
+    first, second = out.split("---\n")
+    assert "JSON" in first and "3" in first and "lastName" in first
+    assert "20" in second
+
+
+def test_stream_guard_script():
+    _skip_without("json")
+    out = _run_script("stream_guard.py")
+    stopped = re.search(r"^stopped after (\d+) characters", out, re.MULTILINE)
+    assert stopped is not None, out
+    reply_length = 95  # len of the streamed reply in the script
+    # the 9th word is settled long before the string closes: the guard stops early
+    assert int(stopped.group(1)) < reply_length
+    assert "verdict: fail" in out
+    assert "short reply: pass" in out
