@@ -83,6 +83,15 @@ def test_formats_lists_the_text_format_with_its_plugin(run):
     assert any(line.split()[:1] == ["text"] and "text/plain" in line for line in out.splitlines())
 
 
+def test_formats_lists_every_registered_format(run):
+    from formatbook_core import list_formats
+
+    code, out, _ = run("formats", "--json")
+    assert code == 0
+    listed = [(r["name"], r["plugin"]) for r in json.loads(out)]
+    assert sorted(listed) == sorted((e.format.name, e.plugin) for e in list_formats())
+
+
 # --- check one reply ----------------------------------------------------------------------
 
 
