@@ -1,0 +1,225 @@
+"""One block-level scan of a Markdown text with markdown-it-py (CommonMark + GFM tables).
+
+Everything in this plugin that needs structure (headings, fences, which lines are code)
+reads a :class:`Scan`. Scans are block-level only (inline parsing is done lazily, only
+where text without syntax is wanted) and cached by text, because the repair plan asks for
+the same text several times.
+
+Lines are split exactly as markdown-it splits them (``\\r\\n``, ``\\r`` and ``\\n`` end a
+line), so a token's ``map`` (a half-open range of line numbers) indexes :attr:`Scan.lines`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line: ``start``/``end`` offsets of its text (without the line ending) and
+    ``next`` (the offset after its line ending)."""
+
+    start: int
+    end: int
+    next: int
+
+
+def split_lines(text: str) -> list[Line]:
+    """The lines of ``text`` with their offsets (a final line ending starts no new line)."""
+    out: list[Line] = []
+    for m in _LINE.finditer(text):
+        raw = m.group(0)
+        stripped = raw.rstrip("\r\n")
+        out.append(Line(m.start(), m.start() + len(stripped), m.end()))
+    return out
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading at the top level of the document (not inside a list or quote).
+
+    ``line``/``end_line``: its line range (two lines for a setext heading); ``raw``: the
+    heading text as written (emphasis kept); ``setext``: underlined with ``=`` or ``-``;
+    ``label``: a paragraph that is only a bold label (``**Reasoning:**``), read as a
+    heading by the section matcher.
+    """
+
+    level: int
+    raw: str
+    line: int
+    end_line: int
+    setext: bool = False
+    label: bool = False
+
+
+@dataclass(frozen=True)
+class FenceBlock:
+    """A fenced code block at the top level: its line range, opening ``marker``
+    (```` ``` ```` or ``~~~``, any length), ``info`` string and whether it is closed."""
+
+    line: int
+    end_line: int
+    marker: str
+    info: str
+    closed: bool
+
+    @property
+    def lang(self) -> str:
+        """The first word of the info string, lower case."""
+        parts = self.info.split(maxsplit=1)
+        return parts[0].lower() if parts else ""
+
+
+@dataclass
+class Scan:
+    """The block structure of ``text``."""
+
+    text: str
+    lines: list[Line]
+    tokens: list[Any]
+    headings: list[Heading] = field(default_factory=list)
+    fences: list[FenceBlock] = field(default_factory=list)
+    #: line numbers inside fenced or indented code, or raw HTML blocks
+    code_lines: set[int] = field(default_factory=set)
+    #: (first line, end line) of every top-level paragraph
+    paragraphs: list[tuple[int, int]] = field(default_factory=list)
+
+    def line_text(self, i: int) -> str:
+        ln = self.lines[i]
+        return self.text[ln.start : ln.end]
+
+    def offset(self, line: int) -> int:
+        """The offset where ``line`` starts (``len(text)`` past the last line)."""
+        if line < len(self.lines):
+            return self.lines[line].start
+        return len(self.text)
+
+    def slice(self, start_line: int, end_line: int) -> str:
+        """The text of lines ``[start_line, end_line)`` with their line endings."""
+        if start_line >= end_line:
+            return ""
+        end = self.lines[end_line - 1].next if end_line - 1 < len(self.lines) else len(self.text)
+        return self.text[self.offset(start_line) : end]
+
+
+@lru_cache(maxsize=1)
+def block_parser() -> Any:
+    """markdown-it configured for CommonMark + GFM tables, block rules only."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
+
+
+@lru_cache(maxsize=1)
+def inline_parser() -> Any:
+    """markdown-it configured for CommonMark + GFM tables, with inline parsing."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+_CACHE: "OrderedDict[str, Scan]" = OrderedDict()
+_CACHE_SIZE = 16
+_LABEL = re.compile(r"^(\*\*|__)(?!\s)(.+?)(?<!\s)\1\s*:?\s*$", re.DOTALL)
+_CLOSING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+
+
+def bold_label(content: str) -> str | None:
+    """The label of a paragraph that is only bold text (``**Reasoning:**``), else None."""
+    if "\n" in content.strip():
+        return None
+    m = _LABEL.match(content.strip())
+    if not m or m.group(1) in m.group(2):
+        return None
+    return m.group(2).strip()
+
+
+def scan(text: str) -> Scan:
+    """The block structure of ``text`` (cached: the repair plan rescans unchanged text)."""
+    hit = _CACHE.get(text)
+    if hit is not None:
+        _CACHE.move_to_end(text)
+        return hit
+    result = _scan(text)
+    _CACHE[text] = result
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return result
+
+
+def _scan(text: str) -> Scan:
+    lines = split_lines(text)
+    try:
+        tokens = block_parser().parse(text)
+    except RecursionError:  # pathological nesting: treat the text as one paragraph
+        tokens = []
+    sc = Scan(text, lines, tokens)
+    nlines = len(lines)
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.type in ("fence", "code_block", "html_block") and tok.map:
+            sc.code_lines.update(range(tok.map[0], min(tok.map[1], nlines)))
+            if tok.type == "fence" and tok.level == 0:
+                sc.fences.append(_fence(sc, tok))
+        elif tok.type == "heading_open" and tok.level == 0 and tok.map:
+            raw = tokens[i + 1].content if i + 1 < len(tokens) else ""
+            setext = tok.markup in ("=", "-")
+            sc.headings.append(Heading(int(tok.tag[1]), raw.strip(), tok.map[0], tok.map[1], setext))
+        elif tok.type == "paragraph_open" and tok.level == 0 and tok.map:
+            sc.paragraphs.append((tok.map[0], tok.map[1]))
+        i += 1
+    return sc
+
+
+def _fence(sc: Scan, tok: Any) -> FenceBlock:
+    start, end = tok.map[0], min(tok.map[1], len(sc.lines))
+    closed = False
+    if end - 1 > start:
+        m = _CLOSING_FENCE.match(sc.line_text(end - 1))
+        closed = bool(m and m.group(1)[0] == tok.markup[0] and len(m.group(1)) >= len(tok.markup))
+    return FenceBlock(start, end, tok.markup, tok.info.strip(), closed)
+
+
+def with_labels(sc: Scan, names: set[str], level: int) -> list[Heading]:
+    """The headings of ``sc`` plus bold-label paragraphs that name one of ``names``
+    (normalised section names), read as headings of ``level``; in document order."""
+    from .spec import normalize_section_name
+
+    heads = list(sc.headings)
+    if names:
+        for start, end in sc.paragraphs:
+            if end - start != 1:
+                continue
+            label = bold_label(sc.line_text(start))
+            if label is not None and normalize_section_name(label) in names:
+                heads.append(Heading(level, label, start, end, label=True))
+        heads.sort(key=lambda h: h.line)
+    return heads
+
+
+def inline_text(markdown: str) -> str:
+    """The text of an inline Markdown fragment without its syntax (emphasis, code
+    backticks, link targets); soft and hard breaks become spaces."""
+    if not markdown.strip():
+        return ""
+    try:
+        tokens = inline_parser().parseInline(markdown)
+    except RecursionError:
+        return markdown
+    parts: list[str] = []
+    for tok in tokens:
+        for child in tok.children or ():
+            if child.type in ("text", "code_inline"):
+                parts.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                parts.append(" ")
+            elif child.type == "image":
+                parts.append(child.content)
+    return "".join(parts)

@@ -1,0 +1,236 @@
+"""detect → repair → enforce: ``enforce_flex_md`` and the spec's layer-B functions
+``validate_output`` and ``extract_output``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from formatbook_core import Repair, SetAside, Violation
+from formatbook_core.locating import outside_spans, think_spans
+
+from .blocks import scan
+from .envelope import build_issues_envelope
+from .issues import Issue
+from .outline import MdOutline, outline_from, spec_headings
+from .repair import run_plan
+from .repair.state import MARKDOWN_LANGS
+from .sections import SectionResult, match_sections
+from .tables import ParsedTable, find_tables
+
+
+@dataclass
+class Extracted:
+    """What a reply holds: the ``outline`` of its Markdown, ``sections_by_name`` (the
+    spec's sections found, by the spec's names), every ``tables`` entry, and what was set
+    aside: the ``preamble`` (text before the first heading), the text ``outside`` the L2
+    container and the ``think`` blocks."""
+
+    outline: MdOutline
+    sections_by_name: dict[str, SectionResult] = field(default_factory=dict)
+    tables: list[ParsedTable] = field(default_factory=list)
+    preamble: str | None = None
+    outside: list[str] = field(default_factory=list)
+    think: list[str] = field(default_factory=list)
+
+
+@dataclass
+class EnforceResult:
+    """The answer of :func:`enforce_flex_md`.
+
+    ``ok``: the repaired reply meets the contract at the level asked. ``repaired_md``: the
+    repaired reply (the reply itself when nothing needed repair). ``repairs``: every
+    change, in plan order. ``issues``: what could not be repaired. ``set_aside``: what
+    was taken out (think blocks, outside text, preamble) with spans into the reply.
+    ``output_text``: ``repaired_md`` when ok, else the Issues Envelope.
+    """
+
+    ok: bool
+    repaired_md: str
+    extracted: Extracted
+    repairs: list[Repair]
+    issues: list[Issue]
+    output_text: str
+    level: int = 1
+    set_aside: list[SetAside] = field(default_factory=list)
+    #: the section each repair concerns (parallel to ``repairs``)
+    repair_sections: list[str | None] = field(default_factory=list, repr=False)
+
+
+@dataclass
+class ValidationResult:
+    """The answer of :func:`validate_output`: ``errors`` break the contract at the level
+    asked; ``warnings`` are deviations the repair plan would fix without the contract
+    being broken (a preamble, a heading's spelling, a ``<think>`` block...)."""
+
+    ok: bool
+    errors: list[Issue] = field(default_factory=list)
+    warnings: list[Issue] = field(default_factory=list)
+
+
+#: The violation code of each repair kind (a reply needing a repair is not valid as is).
+REPAIR_CODES: dict[str, str] = {
+    "think_set_aside": "markdown.think",
+    "heading_split": "markdown.glued_heading",
+    "container_unwrapped": "markdown.container",
+    "container_tagged": "markdown.container",
+    "container_wrapped": "markdown.container",
+    "containers_merged": "markdown.container",
+    "container_closed": "markdown.container",
+    "outside_set_aside": "markdown.outside",
+    "heading_renamed": "markdown.heading_name",
+    "heading_from_label": "markdown.heading_name",
+    "heading_level": "markdown.heading_level",
+    "preamble_set_aside": "markdown.preamble",
+    "fence_closed": "markdown.unclosed_fence",
+    "filled": "markdown.missing_section",
+    "list_kind": "markdown.section_kind",
+    "table_separator": "markdown.table_separator",
+    "table_numbered": "markdown.table_order",
+    "empty_value": "markdown.empty_section",
+}
+
+#: Repair kinds whose reason breaks the contract (errors in ``validate_output``).
+CONTRACT_KINDS = frozenset(
+    {"container_wrapped", "containers_merged", "container_closed", "container_tagged", "outside_set_aside",
+     "filled", "list_kind", "table_numbered", "empty_value"}
+)
+
+
+def parse_level(level: Any) -> int:
+    """``0``..``3`` from an int or a string (``"2"``, ``"L2"``); ``ValueError`` otherwise."""
+    if isinstance(level, bool):
+        raise ValueError(f"level must be 0, 1, 2 or 3, not {level!r}")
+    if isinstance(level, str):
+        m = re.fullmatch(r"\s*[lL]?([0-3])\s*", level)
+        if m:
+            return int(m.group(1))
+    elif isinstance(level, int) and 0 <= level <= 3:
+        return level
+    raise ValueError(f"level must be 0, 1, 2 or 3, not {level!r}")
+
+
+def as_text(reply: Any) -> str:
+    """A reply as ``str``: bytes are decoded as UTF-8 (BOM dropped, bad bytes replaced by
+    U+FFFD); ``None`` is the empty reply. Anything else is a ``TypeError``."""
+    if reply is None:
+        return ""
+    if isinstance(reply, (bytes, bytearray, memoryview)):
+        return bytes(reply).decode("utf-8-sig", errors="replace")
+    if not isinstance(reply, str):
+        raise TypeError(f"a reply is str or bytes, not {type(reply).__name__}")
+    return reply
+
+
+def load_spec(spec: Any) -> Any:
+    """``None`` stays ``None``; anything else goes through ``coerce_spec`` (which raises
+    ``SpecError`` for what it cannot read)."""
+    if spec is None:
+        return None
+    from .spec import coerce_spec
+
+    return coerce_spec(spec)
+
+
+def enforce_flex_md(reply: Any, spec: Any = None, level: Any = 1) -> EnforceResult:
+    """Detect → repair → enforce ``reply`` against the contract ``spec`` at ``level``.
+
+    ``spec`` is an ``OutputFormatSpec``, contract text, a path or a plain structure (see
+    ``coerce_spec``), or ``None`` (then only the level's Markdown rules apply). Raises
+    ``SpecError`` for an unreadable spec and ``ValueError`` for a level outside 0..3;
+    never for the reply. Empty text is not ok (issue ``markdown.empty``).
+    """
+    text = as_text(reply)
+    lvl = parse_level(level)
+    spec = load_spec(spec)
+    st, repaired = run_plan(text, spec, lvl)
+    issues = list(st.issues)
+    if not _has_content(text):
+        issues.insert(0, Issue("markdown.empty", "the reply holds no Markdown (it is empty, blank or only <think> blocks)"))
+    extracted = extract_body(st.body, spec)
+    extracted.preamble = st.preamble if st.preamble is not None else (extracted.outline.preamble or None)
+    extracted.outside = list(st.outside)
+    extracted.think = list(st.think)
+    ok = not issues
+    output = repaired if ok else build_issues_envelope(issues, st.repairs, lvl)
+    return EnforceResult(ok, repaired, extracted, list(st.repairs), issues, output, lvl, list(st.set_aside), list(st.repair_sections))
+
+
+def _has_content(text: str) -> bool:
+    if not text.strip():
+        return False
+    spans = think_spans(text)
+    if not spans:
+        return True
+    return any(text[s.start : s.end].strip() for s in outside_spans(len(text), spans))
+
+
+def extract_body(body: str, spec: Any) -> Extracted:
+    """Outline, sections and tables of a Markdown body (no repair)."""
+    sc = scan(body)
+    outline = outline_from(sc, spec_headings(sc, spec))
+    sections = match_sections(sc, outline, spec)
+    tables = []
+    declared = list(getattr(spec, "tables", None) or [])
+    for block in find_tables(sc):
+        table = block.parsed()
+        key = frozenset(c.strip().lower() for c in block.header if c.strip() != "#")
+        for d in declared:
+            if frozenset(c.strip().lower() for c in d.columns) == key:
+                table.kind, table.by = d.kind, d.by
+                break
+        tables.append(table)
+    return Extracted(outline, sections, tables, outline.preamble or None)
+
+
+def container_body(text: str) -> str:
+    """The content of ``text`` when it is one fenced Markdown block (white space around
+    it allowed), else ``text`` itself."""
+    if "```" not in text and "~~~" not in text:
+        return text
+    sc = scan(text)
+    if len(sc.fences) != 1 or sc.fences[0].lang not in MARKDOWN_LANGS:
+        return text
+    f = sc.fences[0]
+    if sc.slice(0, f.line).strip() or sc.slice(f.end_line, len(sc.lines)).strip():
+        return text
+    return sc.slice(f.line + 1, f.end_line - (1 if f.closed else 0))
+
+
+def extract_output(md: Any, spec: Any = None, level: Any = 1) -> Extracted:
+    """Extract ``md`` as it stands (no repair): outline, the spec's sections (bold labels
+    read as headings, duplicates resolved), tables and the preamble. A reply that is one
+    fenced Markdown block is read inside its fence. Non-text gives an empty result."""
+    try:
+        text = as_text(md)
+    except TypeError:
+        text = ""
+    parse_level(level)
+    spec = load_spec(spec)
+    return extract_body(container_body(text), spec)
+
+
+def validate_output(md: Any, spec: Any = None, level: Any = 1) -> ValidationResult:
+    """Flex-MD's validator: is ``md`` within the contract at ``level`` as it stands?
+
+    ``errors``: what the contract forbids (a missing or empty section, a wrong kind, a
+    missing container at L2, text outside it...), including what the repair plan could
+    fix; ``warnings``: cosmetic deviations the plan would fix. ``ok`` when no errors.
+    """
+    result = enforce_flex_md(md, spec, level)
+    errors = list(result.issues)
+    warnings: list[Issue] = []
+    for rep, section in zip(result.repairs, result.repair_sections):
+        issue = Issue(REPAIR_CODES.get(rep.kind, f"markdown.{rep.kind}"), rep.message, section, rep.span)
+        (errors if rep.kind in CONTRACT_KINDS else warnings).append(issue)
+    return ValidationResult(not errors, errors, warnings)
+
+
+def violations_of(result: EnforceResult) -> list[Violation]:
+    """A reply's violations: what could not be repaired first, then one per repair (a
+    reply that needs repairing is not valid as it stands)."""
+    out = [i.to_violation() for i in result.issues]
+    for rep, section in zip(result.repairs, result.repair_sections):
+        out.append(Violation(REPAIR_CODES.get(rep.kind, f"markdown.{rep.kind}"), rep.message, path=(section,) if section else (), span=rep.span))
+    return out

@@ -1,0 +1,177 @@
+"""The outline tree: headings of any level (ATX and setext) nested by level.
+
+A heading of level L becomes a child of the nearest previous heading with a level < L,
+otherwise a root (Flex-MD spec §6.1). Only top-level headings count: a ``#`` line inside a
+code fence, a list item or a block quote is no heading (markdown-it decides).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .blocks import Heading, Scan, scan, with_labels
+
+
+@dataclass
+class MdNode:
+    """One heading and what lies under it.
+
+    ``title`` is the heading text as written (emphasis kept); ``content_md`` the Markdown
+    between the heading and its first child heading; ``children`` the nested headings.
+    ``key`` (a slug, unique in the outline) and the line/offset fields are internal: they
+    are never rendered. ``line`` is the heading's first line, ``body_line`` the first line
+    after it, ``end_line`` the end (exclusive) of the whole subtree; ``start``/``end`` the
+    same subtree as offsets. ``label`` marks a bold-label paragraph read as a heading.
+    """
+
+    title: str
+    level: int
+    key: str
+    content_md: str
+    children: list["MdNode"] = field(default_factory=list)
+    line: int = 0
+    body_line: int = 0
+    end_line: int = 0
+    start: int = 0
+    end: int = 0
+    label: bool = False
+    id: str | None = None
+
+    def walk(self):
+        """This node and every descendant, in document order."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass
+class MdOutline:
+    """The outline of a document: root ``nodes`` and the ``preamble`` (text before the
+    first heading, trimmed)."""
+
+    nodes: list[MdNode]
+    preamble: str = ""
+    type: str = "md_outline"
+
+    def walk(self):
+        """Every node, in document order."""
+        for node in self.nodes:
+            yield from node.walk()
+
+
+_SLUG = re.compile(r"[^\w]+")
+
+
+def trim_blank(text: str) -> str:
+    """``text`` without leading and trailing blank lines and trailing white space (the
+    first line's indentation is kept: it can be meaningful)."""
+    lines = text.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines).rstrip()
+
+
+def _slug(title: str) -> str:
+    from .spec import normalize_section_name
+
+    return _SLUG.sub("-", normalize_section_name(title)).strip("-") or "section"
+
+
+def outline_from(sc: Scan, heads: list[Heading]) -> MdOutline:
+    """Build the tree from a scan and a list of headings (real ones and bold labels)."""
+    text = sc.text
+    total = len(sc.lines)
+    roots: list[MdNode] = []
+    stack: list[MdNode] = []
+    seen: dict[str, int] = {}
+    nodes: list[MdNode] = []
+    for idx, h in enumerate(heads):
+        base = _slug(h.raw)
+        seen[base] = seen.get(base, 0) + 1
+        key = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        node = MdNode(h.raw, h.level, key, "", line=h.line, body_line=h.end_line, label=h.label)
+        nodes.append(node)
+        while stack and stack[-1].level >= h.level:
+            stack.pop()
+        (stack[-1].children if stack else roots).append(node)
+        stack.append(node)
+    # a node's own content runs to the next heading; its subtree to the next heading of
+    # the same or a shallower level
+    for idx, node in enumerate(nodes):
+        nxt = nodes[idx + 1].line if idx + 1 < len(nodes) else total
+        node.content_md = trim_blank(sc.slice(node.body_line, nxt).replace("\r\n", "\n").replace("\r", "\n"))
+        end = total
+        for later in nodes[idx + 1 :]:
+            if later.level <= node.level:
+                end = later.line
+                break
+        node.end_line = end
+        node.start = sc.offset(node.line)
+        node.end = sc.offset(end) if end < total else len(text)
+    first = heads[0].line if heads else total
+    preamble = trim_blank(sc.slice(0, first).replace("\r\n", "\n").replace("\r", "\n"))
+    return MdOutline(roots, preamble)
+
+
+def build_outline(md: str, spec: Any = None) -> MdOutline:
+    """The outline tree of ``md``.
+
+    With a ``spec`` (an ``OutputFormatSpec``), a paragraph that is only a bold label
+    naming one of its sections (``**Reasoning:**``) is read as a heading, at the level
+    most of the spec's headings use (2 when none is present). Non-strings give an empty
+    outline.
+    """
+    if not isinstance(md, str):
+        return MdOutline([])
+    sc = scan(md)
+    return outline_from(sc, spec_headings(sc, spec))
+
+
+def spec_headings(sc: Scan, spec: Any) -> list[Heading]:
+    """The headings of ``sc``, plus bold labels naming sections of ``spec``."""
+    if spec is None or not getattr(spec, "sections", None):
+        return list(sc.headings)
+    from .spec import normalize_section_name
+
+    names = {normalize_section_name(s.name) for s in spec.sections}
+    return with_labels(sc, names, section_level(sc.headings, names))
+
+
+def section_level(heads: list[Heading], names: set[str]) -> int:
+    """The heading level the spec's sections use: the most common level among headings
+    naming a section (ties go to the shallower level), 2 when none does."""
+    from .spec import normalize_section_name
+
+    counts: dict[int, int] = {}
+    for h in heads:
+        if not h.label and normalize_section_name(h.raw) in names:
+            counts[h.level] = counts.get(h.level, 0) + 1
+    if not counts:
+        return 2
+    return min(counts, key=lambda lv: (-counts[lv], lv))
+
+
+def render_outline(outline: MdOutline) -> str:
+    """Markdown for ``outline``: the preamble, then each heading (ATX, at its level) with
+    its content and children. Keys, ids and offsets are never written."""
+    if not isinstance(outline, MdOutline):
+        return ""
+    parts: list[str] = []
+    if outline.preamble:
+        parts.append(outline.preamble)
+
+    def emit(node: MdNode) -> None:
+        level = min(max(node.level, 1), 6)
+        parts.append(f"{'#' * level} {node.title}".rstrip())
+        if node.content_md:
+            parts.append(node.content_md)
+        for child in node.children:
+            emit(child)
+
+    for node in outline.nodes:
+        emit(node)
+    return "\n\n".join(parts) + ("\n" if parts else "")

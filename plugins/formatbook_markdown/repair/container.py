@@ -1,0 +1,65 @@
+"""Step 3: the fenced Markdown container.
+
+Below L2 a lone ```` ```markdown ```` (or ```` ```md ````) fence is unwrapped in place. At
+L2 and L3 the reply must be exactly one such fence: a reply without one is wrapped; an
+untagged fence holding headings is taken as the container when no tagged one exists;
+several containers are merged into one (their contents joined by a blank line, in
+order); an unclosed container is closed; anything outside the container (other fences
+included) is set aside as ``outside``. The fence written is longer than any fence inside.
+"""
+
+from __future__ import annotations
+
+from ..blocks import FenceBlock, Scan, scan
+from ..outline import trim_blank
+from .state import MARKDOWN_LANGS, Container, RepairState
+
+
+def _inner(sc: Scan, f: FenceBlock) -> str:
+    return sc.slice(f.line + 1, f.end_line - (1 if f.closed else 0))
+
+
+def normalize_container(st: RepairState) -> None:
+    """Unwrap (below L2) or establish (L2+) the single Markdown container."""
+    sc = scan(st.body)
+    tagged = [f for f in sc.fences if f.lang in MARKDOWN_LANGS]
+    if st.level < 2:
+        if len(tagged) == 1:
+            f = tagged[0]
+            st.body = sc.slice(0, f.line) + _inner(sc, f) + sc.slice(f.end_line, len(sc.lines))
+            st.repair("container_unwrapped", f"unwrapped the lone {f.marker}{f.lang} fence (below L2 the reply is plain Markdown)", sc.line_text(f.line))
+        return
+    boxes = tagged
+    if not boxes:
+        boxes = [f for f in sc.fences if f.lang == "" and scan(_inner(sc, f)).headings]
+        if boxes:
+            st.repair("container_tagged", "read the untagged fence holding headings as the Markdown container", sc.line_text(boxes[0].line))
+    if not boxes:
+        st.container = Container()
+        if st.body.strip():
+            st.repair("container_wrapped", "wrapped the reply in a fenced Markdown block", None)
+        else:
+            st.repair("container_wrapped", "wrote an empty fenced Markdown block", None)
+        return
+    # text around and between the containers
+    gaps = [(0, boxes[0].line)]
+    gaps += [(a.end_line, b.line) for a, b in zip(boxes, boxes[1:])]
+    gaps.append((boxes[-1].end_line, len(sc.lines)))
+    for start, end in gaps:
+        piece = sc.slice(start, end)
+        if piece.strip():
+            kept = trim_blank(piece)
+            st.outside.append(kept)
+            st.keep("outside", kept)
+            st.repair("outside_set_aside", f"set aside {len(kept)} characters outside the Markdown container", kept)
+    if not boxes[-1].closed:
+        st.repair("container_closed", "closed the unclosed Markdown container", sc.line_text(boxes[-1].line))
+    if len(boxes) == 1:
+        f = boxes[0]
+        st.body = _inner(sc, f)
+        keep_fence = f.closed and f.lang in MARKDOWN_LANGS
+        st.container = Container(sc.line_text(f.line), sc.line_text(f.end_line - 1)) if keep_fence else Container()
+        return
+    st.repair("containers_merged", f"merged {len(boxes)} fenced Markdown blocks into one", sc.line_text(boxes[1].line))
+    st.body = "\n\n".join(b for b in (trim_blank(_inner(sc, f)) for f in boxes) if b) + "\n"
+    st.container = Container()

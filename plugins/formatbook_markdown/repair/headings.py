@@ -1,0 +1,40 @@
+"""Step 4: headings naming a spec section are written with the spec's name (case,
+trailing colon, emphasis and numbering dropped: ``## **1. reasoning:**`` becomes
+``## Reasoning``); a setext heading that needs renaming becomes an ATX heading; a
+paragraph that is only a bold label naming a section (``**Reasoning:**``) becomes a
+heading at the level the other section headings use. Applies from L1 on."""
+
+from __future__ import annotations
+
+from ..blocks import bold_label, scan
+from ..outline import section_level
+from .state import RepairState, edit_lines
+
+
+def standardize_headings(st: RepairState) -> None:
+    """Rename section headings to the spec's names; turn bold labels into headings."""
+    from ..spec import normalize_section_name
+
+    names = st.names
+    if st.level < 1 or not names:
+        return
+    sc = scan(st.body)
+    edits: list[tuple[int, int, str | None]] = []
+    for h in sc.headings:
+        canonical = names.get(normalize_section_name(h.raw))
+        if canonical is None or h.raw == canonical:
+            continue
+        edits.append((h.line, h.end_line, f"{'#' * h.level} {canonical}"))
+        st.repair("heading_renamed", f"renamed the heading {h.raw!r} to {canonical!r}", sc.line_text(h.line), canonical)
+    level = section_level(sc.headings, set(names))
+    for start, end in sc.paragraphs:
+        if end - start != 1:
+            continue
+        label = bold_label(sc.line_text(start))
+        canonical = names.get(normalize_section_name(label)) if label is not None else None
+        if canonical is None:
+            continue
+        edits.append((start, end, f"{'#' * level} {canonical}"))
+        st.repair("heading_from_label", f"turned the bold label {sc.line_text(start).strip()!r} into the heading {canonical!r}", sc.line_text(start), canonical)
+    if edits:
+        st.body = edit_lines(sc, edits)

@@ -1,0 +1,83 @@
+"""Step 8 (L3): list sections use ``-`` bullets and ordered-list sections numbered items
+``1.`` .. ``N.``, counted per list. Only a section's top-level items change (nested items
+keep their markers); when a marker changes width, the item's indented lines move with it
+so that nesting is kept. A list section holding no list item at all (and not the empty
+value) cannot be converted: an issue ``markdown.section_kind``."""
+
+from __future__ import annotations
+
+from ..blocks import scan
+from ..lists import item_match, parse_list
+from ..outline import outline_from, spec_headings
+from ..sections import match_sections
+from .state import RepairState, edit_lines
+
+
+def convert_list_kinds(st: RepairState) -> None:
+    """Convert list markers to the declared kinds."""
+    from ..spec import normalize_section_name
+
+    if st.level < 3 or not st.sections:
+        return
+    sc = scan(st.body)
+    outline = outline_from(sc, spec_headings(sc, st.spec))
+    found = match_sections(sc, outline, st.spec)
+    names = set(st.names)
+    edits: list[tuple[int, int, str | None]] = []
+    for section in st.sections:
+        if section.kind not in ("list", "ordered_list") or section.name not in found:
+            continue
+        result = found[section.name]
+        if result.empty:
+            continue
+        want_ordered = section.kind == "ordered_list"
+        changed = 0
+        any_items = False
+        for node in result.nodes:
+            # lines of nested spec sections belong to those sections
+            excluded: set[int] = set()
+            for child in node.walk():
+                if child is not node and normalize_section_name(child.title) in names:
+                    excluded.update(range(child.line, child.end_line))
+            first, end = node.body_line, node.end_line
+            parsed = parse_list(sc.slice(first, end))
+            if parsed is None:
+                continue
+            counters: dict[int, int] = {}
+            roots = [it for it in parsed.items if first + it.line not in excluded]
+            any_items = any_items or bool(roots)
+            for k, item in enumerate(roots):
+                counters[item.list_id] = counters.get(item.list_id, 0) + 1
+                marker = f"{counters[item.list_id]}." if want_ordered else "-"
+                if item.marker == marker:
+                    continue
+                changed += 1
+                line_no = first + item.line
+                line = sc.line_text(line_no)
+                m = item_match(line)
+                if m is None:
+                    continue
+                edits.append((line_no, line_no + 1, line[: m.start(2)] + marker + line[m.end(2) :]))
+                delta = len(marker) - len(item.marker)
+                stop = first + roots[k + 1].line if k + 1 < len(roots) else end
+                for j in range(line_no + 1, stop):
+                    text = sc.line_text(j)
+                    if not text.strip() or j in excluded or not text[:1].isspace():
+                        if text.strip() and not text[:1].isspace():
+                            break  # the item ended
+                        continue
+                    if delta > 0:
+                        edits.append((j, j + 1, " " * delta + text))
+                    else:
+                        cut = min(-delta, len(text) - len(text.lstrip(" ")))
+                        if cut:
+                            edits.append((j, j + 1, text[cut:]))
+        if changed:
+            kind = "numbered items" if want_ordered else "'-' bullets"
+            st.repair("list_kind", f"converted {changed} item(s) of {section.name!r} to {kind}", None, section.name)
+        elif not any_items:
+            what = "a numbered list" if want_ordered else "a bulleted list"
+            alt = f" (or {st.empty_value!r} when empty)" if st.empty_value is not None else ""
+            st.issue("markdown.section_kind", f"the section {section.name!r} must be {what}{alt}", section.name)
+    if edits:
+        st.body = edit_lines(sc, edits)

@@ -1,0 +1,110 @@
+"""The state the repair plan's steps share and the line-editing helper they use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from formatbook_core import Repair, SetAside, Span
+
+from ..blocks import Scan
+from ..issues import Issue
+
+#: Info strings that make a fenced block a Markdown container.
+MARKDOWN_LANGS = frozenset({"markdown", "md"})
+
+
+@dataclass
+class Container:
+    """The L2 fenced container: its opening and closing lines when they are kept as
+    written (``None``: write a fresh ```` ```markdown ```` fence long enough)."""
+
+    opener: str | None = None
+    closer: str | None = None
+
+
+@dataclass
+class RepairState:
+    """What the steps read and change.
+
+    ``body`` is the Markdown being repaired (inside the container at L2). Each step edits
+    it, records a :class:`Repair` per change, keeps what it takes out in ``set_aside`` (and
+    in ``think``/``outside``/``preamble``) and records what it cannot fix in ``issues``.
+    """
+
+    original: str
+    spec: Any
+    level: int
+    body: str
+    container: Container | None = None
+    repairs: list[Repair] = field(default_factory=list)
+    set_aside: list[SetAside] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    think: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    preamble: str | None = None
+    #: the section each repair concerns (parallel to ``repairs``; ``None`` for none)
+    repair_sections: list[str | None] = field(default_factory=list)
+
+    # --- the spec ----------------------------------------------------------------------
+    @property
+    def sections(self) -> list[Any]:
+        return list(getattr(self.spec, "sections", None) or [])
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Normalised section name -> the spec's name."""
+        from ..spec import normalize_section_name
+
+        return {normalize_section_name(s.name): s.name for s in self.sections}
+
+    @property
+    def empty_value(self) -> str | None:
+        return getattr(self.spec, "empty_section_value", None) if self.spec is not None else None
+
+    # --- recording ----------------------------------------------------------------------
+    def span_of(self, text: str) -> Span | None:
+        """Where ``text`` first occurs in the reply as received (``None`` when it was
+        changed on the way and cannot be found)."""
+        needle = text.strip()
+        if not needle:
+            return None
+        at = self.original.find(needle)
+        return Span(at, at + len(needle)) if at >= 0 else None
+
+    def repair(self, kind: str, message: str, where: str | Span | None = None, section: str | None = None) -> None:
+        span = where if isinstance(where, Span) or where is None else self.span_of(where)
+        self.repairs.append(Repair(kind, message, span))
+        self.repair_sections.append(section)
+
+    def keep(self, kind: str, text: str, span: Span | None = None) -> None:
+        """Set ``text`` aside (kept in ``set_aside``; the caller lists the repair)."""
+        self.set_aside.append(SetAside(kind, text, span if span is not None else self.span_of(text)))
+
+    def issue(self, code: str, message: str, section: str | None = None) -> None:
+        self.issues.append(Issue(code, message, section))
+
+
+def edit_lines(sc: Scan, edits: list[tuple[int, int, str | None]]) -> str:
+    """``sc.text`` with lines ``[start, end)`` replaced by ``replacement`` (text without a
+    final line ending; the replaced lines' last ending is kept) or removed (``None``).
+    ``start == end`` inserts before line ``start``. Edits must not overlap."""
+    text = sc.text
+    out: list[str] = []
+    pos = 0
+    for start, end, rep in sorted(edits, key=lambda e: (e[0], e[1])):
+        begin = sc.offset(start)
+        out.append(text[pos:begin])
+        if start == end:  # insertion
+            if rep is not None:
+                if begin > 0 and not text[:begin].endswith(("\n", "\r")):
+                    out.append("\n")
+                out.append(rep + "\n")
+            pos = begin
+            continue
+        last = sc.lines[end - 1]
+        if rep is not None:
+            out.append(rep + text[last.end : last.next])
+        pos = last.next
+    out.append(text[pos:])
+    return "".join(out)

@@ -1,0 +1,30 @@
+"""Step 1: set ``<think>`` blocks aside (also ``<thinking>``/``<reasoning>``; an unclosed
+block runs to the end of the reply). Applies at every level."""
+
+from __future__ import annotations
+
+from formatbook_core import Span
+from formatbook_core.locating import think_spans
+
+from .state import RepairState
+
+
+def set_think_aside(st: RepairState) -> None:
+    """Take every ``<think>`` block out of the body and keep it as ``think``."""
+    spans = think_spans(st.body)
+    if not spans:
+        return
+    # the step runs first, so the body is still the reply as received: spans are exact
+    exact = st.body == st.original
+    pieces: list[str] = []
+    pos = 0
+    for sp in spans:
+        pieces.append(st.body[pos : sp.start])
+        block = st.body[sp.start : sp.end]
+        st.think.append(block)
+        st.keep("think", block, sp if exact else None)
+        pos = sp.end
+    pieces.append(st.body[pos:])
+    st.body = "".join(pieces)
+    where = Span(spans[0].start, spans[-1].end) if exact else None
+    st.repair("think_set_aside", f"set {len(spans)} <think> block(s) aside", where)

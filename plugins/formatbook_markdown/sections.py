@@ -1,0 +1,118 @@
+"""Matching a reply's headings to the spec's sections.
+
+Names match after :func:`spec.normalize_section_name` (case, trailing ``:`` and dashes,
+emphasis, leading numbering). A paragraph that is only a bold label naming a section is
+read as a heading (see :func:`outline.build_outline`). A name appearing more than once:
+the occurrences at the shallowest level win and, when there are several, their contents
+are merged in document order (``\\n\\n`` between them); deeper occurrences stay children
+of whatever they are nested in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .blocks import Scan
+from .lists import ParsedList, parse_list
+from .outline import MdNode, MdOutline, trim_blank
+from .tables import ParsedTable, parse_tables
+
+
+@dataclass
+class SectionResult:
+    """One spec section found in a reply: its Markdown (``md``, the heading left out,
+    sub-headings kept), the outline node it came from (``node_key``, ``node_level``; the
+    first one when duplicates were merged), its parsed list (list and ordered-list
+    sections, or any section holding a list) and its first table."""
+
+    md: str
+    node_key: str
+    node_level: int
+    list: ParsedList | None = None
+    table: ParsedTable | None = None
+    #: the section holds only the contract's empty value (it counts nothing)
+    empty: bool = False
+    #: every outline node merged into this section (internal)
+    nodes: list[MdNode] = field(default_factory=list, repr=False)
+
+
+_WRAP = re.compile(r"^(`+|\*{1,3}|_{1,3})(.*)\1$", re.DOTALL)
+
+
+def is_empty_value(md: str, empty_value: str | None) -> bool:
+    """``md`` says only the empty value: ``None``, ``None.``, ```None```, ``*None*``
+    (case-insensitive). Always false when the contract declares no empty value."""
+    if empty_value is None:
+        return False
+    s = md.strip()
+    for _ in range(3):
+        m = _WRAP.match(s)
+        if not m:
+            break
+        s = m.group(2).strip()
+    s = s.rstrip(".").strip()
+    return s.lower() == empty_value.strip().lower()
+
+
+def node_body(sc: Scan, node: MdNode) -> str:
+    """The Markdown under ``node``'s heading down to the end of its subtree, trimmed (a
+    first line indented by fewer than four spaces loses its indentation)."""
+    body = trim_blank(sc.slice(node.body_line, node.end_line).replace("\r\n", "\n").replace("\r", "\n"))
+    indent = len(body) - len(body.lstrip(" "))
+    return body[indent:] if 0 < indent < 4 else body
+
+
+def group_nodes(outline: MdOutline) -> dict[str, list[MdNode]]:
+    """Every node of the outline by normalised title, in document order."""
+    from .spec import normalize_section_name
+
+    groups: dict[str, list[MdNode]] = {}
+    for node in outline.walk():
+        groups.setdefault(normalize_section_name(node.title), []).append(node)
+    return groups
+
+
+def chosen_nodes(nodes: list[MdNode]) -> list[MdNode]:
+    """The occurrences that count: those at the shallowest level, in document order."""
+    if not nodes:
+        return []
+    top = min(n.level for n in nodes)
+    return [n for n in nodes if n.level == top]
+
+
+def match_sections(sc: Scan, outline: MdOutline, spec: Any) -> dict[str, SectionResult]:
+    """The spec's sections present in the outline, by the spec's names."""
+    from .spec import normalize_section_name
+
+    out: dict[str, SectionResult] = {}
+    if spec is None:
+        return out
+    groups = group_nodes(outline)
+    empty_value = getattr(spec, "empty_section_value", None)
+    for section in spec.sections:
+        nodes = chosen_nodes(groups.get(normalize_section_name(section.name), []))
+        if not nodes:
+            continue
+        md = "\n\n".join(b for b in (node_body(sc, n) for n in nodes) if b)
+        empty = is_empty_value(md, empty_value)
+        parsed_list = None if empty else parse_list(md)
+        tables = [] if empty else parse_tables(md)
+        out[section.name] = SectionResult(
+            md,
+            nodes[0].key,
+            nodes[0].level,
+            parsed_list,
+            tables[0] if tables else None,
+            empty,
+            nodes,
+        )
+    return out
+
+
+def find_node(outline: MdOutline, name: str) -> list[MdNode]:
+    """The chosen occurrences of any heading named ``name`` (spec or not)."""
+    from .spec import normalize_section_name
+
+    return chosen_nodes(group_nodes(outline).get(normalize_section_name(name), []))

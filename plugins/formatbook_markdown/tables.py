@@ -1,0 +1,131 @@
+"""GFM pipe tables, found line by line so that broken ones can be repaired.
+
+markdown-it rejects a table whose separator row has the wrong number of cells (it reads
+the lines as a paragraph); this module still finds it, so that the repair plan can fix
+the separator. A table is a header row holding an unescaped ``|``, a separator row
+(``---``, ``:--``, ``--:``, ``:-:`` cells) and the rows after it up to a blank line or a
+line without ``|``. Rows may leave out the outer pipes; ``\\|`` is a pipe inside a cell.
+Lines in code fences are never table rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .blocks import Scan, scan
+
+_SEP_CELL = re.compile(r"^\s*:?-+:?\s*$")
+
+
+@dataclass
+class ParsedTable:
+    """A table: ``columns`` (header cells, the ``#`` column included) and ``rows`` of
+    cell strings (inline Markdown, ``\\|`` unescaped). ``kind`` is ``ordered_table`` when
+    the first column is ``#``; ``by`` comes from the spec table it matches."""
+
+    columns: list[str]
+    rows: list[list[str]]
+    kind: str = "table"
+    by: str | None = None
+
+
+@dataclass
+class TableBlock:
+    """Where a table sits (lines ``[line, end_line)``, the separator on ``line + 1``),
+    its cells and whether its separator has as many cells as its header."""
+
+    line: int
+    end_line: int
+    header: list[str]
+    aligns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    outer_pipes: bool = True
+
+    @property
+    def separator_ok(self) -> bool:
+        return len(self.aligns) == len(self.header)
+
+    def parsed(self) -> ParsedTable:
+        kind = "ordered_table" if self.header and self.header[0].strip() == "#" else "table"
+        return ParsedTable(list(self.header), [list(r) for r in self.rows], kind)
+
+
+def has_pipe(line: str) -> bool:
+    """``line`` holds a ``|`` that is not escaped."""
+    return bool(re.search(r"(?<!\\)\|", line))
+
+
+def split_row(line: str) -> list[str]:
+    """The cells of a table row: outer pipes dropped, split on unescaped ``|``, cells
+    stripped and ``\\|`` unescaped."""
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    cells = re.split(r"(?<!\\)\|", s)
+    return [c.strip().replace("\\|", "|") for c in cells]
+
+
+def separator_cells(line: str) -> list[str] | None:
+    """The alignment cells of a separator row, or ``None`` when ``line`` is not one."""
+    if "-" not in line:
+        return None
+    s = line.strip()
+    if "|" not in s:
+        return None  # a bare '---' is a thematic break or a setext underline
+    cells = split_row(s)
+    if not cells or not all(_SEP_CELL.match(c) for c in cells):
+        return None
+    return [c.strip() for c in cells]
+
+
+def find_tables(sc: Scan) -> list[TableBlock]:
+    """Every pipe table of a scanned text, in order (broken separators included)."""
+    out: list[TableBlock] = []
+    n = len(sc.lines)
+    i = 0
+    while i + 1 < n:
+        if i in sc.code_lines or (i + 1) in sc.code_lines:
+            i += 1
+            continue
+        head = sc.line_text(i)
+        if not has_pipe(head) or head.startswith("    ") or head.lstrip().startswith(("#", ">")):
+            i += 1
+            continue
+        aligns = separator_cells(sc.line_text(i + 1))
+        if aligns is None:
+            i += 1
+            continue
+        block = TableBlock(i, i + 2, split_row(head), aligns, outer_pipes=head.strip().startswith("|"))
+        j = i + 2
+        while j < n and j not in sc.code_lines:
+            row = sc.line_text(j)
+            if not row.strip() or not has_pipe(row):
+                break
+            block.rows.append(split_row(row))
+            j += 1
+        block.end_line = j
+        out.append(block)
+        i = j
+    return out
+
+
+def parse_tables(md: str) -> list[ParsedTable]:
+    """Every table of ``md`` as a :class:`ParsedTable` (an empty list for non-strings)."""
+    if not isinstance(md, str) or not md:
+        return []
+    return [t.parsed() for t in find_tables(scan(md))]
+
+
+def format_row(cells: list[str], outer: bool = True) -> str:
+    """A table row for ``cells`` (pipes inside cells escaped)."""
+    body = " | ".join(c.replace("|", "\\|") for c in cells)
+    return f"| {body} |" if outer else body
+
+
+def format_separator(aligns: list[str], outer: bool = True) -> str:
+    """A separator row for alignment cells such as ``---`` or ``:-:``."""
+    body = " | ".join(aligns)
+    return f"| {body} |" if outer else body
