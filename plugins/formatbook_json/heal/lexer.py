@@ -41,8 +41,8 @@ _TOKEN = re.compile(
     |([-+]?(?:[^\W\d]|\$)[\w$]*)
     # 7: a comment
     |(//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))
-    # 8: anything else
-    |(.)
+    # 8: anything else (trailing white space is no token)
+    |([^ \t\n\r])
     )""",
     re.VERBOSE | re.DOTALL,
 )

@@ -29,6 +29,7 @@ MESSAGES = {
     "unquoted_key": "put double quotes around a bare key",
     "missing_bracket": "closed a bracket left open",
     "surplus_bracket": "removed a closing bracket that closed nothing",
+    "wrong_bracket": "replaced a closing bracket of the wrong kind",
     "dropped_member": "dropped a member cut off by the end of the reply",
     "trailing_data": "set aside text after the JSON value",
     "number_format": numbers.MESSAGE,
@@ -152,6 +153,11 @@ def repair(text: str, toks: Iterable[tuple], max_depth: int = 1000) -> Result:
             if state == NEXT_KEY or state == NEXT_VALUE:
                 comma = marks[-1]
                 edit("trailing_comma", comma, comma + 1, "")
+            if stack[-1] != opener and opener not in stack[1:] and not _WS_END.match(text, e):
+                # closing the root here would leave text behind: a typo for the right closer
+                right = "}" if stack[-1] == "{" else "]"
+                edit("wrong_bracket", s, e, right)
+                opener = stack[-1]
             missing = ""
             while stack[-1] != opener:
                 missing += "}" if stack.pop() == "{" else "]"
