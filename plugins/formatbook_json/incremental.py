@@ -1,0 +1,787 @@
+"""An incremental JSON checker: a hand-written pushdown automaton fed chunk by chunk.
+
+``JsonChecker(strict=True)`` follows RFC 8259 exactly, with one documented choice: an
+escaped **lone surrogate** (``"\\ud800"`` alone, ``"\\udc00"``, a high surrogate followed by
+anything but a low one) is rejected. RFC 8259's grammar admits it syntactically, but the
+string it denotes is not Unicode text (it cannot be encoded as UTF-8), JSONTestSuite files
+it under ``i_`` (either answer allowed), and orjson — which ``syntax.parse_strict`` uses —
+rejects it too, so ``is_valid_json`` and this checker agree. The error is caught at the
+first hex digit that makes the escape impossible (``\\uDC`` is already a lone low
+surrogate). Numbers of any size and exponent are accepted, as the grammar says.
+
+``JsonChecker(strict=False)`` follows the relaxed grammar healing accepts; see its
+docstring. ``can_be_valid(partial)`` is the strict checker fed the whole ``partial``.
+
+Speed: ``feed`` costs O(len(chunk)). Nothing fed before is kept except what is still open
+(the stack of containers and the decoded parts of the string or number being written), and
+string contents, digit runs and comments are skipped with C-level searches rather than a
+Python step per character. A chunk that lies wholly inside a string, or is only
+whitespace between tokens, takes a short path that does no per-character work in Python.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from formatbook_core.results import StreamStatus
+
+__all__ = ["JsonChecker", "can_be_valid"]
+
+# --- states -------------------------------------------------------------------------
+# Between tokens (whitespace may appear): 0..6. Ordered so that ``st < _STR`` means it.
+_VALUE = 0  # a value is expected (top level, after ':' or after ',' in an array)
+_ARR_FIRST = 1  # just after '[': a value or ']'
+_OBJ_FIRST = 2  # just after '{': a key or '}'
+_KEY = 3  # after ',' in an object: a key
+_COLON = 4  # after a key: ':'
+_AFTER = 5  # after a value inside a container: ',' or the closing bracket
+_DONE = 6  # the top-level value is complete
+# Inside a token.
+_STR = 7  # inside a string
+_ESC = 8  # after a backslash
+_HEX = 9  # inside \uXXXX
+_LOW_BS = 10  # after a high surrogate escape: a backslash must follow
+_LOW_U = 11  # ... then a 'u'
+_NUM = 12  # inside a number (sub-state in _nsub)
+_LIT = 13  # inside true / false / null
+# Relaxed grammar only.
+_PROSE = 14  # before the payload: skipping prose until '{' or '['
+_THINK = 15  # inside a <think> block before the payload
+_BARE = 16  # a bare word (unquoted key, True, None, NaN...)
+_RNUM = 17  # a loosely written number (+1, .5, 01, 1.)
+_SLASH = 18  # saw '/', a comment may start
+_LCOMMENT = 19  # inside // ... end of line
+_BCOMMENT = 20  # inside /* ... */
+_BSTAR = 21  # inside /* ... */ just after a '*'
+_FAILED = 99
+
+# Number sub-states; the "ending" ones may stop where they are.
+_N_MINUS, _N_ZERO, _N_INT, _N_DOT, _N_FRAC, _N_E, _N_ESIGN, _N_EXP = range(8)
+_N_ENDABLE = (_N_ZERO, _N_INT, _N_FRAC, _N_EXP)
+
+_WS = " \t\n\r"
+_DIGITS = "0123456789"
+_HEXDIGITS = frozenset("0123456789abcdefABCDEF")
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_LITERALS = {"t": ("rue", "true"), "f": ("alse", "false"), "n": ("ull", "null")}
+_CLOSER = {"{": "}", "[": "]"}
+# Relaxed: opening quote -> closing quote.
+_RELAXED_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+
+# Run of string content up to the next quote, backslash or (strict) raw control char.
+_STRICT_STR_RUN = re.compile(r'[^"\\\x00-\x1f]*').match
+_RELAXED_STR_RUN = {q: re.compile("[^" + re.escape(q) + r"\\]*").match for q in _RELAXED_QUOTES.values()}
+_DIGIT_RUN = re.compile(r"[0-9]*").match
+_BARE_RUN = re.compile(r"[A-Za-z0-9_$]*").match
+_RNUM_RUN = re.compile(r"[0-9A-Za-z_.+\-]*").match
+_LOOSE_NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?").fullmatch
+_PROSE_SEARCH = re.compile(r"[\[{]|<think>").search
+_THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|\Z)", re.S)
+_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.M)
+
+# --- building StreamStatus cheaply ----------------------------------------------------
+# ``feed`` on a 4-character chunk must cost well under a microsecond, and the frozen
+# dataclass's __init__ alone costs ~0.5 µs. Its fields all have class-level defaults, so an
+# instance made with object.__new__ whose __dict__ holds only the non-default fields is
+# equal in every way to one built by __init__. Checked once here; if StreamStatus ever
+# changes shape (slots), fall back to the constructor.
+_OK = StreamStatus(True)
+_COMPLETE = StreamStatus(True, complete=True)
+_new = object.__new__
+
+
+def _fast_status(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
+    s = _new(StreamStatus)
+    d = s.__dict__
+    if values:
+        d["values"] = values
+    if open:
+        d["open"] = open
+    if complete:
+        d["complete"] = True
+    return s
+
+
+try:
+    if _fast_status(("a",), "b", True) != StreamStatus(True, complete=True, values=("a",), open="b"):
+        raise TypeError
+    _status = _fast_status
+    _FAST_STATUS = True
+except (TypeError, AttributeError):  # pragma: no cover - only if StreamStatus changes shape
+
+    def _status(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
+        return StreamStatus(True, complete=complete, values=values, open=open)
+
+    _FAST_STATUS = False
+
+
+class JsonChecker:
+    """Incremental JSON checker implementing formatbook_core's ``Checker`` protocol.
+
+    ``feed(chunk)`` returns a ``StreamStatus``: truthy while some continuation of the text
+    fed so far can still be valid; once not, falsy with ``position`` (absolute character
+    offset of the first impossible character) and ``reason``, and every later call returns
+    the same failure. ``values`` lists the scalar leaves *closed by this chunk*, as text:
+    strings decoded (escapes and surrogate pairs included), numbers and ``true``/``false``
+    as written; keys, ``null`` and whitespace-only strings are left out. ``open`` is the
+    decoded text this chunk appended to a string *value* that is still open at the chunk's
+    end (a string opened and closed inside one chunk appears only in ``values``).
+    ``complete`` is true when the text so far is a complete document (a top-level number
+    such as ``12`` is complete yet may still continue).
+
+    ``strict=True`` is RFC 8259 (lone surrogate escapes rejected, see the module doc).
+
+    ``strict=False`` is the relaxed grammar that healing accepts, and it fails only when
+    healing certainly cannot help (nesting deeper than ``max_depth``, or — at ``finish`` —
+    no JSON value at all). It accepts: prose before the payload (everything before the
+    first ``{`` or ``[``, so a ```` ```json ```` fence line too) and ``<think>`` blocks
+    there; anything after the top-level value (prose, a closing fence, surplus closing
+    brackets); trailing and missing commas; a missing colon; mismatched closing brackets;
+    single-, double- and smart-quoted (“ ” ‘ ’) strings with raw control characters and
+    unknown escapes; unquoted keys; bare words (``True``/``False``/``None``, ``NaN``,
+    ``Infinity``, ``undefined``); loosely written numbers (``+1``, ``.5``, ``01``);
+    ``//`` and ``/* */`` comments; stray characters between tokens. In relaxed mode
+    ``True``/``False`` are reported as ``true``/``false`` (what healing writes); other bare
+    words are not reported. A reply that ends inside a container is accepted by
+    ``finish`` (healing closes it), with ``complete`` false.
+    """
+
+    __slots__ = (
+        "_strict", "_max_depth", "_st", "_stack", "_pos", "_collect", "_parts", "_quote",
+        "_hex", "_high", "_nsub", "_numparts", "_lit", "_litword", "_failed", "_ret",
+        "_carry", "_started", "_prose", "_bare_key",
+    )
+
+    def __init__(self, strict: bool = True, *, max_depth: int = 1000) -> None:
+        self._strict = bool(strict)
+        self._max_depth = max_depth
+        self._st = _VALUE if strict else _PROSE
+        self._stack: list[str] = []
+        self._pos = 0  # absolute offset of the next character to be fed
+        self._collect = False  # the open string is a value (not a key)
+        self._parts: list[str] = []  # decoded pieces of the open string value
+        self._quote = '"'  # the character that closes the open string
+        self._hex = ""  # hex digits of the \u escape being read
+        self._high = -1  # pending high surrogate, waiting for its low half
+        self._nsub = 0  # number sub-state
+        self._numparts: list[str] = []  # pieces of the number / bare word being read
+        self._lit = ""  # the rest of the literal being matched
+        self._litword = ""  # the whole literal
+        self._failed: StreamStatus | None = None
+        self._ret = _VALUE  # state to return to after a comment (relaxed)
+        self._carry = ""  # tail of prose kept to find '<think>' split across chunks
+        self._started = bool(strict)  # relaxed: a container has been opened
+        self._prose: list[str] | None = None if strict else []  # relaxed text before the payload
+        self._bare_key = False  # relaxed: the bare word being read is a key
+
+    # --- the Checker protocol -----------------------------------------------------------
+    def feed(self, chunk: str) -> StreamStatus:
+        """Consume the next piece of the document; O(len(chunk))."""
+        st = self._st
+        if st == _STR:
+            # Short path: the whole chunk is plain string content.
+            if self._quote not in chunk and "\\" not in chunk and (chunk.isprintable() or not self._strict):
+                self._pos += len(chunk)
+                if self._collect and chunk:
+                    self._parts.append(chunk)
+                    return _status(open=chunk)
+                return _OK
+        elif st < _DONE:
+            # Short path: whitespace between tokens.
+            if not chunk.strip(_WS):
+                self._pos += len(chunk)
+                return _OK
+        elif st == _DONE and (not self._strict or not chunk.strip(_WS)):
+            # After the document: whitespace (strict) or anything (relaxed: set aside).
+            self._pos += len(chunk)
+            return _COMPLETE
+        return self._run(chunk)
+
+    def copy(self) -> "JsonChecker":
+        """An independent clone of the current state (O(depth + open token))."""
+        clone = JsonChecker.__new__(JsonChecker)
+        for name in JsonChecker.__slots__:
+            setattr(clone, name, getattr(self, name))
+        clone._stack = list(self._stack)
+        clone._parts = list(self._parts)
+        clone._numparts = list(self._numparts)
+        if self._prose is not None:
+            clone._prose = list(self._prose)
+        return clone
+
+    def finish(self) -> StreamStatus:
+        """The document has ended: truthy when the text fed is a complete document
+        (strict), or one healing can complete (relaxed)."""
+        if self._failed is not None:
+            return self._failed
+        st = self._st
+        if st == _DONE:
+            return _COMPLETE
+        if st == _NUM and not self._stack and self._nsub in _N_ENDABLE:
+            return _status(values=(''.join(self._numparts),), complete=True)
+        if self._strict:
+            return StreamStatus(False, self._end_reason(), self._pos)
+        return self._relaxed_finish()
+
+    # --- details --------------------------------------------------------------------------
+    @property
+    def position(self) -> int:
+        """How many characters have been fed."""
+        return self._pos
+
+    @property
+    def depth(self) -> int:
+        """How many containers are open."""
+        return len(self._stack)
+
+    def _end_reason(self) -> str:
+        st = self._st
+        if st == _VALUE and not self._stack:
+            return "empty document: no JSON value"
+        if _STR <= st <= _LOW_U:
+            return "unexpected end of input inside a string"
+        if st in (_NUM, _LIT):
+            return "unexpected end of input inside a value"
+        if self._stack:
+            kind = "object" if self._stack[-1] == "{" else "array"
+            return f"unexpected end of input: {len(self._stack)} container(s) still open (innermost an {kind})"
+        return "unexpected end of input"
+
+    def _relaxed_finish(self) -> StreamStatus:
+        st = self._st
+        if not self._started:
+            # No container seen: the reply may still be a bare JSON scalar.
+            from .syntax import is_valid_json
+
+            text = _THINK_BLOCK.sub("", "".join(self._prose or ()))
+            text = _FENCE_LINE.sub("", text).strip()
+            if text and is_valid_json(text):
+                return self._scalar_values(text)
+            return StreamStatus(False, "no JSON object or array found in the reply", self._pos)
+        values: tuple[str, ...] = ()
+        if _STR <= st <= _LOW_U and self._collect:
+            text = "".join(self._parts)
+            if text.strip():
+                values = (text,)  # healing closes a cut string and keeps its text
+        elif st == _RNUM:
+            word = "".join(self._numparts)
+            if _LOOSE_NUMBER(word):
+                values = (word,)
+        elif st == _BARE and not self._bare_key:
+            word = "".join(self._numparts).lower()
+            if word in ("true", "false"):
+                values = (word,)
+        return _status(values=values)
+
+    @staticmethod
+    def _scalar_values(text: str) -> StreamStatus:
+        from .syntax import parse_strict
+
+        value = parse_strict(text)
+        if isinstance(value, str):
+            return _status(values=(value,) if value.strip() else (), complete=True)
+        if value is None:
+            return _COMPLETE
+        if isinstance(value, bool):
+            return _status(values=("true" if value else "false",), complete=True)
+        return _status(values=(text,), complete=True)
+
+    def _fail(self, position: int, reason: str) -> StreamStatus:
+        self._failed = StreamStatus(False, reason, position)
+        self._st = _FAILED
+        return self._failed
+
+    def _run(self, chunk: str) -> StreamStatus:  # noqa: C901 - one loop keeps the hot path fast
+        if self._failed is not None:
+            return self._failed
+        strict = self._strict
+        st = self._st
+        stack = self._stack
+        parts = self._parts
+        collect = self._collect
+        quote = self._quote
+        strrun = _STRICT_STR_RUN if strict else _RELAXED_STR_RUN[quote]
+        numparts = self._numparts
+        nsub = self._nsub
+        base = self._pos
+        n = len(chunk)
+        i = 0
+        nstart = 0  # where the number / bare word being read starts in this chunk
+        open_from = len(parts)  # parts[open_from:] were appended by this chunk
+        vals: list[str] = []
+        fail = self._fail
+        if not self._started:
+            self._prose.append(chunk)  # kept only until a container opens (see finish)
+
+        while i < n:
+            if st == _STR:
+                j = strrun(chunk, i).end()
+                if j != i:
+                    if collect:
+                        parts.append(chunk[i:j])
+                    if j == n:
+                        i = n
+                        break
+                c = chunk[j]
+                if c == quote:
+                    i = j + 1
+                    if collect:
+                        s = "".join(parts) if len(parts) != 1 else parts[0]
+                        if s and not s.isspace():
+                            vals.append(s)
+                        parts = []
+                        open_from = 0
+                        st = _AFTER if stack else _DONE
+                    else:
+                        st = _COLON
+                    continue
+                if c == "\\":
+                    i = j + 1
+                    st = _ESC
+                    continue
+                return fail(base + j, f"raw control character U+{ord(c):04X} inside a string (must be escaped)")
+
+            if st < _STR:
+                c = chunk[i]
+                if c in _WS:
+                    i += 1
+                    continue
+                if st == _AFTER:
+                    if c == ",":
+                        st = _VALUE if stack[-1] == "[" else _KEY
+                        i += 1
+                        continue
+                    if c == "}" or c == "]":
+                        if strict and _CLOSER[stack[-1]] != c:
+                            return fail(base + i, f"'{c}' does not close the open '{stack[-1]}' (expected ',' or '{_CLOSER[stack[-1]]}')")
+                        stack.pop()
+                        st = _AFTER if stack else _DONE
+                        i += 1
+                        continue
+                    if strict:
+                        return fail(base + i, f"expected ',' or '{_CLOSER[stack[-1]]}' after a value, got {c!r}")
+                    if c == "/":
+                        self._ret = st
+                        st = _SLASH
+                        i += 1
+                        continue
+                    st = _VALUE if stack[-1] == "[" else _KEY  # a missing comma
+                    continue
+                if st == _VALUE or st == _ARR_FIRST:
+                    if c == '"':
+                        st = _STR
+                        collect = True
+                        parts = []
+                        open_from = 0
+                        quote = '"'
+                        strrun = _STRICT_STR_RUN if strict else _RELAXED_STR_RUN[quote]
+                        i += 1
+                        continue
+                    if c == "{" or c == "[":
+                        if len(stack) >= self._max_depth:
+                            return fail(base + i, f"nesting deeper than {self._max_depth} levels")
+                        stack.append(c)
+                        st = _OBJ_FIRST if c == "{" else _ARR_FIRST
+                        i += 1
+                        continue
+                    if strict:
+                        if c in _DIGITS or c == "-":
+                            st = _NUM
+                            nsub = _N_MINUS if c == "-" else (_N_ZERO if c == "0" else _N_INT)
+                            numparts = []
+                            nstart = i
+                            i += 1
+                            continue
+                        lit = _LITERALS.get(c)
+                        if lit is not None:
+                            st = _LIT
+                            self._lit, self._litword = lit
+                            i += 1
+                            continue
+                        if c == "]" and st == _ARR_FIRST:
+                            stack.pop()
+                            st = _AFTER if stack else _DONE
+                            i += 1
+                            continue
+                        if (c == "]" or c == "}") and st == _VALUE and stack and stack[-1] == "[":
+                            return fail(base + i, f"expected a value after ',', got {c!r} (a trailing comma?)")
+                        return fail(base + i, f"expected a JSON value, got {c!r}")
+                    # relaxed
+                    q = _RELAXED_QUOTES.get(c)
+                    if q is not None:
+                        st = _STR
+                        collect = True
+                        parts = []
+                        open_from = 0
+                        quote = q
+                        strrun = _RELAXED_STR_RUN[q]
+                        i += 1
+                        continue
+                    if c in _DIGITS or c in "-+.":
+                        st = _RNUM
+                        numparts = []
+                        nstart = i
+                        i += 1
+                        continue
+                    if c.isalpha() or c == "_" or c == "$":
+                        st = _BARE
+                        self._bare_key = False
+                        numparts = []
+                        nstart = i
+                        i += 1
+                        continue
+                    if c == "]" or c == "}":
+                        stack.pop()  # a trailing comma, or a mismatched bracket
+                        st = _AFTER if stack else _DONE
+                        i += 1
+                        continue
+                    if c == "/":
+                        self._ret = st
+                        st = _SLASH
+                    i += 1  # a stray character: healing drops it
+                    continue
+                if st == _OBJ_FIRST or st == _KEY:
+                    if c == '"':
+                        st = _STR
+                        collect = False
+                        quote = '"'
+                        strrun = _STRICT_STR_RUN if strict else _RELAXED_STR_RUN[quote]
+                        i += 1
+                        continue
+                    if c == "}" and (st == _OBJ_FIRST or not strict):
+                        stack.pop()
+                        st = _AFTER if stack else _DONE
+                        i += 1
+                        continue
+                    if strict:
+                        if c == "}":
+                            return fail(base + i, "expected a key string after ',', got '}' (a trailing comma?)")
+                        return fail(base + i, f"expected a key string, got {c!r}")
+                    q = _RELAXED_QUOTES.get(c)
+                    if q is not None:
+                        st = _STR
+                        collect = False
+                        quote = q
+                        strrun = _RELAXED_STR_RUN[q]
+                        i += 1
+                        continue
+                    if c.isalnum() or c in "_$-":
+                        st = _BARE
+                        self._bare_key = True
+                        numparts = []
+                        nstart = i
+                        i += 1
+                        continue
+                    if c == "]":
+                        stack.pop()
+                        st = _AFTER if stack else _DONE
+                        i += 1
+                        continue
+                    if c == "/":
+                        self._ret = st
+                        st = _SLASH
+                    i += 1
+                    continue
+                if st == _COLON:
+                    if c == ":":
+                        st = _VALUE
+                        i += 1
+                        continue
+                    if strict:
+                        return fail(base + i, f"expected ':' after the key, got {c!r}")
+                    if c == "/":
+                        self._ret = st
+                        st = _SLASH
+                        i += 1
+                        continue
+                    if c == "=":
+                        i += 1
+                    st = _VALUE  # a missing colon
+                    continue
+                # _DONE
+                if strict:
+                    return fail(base + i, f"unexpected {c!r} after the end of the JSON document")
+                i = n  # relaxed: whatever follows the payload is set aside
+                break
+
+            if st == _NUM:
+                if nsub == _N_INT or nsub == _N_FRAC or nsub == _N_EXP:
+                    i = _DIGIT_RUN(chunk, i).end()
+                    if i == n:
+                        break
+                    c = chunk[i]
+                    if c == "." and nsub == _N_INT:
+                        nsub = _N_DOT
+                        i += 1
+                        continue
+                    if (c == "e" or c == "E") and nsub != _N_EXP:
+                        nsub = _N_E
+                        i += 1
+                        continue
+                else:
+                    c = chunk[i]
+                    if nsub == _N_ZERO:
+                        if c == ".":
+                            nsub = _N_DOT
+                            i += 1
+                            continue
+                        if c == "e" or c == "E":
+                            nsub = _N_E
+                            i += 1
+                            continue
+                        if c in _DIGITS:
+                            return fail(base + i, "a number may not have a leading zero")
+                    elif nsub == _N_MINUS:
+                        if c in _DIGITS:
+                            nsub = _N_ZERO if c == "0" else _N_INT
+                            i += 1
+                            continue
+                        return fail(base + i, f"expected a digit after '-', got {c!r}")
+                    elif nsub == _N_DOT:
+                        if c in _DIGITS:
+                            nsub = _N_FRAC
+                            i += 1
+                            continue
+                        return fail(base + i, f"expected a digit after the decimal point, got {c!r}")
+                    elif nsub == _N_E:
+                        if c in _DIGITS:
+                            nsub = _N_EXP
+                            i += 1
+                            continue
+                        if c == "+" or c == "-":
+                            nsub = _N_ESIGN
+                            i += 1
+                            continue
+                        return fail(base + i, f"expected a digit or sign in the exponent, got {c!r}")
+                    else:  # _N_ESIGN
+                        if c in _DIGITS:
+                            nsub = _N_EXP
+                            i += 1
+                            continue
+                        return fail(base + i, f"expected a digit in the exponent, got {c!r}")
+                # The number ends before chunk[i]; that character is read again below.
+                numparts.append(chunk[nstart:i])
+                vals.append("".join(numparts))
+                numparts = []
+                st = _AFTER if stack else _DONE
+                continue
+
+            if st == _ESC:
+                c = chunk[i]
+                e = _ESCAPES.get(c)
+                i += 1
+                if e is not None:
+                    if collect:
+                        parts.append(e)
+                    st = _STR
+                elif c == "u":
+                    self._hex = ""
+                    st = _HEX
+                elif strict:
+                    return fail(base + i - 1, f"invalid escape '\\{c}' in a string")
+                else:
+                    if collect:
+                        parts.append(c)
+                    st = _STR
+                continue
+
+            if st == _LIT:
+                rem = self._lit
+                seg = chunk[i : i + len(rem)]
+                if rem.startswith(seg):
+                    i += len(seg)
+                    rem = rem[len(seg) :]
+                    self._lit = rem
+                    if not rem:
+                        if self._litword != "null":
+                            vals.append(self._litword)
+                        st = _AFTER if stack else _DONE
+                    continue
+                m = 0
+                while seg[m] == rem[m]:
+                    m += 1
+                return fail(base + i + m, f"invalid literal: expected '{self._litword}'")
+
+            if st == _HEX:
+                c = chunk[i]
+                if c not in _HEXDIGITS:
+                    if strict:
+                        return fail(base + i, f"invalid \\u escape: expected a hex digit, got {c!r}")
+                    if self._high >= 0 and collect:
+                        parts.append("\ufffd")
+                    self._high = -1
+                    st = _STR  # relaxed: drop the broken escape, read c as content
+                    continue
+                h = self._hex + c
+                self._hex = h
+                k = len(h)
+                if strict:
+                    if self._high >= 0:
+                        if (k == 1 and c not in "dD") or (k == 2 and c not in "cdefCDEF"):
+                            return fail(base + i, "a high surrogate escape must be followed by a low surrogate (\\uDC00-\\uDFFF)")
+                    elif k == 2 and h[0] in "dD" and c in "cdefCDEF":
+                        return fail(base + i, "lone low surrogate escape (\\uDC00-\\uDFFF) without a high surrogate")
+                i += 1
+                if k == 4:
+                    cp = int(h, 16)
+                    high = self._high
+                    if high >= 0:
+                        self._high = -1
+                        if 0xDC00 <= cp <= 0xDFFF:
+                            ch = chr(0x10000 + ((high - 0xD800) << 10) + (cp - 0xDC00))
+                        else:  # relaxed only
+                            ch = "\ufffd" + ("\ufffd" if 0xD800 <= cp <= 0xDFFF else chr(cp))
+                        if collect:
+                            parts.append(ch)
+                        st = _STR
+                    elif 0xD800 <= cp <= 0xDBFF:
+                        self._high = cp
+                        st = _LOW_BS
+                    else:
+                        if collect:
+                            parts.append("\ufffd" if 0xDC00 <= cp <= 0xDFFF else chr(cp))
+                        st = _STR
+                continue
+
+            if st == _LOW_BS or st == _LOW_U:
+                c = chunk[i]
+                if st == _LOW_BS and c == "\\":
+                    st = _LOW_U
+                    i += 1
+                    continue
+                if st == _LOW_U and c == "u":
+                    self._hex = ""
+                    st = _HEX
+                    i += 1
+                    continue
+                if strict:
+                    return fail(base + i, "a high surrogate escape must be followed by a low surrogate escape")
+                if collect:
+                    parts.append("\ufffd")
+                self._high = -1
+                st = _STR if st == _LOW_BS else _ESC  # relaxed: read c again
+                continue
+
+            # --- relaxed-only states ---------------------------------------------------
+            if st == _PROSE:
+                carry = self._carry
+                text = carry + chunk[i:]
+                off = i - len(carry)  # chunk index of text[0]
+                m = _PROSE_SEARCH(text)
+                if m is None:
+                    self._carry = text[-6:]  # '<think' may be split across chunks
+                    i = n
+                    break
+                self._carry = ""
+                i = off + m.end()
+                c = m.group()
+                if c == "<think>":
+                    st = _THINK
+                    continue
+                stack.append(c)
+                self._started = True
+                self._prose = None
+                st = _OBJ_FIRST if c == "{" else _ARR_FIRST
+                continue
+            if st == _THINK:
+                carry = self._carry
+                text = carry + chunk[i:]
+                k = text.find("</think>")
+                if k < 0:
+                    self._carry = text[-7:]
+                    i = n
+                    break
+                self._carry = ""
+                i = i - len(carry) + k + 8
+                st = _PROSE
+                continue
+            if st == _BARE or st == _RNUM:
+                j = (_BARE_RUN if st == _BARE else _RNUM_RUN)(chunk, i).end()
+                if j == n:
+                    i = n
+                    break
+                numparts.append(chunk[nstart:j])
+                word = "".join(numparts)
+                numparts = []
+                i = j
+                if st == _BARE and self._bare_key:
+                    st = _COLON
+                    continue
+                if st == _RNUM:
+                    if _LOOSE_NUMBER(word):
+                        vals.append(word)
+                else:
+                    low = word.lower()
+                    if low == "true" or low == "false":
+                        vals.append(low)
+                st = _AFTER if stack else _DONE
+                continue
+            if st == _SLASH:
+                c = chunk[i]
+                if c == "/":
+                    st = _LCOMMENT
+                    i += 1
+                elif c == "*":
+                    st = _BCOMMENT
+                    i += 1
+                else:
+                    st = self._ret  # a lone '/': dropped, read c again
+                continue
+            if st == _LCOMMENT:
+                k = chunk.find("\n", i)
+                if k < 0:
+                    i = n
+                    break
+                i = k + 1
+                st = self._ret
+                continue
+            if st == _BCOMMENT:
+                k = chunk.find("*/", i)
+                if k < 0:
+                    if chunk[n - 1] == "*":
+                        st = _BSTAR
+                    i = n
+                    break
+                i = k + 2
+                st = self._ret
+                continue
+            if st == _BSTAR:
+                if chunk[i] == "/":
+                    i += 1
+                    st = self._ret
+                else:
+                    st = _BCOMMENT
+                continue
+            raise AssertionError(f"unknown checker state {st}")  # pragma: no cover
+
+        # --- save the state --------------------------------------------------------------
+        if st == _NUM or st == _BARE or st == _RNUM:
+            if nstart < n:
+                numparts.append(chunk[nstart:])
+        self._st = st
+        self._parts = parts
+        self._collect = collect
+        self._quote = quote
+        self._numparts = numparts
+        self._nsub = nsub
+        self._pos = base + n
+        opened = ""
+        if collect and _STR <= st <= _LOW_U and len(parts) > open_from:
+            opened = "".join(parts[open_from:])
+        complete = st == _DONE or (st == _NUM and not stack and nsub in _N_ENDABLE)
+        if not vals and not opened and not complete:
+            return _OK
+        return _status(tuple(vals), opened, complete)
+
+
+def can_be_valid(partial: str, *, max_depth: int = 1000, max_size: int = 16 * 1024 * 1024) -> bool:
+    """False only when no continuation of ``partial`` can be valid JSON (RFC 8259, lone
+    surrogate escapes rejected). Never raises: anything that is not a ``str`` is False,
+    and so is a partial longer than ``max_size`` characters."""
+    if not isinstance(partial, str) or len(partial) > max_size:
+        return False
+    try:
+        return bool(JsonChecker(True, max_depth=max_depth).feed(partial))
+    except Exception:  # pragma: no cover - the checker is total; this is a last guard
+        return False

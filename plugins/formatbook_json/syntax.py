@@ -1,0 +1,192 @@
+"""Strict JSON (RFC 8259) parsing: orjson on the fast path, exact answers on the rest.
+
+Where orjson and RFC 8259 differ, and what formatbook answers:
+
+- Nesting: orjson stops at 1024 levels. ``max_depth`` (default 1000) is enforced exactly
+  by wrapping the text in ``1024 - max_depth`` extra ``[``/``]`` pairs, so orjson's own
+  limit becomes ours at no extra scan; deeper limits fall back to the checker + an
+  iterative builder (no recursion, so no RecursionError).
+- Numbers whose magnitude overflows a double (``1e400``, a 400-digit integer): the
+  grammar allows them and orjson refuses them; they are accepted, parsed by the
+  iterative builder (``1e400`` becomes ``inf``; an integer longer than Python's
+  int-string limit becomes a float).
+- Integers beyond 64 bits (``18446744073709551616``): valid; orjson returns them as
+  floats (RFC 8259 §6 lets an implementation limit precision). Finding them to re-parse
+  exactly would cost a scan of the whole text on every call, so they stay floats.
+- Lone surrogate escapes (``"\\ud800"``): rejected, like ``incremental.JsonChecker`` (see
+  its module doc), so ``is_valid_json`` and ``can_be_valid`` always agree.
+- A byte order mark (U+FEFF) at the start is not JSON whitespace: rejected. Dropping a BOM
+  is the job of whoever decodes bytes (the CLI does).
+- ``NaN``/``Infinity``, trailing commas, comments, single quotes, raw control characters
+  in strings: rejected (orjson and the RFC agree).
+
+``max_size`` counts characters. Error offsets are character offsets into ``text``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+__all__ = ["JsonSyntaxError", "parse_strict", "is_valid_json"]
+
+_ORJSON_MAX_DEPTH = 1024  # orjson accepts 1024 nested containers, rejects 1025
+_loads = orjson.loads
+_DecodeError = orjson.JSONDecodeError
+
+
+class JsonSyntaxError(ValueError):
+    """The text is not strict JSON.
+
+    ``message`` says why, ``offset`` is the character offset in the text where it shows,
+    ``code`` is one of ``"json.syntax"``, ``"json.too_deep"``, ``"json.too_large"``,
+    ``"json.empty"``.
+    """
+
+    def __init__(self, message: str, offset: int, code: str = "json.syntax") -> None:
+        super().__init__(f"{message} (at offset {offset})")
+        self.message = message
+        self.offset = offset
+        self.code = code
+
+
+def parse_strict(text: str, *, max_depth: int = 1000, max_size: int = 16 * 1024 * 1024) -> Any:
+    """Parse ``text`` as one RFC 8259 JSON document and return the Python value.
+
+    Raises ``JsonSyntaxError`` (a ``ValueError``) when the text is not strict JSON, is
+    empty, is nested deeper than ``max_depth`` containers, or is longer than ``max_size``
+    characters; ``TypeError`` when ``text`` is not a ``str``.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_strict takes str, not {type(text).__name__}")
+    if len(text) > max_size:
+        raise JsonSyntaxError(
+            f"the text has {len(text)} characters, more than the limit of {max_size}", max_size, "json.too_large"
+        )
+    pad = _ORJSON_MAX_DEPTH - max_depth
+    if pad > 0:
+        # Wrapping in `pad` arrays makes orjson's fixed depth limit equal to max_depth.
+        try:
+            value = _loads("[" * pad + text + "]" * pad)
+        except _DecodeError:
+            return _slow_path(text, max_depth)
+        # Text such as `1],[2` would close our wrapper early: each wrapper level must hold
+        # exactly one element (an empty text leaves the innermost one empty).
+        for _ in range(pad):
+            if len(value) != 1:
+                return _slow_path(text, max_depth)
+            value = value[0]
+        return value
+    try:
+        return _loads(text)
+    except _DecodeError:
+        return _slow_path(text, max_depth)
+
+
+def is_valid_json(text: str, *, max_depth: int = 1000, max_size: int = 16 * 1024 * 1024) -> bool:
+    """True when ``text`` is one strict JSON document within the limits. Never raises."""
+    try:
+        parse_strict(text, max_depth=max_depth, max_size=max_size)
+    except Exception:  # JsonSyntaxError, TypeError; nothing else is expected
+        return False
+    return True
+
+
+# --- the slow path: find out exactly what is wrong (or parse what orjson cannot) --------
+def _slow_path(text: str, max_depth: int) -> Any:
+    """orjson refused ``text`` (or the depth wrapper did): raise the precise error, or
+    return the value when the text is valid JSON orjson cannot represent."""
+    from .incremental import JsonChecker
+
+    if not text.strip(" \t\n\r"):
+        raise JsonSyntaxError("empty document: no JSON value", len(text), "json.empty")
+    checker = JsonChecker(True, max_depth=max_depth)
+    status = checker.feed(text)
+    if status:
+        status = checker.finish()
+    if not status:
+        reason = status.reason or "invalid JSON"
+        code = "json.too_deep" if reason.startswith("nesting deeper") else "json.syntax"
+        raise JsonSyntaxError(reason, status.position if status.position is not None else len(text), code)
+    # Valid, yet orjson refused it: a number beyond a double, or nesting beyond 1024.
+    return _build(text)
+
+
+_WS_RUN = re.compile(r"[ \t\n\r]*").match
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?").match
+
+
+def _number(token: str, is_float: bool) -> int | float:
+    if is_float:
+        return float(token)
+    try:
+        return int(token)
+    except ValueError:  # longer than sys.get_int_max_str_digits()
+        return float(token)
+
+
+def _build(text: str) -> Any:
+    """Build the value of a text already known to be valid, without recursion."""
+    from json.decoder import scanstring
+
+    stack: list[Any] = []  # open containers
+    keys: list[Any] = []  # for each open container: the pending key (objects) or None
+    expect_key = False
+    result: Any = None
+    i = _WS_RUN(text, 0).end()
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "{" or c == "[":
+            stack.append({} if c == "{" else [])
+            keys.append(None)
+            expect_key = c == "{"
+            i += 1
+        elif c == "}" or c == "]":
+            value = stack.pop()
+            keys.pop()
+            i += 1
+            if stack:
+                _put(stack, keys, value)
+            else:
+                result = value
+        elif c == ",":
+            expect_key = isinstance(stack[-1], dict)
+            i += 1
+        elif c == ":":
+            expect_key = False
+            i += 1
+        else:
+            if c == '"':
+                value, i = scanstring(text, i + 1, True)
+                if expect_key:
+                    keys[-1] = value
+                    expect_key = False
+                    i = _WS_RUN(text, i).end()
+                    continue
+            elif c == "t":
+                value, i = True, i + 4
+            elif c == "f":
+                value, i = False, i + 5
+            elif c == "n":
+                value, i = None, i + 4
+            else:
+                m = _NUMBER(text, i)
+                value = _number(m.group(), m.group(1) is not None or m.group(2) is not None)
+                i = m.end()
+            if stack:
+                _put(stack, keys, value)
+            else:
+                result = value
+        i = _WS_RUN(text, i).end()
+    return result
+
+
+def _put(stack: list[Any], keys: list[Any], value: Any) -> None:
+    top = stack[-1]
+    if type(top) is list:
+        top.append(value)
+    else:
+        top[keys[-1]] = value
