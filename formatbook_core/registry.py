@@ -204,6 +204,32 @@ class BoundFormat:
 
         return bound
 
+    # The protocol's members, spelled out: since Python 3.12, isinstance() against a
+    # runtime-checkable Protocol looks attributes up statically and does not see those
+    # served by __getattr__, so a bound format would not count as a FormatDefinition.
+    name = property(lambda self: self._fmt.name)
+    aliases = property(lambda self: self._fmt.aliases)
+    mime_types = property(lambda self: self._fmt.mime_types)
+    scope_kind = property(lambda self: self._fmt.scope_kind)
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        return self.__getattr__("is_valid")(value, schema, **options)
+
+    def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
+        return self.__getattr__("can_be_valid")(partial, schema, **options)
+
+    def heal(self, value: str, schema: Any = None, **options: Any) -> Any:
+        return self.__getattr__("heal")(value, schema, **options)
+
+    def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
+        return self.__getattr__("extract_values")(value, schema, **options)
+
+    def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Any]:
+        return self.__getattr__("locate")(reply, schema, **options)
+
+    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Any:
+        return self.__getattr__("stream")(schema, strict=strict, **options)
+
     def __repr__(self) -> str:
         return f"<format {self._fmt.name} {self._options}>"
 
