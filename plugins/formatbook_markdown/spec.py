@@ -192,7 +192,7 @@ def normalize_section_name(text: str) -> str:
         before = name
         name = name.rstrip(_TRAILING)
         m = _EMPHASIS.match(name)
-        if m:
+        if m and m.group(2).strip("*_ \t"):  # "***" alone is no emphasis
             name = m.group(2).strip()
         name = _NUMBERING.sub("", name, count=1).strip()
         if name == before:
@@ -234,7 +234,7 @@ def _strip_emphasis(text: str) -> str:
     text = text.strip()
     for _ in range(3):
         m = _EMPHASIS.match(text)
-        if not m:
+        if not m or not m.group(2).strip("*_ \t"):
             break
         text = m.group(2).strip()
     return text
@@ -286,6 +286,10 @@ def _empty_declaration(text: str) -> tuple[bool, str | None]:
     if _NO_EMPTY.search(text):
         return True, None
     return False, None
+
+
+def _has_word(name: str) -> bool:
+    return any(c.isalnum() for c in name)
 
 
 def _nearest_kind(phrase: str) -> str:
@@ -347,8 +351,8 @@ def _parse_section_item(body: str, line: str, number: int) -> OfsSection:
             name_required = fm.group(1).lower() == "required"
             name_part = name_part[: fm.start()]
         name = _strip_emphasis(name_part)
-        if not normalize_section_name(name):
-            raise SpecError("a section line needs a name before its kind", line, number)
+        if not _has_word(name):
+            raise SpecError("a section line needs a name (with a letter or digit) before its kind", line, number)
         kind = SECTION_KIND_WORDS[km.group(1).lower()]
         if required is None:
             required = name_required if name_required is not None else True
@@ -370,16 +374,15 @@ def _parse_section_item(body: str, line: str, number: int) -> OfsSection:
         required = fm.group(1).lower() == "required"
         name_part = name_part[: fm.start()]
     name = _strip_emphasis(name_part)
-    if not normalize_section_name(name):
-        raise SpecError("a section line needs a name", line, number)
+    if not _has_word(name):
+        raise SpecError("a section line needs a name (with a letter or digit)", line, number)
     return OfsSection(name=name, kind="prose", required=required)
 
 
 def _looks_like_table_item(body: str) -> bool:
     s = body.strip()
-    if not (s.startswith("(") and s.rstrip(".").endswith(")")):
-        return False
-    return _table_kind_position(s.rstrip(".")[1:-1]) is not None
+    # a parenthesised entry is a table (or a broken one, reported as such)
+    return s.startswith("(") and s.rstrip(".").endswith(")")
 
 
 def _table_kind_position(inner: str) -> tuple[int, re.Match[str]] | None:
@@ -621,8 +624,8 @@ def _section_from(obj: Any, where: str) -> OfsSection:
     if unknown:
         raise SpecError(f"{where}: unknown keys {sorted(map(str, unknown))}")
     name = obj.get("name")
-    if not isinstance(name, str) or not normalize_section_name(name):
-        raise SpecError(f"{where}.name: a section needs a non-empty name")
+    if not isinstance(name, str) or not _has_word(name):
+        raise SpecError(f"{where}.name: a section needs a name with a letter or digit")
     kind_in = obj.get("kind", "prose")
     kind = _KIND_NAMES.get(kind_in.strip().lower()) if isinstance(kind_in, str) else None
     if kind is None:
