@@ -1,7 +1,516 @@
-"""Counting units (placeholder until the counting module lands)."""
+"""Counting units: characters, words, sentences, lines, paragraphs, pages.
+
+Each unit follows DESIGN.md's counting table (Promptbook's meaning with its defects fixed)
+and is registered through the ``register_units`` hook, exactly as a third-party unit is::
+
+    from formatbook_core import hookimpl
+    from formatbook_core.counting import Unit
+
+    class Syllables(Unit):
+        name = "syllables"
+        aliases = ("syllable",)
+        def count(self, text: str) -> int: ...
+
+    @hookimpl
+    def register_units(register):
+        register(Syllables())
+
+Values are counted one by one and the counts added (:func:`count_values`); a *derived*
+unit (pages) is computed once from the base unit's total. While a reply streams,
+:class:`IncrementalCount` keeps a count of one growing value in linear total work, using
+each unit's :meth:`Unit.settled_end`: an index up to which the count can no longer change.
+
+Every ``count`` accepts any ``str`` (empty, huge, binary-looking, lone surrogates) and
+raises only ``TypeError`` for a non-``str`` argument.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import regex
+
 from .hookspecs import hookimpl
+
+__all__ = [
+    "Unit",
+    "Characters",
+    "Words",
+    "Sentences",
+    "Lines",
+    "Paragraphs",
+    "Pages",
+    "BUILTIN_UNITS",
+    "LINE_WIDTH",
+    "LINES_PER_PAGE",
+    "count_values",
+    "IncrementalCount",
+    "load_abbreviations",
+    "register_units",
+]
+
+#: A standard line holds this many characters (grapheme clusters).
+LINE_WIDTH = 63
+#: A standard page holds this many standard lines.
+LINES_PER_PAGE = 44
+
+_ABBREVIATIONS_FILE = Path(__file__).parent / "data" / "abbreviations.txt"
+
+
+def _require_str(text: Any) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"counting needs str, got {type(text).__name__}")
+    return text
+
+
+class Unit:
+    """A counting unit (``EXPECT MAX 3 WORDS``).
+
+    Subclasses set ``name`` (plural, lower case), ``aliases`` and implement :meth:`count`.
+    A derived unit sets ``based_on`` to the name of its base unit and implements
+    :meth:`from_base` instead; it is then computed from the base unit's *total* over all
+    values, never value by value.
+    """
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    based_on: str | None = None
+    description: str = ""
+
+    def count(self, text: str) -> int:
+        """The number of units in ``text``."""
+        raise NotImplementedError  # pragma: no cover - every concrete unit overrides it
+
+    def from_base(self, total: int) -> int:
+        """For a derived unit: its count given the base unit's total over all values."""
+        raise TypeError(f"unit {self.name!r} is not derived from another unit")
+
+    def settled_end(self, text: str, start: int = 0) -> int:
+        """The largest index ``i`` found where counting is additive for every continuation.
+
+        For every string ``c``: ``count(text[:i]) + count(text[i:] + c) == count(text + c)``.
+        ``start`` is a search hint: positions before it were examined by an earlier call, so
+        only ``start`` onwards (plus a small bounded look-back) is searched, and the cost is
+        ``O(len(text) - start)``. Returns 0 when no such index is found (0 is always safe).
+        The base class knows no safe index; a unit without one is still counted correctly
+        while streaming, only its settled lower bound stays at 0 until the value ends.
+        """
+        return 0
+
+    def __repr__(self) -> str:
+        return f"<unit {self.name}>"
+
+
+# --- characters --------------------------------------------------------------------------
+
+# Between a character of these Grapheme_Cluster_Break classes and another one there is always
+# a boundary, whatever came before (no rule of UAX #29 joins them: Extend/ZWJ/SpacingMark,
+# Prepend, Hangul, regional indicators and the emoji/Indic rules all need another class on one
+# side) - except CR LF, which is excluded separately.
+_GCB_PLAIN = r"[\p{GCB=Other}\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}]"
+_CHAR_SAFE = regex.compile(rf"(?r)(?<={_GCB_PLAIN})(?!(?<=\r)\n){_GCB_PLAIN}")
+_GRAPHEME = regex.compile(r"\X")
+
+
+def _graphemes(text: str) -> int:
+    if text.isascii():
+        # In ASCII only CR LF joins into one cluster.
+        return len(text) - text.count("\r\n")
+    return len(_GRAPHEME.findall(text))
+
+
+class Characters(Unit):
+    """Extended grapheme clusters (UAX #29): ``e`` + U+0301 is 1, a flag is 1, CR LF is 1."""
+
+    name = "characters"
+    aliases = ("character", "chars", "char")
+    description = "user-perceived characters (extended grapheme clusters)"
+
+    def count(self, text: str) -> int:
+        return _graphemes(_require_str(text))
+
+    def settled_end(self, text: str, start: int = 0) -> int:
+        # The boundary before text[i] is certain once text[i] is known and both neighbours
+        # are "plain"; later boundaries never look back across such a pair.
+        m = _CHAR_SAFE.search(text, max(1, start - 1))
+        return m.start() if m else 0
+
+
+# --- words -------------------------------------------------------------------------------
+
+_SEA = r"\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}"
+_CJK = r"\p{Han}\p{Hiragana}\p{Katakana}\p{WB=Katakana}"
+# A word is found by where it starts, so each counts once:
+#  1. a run of Thai/Lao/Khmer/Myanmar (no dictionary segmentation: the whole run is one word);
+#  2. one Han, Hiragana or Katakana character;
+#  3. otherwise a UAX #29 word (regex's WORD flag makes \b the Unicode default word boundary)
+#     starting here and holding a letter or digit (maybe after "_"); a keycap emoji is no word.
+_WORD = regex.compile(
+    rf"""(?wV1)
+      [[{_SEA}]&&[\p{{L}}\p{{N}}]][{_SEA}\p{{M}}\u200C\u200D]*+
+    | [[{_CJK}]&&[\p{{L}}\p{{N}}]]
+    | \b\p{{WB=ExtendNumLet}}*+[[\p{{L}}\p{{N}}]--[{_SEA}{_CJK}]](?!\uFE0F?\u20E3)
+    """,
+    regex.X,
+)
+# A certain word boundary with nothing looking back across it: the character before is
+# whitespace or of Word_Break class Other (punctuation, symbols, Han, Hiragana - but not a
+# Southeast Asian letter, whose run may go on) and the one after is no Extend/Format/ZWJ.
+_WORD_SAFE = regex.compile(
+    rf"""(?rV1)
+    (?<=[[\p{{WB=Other}}\p{{WB=CR}}\p{{WB=LF}}\p{{WB=Newline}}\p{{WB=WSegSpace}}]--[{_SEA}]])
+    [^\p{{WB=Extend}}\p{{WB=Format}}\p{{WB=ZWJ}}]
+    """,
+    regex.X,
+)
+
+
+class Words(Unit):
+    """Words by Unicode word boundaries (UAX #29), each holding a letter or digit.
+
+    ``don't`` and ``3.14`` are one word, ``well-known`` two, ``camelCase`` one; each Han,
+    Hiragana or Katakana character is one word; a run of Thai, Lao, Khmer or Myanmar without
+    spaces is one word (a documented limit: no dictionary segmentation).
+    """
+
+    name = "words"
+    aliases = ("word",)
+    description = "words (Unicode word boundaries; each CJK character is a word)"
+
+    def count(self, text: str) -> int:
+        return len(_WORD.findall(_require_str(text)))
+
+    def settled_end(self, text: str, start: int = 0) -> int:
+        m = _WORD_SAFE.search(text, max(1, start - 1))
+        return m.start() if m else 0
+
+
+# --- sentences ---------------------------------------------------------------------------
+
+_TERMINATORS = ".!?…。！？"
+_CJK_TERMINATORS = "。！？"
+_CLOSERS = "\"'”’»)\\]}」』）】〕〉》›"
+_T = regex.escape(_TERMINATORS)
+_C = regex.escape(_CLOSERS)
+# A sentence end: a run of terminators (counted once) and closing quotes/brackets, either
+# followed by whitespace or the end of the text (so "3.14", "e.g.x" and "example.com/a.b"
+# never end a sentence), or holding a full-width terminator (CJK needs no space after it).
+# The look-behind makes a run match only from its first character (no quadratic rescans).
+_END = regex.compile(
+    rf"""(?V1)(?<![{_T}])
+    (?:
+        (?P<run>[{_T}]++)[{_C}]*+(?=\s|\Z)
+      | (?=[{_T}]*?[{regex.escape(_CJK_TERMINATORS)}])(?P<run>[{_T}]++)[{_C}]*+
+    )
+    """,
+    regex.X,
+)
+_LETTER_OR_DIGIT = regex.compile(r"[\p{L}\p{N}]")
+# The word right before a period: letters, marks, digits and inner periods ("e.g", "Dr").
+_TOKEN = regex.compile(r"[\p{L}\p{M}\p{N}.]+\Z")
+_INITIAL = regex.compile(r"(?:\A|\.)[\p{Lu}\p{Lt}]\p{M}*\Z")
+
+
+def _parse_abbreviations(text: str) -> frozenset[str]:
+    found = set()
+    for raw in text.splitlines():
+        line = raw.split(" #", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        found.add(line.split()[0].lower())
+    return frozenset(found)
+
+
+@lru_cache(maxsize=1)
+def load_abbreviations() -> frozenset[str]:
+    """The abbreviations of ``data/abbreviations.txt``, lower case, each with its final period."""
+    return _parse_abbreviations(_ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
+
+
+class Sentences(Unit):
+    """Sentences: ends at ``. ! ? … 。 ！ ？`` (a run counts once).
+
+    A period does not end a sentence after an abbreviation of the data file
+    (``abbreviations``, by default ``data/abbreviations.txt``), after a single capital
+    letter (an initial: ``J. R. R. Tolkien``, ``U.S.``), or when no whitespace follows it
+    (decimals, URLs, file names). A stretch without a letter or digit is no sentence;
+    non-blank text without a terminator is one.
+    """
+
+    name = "sentences"
+    aliases = ("sentence",)
+    description = "sentences (ended by . ! ? … 。 ！ ？, not after abbreviations or initials)"
+
+    def __init__(self, abbreviations: Iterable[str] | None = None):
+        self._abbreviations = (
+            frozenset(a.lower() for a in abbreviations) if abbreviations is not None else None
+        )
+
+    @property
+    def abbreviations(self) -> frozenset[str]:
+        if self._abbreviations is None:
+            self._abbreviations = load_abbreviations()
+        return self._abbreviations
+
+    def _lookback(self) -> int:
+        return max((len(a) for a in self.abbreviations), default=1) + 1
+
+    def _is_end(self, text: str, m: regex.Match) -> bool:
+        run = m.group("run")
+        if run != ".":
+            return True
+        # A lone period: not an end after an abbreviation or an initial. The window is
+        # bounded: a word longer than every abbreviation is no abbreviation.
+        dot = m.start("run")
+        width = self._lookback()
+        lo = max(0, dot - width)
+        token_m = _TOKEN.search(text, lo, dot)
+        if token_m is None:
+            return True
+        token = token_m.group().lstrip(".")
+        if token_m.start() == lo and lo > 0 and _TOKEN.match(text[lo - 1]):
+            return True  # the word goes on beyond the window: too long to be one
+        if token.lower() + "." in self.abbreviations:
+            return False
+        return _INITIAL.search(token) is None
+
+    def _ends(self, text: str, pos: int = 0):
+        """Sentence ends at or after ``pos``, as (start of run, end after closers)."""
+        for m in _END.finditer(text, pos):
+            if self._is_end(text, m):
+                yield m
+
+    def count(self, text: str) -> int:
+        text = _require_str(text)
+        total = 0
+        prev = 0
+        for m in self._ends(text):
+            if _LETTER_OR_DIGIT.search(text, prev, m.start()):
+                total += 1
+            prev = m.end()
+        if _LETTER_OR_DIGIT.search(text, prev):
+            total += 1
+        return total
+
+    def settled_end(self, text: str, start: int = 0) -> int:
+        # After a confirmed end, once what follows can no longer join it: past the first
+        # whitespace after an ASCII-style end, or before a known character that is neither
+        # terminator nor closer after a full-width one.
+        best = 0
+        lo = max(0, start - self._lookback() - 2)
+        for m in self._ends(text, lo):
+            end = m.end()
+            if end >= len(text):
+                continue
+            nxt = text[end]
+            if nxt.isspace():
+                best = end + 1
+            elif nxt not in _TERMINATORS and nxt not in _CLOSERS:
+                best = end
+        return best
+
+
+# --- lines -------------------------------------------------------------------------------
+
+# Anchored at a line start so that a short line is rejected after one look-behind.
+_LONG_LINE = regex.compile(rf"(?<![^\r\n])[^\r\n]{{{LINE_WIDTH + 1},}}")
+_LINE_SAFE = regex.compile(r"(?r)(?:\n|\r(?=[^\n]))")
+
+
+class Lines(Unit):
+    """Standard lines of 63 characters: each line counts ``max(1, ceil(characters / 63))``.
+
+    ``\\r\\n``, ``\\r`` and ``\\n`` each break a line; a final line break starts no new line;
+    empty text is 0 lines, so ``"\\n"`` is one (empty) line.
+    """
+
+    name = "lines"
+    aliases = ("line",)
+    description = "standard lines of 63 characters"
+
+    def count(self, text: str) -> int:
+        text = _require_str(text)
+        if not text:
+            return 0
+        breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+        physical = breaks + (0 if text[-1] in "\r\n" else 1)
+        # A line of at most 63 code points is one standard line; only longer ones need
+        # their grapheme clusters counted.
+        extra = 0
+        for m in _LONG_LINE.finditer(text):
+            extra += max(1, math.ceil(_graphemes(m.group()) / LINE_WIDTH)) - 1
+        return physical + extra
+
+    def settled_end(self, text: str, start: int = 0) -> int:
+        # After a line break; a CR only once the next character shows it is no CR LF.
+        m = _LINE_SAFE.search(text, max(0, start - 1))
+        return m.end() if m else 0
+
+
+# --- paragraphs --------------------------------------------------------------------------
+
+_BR = r"(?>\r\n|\r|\n)"  # atomic: CR LF is one break, never CR then LF
+_HWS = r"[^\S\r\n]"
+# A paragraph starts at the first non-blank line of the text, or at a non-blank line right
+# after a blank (whitespace-only) line. Each attempt scans at most two lines, so it is linear.
+_PARAGRAPH_START = regex.compile(rf"(?:\A(?:{_HWS}*+{_BR})?|{_BR}{_HWS}*+{_BR}){_HWS}*+\S")
+# A blank line (starting the text or right after a line break, never between CR and LF)
+# ended by a break that can no longer grow (a CR only once the next character is no LF).
+_PARAGRAPH_SAFE = regex.compile(rf"(?:\A|(?<=\n)|(?<=\r)(?!\n)){_HWS}*+(?>\r\n|\n|\r(?=[^\n]))")
+
+
+class Paragraphs(Unit):
+    """Blocks of non-blank lines separated by blank (whitespace-only) lines."""
+
+    name = "paragraphs"
+    aliases = ("paragraph",)
+    description = "paragraphs (blocks separated by blank lines)"
+
+    def count(self, text: str) -> int:
+        return len(_PARAGRAPH_START.findall(_require_str(text)))
+
+    def settled_end(self, text: str, start: int = 0) -> int:
+        # At the start of any line that follows a blank line: no paragraph spans it. A blank
+        # line longer than the look-back may be missed, which only makes the result
+        # smaller, never wrong.
+        best = 0
+        for m in _PARAGRAPH_SAFE.finditer(text, max(0, start - 80)):
+            best = m.end()
+        return best
+
+
+# --- pages -------------------------------------------------------------------------------
+
+
+class Pages(Unit):
+    """Standard pages: ``ceil(lines / 44)``, computed once from the total lines of all values."""
+
+    name = "pages"
+    aliases = ("page",)
+    based_on = "lines"
+    description = "standard pages of 44 lines"
+
+    def __init__(self, base: Unit | None = None):
+        self.base = base if base is not None else Lines()
+
+    def from_base(self, total: int) -> int:
+        return -(-max(0, total) // LINES_PER_PAGE)
+
+    def count(self, text: str) -> int:
+        return self.from_base(self.base.count(text))
+
+    # settled_end stays 0: pages are not additive (two half pages are one page);
+    # IncrementalCount follows the base unit instead.
+
+
+BUILTIN_UNITS: tuple[Unit, ...] = (
+    Characters(),
+    Words(),
+    Sentences(),
+    Lines(),
+    Paragraphs(),
+    Pages(),
+)
+
+
+# --- using units -------------------------------------------------------------------------
+
+
+def _resolve(unit: Unit | str, registry: Any = None) -> Unit:
+    if not isinstance(unit, str):
+        return unit
+    if registry is None:
+        from .registry import default_registry
+
+        registry = default_registry()
+    found = registry.unit(unit)
+    if found is None:
+        raise KeyError(f"unknown counting unit {unit!r}")
+    return found
+
+
+def _base_of(unit: Unit, registry: Any = None) -> Unit:
+    base = getattr(unit, "base", None)
+    if base is not None:
+        return base
+    return _resolve(unit.based_on, registry)  # type: ignore[arg-type]
+
+
+def count_values(unit: Unit | str, values: Iterable[str], registry: Any = None) -> int:
+    """Count ``values`` in ``unit``: each value on its own, the counts added.
+
+    A derived unit (pages) is computed once from the base unit's total, so two values of
+    one line each are one page, not two. A ``str`` names a unit through the registry
+    (``registry`` or the default one); an unknown name raises ``KeyError``.
+    """
+    unit = _resolve(unit, registry)
+    if unit.based_on:
+        base = _base_of(unit, registry)
+        return unit.from_base(sum(base.count(v) for v in values))
+    return sum(unit.count(v) for v in values)
+
+
+class IncrementalCount:
+    """The count of one value that is still being written (a streaming reply).
+
+    ``feed`` appends text; ``settled()`` is a lower bound on the count of any continuation
+    (what can no longer change), ``total()`` the count as if the value ended now. The part
+    up to the unit's :meth:`Unit.settled_end` is counted once and dropped; only the pending
+    tail after it is kept, so total work is linear in the text fed (``total()`` costs the
+    length of that tail, cached until the next ``feed``). A derived unit (pages) keeps its
+    base unit's count and converts it with :meth:`Unit.from_base`.
+    """
+
+    def __init__(self, unit: Unit | str, registry: Any = None):
+        unit = _resolve(unit, registry)
+        self.unit = unit
+        self._counter = _base_of(unit, registry) if unit.based_on else unit
+        self._settled = 0
+        self._pending = ""
+        self._total: int | None = 0
+
+    def feed(self, text: str) -> None:
+        """Append ``text`` to the value."""
+        _require_str(text)
+        if not text:
+            return
+        # Drop our reference first so CPython can grow the string in place (amortised
+        # O(len(text)) instead of copying the whole pending tail on every feed).
+        pending = self._pending
+        self._pending = ""
+        start = len(pending)
+        pending += text
+        cut = self._counter.settled_end(pending, start)
+        if cut > 0:
+            self._settled += self._counter.count(pending[:cut])
+            pending = pending[cut:]
+        self._pending = pending
+        self._total = None
+
+    def _convert(self, n: int) -> int:
+        return self.unit.from_base(n) if self.unit.based_on else n
+
+    def settled(self) -> int:
+        """A lower bound on the count of the value, whatever is still appended."""
+        return self._convert(self._settled)
+
+    def total(self) -> int:
+        """The count of everything fed so far, as if the value ended now."""
+        if self._total is None:
+            self._total = self._settled + self._counter.count(self._pending)
+        return self._convert(self._total)
+
+    @property
+    def pending(self) -> str:
+        """The tail not yet settled (for inspection and tests)."""
+        return self._pending
 
 
 @hookimpl
 def register_units(register):
-    pass
+    """Register the built-in units (the core registers them like any plugin)."""
+    for unit in BUILTIN_UNITS:
+        register(unit)
