@@ -71,6 +71,10 @@ def toml_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
+def _plugin_copy(venv: Path) -> Path:
+    return venv.parent / "formatbook-toml"
+
+
 def _formatbook(venv: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("FORMATBOOK_")}
     env["NO_COLOR"] = "1"
@@ -131,3 +135,15 @@ def test_the_toml_format_does_not_leak_into_this_process(toml_venv: Path) -> Non
     with pytest.raises(UnknownFormatError):
         get_format("toml")
     assert importlib.util.find_spec("formatbook_toml") is None
+
+
+def test_the_plugin_keeps_the_format_contract_there(toml_venv: Path) -> None:
+    # formatbook's reusable contract suite (formatbook_core.testing), run by the plugin's
+    # own tests on the installed plugin
+    source = _plugin_copy(toml_venv)
+    done = subprocess.run(
+        [str(_venv_python(toml_venv)), "-m", "pytest", "-q", "-p", "no:cacheprovider", str(source / "tests")],
+        capture_output=True, text=True, cwd=source, timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from formatbook_core import Analysis, BaseFormat, Healed, HealError, Repair, Span, Violation, hookimpl
+from formatbook_core import Analysis, BaseFormat, Healed, HealError, Repair, Span, StreamStatus, Violation, hookimpl
 
 try:  # Python 3.11+
     import tomllib
@@ -79,48 +79,183 @@ def _jsonish(value: Any) -> Any:
     return value
 
 
-def _top_level_prefix(text: str) -> str:
-    """The longest prefix of ``text`` that ends at a line break outside any string, array
-    or inline table: the part of a partial document that no continuation can change."""
-    depth = 0
-    i, n, cut = 0, len(text), 0
-    while i < n:
-        ch = text[i]
-        if ch == "#":
-            end = text.find("\n", i)
-            if end < 0:
-                break
-            i = end
-            continue
-        if ch in "\"'":
-            triple = text.startswith(ch * 3, i)
-            quote = ch * 3 if triple else ch
-            j = i + len(quote)
-            while True:
-                if j >= n:
-                    return text[:cut]
-                if ch == '"' and text[j] == "\\":
-                    j += 2
-                    continue
-                if text.startswith(quote, j):
-                    j += len(quote)
-                    # a multi-line string may end with up to two extra quotes
-                    while triple and j < n and text[j] == ch and text.startswith(quote, j - 2):
-                        j += 1
-                    break
-                if not triple and text[j] == "\n":
-                    break  # an unterminated one-line string: tomllib reports it
-                j += 1
-            i = j
-            continue
-        if ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-        elif ch == "\n" and depth == 0:
-            cut = i + 1
-        i += 1
-    return text[:cut]
+_INTERESTING = {
+    None: re.compile(r"[\"'#\[\]{}\n]"),
+    "#": re.compile(r"\n"),
+    '"': re.compile(r'["\\\n]'),
+    "'": re.compile(r"['\n]"),
+    '"""': re.compile(r'["\\]'),
+    "'''": re.compile(r"'"),
+}
+
+
+class _Scanner:
+    """Follows a TOML text character by character and reports each *settled* point: just
+    after a line break outside any string, comment, array or inline table. What lies
+    before a settled point is a run of complete lines that no continuation can change."""
+
+    def __init__(self) -> None:
+        self.mode: str | None = None  # None, "#", '"', "'", '"""' or "'''"
+        self.depth = 0
+        self.escape = False
+        self.run = 0  # quote characters seen in a row, not yet classified
+        self.run_char = ""
+
+    def feed(self, text: str, base: int, cuts: list[int]) -> None:
+        i, n = 0, len(text)
+        while i < n:
+            if not self.run and not self.escape:
+                # skip characters that cannot change the state (most of them) in C
+                m = _INTERESTING[self.mode].search(text, i)
+                if m is None:
+                    return
+                i = m.start()
+            self._char(text[i], base + i, cuts)
+            i += 1
+
+    def _char(self, ch: str, pos: int, cuts: list[int]) -> None:
+        if self.run:
+            if ch == self.run_char:
+                self.run += 1
+                return
+            self._resolve_run()
+        mode = self.mode
+        if mode is None:
+            if ch in "\"'":
+                self.run_char, self.run = ch, 1
+            elif ch == "#":
+                self.mode = "#"
+            elif ch in "[{":
+                self.depth += 1
+            elif ch in "]}":
+                self.depth = max(0, self.depth - 1)
+            elif ch == "\n" and self.depth == 0:
+                cuts.append(pos + 1)
+        elif mode == "#":
+            if ch == "\n":
+                self.mode = None
+                self._char(ch, pos, cuts)
+        elif len(mode) == 1:  # a one-line string
+            if self.escape:
+                self.escape = False
+            elif mode == '"' and ch == "\\":
+                self.escape = True
+            elif ch == mode:
+                self.mode = None
+            elif ch == "\n":  # unterminated: the line settles and tomllib reports it
+                self.mode = None
+                self._char(ch, pos, cuts)
+        else:  # a multi-line string
+            if self.escape:
+                self.escape = False
+            elif mode[0] == '"' and ch == "\\":
+                self.escape = True
+            elif ch == mode[0]:
+                self.run_char, self.run = ch, 1
+
+    def _resolve_run(self) -> None:
+        n, quote = self.run, self.run_char
+        self.run = 0
+        if self.mode is None:
+            if n == 1:
+                self.mode = quote
+            elif 3 <= n < 6:  # an opening triple quote (more quotes are content)
+                self.mode = quote * 3
+            # two quotes: an empty string; six: an empty multi-line string
+        elif n >= 3:  # closing a multi-line string (up to two extra quotes are content)
+            self.mode = None
+
+    def close(self) -> None:
+        if self.run:
+            self._resolve_run()
+
+
+def _settled_length(text: str) -> int:
+    cuts: list[int] = []
+    scanner = _Scanner()
+    scanner.feed(text, 0, cuts)
+    return cuts[-1] if cuts else 0
+
+
+def _relax(text: str) -> str:
+    """The text as heal would repair it (Python-style booleans)."""
+    return _PY_BOOL.sub(lambda m: m.group("lead") + m.group("value").lower() + m.group("tail"), text)
+
+
+class TomlChecker:
+    """Incremental checker: each run of settled lines is parsed once, on its own.
+
+    Parsing a settled run alone accepts everything the whole document would (context only
+    adds rules, such as no key defined twice), so the checker never rejects a prefix of a
+    valid document; ``finish`` parses the whole text once and gives the full verdict.
+    Work is linear in the text fed.
+    """
+
+    def __init__(self, fmt: "TomlFormat", schema: Any, strict: bool, options: dict[str, Any]):
+        self._fmt, self._schema, self._strict, self._options = fmt, schema, strict, options
+        self._scanner = _Scanner()
+        self._parts: list[str] = []
+        self._tail: list[str] = []  # text since the last settled point
+        self._length = 0
+        self._settled = 0
+        self._failed: StreamStatus | None = None
+
+    def feed(self, chunk: str) -> StreamStatus:
+        if self._failed is not None:
+            return self._failed
+        start = self._length
+        self._parts.append(chunk)
+        self._length += len(chunk)
+        cuts: list[int] = []
+        self._scanner.feed(chunk, start, cuts)
+        self._tail.append(chunk)
+        if not cuts:
+            return StreamStatus(True)
+        tail = "".join(self._tail)
+        segment, rest = tail[: cuts[-1] - self._settled], tail[cuts[-1] - self._settled :]
+        self._tail = [rest] if rest else []
+        base, self._settled = self._settled, cuts[-1]
+        return self._check_segment(segment, base)
+
+    def _check_segment(self, segment: str, base: int) -> StreamStatus:
+        text = segment if self._strict else _relax(segment)
+        try:
+            data = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, RecursionError) as exc:
+            offset = _error_offset(text, str(exc))
+            position = base + (offset if offset is not None else len(segment))
+            self._failed = StreamStatus(False, f"not valid TOML: {exc}", position)
+            return self._failed
+        return StreamStatus(True, values=tuple(_leaves(data)))
+
+    def copy(self) -> "TomlChecker":
+        import copy
+
+        clone = copy.copy(self)
+        clone._scanner = copy.copy(self._scanner)
+        clone._parts = list(self._parts)
+        clone._tail = list(self._tail)
+        return clone
+
+    def finish(self) -> StreamStatus:
+        if self._failed is not None:
+            return self._failed
+        text = "".join(self._parts)
+        fmt, schema, options = self._fmt, self._schema, self._options
+        if not fmt.is_valid(text, schema, **options):
+            if self._strict:
+                violation = fmt.validate(text, schema, **options)[0]
+                return StreamStatus(False, violation.message, violation.span.start if violation.span else len(text))
+            try:
+                text = fmt.heal(text, schema, **options).text
+            except HealError as err:
+                return StreamStatus(False, str(err), len(text))
+        rest = "".join(self._tail)
+        try:
+            values = tuple(_leaves(tomllib.loads(_relax(rest)))) if rest.strip() else ()
+        except (tomllib.TOMLDecodeError, RecursionError):
+            values = ()
+        return StreamStatus(True, complete=True, values=values)
 
 
 class TomlFormat(BaseFormat):
@@ -140,6 +275,7 @@ class TomlFormat(BaseFormat):
         '[database]\nenabled = true\nports = [ 8000, 8001, 8002 ]\ndata = [ ["delta", "phi"], [3.14] ]\n'
         'temp_targets = { cpu = 79.5, case = 72.0 }\n',
         'name = "formatbook"\ndescription = """\nChecks what an LLM wrote.\n"""\n\n[[tags]]\nname = "llm"\n',
+        'quote = "say \\"hi\\" # not a comment"\nraw = \'C:\\\\dir [x]\'\nml = """two ""quotes"" here"""""\nlit = \'\'\'it\'s\n[not a table]\'\'\'\nempty = ""\n# done\n',
     )
 
     # --- parsing once ----------------------------------------------------------------
@@ -173,7 +309,7 @@ class TomlFormat(BaseFormat):
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         # What ends at a top-level line break is settled: if it does not parse, nothing
         # appended can fix it. The open last line may still become anything.
-        settled = _top_level_prefix(partial)
+        settled = partial[: _settled_length(partial)]
         if not settled.strip():
             return True
         try:
@@ -212,6 +348,9 @@ class TomlFormat(BaseFormat):
             return []
 
     # --- extras ----------------------------------------------------------------------
+    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> TomlChecker:
+        return TomlChecker(self, schema, strict, options)
+
     def load_schema(self, schema: Any, **options: Any) -> Any:
         if isinstance(schema, (str, Path)) and not str(schema).lstrip().startswith("{"):
             return json.loads(Path(schema).read_text(encoding="utf-8"))
