@@ -69,7 +69,8 @@ def fences(reply: str) -> list[Fence]:
         info = m.group(3).strip().split(maxsplit=1)
         info_word = info[0].lower() if info else ""
         body_start = m.end() + 1 if m.end() < len(reply) else m.end()
-        close = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$", re.MULTILINE).search(reply, body_start)
+        # (a "\r" before the newline is allowed: replies with Windows line endings)
+        close = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\r?$", re.MULTILINE).search(reply, body_start)
         if close is None:
             found.append(Fence(info_word, Span(body_start, len(reply)), Span(m.start(), len(reply)), False))
             return found
@@ -77,6 +78,8 @@ def fences(reply: str) -> list[Fence]:
         # the newline before the closing fence belongs to the fence, not the body
         if body_end > body_start and reply[body_end - 1] == "\n":
             body_end -= 1
+            if body_end > body_start and reply[body_end - 1] == "\r":
+                body_end -= 1
         found.append(Fence(info_word, Span(body_start, max(body_start, body_end)), Span(m.start(), close.end()), True))
         pos = close.end()
 
@@ -95,10 +98,17 @@ def default_locate(reply: str, names: tuple[str, ...]) -> list[Span]:
     """Fences tagged with one of ``names`` first, then untagged fences, then the reply
     without its ``<think>`` blocks (each remaining stretch, longest first)."""
     wanted = {n.lower() for n in names}
-    blocks = [f for f in fences(reply)]
+    thoughts = think_spans(reply)
+    # A fence inside a <think> block is a draft: scan with the blocks blanked out (same
+    # length, so offsets hold), so that a draft, closed or not, is never a candidate.
+    pieces, pos = [], 0
+    for start, end in thoughts:
+        pieces += [reply[pos:start], " " * (end - start)]
+        pos = end
+    blocks = fences("".join(pieces) + reply[pos:])
     tagged = [strip_span(reply, f.body) for f in blocks if f.info in wanted]
     bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
-    rest = [strip_span(reply, s) for s in outside_spans(len(reply), think_spans(reply))]
+    rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
     rest = [s for s in rest if s.end > s.start]
     if len(rest) > 1:
         rest.sort(key=lambda s: s.start - s.end)
