@@ -529,6 +529,16 @@ def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+_warned: set[str] = set()
+
+
+def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Any = None) -> None:
+    text = str(message)
+    if text not in _warned:  # once per message, wherever it was raised from
+        _warned.add(text)
+        sys.stderr.write(f"formatbook: warning: {text}\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (the console script exits with it)."""
     parser = build_parser()
@@ -539,8 +549,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .registry import ConflictError, UnknownFormatError
     from .results import ExpectationError
 
+    import warnings
+
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            # a plugin that fails to load is one line on stderr, not a source listing
+            warnings.showwarning = _show_warning
+            return args.func(args)
     except ExpectationError as exc:
         sys.stderr.write(format_expectation_error(exc) + "\n")
         return EXIT_USAGE
