@@ -85,6 +85,13 @@ class Registry:
         if name.lower() in self.blocked:
             return
         self.pm.register(plugin, name=name)
+        try:
+            # A hook the specs do not know (a typo such as `register_format`) would
+            # otherwise be ignored in silence and the plugin would register nothing.
+            self.pm.check_pending()
+        except pluggy.PluginValidationError:
+            self.pm.unregister(plugin)
+            raise
         self._collect(plugin, name)
 
     def _ensure_loaded(self) -> None:
