@@ -1,0 +1,156 @@
+"""``MarkdownFormat``: the Markdown contract as a formatbook format.
+
+The schema is the contract (an ``OutputFormatSpec``, contract text, a path, a plain
+structure; ``None`` for no contract); the option ``level`` (0..3, default 1; ``"2"``
+works too) is the strictness. A reply is valid when the repair plan leaves it unchanged
+and finds nothing it cannot repair; its violations are the plan's issues followed by one
+violation per repair it would make.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from formatbook_core import Analysis, BaseFormat, ExpectationError, Healed, HealError, ScopeNotFound, Span, Violation
+
+_SAMPLES = (
+    "# Title\n\nA paragraph with *emphasis* and `code`.\n\n- one\n- two\n",
+    "## Short answer\n\nYes.\n\n## Reasoning\n\n1. The sky is clear.\n2. The forecast agrees.\n",
+    "| Option | Cost |\n| --- | --- |\n| A | 3 |\n",
+    "Just a paragraph of text.\n",
+)
+
+
+class MarkdownFormat(BaseFormat):
+    """Markdown, optionally under a Flex-MD output contract (see README.md)."""
+
+    name = "markdown"
+    aliases = ("md",)
+    mime_types = ("text/markdown",)
+    scope_kind = "section name"
+    description = "Markdown; with a contract (Flex-MD v3): required sections, kinds, tables, levels L0–L3."
+    samples = _SAMPLES
+
+    # --- schema and options ----------------------------------------------------------
+    def load_schema(self, schema: Any, **options: Any) -> Any:
+        """The contract as an ``OutputFormatSpec`` (``coerce_spec``); the ``level``
+        option is checked here too, so a bad one is a bad expectation."""
+        from .enforce import load_spec, parse_level
+
+        if "level" in options:
+            try:
+                parse_level(options["level"])
+            except ValueError as exc:
+                raise ExpectationError(str(exc)) from None
+        return load_spec(schema)
+
+    def _setup(self, schema: Any, options: dict[str, Any]) -> tuple[Any, int, Violation | None]:
+        from .enforce import load_spec, parse_level
+
+        try:
+            level = parse_level(options.get("level", 1))
+        except ValueError as exc:
+            return None, 1, Violation("markdown.level", str(exc))
+        try:
+            spec = load_spec(schema)
+        except Exception as exc:  # SpecError, or an unreadable object
+            return None, level, Violation("markdown.spec", f"the contract cannot be read: {exc}")
+        return spec, level, None
+
+    def _enforce(self, value: Any, schema: Any, options: dict[str, Any]):
+        from .enforce import enforce_flex_md
+
+        spec, level, problem = self._setup(schema, options)
+        if problem is not None:
+            return None, problem
+        return enforce_flex_md(_text(value), spec, level), None
+
+    # --- the four Promptbook methods and friends -------------------------------------
+    def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
+        """One pass: the repair plan run on ``value``. Valid when it changes nothing and
+        finds no issue; the value is then the ``Extracted`` sections."""
+        from .enforce import violations_of
+
+        result, problem = self._enforce(value, schema, options)
+        if problem is not None:
+            return Analysis(None, (problem,))
+        violations = violations_of(result)
+        if violations:
+            return Analysis(None, tuple(violations))
+        return Analysis(result.extracted, ())
+
+    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
+        return list(self.analyze(value, schema, **options).violations)
+
+    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
+        from .enforce import extract_output
+
+        spec, level, problem = self._setup(schema, options)
+        return extract_output(_text(value), spec, level)
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        try:
+            return self.analyze(value, schema, **options).ok
+        except Exception:  # is_valid never raises
+            return False
+
+    def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
+        try:
+            checker = self.stream(schema, strict=True, **options)
+            return bool(checker.feed(_text(partial)))
+        except Exception:
+            return True  # unsure is "maybe": False must be certain
+
+    def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
+        """The repaired reply with its repairs and what was set aside; ``HealError``
+        when the plan leaves issues (a missing section without empty value...)."""
+        result, problem = self._enforce(value, schema, options)
+        if problem is not None:
+            raise HealError(problem.message, [problem])
+        if not result.ok:
+            violations = [i.to_violation() for i in result.issues]
+            raise HealError(f"cannot repair the Markdown reply: {violations[0].message}", violations)
+        return Healed(result.repaired_md, tuple(result.repairs), tuple(result.set_aside))
+
+    def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
+        from .values import extract_values
+
+        spec, level, problem = self._setup(schema, options)
+        try:
+            return extract_values(_text(value), spec)
+        except RecursionError:
+            return []
+
+    def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        from .values import extract_scope
+
+        spec, level, problem = self._setup(schema, options)
+        found = extract_scope(_text(value), str(scope), spec)
+        if found is None:
+            raise ScopeNotFound(f"no section {scope!r} in the reply")
+        return found
+
+    def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
+        """The whole reply: the repair plan needs every fence and ``<think>`` block."""
+        return [Span(0, len(reply) if isinstance(reply, str) else 0)]
+
+    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any):
+        from .stream import MarkdownChecker
+
+        spec, level, problem = self._setup(schema, options)
+        return MarkdownChecker(self, spec, level, strict, dict(options))
+
+    def guidance(self, schema: Any = None, **options: Any) -> str:
+        from .enforce import load_spec, parse_level
+        from .guidance import build_markdown_guidance
+
+        return build_markdown_guidance(load_spec(schema), level=parse_level(options.get("level", 1)))
+
+
+def _text(value: Any) -> str:
+    from .enforce import as_text
+
+    try:
+        return as_text(value)
+    except TypeError:
+        return ""

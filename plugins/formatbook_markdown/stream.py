@@ -1,0 +1,226 @@
+"""Incremental checkers for Markdown replies.
+
+The strict checker answers ``can_be_valid``: it turns falsy only when the text so far
+shows something the repair plan will certainly change (a valid reply is one the plan
+leaves unchanged), so no continuation can be valid:
+
+* a ``<think>`` block (set aside at every level);
+* from L1, with a spec: a first paragraph of plain text closed by a blank line before
+  any heading (a preamble); a complete column-0 ATX heading naming a section but not
+  spelled as the spec spells it; a column-0 line with a section heading glued mid-line;
+* at L2+: a first non-blank line that is not a ```` ```markdown ````/```` ```md ````
+  fence, or any non-blank text after the container closed.
+
+Anything it cannot judge with certainty line by line (raw HTML, indented fences) makes
+it stop judging: it stays truthy, which is always sound. Each feed looks only at the new
+chunk (and the unfinished line before it), so the total work is linear.
+
+The relaxed checker (``strict=False``) follows what healing accepts: every prefix can
+still be repaired into a valid reply, so it is always truthy while streaming.
+
+Neither reports values while streaming (the data of a section is settled only when it
+is known not to be the empty value); ``finish`` reports them all.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import re
+from typing import Any
+
+from formatbook_core import StreamStatus
+
+_THINK = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
+_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+_ATX = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
+_CLOSING_SEQ = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_PLAIN_START = re.compile(r"^[^\s#`~<|>*+\-=_\[!0-9\\:]")
+
+
+class MarkdownChecker:
+    """A strict (``can_be_valid``) or relaxed checker; see the module docstring."""
+
+    def __init__(self, fmt: Any, spec: Any, level: int, strict: bool, options: dict[str, Any]):
+        from .spec import normalize_section_name
+
+        self._fmt = fmt
+        self._spec = spec
+        self._level = level
+        self._strict = strict
+        self._options = options
+        self._names = {normalize_section_name(s.name): s.name for s in (getattr(spec, "sections", None) or [])}
+        self._parts: list[str] = []
+        self._length = 0
+        self._pending = ""  # the unfinished line
+        self._tail = ""  # the last characters seen, for a <think> tag split across chunks
+        self._failed: StreamStatus | None = None
+        self._judging = True
+        self._line_no = 0
+        # block state
+        self._fence: tuple[str, int] | None = None  # (char, length) of an open fence in the body
+        self._container = "before" if level >= 2 else "none"  # before / open / closed / none
+        self._container_fence: tuple[str, int] | None = None
+        # the first block before any heading: start / para (a plain paragraph) / done
+        self._pre = "start"
+
+    # --- the Checker protocol -------------------------------------------------------------
+    def feed(self, chunk: str) -> StreamStatus:
+        if self._failed is not None:
+            return self._failed
+        if not isinstance(chunk, str):
+            chunk = str(chunk)
+        start = self._length
+        self._parts.append(chunk)
+        self._length += len(chunk)
+        if not self._strict or not chunk:
+            return StreamStatus(True)
+        window = self._tail + chunk
+        m = _THINK.search(window)
+        if m:
+            return self._fail("a <think> block is set aside, so the reply cannot stay as written", start - len(self._tail) + m.start())
+        self._tail = window[-12:]
+        if not self._judging:
+            return StreamStatus(True)
+        text = self._pending + chunk
+        pos = 0
+        while True:
+            nl = _next_newline(text, pos)
+            if nl < 0:
+                break
+            line = text[pos:nl]
+            end = nl + (2 if text.startswith("\r\n", nl) else 1)
+            if nl == len(text) - 1 and text[nl] == "\r":
+                break  # a lone '\r' at the end may be the start of '\r\n'
+            reason = self._line(line)
+            self._line_no += 1
+            if reason is not None:
+                return self._fail(reason, start - len(self._pending) + pos)
+            if not self._judging:
+                self._pending = ""
+                return StreamStatus(True)
+            pos = end
+        self._pending = text[pos:]
+        return StreamStatus(True)
+
+    def copy(self) -> "MarkdownChecker":
+        clone = _copy.copy(self)
+        clone._parts = list(self._parts)
+        return clone
+
+    def finish(self) -> StreamStatus:
+        if self._failed is not None:
+            return self._failed
+        text = "".join(self._parts)
+        self._parts = [text]
+        fmt, spec, opts = self._fmt, self._spec, self._options
+        if fmt.is_valid(text, spec, **opts):
+            return StreamStatus(True, complete=True, values=tuple(fmt.extract_values(text, spec, **opts)))
+        if self._strict:
+            return StreamStatus(False, "not a valid Markdown reply for this contract", len(text))
+        from formatbook_core import HealError
+
+        try:
+            healed = fmt.heal(text, spec, **opts).text
+        except HealError as err:
+            return StreamStatus(False, str(err), len(text))
+        return StreamStatus(True, complete=True, values=tuple(fmt.extract_values(healed, spec, **opts)))
+
+    # --- line rules -----------------------------------------------------------------------
+    def _fail(self, reason: str, position: int) -> StreamStatus:
+        self._failed = StreamStatus(False, reason, max(position, 0))
+        return self._failed
+
+    def _line(self, line: str) -> str | None:
+        if self._container == "before":
+            if not line.strip():
+                return None
+            m = _FENCE.match(line)
+            info = m.group(3).strip().split(maxsplit=1) if m else []
+            if m is None or not info or info[0].lower() not in ("markdown", "md") or (m.group(2)[0] == "`" and "`" in m.group(3)):
+                return "at level 2 the reply must be one fenced Markdown block (```markdown), with nothing before it"
+            self._container = "open"
+            self._container_fence = (m.group(2)[0], len(m.group(2)))
+            return None
+        if self._container == "closed":
+            if line.strip():
+                return "text after the fenced Markdown block (at level 2 nothing may follow it)"
+            return None
+        if self._container == "open" and self._fence is None and self._closes(line, self._container_fence):
+            self._container = "closed"
+            return None
+        return self._body_line(line)
+
+    @staticmethod
+    def _closes(line: str, fence: tuple[str, int] | None) -> bool:
+        if fence is None:
+            return False
+        s = line.rstrip(" \t")
+        indent = len(s) - len(s.lstrip(" "))
+        run = s.lstrip(" ")
+        return indent <= 3 and len(run) >= fence[1] and run == fence[0] * len(run)
+
+    def _body_line(self, line: str) -> str | None:
+        if self._fence is not None:
+            if self._closes(line, self._fence):
+                self._fence = None
+            return None
+        m = _FENCE.match(line)
+        if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
+            if m.group(1):  # an indented fence may belong to a list item: stop judging
+                self._judging = False
+                return None
+            self._fence = (m.group(2)[0], len(m.group(2)))
+            self._pre = "done"
+            return None
+        if line.lstrip().startswith("<"):
+            self._judging = False  # raw HTML: its extent is not judged line by line
+            return None
+        if self._level < 1 or not self._names:
+            return None
+        if not line.strip():
+            if self._pre == "para":
+                return "text before the first heading (a preamble) is set aside, so the reply cannot stay as written"
+            return None
+        heading = _ATX.match(line)
+        if heading:
+            self._pre = "done"
+            return self._heading(heading)
+        if line[:1].isspace():
+            if self._pre == "start":
+                self._pre = "done"  # maybe indented code: not judged
+            return None
+        glued = self._glued(line)
+        if glued:
+            return glued
+        if self._pre in ("start", "para"):
+            self._pre = "para" if _PLAIN_START.match(line) else "done"
+        return None
+
+    def _heading(self, m: re.Match[str]) -> str | None:
+        from .spec import normalize_section_name
+
+        raw = _CLOSING_SEQ.sub("", (m.group(2) or "")).strip()
+        canonical = self._names.get(normalize_section_name(raw))
+        if canonical is not None and raw != canonical:
+            return f"the heading {raw!r} is renamed to {canonical!r} by the repair plan"
+        return None
+
+    def _glued(self, line: str) -> str | None:
+        if "#" not in line:
+            return None
+        from .repair.glued import _split
+
+        parts = _split(line, self._names)
+        if parts:
+            return f"the heading {parts[-1]!r} is glued to the text before it"
+        return None
+
+
+def _next_newline(text: str, pos: int) -> int:
+    a = text.find("\n", pos)
+    b = text.find("\r", pos)
+    if a < 0:
+        return b
+    if b < 0:
+        return a
+    return min(a, b)

@@ -1,0 +1,124 @@
+"""The data a Markdown reply carries, without its syntax (what counts are made on).
+
+Each block gives one value: a paragraph, a list item's paragraph, a table cell, the
+content of a code block, a heading. Emphasis, code backticks, link targets, list
+markers and table pipes are left out. With a spec: headings are structure and give
+nothing, text before the first heading (the preamble) gives nothing, and a section
+holding only the empty value gives nothing. Without a spec: every block, headings
+included.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .blocks import inline_parser, scan
+from .outline import outline_from, spec_headings
+from .sections import find_node, match_sections
+
+
+def _child_text(tok: Any) -> str:
+    parts: list[str] = []
+    for child in tok.children or ():
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return "".join(parts)
+
+
+def block_values(md: str, *, headings: bool = True, skip_lines: set[int] | None = None, only: tuple[int, int] | None = None) -> list[str]:
+    """One value per block of ``md`` (white-space-only values left out).
+
+    ``headings``: include heading text. ``skip_lines``: blocks starting on these lines
+    give nothing. ``only``: keep blocks starting in this line range.
+    """
+    if not md.strip():
+        return []
+    try:
+        tokens = inline_parser().parse(md)
+    except RecursionError:
+        return [md] if md.strip() else []
+    out: list[str] = []
+    in_heading = False
+    skip_lines = skip_lines or set()
+    for tok in tokens:
+        if tok.type == "heading_open":
+            in_heading = True
+            continue
+        if tok.type == "heading_close":
+            in_heading = False
+            continue
+        if tok.type not in ("inline", "fence", "code_block"):
+            continue
+        line = tok.map[0] if tok.map else None
+        if line is not None:
+            if line in skip_lines:
+                continue
+            if only is not None and not (only[0] <= line < only[1]):
+                continue
+        if in_heading and not headings:
+            continue
+        value = _child_text(tok) if tok.type == "inline" else tok.content
+        if value.strip():
+            out.append(value)
+    return out
+
+
+def _prepared(text: str, spec: Any):
+    from .enforce import container_body
+
+    body = container_body(text)
+    sc = scan(body)
+    outline = outline_from(sc, spec_headings(sc, spec))
+    return body, sc, outline
+
+
+def extract_values(text: str, spec: Any = None) -> list[str]:
+    """The values of a reply (inside its container when it is one fenced Markdown
+    block): see the module docstring."""
+    body, sc, outline = _prepared(text, spec)
+    if spec is None or not getattr(spec, "sections", None):
+        return block_values(body)
+    skip: set[int] = set()
+    first = min((n.line for n in outline.nodes), default=len(sc.lines))
+    skip.update(range(0, first))  # the preamble
+    for node in outline.walk():
+        if node.label:  # a bold label read as a heading is a heading
+            skip.update(range(node.line, node.body_line))
+    for result in match_sections(sc, outline, spec).values():
+        if result.empty:
+            for node in result.nodes:
+                skip.update(range(node.body_line, node.end_line))
+    return block_values(body, headings=False, skip_lines=skip)
+
+
+def extract_scope(text: str, scope: str, spec: Any = None) -> list[str] | None:
+    """The values of the section named ``scope`` (a spec section, else any heading),
+    or ``None`` when the reply has no such section. A section holding only the empty
+    value gives ``[]``."""
+    from .spec import normalize_section_name
+
+    body, sc, outline = _prepared(text, spec)
+    key = normalize_section_name(scope)
+    if spec is not None:
+        for name, result in match_sections(sc, outline, spec).items():
+            if normalize_section_name(name) == key:
+                if result.empty:
+                    return []
+                return _values_of(body, result.nodes)
+    nodes = find_node(outline, scope)
+    if not nodes:
+        return None
+    return _values_of(body, nodes)
+
+
+def _values_of(body: str, nodes: list[Any]) -> list[str]:
+    out: list[str] = []
+    for node in nodes:
+        labels = set()
+        for child in node.walk():
+            if child.label:
+                labels.update(range(child.line, child.body_line))
+        out += block_values(body, headings=False, skip_lines=labels, only=(node.body_line, node.end_line))
+    return out
