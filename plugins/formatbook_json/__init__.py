@@ -52,6 +52,12 @@ def _limits(options: dict[str, Any]) -> tuple[int, int]:
         return DEFAULT_MAX_DEPTH, DEFAULT_MAX_SIZE
 
 
+def _orjson_loads(text: str) -> Any:
+    import orjson
+
+    return orjson.loads(text)
+
+
 def _syntax():
     from . import syntax
 
@@ -166,8 +172,13 @@ class JsonFormat(BaseFormat):
         syntax_edits: list = []
         text = value
         try:
+            # orjson first: parse_strict explains an error precisely, which heal does not need
+            _orjson_loads(value)
             parsed = syntax.parse_strict(value, max_depth=max_depth, max_size=max_size)
-        except syntax.JsonSyntaxError:
+        except (syntax.JsonSyntaxError, ValueError) as first:
+            if isinstance(first, syntax.JsonSyntaxError) and first.code in ("json.too_deep", "json.too_large"):
+                v = _syntax_violation(first, len(value))
+                raise HealError(f"cannot heal JSON: {v.message}", [v]) from None
             from .heal import heal_syntax
 
             healed = heal_syntax(value, max_depth=max_depth)
@@ -188,9 +199,9 @@ class JsonFormat(BaseFormat):
                 if syntax_edits:
                     from .heal.edits import OffsetMap
 
-                    back = OffsetMap(syntax_edits).back
+                    offsets = OffsetMap(syntax_edits)
                     schema_repairs = [
-                        Repair(r.kind, r.message, Span(back(r.span.start), back(r.span.end - 1) + 1 if r.span.end > r.span.start else back(r.span.start)))
+                        Repair(r.kind, r.message, Span(offsets.back(r.span.start), max(offsets.back(r.span.start), offsets.back_end(r.span.end))))
                         for r in schema_repairs
                     ]
                 repairs.extend(schema_repairs)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from formatbook_core import HealError, Repair, SetAside, Span, Violation
 
 from . import edits as _edits
-from .lexer import tokens
 from .structure import repair
 
 __all__ = ["SyntaxHealed", "heal_syntax"]
@@ -33,7 +32,7 @@ def heal_syntax(text: str, *, max_depth: int = 1000) -> SyntaxHealed:
     """Repair ``text`` into strict JSON (no schema involved). Raises ``HealError``."""
     if not text.strip():
         raise HealError("cannot heal JSON: the text is empty", [Violation("json.empty", "the text is empty", span=Span(0, len(text)))])
-    res = repair(text, tokens(text), max_depth)
+    res = repair(text, max_depth)
     set_aside = []
     if res.trailing is not None:
         set_aside.append(SetAside("trailing_data", text[res.trailing.start : res.trailing.end], res.trailing))

@@ -3,7 +3,7 @@ traced back to the payload (so a later repair can report a span of the payload).
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from operator import itemgetter
 
 Edit = tuple  # (start, end, replacement) in the original text
@@ -52,4 +52,16 @@ class OffsetMap:
         new_start = self._new[i]
         if offset < new_start + len(replacement):
             return start
+        return end + (offset - new_start - len(replacement))
+
+    def back_end(self, offset: int) -> int:
+        """Like :meth:`back` for the end of a span: an offset inside or just after a
+        replacement maps to the end of the text it replaced."""
+        i = bisect_left(self._new, offset) - 1
+        if i < 0:
+            return offset
+        start, end, replacement = self._edits[i]
+        new_start = self._new[i]
+        if offset <= new_start + len(replacement):
+            return end
         return end + (offset - new_start - len(replacement))

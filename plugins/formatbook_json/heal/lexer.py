@@ -47,35 +47,59 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _KINDS = (None, "s", "p", "n", "q", "N", "w", "c", "x")
-_LONE_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
+# An unpaired surrogate escape (a high one not followed by a low one, or a low one alone);
+# only then must canonical-looking strings be looked at closely.
+_LONE_SURROGATE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|(?<![0-9a-fA-F]{2}[89abAB][dD]u\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def has_lone_surrogates(text: str) -> bool:
+    """Whether ``text`` may hold an unpaired surrogate escape (then the fast paths that
+    take canonical strings on trust must not be used)."""
+    if text.find("\\ud") < 0 and text.find("\\uD") < 0:  # a fast C scan settles most texts
+        return False
+    return _LONE_SURROGATE.search(text) is not None
+
+
+class Lexer:
+    """Reads one token at any offset: ``token_at(pos)`` gives ``(kind, start, end, fix)``
+    of the token at or after ``pos`` (white space skipped), or ``None`` at the end."""
+
+    __slots__ = ("text", "careful", "_match")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.careful = has_lone_surrogates(text)
+        self._match = _TOKEN.match
+
+    def token_at(self, pos: int):
+        text = self.text
+        m = self._match(text, pos)
+        if m is None:
+            return None
+        k = m.lastindex
+        start, end = m.span(k)
+        if k == 2:
+            return (text[start], start, end, None)
+        if k == 1:
+            if self.careful and strings.has_lone_surrogate(text, start, end):
+                fix = strings.scan(text, start)
+                return ("s", start, fix.end, fix)
+            return ("s", start, end, None)
+        if k == 4:
+            fix = strings.scan(text, start)
+            return ("s", start, fix.end, fix)
+        return (_KINDS[k], start, end, None)
 
 
 def tokens(text: str) -> Iterator[Token]:
-    """Yield the tokens of ``text`` lazily (a caller that fails early stops the scan)."""
-    check_surrogates = _LONE_SURROGATE_HINT.search(text) is not None
-    scanner = _TOKEN.scanner(text)
-    match = scanner.match
-    kinds = _KINDS
+    """Every token of ``text``, in order (lazily)."""
+    lexer = Lexer(text)
+    pos = 0
     while True:
-        m = match()
-        if m is None:
+        tok = lexer.token_at(pos)
+        if tok is None:
             return
-        k = m.lastindex
-        start, end = m.span(k)
-        kind = kinds[k]
-        if kind == "p":
-            yield (text[start], start, end, None)
-        elif kind == "s":
-            if check_surrogates and strings.has_lone_surrogate(text, start, end):
-                fix = strings.scan(text, start)
-                yield ("s", start, fix.end, fix)
-                if fix.end != end:
-                    match = _TOKEN.scanner(text, fix.end).match
-            else:
-                yield ("s", start, end, None)
-        elif kind == "q":
-            fix = strings.scan(text, start)
-            yield ("s", start, fix.end, fix)
-            match = _TOKEN.scanner(text, fix.end).match
-        else:
-            yield (kind, start, end, None)
+        yield tok
+        pos = tok[2]

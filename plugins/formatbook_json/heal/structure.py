@@ -13,7 +13,8 @@ from typing import Iterable
 
 from formatbook_core import HealError, Repair, Span, Violation
 
-from . import literals, numbers, strings
+from . import literals, numbers, runs, strings
+from .lexer import Lexer
 
 # States: what the next significant token should be.
 TOP, VALUE_AFTER_COLON, FIRST_VALUE, NEXT_VALUE, FIRST_KEY, NEXT_KEY, COLON, AFTER, DONE = range(9)
@@ -58,8 +59,8 @@ def _fail(message: str, start: int, end: int | None = None, code: str = "json.he
     return HealError(message + f" at offset {start}", [Violation(code, message, span=span)])
 
 
-def repair(text: str, toks: Iterable[tuple], max_depth: int = 1000) -> Result:
-    """Walk ``toks`` (from :func:`.lexer.tokens`) and collect the edits that make ``text``
+def repair(text: str, max_depth: int = 1000) -> Result:
+    """Walk the tokens of ``text`` and collect the edits that make ``text``
     strict JSON. Raises ``HealError`` when no obvious repair exists."""
     res = Result()
     edit = res.edit
@@ -70,7 +71,37 @@ def repair(text: str, toks: Iterable[tuple], max_depth: int = 1000) -> Result:
     pending: tuple[int, int, str] | None = None  # a token that only a cut-off reply excuses
     n = len(text)
 
-    for kind, s, e, fix in toks:
+    lexer = Lexer(text)
+    token_at = lexer.token_at
+    fast = not lexer.careful
+    members = runs.MEMBERS.match
+    elements = runs.ELEMENTS.match
+    pos = 0
+    while True:
+        if fast and pending is None:
+            # take a stretch of strict JSON whole (see runs.py)
+            if state == FIRST_KEY or state == NEXT_KEY:
+                m = members(text, pos)
+            elif state == FIRST_VALUE or state == NEXT_VALUE:
+                m = elements(text, pos)
+            else:
+                m = None
+            if m is not None:
+                last = m.end(2)
+                if last != -1:
+                    state = AFTER
+                    prev_end = pos = last
+                else:
+                    commas = m.end(1)
+                    if commas > pos:
+                        marks[-1] = commas - 1
+                        state = NEXT_KEY if state <= NEXT_KEY and state >= FIRST_KEY else NEXT_VALUE
+                        prev_end = pos = commas
+        tok = token_at(pos)
+        if tok is None:
+            break
+        kind, s, e, fix = tok
+        pos = e
         if pending is not None:
             raise _fail(pending[2], pending[0], pending[1])
         if kind == "c":
