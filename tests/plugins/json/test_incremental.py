@@ -1,0 +1,341 @@
+"""The incremental JSON checker: soundness on every prefix, early failure at the exact
+character, settled values, relaxed grammar, and linear work (counted, never timed)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from formatbook_json.incremental import JsonChecker, can_be_valid
+from formatbook_json.syntax import is_valid_json
+
+
+def run(text: str, *, strict: bool = True, step: int = 1):
+    """Feed ``text`` in chunks of ``step``; return (first falsy status or finish status,
+    values reported, open texts)."""
+    checker = JsonChecker(strict)
+    values: list[str] = []
+    opens: list[str] = []
+    for i in range(0, len(text), step):
+        status = checker.feed(text[i : i + step])
+        if not status:
+            return status, values, opens
+        values.extend(status.values)
+        if status.open:
+            opens.append(status.open)
+    status = checker.finish()
+    values.extend(status.values)
+    return status, values, opens
+
+
+# --- early failure at the exact offset -------------------------------------------------
+EARLY = [
+    ('{"a": tru3', 9),
+    ("[1,,", 3),
+    ('{"a" 1', 5),
+    ('["ab\x01cd"]', 4),
+    ('"tab\there"', 4),
+    ("01", 1),
+    ("[-x", 2),
+    ("1.x", 2),
+    ("[1.]", 3),
+    ("[1e]", 3),
+    ("[1e+]", 4),
+    ('["\\x"]', 3),
+    ('["\\u12g4"]', 6),
+    ('"\\udc00"', 4),  # \uDC.. can only be a lone low surrogate: caught at the 'c'
+    ('"\\ud83d x"', 7),  # high surrogate not followed by a backslash
+    ('"\\ud83d\\n"', 8),  # ... nor by \u
+    ('"\\ud83d\\u0041"', 9),  # ... nor by a low surrogate
+    ("[1}", 2),
+    ('{"a":1]', 6),
+    ('{"a":1,}', 7),
+    ("[1,]", 3),
+    ("[] []", 3),
+    ("{1:2}", 1),
+    ("nul1", 3),
+    ("[True]", 1),
+    ("[NaN]", 1),
+    ("'a'", 0),
+    ("\ufeff{}", 0),
+    ("[1 2]", 3),
+    ('{"a":1 "b":2}', 7),
+    ("-01", 2),
+    ("]", 0),
+]
+
+
+@pytest.mark.parametrize("text,offset", EARLY)
+@pytest.mark.parametrize("step", [1, 2, 3, 100])
+def test_fails_at_the_first_impossible_character(text, offset, step):
+    status, _, _ = run(text, step=step)
+    assert not status
+    assert status.position == offset, status.reason
+    assert status.reason
+    # Everything before the offending character is still a valid prefix.
+    assert can_be_valid(text[:offset])
+    assert not can_be_valid(text[: offset + 1])
+
+
+@pytest.mark.parametrize("prefix", ["", " ", "-", "1.", "1e", "1e-", '"\\u12', '"\\ud83d', '"\\ud83d\\', '"\\ud83d\\u', '"\\ud83d\\ude', "[", '{"a"', '{"a":', "tr", "nul", "[1,", '{"a":1,'])
+def test_valid_prefixes_are_accepted_but_not_complete(prefix):
+    checker = JsonChecker()
+    assert checker.feed(prefix)
+    assert not checker.finish()
+
+
+def test_failure_is_sticky():
+    checker = JsonChecker()
+    bad = checker.feed("[1,,")
+    assert not bad
+    assert checker.feed("2]") is bad
+    assert checker.finish() is bad
+
+
+def test_complete_flag():
+    checker = JsonChecker()
+    assert not checker.feed("[1").complete
+    assert checker.feed("]").complete
+    assert checker.feed("  \n").complete
+    assert not checker.feed(" x")  # nothing but whitespace after the document
+    top = JsonChecker()
+    assert top.feed("12").complete  # complete, yet "123" would be too
+    assert top.feed("3").complete
+    assert top.finish().values == ("123",)
+    assert not JsonChecker().feed("1.").complete
+
+
+def test_empty_document_fails_at_finish():
+    for text in ("", "   \n"):
+        checker = JsonChecker()
+        assert checker.feed(text)
+        end = checker.finish()
+        assert not end and end.position == len(text) and "empty" in end.reason
+
+
+def test_depth_limit():
+    checker = JsonChecker(max_depth=3)
+    assert checker.feed("[[[")
+    status = checker.feed("{")
+    assert not status and status.position == 3 and "3 levels" in status.reason
+    assert JsonChecker(max_depth=3).feed("[[[]]]").complete
+
+
+# --- settled values -------------------------------------------------------------------
+def test_values_are_decoded_scalar_leaves_in_order():
+    text = '{"name": "Ann \\"A\\"", "rocket": "\\ud83d\\ude80", "n": -1.5e3, "ok": true, "no": false, "x": null, "blank": " \\t", "list": [0, "é", {}]}'
+    status, values, _ = run(text)
+    assert status and status.complete
+    assert values == ['Ann "A"', "\U0001F680", "-1.5e3", "true", "false", "0", "é"]
+    for step in (2, 3, 7):
+        assert run(text, step=step)[1] == values
+
+
+def test_open_reports_text_of_a_string_value_still_open():
+    checker = JsonChecker()
+    assert checker.feed('{"key').open == ""  # keys are never reported
+    assert checker.feed('": "Hel').open == "Hel"
+    status = checker.feed("lo wo")
+    assert status.open == "lo wo" and status.values == ()
+    status = checker.feed('rld", "b": "x')
+    assert status.values == ("Hello world",) and status.open == "x"
+    status = checker.feed('\\u00e9\\ud83d')  # the high surrogate waits for its low half
+    assert status.open == "é"
+    status = checker.feed('\\ude80"}')
+    assert status.values == ("xé\U0001F680",) and status.open == "" and status.complete
+
+
+# --- property: every prefix of a valid document is accepted -----------------------------
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(st.characters(exclude_categories=("Cs",)), max_size=12),
+    lambda children: st.lists(children, max_size=5)
+    | st.dictionaries(st.text(st.characters(exclude_categories=("Cs",)), max_size=6), children, max_size=5),
+    max_leaves=25,
+)
+
+
+def leaves(value) -> list[str]:
+    """Scalar leaves as DESIGN.md defines them, computed from the Python value."""
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in leaves(v)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in leaves(v)]
+    if value is None:
+        return []
+    if value is True or value is False:
+        return ["true" if value else "false"]
+    if isinstance(value, (int, float)):
+        return [repr(value)]  # what json.dumps writes
+    return [value] if value.strip() else []
+
+
+dump_options = st.sampled_from(
+    [
+        {},
+        {"indent": 2},
+        {"indent": "\t", "ensure_ascii": False},
+        {"separators": (",", ":"), "ensure_ascii": False},
+        {"indent": 0, "separators": (" ,  ", " : ")},
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=json_values, options=dump_options, data=st.data())
+def test_every_prefix_of_a_valid_document_is_accepted(value, options, data):
+    text = json.dumps(value, **options)
+    checker = JsonChecker()
+    values: list[str] = []
+    for k, ch in enumerate(text):
+        status = checker.feed(ch)
+        assert status, (text[: k + 1], status.reason)
+        values.extend(status.values)
+    end = checker.finish()
+    assert end and end.complete
+    values.extend(end.values)
+    assert values == leaves(value)
+    # Any chunking gives the same answer.
+    cuts = sorted(data.draw(st.sets(st.integers(0, len(text)), max_size=6)))
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    checker = JsonChecker()
+    chunked: list[str] = []
+    for piece in pieces:
+        status = checker.feed(piece)
+        assert status
+        chunked.extend(status.values)
+    chunked.extend(checker.finish().values)
+    assert chunked == values
+    # The relaxed checker accepts it too, with the same values, once a container opens.
+    if isinstance(value, (list, dict)):
+        status, relaxed_values, _ = run(text, strict=False, step=3)
+        assert status and relaxed_values == values
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet='{}[]",:01e.-tru \\\nabx', max_size=14))
+def test_checker_agrees_with_the_parser(text):
+    """On arbitrary text: finished checker == is_valid_json, and a prefix the checker
+    rejects is never part of a valid document."""
+    checker = JsonChecker()
+    status = checker.feed(text)
+    ok = bool(status) and bool(checker.finish())
+    assert ok == is_valid_json(text)
+    if not status:
+        assert not is_valid_json(text)
+        # The failure position is exact: the text before it is a valid prefix.
+        assert can_be_valid(text[: status.position])
+
+
+def test_copy_is_independent():
+    checker = JsonChecker()
+    checker.feed('{"a": ["x')
+    clone = checker.copy()
+    assert clone.feed('y"]}').values == ("xy",)
+    assert not checker.feed('"}')  # the original is still inside ["x: '}' cannot close '['
+    assert clone.finish()
+
+
+def test_can_be_valid_never_raises():
+    assert can_be_valid("")
+    assert not can_be_valid(None)  # type: ignore[arg-type]
+    assert not can_be_valid(b"[1]")  # type: ignore[arg-type]
+    assert can_be_valid("[" * 1000)
+    assert not can_be_valid("[" * 1001)
+    assert not can_be_valid("[1]", max_size=2)
+
+
+# --- relaxed grammar --------------------------------------------------------------------
+def test_relaxed_accepts_what_healing_repairs():
+    reply = (
+        "Sure! Here it is:\n```json\n"
+        "{\n  name: 'Ann',  // a comment\n  \u201cquote\u201d: \u201cHi there\u201d,\n"
+        '  "ok": True, "none": None, "nan": NaN, "n": +1, /* block */\n'
+        '  "raw": "line\nbreak", "list": [1, 2,],\n}\n```\nHope this helps } ]'
+    )
+    for step in (1, 4, len(reply)):
+        status, values, _ = run(reply, strict=False, step=step)
+        assert status and status.complete, status.reason
+        assert values == ["Ann", "Hi there", "true", "+1", "line\nbreak", "1", "2"]
+
+
+def test_relaxed_skips_think_blocks_before_the_payload():
+    reply = "<think>maybe {\"a\": 1} or [2]</think>\n[\"x\"]"
+    for step in (1, 3, 50):
+        status, values, _ = run(reply, strict=False, step=step)
+        assert status and status.complete and values == ["x"]
+
+
+def test_relaxed_is_lenient_where_strict_fails():
+    for text in ('{"a": tru3}', "[1,,2]", '{"a" 1}', "[1 2]", "[01]", '{"a": [1}', "['a\\q']"):
+        assert not run(text)[0]
+        assert run(text, strict=False)[0], text
+
+
+def test_relaxed_truncated_reply_can_still_heal():
+    status, values, _ = run('Here: {"a": "cut off mid', strict=False, step=5)
+    assert status and not status.complete
+    assert values == ["cut off mid"]  # healing closes the string and keeps its text
+
+
+def test_relaxed_fails_only_when_hopeless():
+    status, _, _ = run("Sorry, I cannot help with that.", strict=False)
+    assert not status and "no JSON" in status.reason
+    assert run("<think>hmm</think> 42", strict=False)[0]  # a bare scalar is JSON too
+    assert run('```json\n"just a string"\n```', strict=False)[1] == ["just a string"]
+    deep = JsonChecker(False, max_depth=2)
+    assert not deep.feed("x [[[")
+
+
+# --- linear work, counted -------------------------------------------------------------------
+def _count_lines(checker: JsonChecker, chunks: list[str]) -> int:
+    """Python lines executed inside the checker module while feeding ``chunks``."""
+    module_file = sys.modules[JsonChecker.__module__].__file__
+    count = 0
+
+    def tracer(frame, event, arg):
+        nonlocal count
+        if frame.f_code.co_filename != module_file:
+            return None
+        if event == "line":
+            count += 1
+        return tracer
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        for chunk in chunks:
+            checker.feed(chunk)
+    finally:
+        sys.settrace(old)
+    return count
+
+
+def _record(k: int) -> str:
+    return json.dumps({"id": k, "text": "word " * (k % 7 + 3), "tags": ["a", "b\\n"], "x": 1.5, "ok": k % 2 == 0}, indent=2)
+
+
+def test_work_grows_linearly_with_the_document():
+    def work(n_records: int) -> int:
+        text = "[" + ",".join(_record(k) for k in range(n_records)) + "]"
+        chunks = [text[i : i + 4] for i in range(0, len(text), 4)]
+        return _count_lines(JsonChecker(), chunks) / len(text)
+
+    small, big = work(28), work(224)  # 8x the text
+    assert abs(big - small) / small < 0.05, (small, big)
+
+
+def test_work_for_a_chunk_does_not_depend_on_what_came_before():
+    short = JsonChecker()
+    short.feed('{"a": [' + "1, " * 10 + '"' + "x" * 40)
+    long = JsonChecker()
+    long.feed('{"a": [' + "1, " * 20000 + '"' + "x" * 400000)
+    tail = ['xx", 12', "3, tr", 'ue, "\\u00e9', '\\n"]}']
+    assert _count_lines(short, tail) == _count_lines(long, tail)
