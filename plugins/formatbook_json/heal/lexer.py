@@ -29,24 +29,27 @@ _TOKEN = re.compile(
     # 1: a canonical string, followed by something that may follow a string
     ("[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"
         (?=[ \t]*(?:[,:}\]\n\r/]|\Z)|[ \t]+["']))
-    # 2: punctuation
+    # 2: a single- or smart-quoted string with nothing inside to escape
+    |((?:'[^'"\\\x00-\x1f]*'|\u201c[^\u201c\u201d"\\\x00-\x1f]*\u201d)
+        (?=[ \t]*(?:[,:}\]\n\r/]|\Z)|[ \t]+["']))
+    # 3: punctuation
     |([{}\[\]:,])
-    # 3: a canonical number
+    # 4: a canonical number
     |(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![\w.+\-]))
-    # 4: any other string start: the slow path
+    # 5: any other string start: the slow path
     |(["'\u201c\u201d\u2018\u2019])
-    # 5: something number-like that needs a fix (or cannot be fixed)
+    # 6: something number-like that needs a fix (or cannot be fixed)
     |([-+]?\.?[0-9][\w.+\-]*|[-+](?![\w$.]))
-    # 6: a bare word
+    # 7: a bare word
     |([-+]?(?:[^\W\d]|\$)[\w$]*)
-    # 7: a comment
+    # 8: a comment
     |(//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))
-    # 8: anything else (trailing white space is no token)
+    # 9: anything else (trailing white space is no token)
     |([^ \t\n\r])
     )""",
     re.VERBOSE | re.DOTALL,
 )
-_KINDS = (None, "s", "p", "n", "q", "N", "w", "c", "x")
+_KINDS = (None, "s", "S", "p", "n", "q", "N", "w", "c", "x")
 # An unpaired surrogate escape (a high one not followed by a low one, or a low one alone);
 # only then must canonical-looking strings be looked at closely.
 _LONE_SURROGATE = re.compile(
@@ -80,14 +83,16 @@ class Lexer:
             return None
         k = m.lastindex
         start, end = m.span(k)
-        if k == 2:
+        if k == 3:
             return (text[start], start, end, None)
         if k == 1:
             if self.careful and strings.has_lone_surrogate(text, start, end):
                 fix = strings.scan(text, start)
                 return ("s", start, fix.end, fix)
             return ("s", start, end, None)
-        if k == 4:
+        if k == 2:
+            return ("s", start, end, strings.simple(text, start, end))
+        if k == 5:
             fix = strings.scan(text, start)
             return ("s", start, fix.end, fix)
         return (_KINDS[k], start, end, None)

@@ -9,7 +9,6 @@ stay one character.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 # The quote that closes each opening quote.
 _CLOSERS = {'"': '"', "'": "'", "\u201c": "\u201d\u201c", "\u201d": "\u201d", "\u2018": "\u2019", "\u2019": "\u2019"}
@@ -44,15 +43,28 @@ MESSAGES = {
 }
 
 
-@dataclass(frozen=True)
 class StringFix:
     """The outcome of reading one string: where it ends, its canonical JSON text and the
     repair kinds it needed (empty when it was already canonical)."""
 
-    end: int
-    text: str
-    kinds: tuple[str, ...]
-    cut: bool = False
+    __slots__ = ("end", "text", "kinds", "cut")
+
+    def __init__(self, end: int, text: str, kinds: tuple[str, ...], cut: bool = False):
+        self.end = end
+        self.text = text
+        self.kinds = kinds
+        self.cut = cut
+
+
+_SINGLE = ("single_quotes",)
+_SMART = ("smart_quotes",)
+
+
+def simple(text: str, start: int, end: int) -> StringFix:
+    """A single- or smart-quoted string with nothing inside to escape (the lexer matched
+    it whole): only its quotes change."""
+    kinds = _SINGLE if text[start] == "'" else _SMART
+    return StringFix(end, '"' + text[start + 1 : end - 1] + '"', kinds)
 
 
 def has_lone_surrogate(text: str, start: int, end: int) -> bool:

@@ -20,6 +20,7 @@ from .lexer import Lexer
 TOP, VALUE_AFTER_COLON, FIRST_VALUE, NEXT_VALUE, FIRST_KEY, NEXT_KEY, COLON, AFTER, DONE = range(9)
 
 _WS_END = re.compile(r"\s*\Z")
+_PLAIN_KEY = re.compile(r"[\w$]+")  # needs no escaping inside a JSON string
 
 MESSAGES = {
     "comment": "removed a comment",
@@ -125,7 +126,8 @@ def repair(text: str, max_depth: int = 1000) -> Result:
                     if fix is not None:
                         _apply_string(res, s, e, fix)
                 else:
-                    edit("unquoted_key", s, e, json.dumps(text[s:e], ensure_ascii=False))
+                    word = text[s:e]
+                    edit("unquoted_key", s, e, '"' + word + '"' if _PLAIN_KEY.fullmatch(word) else json.dumps(word, ensure_ascii=False))
                 state = COLON
                 prev_end = e
                 continue

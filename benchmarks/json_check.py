@@ -1,0 +1,102 @@
+"""Checking valid LLM-like JSON replies: formatbook's ``check`` (no schema) against one
+``json.loads`` of the same text, and schema validation of a valid reply (formatbook's
+compiled path) against jsonschema's pure-Python validator.
+
+    python benchmarks/json_check.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from typing import Any, Callable
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from corpus import SIZES, reply  # noqa: E402
+
+from formatbook_core import Expectations, check  # noqa: E402
+from formatbook_json import JsonFormat  # noqa: E402
+
+FMT = JsonFormat()
+
+SCHEMA = {
+    "type": "object",
+    "required": ["title", "summary", "items"],
+    "properties": {
+        "title": {"type": "string"},
+        "summary": {"type": "string", "minLength": 1},
+        "items": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "name", "price", "in_stock", "tags", "description"],
+                "properties": {
+                    "id": {"type": "integer", "minimum": 0},
+                    "name": {"type": "string"},
+                    "price": {"type": "number", "minimum": 0},
+                    "in_stock": {"type": "boolean"},
+                    "rating": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                    "description": {"type": "string"},
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+}
+
+
+def best(fn: Callable[[], Any], runs: int) -> float:
+    out = math.inf
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        out = min(out, time.perf_counter() - start)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args(argv)
+    plain = Expectations(format="json")
+    with_schema = Expectations(format="json", schema=SCHEMA)
+    print(f"{'size':>6} {'json.loads':>12} {'check':>12} {'ratio':>7} {'over':>10}   {'analyze':>12} {'ratio':>7}")
+    for name, size in SIZES.items():
+        text = reply(size)
+        runs = args.runs * (20 if size < 10_000 else 1)
+        assert check(text, plain).ok
+        t_loads = best(lambda: json.loads(text), runs)
+        t_check = best(lambda: check(text, plain), runs)
+        t_an = best(lambda: FMT.analyze(text), runs)
+        print(
+            f"{name:>6} {t_loads * 1e6:>10.1f}µs {t_check * 1e6:>10.1f}µs {t_check / t_loads:>6.2f}× {(t_check - t_loads) * 1e6:>8.1f}µs"
+            f"   {t_an * 1e6:>10.1f}µs {t_an / t_loads:>6.2f}×"
+        )
+    print()
+    print("schema validation of a valid reply (value already parsed)")
+    from jsonschema import Draft202012Validator
+
+    py = Draft202012Validator(SCHEMA)
+    loaded = FMT.load_schema(SCHEMA)
+    print(f"{'size':>6} {'jsonschema':>12} {'formatbook':>12} {'speed-up':>9}   {'check+schema':>12}")
+    for name, size in SIZES.items():
+        text = reply(size)
+        value = json.loads(text)
+        assert loaded.is_valid(value) and py.is_valid(value)
+        assert check(text, with_schema).ok
+        runs = args.runs if size >= 10_000 else args.runs * 20
+        t_py = best(lambda: py.is_valid(value), max(2, runs // 2))
+        t_fb = best(lambda: loaded.violations(value), runs)
+        t_check = best(lambda: check(text, with_schema), runs)
+        print(f"{name:>6} {t_py * 1e3:>10.3f}ms {t_fb * 1e3:>10.3f}ms {t_py / t_fb:>8.1f}×   {t_check * 1e3:>10.3f}ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,122 @@
+"""Healing broken LLM-like JSON: formatbook vs json_repair, fast-json-repair and
+partial-json-parser (truncated variants only), on the corpus of ``corpus.py``.
+
+Prints, per size and variant: each tool's best time of several runs, json_repair's time
+divided by formatbook's, and whether each recovered the intended value (✓/✗).
+
+    python benchmarks/json_heal.py [--sizes 1KB,100KB,1MB] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from typing import Any, Callable
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from corpus import SIZES, variants  # noqa: E402
+
+from formatbook_core import HealError  # noqa: E402
+from formatbook_json import JsonFormat  # noqa: E402
+
+FMT = JsonFormat()
+_TRUNCATED = {"truncated_string", "truncated_after_key", "missing_brackets"}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values (a NaN is never what was intended)."""
+    if isinstance(a, float) and math.isnan(a):
+        return False
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b or (isinstance(a, (int, float)) and not isinstance(a, bool) and isinstance(b, (int, float)) and not isinstance(b, bool) and a == b)
+
+
+def formatbook(text: str) -> Any:
+    return json.loads(FMT.heal(text).text)
+
+
+def tools() -> dict[str, Callable[[str], Any]]:
+    out: dict[str, Callable[[str], Any]] = {"formatbook": formatbook}
+    try:
+        import json_repair
+
+        out["json_repair"] = lambda t: json_repair.loads(t)
+    except ImportError:
+        pass
+    try:
+        import fast_json_repair
+
+        out["fast_json_repair"] = lambda t: fast_json_repair.loads(t)
+    except ImportError:
+        pass
+    try:
+        import partial_json_parser
+
+        out["partial_json_parser"] = lambda t: partial_json_parser.loads(t)
+    except ImportError:
+        pass
+    return out
+
+
+def measure(fn: Callable[[str], Any], text: str, intended: Any, runs: int) -> tuple[float, bool]:
+    try:
+        ok = _same(fn(text), intended)
+    except (HealError, Exception):
+        ok = False
+    best = math.inf
+    for _ in range(runs):
+        start = time.perf_counter()
+        try:
+            fn(text)
+        except Exception:
+            pass
+        best = min(best, time.perf_counter() - start)
+    return best, ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1KB,100KB,1MB")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args(argv)
+    available = tools()
+    names = list(available)
+    header = f"{'size':>6} {'variant':<20}" + "".join(f"{n:>22}" for n in names) + f"{'jr/fb':>8}"
+    print(header)
+    print("-" * len(header))
+    for size_name in args.sizes.split(","):
+        size = SIZES[size_name]
+        runs = args.runs if size < 1_000_000 else max(2, args.runs // 2)
+        totals = {n: 0.0 for n in names}
+        for variant, text, intended in variants(size):
+            cells = []
+            times = {}
+            for n in names:
+                if n == "partial_json_parser" and variant not in _TRUNCATED and variant != "valid":
+                    cells.append(f"{'—':>22}")
+                    continue
+                t, ok = measure(available[n], text, intended, runs)
+                times[n] = t
+                if variant != "valid":
+                    totals[n] += t
+                cells.append(f"{t * 1000:>12.3f} ms {'✓' if ok else '✗':>2}    ")
+            ratio = times.get("json_repair", math.nan) / times["formatbook"]
+            print(f"{size_name:>6} {variant:<20}" + "".join(cells) + f"{ratio:>7.1f}×")
+        if "json_repair" in totals and totals["formatbook"]:
+            print(f"{size_name:>6} {'all broken (sum)':<20}" + "".join(
+                f"{totals[n] * 1000:>15.3f} ms     " if n != "partial_json_parser" else f"{'—':>22}" for n in names
+            ) + f"{totals['json_repair'] / totals['formatbook']:>7.1f}×")
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
