@@ -31,7 +31,8 @@ Choices (held by the tests):
 * ``@key: value`` lines (key: a letter or ``_`` then letters, digits, ``_ . -``) right
   after the header, blank lines allowed between, are meta; the first other line ends the
   meta block (``meta_anywhere=True``: every such line outside fences is meta).
-* ``@payload:name: X`` binds the next fenced block, with only blank lines between, to
+* ``@payload:name: X`` binds the next fenced block, with only blank lines (and, with
+  ``meta_anywhere``, meta lines) between, to
   payload ``X``: ``lang`` the info string's first word (``None`` when empty), ``raw`` the
   block's content, ``value`` the parsed JSON (``lang == "json"``), a table structure
   ``{"columns": [...], "rows": [[...]]}`` (``lang == "table"``) or ``raw``; a JSON or
@@ -157,9 +158,13 @@ def _lines(text: str) -> list[str]:
 
 
 class _HeaderError(Exception):
-    def __init__(self, code: str, message: str):
+    """A line that starts like a frame header and is broken. ``strong`` when it holds a
+    ``key=value`` pair (surely meant as a header, not a ``[[wiki link]]``)."""
+
+    def __init__(self, code: str, message: str, strong: bool = True):
         super().__init__(message)
         self.code = code
+        self.strong = strong
 
 
 @dataclass
@@ -193,11 +198,12 @@ def _read_header(line: str) -> _Header | None:
             break
         if pos >= n:
             raise _HeaderError("unterminated_frame", f"frame header [[{ftype} ... has no closing ']]'")
+        strong = bool(attrs) or "=" in line[pos:]
         if not sep:
-            raise _HeaderError("bad_frame_header", f"unexpected {line[pos]!r} in the frame header at column {pos + 1}")
+            raise _HeaderError("bad_frame_header", f"unexpected {line[pos]!r} in the frame header at column {pos + 1}", strong)
         km = _KEY.match(line, pos)
         if km is None or not line.startswith("=", km.end()):
-            raise _HeaderError("bad_frame_header", f"expected key=value in the frame header at column {pos + 1}")
+            raise _HeaderError("bad_frame_header", f"expected key=value in the frame header at column {pos + 1}", strong)
         key = km.group(0)
         pos = km.end() + 1
         if pos < n and line[pos] in "\"'":
@@ -417,6 +423,12 @@ class _Scan:
                 else:
                     events.append(("line", number, line))
                 continue
+            if pending is not None and self.meta_anywhere and _META.match(line) and not _PAYLOAD.match(line):
+                # meta lines are lifted out wherever they are, so they do not part a
+                # declaration from its block
+                mm = _META.match(line)
+                events.append(("meta", number, mm.group(1), line[mm.end() :]))
+                continue
             if pending is not None:
                 self._dangling(pending[0])
                 events.append(("line", pending[0], lines[pending[0] - 1]))
@@ -425,7 +437,7 @@ class _Scan:
             try:
                 header = _read_header(line)
             except _HeaderError as exc:
-                severity = "error" if exc.code == "unterminated_frame" else "warning"
+                severity = "error" if exc.strong else "warning"
                 self.issues.append(FlexIssue(exc.code, str(exc) + "; read as body text", number, severity))
                 header = None
             if header is not None:
@@ -566,7 +578,7 @@ def _quote(value: str) -> str:
 
 
 def _header_value(value: str) -> str:
-    if value and _BARE_VALUE.fullmatch(value):
+    if value and "]" not in value and _BARE_VALUE.fullmatch(value):
         return value
     return _quote(value)
 
@@ -581,6 +593,8 @@ def _meta_text(key: str, value: Any, array_keys: tuple[str, ...] = ()) -> str:
             raise ValueError(f"meta {key!r}: {value!r} cannot be written")
         return repr(value)
     if isinstance(value, (list, tuple)):
+        if key not in array_keys:
+            raise ValueError(f"meta {key!r}: only the array keys {list(array_keys)} hold lists")
         items = [str(v) for v in value]
         if any("," in v or "\n" in v or v != v.strip() or not v for v in items):
             raise ValueError(f"meta {key!r}: list items may not hold commas, line breaks or outer spaces")
@@ -684,9 +698,11 @@ def stringify_flex_md(doc: FlexDocument, *, array_keys: Iterable[str] = _DEFAULT
 def validate_flex_md(text: str, *, meta_anywhere: bool = False) -> FlexValidation:
     """Check Flex-MD syntax: ``unterminated_frame`` (``[[message role=user`` with no
     ``]]``, or an unclosed quoted value), ``bad_frame_header``, ``dangling_payload``
-    (``@payload:name:`` with no fenced block after it), ``unterminated_fence`` — errors —
-    and ``payload_parse_error`` (a JSON or table payload that does not parse) and
-    ``duplicate_payload`` — warnings. Each issue has its 1-based line number. Never
+    (``@payload:name:`` with no fenced block after it), ``unterminated_fence``,
+    ``bad_payload_declaration`` — errors — and ``payload_parse_error`` (a JSON or table
+    payload that does not parse) and ``duplicate_payload`` — warnings. A broken header
+    without any ``key=value`` (``[[wiki link]]``) is a ``bad_frame_header`` warning; with
+    one it is an error. Broken headers are read as body text. Each issue has its 1-based line number. Never
     raises on any ``str``."""
     if not isinstance(text, str):
         raise TypeError(f"validate_flex_md reads str, not {type(text).__name__}")
