@@ -23,7 +23,12 @@ _TOKEN = re.compile(
 
 
 def _decode(body: str) -> str:
-    return json.loads('"' + body + '"') if "\\" in body else body
+    if "\\" not in body:
+        return body
+    try:
+        return json.loads('"' + body + '"', strict=False)
+    except ValueError:  # not valid JSON (extract_values is meant for valid text): as written
+        return body
 
 
 def extract_values(text: str) -> list[str]:

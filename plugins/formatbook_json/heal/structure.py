@@ -70,6 +70,7 @@ def repair(text: str, max_depth: int = 1000) -> Result:
     state = TOP
     prev_end = 0  # end of the previous significant token
     pending: tuple[int, int, str] | None = None  # a token that only a cut-off reply excuses
+    top_is_container = False
     n = len(text)
 
     lexer = Lexer(text)
@@ -112,6 +113,8 @@ def repair(text: str, max_depth: int = 1000) -> Result:
             if kind == "}" or kind == "]":
                 edit("surplus_bracket", s, e, "")
                 continue
+            if not top_is_container:
+                raise _fail("text after a lone JSON value (is an opening bracket missing?)", s)
             res.trailing = Span(s, n)
             edit("trailing_data", prev_end, n, "", Span(s, n))
             break
@@ -136,6 +139,9 @@ def repair(text: str, max_depth: int = 1000) -> Result:
                 state = VALUE_AFTER_COLON
             # a value
             if kind == "s":
+                if fix is not None and fix.cut and not stack:
+                    # a lone string cut off: nothing says it was meant to be JSON data
+                    raise _fail("a lone string cut off by the end of the reply", s, e)
                 if fix is not None:
                     _apply_string(res, s, e, fix)
             elif kind == "N":
@@ -170,6 +176,8 @@ def repair(text: str, max_depth: int = 1000) -> Result:
                 edit("missing_colon", prev_end, prev_end, ":", Span(prev_end, s))
             if len(stack) >= max_depth:
                 raise _fail(f"nesting deeper than {max_depth} levels", s, code="json.too_deep")
+            if not stack:
+                top_is_container = True
             stack.append(kind)
             marks.append(e)
             state = FIRST_KEY if kind == "{" else FIRST_VALUE
@@ -229,6 +237,9 @@ def repair(text: str, max_depth: int = 1000) -> Result:
             raise _fail(pending[2], pending[0], pending[1])
         raise _fail("no JSON value found", 0, n, code="json.empty")
     if state == DONE:
+        if not top_is_container and res.edits:
+            # only objects and arrays are healed: a broken lone scalar is more likely prose
+            raise _fail("a lone value that is not JSON, with no object or array around it", 0, n)
         return res
     cut_from = None
     if state in (COLON, VALUE_AFTER_COLON, NEXT_KEY, NEXT_VALUE) or pending is not None:
