@@ -178,21 +178,84 @@ class JsonChecker:
     # --- the Checker protocol -----------------------------------------------------------
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the document; O(len(chunk))."""
+        # Short paths for the shapes most chunks of a token stream have (string content,
+        # a string closing before ',' or ':', whitespace, a string opening); anything
+        # else goes through the general automaton in _run. Each short path leaves the
+        # checker exactly as _run would.
         st = self._st
         if st == _STR:
-            # Short path: the whole chunk is plain string content.
-            if self._quote not in chunk and "\\" not in chunk and (chunk.isprintable() or not self._strict):
+            if "\\" in chunk:
+                return self._run(chunk)
+            q = chunk.find(self._quote)
+            if q < 0:
+                if self._strict and not chunk.isprintable():
+                    return self._run(chunk)
                 self._pos += len(chunk)
                 if self._collect and chunk:
                     self._parts.append(chunk)
                     return _status(open=chunk)
                 return _OK
-        elif st < _DONE:
-            # Short path: whitespace between tokens.
-            if not chunk.strip(_WS):
+            stack = self._stack
+            if not stack:
+                return self._run(chunk)
+            head = chunk[:q]
+            if self._strict and not head.isprintable():
+                return self._run(chunk)
+            tail = chunk[q + 1 :].strip(_WS)
+            if self._collect:
+                if not tail:
+                    nst = _AFTER
+                elif tail == ",":
+                    nst = _VALUE if stack[-1] == "[" else _KEY
+                else:
+                    return self._run(chunk)
+                parts = self._parts
+                if parts:
+                    parts.append(head)
+                    head = "".join(parts)
+                    self._parts = []
+                self._st = nst
+                self._pos += len(chunk)
+                if head and not head.isspace():
+                    return _status(values=(head,))
+                return _OK
+            if not tail:
+                self._st = _COLON
+            elif tail == ":":
+                self._st = _VALUE
+            else:
+                return self._run(chunk)
+            self._pos += len(chunk)
+            return _OK
+        if st < _DONE:
+            text = chunk.lstrip(_WS)
+            if not text:
                 self._pos += len(chunk)
                 return _OK
-        elif st == _DONE and (not self._strict or not chunk.strip(_WS)):
+            c = text[0]
+            if c == '"':
+                if st <= _KEY:
+                    body = text[1:]
+                    if '"' not in body and "\\" not in body and (body.isprintable() or not self._strict):
+                        self._st = _STR
+                        self._quote = '"'
+                        self._pos += len(chunk)
+                        if st >= _OBJ_FIRST:
+                            self._collect = False
+                            return _OK
+                        self._collect = True
+                        if body:
+                            self._parts = [body]
+                            return _status(open=body)
+                        self._parts = []
+                        return _OK
+            elif (c == "," and st == _AFTER) or (c == ":" and st == _COLON):
+                if not text[1:].strip(_WS):
+                    self._st = _VALUE if c == ":" or self._stack[-1] == "[" else _KEY
+                    self._pos += len(chunk)
+                    return _OK
+            return self._run(chunk)
+        if st == _DONE and (not self._strict or not chunk.strip(_WS)):
             # After the document: whitespace (strict) or anything (relaxed: set aside).
             self._pos += len(chunk)
             return _COMPLETE
@@ -308,9 +371,9 @@ class JsonChecker:
         n = len(chunk)
         i = 0
         nstart = 0  # where the number / bare word being read starts in this chunk
-        open_from = len(parts)  # parts[open_from:] were appended by this chunk
+        # parts[open_from:] are appended by this chunk (a string opened here resets it to 0)
+        open_from = len(parts) if _STR <= st <= _LOW_U else 0
         vals: list[str] = []
-        fail = self._fail
         if not self._started:
             self._prose.append(chunk)  # kept only until a container opens (see finish)
 
@@ -340,7 +403,7 @@ class JsonChecker:
                     i = j + 1
                     st = _ESC
                     continue
-                return fail(base + j, f"raw control character U+{ord(c):04X} inside a string (must be escaped)")
+                return self._fail(base + j, f"raw control character U+{ord(c):04X} inside a string (must be escaped)")
 
             if st < _STR:
                 c = chunk[i]
@@ -354,13 +417,13 @@ class JsonChecker:
                         continue
                     if c == "}" or c == "]":
                         if strict and _CLOSER[stack[-1]] != c:
-                            return fail(base + i, f"'{c}' does not close the open '{stack[-1]}' (expected ',' or '{_CLOSER[stack[-1]]}')")
+                            return self._fail(base + i, f"'{c}' does not close the open '{stack[-1]}' (expected ',' or '{_CLOSER[stack[-1]]}')")
                         stack.pop()
                         st = _AFTER if stack else _DONE
                         i += 1
                         continue
                     if strict:
-                        return fail(base + i, f"expected ',' or '{_CLOSER[stack[-1]]}' after a value, got {c!r}")
+                        return self._fail(base + i, f"expected ',' or '{_CLOSER[stack[-1]]}' after a value, got {c!r}")
                     if c == "/":
                         self._ret = st
                         st = _SLASH
@@ -380,7 +443,7 @@ class JsonChecker:
                         continue
                     if c == "{" or c == "[":
                         if len(stack) >= self._max_depth:
-                            return fail(base + i, f"nesting deeper than {self._max_depth} levels")
+                            return self._fail(base + i, f"nesting deeper than {self._max_depth} levels")
                         stack.append(c)
                         st = _OBJ_FIRST if c == "{" else _ARR_FIRST
                         i += 1
@@ -405,8 +468,8 @@ class JsonChecker:
                             i += 1
                             continue
                         if (c == "]" or c == "}") and st == _VALUE and stack and stack[-1] == "[":
-                            return fail(base + i, f"expected a value after ',', got {c!r} (a trailing comma?)")
-                        return fail(base + i, f"expected a JSON value, got {c!r}")
+                            return self._fail(base + i, f"expected a value after ',', got {c!r} (a trailing comma?)")
+                        return self._fail(base + i, f"expected a JSON value, got {c!r}")
                     # relaxed
                     q = _RELAXED_QUOTES.get(c)
                     if q is not None:
@@ -456,8 +519,8 @@ class JsonChecker:
                         continue
                     if strict:
                         if c == "}":
-                            return fail(base + i, "expected a key string after ',', got '}' (a trailing comma?)")
-                        return fail(base + i, f"expected a key string, got {c!r}")
+                            return self._fail(base + i, "expected a key string after ',', got '}' (a trailing comma?)")
+                        return self._fail(base + i, f"expected a key string, got {c!r}")
                     q = _RELAXED_QUOTES.get(c)
                     if q is not None:
                         st = _STR
@@ -489,7 +552,7 @@ class JsonChecker:
                         i += 1
                         continue
                     if strict:
-                        return fail(base + i, f"expected ':' after the key, got {c!r}")
+                        return self._fail(base + i, f"expected ':' after the key, got {c!r}")
                     if c == "/":
                         self._ret = st
                         st = _SLASH
@@ -501,7 +564,7 @@ class JsonChecker:
                     continue
                 # _DONE
                 if strict:
-                    return fail(base + i, f"unexpected {c!r} after the end of the JSON document")
+                    return self._fail(base + i, f"unexpected {c!r} after the end of the JSON document")
                 i = n  # relaxed: whatever follows the payload is set aside
                 break
 
@@ -531,19 +594,19 @@ class JsonChecker:
                             i += 1
                             continue
                         if c in _DIGITS:
-                            return fail(base + i, "a number may not have a leading zero")
+                            return self._fail(base + i, "a number may not have a leading zero")
                     elif nsub == _N_MINUS:
                         if c in _DIGITS:
                             nsub = _N_ZERO if c == "0" else _N_INT
                             i += 1
                             continue
-                        return fail(base + i, f"expected a digit after '-', got {c!r}")
+                        return self._fail(base + i, f"expected a digit after '-', got {c!r}")
                     elif nsub == _N_DOT:
                         if c in _DIGITS:
                             nsub = _N_FRAC
                             i += 1
                             continue
-                        return fail(base + i, f"expected a digit after the decimal point, got {c!r}")
+                        return self._fail(base + i, f"expected a digit after the decimal point, got {c!r}")
                     elif nsub == _N_E:
                         if c in _DIGITS:
                             nsub = _N_EXP
@@ -553,13 +616,13 @@ class JsonChecker:
                             nsub = _N_ESIGN
                             i += 1
                             continue
-                        return fail(base + i, f"expected a digit or sign in the exponent, got {c!r}")
+                        return self._fail(base + i, f"expected a digit or sign in the exponent, got {c!r}")
                     else:  # _N_ESIGN
                         if c in _DIGITS:
                             nsub = _N_EXP
                             i += 1
                             continue
-                        return fail(base + i, f"expected a digit in the exponent, got {c!r}")
+                        return self._fail(base + i, f"expected a digit in the exponent, got {c!r}")
                 # The number ends before chunk[i]; that character is read again below.
                 numparts.append(chunk[nstart:i])
                 vals.append("".join(numparts))
@@ -579,7 +642,7 @@ class JsonChecker:
                     self._hex = ""
                     st = _HEX
                 elif strict:
-                    return fail(base + i - 1, f"invalid escape '\\{c}' in a string")
+                    return self._fail(base + i - 1, f"invalid escape '\\{c}' in a string")
                 else:
                     if collect:
                         parts.append(c)
@@ -601,13 +664,13 @@ class JsonChecker:
                 m = 0
                 while seg[m] == rem[m]:
                     m += 1
-                return fail(base + i + m, f"invalid literal: expected '{self._litword}'")
+                return self._fail(base + i + m, f"invalid literal: expected '{self._litword}'")
 
             if st == _HEX:
                 c = chunk[i]
                 if c not in _HEXDIGITS:
                     if strict:
-                        return fail(base + i, f"invalid \\u escape: expected a hex digit, got {c!r}")
+                        return self._fail(base + i, f"invalid \\u escape: expected a hex digit, got {c!r}")
                     if self._high >= 0 and collect:
                         parts.append("\ufffd")
                     self._high = -1
@@ -619,9 +682,9 @@ class JsonChecker:
                 if strict:
                     if self._high >= 0:
                         if (k == 1 and c not in "dD") or (k == 2 and c not in "cdefCDEF"):
-                            return fail(base + i, "a high surrogate escape must be followed by a low surrogate (\\uDC00-\\uDFFF)")
+                            return self._fail(base + i, "a high surrogate escape must be followed by a low surrogate (\\uDC00-\\uDFFF)")
                     elif k == 2 and h[0] in "dD" and c in "cdefCDEF":
-                        return fail(base + i, "lone low surrogate escape (\\uDC00-\\uDFFF) without a high surrogate")
+                        return self._fail(base + i, "lone low surrogate escape (\\uDC00-\\uDFFF) without a high surrogate")
                 i += 1
                 if k == 4:
                     cp = int(h, 16)
@@ -656,7 +719,7 @@ class JsonChecker:
                     i += 1
                     continue
                 if strict:
-                    return fail(base + i, "a high surrogate escape must be followed by a low surrogate escape")
+                    return self._fail(base + i, "a high surrogate escape must be followed by a low surrogate escape")
                 if collect:
                     parts.append("\ufffd")
                 self._high = -1
@@ -756,23 +819,30 @@ class JsonChecker:
             raise AssertionError(f"unknown checker state {st}")  # pragma: no cover
 
         # --- save the state --------------------------------------------------------------
-        if st == _NUM or st == _BARE or st == _RNUM:
+        self._st = st
+        self._pos = base + n
+        if st < _STR:
+            if vals:
+                return _status(tuple(vals), "", st == _DONE)
+            return _COMPLETE if st == _DONE else _OK
+        # Inside a token: keep what the next chunk needs.
+        opened = ""
+        complete = False
+        if st <= _LOW_U:
+            self._parts = parts
+            self._collect = collect
+            self._quote = quote
+            if collect and len(parts) > open_from:
+                opened = parts[open_from] if len(parts) == open_from + 1 else "".join(parts[open_from:])
+        elif st == _NUM or st == _BARE or st == _RNUM:
             if nstart < n:
                 numparts.append(chunk[nstart:])
-        self._st = st
-        self._parts = parts
-        self._collect = collect
-        self._quote = quote
-        self._numparts = numparts
-        self._nsub = nsub
-        self._pos = base + n
-        opened = ""
-        if collect and _STR <= st <= _LOW_U and len(parts) > open_from:
-            opened = "".join(parts[open_from:])
-        complete = st == _DONE or (st == _NUM and not stack and nsub in _N_ENDABLE)
-        if not vals and not opened and not complete:
-            return _OK
-        return _status(tuple(vals), opened, complete)
+            self._numparts = numparts
+            self._nsub = nsub
+            complete = st == _NUM and not stack and nsub in _N_ENDABLE
+        if vals or opened or complete:
+            return _status(tuple(vals), opened, complete)
+        return _OK
 
 
 def can_be_valid(partial: str, *, max_depth: int = 1000, max_size: int = 16 * 1024 * 1024) -> bool:
