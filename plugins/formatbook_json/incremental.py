@@ -186,22 +186,26 @@ class JsonChecker:
         if st == _STR:
             if "\\" in chunk:
                 return self._run(chunk)
-            q = chunk.find(self._quote)
-            if q < 0:
+            if self._quote not in chunk:
                 if self._strict and not chunk.isprintable():
                     return self._run(chunk)
                 self._pos += len(chunk)
-                if self._collect and chunk:
+                if self._collect:
                     self._parts.append(chunk)
+                    if _FAST_STATUS:  # _status(open=chunk), inlined: this is the hottest line
+                        status = _new(StreamStatus)
+                        status.__dict__["open"] = chunk
+                        return status
                     return _status(open=chunk)
                 return _OK
+            q = chunk.find(self._quote)
             stack = self._stack
             if not stack:
                 return self._run(chunk)
-            head = chunk[:q]
+            head = chunk[:q] if q else ""
             if self._strict and not head.isprintable():
                 return self._run(chunk)
-            tail = chunk[q + 1 :].strip(_WS)
+            tail = chunk[q + 1 :].strip(_WS) if q + 1 < len(chunk) else ""
             if self._collect:
                 if not tail:
                     nst = _AFTER
@@ -217,6 +221,10 @@ class JsonChecker:
                 self._st = nst
                 self._pos += len(chunk)
                 if head and not head.isspace():
+                    if _FAST_STATUS:
+                        status = _new(StreamStatus)
+                        status.__dict__["values"] = (head,)
+                        return status
                     return _status(values=(head,))
                 return _OK
             if not tail:
@@ -246,6 +254,10 @@ class JsonChecker:
                         self._collect = True
                         if body:
                             self._parts = [body]
+                            if _FAST_STATUS:
+                                status = _new(StreamStatus)
+                                status.__dict__["open"] = body
+                                return status
                             return _status(open=body)
                         self._parts = []
                         return _OK
