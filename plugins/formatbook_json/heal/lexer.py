@@ -53,7 +53,7 @@ _KINDS = (None, "s", "S", "p", "n", "q", "N", "w", "c", "x")
 # An unpaired surrogate escape (a high one not followed by a low one, or a low one alone);
 # only then must canonical-looking strings be looked at closely.
 _LONE_SURROGATE = re.compile(
-    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|(?<![0-9a-fA-F]{2}[89abAB][dD]u\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
 
 
