@@ -78,7 +78,7 @@ def feed_all(chunks: list[str]) -> None:
     checker = JsonChecker(True)
     feed = checker.feed
     for chunk in chunks:
-        if not feed(chunk):
+        if not feed(chunk).ok:  # .ok, not bool(): StreamStatus.__bool__ is a Python call
             raise AssertionError("the checker rejected a valid document")
     if not checker.finish():
         raise AssertionError("the checker did not accept the complete document")

@@ -66,6 +66,7 @@ _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _LITERALS = {"t": ("rue", "true"), "f": ("alse", "false"), "n": ("ull", "null")}
 _CLOSER = {"{": "}", "[": "]"}
+_CLOSING = "}], \t\n\r"  # what a chunk of closers may hold
 # Relaxed: opening quote -> closing quote.
 _RELAXED_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 
@@ -266,6 +267,27 @@ class JsonChecker:
                     self._st = _VALUE if c == ":" or self._stack[-1] == "[" else _KEY
                     self._pos += len(chunk)
                     return _OK
+            elif (c == "}" or c == "]") and not text.strip(_CLOSING):
+                # Only closers, commas and whitespace (`  },` `]\n  `): simulate on the
+                # stack without touching it; anything unusual goes to _run.
+                stack = self._stack
+                depth = len(stack)
+                for ch in text:
+                    if ch == "}" or ch == "]":
+                        if not (st == _AFTER or (st == _OBJ_FIRST and ch == "}") or (st == _ARR_FIRST and ch == "]")):
+                            return self._run(chunk)
+                        if _CLOSER[stack[depth - 1]] != ch:
+                            return self._run(chunk)
+                        depth -= 1
+                        st = _AFTER if depth else _DONE
+                    elif ch == ",":
+                        if st != _AFTER:
+                            return self._run(chunk)
+                        st = _VALUE if stack[depth - 1] == "[" else _KEY
+                del stack[depth:]
+                self._st = st
+                self._pos += len(chunk)
+                return _COMPLETE if st == _DONE else _OK
             return self._run(chunk)
         if st == _DONE and (not self._strict or not chunk.strip(_WS)):
             # After the document: whitespace (strict) or anything (relaxed: set aside).
