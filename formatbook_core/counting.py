@@ -112,7 +112,10 @@ class Unit:
 # side) - except CR LF, which is excluded separately.
 _GCB_PLAIN = r"[\p{GCB=Other}\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}]"
 _CHAR_SAFE = regex.compile(rf"(?r)(?<={_GCB_PLAIN})(?!(?<=\r)\n){_GCB_PLAIN}")
-_GRAPHEME = regex.compile(r"\X")
+# regex's \X looks back over a whole run of regional indicators at each cluster to find its
+# pairing (quadratic on a long run); matching the pairs first keeps it linear. A cluster that
+# starts with two indicators is exactly that pair and the Extend/ZWJ/SpacingMark after it.
+_GRAPHEME = regex.compile(r"\p{RI}\p{RI}[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]*+|\X")
 
 
 def _graphemes(text: str) -> int:
@@ -195,23 +198,42 @@ _CJK_TERMINATORS = "。！？"
 _CLOSERS = "\"'”’»)\\]}」』）】〕〉》›"
 _T = regex.escape(_TERMINATORS)
 _C = regex.escape(_CLOSERS)
-# A sentence end: a run of terminators (counted once) and closing quotes/brackets, either
-# followed by whitespace or the end of the text (so "3.14", "e.g.x" and "example.com/a.b"
-# never end a sentence), or holding a full-width terminator (CJK needs no space after it).
-# The look-behind makes a run match only from its first character (no quadratic rescans).
-_END = regex.compile(
-    rf"""(?V1)(?<![{_T}])
-    (?:
-        (?P<run>[{_T}]++)[{_C}]*+(?=\s|\Z)
-      | (?=[{_T}]*?[{regex.escape(_CJK_TERMINATORS)}])(?P<run>[{_T}]++)[{_C}]*+
+_TOKEN_CHAR = r"\p{L}\p{M}\p{N}"
+
+
+@lru_cache(maxsize=8)
+def _end_pattern(abbreviations: frozenset[str]) -> regex.Pattern:
+    """The sentence-end pattern for one list of abbreviations.
+
+    A sentence end is a run of terminators (counted once) and closing quotes/brackets,
+    either followed by whitespace or the end of the text (so "3.14", "e.g.x" and
+    "example.com/a.b" never end a sentence), or holding a full-width terminator (CJK needs
+    no space after it). A single period right after a word is no end when that word is an
+    abbreviation (case-insensitive, maybe after leading periods) or a single capital letter
+    (an initial, also the last letter of "U.S."). The first look-behind makes a run match
+    only from its first character, so nothing is rescanned.
+    """
+    words = sorted((a[:-1] if a.endswith(".") else a for a in abbreviations), key=len, reverse=True)
+    alternatives = "|".join(regex.escape(w) for w in words if w)
+    abbreviation = rf"(?<![{_TOKEN_CHAR}.])\.*+(?i:{alternatives})" if alternatives else r"(?!)"
+    initial = rf"(?<![{_TOKEN_CHAR}])[\p{{Lu}}\p{{Lt}}]\p{{M}}*+"
+    return regex.compile(
+        rf"""(?V1)(?<![{_T}])
+        (?:
+            (?:(?<=[{_TOKEN_CHAR}])(?<!{abbreviation})(?<!{initial})\.(?![{_T}])
+              | (?<![{_TOKEN_CHAR}])\.(?![{_T}])
+              | [{_T}]{{2,}}+
+              | [!?…。！？]
+            )
+            [{_C}]*+(?=\s|\Z)
+          | (?=[{_T}]*?[{regex.escape(_CJK_TERMINATORS)}])[{_T}]++[{_C}]*+
+        )
+        """,
+        regex.X,
     )
-    """,
-    regex.X,
-)
+
+
 _LETTER_OR_DIGIT = regex.compile(r"[\p{L}\p{N}]")
-# The word right before a period: letters, marks, digits and inner periods ("e.g", "Dr").
-_TOKEN = regex.compile(r"[\p{L}\p{M}\p{N}.]+\Z")
-_INITIAL = regex.compile(r"(?:\A|\.)[\p{Lu}\p{Lt}]\p{M}*\Z")
 
 
 def _parse_abbreviations(text: str) -> frozenset[str]:
@@ -248,6 +270,7 @@ class Sentences(Unit):
         self._abbreviations = (
             frozenset(a.lower() for a in abbreviations) if abbreviations is not None else None
         )
+        self._pattern: regex.Pattern | None = None
 
     @property
     def abbreviations(self) -> frozenset[str]:
@@ -255,43 +278,27 @@ class Sentences(Unit):
             self._abbreviations = load_abbreviations()
         return self._abbreviations
 
-    def _lookback(self) -> int:
-        return max((len(a) for a in self.abbreviations), default=1) + 1
-
-    def _is_end(self, text: str, m: regex.Match) -> bool:
-        run = m.group("run")
-        if run != ".":
-            return True
-        # A lone period: not an end after an abbreviation or an initial. The window is
-        # bounded: a word longer than every abbreviation is no abbreviation.
-        dot = m.start("run")
-        width = self._lookback()
-        lo = max(0, dot - width)
-        token_m = _TOKEN.search(text, lo, dot)
-        if token_m is None:
-            return True
-        token = token_m.group().lstrip(".")
-        if token_m.start() == lo and lo > 0 and _TOKEN.match(text[lo - 1]):
-            return True  # the word goes on beyond the window: too long to be one
-        if token.lower() + "." in self.abbreviations:
-            return False
-        return _INITIAL.search(token) is None
+    @property
+    def _end(self) -> regex.Pattern:
+        if self._pattern is None:
+            self._pattern = _end_pattern(self.abbreviations)
+        return self._pattern
 
     def _ends(self, text: str, pos: int = 0):
-        """Sentence ends at or after ``pos``, as (start of run, end after closers)."""
-        for m in _END.finditer(text, pos):
-            if self._is_end(text, m):
-                yield m
+        """The matches of sentence ends at or after ``pos``."""
+        return self._end.finditer(text, pos)
 
     def count(self, text: str) -> int:
         text = _require_str(text)
         total = 0
         prev = 0
-        for m in self._ends(text):
-            if _LETTER_OR_DIGIT.search(text, prev, m.start()):
+        letter = _LETTER_OR_DIGIT.search
+        for m in self._end.finditer(text):
+            start, end = m.span()
+            if letter(text, prev, start):
                 total += 1
-            prev = m.end()
-        if _LETTER_OR_DIGIT.search(text, prev):
+            prev = end
+        if letter(text, prev):
             total += 1
         return total
 
@@ -300,7 +307,7 @@ class Sentences(Unit):
         # whitespace after an ASCII-style end, or before a known character that is neither
         # terminator nor closer after a full-width one.
         best = 0
-        lo = max(0, start - self._lookback() - 2)
+        lo = max(0, start - 16)  # a run and its closers only match from their start
         for m in self._ends(text, lo):
             end = m.end()
             if end >= len(text):

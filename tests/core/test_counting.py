@@ -121,6 +121,9 @@ def test_words(text, expected):
         ("?! ...", 0),
         ("Hello. ... World.", 2),
         ("Dr. Smith went home.", 1),
+        ("It was late. DR. Who came.", 2),  # abbreviations match in any case
+        ("See Fig. 3 for details.", 1),
+        ("Call me at 5 p.m. tomorrow.", 1),
         ("Mr. and Mrs. Smith met Prof. Jones.", 1),
         ("We need apples, pears, etc. and more.", 1),
         ("Use tools, e.g. a hammer. Then stop.", 2),
