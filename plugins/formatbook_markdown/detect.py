@@ -17,8 +17,8 @@ CommonMark parser: a ```` ``` ```` line inside an indented code block is no fenc
    object or the end of the text (frames run to the end). Confidence
    ``min(0.85, 0.55 + 0.1 × markers)``.
 4. ``markdown_snippet`` — every other stretch of non-blank text, trimmed: confidence 0.5
-   when it holds Markdown structure (a heading, list, table, block quote, fence, code
-   block or rule), else 0.3.
+   when a line of it shows Markdown structure (an ATX heading, list item, table
+   separator row, block quote, fence or rule), else 0.3.
 
 ``none`` (confidence 0, the whole text) is the only object of a blank text.
 Objects come in text order; ``start``/``end`` are offsets into the text as given and
@@ -27,6 +27,7 @@ Objects come in text order; ``start``/``end`` are offsets into the text as given
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass, field
@@ -52,16 +53,14 @@ _META = re.compile(r"^@[A-Za-z_][\w.-]*:(?:[ \t]|$)")
 _PAYLOAD = re.compile(r"^@payload:name:[ \t]*\S")
 _TITLE = re.compile(r"^ {0,3}#[ \t]+\S")
 _FLEX_INFOS = ("flexmd", "flex-md")
-_STRUCTURE = {
-    "heading_open",
-    "bullet_list_open",
-    "ordered_list_open",
-    "table_open",
-    "blockquote_open",
-    "fence",
-    "code_block",
-    "hr",
-}
+# Markdown structure in a snippet: a heading, block quote, list item, rule, fence or a
+# table's separator row (a cheap line test; it only sets a snippet's confidence)
+_STRUCTURE = re.compile(
+    r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|[-*+][ \t]|\d{1,9}[.)][ \t]|(?:[-*_][ \t]*){3,}$|```|~~~)"
+    r"|^ {0,3}\|?[ \t]*:?-+:?[ \t]*\|",
+    re.MULTILINE,
+)
+_FENCE_MARK = re.compile(r"```|~~~")
 
 
 @dataclass(frozen=True)
@@ -97,8 +96,8 @@ def _markdown():
     if _parser is None:
         from markdown_it import MarkdownIt
 
-        # only the block structure is needed: inline parsing is most of the cost
-        _parser = MarkdownIt("commonmark", {"maxNesting": 100}).enable("table").disable("inline")
+        # only fences are needed: inline parsing and setext headings are most of the cost
+        _parser = MarkdownIt("commonmark", {"maxNesting": 100}).disable(["inline", "lheading"])
     return _parser
 
 
@@ -149,14 +148,14 @@ def detect_objects(text: str) -> list[DetectedObject]:
     if not text.strip():
         return [DetectedObject("none", 0.0, 0, len(text), text)]
     lines = _Lines(text)
-    tokens = _markdown().parse(text)
     n = len(lines)
     in_code = bytearray(n)  # lines inside fenced or indented code
     flex: list[DetectedObject] = []
-    structure_lines: list[int] = []  # first line of each structural block
+    # Without a fence marker there is no fence, and code indented four spaces cannot hold
+    # a marker (they start within three spaces), so the CommonMark parse (about 2 s per
+    # line-dense megabyte) is needed only when a fence marker is present.
+    tokens = _markdown().parse(text) if _FENCE_MARK.search(text) else []
     for tok in tokens:
-        if tok.type in _STRUCTURE and tok.map:
-            structure_lines.append(tok.map[0])
         if tok.type not in ("fence", "code_block") or not tok.map:
             continue
         first, last = tok.map[0], min(tok.map[1], n) - 1
@@ -178,11 +177,10 @@ def detect_objects(text: str) -> list[DetectedObject]:
             if is_flex_document_shape(value):
                 flex.append(DetectedObject("flexdoc_json_fence", 0.9, start, end, text[start:end], tok.content))
     objects: list[DetectedObject] = []
-    structure_lines.sort()
     pos = 0
     for obj in [*flex, None]:
         gap_end = obj.start if obj is not None else len(text)
-        objects.extend(_scan_gap(text, lines, in_code, structure_lines, pos, gap_end))
+        objects.extend(_scan_gap(text, lines, in_code, pos, gap_end))
         if obj is not None:
             objects.append(obj)
             pos = obj.end
@@ -195,12 +193,10 @@ def _closes(line: str, markup: str) -> bool:
 
 
 def _line_index(lines: _Lines, offset: int) -> int:
-    import bisect
-
     return max(0, bisect.bisect_right(lines.starts, offset) - 1)
 
 
-def _scan_gap(text: str, lines: _Lines, in_code: bytearray, structure_lines: list[int], start: int, end: int) -> list[DetectedObject]:
+def _scan_gap(text: str, lines: _Lines, in_code: bytearray, start: int, end: int) -> list[DetectedObject]:
     """Objects in ``text[start:end]``, a stretch outside Flex-MD fences: a raw Flex-MD
     object and the Markdown snippets around it."""
     if start >= end:
@@ -228,7 +224,7 @@ def _scan_gap(text: str, lines: _Lines, in_code: bytearray, structure_lines: lis
             break
     out: list[DetectedObject] = []
     if raw_from is None:
-        out.extend(_snippet(text, lines, structure_lines, start, end))
+        out.extend(_snippet(text, start, end))
         return out
     # take in the document title and meta lines just above the first header
     top = raw_from
@@ -244,21 +240,19 @@ def _scan_gap(text: str, lines: _Lines, in_code: bytearray, structure_lines: lis
             top = k
         break
     raw_start = lines.starts[top]
-    out.extend(_snippet(text, lines, structure_lines, start, raw_start))
+    out.extend(_snippet(text, start, raw_start))
     s, e = _trim(text, raw_start, end)
     out.append(DetectedObject("raw_flexmd", min(0.85, 0.55 + 0.1 * markers), s, e, text[s:e]))
     return out
 
 
-def _snippet(text: str, lines: _Lines, structure_lines: list[int], start: int, end: int) -> list[DetectedObject]:
+def _snippet(text: str, start: int, end: int) -> list[DetectedObject]:
     s, e = _trim(text, start, end)
     if s >= e:
         return []
-    import bisect
-
-    a, b = _line_index(lines, s), _line_index(lines, e - 1)
-    k = bisect.bisect_left(structure_lines, a)
-    structured = k < len(structure_lines) and structure_lines[k] <= b
+    # the snippet starts at a line's first non-blank character: look from its line start
+    line_start = text.rfind("\n", 0, s) + 1
+    structured = _STRUCTURE.search(text, line_start, e) is not None
     return [DetectedObject("markdown_snippet", 0.5 if structured else 0.3, s, e, text[s:e])]
 
 
