@@ -289,7 +289,6 @@ def compare_count(count: Count, amount: int) -> Violation | None:
             f"{amount} {unit}{where}, expected exactly {count.exactly}",
             keyword="exactly",
             expected=count.exactly,
-            path=(count.key,),
         )
     if count.max is not None and amount > count.max:
         return Violation(
@@ -297,7 +296,6 @@ def compare_count(count: Count, amount: int) -> Violation | None:
             f"{amount} {unit}{where} exceed the maximum of {count.max}",
             keyword="max",
             expected=count.max,
-            path=(count.key,),
         )
     if count.min is not None and amount < count.min:
         return Violation(
@@ -305,21 +303,25 @@ def compare_count(count: Count, amount: int) -> Violation | None:
             f"{amount} {unit}{where} fall short of the minimum of {count.min}",
             keyword="min",
             expected=count.min,
-            path=(count.key,),
         )
     return None
 
 
 def _count_guidance(count: Count, fmt: Any) -> str:
-    unit = count.unit
     where = f' in "{count.scope}"' if count.scope is not None else ""
-    subject = "the values" if fmt is not None and fmt.name != "text" else "the reply"
+    # counts run on the values a format carries, so say so when there is syntax around them
+    about = " (count only the values, not the syntax)" if fmt is not None and fmt.name != "text" and not where else ""
     if count.exactly is not None:
-        return f"Write exactly {count.exactly} {unit}{where}."
-    if count.min is not None and count.max is not None:
-        return f"Write between {count.min} and {count.max} {unit}{where}" + (
-            f" ({subject} only, not the syntax)." if subject == "the values" else "."
-        )
-    if count.max is not None:
-        return f"Write at most {count.max} {unit}{where}" + (" in the values." if subject == "the values" and not where else ".")
-    return f"Write at least {count.min} {unit}{where}" + (" in the values." if subject == "the values" and not where else ".")
+        limit = f"exactly {_amount(count.exactly, count.unit)}"
+    elif count.min is not None and count.max is not None:
+        limit = f"between {count.min} and {_amount(count.max, count.unit)}"
+    elif count.max is not None:
+        limit = f"at most {_amount(count.max, count.unit)}"
+    else:
+        limit = f"at least {_amount(count.min, count.unit)}"
+    return f"Write {limit}{where}{about}."
+
+
+def _amount(n: int | None, unit: str) -> str:
+    """``1 word``, ``3 words``."""
+    return f"{n} {unit[:-1] if n == 1 and unit.endswith('s') else unit}"

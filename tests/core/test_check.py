@@ -142,7 +142,7 @@ def test_guidance_mentions_format_and_limits(reg):
     text = guidance(exp('EXPECT KV\nEXPECT MAX 3 WORDS\nEXPECT MIN 1 WORDS IN "title"', reg))
     assert "KV" in text
     assert "at most 3 words" in text
-    assert 'at least 1 words in "title"' in text
+    assert 'at least 1 word in "title"' in text
 
 
 def test_compare_count():
