@@ -26,11 +26,14 @@ Grammar (every choice below is deliberate; the tests hold them):
   open a block: a line starting with ``Tables`` opens the tables block (``(required)`` /
   ``(mandatory)`` in it makes tables required, otherwise they stay optional); a line
   starting with ``Empty section(s)`` opens the empty-value block (and may carry the
-  declaration itself: ``Empty sections: write `N/A`.``); any other line that mentions
+  declaration itself: ``Empty sections: write `N/A`.``); a prose line elsewhere that
+  says "empty" and then a verb (write, use, put, say...) with a code span or quoted value
+  (``If a section is empty, write `None`.``) declares it too; any other line that mentions
   ``section(s)`` re-opens the sections block, and says whether order matters: ``in this
   order`` / ``in the following order`` / ``order matters`` set ``section_order_matters``,
   ``order does not matter`` / ``any order`` clear it.
-* List items (``-``, ``*``, ``+``, ``1.``, ``1)``) are the contract's entries:
+* List items (``-``, ``*``, ``+``, ``1.``, ``1)``) are the contract's entries (an empty
+  item or a thematic break such as ``- - -`` is skipped):
 
   - in the sections block, a **section line**: ``NAME SEP KIND [FLAG] [HINT]`` where SEP
     is ``—``, ``–``, ``:`` or a hyphen after a space (`` - ``); KIND is one of
@@ -292,6 +295,21 @@ def _has_word(name: str) -> bool:
     return any(c.isalnum() for c in name)
 
 
+_EMPTY_VERB = re.compile(r"\b(?:write|use|put|say|state|enter|answer|reply)\b", re.IGNORECASE)
+
+
+def _declares_empty_outside_block(text: str) -> bool:
+    """A prose line such as "If a section is empty, write `None`." outside the block:
+    it must mention "empty" and, for a value, a verb after it (two linear searches, so
+    a line of a million "empty" words costs no more than one pass each)."""
+    m = _EMPTY_MENTION.search(text)
+    if m is None:
+        return False
+    if _NO_EMPTY.search(text):
+        return True
+    return _EMPTY_VERB.search(text, m.end()) is not None and _empty_declaration(text)[0]
+
+
 def _nearest_kind(phrase: str) -> str:
     words = list(SECTION_KIND_WORDS)
     best = difflib.get_close_matches(phrase.lower(), words, n=1, cutoff=0.0)
@@ -485,7 +503,7 @@ def parse_output_format_spec(md: str) -> OutputFormatSpec:
                 found, value = _empty_declaration(text)
                 if found:
                     declare_empty(value, line, number)
-            elif _EMPTY_MENTION.search(text) and _empty_declaration(text)[0]:
+            elif _declares_empty_outside_block(text):
                 declare_empty(_empty_declaration(text)[1], line, number)
             elif _SECTIONS_WORD.search(text):
                 block = "sections"
@@ -495,8 +513,8 @@ def parse_output_format_spec(md: str) -> OutputFormatSpec:
                     order_matters = False
             continue  # intro prose is tolerated
         body = (item.group(1) or "").strip()
-        if not body:
-            continue
+        if not body or not body.strip("-*_ \t"):
+            continue  # an empty item or a thematic break ("- - -")
         if block == "tables" or _looks_like_table_item(body):
             tables.append(_parse_table_item(body, line, number))
         elif block == "empty":

@@ -140,6 +140,16 @@ def test_absent_empty_block_means_none_by_default() -> None:
     assert parse_output_format_spec("- A — text").empty_section_value == "None"
 
 
+def test_prose_mentioning_empty_is_no_declaration() -> None:
+    spec = parse_output_format_spec('- A — text\nSections may be empty in "rare" cases.\n- - -\n- B — list')
+    assert spec.empty_section_value == "None"
+    assert [s.name for s in spec.sections] == ["A", "B"]
+
+
+def test_megabyte_of_empty_words() -> None:
+    assert parse_output_format_spec("- A — text\n" + "empty " * 200_000 + "write").empty_section_value == "None"
+
+
 @pytest.mark.parametrize(
     "block, expected",
     [
