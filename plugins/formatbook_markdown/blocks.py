@@ -15,13 +15,12 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One line: ``start``/``end`` offsets of its text (without the line ending) and
     ``next`` (the offset after its line ending)."""
 
@@ -33,6 +32,16 @@ class Line:
 def split_lines(text: str) -> list[Line]:
     """The lines of ``text`` with their offsets (a final line ending starts no new line)."""
     out: list[Line] = []
+    if "\r" not in text:  # the common case, without a regex
+        pos, n, find = 0, len(text), text.find
+        while pos < n:
+            nl = find("\n", pos)
+            if nl < 0:
+                out.append(Line(pos, n, n))
+                break
+            out.append(Line(pos, nl, nl + 1))
+            pos = nl + 1
+        return out
     for m in _LINE.finditer(text):
         raw = m.group(0)
         stripped = raw.rstrip("\r\n")

@@ -9,9 +9,14 @@ violation per repair it would make.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from formatbook_core import Analysis, BaseFormat, ExpectationError, Healed, HealError, ScopeNotFound, Span, Violation
+
+#: The last few enforce results, keyed by (text, id(spec), level); the spec is kept in
+#: the value so that an id cannot be reused while its entry lives.
+_RESULTS: "OrderedDict[tuple[str, int, int], tuple[Any, Any]]" = OrderedDict()
 
 _SAMPLES = (
     "# Title\n\nA paragraph with *emphasis* and `code`.\n\n- one\n- two\n",
@@ -63,7 +68,18 @@ class MarkdownFormat(BaseFormat):
         spec, level, problem = self._setup(schema, options)
         if problem is not None:
             return None, problem
-        return enforce_flex_md(_text(value), spec, level), None
+        text = _text(value)
+        # is_valid, analyze, validate and heal are asked about the same text in a row
+        key = (text, id(spec), level)
+        hit = _RESULTS.get(key)
+        if hit is not None and hit[0] is spec:
+            _RESULTS.move_to_end(key)
+            return hit[1], None
+        result = enforce_flex_md(text, spec, level)
+        _RESULTS[key] = (spec, result)
+        if len(_RESULTS) > 8:
+            _RESULTS.popitem(last=False)
+        return result, None
 
     # --- the four Promptbook methods and friends -------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
@@ -131,8 +147,19 @@ class MarkdownFormat(BaseFormat):
         return found
 
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
-        """The whole reply: the repair plan needs every fence and ``<think>`` block."""
-        return [Span(0, len(reply) if isinstance(reply, str) else 0)]
+        """The whole reply first: the repair plan needs every fence and ``<think>`` block
+        (it sets them aside itself). Then, as fallbacks tried only when the whole reply
+        cannot be repaired, the spans formatbook's default locator finds (Markdown
+        fences, then the reply without its ``<think>`` blocks)."""
+        if not isinstance(reply, str):
+            return [Span(0, 0)]
+        from formatbook_core.locating import default_locate
+
+        spans = [Span(0, len(reply))]
+        for span in default_locate(reply, (self.name, *self.aliases)):
+            if span not in spans and span.end > span.start:
+                spans.append(span)
+        return spans
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any):
         from .stream import MarkdownChecker

@@ -68,11 +68,12 @@ def trim_blank(text: str) -> str:
     """``text`` without leading and trailing blank lines and trailing white space (the
     first line's indentation is kept: it can be meaningful)."""
     lines = text.split("\n")
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return "\n".join(lines).rstrip()
+    first, last = 0, len(lines)
+    while first < last and not lines[first].strip():
+        first += 1
+    while last > first and not lines[last - 1].strip():
+        last -= 1
+    return "\n".join(lines[first:last]).rstrip()
 
 
 def _slug(title: str) -> str:

@@ -1,0 +1,61 @@
+"""formatbook's contract test-suite run on the markdown format, without a contract and
+with the contract of issue 4 (at L1 and at L3)."""
+
+from __future__ import annotations
+
+from formatbook_core.testing import FormatContract
+from formatbook_markdown.format import MarkdownFormat
+from formatbook_markdown.spec import parse_output_format_spec
+
+CONTRACT = """## Output format
+- Short answer — text (required)
+- Reasoning — ordered list (required)
+- Assumptions — list (optional)
+
+Tables (only if needed):
+- (Option, Cost, Risk — table)
+- (Step, Owner — ordered table, by Owner)
+
+Empty sections:
+- If a section is empty, write `None`.
+"""
+
+SPEC = parse_output_format_spec(CONTRACT)
+
+CONTRACT_SAMPLES = (
+    "## Short answer\n\nYes.\n\n## Reasoning\n\n1. The sky is clear.\n2. The forecast agrees.\n",
+    "## Short answer\n\nNone\n\n## Reasoning\n\n1. Logic\n\n## Assumptions\n\n- a\n- b\n\n"
+    "| # | Step | Owner |\n| --- | --- | --- |\n| 1 | Plan | Ann |\n| 2 | Build | Bob |\n",
+)
+
+
+class TestMarkdownContract(FormatContract):
+    format = MarkdownFormat()
+    huge_size = 1_000_000
+    hypothesis_examples = 60
+
+
+class TestMarkdownContractWithSpec(FormatContract):
+    format = MarkdownFormat()
+    schema = SPEC
+    samples = CONTRACT_SAMPLES
+    huge_size = 1_000_000
+    hypothesis_examples = 60
+
+
+class TestMarkdownContractL3(FormatContract):
+    format = MarkdownFormat()
+    schema = SPEC
+    options = {"level": 3}
+    samples = tuple(f"```markdown\n{s}```\n" for s in CONTRACT_SAMPLES)
+    huge_size = 1_000_000
+    hypothesis_examples = 40
+
+
+class TestMarkdownContractL2(FormatContract):
+    format = MarkdownFormat()
+    schema = SPEC
+    options = {"level": 2}
+    samples = tuple(f"```markdown\n{s}```\n" for s in CONTRACT_SAMPLES)
+    huge_size = 1_000_000
+    hypothesis_examples = 40
