@@ -13,7 +13,7 @@ from formatbook_core.locating import outside_spans, think_spans
 from .blocks import scan
 from .envelope import build_issues_envelope
 from .issues import Issue
-from .outline import MdOutline, outline_from, spec_headings
+from .outline import MdOutline, outline_for
 from .repair import run_plan
 from .repair.state import MARKDOWN_LANGS
 from .sections import SectionResult, match_sections
@@ -169,7 +169,7 @@ def _has_content(text: str) -> bool:
 def extract_body(body: str, spec: Any) -> Extracted:
     """Outline, sections and tables of a Markdown body (no repair)."""
     sc = scan(body)
-    outline = outline_from(sc, spec_headings(sc, spec))
+    outline = outline_for(sc, spec)
     sections = match_sections(sc, outline, spec)
     tables = []
     declared = list(getattr(spec, "tables", None) or [])

@@ -102,20 +102,24 @@ def outline_from(sc: Scan, heads: list[Heading]) -> MdOutline:
         stack.append(node)
     # a node's own content runs to the next heading; its subtree to the next heading of
     # the same or a shallower level
+    open_nodes: list[MdNode] = []
     for idx, node in enumerate(nodes):
         nxt = nodes[idx + 1].line if idx + 1 < len(nodes) else total
         node.content_md = trim_blank(sc.slice(node.body_line, nxt).replace("\r\n", "\n").replace("\r", "\n"))
-        end = total
-        for later in nodes[idx + 1 :]:
-            if later.level <= node.level:
-                end = later.line
-                break
-        node.end_line = end
-        node.start = sc.offset(node.line)
-        node.end = sc.offset(end) if end < total else len(text)
+        while open_nodes and open_nodes[-1].level >= node.level:
+            _close(sc, open_nodes.pop(), node.line)
+        open_nodes.append(node)
+    for node in open_nodes:
+        _close(sc, node, total)
     first = heads[0].line if heads else total
     preamble = trim_blank(sc.slice(0, first).replace("\r\n", "\n").replace("\r", "\n"))
     return MdOutline(roots, preamble)
+
+
+def _close(sc: Scan, node: MdNode, end: int) -> None:
+    node.end_line = end
+    node.start = sc.offset(node.line)
+    node.end = sc.offset(end) if end < len(sc.lines) else len(sc.text)
 
 
 def build_outline(md: str, spec: Any = None) -> MdOutline:
@@ -130,6 +134,18 @@ def build_outline(md: str, spec: Any = None) -> MdOutline:
         return MdOutline([])
     sc = scan(md)
     return outline_from(sc, spec_headings(sc, spec))
+
+
+def outline_for(sc: Scan, spec: Any) -> MdOutline:
+    """The outline of a scan read with ``spec`` (bold labels naming its sections are
+    headings); cached on the scan, since the repair steps ask for it repeatedly."""
+    cache = sc.__dict__.setdefault("_outlines", {})
+    hit = cache.get(id(spec))
+    if hit is not None and hit[0] is spec:
+        return hit[1]
+    outline = outline_from(sc, spec_headings(sc, spec))
+    cache[id(spec)] = (spec, outline)
+    return outline
 
 
 def spec_headings(sc: Scan, spec: Any) -> list[Heading]:

@@ -82,8 +82,9 @@ def chosen_nodes(nodes: list[MdNode]) -> list[MdNode]:
     return [n for n in nodes if n.level == top]
 
 
-def match_sections(sc: Scan, outline: MdOutline, spec: Any) -> dict[str, SectionResult]:
-    """The spec's sections present in the outline, by the spec's names."""
+def match_sections(sc: Scan, outline: MdOutline, spec: Any, parse: bool = True) -> dict[str, SectionResult]:
+    """The spec's sections present in the outline, by the spec's names (``parse``:
+    also parse each section's list and table)."""
     from .spec import normalize_section_name
 
     out: dict[str, SectionResult] = {}
@@ -97,8 +98,8 @@ def match_sections(sc: Scan, outline: MdOutline, spec: Any) -> dict[str, Section
             continue
         md = "\n\n".join(b for b in (node_body(sc, n) for n in nodes) if b)
         empty = is_empty_value(md, empty_value)
-        parsed_list = None if empty else parse_list(md)
-        tables = [] if empty else parse_tables(md)
+        parsed_list = None if empty or not parse else parse_list(md)
+        tables = [] if empty or not parse else parse_tables(md)
         out[section.name] = SectionResult(
             md,
             nodes[0].key,

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from .blocks import scan
-from .outline import outline_from, spec_headings
+from .outline import outline_for
 from .sections import find_node, match_sections
 
 
@@ -108,7 +108,7 @@ def _prepared(text: str, spec: Any):
 
     body = container_body(text)
     sc = scan(body)
-    outline = outline_from(sc, spec_headings(sc, spec))
+    outline = outline_for(sc, spec)
     return body, sc, outline
 
 
@@ -124,7 +124,7 @@ def extract_values(text: str, spec: Any = None) -> list[str]:
     for node in outline.walk():
         if node.label:  # a bold label read as a heading is a heading
             skip.update(range(node.line, node.body_line))
-    for result in match_sections(sc, outline, spec).values():
+    for result in match_sections(sc, outline, spec, parse=False).values():
         if result.empty:
             for node in result.nodes:
                 skip.update(range(node.body_line, node.end_line))
@@ -140,7 +140,7 @@ def extract_scope(text: str, scope: str, spec: Any = None) -> list[str] | None:
     body, sc, outline = _prepared(text, spec)
     key = normalize_section_name(scope)
     if spec is not None:
-        for name, result in match_sections(sc, outline, spec).items():
+        for name, result in match_sections(sc, outline, spec, parse=False).items():
             if normalize_section_name(name) == key:
                 if result.empty:
                     return []

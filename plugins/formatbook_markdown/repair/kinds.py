@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..blocks import scan
 from ..lists import item_match, parse_list
-from ..outline import outline_from, spec_headings
+from ..outline import outline_for
 from ..sections import match_sections
 from .state import RepairState, edit_lines
 
@@ -20,8 +20,8 @@ def convert_list_kinds(st: RepairState) -> None:
     if st.level < 3 or not st.sections:
         return
     sc = scan(st.body)
-    outline = outline_from(sc, spec_headings(sc, st.spec))
-    found = match_sections(sc, outline, st.spec)
+    outline = outline_for(sc, st.spec)
+    found = match_sections(sc, outline, st.spec, parse=False)
     names = set(st.names)
     edits: list[tuple[int, int, str | None]] = []
     for section in st.sections:

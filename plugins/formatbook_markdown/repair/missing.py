@@ -8,7 +8,7 @@ value would pass off a reply that ignored the contract. Applies from L1 on."""
 from __future__ import annotations
 
 from ..blocks import scan
-from ..outline import outline_from, section_level, spec_headings
+from ..outline import outline_for, section_level
 from ..sections import match_sections
 from .state import RepairState
 
@@ -18,7 +18,7 @@ def fill_missing_sections(st: RepairState) -> None:
     if st.level < 1 or not st.sections:
         return
     sc = scan(st.body)
-    found = match_sections(sc, outline_from(sc, spec_headings(sc, st.spec)), st.spec)
+    found = match_sections(sc, outline_for(sc, st.spec), st.spec, parse=False)
     missing = [s for s in st.sections if s.required and s.name not in found]
     if not missing:
         return

@@ -12,7 +12,7 @@ table gets a first ``#`` column numbered 1..N (added, moved first, or renumbered
 from __future__ import annotations
 
 from ..blocks import scan
-from ..outline import outline_from, spec_headings
+from ..outline import outline_for
 from ..sections import match_sections
 from ..tables import TableBlock, find_tables, format_row, format_separator
 from .state import RepairState, edit_lines
@@ -110,7 +110,7 @@ def _fill_empty(st: RepairState) -> None:
     if empty is None or not st.sections:
         return
     sc = scan(st.body)
-    found = match_sections(sc, outline_from(sc, spec_headings(sc, st.spec)), st.spec)
+    found = match_sections(sc, outline_for(sc, st.spec), st.spec, parse=False)
     edits: list[tuple[int, int, str | None]] = []
     for section in st.sections:
         result = found.get(section.name)
