@@ -197,18 +197,18 @@ def _fence(sc: Scan, tok: Any) -> FenceBlock:
 
 
 def with_labels(sc: Scan, names: set[str], level: int) -> list[Heading]:
-    """The headings of ``sc`` plus bold-label paragraphs that name one of ``names``
-    (normalised section names), read as headings of ``level``; in document order."""
+    """The headings of ``sc`` plus bold labels naming one of ``names`` (normalised
+    section names), read as headings of ``level``; in document order. A label is a
+    top-level paragraph's first line when that line is only bold text (``**Reasoning:**``);
+    the rest of the paragraph is the section's first content."""
     from .spec import normalize_section_name
 
     heads = list(sc.headings)
     if names:
-        for start, end in sc.paragraphs:
-            if end - start != 1:
-                continue
+        for start, _end in sc.paragraphs:
             label = bold_label(sc.line_text(start))
             if label is not None and normalize_section_name(label) in names:
-                heads.append(Heading(level, label, start, end, label=True))
+                heads.append(Heading(level, label, start, start + 1, label=True))
         heads.sort(key=lambda h: h.line)
     return heads
 

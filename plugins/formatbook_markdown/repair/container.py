@@ -1,6 +1,7 @@
 """Step 3: the fenced Markdown container.
 
-Below L2 a lone ```` ```markdown ```` (or ```` ```md ````) fence is unwrapped in place. At
+Below L2 a ```` ```markdown ```` (or ```` ```md ````) fence is unwrapped in place — a lone
+one as issue 4 says, and each of several as well (they are the same mistake repeated). At
 L2 and L3 the reply must be exactly one such fence: a reply without one is wrapped; an
 untagged fence holding headings is taken as the container when no tagged one exists;
 several containers are merged into one (their contents joined by a blank line, in
@@ -24,10 +25,19 @@ def normalize_container(st: RepairState) -> None:
     sc = scan(st.body)
     tagged = [f for f in sc.fences if f.lang in MARKDOWN_LANGS]
     if st.level < 2:
-        if len(tagged) == 1:
-            f = tagged[0]
-            st.body = sc.slice(0, f.line) + _inner(sc, f) + sc.slice(f.end_line, len(sc.lines))
-            st.repair("container_unwrapped", f"unwrapped the lone {f.marker}{f.lang} fence (below L2 the reply is plain Markdown)", sc.line_text(f.line))
+        # a fence nested in an unwrapped one surfaces: unwrap until none is left (bounded)
+        for _round in range(16):
+            if not tagged:
+                break
+            pieces, pos = [], 0
+            for f in tagged:
+                pieces += [sc.slice(pos, f.line), _inner(sc, f)]
+                pos = f.end_line
+                st.repair("container_unwrapped", f"unwrapped the {f.marker}{f.lang} fence (below L2 the reply is plain Markdown)", sc.line_text(f.line))
+            pieces.append(sc.slice(pos, len(sc.lines)))
+            st.body = "".join(pieces)
+            sc = scan(st.body)
+            tagged = [f for f in sc.fences if f.lang in MARKDOWN_LANGS]
         return
     boxes = tagged
     if not boxes:

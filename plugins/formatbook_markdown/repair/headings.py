@@ -1,8 +1,8 @@
 """Step 4: headings naming a spec section are written with the spec's name (case,
 trailing colon, emphasis and numbering dropped: ``## **1. reasoning:**`` becomes
 ``## Reasoning``); a setext heading that needs renaming becomes an ATX heading; a
-paragraph that is only a bold label naming a section (``**Reasoning:**``) becomes a
-heading at the level the other section headings use. Applies from L1 on."""
+paragraph whose first line is only a bold label naming a section (``**Reasoning:**``)
+gets that line turned into a heading, at the level the other section headings use. Applies from L1 on."""
 
 from __future__ import annotations
 
@@ -27,14 +27,12 @@ def standardize_headings(st: RepairState) -> None:
         edits.append((h.line, h.end_line, f"{'#' * h.level} {canonical}"))
         st.repair("heading_renamed", f"renamed the heading {h.raw!r} to {canonical!r}", sc.line_text(h.line), canonical)
     level = section_level(sc.headings, set(names))
-    for start, end in sc.paragraphs:
-        if end - start != 1:
-            continue
+    for start, _end in sc.paragraphs:
         label = bold_label(sc.line_text(start))
         canonical = names.get(normalize_section_name(label)) if label is not None else None
         if canonical is None:
             continue
-        edits.append((start, end, f"{'#' * level} {canonical}"))
+        edits.append((start, start + 1, f"{'#' * level} {canonical}"))
         st.repair("heading_from_label", f"turned the bold label {sc.line_text(start).strip()!r} into the heading {canonical!r}", sc.line_text(start), canonical)
     if edits:
         st.body = edit_lines(sc, edits)

@@ -118,7 +118,7 @@ def _fill_empty(st: RepairState) -> None:
             continue
         node = result.nodes[0]
         heading = sc.slice(node.line, node.body_line).rstrip("\r\n")
-        edits.append((node.line, node.body_line, f"{heading}\n\n{empty}\n"))
+        edits.append((node.line, node.body_line, f"{heading}\n\n{empty}"))
         st.repair("empty_value", f"wrote {empty!r} into the empty section {section.name!r}", None, section.name)
     if edits:
         st.body = edit_lines(sc, edits)
