@@ -20,6 +20,15 @@ def _inner(sc: Scan, f: FenceBlock) -> str:
     return sc.slice(f.line + 1, f.end_line - (1 if f.closed else 0))
 
 
+def markdown_fences(sc: Scan, level: int) -> list[FenceBlock]:
+    """The fences whose content is the reply's Markdown: those tagged ``markdown``/``md``;
+    at L2+, when there is none, the untagged ones holding a heading."""
+    tagged = [f for f in sc.fences if f.lang in MARKDOWN_LANGS]
+    if tagged or level < 2:
+        return tagged
+    return [f for f in sc.fences if f.lang == "" and scan(_inner(sc, f)).headings]
+
+
 def normalize_container(st: RepairState) -> None:
     """Unwrap (below L2) or establish (L2+) the single Markdown container."""
     sc = scan(st.body)
@@ -39,9 +48,8 @@ def normalize_container(st: RepairState) -> None:
             sc = scan(st.body)
             tagged = [f for f in sc.fences if f.lang in MARKDOWN_LANGS]
         return
-    boxes = tagged
-    if not boxes:
-        boxes = [f for f in sc.fences if f.lang == "" and scan(_inner(sc, f)).headings]
+    boxes = markdown_fences(sc, st.level)
+    if not tagged:
         if boxes:
             st.repair("container_tagged", "read the untagged fence holding headings as the Markdown container", sc.line_text(boxes[0].line))
     if not boxes:

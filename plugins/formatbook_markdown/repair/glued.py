@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..blocks import scan
-from .state import MARKDOWN_LANGS, RepairState, edit_lines
+from .state import RepairState, edit_lines
 
 _GLUED = re.compile(r"(?<=\S)[ \t]+(#{1,6})[ \t]+(?=\S)")
 _CLOSING = re.compile(r"[ \t]+#+[ \t]*$")
@@ -35,9 +35,13 @@ def split_glued_headings(st: RepairState) -> None:
         return
     sc = scan(st.body)
     skip = set(sc.code_lines)
-    for f in sc.fences:  # a Markdown container's content is Markdown, not code
-        if f.lang in MARKDOWN_LANGS:
-            skip.difference_update(range(f.line + 1, f.end_line - (1 if f.closed else 0)))
+    from .container import markdown_fences
+
+    for f in markdown_fences(sc, st.level):  # a container's content is Markdown, not code...
+        first, end = f.line + 1, f.end_line - (1 if f.closed else 0)
+        skip.difference_update(range(first, end))
+        # ...except the code inside it
+        skip.update(first + k for k in scan(sc.slice(first, end)).code_lines)
     edits = []
     for i in range(len(sc.lines)):
         if i in skip:

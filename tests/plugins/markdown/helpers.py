@@ -38,7 +38,7 @@ _WORD = re.compile(r"\w+")
 
 
 def words(text: str) -> set[str]:
-    return set(_WORD.findall(text))
+    return {w.lower() for w in _WORD.findall(text)}  # renaming headings may change case
 
 
 def assert_nothing_lost(reply: str, result, syntax: frozenset[str] = frozenset()) -> None:
