@@ -117,6 +117,139 @@ except (TypeError, AttributeError):  # pragma: no cover - only if StreamStatus c
     _FAST_STATUS = False
 
 
+# ``open`` statuses of chunks wholly inside a string value, interned: a token stream
+# repeats its chunks (words, indentation), and a StreamStatus is immutable, so one
+# instance per distinct short chunk serves every checker. Bounded in count and length.
+_OPEN: dict[str, StreamStatus] = {}
+_OPEN_MAX = 4096
+
+
+def _open_status(text: str) -> StreamStatus:
+    status = _status(open=text)
+    if len(text) <= 16 and len(_OPEN) < _OPEN_MAX:
+        _OPEN[text] = status
+    return status
+
+
+# A whole strict number (used only when something follows it in the same chunk).
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?").match
+_NUM_GOES_ON = "0123456789.eE+-"  # characters that may continue (or break) a number
+
+
+# --- memoized moves between tokens (strict) -------------------------------------------
+# A token stream repeats its between-token chunks (`": "`, `",\n  "`, `{\n    "`), and
+# what such a chunk does to the checker depends only on the state, the chunk and the top
+# of the stack. ``_transition`` works a move out once; ``_MOVES`` keeps it (bounded), so a
+# repeated chunk costs one dict look-up instead of a Python step per character.
+_MOVES: dict[tuple[int, int, str, str, int], Any] = {}
+_MOVES_MAX = 8192
+_TOKENS_MAX_CHUNK = 32  # longer chunks go straight to _run (one pass, not two)
+
+
+def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
+    """The strict move made by ``chunk[i:]`` from the between-tokens state ``st`` with
+    ``top`` on top of a stack of ``depth`` entries (2 = two or more): whitespace,
+    punctuation, brackets, strings without escapes, numbers and literals that end inside
+    the chunk, and at most a final string left open. Returns ``(pops, pushed, state,
+    collect, body, values, peak, status)`` — ``pops`` (0 or 1) entries of the old stack
+    closed, the openers ``pushed``, the new state, for a string left open whether it is a
+    value and its ``body`` so far, the values closed, the most openers stacked at once,
+    and the status to return — or False when the chunk holds anything else (an error, an
+    escape, a number or literal cut by the chunk's end, a look below the top)."""
+    pre = 1 if depth else 0  # entries of the old stack still known and open
+    below = depth > 1  # entries under the top exist but are unknown
+    pushed: list[str] = []
+    vals: list[str] = []
+    peak = 0
+    n = len(chunk)
+    body = ""
+    collect = False
+    while i < n:
+        c = chunk[i]
+        if c in _WS:
+            i += 1
+            continue
+        if c == '"':
+            if st > _KEY:
+                return False
+            k = chunk.find('"', i + 1)
+            body = chunk[i + 1 :] if k < 0 else chunk[i + 1 : k]
+            if "\\" in body or not body.isprintable():
+                return False
+            if k < 0:  # the string stays open
+                collect = st <= _ARR_FIRST
+                st = _STR
+                break
+            if st >= _OBJ_FIRST:
+                st = _COLON
+            else:
+                if body and not body.isspace():
+                    vals.append(body)
+                st = _AFTER if pre or pushed or below else _DONE
+            body = ""
+            i = k + 1
+            continue
+        if c == "," or c == "}" or c == "]":
+            if pushed:
+                cur = pushed[-1]
+            elif pre:
+                cur = top
+            else:
+                return False  # empty, or unknown below the top
+            if c == ",":
+                if st != _AFTER:
+                    return False
+                st = _VALUE if cur == "[" else _KEY
+            else:
+                if not (st == _AFTER or (st == _OBJ_FIRST and c == "}") or (st == _ARR_FIRST and c == "]")):
+                    return False
+                if _CLOSER[cur] != c:
+                    return False
+                if pushed:
+                    pushed.pop()
+                else:
+                    pre = 0
+                st = _AFTER if pre or pushed or below else _DONE
+        elif c == ":":
+            if st != _COLON:
+                return False
+            st = _VALUE
+        elif c == "{" or c == "[":
+            if st > _ARR_FIRST:
+                return False
+            pushed.append(c)
+            peak = max(peak, len(pushed))
+            st = _OBJ_FIRST if c == "{" else _ARR_FIRST
+        elif st <= _ARR_FIRST and (c in _DIGITS or c == "-"):
+            m = _NUMBER(chunk, i)
+            if m is None or m.end() == n:  # may go on: _run keeps its parts
+                return False
+            vals.append(m.group())
+            i = m.end()
+            st = _AFTER if pre or pushed or below else _DONE
+            continue
+        elif st <= _ARR_FIRST and (c == "t" or c == "f" or c == "n"):
+            word = _LITERALS[c][1]
+            if not chunk.startswith(word, i):
+                return False
+            if c != "n":
+                vals.append(word)
+            i += len(word)
+            st = _AFTER if pre or pushed or below else _DONE
+            continue
+        else:
+            return False
+        i += 1
+    if not (st == _STR and collect):
+        body = ""
+    values = tuple(vals)
+    if values or body:
+        status = _status(values, body, st == _DONE)
+    else:
+        status = _COMPLETE if st == _DONE else _OK
+    return (1 if depth and not pre else 0), "".join(pushed), st, collect, body, values, peak, status
+
+
 class JsonChecker:
     """Incremental JSON checker implementing formatbook_core's ``Checker`` protocol.
 
@@ -180,29 +313,27 @@ class JsonChecker:
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the document; O(len(chunk))."""
         # Short paths for the shapes most chunks of a token stream have (string content,
-        # a string closing before ',' or ':', whitespace, a string opening); anything
-        # else goes through the general automaton in _run. Each short path leaves the
-        # checker exactly as _run would.
+        # a string closing before ',' or ':', whitespace, a string opening, punctuation);
+        # in strict mode _tokens then takes most other chunks between tokens, and the
+        # general automaton in _run the rest. Each short path either leaves the checker
+        # exactly as _run would, or touches nothing and hands the chunk on.
         st = self._st
         if st == _STR:
-            if "\\" in chunk:
-                return self._run(chunk)
-            if self._quote not in chunk:
-                if self._strict and not chunk.isprintable():
+            quote = self._quote
+            if quote not in chunk:
+                # Wholly inside the string: the hottest path.
+                if "\\" in chunk or (self._strict and not chunk.isprintable()):
                     return self._run(chunk)
                 self._pos += len(chunk)
                 if self._collect:
                     self._parts.append(chunk)
-                    if _FAST_STATUS:  # _status(open=chunk), inlined: this is the hottest line
-                        status = _new(StreamStatus)
-                        status.__dict__["open"] = chunk
-                        return status
-                    return _status(open=chunk)
+                    status = _OPEN.get(chunk)
+                    return status if status is not None else _open_status(chunk)
                 return _OK
-            q = chunk.find(self._quote)
             stack = self._stack
-            if not stack:
+            if not stack or "\\" in chunk:
                 return self._run(chunk)
+            q = chunk.find(quote)
             head = chunk[:q] if q else ""
             if self._strict and not head.isprintable():
                 return self._run(chunk)
@@ -212,6 +343,12 @@ class JsonChecker:
                     nst = _AFTER
                 elif tail == ",":
                     nst = _VALUE if stack[-1] == "[" else _KEY
+                elif self._strict:
+                    parts = self._parts
+                    if parts:
+                        head = "".join(parts) + head
+                    status = self._tokens(chunk, q + 1, _AFTER, [head] if head and not head.isspace() else [], True)
+                    return status if status is not None else self._run(chunk)
                 else:
                     return self._run(chunk)
                 parts = self._parts
@@ -222,7 +359,7 @@ class JsonChecker:
                 self._st = nst
                 self._pos += len(chunk)
                 if head and not head.isspace():
-                    if _FAST_STATUS:
+                    if _FAST_STATUS:  # _status(values=(head,)), inlined
                         status = _new(StreamStatus)
                         status.__dict__["values"] = (head,)
                         return status
@@ -232,6 +369,9 @@ class JsonChecker:
                 self._st = _COLON
             elif tail == ":":
                 self._st = _VALUE
+            elif self._strict:
+                status = self._tokens(chunk, q + 1, _COLON, [], False)
+                return status if status is not None else self._run(chunk)
             else:
                 return self._run(chunk)
             self._pos += len(chunk)
@@ -255,11 +395,8 @@ class JsonChecker:
                         self._collect = True
                         if body:
                             self._parts = [body]
-                            if _FAST_STATUS:
-                                status = _new(StreamStatus)
-                                status.__dict__["open"] = body
-                                return status
-                            return _status(open=body)
+                            status = _OPEN.get(body)
+                            return status if status is not None else _open_status(body)
                         self._parts = []
                         return _OK
             elif (c == "," and st == _AFTER) or (c == ":" and st == _COLON):
@@ -276,7 +413,7 @@ class JsonChecker:
                     if ch == "}" or ch == "]":
                         if not (st == _AFTER or (st == _OBJ_FIRST and ch == "}") or (st == _ARR_FIRST and ch == "]")):
                             return self._run(chunk)
-                        if _CLOSER[stack[depth - 1]] != ch:
+                        if not depth or _CLOSER[stack[depth - 1]] != ch:
                             return self._run(chunk)
                         depth -= 1
                         st = _AFTER if depth else _DONE
@@ -288,12 +425,71 @@ class JsonChecker:
                 self._st = st
                 self._pos += len(chunk)
                 return _COMPLETE if st == _DONE else _OK
+            if self._strict:
+                status = self._tokens(chunk, len(chunk) - len(text), st, [], False)
+                if status is not None:
+                    return status
+            return self._run(chunk)
+        if st == _NUM:
+            # A number (strict only) that ends at the start of this chunk.
+            if chunk and self._nsub in _N_ENDABLE and chunk[0] not in _NUM_GOES_ON:
+                status = self._tokens(chunk, 0, _AFTER if self._stack else _DONE, ["".join(self._numparts)], False)
+                if status is not None:
+                    self._numparts = []
+                    return status
+            return self._run(chunk)
+        if st == _LIT:
+            # The rest of true / false / null (strict only), then whatever follows.
+            rem = self._lit
+            if chunk.startswith(rem):
+                word = self._litword
+                status = self._tokens(chunk, len(rem), _AFTER if self._stack else _DONE, [word] if word != "null" else [], False)
+                if status is not None:
+                    self._lit = ""
+                    return status
             return self._run(chunk)
         if st == _DONE and (not self._strict or not chunk.strip(_WS)):
             # After the document: whitespace (strict) or anything (relaxed: set aside).
             self._pos += len(chunk)
             return _COMPLETE
         return self._run(chunk)
+
+    def _tokens(self, chunk: str, i: int, st: int, vals: list[str], closed: bool) -> StreamStatus | None:
+        """Strict grammar, from ``chunk[i]`` in the between-tokens state ``st``: see
+        ``_transition`` for what it takes. Commits and returns the status; returns None,
+        having changed nothing, on anything else, so that _run takes the chunk. ``vals``
+        are values the chunk closed before ``i``; ``closed``: the chunk closed the open
+        string value (its parts are released)."""
+        if len(chunk) > _TOKENS_MAX_CHUNK:
+            return None
+        stack = self._stack
+        depth = len(stack)
+        key = (st, i, chunk, stack[-1] if depth else "", depth if depth < 2 else 2)
+        move = _MOVES.get(key)
+        if move is None:
+            move = _transition(st, chunk, i, key[3], key[4])
+            if len(_MOVES) < _MOVES_MAX:
+                _MOVES[key] = move
+        if move is False:
+            return None
+        pops, pushed, nst, collect, body, tvals, peak, status = move
+        if peak and depth + peak >= self._max_depth:
+            return None  # may be too deep: _run says exactly where
+        if pops:
+            del stack[-1]
+        if pushed:
+            stack.extend(pushed)
+        self._st = nst
+        self._pos += len(chunk)
+        if nst == _STR:
+            self._quote = '"'
+            self._collect = collect
+            self._parts = [body] if body else []
+        elif closed:
+            self._parts = []
+        if vals:
+            return _status(tuple(vals) + tvals, body, nst == _DONE)
+        return status
 
     def copy(self) -> "JsonChecker":
         """An independent clone of the current state (O(depth + open token))."""

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from formatbook_json import incremental
 from formatbook_json.incremental import JsonChecker, can_be_valid
 from formatbook_json.syntax import is_valid_json
 
@@ -234,6 +235,64 @@ def test_checker_agrees_with_the_parser(text):
         assert can_be_valid(text[: status.position])
 
 
+class _General(JsonChecker):
+    """The checker with every short path and memoized move turned off: each chunk goes
+    through the general automaton."""
+
+    __slots__ = ()
+
+    def feed(self, chunk: str):
+        return self._run(chunk)
+
+
+def _statuses(checker: JsonChecker, pieces: list[str]) -> list[tuple]:
+    out = []
+    for piece in pieces:
+        s = checker.feed(piece)
+        out.append((s.ok, s.reason, s.position, s.complete, s.values, s.open))
+        if not s:
+            return out
+    s = checker.finish()
+    out.append((s.ok, s.reason, s.position, s.complete, s.values, s.open))
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    value=json_values,
+    options=dump_options,
+    edits=st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(list('{}[]",:0-1etfn \\\n\x01x'))), max_size=3),
+    cuts=st.lists(st.integers(1, 9), min_size=1, max_size=40),
+    strict=st.booleans(),
+    max_depth=st.sampled_from([1, 2, 3, 1000]),
+)
+def test_short_paths_and_memoized_moves_agree_with_the_general_automaton(value, options, edits, cuts, strict, max_depth):
+    """Every status (values, open text, failure position and reason) is the same whether
+    a chunk takes a short path, a memoized move, or the general automaton."""
+    text = json.dumps(value, **options)
+    for at, ch in edits:  # damage the document a little, or not at all
+        at %= len(text) + 1
+        text = text[:at] + ch + text[at:]
+    pieces, i, k = [], 0, 0
+    while i < len(text):
+        step = cuts[k % len(cuts)]
+        pieces.append(text[i : i + step])
+        i, k = i + step, k + 1
+    for _ in range(2):  # the second time, the moves are memoized
+        fast = _statuses(JsonChecker(strict, max_depth=max_depth), pieces)
+        slow = _statuses(_General(strict, max_depth=max_depth), pieces)
+        assert fast == slow, (text, pieces)
+
+
+def test_memoized_moves_respect_each_checkers_depth_limit():
+    wide = JsonChecker(max_depth=1000)
+    assert wide.feed("[[[[").ok and wide.feed("[[[[").ok  # "[[[[" is now memoized
+    narrow = JsonChecker(max_depth=6)
+    assert narrow.feed("[[[[").ok
+    status = narrow.feed("[[[[")
+    assert not status and status.position == 6 and "deeper than 6" in status.reason
+
+
 def test_copy_is_independent():
     checker = JsonChecker()
     checker.feed('{"a": ["x')
@@ -308,6 +367,10 @@ def _count_lines(checker: JsonChecker, chunks: list[str]) -> int:
             count += 1
         return tracer
 
+    # Start cold: the shared tables of memoized moves and interned statuses would
+    # otherwise make a chunk seen before cheaper than one seen for the first time.
+    incremental._MOVES.clear()
+    incremental._OPEN.clear()
     old = sys.gettrace()
     sys.settrace(tracer)
     try:
