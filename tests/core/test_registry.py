@@ -328,3 +328,15 @@ def test_the_default_registry_loads_the_text_plugin_through_its_entry_point():
     assert entry.plugin == "text"
     assert type(entry.format).__module__ == "formatbook_text"
     assert registry.get("text/plain") is entry.format
+
+
+def test_no_two_installed_plugins_claim_one_name():
+    import warnings
+
+    registry = Registry(autoload=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a plugin still being written may fail to load
+        names = registry.names()
+    assert "text" in names
+    for name in names:
+        registry.entry(name)  # raises ConflictError when two plugins claim it
