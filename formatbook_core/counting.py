@@ -27,6 +27,7 @@ raises only ``TypeError`` for a non-``str`` argument.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
@@ -66,7 +67,7 @@ def _require_str(text: Any) -> str:
     return text
 
 
-class Unit:
+class Unit(ABC):
     """A counting unit (``EXPECT MAX 3 WORDS``).
 
     Subclasses set ``name`` (plural, lower case), ``aliases`` and implement :meth:`count`.
@@ -80,9 +81,9 @@ class Unit:
     based_on: str | None = None
     description: str = ""
 
+    @abstractmethod
     def count(self, text: str) -> int:
         """The number of units in ``text``."""
-        raise NotImplementedError  # pragma: no cover - every concrete unit overrides it
 
     def from_base(self, total: int) -> int:
         """For a derived unit: its count given the base unit's total over all values."""
@@ -364,9 +365,10 @@ _HWS = r"[^\S\r\n]"
 # A paragraph starts at the first non-blank line of the text, or at a non-blank line right
 # after a blank (whitespace-only) line. Each attempt scans at most two lines, so it is linear.
 _PARAGRAPH_START = regex.compile(rf"(?:\A(?:{_HWS}*+{_BR})?|{_BR}{_HWS}*+{_BR}){_HWS}*+\S")
-# A blank line (starting the text or right after a line break, never between CR and LF)
-# ended by a break that can no longer grow (a CR only once the next character is no LF).
-_PARAGRAPH_SAFE = regex.compile(rf"(?:\A|(?<=\n)|(?<=\r)(?!\n)){_HWS}*+(?>\r\n|\n|\r(?=[^\n]))")
+# The line break that ends a blank line (one starting the text or right after a break, never
+# between CR and LF), once it can no longer grow (a CR only when the next character is no LF).
+# Searched backwards; the blank line itself is checked by a look-behind.
+_PARAGRAPH_SAFE = regex.compile(rf"(?r)(?<=(?:\A|\n|\r(?!\n)){_HWS}*)(?>\r\n|\n|\r(?=[^\n]))")
 
 
 class Paragraphs(Unit):
@@ -380,13 +382,9 @@ class Paragraphs(Unit):
         return len(_PARAGRAPH_START.findall(_require_str(text)))
 
     def settled_end(self, text: str, start: int = 0) -> int:
-        # At the start of any line that follows a blank line: no paragraph spans it. A blank
-        # line longer than the look-back may be missed, which only makes the result
-        # smaller, never wrong.
-        best = 0
-        for m in _PARAGRAPH_SAFE.finditer(text, max(0, start - 80)):
-            best = m.end()
-        return best
+        # At the start of any line that follows a blank line: no paragraph spans it.
+        m = _PARAGRAPH_SAFE.search(text, max(0, start - 2))
+        return m.end() if m else 0
 
 
 # --- pages -------------------------------------------------------------------------------

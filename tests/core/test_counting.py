@@ -397,3 +397,39 @@ def test_lines_settle_after_each_line_break():
     assert unit.settled_end("abc\r") == 0  # a CR LF may still be coming
     assert unit.settled_end("abc\rd") == 4
     assert unit.settled_end("abc\r\nd") == 5
+
+
+@pytest.mark.parametrize(
+    "unit, text, safe",
+    [
+        (Characters(), "ab" + "\u0301" * 300, 1),
+        (Words(), "a b" + "c" * 300, 2),
+        (Sentences(), "Hi. " + "x" * 300, 4),
+        (Lines(), "a\n" + "x" * 300, 2),
+        (Paragraphs(), "a\n\n" + "x" * 300, 3),
+    ],
+    ids=lambda v: getattr(v, "name", None) or "",
+)
+def test_start_hint_bounds_the_search(unit, text, safe):
+    # Without a hint the early safe index is found; with a hint near the end the search
+    # does not walk back to it (the cost stays proportional to the new text).
+    assert unit.settled_end(text) == safe
+    assert unit.settled_end(text, len(text) - 5) == 0
+
+
+def test_a_third_party_unit_needs_only_count():
+    class Vowels(Unit):
+        name = "vowels"
+        aliases = ("vowel",)
+
+        def count(self, text: str) -> int:
+            return sum(text.count(v) for v in "aeiou")
+
+    unit = Vowels()
+    assert count_values(unit, ["banana", "kiwi"]) == 5
+    inc = IncrementalCount(unit)  # no safe index: everything stays pending, still exact
+    inc.feed("bana")
+    inc.feed("na")
+    assert inc.settled() == 0 and inc.total() == 3
+    with pytest.raises(TypeError):
+        unit.from_base(3)
