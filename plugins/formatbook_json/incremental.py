@@ -124,9 +124,15 @@ _OPEN: dict[str, StreamStatus] = {}
 _OPEN_MAX = 4096
 
 
+_NOT_PLAIN = re.compile("[\"'\\\\\u201d\u2019]").search  # what may end or escape a string
+
+
 def _open_status(text: str) -> StreamStatus:
+    """``StreamStatus(open=text)``, interned when ``text`` is short and plain (printable,
+    no quote of any grammar, no backslash): ``feed`` takes a chunk found in ``_OPEN`` to
+    lie wholly inside the open string without looking at it again."""
     status = _status(open=text)
-    if len(text) <= 16 and len(_OPEN) < _OPEN_MAX:
+    if len(text) <= 16 and len(_OPEN) < _OPEN_MAX and text.isprintable() and _NOT_PLAIN(text) is None:
         _OPEN[text] = status
     return status
 
@@ -319,6 +325,15 @@ class JsonChecker:
         # exactly as _run would, or touches nothing and hands the chunk on.
         st = self._st
         if st == _STR:
+            status = _OPEN.get(chunk)
+            if status is not None:
+                # A chunk seen before that holds no quote, backslash or control character
+                # in any grammar: wholly inside the string. The hottest path.
+                self._pos += len(chunk)
+                if self._collect:
+                    self._parts.append(chunk)
+                    return status
+                return _OK
             quote = self._quote
             if quote not in chunk:
                 # Wholly inside the string: the hottest path.
