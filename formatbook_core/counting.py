@@ -130,7 +130,7 @@ class Characters(Unit):
     """Extended grapheme clusters (UAX #29): ``e`` + U+0301 is 1, a flag is 1, CR LF is 1."""
 
     name = "characters"
-    aliases = ("character", "chars", "char")
+    aliases = ("character",)
     description = "user-perceived characters (extended grapheme clusters)"
 
     def count(self, text: str) -> int:
