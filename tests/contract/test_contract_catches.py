@@ -297,32 +297,34 @@ class AnalyzeDisagrees(Digits):
         return Analysis(value, ())
 
 
+BROKEN = [
+    (RaisesOnDeepNesting(), lambda f: check_robust(f, garbage_input("deep-brackets")), "RecursionError"),
+    (HealRaisesValueError(), lambda f: check_robust(f, ""), "ValueError"),
+    (ChunkOfOneRejected(), lambda f: check_stream_prefixes(f, "12345"), "rejected the valid prefix"),
+    (SharedCopy(), lambda f: check_copy_independent(f, "12345"), "returned the checker itself"),
+    (ShallowCopy(), lambda f: check_copy_independent(f, "12345"), "shares state"),
+    (HealChangesValidInput(), lambda f: check_heal_unchanged(f, "007"), "changed the valid sample"),
+    (HealSilentlyChanges(), lambda f: check_heal_idempotent(f, "1a"), "without listing a repair"),
+    (HealLeavesInvalid(), lambda f: check_heal_idempotent(f, "1xx"), "not valid"),
+    (LocatesWholeReply(), lambda f: check_locate_in_prose(f, "123"), "did not find the sample"),
+    (LocateOutOfBounds(), lambda f: check_robust(f, "12"), "outside"),
+    (WhitespaceValues(), lambda f: check_extract_values(f, "12"), "whitespace-only"),
+    (BytesValues(), lambda f: check_extract_values(f, "12"), "bytes item"),
+    (UpperCaseName(), check_protocol, "lower case"),
+    (NoOptions(), check_protocol, r"\*\*options"),
+    (CanBeValidTooStrict(), lambda f: check_can_be_valid_prefixes(f, "12345"), "can_be_valid rejects"),
+    (CanBeValidTooStrict(), lambda f: check_robust(f, "12345"), "can_be_valid is false"),
+    (StrictFinishAcceptsInvalid(), lambda f: check_robust(f, ""), r"finish\(\) accepts"),
+    (ChangesItsMind(), lambda f: check_robust(f, "a1"), "then truthy again|finish\\(\\) is truthy"),
+    (RelaxedStricterThanHeal(), lambda f: check_robust(f, "1a"), "relaxed checker"),
+    (RejectsOwnSample(), lambda f: check_sample_is_valid(f, "1 2"), "rejects its own sample"),
+    (AnalyzeDisagrees(), lambda f: check_robust(f, "x"), "analyze reports"),
+]
+
+
 @pytest.mark.parametrize(
     ("fmt", "check", "message"),
-    [
-        (RaisesOnDeepNesting(), lambda f: check_robust(f, garbage_input("deep-brackets")), "RecursionError"),
-        (HealRaisesValueError(), lambda f: check_robust(f, ""), "ValueError"),
-        (ChunkOfOneRejected(), lambda f: check_stream_prefixes(f, "12345"), "rejected the valid prefix"),
-        (SharedCopy(), lambda f: check_copy_independent(f, "12345"), "returned the checker itself"),
-        (ShallowCopy(), lambda f: check_copy_independent(f, "12345"), "shares state"),
-        (HealChangesValidInput(), lambda f: check_heal_unchanged(f, "007"), "changed the valid sample"),
-        (HealSilentlyChanges(), lambda f: check_heal_idempotent(f, "1a"), "without listing a repair"),
-        (HealLeavesInvalid(), lambda f: check_heal_idempotent(f, "1xx"), "not valid"),
-        (LocatesWholeReply(), lambda f: check_locate_in_prose(f, "123"), "did not find the sample"),
-        (LocateOutOfBounds(), lambda f: check_robust(f, "12"), "outside"),
-        (WhitespaceValues(), lambda f: check_extract_values(f, "12"), "whitespace-only"),
-        (BytesValues(), lambda f: check_extract_values(f, "12"), "bytes item"),
-        (UpperCaseName(), check_protocol, "lower case"),
-        (NoOptions(), check_protocol, r"\*\*options"),
-        (CanBeValidTooStrict(), lambda f: check_can_be_valid_prefixes(f, "12345"), "can_be_valid rejects"),
-        (CanBeValidTooStrict(), lambda f: check_robust(f, "12345"), "can_be_valid is false"),
-        (StrictFinishAcceptsInvalid(), lambda f: check_robust(f, ""), r"finish\(\) accepts"),
-        (ChangesItsMind(), lambda f: check_robust(f, "a1"), "then truthy again|finish\\(\\) is truthy"),
-        (RelaxedStricterThanHeal(), lambda f: check_robust(f, "1a"), "relaxed checker"),
-        (RejectsOwnSample(), lambda f: check_sample_is_valid(f, "1 2"), "rejects its own sample"),
-        (AnalyzeDisagrees(), lambda f: check_robust(f, "x"), "analyze reports"),
-    ],
-    ids=lambda v: type(v).__name__ if not callable(v) or isinstance(v, type) else None,
+    [pytest.param(*case, id=f"{type(case[0]).__name__}-{i}") for i, case in enumerate(BROKEN)],
 )
 def test_the_contract_catches(fmt, check, message):
     with pytest.raises(AssertionError, match=message):
@@ -367,3 +369,31 @@ def test_a_third_party_test_module_reports_contract_failures(tmp_path):
     assert "test_sample_is_valid[sample1] FAILED" in out or "1 failed" in out, out
     assert "rejects its own sample 'abc'" in out, out
     assert "2 passed" in out, out
+
+
+class Anything(Digits):
+    """Every text is valid, and the payload is always the whole reply (like ``text``)."""
+
+    def validate(self, value, schema=None, **options):
+        return []
+
+    def can_be_valid(self, partial, schema=None, **options):
+        return True
+
+    def locate(self, reply, schema=None, **options):
+        return [Span(0, len(reply))]
+
+
+def test_a_whole_reply_locate_passes_when_the_whole_reply_is_a_payload():
+    check_locate_in_prose(Anything(), "12")  # auto: the wrapped reply is valid
+    check_locate_in_prose(Anything(), "12", whole_reply=True)
+    with pytest.raises(AssertionError, match="did not find the sample"):
+        check_locate_in_prose(Anything(), "12", whole_reply=False)
+
+
+def test_a_declared_whole_reply_locate_may_offer_more_candidates():
+    # LocatesWholeReply's wrapped reply is not valid digits: auto-detection refuses it,
+    # a declaration accepts it
+    check_locate_in_prose(LocatesWholeReply(), "123", whole_reply=True)
+    with pytest.raises(AssertionError, match="did not find the sample"):
+        check_locate_in_prose(LocatesWholeReply(), "123", whole_reply=None)
