@@ -433,3 +433,18 @@ def test_a_third_party_unit_needs_only_count():
     assert inc.settled() == 0 and inc.total() == 3
     with pytest.raises(TypeError):
         unit.from_base(3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=texts)
+def test_characters_match_plain_grapheme_segmentation(text):
+    # The fast paths (ASCII, regional-indicator pairs) give what \X alone gives.
+    import regex
+
+    assert Characters().count(text) == len(regex.findall(r"\X", text))
+
+
+def test_long_flag_runs_pair_up():
+    flags = "\U0001F1EB" * 5
+    assert Characters().count(flags) == 3  # two pairs and a lone indicator
+    assert Characters().count("\u0600" + flags) == 3  # a prepended mark joins the first pair
