@@ -391,7 +391,7 @@ def test_a_whole_reply_locate_passes_when_the_whole_reply_is_a_payload():
         check_locate_in_prose(Anything(), "12", whole_reply=False)
 
 
-def test_a_declared_whole_reply_locate_may_offer_more_candidates():
+def test_a_declared_whole_reply_locate_needs_no_valid_reply():
     # LocatesWholeReply's wrapped reply is not valid digits: auto-detection refuses it,
     # a declaration accepts it
     check_locate_in_prose(LocatesWholeReply(), "123", whole_reply=True)

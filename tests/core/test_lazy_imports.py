@@ -117,3 +117,17 @@ def test_formatbook_formats_loads_no_heavy_dependency_when_piped():
         """
     )
     assert heavy_in(modules, tuple(m for m in HEAVY if m != "rich")) == []
+
+
+def test_the_contract_suite_imports_pytest_and_hypothesis_only_when_run():
+    # third-party plugins import formatbook_core.testing from their tests; importing it
+    # (and building a contract class) must not need the test tools yet
+    modules = loaded_modules(
+        """
+        from formatbook_core.testing import FormatContract, make_contract
+        from formatbook_core import BaseFormat
+        make_contract(BaseFormat())
+        """
+    )
+    assert "formatbook_core" in modules
+    assert heavy_in(modules, HEAVY + TEST_ONLY) == []
