@@ -38,7 +38,7 @@ class KvChecker:
         self.failed: StreamStatus | None = None
 
     def feed(self, chunk: str) -> StreamStatus:
-        if self.failed:
+        if self.failed is not None:
             return self.failed
         values: list[str] = []
         for ch in chunk:
