@@ -13,7 +13,7 @@ from typing import Iterable
 
 from formatbook_core import HealError, Repair, Span, Violation
 
-from . import literals, numbers, runs, strings
+from . import literals, numbers, runs, strings, tolerant
 from .lexer import Lexer
 
 # States: what the next significant token should be.
@@ -60,9 +60,10 @@ def _fail(message: str, start: int, end: int | None = None, code: str = "json.he
     return HealError(message + f" at offset {start}", [Violation(code, message, span=span)])
 
 
-def repair(text: str, max_depth: int = 1000) -> Result:
+def repair(text: str, max_depth: int = 1000, *, fast: bool = True) -> Result:
     """Walk the tokens of ``text`` and collect the edits that make ``text``
-    strict JSON. Raises ``HealError`` when no obvious repair exists."""
+    strict JSON. Raises ``HealError`` when no obvious repair exists. ``fast=False``
+    walks every token (the fast paths must give the same result; tests compare)."""
     res = Result()
     edit = res.edit
     stack: list[str] = []  # open containers: "{" or "["
@@ -75,9 +76,12 @@ def repair(text: str, max_depth: int = 1000) -> Result:
 
     lexer = Lexer(text)
     token_at = lexer.token_at
-    fast = not lexer.careful
+    fast = fast and not lexer.careful
     members = runs.MEMBERS.match
     elements = runs.ELEMENTS.match
+    loose_members = tolerant.MEMBERS.match
+    loose_elements = tolerant.ELEMENTS.match
+    damage = tolerant.damage
     pos = 0
     while True:
         if fast and pending is None:
@@ -99,6 +103,16 @@ def repair(text: str, max_depth: int = 1000) -> Result:
                         marks[-1] = commas - 1
                         state = NEXT_KEY if state <= NEXT_KEY and state >= FIRST_KEY else NEXT_VALUE
                         prev_end = pos = commas
+                # then a stretch with the common per-token damage (see tolerant.py)
+                if state != AFTER:
+                    m = (loose_members if state >= FIRST_KEY else loose_elements)(text, pos)
+                    if m is not None:
+                        found = damage(text, pos, m.end(), MESSAGES)
+                        if found is not None:
+                            res.edits.extend(found[0])
+                            res.repairs.extend(found[1])
+                            state = AFTER
+                            prev_end = pos = m.end()
         tok = token_at(pos)
         if tok is None:
             break
