@@ -118,7 +118,10 @@ def _fill_empty(st: RepairState) -> None:
             continue
         node = result.nodes[0]
         heading = sc.slice(node.line, node.body_line).rstrip("\r\n")
-        edits.append((node.line, node.body_line, f"{heading}\n\n{empty}"))
+        # a blank line after the value too: text right below would otherwise join its
+        # paragraph (or turn it into a setext heading) and leave the section empty again
+        follows = node.body_line < len(sc.lines) and sc.line_text(node.body_line).strip()
+        edits.append((node.line, node.body_line, f"{heading}\n\n{empty}" + ("\n" if follows else "")))
         st.repair("empty_value", f"wrote {empty!r} into the empty section {section.name!r}", None, section.name)
     if edits:
         st.body = edit_lines(sc, edits)
