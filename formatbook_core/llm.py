@@ -59,23 +59,13 @@ def ask(
     Returns the passing ``CheckResult`` with ``attempts`` filled in; raises ``AskError``
     (carrying every attempt) when none passes.
     """
-    exp = as_expectations(expectations)
-    if max_attempts < 1:
-        raise ValueError("max_attempts must be at least 1")
-    attempts: list[Attempt] = []
-    for _ in range(max_attempts):
-        text = build_prompt(prompt, exp, with_guidance=with_guidance) if not attempts else build_reprompt(
-            prompt, exp, attempts[-1], with_guidance=with_guidance
-        )
-        reply = llm(text)
+    session = _Session(prompt, expectations, max_attempts, with_guidance)
+    while session.more():
+        reply = llm(session.prompt())
         if inspect.isawaitable(reply):
             raise TypeError("the llm callable returned an awaitable: use ask_async")
-        result = check(_as_text(reply), exp)
-        attempts.append(Attempt(text, _as_text(reply), result))
-        if result.ok:
-            result.attempts = attempts
-            return result
-    raise AskError(f"no reply met the expectations after {len(attempts)} attempt(s)", attempts)
+        session.record(reply)
+    return session.outcome()
 
 
 async def ask_async(
@@ -86,24 +76,51 @@ async def ask_async(
     max_attempts: int = 3,
     with_guidance: bool = True,
 ) -> CheckResult:
-    """``ask`` for an async LLM callable."""
-    exp = as_expectations(expectations)
-    if max_attempts < 1:
-        raise ValueError("max_attempts must be at least 1")
-    attempts: list[Attempt] = []
-    for _ in range(max_attempts):
-        text = build_prompt(prompt, exp, with_guidance=with_guidance) if not attempts else build_reprompt(
-            prompt, exp, attempts[-1], with_guidance=with_guidance
-        )
-        reply: Any = llm(text)
+    """``ask`` for an async LLM callable (a plain callable works too)."""
+    session = _Session(prompt, expectations, max_attempts, with_guidance)
+    while session.more():
+        reply: Any = llm(session.prompt())
         if inspect.isawaitable(reply):
             reply = await reply
-        result = check(_as_text(reply), exp)
-        attempts.append(Attempt(text, _as_text(reply), result))
-        if result.ok:
-            result.attempts = attempts
-            return result
-    raise AskError(f"no reply met the expectations after {len(attempts)} attempt(s)", attempts)
+        session.record(reply)
+    return session.outcome()
+
+
+class _Session:
+    """The state of one ask loop, shared by the sync and async drivers."""
+
+    def __init__(self, prompt: str, expectations: Any, max_attempts: int, with_guidance: bool):
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self.base = prompt
+        self.exp = as_expectations(expectations)
+        self.max_attempts = max_attempts
+        self.with_guidance = with_guidance
+        self.attempts: list[Attempt] = []
+        self._sent = ""
+
+    def more(self) -> bool:
+        if self.attempts and self.attempts[-1].result.ok:
+            return False
+        return len(self.attempts) < self.max_attempts
+
+    def prompt(self) -> str:
+        if not self.attempts:
+            self._sent = build_prompt(self.base, self.exp, with_guidance=self.with_guidance)
+        else:
+            self._sent = build_reprompt(self.base, self.exp, self.attempts[-1], with_guidance=self.with_guidance)
+        return self._sent
+
+    def record(self, reply: Any) -> None:
+        text = _as_text(reply)
+        self.attempts.append(Attempt(self._sent, text, check(text, self.exp)))
+
+    def outcome(self) -> CheckResult:
+        last = self.attempts[-1].result
+        if last.ok:
+            last.attempts = self.attempts
+            return last
+        raise AskError(f"no reply met the expectations after {len(self.attempts)} attempt(s)", self.attempts)
 
 
 def _as_text(reply: Any) -> str:
