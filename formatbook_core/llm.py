@@ -63,6 +63,9 @@ def ask(
     while session.more():
         reply = llm(session.prompt())
         if inspect.isawaitable(reply):
+            close = getattr(reply, "close", None)
+            if close is not None:
+                close()  # a coroutine that will never run: close it rather than leak it
             raise TypeError("the llm callable returned an awaitable: use ask_async")
         session.record(reply)
     return session.outcome()

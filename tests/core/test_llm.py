@@ -56,3 +56,29 @@ def test_async():
 
     result = asyncio.run(ask_async(llm, "kv", e))
     assert result.ok and result.value == {"a": "1"}
+
+
+def test_openai_style_response_and_bad_arguments():
+    from types import SimpleNamespace
+
+    e = parse_expectations("EXPECT KV", registry=kv_registry())
+    completion = SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content="a: 1"))])
+    assert ask(lambda p: completion, "kv", e).value == {"a": "1"}
+    with pytest.raises(ValueError):
+        ask(lambda p: "a: 1", "kv", e, max_attempts=0)
+    with pytest.raises(TypeError, match="ask_async"):
+
+        async def coro(p):
+            return "a: 1"
+
+        ask(coro, "kv", e)
+    with pytest.raises(TypeError, match="must return str"):
+        ask(lambda p: 42, "kv", e)
+
+
+def test_first_prompt_carries_the_guidance():
+    e = parse_expectations("EXPECT KV\nEXPECT MAX 2 WORDS", registry=kv_registry())
+    llm, prompts = scripted("a: x")
+    ask(llm, "Give me kv", e)
+    assert prompts[0].startswith("Give me kv\n\n")
+    assert "at most 2 words" in prompts[0]
