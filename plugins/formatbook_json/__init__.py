@@ -181,7 +181,14 @@ class JsonFormat(BaseFormat):
                 raise HealError(f"cannot heal JSON: {v.message}", [v]) from None
             from .heal import heal_syntax
 
-            healed = heal_syntax(value, max_depth=max_depth)
+            # orjson stops at text after a complete value (surplus brackets, prose): the
+            # value before it is strict JSON, so healing starts after it
+            done_at = None
+            if getattr(first, "msg", None) == "unexpected content after document":
+                pos = getattr(first, "pos", None)
+                if isinstance(pos, int) and 0 < pos < len(value):
+                    done_at = pos
+            healed = heal_syntax(value, max_depth=max_depth, done_at=done_at)
             text, syntax_edits = healed.text, healed.edits
             repairs.extend(healed.repairs)
             set_aside = tuple(healed.set_aside)

@@ -28,11 +28,13 @@ class SyntaxHealed:
         self.edits = edits
 
 
-def heal_syntax(text: str, *, max_depth: int = 1000) -> SyntaxHealed:
-    """Repair ``text`` into strict JSON (no schema involved). Raises ``HealError``."""
+def heal_syntax(text: str, *, max_depth: int = 1000, done_at: int | None = None) -> SyntaxHealed:
+    """Repair ``text`` into strict JSON (no schema involved). Raises ``HealError``.
+    ``done_at``: where a strict parser found text after one complete value (the walk
+    starts there)."""
     if not text.strip():
         raise HealError("cannot heal JSON: the text is empty", [Violation("json.empty", "the text is empty", span=Span(0, len(text)))])
-    res = repair(text, max_depth)
+    res = repair(text, max_depth, done_at=done_at)
     set_aside = []
     if res.trailing is not None:
         set_aside.append(SetAside("trailing_data", text[res.trailing.start : res.trailing.end], res.trailing))

@@ -60,10 +60,12 @@ def _fail(message: str, start: int, end: int | None = None, code: str = "json.he
     return HealError(message + f" at offset {start}", [Violation(code, message, span=span)])
 
 
-def repair(text: str, max_depth: int = 1000, *, fast: bool = True) -> Result:
+def repair(text: str, max_depth: int = 1000, *, fast: bool = True, done_at: int | None = None) -> Result:
     """Walk the tokens of ``text`` and collect the edits that make ``text``
     strict JSON. Raises ``HealError`` when no obvious repair exists. ``fast=False``
-    walks every token (the fast paths must give the same result; tests compare)."""
+    walks every token (the fast paths must give the same result; tests compare).
+    ``done_at``: ``text[:done_at]`` is known to be one strict JSON value and white space
+    (a strict parser said so), so the walk starts there, after the value."""
     res = Result()
     edit = res.edit
     stack: list[str] = []  # open containers: "{" or "["
@@ -83,6 +85,15 @@ def repair(text: str, max_depth: int = 1000, *, fast: bool = True) -> Result:
     loose_elements = tolerant.ELEMENTS.match
     damage = tolerant.damage
     pos = 0
+    if done_at is not None and 0 < done_at <= n:
+        end = done_at
+        while end > 0 and text[end - 1] in " \t\n\r":
+            end -= 1
+        # only after a container: its closing bracket ends the last token as the lexer
+        # would end it (after a scalar, "null1" is one word to the lexer)
+        if end > 0 and text[end - 1] in "}]":
+            top_is_container = True
+            prev_end, pos, state = end, done_at, DONE
     while True:
         if fast and pending is None:
             # take a stretch of strict JSON whole (see runs.py)

@@ -94,3 +94,31 @@ def test_a_string_closed_too_early_is_left_to_the_token_walk():
     text = '{"q": "He said "hi" to me"}'
     assert tolerant.MEMBERS.match(text, 1) is None
     assert json.loads(outcome(text, True)[0]) == {"q": 'He said "hi" to me'}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    value=values,
+    indent=st.sampled_from([None, 2]),
+    gap=st.sampled_from(["", " ", "\n", " \n\t"]),
+    tail=st.text(alphabet=st.sampled_from(list("}] x{[\"',:1\n")), min_size=1, max_size=6),
+)
+def test_starting_after_a_value_a_strict_parser_took_agrees_with_the_walk(value, indent, gap, tail):
+    import orjson
+
+    text = json.dumps(value, indent=indent) + gap + tail
+    try:
+        orjson.loads(text)
+        return  # the tail happened to be white space
+    except orjson.JSONDecodeError as err:
+        if err.msg != "unexpected content after document":
+            return
+        done_at = err.pos
+    assert text[done_at:] == tail.lstrip(" \n\t")
+    try:
+        fast = structure.repair(text, done_at=done_at)
+    except HealError as err:
+        assert outcome(text, False) == ("error", str(err))
+        return
+    repairs = sorted(fast.repairs, key=lambda r: r.span.start if r.span else 0)
+    assert (edits.apply(text, list(fast.edits)), [(r.kind, r.span) for r in repairs], fast.trailing) == outcome(text, False)
