@@ -1,0 +1,62 @@
+"""StreamGuard driving the built-in formats' checkers (integration)."""
+
+from __future__ import annotations
+
+import pytest
+
+from formatbook_core import StreamGuard, check
+
+
+def feed_all(guard, reply, size):
+    """Feed ``reply`` in chunks of ``size``; the first falsy status, or None."""
+    for i in range(0, len(reply), size):
+        status = guard.feed(reply[i : i + size])
+        if not status:
+            return status
+    return None
+
+
+@pytest.mark.parametrize("size", [1, 3, 64])
+def test_json_word_limit_stops_before_the_reply_ends(size):
+    reply = 'Sure! Here it is:\n```json\n{"firstName": "John Smith", "lastName": "Peter Green"}\n```\nAnything else?'
+    status = feed_all(StreamGuard("EXPECT JSON\nEXPECT MAX 3 WORDS"), reply, size)
+    assert status is not None and "4 words" in status.reason
+    # stopped once "Green" was closed, not later than the chunk holding the closing quote
+    assert status.position <= reply.index("Green") + len('Green"') + size
+
+
+def test_json_within_limits_streams_to_the_end_and_agrees_with_check():
+    reply = '<think>two names</think>\n{"firstName": "John", "lastName": "Smith"}'
+    guard = StreamGuard("EXPECT JSON\nEXPECT MIN 2 WORDS\nEXPECT MAX 3 WORDS")
+    assert feed_all(guard, reply, 2) is None
+    result = guard.finish()
+    assert result.ok and result.counts == {"words": 2}
+    assert result.to_dict() == check(reply, "EXPECT JSON\nEXPECT MIN 2 WORDS\nEXPECT MAX 3 WORDS").to_dict()
+
+
+def test_json_relaxed_by_default_strict_on_request():
+    broken_but_healable = "{'a': True, b: [1, 2,],}"
+    assert feed_all(StreamGuard("EXPECT JSON"), broken_but_healable, 1) is None
+    status = feed_all(StreamGuard("EXPECT JSON", strict=True), broken_but_healable, 1)
+    assert status is not None and status.position == 1  # the single quote
+
+
+def test_json_strict_catches_the_impossible_character():
+    status = feed_all(StreamGuard("EXPECT JSON", strict=True), '{"a": tru3}', 1)
+    assert status is not None and status.position == len('{"a": tru')
+
+
+def test_strict_position_counts_the_think_block():
+    reply = '<think>x</think>{"a": tru3}'
+    status = feed_all(StreamGuard("EXPECT JSON", strict=True), reply, 4)
+    assert status is not None and reply[status.position] == "3"
+
+
+def test_markdown_contract_streams_and_finishes(tmp_path):
+    contract = tmp_path / "c.md"
+    contract.write_text("## Output format\n- Short answer — text (required)\n- Reasoning — ordered list (required)\n")
+    reply = "## Short answer\nYes.\n\n## Reasoning\n1. Because.\n"
+    guard = StreamGuard(f"EXPECT MARKDOWN {contract} level=1\nEXPECT MAX 5 WORDS")
+    assert feed_all(guard, reply, 5) is None
+    result = guard.finish()
+    assert result.ok and result.counts == {"words": 2}
