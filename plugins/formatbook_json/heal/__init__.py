@@ -7,12 +7,16 @@ bits change — and lists every edit as a ``Repair`` whose span indexes the payl
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from formatbook_core import HealError, Repair, SetAside, Span, Violation
 
 from . import edits as _edits
 from .structure import repair
 
 __all__ = ["SyntaxHealed", "heal_syntax"]
+
+_SPAN_START = attrgetter("span.start")
 
 
 class SyntaxHealed:
@@ -40,5 +44,8 @@ def heal_syntax(text: str, *, max_depth: int = 1000, done_at: int | None = None)
         set_aside.append(SetAside("trailing_data", text[res.trailing.start : res.trailing.end], res.trailing))
     edits = res.edits
     healed = _edits.apply(text, edits)
-    repairs = sorted(res.repairs, key=lambda r: r.span.start if r.span else 0)
+    try:
+        repairs = sorted(res.repairs, key=_SPAN_START)  # stable: text order within an offset
+    except AttributeError:  # a repair without a span (none is made today)
+        repairs = sorted(res.repairs, key=lambda r: r.span.start if r.span else 0)
     return SyntaxHealed(healed, repairs, set_aside, edits)

@@ -15,6 +15,7 @@ from formatbook_core import HealError, Repair, Span, Violation
 
 from . import literals, numbers, runs, strings, tolerant
 from .lexer import Lexer
+from .repairs import make as make_repair
 
 # States: what the next significant token should be.
 TOP, VALUE_AFTER_COLON, FIRST_VALUE, NEXT_VALUE, FIRST_KEY, NEXT_KEY, COLON, AFTER, DONE = range(9)
@@ -52,7 +53,9 @@ class Result:
 
     def edit(self, kind: str, start: int, end: int, replacement: str, span: Span | None = None) -> None:
         self.edits.append((start, end, replacement))
-        self.repairs.append(Repair(kind, MESSAGES[kind], span or Span(start, end)))
+        if span is not None:
+            start, end = span
+        self.repairs.append(make_repair(kind, MESSAGES[kind], start, end))
 
 
 def _fail(message: str, start: int, end: int | None = None, code: str = "json.heal") -> HealError:
@@ -285,6 +288,5 @@ def repair(text: str, max_depth: int = 1000, *, fast: bool = True, done_at: int 
 
 def _apply_string(res: Result, s: int, e: int, fix: strings.StringFix) -> None:
     res.edits.append((s, e, fix.text))
-    span = Span(s, e)
     for kind in fix.kinds:
-        res.repairs.append(Repair(kind, MESSAGES[kind], span))
+        res.repairs.append(make_repair(kind, MESSAGES[kind], s, e))

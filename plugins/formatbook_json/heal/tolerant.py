@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import re
 
-from formatbook_core import Repair, Span
-
 from . import literals, strings
+from .repairs import make
 from .runs import _STR, _WS
 
 _SQ = "(?:'[^'\"\\\\\\x00-\\x1f]*+'|\u201c[^\u201c\u201d\"\\\\\\x00-\\x1f]*+\u201d)"
@@ -65,12 +64,12 @@ _CLEAN = (
 )
 _DAMAGE = re.compile(
     rf"(?:{_CLEAN})*+(?:"
-    rf"(?P<key>{_BARE})(?=[ \t\r\n]*+:)"  # a bare key (true: included)
-    r"|(?P<word>True|False|None|NaN|Infinity)(?![\w$])"  # a literal JSON spells otherwise
-    rf"|(?P<quoted>{_SQ})"  # a single- or smart-quoted string
-    r"|(?P<comma>,)"  # a trailing comma (a clean comma was taken above)
-    rf"|(?P<token>[}}\]]|{_STR}|{_NUM}|true|false|null)"  # a clean value: a line break follows
-    r")(?P<ws>[ \t\r\n]*+)"
+    rf"({_BARE})(?=[ \t\r\n]*+:)"  # 1: a bare key (true: included)
+    r"|(True|False|None|NaN|Infinity)(?![\w$])"  # 2: a literal JSON spells otherwise
+    rf"|({_SQ})"  # 3: a single- or smart-quoted string
+    r"|(,)"  # 4: a trailing comma (a clean comma was taken above)
+    rf"|([}}\]]|{_STR}|{_NUM}|true|false|null)"  # 5: a clean value a line break follows
+    r")[ \t\r\n]*+"
 )
 _ALL_CLEAN = re.compile(rf"(?:{_CLEAN})*+")
 _LEADING_WS = re.compile(r"[ \t\r\n]*+")
@@ -80,38 +79,41 @@ def damage(text: str, start: int, end: int, messages: dict[str, str]) -> tuple[l
     """``(edits, repairs)`` for the stretch ``text[start:end]`` matched by ``MEMBERS`` or
     ``ELEMENTS``, in text order; ``None`` when it holds a token this module does not know."""
     edits: list[tuple[int, int, str]] = []
-    repairs: list[Repair] = []
+    repairs: list = []
+    add_edit = edits.append
+    add_repair = repairs.append
     match = _DAMAGE.match
+    find = text.find
+    comma_msg = messages["missing_comma"]
     pos = _LEADING_WS.match(text, start, end).end()
     while True:
         m = match(text, pos, end)
         if m is None:
             break
-        if m.start("key") >= 0:
-            s, e = m.span("key")
-            edits.append((s, e, '"' + text[s:e] + '"'))
-            repairs.append(Repair("unquoted_key", messages["unquoted_key"], Span(s, e)))
-        elif m.start("word") >= 0:
-            s, e = m.span("word")
+        k = m.lastindex
+        s, e = m.span(k)
+        pos = m.end()
+        if k == 1:
+            add_edit((s, e, '"' + text[s:e] + '"'))
+            add_repair(make("unquoted_key", messages["unquoted_key"], s, e))
+            continue  # a colon follows a key
+        if k == 2:
             json_text, kind = literals.LITERALS[text[s:e]]
-            edits.append((s, e, json_text))
-            repairs.append(Repair(kind, messages[kind], Span(s, e)))
-        elif m.start("quoted") >= 0:
-            s, e = m.span("quoted")
+            add_edit((s, e, json_text))
+            add_repair(make(kind, messages[kind], s, e))
+        elif k == 3:
             fix = strings.simple(text, s, e)
-            edits.append((s, e, fix.text))
-            span = Span(s, e)
+            add_edit((s, e, fix.text))
             for kind in fix.kinds:
-                repairs.append(Repair(kind, messages[kind], span))
-        elif m.start("comma") >= 0:
-            s = m.start("comma")
-            edits.append((s, s + 1, ""))
-            repairs.append(Repair("trailing_comma", messages["trailing_comma"], Span(s, s + 1)))
-        ws, after = m.span("ws")
-        pos = after
-        if after > ws and after < end and "\n" in text[ws:after] and text[after] not in ",:}]" and m.start("key") < 0:
-            edits.append((ws, ws, ","))
-            repairs.append(Repair("missing_comma", messages["missing_comma"], Span(ws, after)))
+                add_repair(make(kind, messages[kind], s, e))
+        elif k == 4:
+            add_edit((s, e, ""))
+            add_repair(make("trailing_comma", messages["trailing_comma"], s, e))
+            continue  # a closing bracket follows
+        # after a value: a line break, then no punctuation, is a missing comma
+        if pos > e and pos < end and find("\n", e, pos) >= 0 and text[pos] not in ",:}]":
+            add_edit((e, e, ","))
+            add_repair(make("missing_comma", comma_msg, e, pos))
     if _ALL_CLEAN.match(text, pos, end).end() != end:
         return None
     return edits, repairs
