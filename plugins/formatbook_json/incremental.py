@@ -147,7 +147,7 @@ _NUM_GOES_ON = "0123456789.eE+-"  # characters that may continue (or break) a nu
 # what such a chunk does to the checker depends only on the state, the chunk and the top
 # of the stack. ``_transition`` works a move out once; ``_MOVES`` keeps it (bounded), so a
 # repeated chunk costs one dict look-up instead of a Python step per character.
-_MOVES: dict[tuple[int, int, str, str, int], Any] = {}
+_MOVES: dict[tuple[int, int, str, str, bool], Any] = {}  # (state, i, chunk, top, deeper)
 _MOVES_MAX = 8192
 _TOKENS_MAX_CHUNK = 32  # longer chunks go straight to _run (one pass, not two)
 
@@ -156,11 +156,11 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
     """The strict move made by ``chunk[i:]`` from the between-tokens state ``st`` with
     ``top`` on top of a stack of ``depth`` entries (2 = two or more): whitespace,
     punctuation, brackets, strings without escapes, numbers and literals that end inside
-    the chunk, and at most a final string left open. Returns ``(pops, pushed, state,
-    collect, body, values, peak, status)`` — ``pops`` (0 or 1) entries of the old stack
-    closed, the openers ``pushed``, the new state, for a string left open whether it is a
-    value and its ``body`` so far, the values closed, the most openers stacked at once,
-    and the status to return — or False when the chunk holds anything else (an error, an
+    the chunk, and at most a final string left open. Returns ``(state, status, pops,
+    pushed, peak, collect, body, values)`` — the new state, the status to return,
+    ``pops`` (0 or 1) entries of the old stack closed, the openers ``pushed``, the most
+    openers stacked at once, for a string left open whether it is a value and its
+    ``body`` so far, and the values closed — or False when the chunk holds anything else (an error, an
     escape, a number or literal cut by the chunk's end, a look below the top)."""
     pre = 1 if depth else 0  # entries of the old stack still known and open
     below = depth > 1  # entries under the top exist but are unknown
@@ -253,7 +253,7 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
         status = _status(values, body, st == _DONE)
     else:
         status = _COMPLETE if st == _DONE else _OK
-    return (1 if depth and not pre else 0), "".join(pushed), st, collect, body, values, peak, status
+    return st, status, (1 if depth and not pre else 0), "".join(pushed), peak, collect, body, values
 
 
 class JsonChecker:
@@ -475,20 +475,19 @@ class JsonChecker:
         having changed nothing, on anything else, so that _run takes the chunk. ``vals``
         are values the chunk closed before ``i``; ``closed``: the chunk closed the open
         string value (its parts are released)."""
-        if len(chunk) > _TOKENS_MAX_CHUNK:
-            return None
         stack = self._stack
-        depth = len(stack)
-        key = (st, i, chunk, stack[-1] if depth else "", depth if depth < 2 else 2)
-        move = _MOVES.get(key)
+        move = _MOVES.get((st, i, chunk, stack[-1] if stack else "", len(stack) > 1))
         if move is None:
-            move = _transition(st, chunk, i, key[3], key[4])
+            if len(chunk) > _TOKENS_MAX_CHUNK:
+                return None  # rarely repeated: _run, one pass rather than two
+            depth = len(stack)
+            move = _transition(st, chunk, i, stack[-1] if depth else "", min(depth, 2))
             if len(_MOVES) < _MOVES_MAX:
-                _MOVES[key] = move
+                _MOVES[(st, i, chunk, stack[-1] if depth else "", depth > 1)] = move
         if move is False:
             return None
-        pops, pushed, nst, collect, body, tvals, peak, status = move
-        if peak and depth + peak >= self._max_depth:
+        nst, status, pops, pushed, peak, collect, body, tvals = move
+        if peak and len(stack) + peak >= self._max_depth:
             return None  # may be too deep: _run says exactly where
         if pops:
             del stack[-1]
