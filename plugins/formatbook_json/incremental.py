@@ -137,8 +137,10 @@ def _open_status(text: str) -> StreamStatus:
     return status
 
 
-# A whole strict number (used only when something follows it in the same chunk).
+# A whole strict number (used only when something follows it in the same chunk), and
+# the longest prefix of one (a number the chunk's end may cut).
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?").match
+_NUM_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][-+]?[0-9]*)?)?").match
 _NUM_GOES_ON = "0123456789.eE+-"  # characters that may continue (or break) a number
 
 
@@ -156,11 +158,12 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
     """The strict move made by ``chunk[i:]`` from the between-tokens state ``st`` with
     ``top`` on top of a stack of ``depth`` entries (2 = two or more): whitespace,
     punctuation, brackets, strings without escapes, numbers and literals that end inside
-    the chunk, and at most a final string left open. Returns ``(state, status, pops,
+    the chunk, and at most a final string, number or literal left open. Returns ``(state, status, pops,
     pushed, peak, collect, body, values)`` — the new state, the status to return,
     ``pops`` (0 or 1) entries of the old stack closed, the openers ``pushed``, the most
-    openers stacked at once, for a string left open whether it is a value and its
-    ``body`` so far, and the values closed — or False when the chunk holds anything else (an error, an
+    openers stacked at once, what the open token needs (a string: whether it is a value
+    and its text so far; a number: its sub-state and text so far; a literal: the rest
+    still due and the whole word), and the values closed — or False when the chunk holds anything else (an error, an
     escape, a number or literal cut by the chunk's end, a look below the top)."""
     pre = 1 if depth else 0  # entries of the old stack still known and open
     below = depth > 1  # entries under the top exist but are unknown
@@ -227,8 +230,13 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
             peak = max(peak, len(pushed))
             st = _OBJ_FIRST if c == "{" else _ARR_FIRST
         elif st <= _ARR_FIRST and (c in _DIGITS or c == "-"):
+            if _NUM_PREFIX(chunk, i).end() == n:  # the number may go on in the next chunk
+                body = chunk[i:]
+                collect = _num_substate(body)
+                st = _NUM
+                break
             m = _NUMBER(chunk, i)
-            if m is None or m.end() == n:  # may go on: _run keeps its parts
+            if m is None:
                 return False
             vals.append(m.group())
             i = m.end()
@@ -237,7 +245,12 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
         elif st <= _ARR_FIRST and (c == "t" or c == "f" or c == "n"):
             word = _LITERALS[c][1]
             if not chunk.startswith(word, i):
-                return False
+                if not word.startswith(chunk[i:]):
+                    return False
+                body = word  # cut by the chunk's end: the rest comes next
+                collect = word[n - i :]
+                st = _LIT
+                break
             if c != "n":
                 vals.append(word)
             i += len(word)
@@ -246,14 +259,36 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
         else:
             return False
         i += 1
-    if not (st == _STR and collect):
-        body = ""
+    complete = st == _DONE or (st == _NUM and not (pre or pushed or below) and collect in _N_ENDABLE)
     values = tuple(vals)
-    if values or body:
-        status = _status(values, body, st == _DONE)
+    opened = body if st == _STR and collect else ""
+    if st == _STR and not collect:
+        body = ""
+    if values or opened or complete:
+        status = _status(values, opened, complete) if values or opened else _COMPLETE
     else:
-        status = _COMPLETE if st == _DONE else _OK
+        status = _OK
     return st, status, (1 if depth and not pre else 0), "".join(pushed), peak, collect, body, values
+
+
+def _num_substate(text: str) -> int:
+    """The number sub-state after ``text``, a prefix of a strict number."""
+    last = text[-1]
+    if text == "-":
+        return _N_MINUS
+    if last == "+" or last == "-":
+        return _N_ESIGN
+    if last == "e" or last == "E":
+        return _N_E
+    if last == ".":
+        return _N_DOT
+    if "e" in text or "E" in text:
+        return _N_EXP
+    if "." in text:
+        return _N_FRAC
+    if text == "0" or text == "-0":
+        return _N_ZERO
+    return _N_INT
 
 
 class JsonChecker:
@@ -449,8 +484,7 @@ class JsonChecker:
             # A number (strict only) that ends at the start of this chunk.
             if chunk and self._nsub in _N_ENDABLE and chunk[0] not in _NUM_GOES_ON:
                 status = self._tokens(chunk, 0, _AFTER if self._stack else _DONE, ["".join(self._numparts)], False)
-                if status is not None:
-                    self._numparts = []
+                if status is not None:  # (a number the chunk opens has its own parts now)
                     return status
             return self._run(chunk)
         if st == _LIT:
@@ -460,7 +494,6 @@ class JsonChecker:
                 word = self._litword
                 status = self._tokens(chunk, len(rem), _AFTER if self._stack else _DONE, [word] if word != "null" else [], False)
                 if status is not None:
-                    self._lit = ""
                     return status
             return self._run(chunk)
         if st == _DONE and (not self._strict or not chunk.strip(_WS)):
@@ -499,10 +532,17 @@ class JsonChecker:
             self._quote = '"'
             self._collect = collect
             self._parts = [body] if body else []
-        elif closed:
-            self._parts = []
+        else:
+            if closed:
+                self._parts = []
+            if nst == _NUM:
+                self._nsub = collect
+                self._numparts = [body]
+            elif nst == _LIT:
+                self._lit = collect
+                self._litword = body
         if vals:
-            return _status(tuple(vals) + tvals, body, nst == _DONE)
+            return _status(tuple(vals) + tvals, status.open, status.complete)
         return status
 
     def copy(self) -> "JsonChecker":
