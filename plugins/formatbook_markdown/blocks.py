@@ -196,19 +196,87 @@ def _fence(sc: Scan, tok: Any) -> FenceBlock:
     return FenceBlock(start, end, tok.markup, tok.info.strip(), closed)
 
 
-def with_labels(sc: Scan, names: set[str], level: int) -> list[Heading]:
-    """The headings of ``sc`` plus bold labels naming one of ``names`` (normalised
-    section names), read as headings of ``level``; in document order. A label is a
-    top-level paragraph's first line when that line is only bold text (``**Reasoning:**``);
-    the rest of the paragraph is the section's first content."""
+def _indent_columns(line: str) -> int:
+    """The column a line's text starts at (tabs stop every 4 columns)."""
+    col = 0
+    for ch in line:
+        if ch == " ":
+            col += 1
+        elif ch == "\t":
+            col += 4 - col % 4
+        else:
+            break
+    return col
+
+
+#: rounds of re-reading after labels were taken as headings (see :func:`label_lines`)
+_LABEL_ROUNDS = 16
+
+
+def _label_runs(sc: Scan, names: set[str], known: set[int]) -> tuple[list[tuple[int, str]], bool]:
+    """The labels of ``sc``'s paragraphs not in ``known``: each paragraph's first line and
+    the label lines right after it; and whether the rest of some paragraph must be re-read
+    (it starts with something else than plain text, so it may not stay a paragraph)."""
     from .spec import normalize_section_name
 
+    found: list[tuple[int, str]] = []
+    again = False
+    for start, end in sc.paragraphs:
+        line = start
+        while line < end and (line == start or _indent_columns(sc.line_text(line)) < 4):
+            label = bold_label(sc.line_text(line))
+            if label is None or normalize_section_name(label) not in names:
+                break
+            if line not in known:
+                found.append((line, label))
+            line += 1
+        if start < line < end:
+            rest = sc.line_text(line)
+            # a line starting with a letter (indented < 4) starts a paragraph that runs on
+            # as the old one did; anything else (indented code, "2." list, HTML, a link
+            # definition...) may parse differently once it follows a heading
+            if _indent_columns(rest) >= 4 or not rest.lstrip()[:1].isalpha():
+                again = True
+    return found, again
+
+
+def label_lines(sc: Scan, names: set[str]) -> list[tuple[int, str]]:
+    """``(line, label)`` of every bold label naming one of ``names`` (normalised section
+    names), in document order.
+
+    A label is a top-level paragraph's first line when that line is only bold text
+    (``**Reasoning:**``). Read as a heading, it ends there, and the rest of its paragraph
+    is read again on its own: so the next line is a label too when it is one
+    (``**Assumptions:**\n**Assumptions:**`` is two labels), and when the rest starts with
+    something else than plain text (indented code, a ``2.`` list, HTML) the text is read
+    again with the labels found taken as headings, until no new label appears (at most
+    ``_LABEL_ROUNDS`` rounds). The repair step that writes labels as headings uses this
+    same reading, so a repaired reply holds no label left to convert."""
+    if not names or not sc.paragraphs:
+        return []
+    found: dict[int, str] = {}
+    current = sc
+    for _round in range(_LABEL_ROUNDS):
+        new, again = _label_runs(current, names, set(found))
+        found.update(new)
+        if not new or not again:
+            break
+        # the text as the repair step would write it: each label line an ATX heading
+        lines = [current.line_text(i) for i in range(len(current.lines))]
+        for line in found:
+            lines[line] = "# " + found[line]
+        current = scan("\n".join(lines))
+    return sorted(found.items())
+
+
+def with_labels(sc: Scan, names: set[str], level: int) -> list[Heading]:
+    """The headings of ``sc`` plus bold labels naming one of ``names`` (normalised
+    section names, see :func:`label_lines`), read as headings of ``level``; in document
+    order. The rest of a label's paragraph is the section's first content."""
     heads = list(sc.headings)
-    if names:
-        for start, _end in sc.paragraphs:
-            label = bold_label(sc.line_text(start))
-            if label is not None and normalize_section_name(label) in names:
-                heads.append(Heading(level, label, start, start + 1, label=True))
+    labels = label_lines(sc, names)
+    if labels:
+        heads += [Heading(level, label, line, line + 1, label=True) for line, label in labels]
         heads.sort(key=lambda h: h.line)
     return heads
 

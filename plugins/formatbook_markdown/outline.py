@@ -159,13 +159,24 @@ def spec_headings(sc: Scan, spec: Any) -> list[Heading]:
 
 
 def section_level(heads: list[Heading], names: set[str]) -> int:
-    """The heading level the spec's sections use: the most common level among headings
-    naming a section (ties go to the shallower level), 2 when none does."""
+    """The heading level the spec's sections use: the most common level among the
+    headings that count (for each section name the occurrences at its shallowest level,
+    as :func:`sections.chosen_nodes` reads them; bold labels left out), ties to the
+    shallower level; 2 when no heading names a section. Deeper duplicates do not vote:
+    they are sub-headings, and letting them vote would move the target each time the
+    sections are moved to it."""
     from .spec import normalize_section_name
 
+    top: dict[str, int] = {}
+    for h in heads:
+        if h.label:
+            continue
+        key = normalize_section_name(h.raw)
+        if key in names:
+            top[key] = min(top.get(key, 7), h.level)
     counts: dict[int, int] = {}
     for h in heads:
-        if not h.label and normalize_section_name(h.raw) in names:
+        if not h.label and top.get(normalize_section_name(h.raw)) == h.level:
             counts[h.level] = counts.get(h.level, 0) + 1
     if not counts:
         return 2

@@ -38,7 +38,8 @@ PLAN: tuple[Step, ...] = (
     repair_tables,            # 9 table separators, '#' columns, empty sections
 )
 
-_FENCE_RUN = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+# a fence run at the start of a line; lines end at \n, \r\n or a lone \r (as markdown-it reads them)
+_FENCE_RUN = re.compile(r"(?:^|(?<=\r)) {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 
 def run_plan(reply: str, spec: Any, level: int, plan: tuple[Step, ...] = PLAN) -> tuple[RepairState, str]:

@@ -1,13 +1,14 @@
 """Step 2: a heading glued mid-line (``Yes. ## Reasoning``) goes on its own line, when the
-rest of the line names a section of the spec. Code (other than a Markdown container) and
-code spans are left alone. Applies from L1 on."""
+rest of the line names a section of the spec. Only lines of top-level paragraphs and
+headings are read (inside a Markdown container too): code, code spans, list items,
+quotes, tables and raw HTML are left alone. Applies from L1 on."""
 
 from __future__ import annotations
 
 import re
 
-from ..blocks import scan
-from .state import RepairState, edit_lines
+from ..blocks import Scan, scan
+from .state import MARKDOWN_LANGS, RepairState, edit_lines
 
 _GLUED = re.compile(r"(?<=\S)[ \t]+(#{1,6})[ \t]+(?=\S)")
 _CLOSING = re.compile(r"[ \t]+#+[ \t]*$")
@@ -28,24 +29,58 @@ def _split(line: str, names: dict[str, str]) -> list[str] | None:
     return None
 
 
+def _text_lines(sc: Scan, offset: int = 0) -> set[int]:
+    """The lines of ``sc``'s top-level paragraphs and headings (shifted by ``offset``):
+    the only places a glued heading is looked for. A ``#`` in a list item, a quote, a
+    table, raw HTML or code is no heading, glued or not."""
+    lines: set[int] = set()
+    for start, end in sc.paragraphs:
+        lines.update(range(offset + start, offset + end))
+    for h in sc.headings:
+        lines.update(range(offset + h.line, offset + h.end_line))
+    return lines
+
+
+def _unwrapped(sc: Scan) -> tuple[Scan, list[int]]:
+    """Below L2: the text as the container step will leave it (every ``markdown`` fence
+    unwrapped, those nested in one too: the fence lines dropped) and, for each of its
+    lines, the line of ``sc`` it comes from."""
+    keep = list(range(len(sc.lines)))
+    view = sc
+    for _round in range(16):  # as many rounds as the container step makes
+        tagged = [f for f in view.fences if f.lang in MARKDOWN_LANGS]
+        if not tagged:
+            break
+        drop = {f.line for f in tagged} | {f.end_line - 1 for f in tagged if f.closed}
+        keep = [orig for i, orig in enumerate(keep) if i not in drop]
+        view = scan("".join(sc.text[sc.lines[i].start : sc.lines[i].next] for i in keep))
+    return view, keep
+
+
+def _lines_to_read(sc: Scan, level: int) -> set[int]:
+    """The lines of ``sc`` that will be top-level paragraph or heading lines of the
+    Markdown once the container step has run: below L2 those of the unwrapped text; at
+    L2+ those of each container's content (and of the text around, set aside later)."""
+    if level < 2:
+        view, origin = _unwrapped(sc)
+        return {origin[i] for i in _text_lines(view)}
+    from .container import markdown_fences
+
+    lines = _text_lines(sc)
+    for f in markdown_fences(sc, level):  # a container's content is Markdown, not code
+        first, end = f.line + 1, f.end_line - (1 if f.closed else 0)
+        lines |= _text_lines(scan(sc.slice(first, end)), first)
+    return lines
+
+
 def split_glued_headings(st: RepairState) -> None:
     """Put glued section headings on their own lines."""
     names = st.names
     if st.level < 1 or not names or "#" not in st.body:
         return
     sc = scan(st.body)
-    skip = set(sc.code_lines)
-    from .container import markdown_fences
-
-    for f in markdown_fences(sc, st.level):  # a container's content is Markdown, not code...
-        first, end = f.line + 1, f.end_line - (1 if f.closed else 0)
-        skip.difference_update(range(first, end))
-        # ...except the code inside it
-        skip.update(first + k for k in scan(sc.slice(first, end)).code_lines)
     edits = []
-    for i in range(len(sc.lines)):
-        if i in skip:
-            continue
+    for i in sorted(_lines_to_read(sc, st.level)):
         line = sc.line_text(i)
         if "#" not in line:
             continue

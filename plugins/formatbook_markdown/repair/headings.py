@@ -2,11 +2,12 @@
 trailing colon, emphasis and numbering dropped: ``## **1. reasoning:**`` becomes
 ``## Reasoning``); a setext heading that needs renaming becomes an ATX heading; a
 paragraph whose first line is only a bold label naming a section (``**Reasoning:**``)
-gets that line turned into a heading, at the level the other section headings use. Applies from L1 on."""
+gets that line turned into a heading, at the level the other section headings use (and
+so does each following line that is such a label too: see ``blocks.label_lines``). Applies from L1 on."""
 
 from __future__ import annotations
 
-from ..blocks import bold_label, scan
+from ..blocks import label_lines, scan
 from ..outline import section_level
 from .state import RepairState, edit_lines
 
@@ -27,12 +28,9 @@ def standardize_headings(st: RepairState) -> None:
         edits.append((h.line, h.end_line, f"{'#' * h.level} {canonical}"))
         st.repair("heading_renamed", f"renamed the heading {h.raw!r} to {canonical!r}", sc.line_text(h.line), canonical)
     level = section_level(sc.headings, set(names))
-    for start, _end in sc.paragraphs:
-        label = bold_label(sc.line_text(start))
-        canonical = names.get(normalize_section_name(label)) if label is not None else None
-        if canonical is None:
-            continue
-        edits.append((start, start + 1, f"{'#' * level} {canonical}"))
-        st.repair("heading_from_label", f"turned the bold label {sc.line_text(start).strip()!r} into the heading {canonical!r}", sc.line_text(start), canonical)
+    for line, label in label_lines(sc, set(names)):
+        canonical = names[normalize_section_name(label)]
+        edits.append((line, line + 1, f"{'#' * level} {canonical}"))
+        st.repair("heading_from_label", f"turned the bold label {sc.line_text(line).strip()!r} into the heading {canonical!r}", sc.line_text(line), canonical)
     if edits:
         st.body = edit_lines(sc, edits)

@@ -1,8 +1,8 @@
 """Step 8 (L3): list sections use ``-`` bullets and ordered-list sections numbered items
 ``1.`` .. ``N.``, counted per list. Only a section's top-level items change (nested items
 keep their markers); when a marker changes width, the item's indented lines move with it
-so that nesting is kept. A list section holding no list item at all (and not the empty
-value) cannot be converted: an issue ``markdown.section_kind``."""
+so that nesting is kept. A list section holding no list item at all (and neither the
+empty value nor blank, when step 9 will write the empty value into it) cannot be converted: an issue ``markdown.section_kind``."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ def convert_list_kinds(st: RepairState) -> None:
         if section.kind not in ("list", "ordered_list") or section.name not in found:
             continue
         result = found[section.name]
-        if result.empty:
-            continue
+        if result.empty or (not result.md.strip() and st.empty_value is not None):
+            continue  # a blank section gets the empty value in step 9
         want_ordered = section.kind == "ordered_list"
         changed = 0
         any_items = False

@@ -3,7 +3,10 @@
 The level is the one most section headings use (ties go to the shallower level). A
 section heading at another level is moved to it, and the headings nested under it move
 by the same amount (kept within 1..6), so its sub-headings stay its children. Only the
-occurrences that count are moved (the shallowest of a repeated name). Applies from L1 on.
+occurrences that count are moved (the shallowest of a repeated name); a deeper duplicate
+that would end up at the common level or above (it was not nested under a section that
+moved with it) goes one level below it, so it stays a sub-heading and the step is
+idempotent. Applies from L1 on.
 """
 
 from __future__ import annotations
@@ -33,13 +36,20 @@ def normalize_levels(st: RepairState) -> None:
         top = min(heads[i].level for i in idxs)
         chosen.update(i for i in idxs if heads[i].level == top)
     if all(heads[i].level == target for i in chosen):
-        return
+        return  # then every deeper duplicate is below the target already
     edits = []
     stack: list[tuple[int, int]] = []  # (original level, delta) of enclosing headings
     for idx, h in enumerate(heads):
         while stack and stack[-1][0] >= h.level:
             stack.pop()
-        delta = target - h.level if idx in chosen else (stack[-1][1] if stack else 0)
+        if idx in chosen:
+            delta = target - h.level
+        else:
+            delta = stack[-1][1] if stack else 0
+            if h.level + delta <= target and normalize_section_name(h.raw) in names:
+                # a deeper duplicate of a section name must stay deeper than the
+                # occurrences that count, or it would count in the next pass
+                delta = target + 1 - h.level
         stack.append((h.level, delta))
         if delta == 0:
             continue

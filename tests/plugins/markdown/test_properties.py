@@ -3,13 +3,14 @@ repaired text makes no repair), nothing lost, and a valid reply is left unchange
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formatbook_markdown import enforce_flex_md
 from formatbook_markdown.format import MarkdownFormat
 
-from .helpers import SPEC, assert_nothing_lost
+from .helpers import SPEC, STRICT_SPEC, assert_nothing_lost
 
 PIECES = [
     "## Short answer", "# Reasoning", "## **reasoning:**", "**Assumptions:**", "### Short answer",
@@ -62,3 +63,91 @@ def test_analyze_agrees_with_enforce(reply, level):
     result = enforce_flex_md(reply, SPEC, level=level)
     valid = MarkdownFormat().is_valid(reply, SPEC, level=level)
     assert valid == (result.ok and not result.repairs)
+
+
+def test_empty_value_does_not_join_a_setext_heading_below():
+    # found by hypothesis: 'None' written right above a setext underline became part of the
+    # heading, so the section stayed empty and a second enforce repaired it again
+    from formatbook_markdown import enforce_flex_md
+
+    reply = "## Short answer\n| Option | Cost | Risk |\n======"
+    first = enforce_flex_md(reply, SPEC, level=1)
+    assert first.extracted.sections_by_name["Short answer"].md.strip() == "None"
+    again = enforce_flex_md(first.repaired_md, SPEC, level=1)
+    assert again.repairs == [] and again.repaired_md == first.repaired_md
+
+
+# --- regressions found by hypothesis and by the wider fuzzing, each its own root cause ---
+
+#: (reply, level, contract) — enforcing the repaired text again changed it or repaired more
+REGRESSIONS = [
+    # 'None' written right above a setext underline joined the heading (step 9)
+    ("## Short answer\n| Option | Cost | Risk |\n======", 1, SPEC),
+    # a label right after a label: only the first became a heading (step 4 and the reader)
+    ("**Assumptions:**\n**Assumptions:**", 1, SPEC),
+    ("**Assumptions:**\n**Assumptions:**", 2, STRICT_SPEC),
+    # a label after an indented (lazy) line: the rest of the paragraph re-read on its own
+    ("**Assumptions:**\n    indented code\n**Assumptions:**", 2, STRICT_SPEC),
+    # deeper duplicates voted for the target level, and one not nested under a moved
+    # section ended at the target level (step 5)
+    ("## Short answer\n### Short answer\n### Short answer", 1, STRICT_SPEC),
+    ("### Short answer\nBecause. ## Reasoning\nSome prose here.\n### Short answer\n# Reasoning", 1, SPEC),
+    # a fence inside the body behind a lone '\r' line ending: the container fence was too short
+    ("# Reasoning\rI think... ## Short answer\r```\rI think... ## Short answer", 2, SPEC),
+    ("## **reasoning:**\r```\r```\r", 3, SPEC),
+    # a heading in a quote was 'unglued' out of it (step 2 reads paragraphs and headings only)
+    ("> ## Reasoning", 3, SPEC),
+    # a glued heading inside a markdown fence nested in one (step 2 reads what step 3 unwraps)
+    ("~~~md\n~~~md\n## Short answer Yes. ## Reasoning", 1, SPEC),
+    # a blank list section at L3 was a kind issue, though step 9 writes the empty value
+    ("**Assumptions:**\n", 3, SPEC),
+]
+
+
+@pytest.mark.parametrize("reply,level,spec", REGRESSIONS)
+def test_regressions_are_idempotent(reply, level, spec):
+    first = enforce_flex_md(reply, spec, level=level)
+    second = enforce_flex_md(first.repaired_md, spec, level=level)
+    assert second.repairs == [], [r.message for r in second.repairs]
+    assert second.repaired_md == first.repaired_md
+    assert [i.code for i in second.issues] == [i.code for i in first.issues if i.code not in ("markdown.empty", "markdown.no_sections")]
+    assert_nothing_lost(reply, first, syntax=frozenset({"md"}))
+
+
+def test_a_label_after_a_label_is_a_heading_too_and_duplicates_merge():
+    r = enforce_flex_md("**Assumptions:**\nFirst.\n\n**Assumptions:**\n**Assumptions:**\nSecond.", SPEC, level=1)
+    # each label line is a heading; the three equal-depth 'Assumptions' merge in order
+    assert r.repaired_md.startswith("## Assumptions\nFirst.\n\n## Assumptions\n## Assumptions\nSecond.\n")
+    assert r.extracted.sections_by_name["Assumptions"].md == "First.\n\nSecond."
+    assert [x.kind for x in r.repairs].count("heading_from_label") == 3
+
+
+def test_the_reader_sees_the_labels_the_repair_writes():
+    from formatbook_markdown import extract_output
+
+    ex = extract_output("**Short answer:**\n**Reasoning:**\n1. Because.", SPEC)
+    assert ex.sections_by_name["Short answer"].md == ""
+    assert ex.sections_by_name["Reasoning"].md == "1. Because."
+
+
+def test_deeper_duplicates_do_not_vote_for_the_level_and_stay_deeper():
+    reply = "## Short answer\nYes.\n### Short answer\n### Short answer\n### Short answer\n## Reasoning\n1. a"
+    r = enforce_flex_md(reply, SPEC, level=1)
+    assert r.repairs == []  # the sections are at level 2; the ### duplicates are sub-headings
+    r = enforce_flex_md("### Short answer\nYes.\n## Reasoning\nx\n# Reasoning\n1. a", SPEC, level=1)
+    # 'Short answer' (3) and '# Reasoning' (1) count, the tie goes to level 1; '## Reasoning'
+    # (a deeper duplicate nested under nothing that moved) must stay below level 1
+    assert r.repaired_md == "# Short answer\nYes.\n## Reasoning\nx\n# Reasoning\n1. a\n"
+    assert r.extracted.sections_by_name["Reasoning"].md == "1. a"
+
+
+def test_headings_in_quotes_and_list_items_are_not_unglued():
+    for reply in ("> ## Reasoning", "- ## Short answer", "1. Yes. ## Reasoning", "| a ## Reasoning |\n|---|"):
+        r = enforce_flex_md("## Short answer\nYes.\n\n## Reasoning\n1. a\n\n" + reply, SPEC, level=1)
+        assert "heading_split" not in [x.kind for x in r.repairs], reply
+
+
+def test_container_fence_is_longer_than_a_fence_behind_a_carriage_return():
+    r = enforce_flex_md("## Short answer\rYes.\r```\rcode\r```\r\r## Reasoning\r1. a", SPEC, level=2)
+    assert r.repaired_md.startswith("````markdown\n")
+    assert r.extracted.sections_by_name["Short answer"].md.startswith("Yes.")
