@@ -17,6 +17,11 @@ Speed: ``feed`` costs O(len(chunk)). Nothing fed before is kept except what is s
 string contents, digit runs and comments are skipped with C-level searches rather than a
 Python step per character. A chunk that lies wholly inside a string, or is only
 whitespace between tokens, takes a short path that does no per-character work in Python.
+A token stream repeats its chunks, so two bounded tables shared by every checker make a
+repeated chunk cheap: the status of a plain chunk inside a string (``_OPEN``), and, in
+strict mode, the move a chunk makes between tokens, keyed by state, chunk and the top of
+the stack (``_MOVES``, a lazily built automaton over chunks). Tests check that every
+status is the same as the general automaton's, chunk for chunk.
 """
 
 from __future__ import annotations
@@ -156,15 +161,17 @@ _TOKENS_MAX_CHUNK = 32  # longer chunks go straight to _run (one pass, not two)
 
 def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
     """The strict move made by ``chunk[i:]`` from the between-tokens state ``st`` with
-    ``top`` on top of a stack of ``depth`` entries (2 = two or more): whitespace,
-    punctuation, brackets, strings without escapes, numbers and literals that end inside
-    the chunk, and at most a final string, number or literal left open. Returns ``(state, status, pops,
-    pushed, peak, collect, body, values)`` — the new state, the status to return,
-    ``pops`` (0 or 1) entries of the old stack closed, the openers ``pushed``, the most
-    openers stacked at once, what the open token needs (a string: whether it is a value
-    and its text so far; a number: its sub-state and text so far; a literal: the rest
-    still due and the whole word), and the values closed — or False when the chunk holds anything else (an error, an
-    escape, a number or literal cut by the chunk's end, a look below the top)."""
+    ``top`` on top of a stack of ``depth`` entries (2 = two or more).
+
+    It takes whitespace, punctuation, brackets, strings without escapes, numbers and
+    literals, and at most one string, number or literal left open at the chunk's end.
+    Returns ``(state, status, pops, pushed, peak, collect, body, values)``: the new state,
+    the status to return, ``pops`` (0 or 1) entries of the old stack closed, the openers
+    ``pushed``, the most openers stacked at once, what the open token needs (a string:
+    whether it is a value, and its text so far; a number: its sub-state and text so far;
+    a literal: the rest still due and the whole word), and the values closed. Returns
+    False when the chunk holds anything else (an error, an escape, a control character,
+    a look below the top of the stack): the general automaton takes it then."""
     pre = 1 if depth else 0  # entries of the old stack still known and open
     below = depth > 1  # entries under the top exist but are unknown
     pushed: list[str] = []
@@ -371,14 +378,14 @@ class JsonChecker:
                 return _OK
             quote = self._quote
             if quote not in chunk:
-                # Wholly inside the string: the hottest path.
+                # Wholly inside the string, first seen (or too long to intern).
                 if "\\" in chunk or (self._strict and not chunk.isprintable()):
                     return self._run(chunk)
                 self._pos += len(chunk)
                 if self._collect:
                     self._parts.append(chunk)
-                    status = _OPEN.get(chunk)
-                    return status if status is not None else _open_status(chunk)
+                    return _open_status(chunk)
+                _open_status(chunk)  # interned for the next time
                 return _OK
             stack = self._stack
             if not stack or "\\" in chunk:
