@@ -1,4 +1,6 @@
-"""The repair plan: nine deterministic, idempotent steps run in order on a reply.
+"""The repair plan: nine deterministic, idempotent steps run in order on a reply (step 9's
+table separators right after step 3: a broken separator changes the block structure
+that the steps in between read).
 
 ``PLAN`` is the order, as data. Each step reads and changes a :class:`RepairState`,
 records a ``Repair`` for every change, keeps what it takes out in ``set_aside`` and
@@ -20,7 +22,7 @@ from .levels import normalize_levels
 from .missing import fill_missing_sections
 from .preamble import set_preamble_aside
 from .state import Container, RepairState
-from .table_fix import repair_tables
+from .table_fix import fix_table_separators, repair_tables
 from .think import set_think_aside
 
 Step = Callable[[RepairState], None]
@@ -30,6 +32,7 @@ PLAN: tuple[Step, ...] = (
     set_think_aside,          # 1 <think> blocks set aside
     split_glued_headings,     # 2 "Yes. ## Reasoning" -> own line
     normalize_container,      # 3 unwrap / wrap / merge fences; outside set aside
+    fix_table_separators,     # 9a separators (they decide what is a heading: run early)
     standardize_headings,     # 4 headings named as in the spec; bold labels -> headings
     normalize_levels,         # 5 one heading level for the sections
     set_preamble_aside,       # 6 text before the first heading set aside

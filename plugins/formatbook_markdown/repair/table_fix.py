@@ -1,21 +1,29 @@
 """Step 9: tables and empty sections.
 
 From L1 on: a table whose separator row has the wrong number of cells gets one cell per
-header cell (existing alignments kept); a section that is present but empty gets the
+header cell (existing alignments kept; this part runs right after step 3, see
+:func:`fix_table_separators`); a section that is present but empty gets the
 empty value written into it (repair kind ``"empty_value"``); a required table that is
 absent (``tables_optional`` false) is an issue ``markdown.missing_table``.
 At L3: every table must have the columns of a declared table (same names, any order,
 case-insensitive; ``#`` ignored), else an issue ``markdown.table_columns``; an ordered
-table gets a first ``#`` column numbered 1..N (added, moved first, or renumbered).
+table gets a first ``#`` column numbered 1..N (added, moved first, or renumbered); when
+its ``#`` cells hold text rather than numbers, renumbering would drop that text, so it is
+an issue ``markdown.table_order`` instead.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..blocks import scan
 from ..outline import outline_for
 from ..sections import match_sections
 from ..tables import TableBlock, find_tables, format_row, format_separator
 from .state import RepairState, edit_lines
+
+
+_NUMBER = re.compile(r"\d{1,9}\.?")
 
 
 def _columns_key(cells: list[str]) -> frozenset[str]:
@@ -30,19 +38,14 @@ def _declared(st: RepairState, block: TableBlock):
     return None
 
 
-def repair_tables(st: RepairState) -> None:
-    """Fix separators, ``#`` columns and empty sections."""
-    if st.level < 1:
-        return
-    _fix_separators(st)
-    if st.spec is None:
-        return
-    _check_declared(st)
-    _fill_empty(st)
+def fix_table_separators(st: RepairState) -> None:
+    """Give each separator row as many cells as its header (L1+).
 
-
-def _fix_separators(st: RepairState) -> None:
-    if "|" not in st.body:
+    Part of step 9, but run right after step 3: markdown-it reads a table with a broken
+    separator as a paragraph (a setext heading when ``---`` follows), so the fix changes
+    which headings the text has, and every step that reads headings must see the text
+    as it will be."""
+    if st.level < 1 or "|" not in st.body:
         return
     sc = scan(st.body)
     edits: list[tuple[int, int, str | None]] = []
@@ -59,6 +62,15 @@ def _fix_separators(st: RepairState) -> None:
         )
     if edits:
         st.body = edit_lines(sc, edits)
+
+
+def repair_tables(st: RepairState) -> None:
+    """Step 9: declared tables checked, ``#`` columns numbered, empty sections filled
+    (separators were fixed by :func:`fix_table_separators`)."""
+    if st.level < 1 or st.spec is None:
+        return
+    _check_declared(st)
+    _fill_empty(st)
 
 
 def _check_declared(st: RepairState) -> None:
@@ -93,6 +105,11 @@ def _check_declared(st: RepairState) -> None:
         else:
             header.insert(0, "#")
             rows = [[""] + r for r in rows]
+        texts = [r[0].strip() for r in rows if r[0].strip() and not _NUMBER.fullmatch(r[0].strip())]
+        if texts:
+            # renumbering would overwrite them: nothing is dropped silently
+            st.issue("markdown.table_order", f"the '#' column of the ordered table ({', '.join(table.columns)}) holds text ({texts[0]!r}), not numbers")
+            continue
         numbered = [[str(k)] + r[1:] for k, r in enumerate(rows, start=1)]
         if header == block.header and numbered == block.rows:
             continue

@@ -101,7 +101,15 @@ REGRESSIONS = [
     ("~~~md\n~~~md\n## Short answer Yes. ## Reasoning", 1, SPEC),
     # a blank list section at L3 was a kind issue, though step 9 writes the empty value
     ("**Assumptions:**\n", 3, SPEC),
+    # a broken separator made the lines a setext heading until step 9 fixed it, after the
+    # steps reading headings had run (separators are now fixed right after step 3)
+    ("| Option | Cost | Risk |\n| --- | --- | --- | --- |\n---\n", 1, STRICT_SPEC),
+    ("Option | Cost | Risk\n--- | ---\n======\n## short answer\n", 2, SPEC),
+    ("## Reasoning -\n| Step | # | Owner |\n| --- | --- |\n\tTab code\nshort answer\n======\n", 3, STRICT_SPEC),
 ]
+
+#: issues about the reply as received (not about the repaired text)
+_ABOUT_THE_REPLY = ("markdown.empty", "markdown.no_sections")
 
 
 @pytest.mark.parametrize("reply,level,spec", REGRESSIONS)
@@ -110,7 +118,8 @@ def test_regressions_are_idempotent(reply, level, spec):
     second = enforce_flex_md(first.repaired_md, spec, level=level)
     assert second.repairs == [], [r.message for r in second.repairs]
     assert second.repaired_md == first.repaired_md
-    assert [i.code for i in second.issues] == [i.code for i in first.issues if i.code not in ("markdown.empty", "markdown.no_sections")]
+    codes = lambda r: [i.code for i in r.issues if i.code not in _ABOUT_THE_REPLY]  # noqa: E731
+    assert codes(second) == codes(first)
     assert_nothing_lost(reply, first, syntax=frozenset({"md"}))
 
 
@@ -151,3 +160,22 @@ def test_container_fence_is_longer_than_a_fence_behind_a_carriage_return():
     r = enforce_flex_md("## Short answer\rYes.\r```\rcode\r```\r\r## Reasoning\r1. a", SPEC, level=2)
     assert r.repaired_md.startswith("````markdown\n")
     assert r.extracted.sections_by_name["Short answer"].md.startswith("Yes.")
+
+
+def test_a_broken_table_is_read_as_a_table_before_headings_are():
+    reply = "## Short answer\nYes.\n\n## Reasoning\n1. a\n| Option | Cost | Risk |\n|---|---|\n| A | 1 | low |\n---\n"
+    r = enforce_flex_md(reply, SPEC, level=1)
+    # markdown-it reads the broken table + '---' as a setext heading, which would have ended
+    # 'Reasoning'; fixed first, it is a table inside 'Reasoning' and '---' a thematic break
+    assert [x.kind for x in r.repairs] == ["table_separator"]
+    assert r.extracted.sections_by_name["Reasoning"].table.rows == [["A", "1", "low"]]
+
+
+def test_text_in_a_hash_column_is_an_issue_not_overwritten():
+    body = "## Short answer\nYes.\n\n## Reasoning\n1. a\n\n| Step | # | Owner |\n| --- | --- | --- |\n| Plan | first | Ann |\n"
+    r = enforce_flex_md("```markdown\n" + body + "```\n", SPEC, level=3)
+    assert [i.code for i in r.issues] == ["markdown.table_order"]
+    assert "first" in r.repaired_md
+    body = body.replace("first", "7.")
+    r = enforce_flex_md("```markdown\n" + body + "```\n", SPEC, level=3)
+    assert r.ok and "| # | Step | Owner |\n| --- | --- | --- |\n| 1 | Plan | Ann |" in r.repaired_md
