@@ -147,6 +147,8 @@ def _open_status(text: str) -> StreamStatus:
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?").match
 _NUM_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][-+]?[0-9]*)?)?").match
 _NUM_GOES_ON = "0123456789.eE+-"  # characters that may continue (or break) a number
+# A number text standing for each sub-state: what may follow depends only on the state.
+_NSUB_TEXT = ("-", "0", "1", "1.", "1.5", "1e", "1e+", "1e5")  # _N_MINUS ... _N_EXP
 
 
 # --- memoized moves between tokens (strict) -------------------------------------------
@@ -155,7 +157,7 @@ _NUM_GOES_ON = "0123456789.eE+-"  # characters that may continue (or break) a nu
 # of the stack. ``_transition`` works a move out once; ``_MOVES`` keeps it (bounded), so a
 # repeated chunk costs one dict look-up instead of a Python step per character.
 _MOVES: dict[tuple[int, int, str, str, bool], Any] = {}  # (state, i, chunk, top, deeper)
-_MOVES_MAX = 8192
+_MOVES_MAX = 4096
 _TOKENS_MAX_CHUNK = 32  # longer chunks go straight to _run (one pass, not two)
 
 
@@ -487,12 +489,25 @@ class JsonChecker:
                 if status is not None:
                     return status
             return self._run(chunk)
-        if st == _NUM:
-            # A number (strict only) that ends at the start of this chunk.
-            if chunk and self._nsub in _N_ENDABLE and chunk[0] not in _NUM_GOES_ON:
-                status = self._tokens(chunk, 0, _AFTER if self._stack else _DONE, ["".join(self._numparts)], False)
-                if status is not None:  # (a number the chunk opens has its own parts now)
-                    return status
+        if st == _NUM and chunk:
+            # A number (strict only) that goes on into this chunk, or ends in it.
+            nsub = self._nsub
+            if nsub in _N_ENDABLE and chunk[0] not in _NUM_GOES_ON:
+                k = 0
+            else:
+                # how far the number goes: read after a stand-in for what came before
+                seen = _NSUB_TEXT[nsub] + chunk
+                k = _NUM_PREFIX(seen).end() - len(_NSUB_TEXT[nsub])
+                if k == len(chunk):  # still open
+                    self._numparts.append(chunk)
+                    self._nsub = nsub = _num_substate(seen)
+                    self._pos += len(chunk)
+                    return _COMPLETE if not self._stack and nsub in _N_ENDABLE else _OK
+                if k == 0 or _NUMBER(seen).end() != len(seen) - len(chunk) + k:
+                    return self._run(chunk)  # a number cut short: _run says where
+            status = self._tokens(chunk, k, _AFTER if self._stack else _DONE, ["".join(self._numparts) + chunk[:k]], False)
+            if status is not None:  # (a number the chunk opens has its own parts now)
+                return status
             return self._run(chunk)
         if st == _LIT:
             # The rest of true / false / null (strict only), then whatever follows.
