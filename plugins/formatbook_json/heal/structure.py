@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterable
 
 from formatbook_core import HealError, Repair, Span, Violation
 
