@@ -1,8 +1,10 @@
 """Step 8 (L3): list sections use ``-`` bullets and ordered-list sections numbered items
 ``1.`` .. ``N.``, counted per list. Only a section's top-level items change (nested items
 keep their markers); when a marker changes width, the item's indented lines move with it
-so that nesting is kept. A list section holding no list item at all (and neither the
-empty value nor blank, when step 9 will write the empty value into it) cannot be converted: an issue ``markdown.section_kind``."""
+so that nesting is kept (the item's extent as markdown-it reads it: a lazy continuation
+line at column 0 neither ends it nor moves). A list section holding no list item at all
+(and neither the empty value nor blank, when step 9 will write the empty value into it)
+cannot be converted: an issue ``markdown.section_kind``."""
 
 from __future__ import annotations
 
@@ -23,6 +25,10 @@ def convert_list_kinds(st: RepairState) -> None:
     outline = outline_for(sc, st.spec)
     found = match_sections(sc, outline, st.spec, parse=False)
     names = set(st.names)
+    item_ends: dict[int, int] = {}  # first line of a markdown-it list item -> its end line
+    for tok in sc.tokens:
+        if tok.type == "list_item_open" and tok.map:
+            item_ends.setdefault(tok.map[0], tok.map[1])
     edits: list[tuple[int, int, str | None]] = []
     for section in st.sections:
         if section.kind not in ("list", "ordered_list") or section.name not in found:
@@ -60,12 +66,16 @@ def convert_list_kinds(st: RepairState) -> None:
                 edits.append((line_no, line_no + 1, line[: m.start(2)] + marker + line[m.end(2) :]))
                 delta = len(marker) - len(item.marker)
                 stop = first + roots[k + 1].line if k + 1 < len(roots) else end
+                # the item's extent as markdown-it reads it (lazy continuation lines at
+                # column 0 included), else up to the first line back at column 0
+                stop = min(stop, item_ends.get(line_no, stop))
+                lazy_ok = line_no in item_ends
                 for j in range(line_no + 1, stop):
                     text = sc.line_text(j)
                     if not text.strip() or j in excluded or not text[:1].isspace():
-                        if text.strip() and not text[:1].isspace():
+                        if text.strip() and not text[:1].isspace() and not lazy_ok:
                             break  # the item ended
-                        continue
+                        continue  # blank, or a lazy line: it stays where it is
                     if delta > 0:
                         edits.append((j, j + 1, " " * delta + text))
                     else:

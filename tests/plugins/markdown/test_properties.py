@@ -106,6 +106,9 @@ REGRESSIONS = [
     ("| Option | Cost | Risk |\n| --- | --- | --- | --- |\n---\n", 1, STRICT_SPEC),
     ("Option | Cost | Risk\n--- | ---\n======\n## short answer\n", 2, SPEC),
     ("## Reasoning -\n| Step | # | Owner |\n| --- | --- |\n\tTab code\nshort answer\n======\n", 3, STRICT_SPEC),
+    # '1.' -> '-' at L3: a lazy line at column 0 ended the item early, so its indented lines
+    # further down were not moved; one became code and freed a label (step 8)
+    ("## Assumptions\n1. Logic\nNone\n\n      **Reasoning:**\n**Short answer:**", 3, SPEC),
 ]
 
 #: issues about the reply as received (not about the repaired text)
