@@ -1,10 +1,12 @@
 """Step 8 (L3): list sections use ``-`` bullets and ordered-list sections numbered items
 ``1.`` .. ``N.``, counted per list. Only a section's top-level items change (nested items
-keep their markers); when a marker changes width, the item's indented lines move with it
-so that nesting is kept (the item's extent as markdown-it reads it: a lazy continuation
-line at column 0 neither ends it nor moves). A list section holding no list item at all
-(and neither the empty value nor blank, when step 9 will write the empty value into it)
-cannot be converted: an issue ``markdown.section_kind``."""
+keep their markers), and only lines markdown-it reads as list items (``2. x`` or
+``    - x`` continuing a paragraph is text). When a marker changes width, the item's
+indented lines move with it so that nesting is kept (the item's extent as markdown-it
+reads it: a lazy continuation line at column 0 neither ends it nor moves). A list
+section holding no list item at all (and neither the empty value nor blank, when step 9
+will write the empty value into it) cannot be converted: an issue
+``markdown.section_kind``."""
 
 from __future__ import annotations
 
@@ -50,7 +52,9 @@ def convert_list_kinds(st: RepairState) -> None:
             if parsed is None:
                 continue
             counters: dict[int, int] = {}
-            roots = [it for it in parsed.items if first + it.line not in excluded]
+            # only items markdown-it reads as items: a '- x' line continuing a paragraph is
+            # text, and numbering it would shift the numbers of the real items after it
+            roots = [it for it in parsed.items if first + it.line not in excluded and first + it.line in item_ends]
             any_items = any_items or bool(roots)
             for k, item in enumerate(roots):
                 counters[item.list_id] = counters.get(item.list_id, 0) + 1

@@ -109,6 +109,9 @@ REGRESSIONS = [
     # '1.' -> '-' at L3: a lazy line at column 0 ended the item early, so its indented lines
     # further down were not moved; one became code and freed a label (step 8)
     ("## Assumptions\n1. Logic\nNone\n\n      **Reasoning:**\n**Short answer:**", 3, SPEC),
+    # '    - deep' continuing a paragraph was counted as item 1, so the real item '1. ## ...'
+    # became '2.', which cannot interrupt a paragraph: it turned into text (step 8)
+    ("# Reasoning\n| Option | Cost | Risk |\n    - deep\n1. ## Reasoning", 3, SPEC),
 ]
 
 #: issues about the reply as received (not about the repaired text)
