@@ -1,5 +1,6 @@
 """Step 8 (L3): list sections use ``-`` bullets and ordered-list sections numbered items
-``1.`` .. ``N.``, counted per list. Only a section's top-level items change (nested items
+``1.`` .. ``N.``, counted per list (markdown-it's lists; adjacent ones that differ only
+by their markers count as one). Only a section's top-level items change (nested items
 keep their markers), and only lines markdown-it reads as list items (``2. x`` or
 ``    - x`` continuing a paragraph is text). When a marker changes width, the item's
 indented lines move with it so that nesting is kept (the item's extent as markdown-it
@@ -10,11 +11,43 @@ will write the empty value into it) cannot be converted: an issue
 
 from __future__ import annotations
 
-from ..blocks import scan
+from ..blocks import Scan, scan
 from ..lists import item_match, parse_list
 from ..outline import outline_for
 from ..sections import match_sections
 from .state import RepairState, edit_lines
+
+
+_LIST_OPEN = ("bullet_list_open", "ordered_list_open")
+_LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
+
+
+def _items(sc: Scan) -> tuple[dict[int, int], dict[int, int]]:
+    """For each line where markdown-it starts a list item: the item's end line, and the
+    list it will belong to once converted. That is markdown-it's list, except that lists
+    at the same depth with only blank lines between them are one: they differ only by
+    their markers (``-`` then ``+``, ``1.`` then ``1)``), which conversion makes equal."""
+    ends: dict[int, int] = {}
+    groups: dict[int, int] = {}
+    last: dict[int, tuple[int, int]] = {}  # token level -> (end line, group) of the last list closed there
+    stack: list[tuple[int, int]] = []  # (group, end line) of the open lists
+    count = 0
+    for tok in sc.tokens:
+        if tok.type in _LIST_OPEN and tok.map:
+            prev = last.get(tok.level)
+            if prev is not None and not sc.slice(prev[0], tok.map[0]).strip():
+                group = prev[1]
+            else:
+                count += 1
+                group = count
+            stack.append((group, tok.map[1]))
+        elif tok.type in _LIST_CLOSE and stack:
+            group, end = stack.pop()
+            last[tok.level] = (end, group)
+        elif tok.type == "list_item_open" and tok.map and stack:
+            ends.setdefault(tok.map[0], tok.map[1])
+            groups.setdefault(tok.map[0], stack[-1][0])
+    return ends, groups
 
 
 def convert_list_kinds(st: RepairState) -> None:
@@ -27,10 +60,7 @@ def convert_list_kinds(st: RepairState) -> None:
     outline = outline_for(sc, st.spec)
     found = match_sections(sc, outline, st.spec, parse=False)
     names = set(st.names)
-    item_ends: dict[int, int] = {}  # first line of a markdown-it list item -> its end line
-    for tok in sc.tokens:
-        if tok.type == "list_item_open" and tok.map:
-            item_ends.setdefault(tok.map[0], tok.map[1])
+    item_ends, groups = _items(sc)
     edits: list[tuple[int, int, str | None]] = []
     for section in st.sections:
         if section.kind not in ("list", "ordered_list") or section.name not in found:
@@ -57,12 +87,13 @@ def convert_list_kinds(st: RepairState) -> None:
             roots = [it for it in parsed.items if first + it.line not in excluded and first + it.line in item_ends]
             any_items = any_items or bool(roots)
             for k, item in enumerate(roots):
-                counters[item.list_id] = counters.get(item.list_id, 0) + 1
-                marker = f"{counters[item.list_id]}." if want_ordered else "-"
+                line_no = first + item.line
+                group = groups[line_no]
+                counters[group] = counters.get(group, 0) + 1
+                marker = f"{counters[group]}." if want_ordered else "-"
                 if item.marker == marker:
                     continue
                 changed += 1
-                line_no = first + item.line
                 line = sc.line_text(line_no)
                 m = item_match(line)
                 if m is None:

@@ -112,7 +112,17 @@ REGRESSIONS = [
     # '    - deep' continuing a paragraph was counted as item 1, so the real item '1. ## ...'
     # became '2.', which cannot interrupt a paragraph: it turned into text (step 8)
     ("# Reasoning\n| Option | Cost | Risk |\n    - deep\n1. ## Reasoning", 3, SPEC),
+    # two lists with a paragraph between were numbered as one list (1., 2.), so the second
+    # could no longer interrupt the paragraph (step 8 counts markdown-it's lists)
+    ("# Reasoning\n1. ## Reasoning\nNone\n1. ## Reasoning", 3, SPEC),
 ]
+
+
+def test_numbers_restart_per_list_and_lists_differing_by_marker_are_one():
+    body = "# Short answer\nx\n\n# Reasoning\n1) a\n\n1. b\n+ c\n\ntext\n\n3. d\n"
+    r = enforce_flex_md("```markdown\n" + body + "```\n", SPEC, level=3)
+    assert r.ok and [x.kind for x in r.repairs] == ["list_kind"]
+    assert "# Reasoning\n1. a\n\n2. b\n3. c\n\ntext\n\n1. d\n" in r.repaired_md
 
 #: issues about the reply as received (not about the repaired text)
 _ABOUT_THE_REPLY = ("markdown.empty", "markdown.no_sections")
