@@ -84,6 +84,7 @@ REPAIR_CODES: dict[str, str] = {
     "heading_level": "markdown.heading_level",
     "preamble_set_aside": "markdown.preamble",
     "fence_closed": "markdown.unclosed_fence",
+    "html_closed": "markdown.unclosed_html",
     "filled": "markdown.missing_section",
     "list_kind": "markdown.section_kind",
     "table_separator": "markdown.table_separator",

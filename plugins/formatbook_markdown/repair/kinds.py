@@ -1,13 +1,13 @@
 """Step 8 (L3): list sections use ``-`` bullets and ordered-list sections numbered items
 ``1.`` .. ``N.``, counted per list (markdown-it's lists; adjacent ones that differ only
-by their markers count as one). Only a section's top-level items change (nested items
-keep their markers), and only lines markdown-it reads as list items (``2. x`` or
-``    - x`` continuing a paragraph is text). When a marker changes width, the item's
-indented lines move with it so that nesting is kept (the item's extent as markdown-it
-reads it: a lazy continuation line at column 0 neither ends it nor moves). A list
-section holding no list item at all (and neither the empty value nor blank, when step 9
-will write the empty value into it) cannot be converted: an issue
-``markdown.section_kind``."""
+by their markers count as one). Only a section's top-level items change — those that
+both the indentation reading (``lists.parse_list``) and markdown-it take as top-level
+items (``2. x`` or ``    - x`` continuing a paragraph is text); nested items keep their
+markers. When a marker changes width, the item's indented lines move with it so that
+nesting is kept (the item's extent as markdown-it reads it: a lazy continuation line at
+column 0 neither ends it nor moves). A list section holding no list item at all (and
+neither the empty value nor blank, when step 9 will write the empty value into it)
+cannot be converted: an issue ``markdown.section_kind``."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ _LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
 
 
 def _items(sc: Scan) -> tuple[dict[int, int], dict[int, int]]:
-    """For each line where markdown-it starts a list item: the item's end line, and the
-    list it will belong to once converted. That is markdown-it's list, except that lists
+    """For each line where markdown-it starts a top-level list item (in a list at the top
+    level of the document): the item's end line, and the list it will belong to once
+    converted. That is markdown-it's list, except that lists
     at the same depth with only blank lines between them are one: they differ only by
     their markers (``-`` then ``+``, ``1.`` then ``1)``), which conversion makes equal."""
     ends: dict[int, int] = {}
@@ -44,7 +45,7 @@ def _items(sc: Scan) -> tuple[dict[int, int], dict[int, int]]:
         elif tok.type in _LIST_CLOSE and stack:
             group, end = stack.pop()
             last[tok.level] = (end, group)
-        elif tok.type == "list_item_open" and tok.map and stack:
+        elif tok.type == "list_item_open" and tok.map and stack and tok.level == 1:
             ends.setdefault(tok.map[0], tok.map[1])
             groups.setdefault(tok.map[0], stack[-1][0])
     return ends, groups
@@ -82,8 +83,10 @@ def convert_list_kinds(st: RepairState) -> None:
             if parsed is None:
                 continue
             counters: dict[int, int] = {}
-            # only items markdown-it reads as items: a '- x' line continuing a paragraph is
-            # text, and numbering it would shift the numbers of the real items after it
+            # only items that both readings take as top-level items: the indentation one
+            # (parse_list, which the extraction uses) and markdown-it's ('2. x' continuing a
+            # paragraph is text; '  - x' after a lazy line is nested): converting any other
+            # would renumber real items or move an item in or out of a list
             roots = [it for it in parsed.items if first + it.line not in excluded and first + it.line in item_ends]
             any_items = any_items or bool(roots)
             for k, item in enumerate(roots):

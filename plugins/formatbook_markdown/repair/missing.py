@@ -3,11 +3,15 @@ contract's empty value, as a repair of kind ``"filled"`` (the empty value counts
 words). A contract without an empty value makes a missing required section an issue
 (``markdown.missing_section``) instead. A reply that had text but none of the spec's
 sections is an issue too (``markdown.no_sections``): filling every section with the empty
-value would pass off a reply that ignored the contract. Applies from L1 on."""
+value would pass off a reply that ignored the contract. A code fence or an HTML block
+(comment, ``<script>``/``<pre>``...) left open at the end would swallow the added
+sections: it is closed first (``fence_closed``, ``html_closed``). Applies from L1 on."""
 
 from __future__ import annotations
 
-from ..blocks import scan
+import re
+
+from ..blocks import Scan, scan
 from ..outline import outline_for, section_level
 from ..sections import match_sections
 from .state import RepairState
@@ -34,15 +38,53 @@ def fill_missing_sections(st: RepairState) -> None:
             st.issue("markdown.missing_section", f"the required section {s.name!r} is missing (the contract declares no empty value)", s.name)
         return
     body = st.body
-    if sc.fences and not sc.fences[-1].closed:
-        body = body.rstrip("\r\n") + "\n" + sc.fences[-1].marker
-        st.repair("fence_closed", "closed the code fence left open at the end, before adding sections", None)
+    open_block = _open_at_end(sc)
+    if open_block is not None:
+        # what is appended would be read as its content, and the sections stay missing
+        kind, closer, what = open_block
+        body = body.rstrip("\r\n") + "\n" + closer
+        st.repair(kind, f"closed the {what} left open at the end, before adding sections", None)
     level = section_level(sc.headings, names)
     parts = [body.rstrip()] if body.strip() else []
     for s in missing:
         parts.append(f"{'#' * level} {s.name}\n\n{empty}")
         st.repair("filled", f"added the missing required section {s.name!r} holding {empty!r}", None, s.name)
     st.body = "\n\n".join(parts) + "\n"
+
+
+#: CommonMark HTML blocks of kinds 1-5 run to their end marker, blank lines included
+_HTML_OPEN = (
+    (re.compile(r"<(script|pre|style|textarea)(?=[\s>]|$)", re.IGNORECASE), None, "HTML block"),
+    (re.compile(r"<!--"), "-->", "HTML comment"),
+    (re.compile(r"<\?"), "?>", "processing instruction"),
+    (re.compile(r"<![A-Za-z]"), ">", "declaration"),
+    (re.compile(r"<!\[CDATA\["), "]]>", "CDATA section"),
+)
+
+
+def _open_at_end(sc: Scan) -> tuple[str, str, str] | None:
+    """``(repair kind, closing line, what)`` when the text ends inside a block that would
+    swallow whatever is appended: a code fence or an HTML block of kinds 1-5 without its
+    end marker. ``None`` otherwise."""
+    last = next((t for t in reversed(sc.tokens) if t.level == 0 and t.map), None)
+    if last is None or last.map[1] < len(sc.lines):
+        return None
+    if last.type == "fence":
+        if sc.fences and not sc.fences[-1].closed:
+            return "fence_closed", sc.fences[-1].marker, "code fence"
+        return None
+    if last.type != "html_block":
+        return None
+    head = last.content.lstrip(" ")
+    for start, end, what in _HTML_OPEN:
+        m = start.match(head)
+        if m is None:
+            continue
+        closer = end if end is not None else f"</{m.group(1).lower()}>"
+        if closer.lower() in last.content.lower():
+            return None
+        return "html_closed", closer, what
+    return None
 
 
 def _had_text(st: RepairState) -> bool:

@@ -115,6 +115,13 @@ REGRESSIONS = [
     # two lists with a paragraph between were numbered as one list (1., 2.), so the second
     # could no longer interrupt the paragraph (step 8 counts markdown-it's lists)
     ("# Reasoning\n1. ## Reasoning\nNone\n1. ## Reasoning", 3, SPEC),
+    # '  - g' nested (markdown-it) after a lazy line but top-level by indentation: numbered
+    # '1.' it left the item and became its sibling '2.' (step 8 converts items both take as top-level)
+    ("## **reasoning:**\n+ e\n| # | Step | Owner |\n  - g\n", 3, SPEC),
+    # an HTML comment left open at the end swallowed the sections step 7 appended
+    ("##\n<!--\n", 3, SPEC),
+    ("***Reasoning***\n<!--\n", 2, SPEC),
+    ("| s | o |\n=\n<!--\n", 2, SPEC),
 ]
 
 
@@ -195,3 +202,12 @@ def test_text_in_a_hash_column_is_an_issue_not_overwritten():
     body = body.replace("first", "7.")
     r = enforce_flex_md("```markdown\n" + body + "```\n", SPEC, level=3)
     assert r.ok and "| # | Step | Owner |\n| --- | --- | --- |\n| 1 | Plan | Ann |" in r.repaired_md
+
+
+def test_an_open_html_block_at_the_end_is_closed_before_sections_are_added():
+    r = enforce_flex_md("# Reasoning\n1. a\n<script>\nx\n\ny", SPEC, level=1)
+    assert [x.kind for x in r.repairs] == ["html_closed", "filled"]
+    assert r.repaired_md == "# Reasoning\n1. a\n<script>\nx\n\ny\n</script>\n\n# Short answer\n\nNone\n"
+    assert r.extracted.sections_by_name["Short answer"].empty
+    closed = enforce_flex_md("# Reasoning\n1. a\n<!-- ok -->", SPEC, level=1)
+    assert [x.kind for x in closed.repairs] == ["filled"]
