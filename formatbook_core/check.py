@@ -310,7 +310,8 @@ def compare_count(count: Count, amount: int) -> Violation | None:
 def _count_guidance(count: Count, fmt: Any) -> str:
     where = f' in "{count.scope}"' if count.scope is not None else ""
     # counts run on the values a format carries, so say so when there is syntax around them
-    about = " (count only the values, not the syntax)" if fmt is not None and fmt.name != "text" and not where else ""
+    structured = fmt is not None and getattr(fmt, "structured", True)
+    about = " (count only the values, not the syntax)" if structured and not where else ""
     if count.exactly is not None:
         limit = f"exactly {_amount(count.exactly, count.unit)}"
     elif count.min is not None and count.max is not None:

@@ -79,6 +79,9 @@ class BaseFormat:
     #: Valid sample documents: shown by ``formatbook formats --samples`` and fed to the
     #: contract test-suite (every prefix must stream, healing must leave them unchanged).
     samples: tuple[str, ...] = ()
+    #: True when the format wraps its values in syntax (keys, braces, headings), so that
+    #: guidance says counts run on the values only; plain text sets it False.
+    structured: bool = True
 
     # --- the four Promptbook methods -------------------------------------------------
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:

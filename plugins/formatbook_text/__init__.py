@@ -36,6 +36,7 @@ class TextFormat(BaseFormat):
     mime_types = ("text/plain",)
     description = "Any text; its value is the text itself."
     samples = ("Hello world.", "Two lines\nof text.\n", "")
+    structured = False  # the text is the value: no syntax to discount when counting
 
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
         return isinstance(value, str)
