@@ -66,14 +66,11 @@ def _open_at_end(sc: Scan) -> tuple[str, str, str] | None:
     """``(repair kind, closing line, what)`` when the text ends inside a block that would
     swallow whatever is appended: a code fence or an HTML block of kinds 1-5 without its
     end marker. ``None`` otherwise."""
+    if sc.fences and not sc.fences[-1].closed:  # an unclosed fence runs to the end
+        return "fence_closed", sc.fences[-1].marker, "code fence"
     last = next((t for t in reversed(sc.tokens) if t.level == 0 and t.map), None)
-    if last is None or last.map[1] < len(sc.lines):
-        return None
-    if last.type == "fence":
-        if sc.fences and not sc.fences[-1].closed:
-            return "fence_closed", sc.fences[-1].marker, "code fence"
-        return None
-    if last.type != "html_block":
+    # (markdown-it leaves trailing blank lines out of a block's map)
+    if last is None or last.type != "html_block" or sc.slice(last.map[1], len(sc.lines)).strip():
         return None
     head = last.content.lstrip(" ")
     for start, end, what in _HTML_OPEN:

@@ -122,6 +122,9 @@ REGRESSIONS = [
     ("##\n<!--\n", 3, SPEC),
     ("***Reasoning***\n<!--\n", 2, SPEC),
     ("| s | o |\n=\n<!--\n", 2, SPEC),
+    # an unclosed fence followed by a blank line still runs to the end (closed, then filled)
+    ("## Short answer\n```\n  ", 3, SPEC),
+    ("# Reasoning\n1. a\n<!--\n\n  \n", 1, SPEC),
 ]
 
 
