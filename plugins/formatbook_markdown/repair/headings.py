@@ -13,24 +13,31 @@ from .state import RepairState, edit_lines
 
 
 def standardize_headings(st: RepairState) -> None:
-    """Rename section headings to the spec's names; turn bold labels into headings."""
+    """Turn bold labels into headings; rename section headings to the spec's names."""
     from ..spec import normalize_section_name
 
     names = st.names
     if st.level < 1 or not names:
         return
+    # labels first: the rest of a label's paragraph is read again on its own, which can
+    # change what is a heading below it (a '<span>' line starting an HTML block that ends
+    # a fence...); the headings are renamed as the converted text has them
     sc = scan(st.body)
+    level = section_level(sc.headings, set(names))
     edits: list[tuple[int, int, str | None]] = []
+    for line, label in label_lines(sc, set(names)):
+        canonical = names[normalize_section_name(label)]
+        edits.append((line, line + 1, f"{'#' * level} {canonical}"))
+        st.repair("heading_from_label", f"turned the bold label {sc.line_text(line).strip()!r} into the heading {canonical!r}", sc.line_text(line), canonical)
+    if edits:
+        st.body = edit_lines(sc, edits)
+        sc = scan(st.body)
+    edits = []
     for h in sc.headings:
         canonical = names.get(normalize_section_name(h.raw))
         if canonical is None or h.raw == canonical:
             continue
         edits.append((h.line, h.end_line, f"{'#' * h.level} {canonical}"))
         st.repair("heading_renamed", f"renamed the heading {h.raw!r} to {canonical!r}", sc.line_text(h.line), canonical)
-    level = section_level(sc.headings, set(names))
-    for line, label in label_lines(sc, set(names)):
-        canonical = names[normalize_section_name(label)]
-        edits.append((line, line + 1, f"{'#' * level} {canonical}"))
-        st.repair("heading_from_label", f"turned the bold label {sc.line_text(line).strip()!r} into the heading {canonical!r}", sc.line_text(line), canonical)
     if edits:
         st.body = edit_lines(sc, edits)

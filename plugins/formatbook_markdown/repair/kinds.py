@@ -3,10 +3,11 @@
 by their markers count as one). Only a section's top-level items change — those that
 both the indentation reading (``lists.parse_list``) and markdown-it take as top-level
 items (``2. x`` or ``    - x`` continuing a paragraph is text); nested items keep their
-markers. When a marker changes width, the item's indented lines move with it so that
-nesting is kept (the item's extent as markdown-it reads it: a lazy continuation line at
-column 0 neither ends it nor moves). A list section holding no list item at all (and
-neither the empty value nor blank, when step 9 will write the empty value into it)
+markers. When a marker changes width, the item's indented lines (markdown-it's extent; a
+lazy line at column 0 stays) move with its content column; when a narrower marker would
+pull the indented line after the item into it, the spaces after the marker take up the
+change instead (``2. a`` becomes ``-  a``). A list section holding no list item at all
+(and neither the empty value nor blank, when step 9 will write the empty value into it)
 cannot be converted: an issue ``markdown.section_kind``."""
 
 from __future__ import annotations
@@ -49,6 +50,16 @@ def _items(sc: Scan) -> tuple[dict[int, int], dict[int, int]]:
             ends.setdefault(tok.map[0], tok.map[1])
             groups.setdefault(tok.map[0], stack[-1][0])
     return ends, groups
+
+
+def _absorbs(sc: Scan, after: int, column: int) -> bool:
+    """The first non-blank line from ``after`` on is indented to ``column`` or more (so an
+    item whose content starts at ``column`` would take it in)."""
+    for j in range(after, len(sc.lines)):
+        text = sc.line_text(j)
+        if text.strip():
+            return len(text) - len(text.lstrip(" ")) >= column
+    return False
 
 
 def convert_list_kinds(st: RepairState) -> None:
@@ -101,19 +112,22 @@ def convert_list_kinds(st: RepairState) -> None:
                 m = item_match(line)
                 if m is None:
                     continue
-                edits.append((line_no, line_no + 1, line[: m.start(2)] + marker + line[m.end(2) :]))
                 delta = len(marker) - len(item.marker)
-                stop = first + roots[k + 1].line if k + 1 < len(roots) else end
-                # the item's extent as markdown-it reads it (lazy continuation lines at
-                # column 0 included), else up to the first line back at column 0
-                stop = min(stop, item_ends.get(line_no, stop))
-                lazy_ok = line_no in item_ends
+                gap = line[m.end(2) : m.start(3)] if m.group(3) else ""
+                if delta < 0 and _absorbs(sc, item_ends[line_no], m.end(2) + (len(gap) if 1 <= len(gap) <= 4 else 1) + delta) and gap.strip(" ") == "" and 1 <= len(gap) - delta <= 4:
+                    # a narrower marker would pull the indented line after the item into
+                    # it: the spaces after the marker take up the change instead, so the
+                    # content column stays where it was
+                    edits.append((line_no, line_no + 1, line[: m.start(2)] + marker + " " * (len(gap) - delta) + line[m.start(3) :]))
+                    continue
+                edits.append((line_no, line_no + 1, line[: m.start(2)] + marker + line[m.end(2) :]))
+                # the item's lines (markdown-it's extent) move with its content column; a
+                # lazy continuation line at column 0 stays where it is
+                stop = min(first + roots[k + 1].line if k + 1 < len(roots) else end, item_ends[line_no])
                 for j in range(line_no + 1, stop):
                     text = sc.line_text(j)
                     if not text.strip() or j in excluded or not text[:1].isspace():
-                        if text.strip() and not text[:1].isspace() and not lazy_ok:
-                            break  # the item ended
-                        continue  # blank, or a lazy line: it stays where it is
+                        continue
                     if delta > 0:
                         edits.append((j, j + 1, " " * delta + text))
                     else:

@@ -125,7 +125,20 @@ REGRESSIONS = [
     # an unclosed fence followed by a blank line still runs to the end (closed, then filled)
     ("## Short answer\n```\n  ", 3, SPEC),
     ("# Reasoning\n1. a\n<!--\n\n  \n", 1, SPEC),
+    # converting a label re-read the rest of its paragraph ('<span>' began an HTML block that
+    # ended a fence), and the renaming in the same step used the old reading (step 4)
+    ("**Short answer:**\n<span>\n```\n\n## **reasoning:**", 1, SPEC),
+    # '2.' -> '-' narrowed the content column and pulled the fence after the item into it
+    ("**Assumptions:**\n2. two\n  ```\n2. two", 3, STRICT_SPEC),
 ]
+
+
+def test_a_narrower_marker_keeps_the_content_column_when_a_line_below_would_join():
+    body = "# Short answer\nx\n\n# Reasoning\n1. a\n\n# Assumptions\n1. a\n   more\n10. c\n\n  - x\n"
+    r = enforce_flex_md("```markdown\n" + body + "```\n", SPEC, level=3)
+    # '1. a' -> '- a' moves its line with it; '10. c' -> '-' would take '  - x' in: padded
+    assert "# Assumptions\n- a\n  more\n-   c\n\n  - x\n" in r.repaired_md
+    assert r.extracted.sections_by_name["Assumptions"].md.endswith("-   c\n\n  - x")
 
 
 def test_numbers_restart_per_list_and_lists_differing_by_marker_are_one():
