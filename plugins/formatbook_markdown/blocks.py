@@ -209,64 +209,50 @@ def _indent_columns(line: str) -> int:
     return col
 
 
-#: rounds of re-reading after labels were taken as headings (see :func:`label_lines`)
-_LABEL_ROUNDS = 16
-
-
-def _label_runs(sc: Scan, names: set[str], known: set[int]) -> tuple[list[tuple[int, str]], bool]:
-    """The labels of ``sc``'s paragraphs not in ``known``: each paragraph's first line and
-    the label lines right after it; and whether the rest of some paragraph must be re-read
-    (it starts with something else than plain text, so it may not stay a paragraph)."""
-    from .spec import normalize_section_name
-
-    found: list[tuple[int, str]] = []
-    again = False
-    for start, end in sc.paragraphs:
-        line = start
-        while line < end and (line == start or _indent_columns(sc.line_text(line)) < 4):
-            label = bold_label(sc.line_text(line))
-            if label is None or normalize_section_name(label) not in names:
-                break
-            if line not in known:
-                found.append((line, label))
-            line += 1
-        if start < line < end:
-            rest = sc.line_text(line)
-            # a line starting with a letter (indented < 4) starts a paragraph that runs on
-            # as the old one did; anything else (indented code, "2." list, HTML, a link
-            # definition...) may parse differently once it follows a heading
-            if _indent_columns(rest) >= 4 or not rest.lstrip()[:1].isalpha():
-                again = True
-    return found, again
+# a line that starts a paragraph wherever it stands, and that no block can take in: a
+# letter or digit (not an ordered-list marker), emphasis, a code span, a quote or bracket
+_PLAIN = re.compile(r" {0,3}(?:(?!\d{1,9}[.)](?:[ \t]|$))[^\W_]|[*_]+(?=[^\s*_])|`(?!``)|[\"'(])")
 
 
 def label_lines(sc: Scan, names: set[str]) -> list[tuple[int, str]]:
     """``(line, label)`` of every bold label naming one of ``names`` (normalised section
     names), in document order.
 
-    A label is a top-level paragraph's first line when that line is only bold text
-    (``**Reasoning:**``). Read as a heading, it ends there, and the rest of its paragraph
-    is read again on its own: so the next line is a label too when it is one
-    (``**Assumptions:**\n**Assumptions:**`` is two labels), and when the rest starts with
-    something else than plain text (indented code, a ``2.`` list, HTML) the text is read
-    again with the labels found taken as headings, until no new label appears (at most
-    ``_LABEL_ROUNDS`` rounds). The repair step that writes labels as headings uses this
-    same reading, so a repaired reply holds no label left to convert."""
-    if not names or not sc.paragraphs:
-        return []
-    found: dict[int, str] = {}
-    current = sc
-    for _round in range(_LABEL_ROUNDS):
-        new, again = _label_runs(current, names, set(found))
-        found.update(new)
-        if not new or not again:
-            break
-        # the text as the repair step would write it: each label line an ATX heading
-        lines = [current.line_text(i) for i in range(len(current.lines))]
-        for line in found:
-            lines[line] = "# " + found[line]
-        current = scan("\n".join(lines))
-    return sorted(found.items())
+    A label is a line of a top-level paragraph that is only bold text (``**Reasoning:**``):
+    the paragraph's first line, or a line right after a label (``**Assumptions:**\n
+    **Assumptions:**`` is two labels). Read as a heading, a label ends its paragraph and
+    the next line starts a new one, so a label counts only when that changes nothing else:
+    it is the paragraph's last line, or the next line is a label too, or plain text (a
+    letter, a digit that is no list marker, emphasis, a code span...). Before ``<span>``,
+    ``2. x``, indented text or a ``[x]: /url`` line it stays bold text: as a heading it
+    would turn that line into HTML, a list, code or a link definition, and the repaired
+    reply would read differently from the reply that was checked. The repair step that
+    writes labels as headings uses this same reading."""
+    from .spec import normalize_section_name
+
+    def label_at(line: int) -> str | None:
+        text = sc.line_text(line)
+        if _indent_columns(text) >= 4:
+            return None
+        label = bold_label(text)
+        return label if label is not None and normalize_section_name(label) in names else None
+
+    found: list[tuple[int, str]] = []
+    if not names:
+        return found
+    for start, end in sc.paragraphs:
+        for line in range(start, end):
+            label = label_at(line)
+            if label is None:
+                break
+            nxt = line + 1
+            following = nxt < end and label_at(nxt) is not None
+            if nxt < end and not following and not _PLAIN.match(sc.line_text(nxt)):
+                break
+            found.append((line, label))
+            if not following:
+                break
+    return found
 
 
 def with_labels(sc: Scan, names: set[str], level: int) -> list[Heading]:

@@ -130,7 +130,21 @@ REGRESSIONS = [
     ("**Short answer:**\n<span>\n```\n\n## **reasoning:**", 1, SPEC),
     # '2.' -> '-' narrowed the content column and pulled the fence after the item into it
     ("**Assumptions:**\n2. two\n  ```\n2. two", 3, STRICT_SPEC),
+    # a label before '</think>': as a heading, the line became an HTML block that took in
+    # the fence below, so a glued heading step 2 had left as code became text
+    ("**Assumptions:**\n</think>\n```\n\nYes. ## Reasoning", 1, SPEC),
 ]
+
+
+def test_a_label_before_a_line_it_would_change_stays_bold_text():
+    from formatbook_markdown import extract_output
+
+    for rest in ("<span>", "2. two", "    code", "[x]: /url"):
+        ex = extract_output(f"## Short answer\nYes.\n\n**Reasoning:**\n{rest}\n", SPEC)
+        assert "Reasoning" not in ex.sections_by_name, rest
+    for rest in ("Because.", "**Yes**, because.", "`x` is set", "2024 was dry"):
+        ex = extract_output(f"## Short answer\nYes.\n\n**Reasoning:**\n{rest}\n", SPEC)
+        assert ex.sections_by_name["Reasoning"].md == rest, rest
 
 
 def test_a_narrower_marker_keeps_the_content_column_when_a_line_below_would_join():
