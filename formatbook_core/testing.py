@@ -56,7 +56,7 @@ import inspect
 from typing import Any, Callable, Iterable, Sequence
 
 from .definition import Checker, FormatDefinition
-from .results import Analysis, Healed, HealError, Repair, ScopeNotFound, Span, StreamStatus, Violation
+from .results import Analysis, Healed, HealError, Repair, ScopeNotFound, StreamStatus, Violation
 
 __all__ = [
     "FormatContract", "make_contract", "contract_cases", "garbage_inputs", "garbage_names",

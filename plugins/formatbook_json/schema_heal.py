@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any
 
-from formatbook_core import Repair, Span
+from formatbook_core import Repair
 
 from .heal import edits as _edits
 from .values import source_spans

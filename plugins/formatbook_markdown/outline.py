@@ -84,7 +84,6 @@ def _slug(title: str) -> str:
 
 def outline_from(sc: Scan, heads: list[Heading]) -> MdOutline:
     """Build the tree from a scan and a list of headings (real ones and bold labels)."""
-    text = sc.text
     total = len(sc.lines)
     roots: list[MdNode] = []
     stack: list[MdNode] = []

@@ -11,7 +11,6 @@ import re
 from typing import Any
 
 from formatbook_core import (
-    Analysis,
     BaseFormat,
     Healed,
     HealError,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import Count, ExpectationError, Expectations, HealError, Span, check, guidance, heal
+from formatbook_core import Count, ExpectationError, Expectations, HealError, check, guidance, heal
 from formatbook_core.check import compare_count
 
 from .conftest_formats import kv_registry

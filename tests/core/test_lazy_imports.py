@@ -7,14 +7,12 @@ Each check runs in a fresh interpreter and reads ``sys.modules`` at the end.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 import textwrap
 
-import pytest
 
 HEAVY = ("lxml", "jsonschema", "jsonschema_rs", "ruamel", "icalendar", "vobject", "pydantic", "rich")
 # Never needed outside tests: the contract suite (formatbook_core.testing) imports them lazily.
@@ -78,7 +76,6 @@ def test_get_format_of_each_builtin_loads_no_heavy_dependency():
     assert heavy_in(modules) == []
 
 
-@pytest.mark.skipif(importlib.util.find_spec("formatbook_core.cli") is None, reason="formatbook_core/cli.py not written yet")
 def test_formatbook_help_loads_no_heavy_dependency():
     modules = loaded_modules(
         """
@@ -98,7 +95,6 @@ def test_formatbook_help_loads_no_heavy_dependency():
     assert heavy_in(modules, HEAVY + TEST_ONLY) == []
 
 
-@pytest.mark.skipif(importlib.util.find_spec("formatbook_core.cli") is None, reason="formatbook_core/cli.py not written yet")
 def test_formatbook_formats_loads_no_heavy_dependency_when_piped():
     # `formatbook formats` only lists names: plain output when piped, no rich, no lxml
     modules = loaded_modules(

@@ -5,22 +5,8 @@ from __future__ import annotations
 
 from formatbook_core.testing import FormatContract
 from formatbook_markdown.format import MarkdownFormat
-from formatbook_markdown.spec import parse_output_format_spec
 
-CONTRACT = """## Output format
-- Short answer — text (required)
-- Reasoning — ordered list (required)
-- Assumptions — list (optional)
-
-Tables (only if needed):
-- (Option, Cost, Risk — table)
-- (Step, Owner — ordered table, by Owner)
-
-Empty sections:
-- If a section is empty, write `None`.
-"""
-
-SPEC = parse_output_format_spec(CONTRACT)
+from .helpers import SPEC
 
 CONTRACT_SAMPLES = (
     "## Short answer\n\nYes.\n\n## Reasoning\n\n1. The sky is clear.\n2. The forecast agrees.\n",

@@ -7,18 +7,7 @@ import pytest
 from formatbook_markdown.guidance import build_markdown_guidance, coerce_level, enrich_instructions
 from formatbook_markdown.spec import OfsSection, OfsTable, OutputFormatSpec, SpecError
 
-ISSUE_CONTRACT = """## Output format
-- Short answer — text (required)
-- Reasoning — ordered list (required)
-- Assumptions — list (optional)
-
-Tables (only if needed):
-- (Option, Cost, Risk — table)
-- (Step, Owner — ordered table, by Owner)
-
-Empty sections:
-- If a section is empty, write `None`.
-"""
+from .helpers import CONTRACT as ISSUE_CONTRACT
 
 
 def test_enrich_full_spec_matches_the_flexmd_template() -> None:
