@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from .results import Span
 
-_THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
+#: The tags models wrap their reasoning in (``<think>…</think>``).
+THINK_TAGS = ("think", "thinking", "reasoning")
+_THINK_OPEN = re.compile(rf"<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
 
 
 def think_spans(reply: str) -> list[Span]:

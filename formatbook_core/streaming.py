@@ -17,10 +17,11 @@ from typing import Any
 
 from .check import check
 from .expectations import Count, Expectations, as_expectations
+from .locating import THINK_TAGS
 from .results import CheckResult, StreamStatus
 
-_THINK_OPEN = re.compile(r"\s*<(think|thinking|reasoning)>", re.IGNORECASE)
-_THINK_PREFIXES = ("<think>", "<thinking>", "<reasoning>")
+_THINK_OPEN = re.compile(rf"\s*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
+_THINK_PREFIXES = tuple(f"<{tag}>" for tag in THINK_TAGS)
 
 
 class _ThinkFilter:
@@ -87,21 +88,20 @@ class _Limit:
     """One MAX (or EXACTLY) count kept while streaming."""
 
     def __init__(self, count: Count, unit: Any, base: Any):
-        from .counting import IncrementalCount
+        from .counting import IncrementalCount  # counting (and regex) only when limits are kept
 
+        self._fresh = lambda: IncrementalCount(base)
         self.count = count
         self.unit = unit
         self.base = base  # the unit actually counted (lines, for pages)
         self.settled = 0
-        self._open = IncrementalCount(base)
+        self._open = self._fresh()
 
     def values(self, closed: tuple[str, ...], opened: str) -> None:
         if closed:
-            from .counting import IncrementalCount
-
             for value in closed:
                 self.settled += self.base.count(value)
-            self._open = IncrementalCount(self.base)
+            self._open = self._fresh()
         if opened:
             self._open.feed(opened)
 

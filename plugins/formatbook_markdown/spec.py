@@ -622,14 +622,18 @@ _KIND_NAMES = {**SECTION_KIND_WORDS, "ordered_list": "ordered_list", "ordered-li
 _TABLE_KIND_NAMES = {**TABLE_KIND_WORDS, "ordered_table": "ordered_table", "ordered-table": "ordered_table"}
 
 
+def _item_body(text: str) -> str:
+    """A section or table given as a string, without a leading list marker (``- ``)."""
+    body = text.strip()
+    m = _ITEM.match(body)
+    return (m.group(1) or "").strip() if m else body
+
+
 def _section_from(obj: Any, where: str) -> OfsSection:
     if isinstance(obj, OfsSection):
         return obj
     if isinstance(obj, str):
-        body = obj.strip()
-        m = _ITEM.match(body)
-        if m:
-            body = (m.group(1) or "").strip()
+        body = _item_body(obj)
         if not body:
             raise SpecError(f"{where}: a section needs a name")
         try:
@@ -665,10 +669,7 @@ def _table_from(obj: Any, where: str) -> OfsTable:
     if isinstance(obj, OfsTable):
         return obj
     if isinstance(obj, str):
-        body = obj.strip()
-        m = _ITEM.match(body)
-        if m:
-            body = (m.group(1) or "").strip()
+        body = _item_body(obj)
         try:
             return _parse_table_item(body, obj, 1)
         except SpecError as exc:
