@@ -55,32 +55,26 @@ def check(reply: str, expectations: Expectations | str | None = None, *, max_siz
     if fmt is None:
         return _finish(exp, None, schema, CheckResult(True, reply, text=reply, value=reply))
 
-    candidates = _locate(fmt, reply, schema, exp.options)
-    tried: list[_Candidate] = []
-    for span in candidates:
-        candidate = _evaluate(fmt, reply, span, schema, exp.options)
-        tried.append(candidate)
-        if candidate.analysis is not None and candidate.analysis.ok:
-            result = CheckResult(
-                True,
-                reply,
-                text=candidate.text,
-                value=candidate.analysis.value,
-                format=fmt.name,
-                repairs=candidate.repairs,
-                set_aside=candidate.set_aside,
-            )
-            return _finish(exp, fmt, schema, result)
-    first = tried[0] if tried else _Candidate(Span(0, len(reply)), reply)
-    violations = first.violations or [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
+    chosen, ok = _select(fmt, reply, schema, exp.options)
+    if ok:
+        result = CheckResult(
+            True,
+            reply,
+            text=chosen.text,
+            value=chosen.analysis.value,
+            format=fmt.name,
+            repairs=chosen.repairs,
+            set_aside=chosen.set_aside,
+        )
+        return _finish(exp, fmt, schema, result)
     return CheckResult(
         False,
         reply,
-        text=first.text,
+        text=chosen.text,
         format=fmt.name,
-        repairs=first.repairs,
-        violations=violations,
-        set_aside=first.set_aside,
+        repairs=chosen.repairs,
+        violations=chosen.violations,
+        set_aside=chosen.set_aside,
     )
 
 
@@ -97,15 +91,10 @@ def heal(reply: str, expectations: Expectations | str | None = None, *, max_size
     fmt = exp.fmt
     if fmt is None:
         return Healed(reply)
-    first_failure: list[Violation] | None = None
-    for span in _locate(fmt, reply, schema, exp.options):
-        candidate = _evaluate(fmt, reply, span, schema, exp.options)
-        if candidate.analysis is not None and candidate.analysis.ok:
-            return Healed(candidate.text, tuple(candidate.repairs), tuple(candidate.set_aside))
-        if first_failure is None:
-            first_failure = candidate.violations
-    violations = first_failure or [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
-    raise HealError(f"cannot heal the reply as {fmt.name.upper()}: {violations[0].message}", violations)
+    chosen, ok = _select(fmt, reply, schema, exp.options)
+    if ok:
+        return Healed(chosen.text, tuple(chosen.repairs), tuple(chosen.set_aside))
+    raise HealError(f"cannot heal the reply as {fmt.name.upper()}: {chosen.violations[0].message}", chosen.violations)
 
 
 def guidance(expectations: Expectations | str | None = None) -> str:
@@ -147,6 +136,22 @@ def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
             )
         ]
     return reply, None
+
+
+def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple[_Candidate, bool]:
+    """The first located candidate that passes (healed if need be), and True; else the
+    first candidate, whose violations are the ones reported, and False."""
+    first: _Candidate | None = None
+    for span in _locate(fmt, reply, schema, options):
+        candidate = _evaluate(fmt, reply, span, schema, options)
+        if candidate.analysis is not None and candidate.analysis.ok:
+            return candidate, True
+        if first is None:
+            first = candidate
+    assert first is not None  # _locate always offers at least the whole reply
+    if not first.violations:
+        first.violations = [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
+    return first, False
 
 
 def _locate(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> list[Span]:
