@@ -114,7 +114,8 @@ def test_starting_after_a_value_a_strict_parser_took_agrees_with_the_walk(value,
         if err.msg != "unexpected content after document":
             return
         done_at = err.pos
-    assert text[done_at:] == tail.lstrip(" \n\t")
+    # the parser stops inside the tail (a tail of digits may continue a top-level number)
+    assert tail.lstrip(" \n\t").endswith(text[done_at:])
     try:
         fast = structure.repair(text, done_at=done_at)
     except HealError as err:
