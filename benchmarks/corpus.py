@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 SIZES = {"1KB": 1_000, "100KB": 100_000, "1MB": 1_000_000}
 
@@ -66,16 +67,28 @@ def variants(size: int) -> Iterator[tuple[str, str, Any]]:
     doc = document(size)
     text = dump(doc)
     yield "valid", text, doc
-    yield "trailing_commas", re.sub(r'([^\[{,\s])(\n\s*[}\]])', r"\1,\2", text), doc
-    yield "single_quotes", re.sub(r'"((?:[^"\\]|\\.)*)"', lambda m: "'" + m.group(1).replace("'", "\\'") + "'", text), doc
+    yield "trailing_commas", re.sub(r"([^\[{,\s])(\n\s*[}\]])", r"\1,\2", text), doc
+    yield (
+        "single_quotes",
+        re.sub(r'"((?:[^"\\]|\\.)*)"', lambda m: "'" + m.group(1).replace("'", "\\'") + "'", text),
+        doc,
+    )
     yield "smart_quotes", re.sub(r': "((?:[^"\\]|\\.)*)"', lambda m: ": \u201c" + m.group(1) + "\u201d", text), doc
     yield "unquoted_keys", re.sub(r'"(\w+)": ', r"\1: ", text), doc
-    yield "python_literals", re.sub(r": (true|false|null)\b", lambda m: ": " + {"true": "True", "false": "False", "null": "None"}[m.group(1)], text), doc
+    yield (
+        "python_literals",
+        re.sub(
+            r": (true|false|null)\b",
+            lambda m: ": " + {"true": "True", "false": "False", "null": "None"}[m.group(1)],
+            text,
+        ),
+        doc,
+    )
     yield "comments", re.sub(r'("id": \d+,)', r"\1 // the item id\n    /* checked */", text), doc
     raw = json.loads(text)
     for item in raw["items"]:
         item["description"] = item["description"].replace(" ", "\n", 1)
-    yield "raw_newlines", re.sub(r'\\n', "\n", dump(raw)), raw
+    yield "raw_newlines", re.sub(r"\\n", "\n", dump(raw)), raw
     quoted = json.loads(text)
     for item in quoted["items"]:
         item["description"] = 'He said "hi" to me. ' + item["description"]
@@ -100,8 +113,8 @@ def variants(size: int) -> Iterator[tuple[str, str, Any]]:
     yield "missing_commas", re.sub(r",\n", "\n", text), doc
     surrogate = json.loads(text)
     for item in surrogate["items"]:
-        item["name"] += " \U0001F680"
-    yield "surrogate_pairs", re.sub(r'([^\[{,\s])(\n\s*[}\]])', r"\1,\2", json.dumps(surrogate, indent=2)), surrogate
+        item["name"] += " \U0001f680"
+    yield "surrogate_pairs", re.sub(r"([^\[{,\s])(\n\s*[}\]])", r"\1,\2", json.dumps(surrogate, indent=2)), surrogate
 
 
 def reply(size: int) -> str:

@@ -15,7 +15,8 @@ import math
 import os
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(__file__))
 
@@ -36,7 +37,17 @@ def _same(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return type(a) is type(b) and a == b or (isinstance(a, (int, float)) and not isinstance(a, bool) and isinstance(b, (int, float)) and not isinstance(b, bool) and a == b)
+    return (
+        type(a) is type(b)
+        and a == b
+        or (
+            isinstance(a, (int, float))
+            and not isinstance(a, bool)
+            and isinstance(b, (int, float))
+            and not isinstance(b, bool)
+            and a == b
+        )
+    )
 
 
 def formatbook(text: str) -> Any:
@@ -120,12 +131,18 @@ def main(argv: list[str] | None = None) -> int:
 
             text, intended, t_fb = nan_case
             t_jr, ok = measure(lambda t: json_repair.loads(t, skip_json_loads=True), text, intended, runs)
-            print(f"{size_name:>6} {'nan, json_repair made to repair (skip_json_loads=True)':<56}"
-                  f"{t_jr * 1000:>10.3f} ms {'✓' if ok else '✗'}   jr/fb {t_jr / t_fb:.1f}×")
+            print(
+                f"{size_name:>6} {'nan, json_repair made to repair (skip_json_loads=True)':<56}"
+                f"{t_jr * 1000:>10.3f} ms {'✓' if ok else '✗'}   jr/fb {t_jr / t_fb:.1f}×"
+            )
         if "json_repair" in totals and totals["formatbook"]:
-            print(f"{size_name:>6} {'all broken (sum)':<20}" + "".join(
-                f"{totals[n] * 1000:>15.3f} ms     " if n != "partial_json_parser" else f"{'—':>22}" for n in names
-            ) + f"{totals['json_repair'] / totals['formatbook']:>7.1f}×")
+            print(
+                f"{size_name:>6} {'all broken (sum)':<20}"
+                + "".join(
+                    f"{totals[n] * 1000:>15.3f} ms     " if n != "partial_json_parser" else f"{'—':>22}" for n in names
+                )
+                + f"{totals['json_repair'] / totals['formatbook']:>7.1f}×"
+            )
         print()
     return 0
 

@@ -19,8 +19,8 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins"))
 
@@ -53,7 +53,9 @@ def llm_like_json(size: int, seed: int = 7) -> str:
                     "tags": [rng.choice(_WORDS) for _ in range(rng.randint(1, 4))],
                     "score": round(rng.random() * 100, 2),
                     "approved": rng.random() < 0.5,
-                    "reviewer": None if rng.random() < 0.3 else {"name": sentence(2)[:-1], "quote": "\u201c" + sentence(4) + "\u201d"},
+                    "reviewer": None
+                    if rng.random() < 0.3
+                    else {"name": sentence(2)[:-1], "quote": "\u201c" + sentence(4) + "\u201d"},
                     "steps": [{"n": k, "text": sentence(rng.randint(4, 10))} for k in range(rng.randint(0, 3))],
                 }
             )
@@ -107,7 +109,9 @@ def main() -> None:
             f" {t_check / t_loads:>7.1f}x {t_check / len(chunks) * 1e9:>8.0f}ns"
         )
     (n_small, t_small), (n_big, t_big) = rows[0], rows[-1]
-    print(f"\ngrowth 10 KB -> 1 MB: size x{n_big / n_small:.0f}, checker time x{t_big / t_small:.0f} (linear = same factor)")
+    print(
+        f"\ngrowth 10 KB -> 1 MB: size x{n_big / n_small:.0f}, checker time x{t_big / t_small:.0f} (linear = same factor)"
+    )
     print("target: checker on 1 MB <= 30x one json.loads")
 
     try:
@@ -131,10 +135,14 @@ def main() -> None:
     t_sample = best(reparse, 1 if args.quick else 2)
     t_partial = t_sample * len(chunks) / len(sample)
     print(f"\npartial-json-parser re-parsing the prefix at every chunk, {len(text):,} chars, {len(chunks):,} chunks:")
-    print(f"  measured {len(sample):,} chunks evenly spread over the reply in {t_sample:.2f}s;"
-          f" EXTRAPOLATED to all chunks: {t_partial:.1f}s")
-    print(f"  = {t_partial / t_loads:,.0f}x one json.loads (extrapolated); formatbook checker {t_check / t_loads:.1f}x;"
-          f" checker is {t_partial / t_check:,.0f}x faster")
+    print(
+        f"  measured {len(sample):,} chunks evenly spread over the reply in {t_sample:.2f}s;"
+        f" EXTRAPOLATED to all chunks: {t_partial:.1f}s"
+    )
+    print(
+        f"  = {t_partial / t_loads:,.0f}x one json.loads (extrapolated); formatbook checker {t_check / t_loads:.1f}x;"
+        f" checker is {t_partial / t_check:,.0f}x faster"
+    )
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ def fake_llm_stream():
     """Chunks as an LLM API would stream them: a reply that runs past its limit."""
     reply = '{"summary": "The quarterly numbers improved because sales grew in every region and costs fell"}'
     for i in range(0, len(reply), 7):
-        yield reply[i:i + 7]
+        yield reply[i : i + 7]
 
 
 guard = StreamGuard("EXPECT JSON\nEXPECT MAX 8 WORDS")

@@ -10,6 +10,7 @@ from .check import check, guidance, heal
 from .definition import BaseFormat, Checker, FormatDefinition
 from .expectations import Count, Expectations, parse_expectations
 from .hookspecs import hookimpl, hookspec
+from .llm import AskError, ask, ask_async
 from .registry import ConflictError, UnknownFormatError, get_format, list_formats
 from .results import (
     Analysis,
@@ -26,13 +27,39 @@ from .results import (
     StreamStatus,
     Violation,
 )
-from .llm import AskError, ask, ask_async
 from .streaming import StreamGuard
 
 __all__ = [
-    "Analysis", "Attempt", "BaseFormat", "CheckResult", "Checker", "ConflictError", "Count",
-    "ExpectationError", "Expectations", "FormatDefinition", "FormatbookError", "Healed",
-    "HealError", "Repair", "ScopeNotFound", "SetAside", "Span", "StreamGuard", "StreamStatus",
-    "UnknownFormatError", "Violation", "AskError", "ask", "ask_async", "check", "get_format",
-    "guidance", "heal", "hookimpl", "hookspec", "list_formats", "parse_expectations",
+    "Analysis",
+    "Attempt",
+    "BaseFormat",
+    "CheckResult",
+    "Checker",
+    "ConflictError",
+    "Count",
+    "ExpectationError",
+    "Expectations",
+    "FormatDefinition",
+    "FormatbookError",
+    "Healed",
+    "HealError",
+    "Repair",
+    "ScopeNotFound",
+    "SetAside",
+    "Span",
+    "StreamGuard",
+    "StreamStatus",
+    "UnknownFormatError",
+    "Violation",
+    "AskError",
+    "ask",
+    "ask_async",
+    "check",
+    "get_format",
+    "guidance",
+    "heal",
+    "hookimpl",
+    "hookspec",
+    "list_formats",
+    "parse_expectations",
 ]

@@ -39,7 +39,9 @@ class _Candidate:
     violations: list[Violation] = field(default_factory=list)
 
 
-def check(reply: str, expectations: Expectations | str | None = None, *, max_size: int = DEFAULT_MAX_SIZE) -> CheckResult:
+def check(
+    reply: str, expectations: Expectations | str | None = None, *, max_size: int = DEFAULT_MAX_SIZE
+) -> CheckResult:
     """Check ``reply`` against ``expectations`` (an ``Expectations`` or EXPECT text).
 
     Returns a ``CheckResult``: ``ok``, the final payload ``text``, the parsed ``value``, the
@@ -122,7 +124,11 @@ def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
         except UnicodeDecodeError as exc:
             text = bytes(reply).decode("utf-8", errors="replace")
             return text, [
-                Violation("reply.encoding", f"the reply is not UTF-8: invalid byte at offset {exc.start}", span=Span(exc.start, exc.start + 1))
+                Violation(
+                    "reply.encoding",
+                    f"the reply is not UTF-8: invalid byte at offset {exc.start}",
+                    span=Span(exc.start, exc.start + 1),
+                )
             ]
     if not isinstance(reply, str):
         raise TypeError(f"a reply is str (or UTF-8 bytes), not {type(reply).__name__}")
@@ -187,9 +193,7 @@ def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, 
     candidate.analysis = second
     if not second.ok:
         # offsets into healed text cannot be mapped back to the reply: keep the paths only
-        candidate.violations = [
-            v if healed.text == payload else _without_span(v) for v in second.violations
-        ]
+        candidate.violations = [v if healed.text == payload else _without_span(v) for v in second.violations]
     return candidate
 
 

@@ -24,8 +24,9 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, Iterator, Sequence
+from typing import IO, Any
 
 EXIT_OK, EXIT_NOT_MET, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -122,8 +123,13 @@ def load_expectations(lines: Sequence[str] = (), expect_file: str | None = None,
         )
     main = from_file if from_file.format is not None else from_cli
     # Expectations validates the joined counts again (MIN 5 in one, MAX 3 in the other).
-    return Expectations(format=main.format, schema=main.schema, options=main.options,
-                        counts=[*from_file.counts, *from_cli.counts], base_dir=main.base_dir)
+    return Expectations(
+        format=main.format,
+        schema=main.schema,
+        options=main.options,
+        counts=[*from_file.counts, *from_cli.counts],
+        base_dir=main.base_dir,
+    )
 
 
 def format_expectation_error(exc: Any) -> str:
@@ -149,14 +155,16 @@ def cmd_formats(args: argparse.Namespace) -> int:
     rows = []
     for entry in sorted(entries, key=lambda e: e.format.name):
         fmt = entry.format
-        rows.append({
-            "name": fmt.name,
-            "aliases": list(getattr(fmt, "aliases", ()) or ()),
-            "mime_types": list(getattr(fmt, "mime_types", ()) or ()),
-            "plugin": entry.plugin,
-            "scope_kind": getattr(fmt, "scope_kind", None),
-            "description": getattr(fmt, "description", "") or "",
-        })
+        rows.append(
+            {
+                "name": fmt.name,
+                "aliases": list(getattr(fmt, "aliases", ()) or ()),
+                "mime_types": list(getattr(fmt, "mime_types", ()) or ()),
+                "plugin": entry.plugin,
+                "scope_kind": getattr(fmt, "scope_kind", None),
+                "description": getattr(fmt, "description", "") or "",
+            }
+        )
     if args.json:
         _print_json(rows)
         return EXIT_OK
@@ -248,7 +256,9 @@ def _check_folder(folder: Path, args: argparse.Namespace) -> int:
             expectations = load_expectations((), str(expect_path))
         except (ExpectationError, UsageError, LookupError) as exc:
             bad_expectations = True
-            message = (format_expectation_error(exc) if isinstance(exc, ExpectationError) else str(exc)).replace("formatbook: ", "", 1)
+            message = (format_expectation_error(exc) if isinstance(exc, ExpectationError) else str(exc)).replace(
+                "formatbook: ", "", 1
+            )
             record.update(verdict="error", ok=False, error=message)
             records.append(record)
             if not args.json:
@@ -265,9 +275,20 @@ def _check_folder(folder: Path, args: argparse.Namespace) -> int:
         _print_json({"folder": str(folder), "results": records, "summary": totals})
     else:
         out.write()
-        rows = [[r["file"].rsplit(os.sep, 1)[-1], r.get("format") or "", r["verdict"], len(r.get("repairs", ())),
-                 len(r.get("violations", ())), _counts_cell(r.get("counts"))] for r in records]
-        out.table("Summary" if out.rich else None, ["reply", "format", "verdict", "repairs", "violations", "counts"], rows)
+        rows = [
+            [
+                r["file"].rsplit(os.sep, 1)[-1],
+                r.get("format") or "",
+                r["verdict"],
+                len(r.get("repairs", ())),
+                len(r.get("violations", ())),
+                _counts_cell(r.get("counts")),
+            ]
+            for r in records
+        ]
+        out.table(
+            "Summary" if out.rich else None, ["reply", "format", "verdict", "repairs", "violations", "counts"], rows
+        )
         out.write(summary_line(totals))
     for note in notes:
         err.write(f"formatbook: {note}")
@@ -286,7 +307,11 @@ def _safe_check(data: bytes, expectations: Any) -> Any:
     except ExpectationError:
         raise
     except Exception as exc:  # a bug in a plugin must not hide the other verdicts
-        return CheckResult(ok=False, reply="", violations=[Violation("internal.error", f"formatbook failed on this reply: {type(exc).__name__}: {exc}")])
+        return CheckResult(
+            ok=False,
+            reply="",
+            violations=[Violation("internal.error", f"formatbook failed on this reply: {type(exc).__name__}: {exc}")],
+        )
 
 
 def _counts_cell(counts: dict[str, int] | None) -> str:
@@ -345,14 +370,18 @@ def _jsonl_verdicts(lines: list[bytes], field: str, expectations: Any) -> Iterat
         try:
             item = json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
-            result = CheckResult(ok=False, reply="", violations=[Violation("input.jsonl", f"line {number} is not JSON: {exc}")])
+            result = CheckResult(
+                ok=False, reply="", violations=[Violation("input.jsonl", f"line {number} is not JSON: {exc}")]
+            )
         else:
             if isinstance(item, dict) and "id" in item:
                 record["id"] = item["id"]
             reply = item.get(field) if isinstance(item, dict) else item
             if not isinstance(reply, str):
                 what = "has no" if isinstance(item, dict) and field not in item else "has no string in"
-                result = CheckResult(ok=False, reply="", violations=[Violation("input.jsonl", f"line {number} {what} field {field!r}")])
+                result = CheckResult(
+                    ok=False, reply="", violations=[Violation("input.jsonl", f"line {number} {what} field {field!r}")]
+                )
             else:
                 result = _safe_check(reply.encode("utf-8", "surrogatepass"), expectations)
         record.update(result.to_dict())
@@ -369,8 +398,14 @@ def _progress(items: Iterator[dict[str, Any]], total: int) -> Iterator[dict[str,
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(file=sys.stderr), transient=True) as progress:
+    with Progress(
+        TextColumn("checking"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(file=sys.stderr),
+        transient=True,
+    ) as progress:
         task = progress.add_task("check", total=total)
         for item in items:
             progress.update(task, completed=item["line"])
@@ -407,16 +442,26 @@ def cmd_heal(args: argparse.Namespace) -> int:
     if args.json:
         from .results import _as_dict
 
-        _print_json({"ok": True, "changed": bool(healed.repairs), "text": healed.text,
-                     "repairs": [_as_dict(r) for r in healed.repairs],
-                     "set_aside": [_as_dict(s) for s in healed.set_aside]})
+        _print_json(
+            {
+                "ok": True,
+                "changed": bool(healed.repairs),
+                "text": healed.text,
+                "repairs": [_as_dict(r) for r in healed.repairs],
+                "set_aside": [_as_dict(s) for s in healed.set_aside],
+            }
+        )
         return EXIT_OK
     if args.diff:
         import difflib
 
         name = "stdin" if source == "-" else source
-        diff = difflib.unified_diff(text.splitlines(keepends=True), healed.text.splitlines(keepends=True),
-                                    fromfile=name, tofile=f"{name} (healed)")
+        diff = difflib.unified_diff(
+            text.splitlines(keepends=True),
+            healed.text.splitlines(keepends=True),
+            fromfile=name,
+            tofile=f"{name} (healed)",
+        )
         for chunk in diff:
             sys.stdout.write(chunk if chunk.endswith("\n") else chunk + "\n\\ No newline at end of file\n")
     else:
@@ -435,8 +480,15 @@ def _heal_failed(args: argparse.Namespace, violations: Sequence[Any], message: s
     if args.json:
         from .results import _as_dict
 
-        _print_json({"ok": False, "changed": False, "text": None, "error": message,
-                     "violations": [_as_dict(v) for v in violations]})
+        _print_json(
+            {
+                "ok": False,
+                "changed": False,
+                "text": None,
+                "error": message,
+                "violations": [_as_dict(v) for v in violations],
+            }
+        )
     else:
         sys.stderr.write(f"formatbook: {message}\n")
         for v in violations:
@@ -474,10 +526,17 @@ class _VersionAction(argparse.Action):
 
 
 def _add_expect_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-e", "--expect", action="append", default=[], metavar="LINE",
-                   help='one EXPECT line, with or without the word EXPECT: -e "JSON schema.json" -e "MAX 3 WORDS"')
-    p.add_argument("--expect-file", metavar="FILE",
-                   help="a file of EXPECT lines (schema paths in it are relative to its folder)")
+    p.add_argument(
+        "-e",
+        "--expect",
+        action="append",
+        default=[],
+        metavar="LINE",
+        help='one EXPECT line, with or without the word EXPECT: -e "JSON schema.json" -e "MAX 3 WORDS"',
+    )
+    p.add_argument(
+        "--expect-file", metavar="FILE", help="a file of EXPECT lines (schema paths in it are relative to its folder)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -489,37 +548,55 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("formats", help="list every registered format", description="Every registered format: name, aliases, MIME types, plugin.")
+    p = sub.add_parser(
+        "formats",
+        help="list every registered format",
+        description="Every registered format: name, aliases, MIME types, plugin.",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_formats)
 
     p = sub.add_parser(
-        "check", help="check replies against EXPECT lines",
+        "check",
+        help="check replies against EXPECT lines",
         description="Check one reply (FILE or - for stdin), every reply NAME.* of a folder against the NAME.expect "
-                    "beside it, or many replies from a JSONL file (--jsonl). A reply FILE without -e is checked "
-                    "against NAME.expect beside it when there is one.",
+        "beside it, or many replies from a JSONL file (--jsonl). A reply FILE without -e is checked "
+        "against NAME.expect beside it when there is one.",
     )
     p.add_argument("input", nargs="?", metavar="FILE|DIR|-", help="the reply (default: stdin) or a folder of replies")
     _add_expect_options(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON (CheckResult.to_dict())")
     p.add_argument("--jsonl", metavar="FILE", help="check many replies: one JSON object a line")
     p.add_argument("--field", default="reply", help="with --jsonl: the field holding the reply (default: reply)")
-    p.add_argument("--out", metavar="FILE",
-                   help="with --jsonl: write the verdicts (JSONL) here; without it they go to stdout when it is piped")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="with --jsonl: write the verdicts (JSONL) here; without it they go to stdout when it is piped",
+    )
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("heal", help="repair a reply", description="Print the repaired reply (or the repairs as a diff); exit 1 when it cannot be healed.")
+    p = sub.add_parser(
+        "heal",
+        help="repair a reply",
+        description="Print the repaired reply (or the repairs as a diff); exit 1 when it cannot be healed.",
+    )
     p.add_argument("input", nargs="?", metavar="FILE|-", help="the reply (default: stdin)")
     p.add_argument("--format", "-f", help="the format (name, alias or MIME type)")
     p.add_argument("--schema", help="a schema file (JSON Schema, Markdown contract...)")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a format option, e.g. -o level=2")
+    p.add_argument(
+        "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a format option, e.g. -o level=2"
+    )
     _add_expect_options(p)
     p.add_argument("--diff", action="store_true", help="print the repairs as a unified diff")
     p.add_argument("--json", action="store_true", help="print JSON: text, repairs, set_aside (or violations)")
     p.add_argument("--quiet", "-q", action="store_true", help="do not list the repairs on stderr")
     p.set_defaults(func=cmd_heal)
 
-    p = sub.add_parser("guidance", help="the instructions to put in a prompt", description="Print prompt instructions asking for what the EXPECT lines want.")
+    p = sub.add_parser(
+        "guidance",
+        help="the instructions to put in a prompt",
+        description="Print prompt instructions asking for what the EXPECT lines want.",
+    )
     _add_expect_options(p)
     p.set_defaults(func=cmd_guidance)
     return parser
@@ -546,10 +623,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE
+    import warnings
+
     from .registry import ConflictError, UnknownFormatError
     from .results import ExpectationError
-
-    import warnings
 
     try:
         with warnings.catch_warnings():
@@ -576,8 +653,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get("FORMATBOOK_DEBUG"):
             raise
-        sys.stderr.write(f"formatbook: internal error: {type(exc).__name__}: {exc}\n"
-                         "  (a bug in formatbook or a plugin; set FORMATBOOK_DEBUG=1 to see the traceback)\n")
+        sys.stderr.write(
+            f"formatbook: internal error: {type(exc).__name__}: {exc}\n"
+            "  (a bug in formatbook or a plugin; set FORMATBOOK_DEBUG=1 to see the traceback)\n"
+        )
         return EXIT_INTERNAL
 
 

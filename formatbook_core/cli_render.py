@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import IO, Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import IO, Any
 
 VERDICT_STYLE = {"pass": "bold green", "healed": "bold yellow", "fail": "bold red", "error": "bold magenta"}
 
@@ -23,7 +24,7 @@ def is_terminal(stream: IO[str]) -> bool:
         return False
 
 
-def make_renderer(stream: IO[str] | None = None) -> "PlainRenderer":
+def make_renderer(stream: IO[str] | None = None) -> PlainRenderer:
     """The renderer suited to ``stream`` (stdout by default)."""
     stream = stream if stream is not None else sys.stdout
     if is_terminal(stream):

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import regex
 
@@ -268,9 +269,7 @@ class Sentences(Unit):
     description = "sentences (ended by . ! ? … 。 ！ ？, not after abbreviations or initials)"
 
     def __init__(self, abbreviations: Iterable[str] | None = None):
-        self._abbreviations = (
-            frozenset(a.lower() for a in abbreviations) if abbreviations is not None else None
-        )
+        self._abbreviations = frozenset(a.lower() for a in abbreviations) if abbreviations is not None else None
         self._pattern: regex.Pattern | None = None
 
     @property

@@ -26,7 +26,7 @@ class Checker(Protocol):
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the reply; falsy once no continuation can be valid."""
 
-    def copy(self) -> "Checker":
+    def copy(self) -> Checker:
         """An independent clone of the current state."""
 
     def finish(self) -> StreamStatus:
@@ -182,7 +182,7 @@ class RecheckChecker:
                 return self._failed
         return StreamStatus(True)
 
-    def copy(self) -> "RecheckChecker":
+    def copy(self) -> RecheckChecker:
         clone = RecheckChecker(self._fmt, self._schema, strict=self._strict, options=self._options)
         clone._parts = list(self._parts)
         clone._failed = self._failed
@@ -200,4 +200,6 @@ class RecheckChecker:
                 text = self._fmt.heal(text, self._schema, **self._options).text
             except HealError as err:
                 return StreamStatus(False, str(err), len(text))
-        return StreamStatus(True, complete=True, values=tuple(self._fmt.extract_values(text, self._schema, **self._options)))
+        return StreamStatus(
+            True, complete=True, values=tuple(self._fmt.extract_values(text, self._schema, **self._options))
+        )

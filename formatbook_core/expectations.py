@@ -16,16 +16,20 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .results import ExpectationError
 
 SIGNS = {
-    "min": "min", "minimum": "min",
-    "max": "max", "maximum": "max",
-    "exactly": "exactly", "exact": "exactly",
+    "min": "min",
+    "minimum": "min",
+    "max": "max",
+    "maximum": "max",
+    "exactly": "exactly",
+    "exact": "exactly",
 }
 _NUMBER_WORDS = {"none": 0, "zero": 0}
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
@@ -167,13 +171,9 @@ class Expectations:
                 raise ExpectationError(f"a count of {count.unit} needs MIN, MAX or EXACTLY", line)
             if count.scope is not None:
                 if fmt is None:
-                    raise ExpectationError(
-                        f'a scope (IN "{count.scope}") needs a format that resolves it', line
-                    )
+                    raise ExpectationError(f'a scope (IN "{count.scope}") needs a format that resolves it', line)
                 if getattr(fmt, "scope_kind", None) is None:
-                    raise ExpectationError(
-                        f'the {fmt.name} format has no counting scopes (IN "{count.scope}")', line
-                    )
+                    raise ExpectationError(f'the {fmt.name} format has no counting scopes (IN "{count.scope}")', line)
             seen = bounds.setdefault((count.unit, count.scope), {})
             for label, amount in (("min", count.min), ("max", count.max), ("exactly", count.exactly)):
                 if amount is None:
@@ -313,7 +313,9 @@ def _parse_count(words: list[str], line: str, registry: Any) -> Count:
     if rest:
         if rest[0].lower() != "in" or len(rest) != 2:
             suggestion = "IN" if rest[0].lower() != "in" else None
-            raise ExpectationError(f"{line!r}: after the unit only IN \"scope\" may follow" + _hint(suggestion), line, suggestion)
+            raise ExpectationError(
+                f'{line!r}: after the unit only IN "scope" may follow' + _hint(suggestion), line, suggestion
+            )
         scope = rest[1]
     return Count(unit.name, scope=scope, **{sign: amount})
 

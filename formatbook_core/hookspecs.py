@@ -16,7 +16,8 @@ marked ``@hookimpl``. Built-in formats are written exactly like third-party ones
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pluggy
 

@@ -11,7 +11,8 @@ instructions. Healing happens first: a reply that heals is accepted without a ne
 from __future__ import annotations
 
 import inspect
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from .check import check, guidance
 from .expectations import Expectations, as_expectations

@@ -72,7 +72,9 @@ def fences(reply: str) -> list[Fence]:
         info_word = info[0].lower() if info else ""
         body_start = m.end() + 1 if m.end() < len(reply) else m.end()
         # (a "\r" before the newline is allowed: replies with Windows line endings)
-        close = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\r?$", re.MULTILINE).search(reply, body_start)
+        close = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\r?$", re.MULTILINE).search(
+            reply, body_start
+        )
         if close is None:
             found.append(Fence(info_word, Span(body_start, len(reply)), Span(m.start(), len(reply)), False))
             return found

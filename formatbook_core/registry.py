@@ -14,9 +14,10 @@ from __future__ import annotations
 import difflib
 import os
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Iterable
+from typing import Any
 
 import pluggy
 

@@ -16,7 +16,7 @@ class Span(NamedTuple):
     start: int
     end: int
 
-    def shift(self, offset: int) -> "Span":
+    def shift(self, offset: int) -> Span:
         """The same span seen from a string that starts ``offset`` characters earlier."""
         return Span(self.start + offset, self.end + offset)
 
@@ -46,7 +46,7 @@ class Violation:
             where = f" at offset {self.span.start}"
         return f"{self.message}{where}"
 
-    def shift(self, offset: int) -> "Violation":
+    def shift(self, offset: int) -> Violation:
         if self.span is None or offset == 0:
             return self
         return _replace(self, span=self.span.shift(offset))
@@ -64,7 +64,7 @@ class Repair:
     def __str__(self) -> str:
         return self.message
 
-    def shift(self, offset: int) -> "Repair":
+    def shift(self, offset: int) -> Repair:
         if self.span is None or offset == 0:
             return self
         return _replace(self, span=self.span.shift(offset))
@@ -79,7 +79,7 @@ class SetAside:
     text: str
     span: Span | None = None
 
-    def shift(self, offset: int) -> "SetAside":
+    def shift(self, offset: int) -> SetAside:
         if self.span is None or offset == 0:
             return self
         return _replace(self, span=self.span.shift(offset))
@@ -121,7 +121,7 @@ class Attempt:
 
     prompt: str
     reply: str
-    result: "CheckResult"
+    result: CheckResult
 
 
 @dataclass

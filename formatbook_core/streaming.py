@@ -58,7 +58,7 @@ class _ThinkFilter:
             self._state = "think"
             self._closing = re.compile(rf"</{match.group(1)}\s*>", re.IGNORECASE)
             self._offset = match.end()
-            self._held = self._held[match.end():]
+            self._held = self._held[match.end() :]
         # inside a think block: look for its closing tag, keeping a short tail in case the
         # tag is split across chunks
         assert self._closing is not None
@@ -66,7 +66,7 @@ class _ThinkFilter:
         if found is None:
             keep = min(len(self._held), 16)
             self._offset += len(self._held) - keep
-            self._held = self._held[len(self._held) - keep:]
+            self._held = self._held[len(self._held) - keep :]
             return ""
         self._offset += found.end()
         return self._to_body(found.end())

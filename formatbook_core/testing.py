@@ -53,17 +53,32 @@ imported lazily: importing this module costs nothing.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from .definition import Checker, FormatDefinition
 from .results import Analysis, Healed, HealError, Repair, ScopeNotFound, StreamStatus, Violation
 
 __all__ = [
-    "FormatContract", "make_contract", "contract_cases", "garbage_inputs", "garbage_names",
-    "mangled_variants", "wrap_in_prose", "prefix_positions", "check_protocol", "check_robust",
-    "check_valid_document", "check_sample_is_valid", "check_stream_prefixes",
-    "check_can_be_valid_prefixes", "check_heal_unchanged", "check_heal_idempotent",
-    "check_locate_in_prose", "check_extract_values", "check_copy_independent",
+    "FormatContract",
+    "make_contract",
+    "contract_cases",
+    "garbage_inputs",
+    "garbage_names",
+    "mangled_variants",
+    "wrap_in_prose",
+    "prefix_positions",
+    "check_protocol",
+    "check_robust",
+    "check_valid_document",
+    "check_sample_is_valid",
+    "check_stream_prefixes",
+    "check_can_be_valid_prefixes",
+    "check_heal_unchanged",
+    "check_heal_idempotent",
+    "check_locate_in_prose",
+    "check_extract_values",
+    "check_copy_independent",
 ]
 
 #: Characters that structure documents in most formats: random text drawn from them (and
@@ -76,6 +91,7 @@ _PREFIX_LIMIT = 64
 
 
 # --- inputs ---------------------------------------------------------------------------
+
 
 def _billion_laughs() -> str:
     lines = ['<?xml version="1.0"?>', "<!DOCTYPE lolz [", ' <!ENTITY lol "lol">']
@@ -213,6 +229,7 @@ def _show(text: str, width: int = 60) -> str:
 
 # --- calling a format under guard -----------------------------------------------------
 
+
 class _Guard:
     """Calls a format's methods with the contract's schema and options and turns any
     exception that is not allowed into an ``AssertionError`` that says what was called."""
@@ -251,7 +268,9 @@ class _Guard:
 
 
 def _check_status(g: _Guard, status: Any, fed: int, where: str) -> bool:
-    assert isinstance(status, StreamStatus), f"{g.name} checker.{where} returned {type(status).__name__}, not StreamStatus"
+    assert isinstance(status, StreamStatus), (
+        f"{g.name} checker.{where} returned {type(status).__name__}, not StreamStatus"
+    )
     assert isinstance(status.values, tuple) and all(isinstance(v, str) for v in status.values), (
         f"{g.name} checker.{where}: StreamStatus.values must be a tuple of str, got {status.values!r}"
     )
@@ -298,10 +317,11 @@ def _feed(g: _Guard, strict: bool, text: str, chunks: Sequence[str]) -> tuple[bo
 
 
 def _chunks(text: str, size: int) -> list[str]:
-    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
 # --- the checks -----------------------------------------------------------------------
+
 
 def check_protocol(fmt: Any) -> None:
     """The attributes and method signatures DESIGN.md requires of every format."""
@@ -351,7 +371,9 @@ def check_extract_values(fmt: Any, text: str, schema: Any = None, options: dict[
     """``extract_values`` returns ``list[str]`` and leaves whitespace-only values out."""
     g = _Guard(fmt, schema, options)
     values = g.call("extract_values", text)
-    assert isinstance(values, list), f"{g.name}.extract_values returned {type(values).__name__}, not list, on {_show(text)}"
+    assert isinstance(values, list), (
+        f"{g.name}.extract_values returned {type(values).__name__}, not list, on {_show(text)}"
+    )
     for v in values:
         assert isinstance(v, str), f"{g.name}.extract_values returned a {type(v).__name__} item {v!r} on {_show(text)}"
         assert v.strip(), f"{g.name}.extract_values returned a whitespace-only value {v!r} on {_show(text)}"
@@ -372,13 +394,13 @@ def _heal(g: _Guard, text: str) -> Healed | None:
     assert all(isinstance(r, Repair) for r in healed.repairs), f"{g.name}.heal: repairs must be Repair objects"
     _check_spans(g, (r.span for r in healed.repairs), len(text), "heal (repair span)", text)
     if healed.text != text:
-        assert healed.repairs, (
-            f"{g.name}.heal changed {_show(text)} into {_show(healed.text)} without listing a repair"
-        )
+        assert healed.repairs, f"{g.name}.heal changed {_show(text)} into {_show(healed.text)} without listing a repair"
     return healed
 
 
-def check_heal_idempotent(fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None) -> Healed | None:
+def check_heal_idempotent(
+    fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None
+) -> Healed | None:
     """When ``heal(text)`` succeeds, healing its output again changes nothing and lists no
     repairs; without a schema, the output is valid. Returns the first ``Healed`` (or None
     when the text cannot be healed)."""
@@ -411,7 +433,9 @@ def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any
     possible = g.call("can_be_valid", text)
     assert isinstance(possible, bool), f"{g.name}.can_be_valid returned {possible!r}, not a bool, on {_show(text)}"
     if valid:
-        assert possible, f"{g.name}: is_valid is true but can_be_valid is false on {_show(text)} (a text is a prefix of itself)"
+        assert possible, (
+            f"{g.name}: is_valid is true but can_be_valid is false on {_show(text)} (a text is a prefix of itself)"
+        )
 
     if callable(getattr(fmt, "validate", None)):
         violations = g.call("validate", text)
@@ -425,7 +449,9 @@ def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any
     if callable(getattr(fmt, "analyze", None)):
         analysis = g.call("analyze", text)
         assert isinstance(analysis, Analysis), f"{g.name}.analyze returned {type(analysis).__name__}, not Analysis"
-        assert all(isinstance(v, Violation) for v in analysis.violations), f"{g.name}.analyze: violations must be Violation"
+        assert all(isinstance(v, Violation) for v in analysis.violations), (
+            f"{g.name}.analyze: violations must be Violation"
+        )
         _check_spans(g, (v.span for v in analysis.violations), len(text), "analyze (violation span)", text)
         assert analysis.ok == valid, (
             f"{g.name}: analyze reports {len(analysis.violations)} violations but is_valid is {valid} on {_show(text)}"
@@ -458,7 +484,9 @@ def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any
                 f"(fed in {len(chunks)} chunks; feed ok={strict_ok}, finish ok={strict_done})"
             )
         else:
-            assert not strict_done, f"{g.name}: the strict checker's finish() accepts {_show(text)}, which is_valid rejects"
+            assert not strict_done, (
+                f"{g.name}: the strict checker's finish() accepts {_show(text)}, which is_valid rejects"
+            )
 
     healed = check_heal_idempotent(fmt, text, schema, options)
     if valid:
@@ -476,8 +504,9 @@ def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any
             )
 
 
-def check_stream_prefixes(fmt: Any, sample: str, strict: bool = True, schema: Any = None,
-                          options: dict[str, Any] | None = None) -> None:
+def check_stream_prefixes(
+    fmt: Any, sample: str, strict: bool = True, schema: Any = None, options: dict[str, Any] | None = None
+) -> None:
     """Fed one character at a time, the checker answers truthy after every character of a
     valid sample, and ``finish()`` is truthy."""
     g = _Guard(fmt, schema, options)
@@ -486,7 +515,7 @@ def check_stream_prefixes(fmt: Any, sample: str, strict: bool = True, schema: An
     for i, ch in enumerate(sample):
         status = g.step(checker, "feed", sample, ch)
         assert _check_status(g, status, i + 1, "feed"), (
-            f"{g.name} checker (strict={strict}) rejected the valid prefix {_show(sample[:i + 1])} of {_show(sample)} "
+            f"{g.name} checker (strict={strict}) rejected the valid prefix {_show(sample[: i + 1])} of {_show(sample)} "
             f"at offset {i}: {status.reason}"
         )
     status = g.step(checker, "finish", sample)
@@ -495,8 +524,9 @@ def check_stream_prefixes(fmt: Any, sample: str, strict: bool = True, schema: An
     )
 
 
-def check_can_be_valid_prefixes(fmt: Any, sample: str, schema: Any = None, options: dict[str, Any] | None = None,
-                                limit: int = _PREFIX_LIMIT) -> None:
+def check_can_be_valid_prefixes(
+    fmt: Any, sample: str, schema: Any = None, options: dict[str, Any] | None = None, limit: int = _PREFIX_LIMIT
+) -> None:
     """``can_be_valid``, asked from scratch, is true on prefixes of a valid sample."""
     g = _Guard(fmt, schema, options)
     for cut in prefix_positions(len(sample), limit):
@@ -519,11 +549,14 @@ def check_heal_unchanged(fmt: Any, sample: str, schema: Any = None, options: dic
     healed = _heal(g, sample)
     assert healed is not None, f"{g.name}.heal raised HealError on its valid sample {_show(sample)}"
     assert healed.text == sample, f"{g.name}.heal changed the valid sample {_show(sample)} into {_show(healed.text)}"
-    assert not healed.repairs, f"{g.name}.heal listed repairs {[r.kind for r in healed.repairs]} on the valid sample {_show(sample)}"
+    assert not healed.repairs, (
+        f"{g.name}.heal listed repairs {[r.kind for r in healed.repairs]} on the valid sample {_show(sample)}"
+    )
 
 
-def check_valid_document(fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None,
-                         limit: int = _PREFIX_LIMIT) -> None:
+def check_valid_document(
+    fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None, limit: int = _PREFIX_LIMIT
+) -> None:
     """Everything a valid document must pass: valid, robust, streams one character at a
     time (strict and relaxed), ``can_be_valid`` on its prefixes, heals to itself."""
     check_sample_is_valid(fmt, text, schema, options)
@@ -533,8 +566,9 @@ def check_valid_document(fmt: Any, text: str, schema: Any = None, options: dict[
     check_heal_unchanged(fmt, text, schema, options)
 
 
-def check_locate_in_prose(fmt: Any, sample: str, schema: Any = None, options: dict[str, Any] | None = None,
-                          whole_reply: bool | None = None) -> None:
+def check_locate_in_prose(
+    fmt: Any, sample: str, schema: Any = None, options: dict[str, Any] | None = None, whole_reply: bool | None = None
+) -> None:
     """``locate`` finds the sample inside prose, a fence or after a ``<think>`` block:
     some span holds exactly the sample (white space around it aside).
 
@@ -549,7 +583,7 @@ def check_locate_in_prose(fmt: Any, sample: str, schema: Any = None, options: di
         spans = g.call("locate", reply)
         assert isinstance(spans, list), f"{g.name}.locate returned {type(spans).__name__}, not list"
         _check_spans(g, spans, len(reply), "locate", reply)
-        texts = [reply[s[0]:s[1]] for s in spans]
+        texts = [reply[s[0] : s[1]] for s in spans]
         if any(t.strip() == sample.strip() for t in texts):
             continue
         if (0, len(reply)) in [tuple(s) for s in spans] and whole_reply is not False:
@@ -596,6 +630,7 @@ def check_copy_independent(fmt: Any, sample: str, schema: Any = None, options: d
 
 # --- hypothesis strategies ------------------------------------------------------------
 
+
 def _strategies(samples: Sequence[str]):
     from hypothesis import strategies as st
 
@@ -616,6 +651,7 @@ def _strategies(samples: Sequence[str]):
 
 
 # --- the mixin ------------------------------------------------------------------------
+
 
 class FormatContract:
     """Subclass it in your tests (name the subclass ``Test...``) and set ``format``.
@@ -702,8 +738,11 @@ class FormatContract:
 
         random_text, _ = _strategies(self.contract_samples())
 
-        @settings(max_examples=self.hypothesis_examples, deadline=None,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+        @settings(
+            max_examples=self.hypothesis_examples,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )
         @given(random_text)
         def run(text: str) -> None:
             check_robust(self.format, text, self.schema, self.options)
@@ -715,8 +754,11 @@ class FormatContract:
 
         _, mutated = _strategies(self.contract_samples())
 
-        @settings(max_examples=self.hypothesis_examples, deadline=None,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+        @settings(
+            max_examples=self.hypothesis_examples,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )
         @given(mutated)
         def run(text: str) -> None:
             check_robust(self.format, text, self.schema, self.options)
@@ -727,7 +769,9 @@ class FormatContract:
 def make_contract(fmt: Any, **attributes: Any) -> type:
     """A ``FormatContract`` subclass for ``fmt``, named ``Test<Name>Contract`` so that
     pytest collects it when it is bound to a module-level name."""
-    name = "".join(part.capitalize() for part in str(getattr(fmt, "name", "format")).replace("-", "_").split("_") if part)
+    name = "".join(
+        part.capitalize() for part in str(getattr(fmt, "name", "format")).replace("-", "_").split("_") if part
+    )
     safe = "".join(ch for ch in name if ch.isalnum()) or "Format"
     return type(f"Test{safe}Contract", (FormatContract,), {"format": fmt, **attributes})
 

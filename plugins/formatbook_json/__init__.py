@@ -93,7 +93,9 @@ class JsonFormat(BaseFormat):
         """A :class:`~formatbook_json.schema.JsonSchema` (compiled lazily, cached)."""
         from .schema import load_schema
 
-        return load_schema(schema, allow_fetch=_flag(options.get("allow_fetch", False)), base_dir=options.get("base_dir"))
+        return load_schema(
+            schema, allow_fetch=_flag(options.get("allow_fetch", False)), base_dir=options.get("base_dir")
+        )
 
     def _schema(self, schema: Any, options: dict[str, Any]) -> Any:
         if schema is None:
@@ -160,7 +162,9 @@ class JsonFormat(BaseFormat):
         """Repair syntax (no schema needed), then make the schema-aware repairs the schema
         asks for. Valid input comes back unchanged. Raises ``HealError``."""
         if not isinstance(value, str):
-            raise HealError("cannot heal JSON: the reply is not text", [Violation("json.not_text", "the reply is not text")])
+            raise HealError(
+                "cannot heal JSON: the reply is not text", [Violation("json.not_text", "the reply is not text")]
+            )
         syntax = _syntax()
         max_depth, max_size = _limits(options)
         if len(value) > max_size:
@@ -208,7 +212,14 @@ class JsonFormat(BaseFormat):
 
                     offsets = OffsetMap(syntax_edits)
                     schema_repairs = [
-                        Repair(r.kind, r.message, Span(offsets.back(r.span.start), max(offsets.back(r.span.start), offsets.back_end(r.span.end))))
+                        Repair(
+                            r.kind,
+                            r.message,
+                            Span(
+                                offsets.back(r.span.start),
+                                max(offsets.back(r.span.start), offsets.back_end(r.span.end)),
+                            ),
+                        )
                         for r in schema_repairs
                     ]
                 repairs.extend(schema_repairs)

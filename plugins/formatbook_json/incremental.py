@@ -332,9 +332,26 @@ class JsonChecker:
     """
 
     __slots__ = (
-        "_strict", "_max_depth", "_st", "_stack", "_pos", "_collect", "_parts", "_quote",
-        "_hex", "_high", "_nsub", "_numparts", "_lit", "_litword", "_failed", "_ret",
-        "_carry", "_started", "_prose", "_bare_key",
+        "_strict",
+        "_max_depth",
+        "_st",
+        "_stack",
+        "_pos",
+        "_collect",
+        "_parts",
+        "_quote",
+        "_hex",
+        "_high",
+        "_nsub",
+        "_numparts",
+        "_lit",
+        "_litword",
+        "_failed",
+        "_ret",
+        "_carry",
+        "_started",
+        "_prose",
+        "_bare_key",
     )
 
     def __init__(self, strict: bool = True, *, max_depth: int = 1000) -> None:
@@ -505,7 +522,9 @@ class JsonChecker:
                     return _COMPLETE if not self._stack and nsub in _N_ENDABLE else _OK
                 if k == 0 or _NUMBER(seen).end() != len(seen) - len(chunk) + k:
                     return self._run(chunk)  # a number cut short: _run says where
-            status = self._tokens(chunk, k, _AFTER if self._stack else _DONE, ["".join(self._numparts) + chunk[:k]], False)
+            status = self._tokens(
+                chunk, k, _AFTER if self._stack else _DONE, ["".join(self._numparts) + chunk[:k]], False
+            )
             if status is not None:  # (a number the chunk opens has its own parts now)
                 return status
             return self._run(chunk)
@@ -514,7 +533,9 @@ class JsonChecker:
             rem = self._lit
             if chunk.startswith(rem):
                 word = self._litword
-                status = self._tokens(chunk, len(rem), _AFTER if self._stack else _DONE, [word] if word != "null" else [], False)
+                status = self._tokens(
+                    chunk, len(rem), _AFTER if self._stack else _DONE, [word] if word != "null" else [], False
+                )
                 if status is not None:
                     return status
             return self._run(chunk)
@@ -567,7 +588,7 @@ class JsonChecker:
             return _status(tuple(vals) + tvals, status.open, status.complete)
         return status
 
-    def copy(self) -> "JsonChecker":
+    def copy(self) -> JsonChecker:
         """An independent clone of the current state (O(depth + open token))."""
         clone = JsonChecker.__new__(JsonChecker)
         for name in JsonChecker.__slots__:
@@ -588,7 +609,7 @@ class JsonChecker:
         if st == _DONE:
             return _COMPLETE
         if st == _NUM and not self._stack and self._nsub in _N_ENDABLE:
-            return _status(values=(''.join(self._numparts),), complete=True)
+            return _status(values=("".join(self._numparts),), complete=True)
         if self._strict:
             return StreamStatus(False, self._end_reason(), self._pos)
         return self._relaxed_finish()
@@ -723,7 +744,10 @@ class JsonChecker:
                         continue
                     if c == "}" or c == "]":
                         if strict and _CLOSER[stack[-1]] != c:
-                            return self._fail(base + i, f"'{c}' does not close the open '{stack[-1]}' (expected ',' or '{_CLOSER[stack[-1]]}')")
+                            return self._fail(
+                                base + i,
+                                f"'{c}' does not close the open '{stack[-1]}' (expected ',' or '{_CLOSER[stack[-1]]}')",
+                            )
                         stack.pop()
                         st = _AFTER if stack else _DONE
                         i += 1
@@ -988,9 +1012,14 @@ class JsonChecker:
                 if strict:
                     if self._high >= 0:
                         if (k == 1 and c not in "dD") or (k == 2 and c not in "cdefCDEF"):
-                            return self._fail(base + i, "a high surrogate escape must be followed by a low surrogate (\\uDC00-\\uDFFF)")
+                            return self._fail(
+                                base + i,
+                                "a high surrogate escape must be followed by a low surrogate (\\uDC00-\\uDFFF)",
+                            )
                     elif k == 2 and h[0] in "dD" and c in "cdefCDEF":
-                        return self._fail(base + i, "lone low surrogate escape (\\uDC00-\\uDFFF) without a high surrogate")
+                        return self._fail(
+                            base + i, "lone low surrogate escape (\\uDC00-\\uDFFF) without a high surrogate"
+                        )
                 i += 1
                 if k == 4:
                     cp = int(h, 16)

@@ -20,7 +20,7 @@ from typing import Any
 from formatbook_core import ExpectationError, Violation
 
 _MESSAGE_LIMIT = 300
-_cache: dict[Any, "JsonSchema"] = {}
+_cache: dict[Any, JsonSchema] = {}
 _CACHE_LIMIT = 256
 
 
@@ -64,8 +64,8 @@ class JsonSchema:
 
     def check_schema(self) -> None:
         """Raise ``ExpectationError`` when the schema itself is not a valid JSON Schema."""
-        from jsonschema.exceptions import SchemaError
         from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError
         from jsonschema.validators import validator_for
 
         try:
@@ -129,12 +129,16 @@ def _from(source: str | None) -> str:
 
 def is_model(schema: Any) -> bool:
     """Whether ``schema`` is a pydantic model class (checked without importing pydantic)."""
-    return isinstance(schema, type) and callable(getattr(schema, "model_json_schema", None)) and callable(
-        getattr(schema, "model_validate_json", None)
+    return (
+        isinstance(schema, type)
+        and callable(getattr(schema, "model_json_schema", None))
+        and callable(getattr(schema, "model_validate_json", None))
     )
 
 
-def load_schema(schema: Any, *, allow_fetch: bool = False, base_dir: str | os.PathLike | None = None, **_: Any) -> JsonSchema | None:
+def load_schema(
+    schema: Any, *, allow_fetch: bool = False, base_dir: str | os.PathLike | None = None, **_: Any
+) -> JsonSchema | None:
     """Turn ``schema`` into a :class:`JsonSchema` (cached), or ``None`` for no schema.
 
     Raises ``ExpectationError`` for a schema that cannot be used: a missing file, text that
@@ -163,7 +167,9 @@ def load_schema(schema: Any, *, allow_fetch: bool = False, base_dir: str | os.Pa
             return hit
         loaded = _load_text(text, allow_fetch=allow_fetch, base_dir=base_dir, is_path=isinstance(schema, os.PathLike))
     else:
-        raise ExpectationError(f"a JSON schema must be a dict, a file path, a URL or a pydantic model class, not {type(schema).__name__}")
+        raise ExpectationError(
+            f"a JSON schema must be a dict, a file path, a URL or a pydantic model class, not {type(schema).__name__}"
+        )
     loaded.check_schema()
     if len(_cache) >= _CACHE_LIMIT:
         _cache.pop(next(iter(_cache)))

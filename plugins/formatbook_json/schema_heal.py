@@ -204,7 +204,9 @@ def _walk_object(value: dict, schema: dict, root: dict, path: tuple, ops: list[_
         _walk(item, sub, root, path + (key,), ops, depth + 1)
 
 
-def _walk_items(items: list, schema: dict, root: dict, path: tuple, ops: list[_Op], depth: int, *, wrapped: bool) -> None:
+def _walk_items(
+    items: list, schema: dict, root: dict, path: tuple, ops: list[_Op], depth: int, *, wrapped: bool
+) -> None:
     prefix = schema.get("prefixItems")
     each = schema.get("items")
     if isinstance(each, list):  # draft-07 tuple form

@@ -133,7 +133,7 @@ def inline_parser() -> Any:
     return MarkdownIt("commonmark").enable("table")
 
 
-_CACHE: "OrderedDict[str, Scan]" = OrderedDict()
+_CACHE: OrderedDict[str, Scan] = OrderedDict()
 _CACHE_SIZE = 16
 _LABEL = re.compile(r"^(\*\*|__)(?!\s)(.+?)(?<!\s)\1\s*:?\s*$", re.DOTALL)
 _CLOSING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")

@@ -168,7 +168,9 @@ def detect_objects(text: str) -> list[DetectedObject]:
         start, end = lines.starts[first], lines.ends[last]
         if word in _FLEX_INFOS:
             closed = last > first and _closes(lines.line(last), tok.markup)
-            flex.append(DetectedObject("flexmd_fence", 0.95 if closed else 0.8, start, end, text[start:end], tok.content))
+            flex.append(
+                DetectedObject("flexmd_fence", 0.95 if closed else 0.8, start, end, text[start:end], tok.content)
+            )
         elif word == "json":
             try:
                 value = json.loads(tok.content)

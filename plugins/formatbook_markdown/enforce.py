@@ -94,8 +94,17 @@ REPAIR_CODES: dict[str, str] = {
 
 #: Repair kinds whose reason breaks the contract (errors in ``validate_output``).
 CONTRACT_KINDS = frozenset(
-    {"container_wrapped", "containers_merged", "container_closed", "container_tagged", "outside_set_aside",
-     "filled", "list_kind", "table_numbered", "empty_value"}
+    {
+        "container_wrapped",
+        "containers_merged",
+        "container_closed",
+        "container_tagged",
+        "outside_set_aside",
+        "filled",
+        "list_kind",
+        "table_numbered",
+        "empty_value",
+    }
 )
 
 
@@ -148,14 +157,18 @@ def enforce_flex_md(reply: Any, spec: Any = None, level: Any = 1) -> EnforceResu
     st, repaired = run_plan(text, spec, lvl)
     issues = list(st.issues)
     if not _has_content(text):
-        issues.insert(0, Issue("markdown.empty", "the reply holds no Markdown (it is empty, blank or only <think> blocks)"))
+        issues.insert(
+            0, Issue("markdown.empty", "the reply holds no Markdown (it is empty, blank or only <think> blocks)")
+        )
     extracted = extract_body(st.body, spec)
     extracted.preamble = st.preamble if st.preamble is not None else (extracted.outline.preamble or None)
     extracted.outside = list(st.outside)
     extracted.think = list(st.think)
     ok = not issues
     output = repaired if ok else build_issues_envelope(issues, st.repairs, lvl)
-    return EnforceResult(ok, repaired, extracted, list(st.repairs), issues, output, lvl, list(st.set_aside), list(st.repair_sections))
+    return EnforceResult(
+        ok, repaired, extracted, list(st.repairs), issues, output, lvl, list(st.set_aside), list(st.repair_sections)
+    )
 
 
 def _has_content(text: str) -> bool:
@@ -233,5 +246,12 @@ def violations_of(result: EnforceResult) -> list[Violation]:
     reply that needs repairing is not valid as it stands)."""
     out = [i.to_violation() for i in result.issues]
     for rep, section in zip(result.repairs, result.repair_sections):
-        out.append(Violation(REPAIR_CODES.get(rep.kind, f"markdown.{rep.kind}"), rep.message, path=(section,) if section else (), span=rep.span))
+        out.append(
+            Violation(
+                REPAIR_CODES.get(rep.kind, f"markdown.{rep.kind}"),
+                rep.message,
+                path=(section,) if section else (),
+                span=rep.span,
+            )
+        )
     return out

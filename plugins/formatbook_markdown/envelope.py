@@ -26,8 +26,8 @@ concerns no section.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from formatbook_core import Repair
 
@@ -54,7 +54,9 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def build_issues_envelope(issues: Iterable[Issue], repairs: Iterable[Repair] = (), level: int | None = None, status: str = "failed") -> str:
+def build_issues_envelope(
+    issues: Iterable[Issue], repairs: Iterable[Repair] = (), level: int | None = None, status: str = "failed"
+) -> str:
     """Write the envelope for ``issues`` and the ``repairs`` that were made."""
     out = [TITLE, "", f"- status: {status}"]
     if level is not None:

@@ -16,7 +16,7 @@ from formatbook_core import Analysis, BaseFormat, ExpectationError, Healed, Heal
 
 #: The last few enforce results, keyed by (text, id(spec), level); the spec is kept in
 #: the value so that an id cannot be reused while its entry lives.
-_RESULTS: "OrderedDict[tuple[str, int, int], tuple[Any, Any]]" = OrderedDict()
+_RESULTS: OrderedDict[tuple[str, int, int], tuple[Any, Any]] = OrderedDict()
 
 _SAMPLES = (
     "# Title\n\nA paragraph with *emphasis* and `code`.\n\n- one\n- two\n",

@@ -59,8 +59,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal, Union
+from typing import Any, Literal, Union
 
 __all__ = [
     "FlexMetaValue",
@@ -200,10 +201,14 @@ def _read_header(line: str) -> _Header | None:
             raise _HeaderError("unterminated_frame", f"frame header [[{ftype} ... has no closing ']]'")
         strong = bool(attrs) or "=" in line[pos:]
         if not sep:
-            raise _HeaderError("bad_frame_header", f"unexpected {line[pos]!r} in the frame header at column {pos + 1}", strong)
+            raise _HeaderError(
+                "bad_frame_header", f"unexpected {line[pos]!r} in the frame header at column {pos + 1}", strong
+            )
         km = _KEY.match(line, pos)
         if km is None or not line.startswith("=", km.end()):
-            raise _HeaderError("bad_frame_header", f"expected key=value in the frame header at column {pos + 1}", strong)
+            raise _HeaderError(
+                "bad_frame_header", f"expected key=value in the frame header at column {pos + 1}", strong
+            )
         key = km.group(0)
         pos = km.end() + 1
         if pos < n and line[pos] in "\"'":
@@ -464,7 +469,9 @@ class _Scan:
             events.append(("line", number, line))
         if fence is not None:
             char, length, start, info, body, bound = fence
-            self.issues.append(FlexIssue("unterminated_fence", f"the fenced block opened on line {start} is never closed", start))
+            self.issues.append(
+                FlexIssue("unterminated_fence", f"the fenced block opened on line {start} is never closed", start)
+            )
             if bound and pending is not None:
                 events.append(("payload", pending[0], pending[1], info, "\n".join(body)))
                 pending = None
@@ -475,9 +482,7 @@ class _Scan:
         return frames
 
     def _dangling(self, number: int) -> None:
-        self.issues.append(
-            FlexIssue("dangling_payload", "@payload:name: is not followed by a fenced block", number)
-        )
+        self.issues.append(FlexIssue("dangling_payload", "@payload:name: is not followed by a fenced block", number))
 
 
 def parse_flex_md(
@@ -680,12 +685,16 @@ def stringify_flex_md(doc: FlexDocument, *, array_keys: Iterable[str] = _DEFAULT
             if any(c.isspace() for c in lang) or ("`" in lang and "~" in lang):
                 raise ValueError(f"payload language {lang!r} must be one word")
             fence = _fence_for(payload.raw, "~" if "`" in lang else "`")
-            out += ["", f"@payload:name: {name}", f"{fence}{lang}", payload.raw, fence] if payload.raw else [
-                "",
-                f"@payload:name: {name}",
-                f"{fence}{lang}",
-                fence,
-            ]
+            out += (
+                ["", f"@payload:name: {name}", f"{fence}{lang}", payload.raw, fence]
+                if payload.raw
+                else [
+                    "",
+                    f"@payload:name: {name}",
+                    f"{fence}{lang}",
+                    fence,
+                ]
+            )
         if frame.body_md:
             out += ["", frame.body_md]
         out.append("")
@@ -716,11 +725,17 @@ def validate_flex_md(text: str, *, meta_anywhere: bool = False) -> FlexValidatio
                 continue
             _, line, name, lang, raw = event
             if name in seen:
-                issues.append(FlexIssue("duplicate_payload", f"payload {name!r} is bound twice; the last block wins", line, "warning"))
+                issues.append(
+                    FlexIssue(
+                        "duplicate_payload", f"payload {name!r} is bound twice; the last block wins", line, "warning"
+                    )
+                )
             seen.add(name)
             payload = _payload(lang, raw)
             if payload.parse_error:
-                issues.append(FlexIssue("payload_parse_error", f"payload {name!r}: {payload.parse_error}", line, "warning"))
+                issues.append(
+                    FlexIssue("payload_parse_error", f"payload {name!r}: {payload.parse_error}", line, "warning")
+                )
     issues.sort(key=lambda i: i.line)
     return FlexValidation(ok=not any(i.severity == "error" for i in issues), issues=issues)
 

@@ -108,7 +108,9 @@ def build_markdown_guidance(spec: Any, level: Any = 1) -> str:
             cols = " | ".join(t.columns)
             if t.kind == "ordered_table":
                 by = f" (by {t.by})" if t.by else ""
-                rules.append(f"- Ordered table{by}: a pipe table with columns # | {cols}; the # column numbers rows 1..N.")
+                rules.append(
+                    f"- Ordered table{by}: a pipe table with columns # | {cols}; the # column numbers rows 1..N."
+                )
             else:
                 rules.append(f"- Table: a pipe table with columns {cols}.")
         if sp.tables:

@@ -25,7 +25,7 @@ class ListItem:
 
     text: str
     index: int | None = None
-    children: list["ListItem"] = field(default_factory=list)
+    children: list[ListItem] = field(default_factory=list)
     marker: str = "-"
     line: int = 0
     indent: int = 0

@@ -30,7 +30,7 @@ class MdNode:
     level: int
     key: str
     content_md: str
-    children: list["MdNode"] = field(default_factory=list)
+    children: list[MdNode] = field(default_factory=list)
     line: int = 0
     body_line: int = 0
     end_line: int = 0

@@ -223,8 +223,12 @@ _TABLES_HEADER = re.compile(r"^tables?\b", re.IGNORECASE)
 _TABLES_REQUIRED = re.compile(r"\b(required|mandatory)\b", re.IGNORECASE)
 _EMPTY_HEADER = re.compile(r"^empty(?:[ \t]+sections?)?\b", re.IGNORECASE)
 _SECTIONS_WORD = re.compile(r"\bsections?\b", re.IGNORECASE)
-_ORDER_FREE = re.compile(r"order (?:does not|doesn't|do not|don't) matter|\bany order\b|\bin no particular order\b", re.IGNORECASE)
-_ORDER_FIXED = re.compile(r"\bin (?:this|the following|the given|that|the same) order\b|\border matters\b", re.IGNORECASE)
+_ORDER_FREE = re.compile(
+    r"order (?:does not|doesn't|do not|don't) matter|\bany order\b|\bin no particular order\b", re.IGNORECASE
+)
+_ORDER_FIXED = re.compile(
+    r"\bin (?:this|the following|the given|that|the same) order\b|\border matters\b", re.IGNORECASE
+)
 _NO_EMPTY = re.compile(
     r"\bnot allowed\b|\bno empty value\b|\bmust not be empty\b|\bmay not be empty\b|\bnever (?:be )?empty\b|\bdo not leave\b|\bdon't leave\b",
     re.IGNORECASE,
@@ -433,7 +437,9 @@ def _parse_table_item(body: str, line: str, number: int) -> OfsTable:
     if rest.strip():
         bm = _BY.match(rest)
         if bm is None:
-            raise SpecError(f"unexpected text {rest.strip()[:40]!r} after the table kind (expected ', by COLUMN')", line, number)
+            raise SpecError(
+                f"unexpected text {rest.strip()[:40]!r} after the table kind (expected ', by COLUMN')", line, number
+            )
         by = _strip_emphasis(bm.group(1).strip()) or None
     columns = [_strip_emphasis(c) for c in s[:sep_start].split(",")]
     kind = TABLE_KIND_WORDS[km.group(1).lower()]
@@ -480,7 +486,9 @@ def parse_output_format_spec(md: str) -> OutputFormatSpec:
         if value is not None and not value.strip():
             raise SpecError("the empty-section value cannot be blank", line, number)
         if empty_declared_at is not None and value != empty_value:
-            raise SpecError(f"a second, different empty-section value (line {empty_declared_at} declared one)", line, number)
+            raise SpecError(
+                f"a second, different empty-section value (line {empty_declared_at} declared one)", line, number
+            )
         empty_value, empty_declared_at = value, number
 
     for number, line in enumerate(_LINE_BREAK.split(md), start=1):
@@ -530,7 +538,9 @@ def parse_output_format_spec(md: str) -> OutputFormatSpec:
             section = _parse_section_item(body, line, number)
             key = normalize_section_name(section.name)
             if key in names:
-                raise SpecError(f"section {section.name!r} is declared twice (first on line {names[key]})", line, number)
+                raise SpecError(
+                    f"section {section.name!r} is declared twice (first on line {names[key]})", line, number
+                )
             names[key] = number
             sections.append(section)
     if not sections and not tables:
@@ -574,7 +584,9 @@ def stringify_output_format_spec(spec: OutputFormatSpec) -> str:
             else "Include these sections somewhere (order does not matter):"
         )
         for s in spec.sections:
-            line = f"- {s.name} — {_WRITE_SECTION_KIND.get(s.kind, s.kind)} ({'required' if s.required else 'optional'})"
+            line = (
+                f"- {s.name} — {_WRITE_SECTION_KIND.get(s.kind, s.kind)} ({'required' if s.required else 'optional'})"
+            )
             if s.hint is not None:
                 line += f" — {s.hint}"
             out.append(line)
@@ -598,7 +610,9 @@ def stringify_output_format_spec(spec: OutputFormatSpec) -> str:
     except SpecError as exc:
         raise SpecError(f"this spec cannot be written as a Markdown contract: {exc}") from None
     if back != spec:
-        raise SpecError("this spec cannot be written faithfully as a Markdown contract (a name, hint or column holds syntax of the contract)")
+        raise SpecError(
+            "this spec cannot be written faithfully as a Markdown contract (a name, hint or column holds syntax of the contract)"
+        )
     return text
 
 
@@ -680,7 +694,11 @@ def _table_from(obj: Any, where: str) -> OfsTable:
     if unknown:
         raise SpecError(f"{where}: unknown keys {sorted(map(str, unknown))}")
     columns = obj.get("columns")
-    if not isinstance(columns, (list, tuple)) or not columns or not all(isinstance(c, str) and c.strip() for c in columns):
+    if (
+        not isinstance(columns, (list, tuple))
+        or not columns
+        or not all(isinstance(c, str) and c.strip() for c in columns)
+    ):
         raise SpecError(f"{where}.columns: expected a non-empty list of column names")
     kind_in = obj.get("kind", "table")
     kind = _TABLE_KIND_NAMES.get(kind_in.strip().lower()) if isinstance(kind_in, str) else None
@@ -704,7 +722,9 @@ def _spec_from_structure(obj: Any) -> OutputFormatSpec:
     for key, value in obj.items():
         canon = _SPEC_KEYS.get(str(key).lower()) if isinstance(key, str) else None
         if canon is None:
-            raise SpecError(f"unknown spec key {key!r} (keys: sections, tables, tables_optional, empty_section_value, title, section_order_matters)")
+            raise SpecError(
+                f"unknown spec key {key!r} (keys: sections, tables, tables_optional, empty_section_value, title, section_order_matters)"
+            )
         values[canon] = value
     sections_in = values.get("sections", [])
     if not isinstance(sections_in, (list, tuple)):

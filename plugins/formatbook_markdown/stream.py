@@ -77,7 +77,9 @@ class MarkdownChecker:
         window = self._tail + chunk
         m = _THINK.search(window)
         if m:
-            return self._fail("a <think> block is set aside, so the reply cannot stay as written", start - len(self._tail) + m.start())
+            return self._fail(
+                "a <think> block is set aside, so the reply cannot stay as written", start - len(self._tail) + m.start()
+            )
         self._tail = window[-12:]
         if not self._judging:
             return StreamStatus(True)
@@ -102,7 +104,7 @@ class MarkdownChecker:
         self._pending = text[pos:]
         return StreamStatus(True)
 
-    def copy(self) -> "MarkdownChecker":
+    def copy(self) -> MarkdownChecker:
         clone = _copy.copy(self)
         clone._parts = list(self._parts)
         return clone
@@ -136,7 +138,12 @@ class MarkdownChecker:
                 return None
             m = _FENCE.match(line)
             info = m.group(3).strip().split(maxsplit=1) if m else []
-            if m is None or not info or info[0].lower() not in ("markdown", "md") or (m.group(2)[0] == "`" and "`" in m.group(3)):
+            if (
+                m is None
+                or not info
+                or info[0].lower() not in ("markdown", "md")
+                or (m.group(2)[0] == "`" and "`" in m.group(3))
+            ):
                 return "at level 2 the reply must be one fenced Markdown block (```markdown), with nothing before it"
             self._container = "open"
             self._container_fence = (m.group(2)[0], len(m.group(2)))

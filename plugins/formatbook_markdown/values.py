@@ -17,7 +17,6 @@ from .blocks import scan
 from .outline import outline_for
 from .sections import find_node, match_sections
 
-
 _IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\n]*\)")
 _LINK = re.compile(r"\[([^\[\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
 _REF_LINK = re.compile(r"\[([^\[\]\n]+)\]\[[^\[\]\n]*\]")
@@ -67,7 +66,9 @@ def strip_inline(md: str) -> str:
     return _BREAK.sub(" ", text)
 
 
-def block_values(md: str, *, headings: bool = True, skip_lines: set[int] | None = None, only: tuple[int, int] | None = None) -> list[str]:
+def block_values(
+    md: str, *, headings: bool = True, skip_lines: set[int] | None = None, only: tuple[int, int] | None = None
+) -> list[str]:
     """One value per block of ``md`` (white-space-only values left out).
 
     ``headings``: include heading text. ``skip_lines``: blocks starting on these lines

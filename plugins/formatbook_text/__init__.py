@@ -18,7 +18,7 @@ class TextChecker:
         self._parts.append(chunk)
         return StreamStatus(True, open=chunk)
 
-    def copy(self) -> "TextChecker":
+    def copy(self) -> TextChecker:
         clone = TextChecker()
         clone._parts = list(self._parts)
         return clone

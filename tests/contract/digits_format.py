@@ -30,7 +30,7 @@ class DigitsChecker:
             return StreamStatus(False, "not a digit", self.failed_at)
         return StreamStatus(True)
 
-    def copy(self) -> "DigitsChecker":
+    def copy(self) -> DigitsChecker:
         clone = DigitsChecker(self.strict)
         clone.fed, clone.digits, clone.failed_at = self.fed, self.digits, self.failed_at
         return clone
@@ -66,7 +66,8 @@ class Digits(BaseFormat):
             raise HealError("no digits to keep", self.validate(value))
         repairs = tuple(
             Repair("removed", f"removed {ch!r}", Span(i, i + 1))
-            for i, ch in enumerate(value) if not (ch.isascii() and ch.isdigit())
+            for i, ch in enumerate(value)
+            if not (ch.isascii() and ch.isdigit())
         )
         return Healed(kept, repairs)
 

@@ -71,6 +71,7 @@ class TestDigitsWithOptionsContract(FormatContract):
 
 # --- the helpers ----------------------------------------------------------------------
 
+
 def test_prefix_positions_short_text_gets_every_prefix():
     assert prefix_positions(3) == [0, 1, 2, 3]
 
@@ -132,6 +133,7 @@ def test_the_correct_format_passes_the_plain_checks():
 
 
 # --- broken formats, one defect each --------------------------------------------------
+
 
 class RaisesOnDeepNesting(Digits):
     def is_valid(self, value, schema=None, **options):
@@ -338,8 +340,9 @@ def test_a_contract_without_a_format_fails_loudly():
 
 def test_a_third_party_test_module_reports_contract_failures(tmp_path):
     """The mixin works from a foreign test module: failures are failures, not errors."""
-    (tmp_path / "test_thirdparty.py").write_text(textwrap.dedent(
-        """
+    (tmp_path / "test_thirdparty.py").write_text(
+        textwrap.dedent(
+            """
         from formatbook_core import BaseFormat
         from formatbook_core.testing import FormatContract
 
@@ -358,11 +361,23 @@ def test_a_third_party_test_module_reports_contract_failures(tmp_path):
             huge_size = 1000
             hypothesis_examples = 5
         """
-    ))
+        )
+    )
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "sample_is_valid or protocol",
-         str(tmp_path / "test_thirdparty.py")],
-        capture_output=True, text=True, cwd=tmp_path,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "sample_is_valid or protocol",
+            str(tmp_path / "test_thirdparty.py"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     out = run.stdout + run.stderr
     assert run.returncode == 1, out

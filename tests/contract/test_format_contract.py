@@ -16,7 +16,6 @@ WHOLE_REPLY_FORMATS = {"text", "markdown"}
 _ENTRIES = list_formats()
 
 
-
 def _contract_for(entry):
     whole = True if entry.format.name in WHOLE_REPLY_FORMATS else None
     return make_contract(entry.format, whole_reply_locate=whole)

@@ -54,7 +54,7 @@ class KvChecker:
                 return self.failed
         return StreamStatus(True, values=tuple(values))
 
-    def copy(self) -> "KvChecker":
+    def copy(self) -> KvChecker:
         clone = KvChecker(self.strict)
         clone.line, clone.offset, clone.failed = self.line, self.offset, self.failed
         return clone
@@ -87,7 +87,9 @@ class KvFormat(BaseFormat):
             keys = {(_LINE.match(l) or [None, None])[1] for l in self._lines(value)}
             for required in schema.get("required", []):
                 if required not in keys:
-                    out.append(Violation("schema.required", f"missing key {required}", path=(required,), keyword="required"))
+                    out.append(
+                        Violation("schema.required", f"missing key {required}", path=(required,), keyword="required")
+                    )
         return out
 
     def parse(self, value: str, schema: Any = None, **options: Any) -> dict[str, str]:

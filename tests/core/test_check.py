@@ -105,7 +105,7 @@ def test_reply_too_large_is_a_violation(reg):
 
 
 def test_bytes_reply_decoded_or_reported(reg):
-    assert check("a: b".encode(), exp("EXPECT KV", reg)).ok
+    assert check(b"a: b", exp("EXPECT KV", reg)).ok
     bad = check(b"a: \xff", exp("EXPECT KV", reg))
     assert not bad.ok and bad.violations[0].code == "reply.encoding"
     assert "offset 3" in bad.violations[0].message

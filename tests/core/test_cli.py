@@ -307,14 +307,17 @@ def test_empty_folder_is_a_usage_error(run, tmp_path):
 def _jsonl(tmp_path: Path) -> Path:
     path = tmp_path / "replies.jsonl"
     path.write_text(
-        "\n".join([
-            json.dumps({"id": "a", "reply": "two words"}),
-            json.dumps({"id": "b", "reply": "far too many words here"}),
-            "{not json",
-            json.dumps({"id": "d", "answer": "no reply field"}),
-            "",
-            json.dumps({"id": "f", "reply": "fine"}),
-        ]) + "\n",
+        "\n".join(
+            [
+                json.dumps({"id": "a", "reply": "two words"}),
+                json.dumps({"id": "b", "reply": "far too many words here"}),
+                "{not json",
+                json.dumps({"id": "d", "answer": "no reply field"}),
+                "",
+                json.dumps({"id": "f", "reply": "fine"}),
+            ]
+        )
+        + "\n",
         encoding="utf-8",
     )
     return path
@@ -322,12 +325,27 @@ def _jsonl(tmp_path: Path) -> Path:
 
 def test_jsonl_writes_verdicts_to_out(run, tmp_path):
     out_file = tmp_path / "verdicts.jsonl"
-    code, out, _ = run("check", "--jsonl", str(_jsonl(tmp_path)), "--field", "reply",
-                       "-e", "TEXT", "-e", "MAX 3 WORDS", "--out", str(out_file))
+    code, out, _ = run(
+        "check",
+        "--jsonl",
+        str(_jsonl(tmp_path)),
+        "--field",
+        "reply",
+        "-e",
+        "TEXT",
+        "-e",
+        "MAX 3 WORDS",
+        "--out",
+        str(out_file),
+    )
     assert code == 1
     records = [json.loads(line) for line in out_file.read_text().splitlines()]
     assert [(r["line"], r.get("id"), r["verdict"]) for r in records] == [
-        (1, "a", "pass"), (2, "b", "fail"), (3, None, "fail"), (4, "d", "fail"), (6, "f", "pass"),
+        (1, "a", "pass"),
+        (2, "b", "fail"),
+        (3, None, "fail"),
+        (4, "d", "fail"),
+        (6, "f", "pass"),
     ]
     assert records[0]["counts"] == {"words": 2}
     assert records[2]["violations"][0]["code"] == "input.jsonl"
@@ -503,4 +521,4 @@ def test_help_imports_nothing_heavy():
 
 
 def test_module_has_a_main_guard():
-    assert "if __name__ == \"__main__\":" in Path(cli.__file__).read_text()
+    assert 'if __name__ == "__main__":' in Path(cli.__file__).read_text()

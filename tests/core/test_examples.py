@@ -37,7 +37,11 @@ def _replies() -> list[Path]:
 def _format_of(expect: Path) -> str | None:
     for line in expect.read_text(encoding="utf-8").splitlines():
         words = line.split()
-        if len(words) >= 2 and words[0].upper() == "EXPECT" and words[1].upper() not in ("MIN", "MAX", "EXACTLY", "MINIMUM", "MAXIMUM", "EXACT"):
+        if (
+            len(words) >= 2
+            and words[0].upper() == "EXPECT"
+            and words[1].upper() not in ("MIN", "MAX", "EXACTLY", "MINIMUM", "MAXIMUM", "EXACT")
+        ):
             return words[1].lower()
     return None
 
@@ -104,8 +108,9 @@ def test_formatbook_check_on_the_folder_reports_the_same_verdicts(capsys):
 
 def _run_script(name: str) -> str:
     env = {**os.environ, "NO_COLOR": "1"}
-    done = subprocess.run([sys.executable, str(SCRIPTS / name)], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPTS / name)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -19,10 +19,7 @@ TESTS = Path(__file__).resolve().parents[1]
 
 def hook_specs() -> dict[str, types.FunctionType]:
     marker = f"{hookspecs.PROJECT_NAME}_spec"
-    return {
-        name: fn for name, fn in vars(hookspecs).items()
-        if inspect.isfunction(fn) and hasattr(fn, marker)
-    }
+    return {name: fn for name, fn in vars(hookspecs).items() if inspect.isfunction(fn) and hasattr(fn, marker)}
 
 
 def test_the_hooks_are_the_documented_ones():
@@ -129,8 +126,9 @@ def test_a_misspelled_hook_in_an_entry_point_plugin_is_a_load_warning(monkeypatc
 
     module.register_format = register_format
     monkeypatch.setitem(sys.modules, "fb_fake_typo", module)
-    monkeypatch.setattr(registry_module, "_entry_points",
-                        lambda: [metadata.EntryPoint("typo", "fb_fake_typo", "formatbook")])
+    monkeypatch.setattr(
+        registry_module, "_entry_points", lambda: [metadata.EntryPoint("typo", "fb_fake_typo", "formatbook")]
+    )
     monkeypatch.delenv("FORMATBOOK_DISABLE_PLUGINS", raising=False)
     monkeypatch.delenv("FORMATBOOK_BLOCK_PLUGINS", raising=False)
     registry = Registry()

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import textwrap
 
-
 HEAVY = ("lxml", "jsonschema", "jsonschema_rs", "ruamel", "icalendar", "vobject", "pydantic", "rich")
 # Never needed outside tests: the contract suite (formatbook_core.testing) imports them lazily.
 TEST_ONLY = ("pytest", "hypothesis")

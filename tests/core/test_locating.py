@@ -7,14 +7,15 @@ from formatbook_core.locating import Fence, default_locate, fences, outside_span
 
 
 def body(reply: str, fence: Fence) -> str:
-    return reply[fence.body.start:fence.body.end]
+    return reply[fence.body.start : fence.body.end]
 
 
 def whole(reply: str, fence: Fence) -> str:
-    return reply[fence.span.start:fence.span.end]
+    return reply[fence.span.start : fence.span.end]
 
 
 # --- think_spans ----------------------------------------------------------------------
+
 
 def test_closed_think_block():
     reply = "<think>plan</think>\nanswer"
@@ -30,8 +31,10 @@ def test_unclosed_think_block_runs_to_the_end():
 def test_several_blocks_and_their_variants():
     reply = "<think>a</think>x<thinking>b</thinking>y<reasoning>c</reasoning>z"
     spans = think_spans(reply)
-    assert [reply[s.start:s.end] for s in spans] == [
-        "<think>a</think>", "<thinking>b</thinking>", "<reasoning>c</reasoning>",
+    assert [reply[s.start : s.end] for s in spans] == [
+        "<think>a</think>",
+        "<thinking>b</thinking>",
+        "<reasoning>c</reasoning>",
     ]
 
 
@@ -63,6 +66,7 @@ def test_strip_span_drops_surrounding_white_space():
 
 
 # --- fences ---------------------------------------------------------------------------
+
 
 def test_a_tagged_fence():
     reply = 'Here:\n```json\n{"a": 1}\n```\nbye'
@@ -141,7 +145,7 @@ def test_several_fences_in_order():
 
 
 def test_windows_line_endings():
-    reply = "Here:\r\n```json\r\n{\"a\": 1}\r\n```\r\nbye"
+    reply = 'Here:\r\n```json\r\n{"a": 1}\r\n```\r\nbye'
     (f,) = fences(reply)
     assert f.closed and f.info == "json"
     assert body(reply, f) == '{"a": 1}'
@@ -149,8 +153,9 @@ def test_windows_line_endings():
 
 # --- default_locate -------------------------------------------------------------------
 
+
 def texts(reply: str, spans: list[Span]) -> list[str]:
-    return [reply[s.start:s.end] for s in spans]
+    return [reply[s.start : s.end] for s in spans]
 
 
 def test_tagged_fences_then_bare_fences_then_the_rest():
@@ -173,7 +178,7 @@ def test_a_fence_tagged_with_another_format_is_not_a_candidate():
 
 
 def test_think_blocks_are_left_out_and_the_longest_stretch_comes_first():
-    reply = "<think>plan</think>\nshort\n<think>more</think>\n{\"a\": \"longer\"}\n"
+    reply = '<think>plan</think>\nshort\n<think>more</think>\n{"a": "longer"}\n'
     assert texts(reply, default_locate(reply, ("json",))) == ['{"a": "longer"}', "short"]
 
 
@@ -192,7 +197,7 @@ def test_an_unclosed_fence_in_a_think_block_does_not_swallow_the_answer():
 def test_spans_point_into_the_reply_as_received():
     reply = "  \n```json\n  [1, 2]  \n```\n"
     (first, *_) = default_locate(reply, ("json",))
-    assert reply[first.start:first.end] == "[1, 2]"
+    assert reply[first.start : first.end] == "[1, 2]"
     assert first.start == reply.index("[")
 
 

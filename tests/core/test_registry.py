@@ -64,6 +64,7 @@ def fresh(monkeypatch):
 
 # --- lookup ---------------------------------------------------------------------------
 
+
 def test_lookup_by_name_alias_and_mime_type_case_insensitive(fresh):
     csv = Recording("csv", aliases=("comma",), mime_types=("text/csv",))
     fresh.register_plugin(plugin(csv), "csvplugin")
@@ -101,8 +102,18 @@ def test_a_bound_alias_is_a_format_definition_even_to_static_lookup(fresh):
     csv.samples = ("a,b",)
     fresh.register_plugin(plugin(csv, alias=[(csv, "tsv", {"delimiter": "\t"})]), "p")
     tsv = fresh.get("tsv")
-    for member in ("name", "aliases", "mime_types", "scope_kind", "is_valid", "can_be_valid", "heal",
-                   "extract_values", "locate", "stream"):
+    for member in (
+        "name",
+        "aliases",
+        "mime_types",
+        "scope_kind",
+        "is_valid",
+        "can_be_valid",
+        "heal",
+        "extract_values",
+        "locate",
+        "stream",
+    ):
         inspect.getattr_static(tsv, member)  # raises AttributeError when only __getattr__ knows it
     assert isinstance(tsv, FormatDefinition)
     assert (tsv.aliases, tsv.mime_types, tsv.scope_kind) == (("comma",), ("text/csv",), None)
@@ -169,6 +180,7 @@ def test_units_are_registered_and_looked_up_case_insensitively(fresh):
 
 
 # --- loading from entry points --------------------------------------------------------
+
 
 def _module(name, *formats):
     module = types.ModuleType(name)
@@ -313,6 +325,7 @@ def test_module_functions_use_the_default_registry(monkeypatch, fresh):
 
 
 # --- the built-in plugins -------------------------------------------------------------
+
 
 def test_each_builtin_plugin_has_exactly_one_entry_point():
     eps = list(metadata.entry_points(group="formatbook"))

@@ -55,7 +55,9 @@ def toml_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     python = _venv_python(venv)
     site_dir = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     # addsitedir (not a bare path) so that the .pth files there run too: the editable
     # install of formatbook is itself a .pth file.
@@ -80,7 +82,11 @@ def _formatbook(venv: Path, *args: str, cwd: Path | None = None) -> subprocess.C
     env["NO_COLOR"] = "1"
     return subprocess.run(
         [str(_venv_python(venv)), "-m", "formatbook_core.cli", *args],
-        capture_output=True, text=True, env=env, cwd=cwd, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
     )
 
 
@@ -100,8 +106,10 @@ def test_toml_is_listed_like_the_built_in_formats(toml_venv: Path) -> None:
 
 
 def test_toml_entry_point_is_in_the_formatbook_group(toml_venv: Path) -> None:
-    code = ("from importlib import metadata; "
-            "print(sorted((e.name, e.value) for e in metadata.entry_points(group='formatbook')))")
+    code = (
+        "from importlib import metadata; "
+        "print(sorted((e.name, e.value) for e in metadata.entry_points(group='formatbook')))"
+    )
     done = subprocess.run([str(_venv_python(toml_venv)), "-c", code], capture_output=True, text=True, check=True)
     assert "('toml', 'formatbook_toml')" in done.stdout
     assert "('text', 'formatbook_text')" in done.stdout
@@ -143,7 +151,10 @@ def test_the_plugin_keeps_the_format_contract_there(toml_venv: Path) -> None:
     source = _plugin_copy(toml_venv)
     done = subprocess.run(
         [str(_venv_python(toml_venv)), "-m", "pytest", "-q", "-p", "no:cacheprovider", str(source / "tests")],
-        capture_output=True, text=True, cwd=source, timeout=600,
+        capture_output=True,
+        text=True,
+        cwd=source,
+        timeout=600,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "failed" not in done.stdout

@@ -32,7 +32,10 @@ __all__ = ["TomlFormat", "register_formats"]
 _POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 # `key = True` / `key = False`: a Python habit models carry into TOML, where booleans are
 # lower case. Only a whole value is changed (never inside a string).
-_PY_BOOL = re.compile(r"""^(?P<lead>[ \t]*(?:[A-Za-z0-9_\-]+|"[^"\n]*"|'[^'\n]*')(?:[ \t]*\.[ \t]*(?:[A-Za-z0-9_\-]+|"[^"\n]*"|'[^'\n]*'))*[ \t]*=[ \t]*)(?P<value>True|False)(?P<tail>[ \t]*(?:\#[^\n]*)?)$""", re.MULTILINE)
+_PY_BOOL = re.compile(
+    r"""^(?P<lead>[ \t]*(?:[A-Za-z0-9_\-]+|"[^"\n]*"|'[^'\n]*')(?:[ \t]*\.[ \t]*(?:[A-Za-z0-9_\-]+|"[^"\n]*"|'[^'\n]*'))*[ \t]*=[ \t]*)(?P<value>True|False)(?P<tail>[ \t]*(?:\#[^\n]*)?)$""",
+    re.MULTILINE,
+)
 
 
 def _error_offset(text: str, message: str) -> int | None:
@@ -191,7 +194,7 @@ class TomlChecker:
     Work is linear in the text fed.
     """
 
-    def __init__(self, fmt: "TomlFormat", schema: Any, strict: bool, options: dict[str, Any]):
+    def __init__(self, fmt: TomlFormat, schema: Any, strict: bool, options: dict[str, Any]):
         self._fmt, self._schema, self._strict, self._options = fmt, schema, strict, options
         self._scanner = _Scanner()
         self._parts: list[str] = []
@@ -228,7 +231,7 @@ class TomlChecker:
             return self._failed
         return StreamStatus(True, values=tuple(_leaves(data)))
 
-    def copy(self) -> "TomlChecker":
+    def copy(self) -> TomlChecker:
         import copy
 
         clone = copy.copy(self)
@@ -273,7 +276,7 @@ class TomlFormat(BaseFormat):
     samples = (
         'title = "TOML example"\n\n[owner]\nname = "Tom Preston-Werner"\ndob = 1979-05-27T07:32:00-08:00\n',
         '[database]\nenabled = true\nports = [ 8000, 8001, 8002 ]\ndata = [ ["delta", "phi"], [3.14] ]\n'
-        'temp_targets = { cpu = 79.5, case = 72.0 }\n',
+        "temp_targets = { cpu = 79.5, case = 72.0 }\n",
         'name = "formatbook"\ndescription = """\nChecks what an LLM wrote.\n"""\n\n[[tags]]\nname = "llm"\n',
         'quote = "say \\"hi\\" # not a comment"\nraw = \'C:\\\\dir [x]\'\nml = """two ""quotes"" here"""""\nlit = \'\'\'it\'s\n[not a table]\'\'\'\nempty = ""\n# done\n',
     )
@@ -331,8 +334,13 @@ class TomlFormat(BaseFormat):
 
         def lower(m: re.Match[str]) -> str:
             start = m.start("value")
-            repairs.append(Repair("toml.boolean_case", f"{m.group('value')} written as {m.group('value').lower()}",
-                                  Span(start, start + len(m.group("value")))))
+            repairs.append(
+                Repair(
+                    "toml.boolean_case",
+                    f"{m.group('value')} written as {m.group('value').lower()}",
+                    Span(start, start + len(m.group("value"))),
+                )
+            )
             return m.group("lead") + m.group("value").lower() + m.group("tail")
 
         healed = _PY_BOOL.sub(lower, value)
@@ -372,8 +380,15 @@ def _schema_violations(data: Any, schema: Any) -> list[Violation]:
     validator = validator_cls(schema)
     out = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)):
-        out.append(Violation(f"schema.{err.validator}", err.message, path=tuple(err.absolute_path),
-                             keyword=str(err.validator), expected=err.validator_value))
+        out.append(
+            Violation(
+                f"schema.{err.validator}",
+                err.message,
+                path=tuple(err.absolute_path),
+                keyword=str(err.validator),
+                expected=err.validator_value,
+            )
+        )
     return out
 
 

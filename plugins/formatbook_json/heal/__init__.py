@@ -39,7 +39,10 @@ def heal_syntax(text: str, *, max_depth: int = 1000, done_at: int | None = None)
     ``done_at``: where a strict parser found text after one complete value (the walk
     starts there)."""
     if not text.strip():
-        raise HealError("cannot heal JSON: the text is empty", [Violation("json.empty", "the text is empty", span=Span(0, len(text)))])
+        raise HealError(
+            "cannot heal JSON: the text is empty",
+            [Violation("json.empty", "the text is empty", span=Span(0, len(text)))],
+        )
     # A badly broken long reply makes one Repair (and edit) per token: thousands of small
     # acyclic objects that live until the answer is returned. The cyclic collector would
     # scan them again and again while they pile up (a quarter of the time on a 1 MB

@@ -18,7 +18,7 @@ regular expression without leaving C; only unusual strings go through the slow p
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from . import strings
 

@@ -31,7 +31,11 @@ def _slow(kind: str, message: str, start: int, end: int) -> Repair:  # pragma: n
 
 try:
     _probe = _fast("k", "m", 1, 2)
-    _ok = _probe == Repair("k", "m", Span(1, 2)) and type(_probe.span) is Span and hash(_probe) == hash(Repair("k", "m", Span(1, 2)))
+    _ok = (
+        _probe == Repair("k", "m", Span(1, 2))
+        and type(_probe.span) is Span
+        and hash(_probe) == hash(Repair("k", "m", Span(1, 2)))
+    )
 except (AttributeError, TypeError):  # pragma: no cover - a Repair with __slots__
     _ok = False
 

@@ -12,9 +12,7 @@ import re
 
 # The quote that closes each opening quote.
 _CLOSERS = {'"': '"', "'": "'", "\u201c": "\u201d\u201c", "\u201d": "\u201d", "\u2018": "\u2019", "\u2019": "\u2019"}
-_CANDIDATE = {
-    q: re.compile(r"[^%s\\]*(?:\\.[^%s\\]*)*[%s]" % (c, c, c), re.DOTALL) for q, c in _CLOSERS.items()
-}
+_CANDIDATE = {q: re.compile(r"[^%s\\]*(?:\\.[^%s\\]*)*[%s]" % (c, c, c), re.DOTALL) for q, c in _CLOSERS.items()}
 # What may follow the closing quote of a string; anything else means the quote was an
 # unescaped inner quote ("He said "hi" to me").
 _FOLLOW = re.compile(r"[ \t]*(?:[,:}\]\n\r]|//|/\*|\Z)|[ \t]+[\"'\u201c\u2018]")

@@ -157,7 +157,12 @@ def repair(text: str, max_depth: int = 1000, *, fast: bool = True, done_at: int 
                         _apply_string(res, s, e, fix)
                 else:
                     word = text[s:e]
-                    edit("unquoted_key", s, e, '"' + word + '"' if _PLAIN_KEY.fullmatch(word) else json.dumps(word, ensure_ascii=False))
+                    edit(
+                        "unquoted_key",
+                        s,
+                        e,
+                        '"' + word + '"' if _PLAIN_KEY.fullmatch(word) else json.dumps(word, ensure_ascii=False),
+                    )
                 state = COLON
                 prev_end = e
                 continue

@@ -11,7 +11,8 @@ repaired text (the L2 container written around the body).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..outline import trim_blank
 from .container import normalize_container
@@ -29,16 +30,16 @@ Step = Callable[[RepairState], None]
 
 #: The plan of issue 4, in order.
 PLAN: tuple[Step, ...] = (
-    set_think_aside,          # 1 <think> blocks set aside
-    split_glued_headings,     # 2 "Yes. ## Reasoning" -> own line
-    normalize_container,      # 3 unwrap / wrap / merge fences; outside set aside
-    fix_table_separators,     # 9a separators (they decide what is a heading: run early)
-    standardize_headings,     # 4 headings named as in the spec; bold labels -> headings
-    normalize_levels,         # 5 one heading level for the sections
-    set_preamble_aside,       # 6 text before the first heading set aside
-    fill_missing_sections,    # 7 missing required sections filled with the empty value
-    convert_list_kinds,       # 8 bullets/numbers as declared (L3)
-    repair_tables,            # 9 table separators, '#' columns, empty sections
+    set_think_aside,  # 1 <think> blocks set aside
+    split_glued_headings,  # 2 "Yes. ## Reasoning" -> own line
+    normalize_container,  # 3 unwrap / wrap / merge fences; outside set aside
+    fix_table_separators,  # 9a separators (they decide what is a heading: run early)
+    standardize_headings,  # 4 headings named as in the spec; bold labels -> headings
+    normalize_levels,  # 5 one heading level for the sections
+    set_preamble_aside,  # 6 text before the first heading set aside
+    fill_missing_sections,  # 7 missing required sections filled with the empty value
+    convert_list_kinds,  # 8 bullets/numbers as declared (L3)
+    repair_tables,  # 9 table separators, '#' columns, empty sections
 )
 
 # a fence run at the start of a line; lines end at \n, \r\n or a lone \r (as markdown-it reads them)

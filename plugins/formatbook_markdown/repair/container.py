@@ -42,7 +42,11 @@ def normalize_container(st: RepairState) -> None:
             for f in tagged:
                 pieces += [sc.slice(pos, f.line), _inner(sc, f)]
                 pos = f.end_line
-                st.repair("container_unwrapped", f"unwrapped the {f.marker}{f.lang} fence (below L2 the reply is plain Markdown)", sc.line_text(f.line))
+                st.repair(
+                    "container_unwrapped",
+                    f"unwrapped the {f.marker}{f.lang} fence (below L2 the reply is plain Markdown)",
+                    sc.line_text(f.line),
+                )
             pieces.append(sc.slice(pos, len(sc.lines)))
             st.body = "".join(pieces)
             sc = scan(st.body)
@@ -51,7 +55,11 @@ def normalize_container(st: RepairState) -> None:
     boxes = markdown_fences(sc, st.level)
     if not tagged:
         if boxes:
-            st.repair("container_tagged", "read the untagged fence holding headings as the Markdown container", sc.line_text(boxes[0].line))
+            st.repair(
+                "container_tagged",
+                "read the untagged fence holding headings as the Markdown container",
+                sc.line_text(boxes[0].line),
+            )
     if not boxes:
         st.container = Container()
         if st.body.strip():

@@ -28,7 +28,12 @@ def standardize_headings(st: RepairState) -> None:
     for line, label in label_lines(sc, set(names)):
         canonical = names[normalize_section_name(label)]
         edits.append((line, line + 1, f"{'#' * level} {canonical}"))
-        st.repair("heading_from_label", f"turned the bold label {sc.line_text(line).strip()!r} into the heading {canonical!r}", sc.line_text(line), canonical)
+        st.repair(
+            "heading_from_label",
+            f"turned the bold label {sc.line_text(line).strip()!r} into the heading {canonical!r}",
+            sc.line_text(line),
+            canonical,
+        )
     if edits:
         st.body = edit_lines(sc, edits)
         sc = scan(st.body)

@@ -18,7 +18,6 @@ from ..outline import outline_for
 from ..sections import match_sections
 from .state import RepairState, edit_lines
 
-
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
 _LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
 
@@ -114,11 +113,22 @@ def convert_list_kinds(st: RepairState) -> None:
                     continue
                 delta = len(marker) - len(item.marker)
                 gap = line[m.end(2) : m.start(3)] if m.group(3) else ""
-                if delta < 0 and _absorbs(sc, item_ends[line_no], m.end(2) + (len(gap) if 1 <= len(gap) <= 4 else 1) + delta) and gap.strip(" ") == "" and 1 <= len(gap) - delta <= 4:
+                if (
+                    delta < 0
+                    and _absorbs(sc, item_ends[line_no], m.end(2) + (len(gap) if 1 <= len(gap) <= 4 else 1) + delta)
+                    and gap.strip(" ") == ""
+                    and 1 <= len(gap) - delta <= 4
+                ):
                     # a narrower marker would pull the indented line after the item into
                     # it: the spaces after the marker take up the change instead, so the
                     # content column stays where it was
-                    edits.append((line_no, line_no + 1, line[: m.start(2)] + marker + " " * (len(gap) - delta) + line[m.start(3) :]))
+                    edits.append(
+                        (
+                            line_no,
+                            line_no + 1,
+                            line[: m.start(2)] + marker + " " * (len(gap) - delta) + line[m.start(3) :],
+                        )
+                    )
                     continue
                 edits.append((line_no, line_no + 1, line[: m.start(2)] + marker + line[m.end(2) :]))
                 # the item's lines (markdown-it's extent) move with its content column; a

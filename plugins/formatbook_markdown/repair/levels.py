@@ -58,8 +58,16 @@ def normalize_levels(st: RepairState) -> None:
             continue
         edits.append((h.line, h.end_line, f"{'#' * new_level} {h.raw}"))
         if idx in chosen:
-            st.repair("heading_level", f"moved the heading {h.raw!r} from level {h.level} to level {new_level}", sc.line_text(h.line))
+            st.repair(
+                "heading_level",
+                f"moved the heading {h.raw!r} from level {h.level} to level {new_level}",
+                sc.line_text(h.line),
+            )
         else:
-            st.repair("heading_level", f"moved the sub-heading {h.raw!r} from level {h.level} to level {new_level} with its section", sc.line_text(h.line))
+            st.repair(
+                "heading_level",
+                f"moved the sub-heading {h.raw!r} from level {h.level} to level {new_level} with its section",
+                sc.line_text(h.line),
+            )
     if edits:
         st.body = edit_lines(sc, edits)

@@ -35,7 +35,11 @@ def fill_missing_sections(st: RepairState) -> None:
     empty = st.empty_value
     if empty is None:
         for s in missing:
-            st.issue("markdown.missing_section", f"the required section {s.name!r} is missing (the contract declares no empty value)", s.name)
+            st.issue(
+                "markdown.missing_section",
+                f"the required section {s.name!r} is missing (the contract declares no empty value)",
+                s.name,
+            )
         return
     body = st.body
     open_block = _open_at_end(sc)

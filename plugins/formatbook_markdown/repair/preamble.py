@@ -21,4 +21,8 @@ def set_preamble_aside(st: RepairState) -> None:
     st.preamble = trim_blank(before.replace("\r\n", "\n").replace("\r", "\n"))
     st.keep("preamble", st.preamble)
     st.body = sc.slice(first, len(sc.lines))
-    st.repair("preamble_set_aside", f"set aside the preamble before the first heading ({len(st.preamble)} characters)", st.preamble)
+    st.repair(
+        "preamble_set_aside",
+        f"set aside the preamble before the first heading ({len(st.preamble)} characters)",
+        st.preamble,
+    )

@@ -22,7 +22,6 @@ from ..sections import match_sections
 from ..tables import TableBlock, find_tables, format_row, format_separator
 from .state import RepairState, edit_lines
 
-
 _NUMBER = re.compile(r"\d{1,9}\.?")
 
 
@@ -89,7 +88,10 @@ def _check_declared(st: RepairState) -> None:
         table = _declared(st, block)
         if table is None:
             wanted = " or ".join("(" + ", ".join(t.columns) + ")" for t in declared)
-            st.issue("markdown.table_columns", f"the table ({', '.join(block.header)}) does not have the declared columns {wanted}")
+            st.issue(
+                "markdown.table_columns",
+                f"the table ({', '.join(block.header)}) does not have the declared columns {wanted}",
+            )
             continue
         if table.kind != "ordered_table":
             continue
@@ -108,7 +110,10 @@ def _check_declared(st: RepairState) -> None:
         texts = [r[0].strip() for r in rows if r[0].strip() and not _NUMBER.fullmatch(r[0].strip())]
         if texts:
             # renumbering would overwrite them: nothing is dropped silently
-            st.issue("markdown.table_order", f"the '#' column of the ordered table ({', '.join(table.columns)}) holds text ({texts[0]!r}), not numbers")
+            st.issue(
+                "markdown.table_order",
+                f"the '#' column of the ordered table ({', '.join(table.columns)}) holds text ({texts[0]!r}), not numbers",
+            )
             continue
         numbered = [[str(k)] + r[1:] for k, r in enumerate(rows, start=1)]
         if header == block.header and numbered == block.rows:
@@ -117,7 +122,11 @@ def _check_declared(st: RepairState) -> None:
         aligns = (aligns + ["---"] * len(header))[: len(header)]
         lines = [format_row(header), format_separator(aligns)] + [format_row(r) for r in numbered]
         edits.append((block.line, block.end_line, "\n".join(lines)))
-        st.repair("table_numbered", f"numbered the ordered table ({', '.join(table.columns)}) in a first '#' column 1..{len(rows)}", sc.line_text(block.line))
+        st.repair(
+            "table_numbered",
+            f"numbered the ordered table ({', '.join(table.columns)}) in a first '#' column 1..{len(rows)}",
+            sc.line_text(block.line),
+        )
     if edits:
         st.body = edit_lines(sc, edits)
 

@@ -40,11 +40,18 @@ def test_refs_and_nullable_from_pydantic():
         note: str | None = None
 
     text = FMT.guidance(Order)
-    assert '"items": {"sku": string, "qty": integer}[]' in text or '"items": ({"sku": string, "qty": integer})[]' in text
+    assert (
+        '"items": {"sku": string, "qty": integer}[]' in text or '"items": ({"sku": string, "qty": integer})[]' in text
+    )
     assert '"note"?: string | null' in text
 
 
 def test_recursive_schema_terminates():
-    schema = {"$defs": {"node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}, "$ref": "#/$defs/node"}
+    schema = {
+        "$defs": {
+            "node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}
+        },
+        "$ref": "#/$defs/node",
+    }
     text = FMT.guidance(schema)
     assert "node" in text and len(text) < 300

@@ -154,7 +154,7 @@ CASES = [
     (
         "escaped surrogate pair survives a repair",
         '{"reaction": "\\ud83d\\ude80", "score": 5,}',
-        {"reaction": "\U0001F680", "score": 5},
+        {"reaction": "\U0001f680", "score": 5},
         ["trailing_comma"],
     ),
     (
@@ -186,14 +186,14 @@ def test_heal_cases(name, text, value, kinds):
 
 def test_surrogate_pair_is_one_character():
     got, _, _ = healed("['\\ud83d\\ude80']")
-    assert got == ["\U0001F680"] and len(got[0]) == 1
+    assert got == ["\U0001f680"] and len(got[0]) == 1
 
 
 def test_json_repair_breaks_the_surrogate_pair_we_keep():
     # the reason for the test above: json_repair returns two lone surrogates here
     json_repair = pytest.importorskip("json_repair")
     theirs = json_repair.loads("['\\ud83d\\ude80']")
-    assert theirs != ["\U0001F680"]
+    assert theirs != ["\U0001f680"]
 
 
 def test_lone_surrogate_is_replaced_and_listed():

@@ -28,9 +28,11 @@ STYLES = {
     "bare keys": lambda t: re.sub(r'"(\w+)": ', r"\1: ", t),
     "single quotes": lambda t: re.sub(r'"([^"\\]*)"', r"'\1'", t),
     "smart quotes": lambda t: re.sub(r': "([^"\\]*)"', ": \u201c\\1\u201d", t),
-    "python literals": lambda t: re.sub(r"\b(true|false|null)\b", lambda m: {"true": "True", "false": "False", "null": "None"}[m.group(1)], t),
+    "python literals": lambda t: re.sub(
+        r"\b(true|false|null)\b", lambda m: {"true": "True", "false": "False", "null": "None"}[m.group(1)], t
+    ),
     "missing commas": lambda t: t.replace(",\n", "\n"),
-    "trailing commas": lambda t: re.sub(r'([^\[{,\s])(\n\s*[}\]])', r"\1,\2", t),
+    "trailing commas": lambda t: re.sub(r"([^\[{,\s])(\n\s*[}\]])", r"\1,\2", t),
     "nan": lambda t: re.sub(r"(?<=: )-?[0-9.]+(?=,?\n)", "NaN", t),
 }
 
@@ -42,14 +44,22 @@ scalars = st.one_of(
     st.text(alphabet=st.sampled_from(list("ab xé'\"\\\n\u201c😀")), max_size=6),
 )
 keys = st.text(alphabet=st.sampled_from(list("ab_1é$ -")), min_size=1, max_size=5)
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4), max_leaves=25)
+values = st.recursive(
+    scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4), max_leaves=25
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     value=st.dictionaries(keys, values, min_size=1, max_size=5),
     styles=st.lists(st.sampled_from(sorted(STYLES)), max_size=3),
-    noise=st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from([",", "\n", "'", '"', "}", "]", "{", ":", "x", "//c\n", "True", "\\"])), max_size=2),
+    noise=st.lists(
+        st.tuples(
+            st.integers(0, 10**6),
+            st.sampled_from([",", "\n", "'", '"', "}", "]", "{", ":", "x", "//c\n", "True", "\\"]),
+        ),
+        max_size=2,
+    ),
     cut=st.one_of(st.none(), st.integers(0, 10**6)),
 )
 def test_fast_paths_agree_with_the_token_walk(value, styles, noise, cut):
@@ -122,4 +132,6 @@ def test_starting_after_a_value_a_strict_parser_took_agrees_with_the_walk(value,
         assert outcome(text, False) == ("error", str(err))
         return
     repairs = sorted(fast.repairs, key=lambda r: r.span.start if r.span else 0)
-    assert (edits.apply(text, list(fast.edits)), [(r.kind, r.span) for r in repairs], fast.trailing) == outcome(text, False)
+    assert (edits.apply(text, list(fast.edits)), [(r.kind, r.span) for r in repairs], fast.trailing) == outcome(
+        text, False
+    )

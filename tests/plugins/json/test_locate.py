@@ -17,7 +17,7 @@ def test_json_fence_first():
 
 
 def test_upper_case_tag_and_bare_fence():
-    assert spans_text('```JSON\n[1, 2]\n```')[0] == "[1, 2]"
+    assert spans_text("```JSON\n[1, 2]\n```")[0] == "[1, 2]"
     assert spans_text('Result:\n```\n{"ok": true}\n```')[0] == '{"ok": true}'
 
 
@@ -62,7 +62,7 @@ def test_stray_bracket_in_prose_does_not_hide_the_json():
 
 
 def test_spans_index_the_reply_as_received():
-    reply = "  \n```json\n  {\"k\": \"v\"}  \n```\n"
+    reply = '  \n```json\n  {"k": "v"}  \n```\n'
     (first, *_) = FMT.locate(reply)
     assert reply[first.start : first.end] == '{"k": "v"}'
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from formatbook_core import Expectations, ExpectationError, check
+from formatbook_core import ExpectationError, Expectations, check
 from formatbook_json import JsonFormat
 
 FMT = JsonFormat()
@@ -49,7 +49,11 @@ def test_schema_2020_12_is_the_default():
 
 
 def test_dollar_schema_draft_07_honoured():
-    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "array", "items": [{"type": "string"}, {"type": "integer"}]}
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "array",
+        "items": [{"type": "string"}, {"type": "integer"}],
+    }
     assert FMT.is_valid('["a", 1]', schema)
     a = FMT.analyze('["a", "b"]', schema)
     assert [(v.path, v.keyword) for v in a.violations] == [((1,), "type")]
@@ -113,7 +117,15 @@ def test_schema_aware_repairs_are_listed():
         "shipping_address": "1 Main St",
     }
     assert sorted(r.kind for r in h.repairs) == sorted(
-        ["renamed_key", "string_to_number", "string_to_number", "string_to_boolean", "enum_case", "wrapped_in_array", "renamed_key"]
+        [
+            "renamed_key",
+            "string_to_number",
+            "string_to_number",
+            "string_to_boolean",
+            "enum_case",
+            "wrapped_in_array",
+            "renamed_key",
+        ]
     )
     for r in h.repairs:
         assert 0 <= r.span.start < r.span.end <= len(reply)

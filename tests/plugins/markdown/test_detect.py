@@ -40,7 +40,11 @@ def test_flexmd_fence_is_tier_a() -> None:
     text = "Intro.\n\n```flexmd\n[[message role=user]]\nhi\n```\n\nOutro."
     objects = detect_objects(text)
     _check_offsets(text, objects)
-    assert [(o.kind, o.confidence) for o in objects] == [("markdown_snippet", 0.3), ("flexmd_fence", 0.95), ("markdown_snippet", 0.3)]
+    assert [(o.kind, o.confidence) for o in objects] == [
+        ("markdown_snippet", 0.3),
+        ("flexmd_fence", 0.95),
+        ("markdown_snippet", 0.3),
+    ]
     fence = objects[1]
     assert (fence.start, fence.end) == (8, 46)
     assert fence.inner == "[[message role=user]]\nhi\n"
@@ -62,7 +66,12 @@ def test_unclosed_flexmd_fence_has_lower_confidence() -> None:
 def test_json_fence_needs_the_flexdocument_shape() -> None:
     good = '```json\n{"frames": [{"type": "m"}]}\n```'
     assert _kinds(good) == [("flexdoc_json_fence", good)]
-    for other in ['```json\n{"a": 1}\n```', '```json\n{"frames": 1}\n```', "```json\n{broken\n```", '```\n{"frames": []}\n```']:
+    for other in [
+        '```json\n{"a": 1}\n```',
+        '```json\n{"frames": 1}\n```',
+        "```json\n{broken\n```",
+        '```\n{"frames": []}\n```',
+    ]:
         assert _kinds(other) == [("markdown_snippet", other)]
 
 
@@ -156,7 +165,9 @@ def test_parse_any_mixed() -> None:
 
 
 def test_parse_any_plain_and_empty() -> None:
-    assert parse_any("Just **Markdown**.\n\n- a") == ParseAnyResult([], ["Just **Markdown**.\n\n- a"], "Just **Markdown**.\n\n- a")
+    assert parse_any("Just **Markdown**.\n\n- a") == ParseAnyResult(
+        [], ["Just **Markdown**.\n\n- a"], "Just **Markdown**.\n\n- a"
+    )
     assert parse_any("") == ParseAnyResult([], [], "")
 
 
@@ -164,7 +175,9 @@ def test_parse_any_plain_and_empty() -> None:
 
 
 def test_megabyte_text() -> None:
-    text = (("Some prose with [[brackets]] and @at: signs. " * 20 + "\n\n- a list\n\n") * 1200) + "```flexmd\n[[m]]\nend\n```"
+    text = (
+        ("Some prose with [[brackets]] and @at: signs. " * 20 + "\n\n- a list\n\n") * 1200
+    ) + "```flexmd\n[[m]]\nend\n```"
     assert len(text) > 1_000_000
     objects = detect_objects(text)
     assert [o.kind for o in objects] == ["markdown_snippet", "flexmd_fence"]

@@ -174,7 +174,9 @@ def test_tables_without_outer_pipes_and_escaped_pipes():
 
 
 def test_ordered_table_gets_its_number_column_at_l3():
-    body = "## Short answer\nYes.\n\n## Reasoning\n1. x\n\n| Step | Owner |\n|---|---|\n| Plan | Ann |\n| Build | Bob |\n"
+    body = (
+        "## Short answer\nYes.\n\n## Reasoning\n1. x\n\n| Step | Owner |\n|---|---|\n| Plan | Ann |\n| Build | Bob |\n"
+    )
     r = enforce_flex_md(fenced(body), SPEC, level=3)
     assert r.ok and kinds(r) == ["table_numbered"]
     assert "| # | Step | Owner |\n| --- | --- | --- |\n| 1 | Plan | Ann |\n| 2 | Build | Bob |" in r.repaired_md

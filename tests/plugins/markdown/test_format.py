@@ -152,6 +152,8 @@ def test_locate_puts_the_whole_reply_first():
 
 
 def test_heal_through_core_keeps_set_aside():
-    healed = heal("<think>x</think>\nHello ## Short answer\nYes.\n## Reasoning\n1. a\n", Expectations(format="md", schema=SPEC))
+    healed = heal(
+        "<think>x</think>\nHello ## Short answer\nYes.\n## Reasoning\n1. a\n", Expectations(format="md", schema=SPEC)
+    )
     assert healed.text == "## Short answer\nYes.\n## Reasoning\n1. a\n"
     assert [s.kind for s in healed.set_aside] == ["think", "preamble"]

@@ -92,11 +92,33 @@ def test_meta_only_right_after_the_header_by_default() -> None:
 def test_meta_type_modes() -> None:
     text = '[[m]]\n@t: true\n@f: false\n@n: null\n@i: -12\n@x: 2.5e3\n@z: 0012\n@zero: 0\n@half: 0.5\n@q: "12"\n@tags: a, b,, c\n@s: hello'
     strings = parse_flex_md(text).frames[0].meta
-    assert strings == {"t": "true", "f": "false", "n": "null", "i": "-12", "x": "2.5e3", "z": "0012", "zero": "0",
-                       "half": "0.5", "q": "12", "tags": ["a", "b", "c"], "s": "hello"}
+    assert strings == {
+        "t": "true",
+        "f": "false",
+        "n": "null",
+        "i": "-12",
+        "x": "2.5e3",
+        "z": "0012",
+        "zero": "0",
+        "half": "0.5",
+        "q": "12",
+        "tags": ["a", "b", "c"],
+        "s": "hello",
+    }
     inferred = parse_flex_md(text, meta_type_mode="infer").frames[0].meta
-    assert inferred == {"t": True, "f": False, "n": None, "i": -12, "x": 2500.0, "z": "0012", "zero": 0,
-                        "half": 0.5, "q": "12", "tags": ["a", "b", "c"], "s": "hello"}
+    assert inferred == {
+        "t": True,
+        "f": False,
+        "n": None,
+        "i": -12,
+        "x": 2500.0,
+        "z": "0012",
+        "zero": 0,
+        "half": 0.5,
+        "q": "12",
+        "tags": ["a", "b", "c"],
+        "s": "hello",
+    }
     assert isinstance(inferred["i"], int) and isinstance(inferred["x"], float)
     schema = {"i": "integer", "x": float, "t": bool, "z": "integer", "s": "integer", "half": "array"}
     typed = parse_flex_md(text, meta_type_mode="schema", meta_schema=schema).frames[0].meta
@@ -133,7 +155,9 @@ def test_payload_binding_needs_the_fence_next() -> None:
 def test_payload_fence_rules() -> None:
     text = "[[m]]\n@payload:name: code\n````python\n```\nnot closed by three\n```\n````\n@payload:name: empty\n~~~\n~~~"
     frame = parse_flex_md(text).frames[0]
-    assert frame.payloads["code"] == FlexPayload("python", "```\nnot closed by three\n```", "```\nnot closed by three\n```")
+    assert frame.payloads["code"] == FlexPayload(
+        "python", "```\nnot closed by three\n```", "```\nnot closed by three\n```"
+    )
     assert frame.payloads["empty"] == FlexPayload(None, "", "")
 
 
@@ -146,7 +170,9 @@ def test_payload_bound_twice_keeps_the_last_and_warns() -> None:
 
 def test_json_payload_errors_are_kept() -> None:
     deep = "[" * 100_000 + "]" * 100_000
-    frame = parse_flex_md(f"[[m]]\n@payload:name: d\n```json\n{deep}\n```\n@payload:name: big\n```json\n{'9' * 5000}\n```").frames[0]
+    frame = parse_flex_md(
+        f"[[m]]\n@payload:name: d\n```json\n{deep}\n```\n@payload:name: big\n```json\n{'9' * 5000}\n```"
+    ).frames[0]
     assert frame.payloads["d"].raw == deep
     assert frame.payloads["d"].value is None and frame.payloads["d"].parse_error
     assert frame.payloads["big"].value is None and frame.payloads["big"].parse_error
@@ -225,14 +251,20 @@ def test_stringify_refuses_what_the_syntax_cannot_carry(doc: FlexDocument) -> No
 
 
 _word = st.text(alphabet="abcxyz019_-", min_size=1, max_size=6).filter(lambda s: s[0].isalpha())
-_value = st.text(alphabet='ab c,"\\]=\'@#`:1.', max_size=12)
+_value = st.text(alphabet="ab c,\"\\]='@#`:1.", max_size=12)
 _meta = st.builds(
     lambda scalars, tags: {**scalars, **({"tags": tags} if tags is not None else {})},
-    st.dictionaries(_word.filter(lambda k: k not in ("tags", "refs")), st.one_of(_value, st.integers(-99, 99), st.booleans(), st.none()), max_size=3),
+    st.dictionaries(
+        _word.filter(lambda k: k not in ("tags", "refs")),
+        st.one_of(_value, st.integers(-99, 99), st.booleans(), st.none()),
+        max_size=3,
+    ),
     st.none() | st.lists(_word, max_size=3),
 )
 _body = st.lists(
-    st.sampled_from(["text", "", "- item", "```", "~~~", "@k: v", "## heading", "[[x]] y", "    code", "@payload:name:", "`a`"]),
+    st.sampled_from(
+        ["text", "", "- item", "```", "~~~", "@k: v", "## heading", "[[x]] y", "    code", "@payload:name:", "`a`"]
+    ),
     max_size=6,
 ).map("\n".join)
 _payload = st.builds(
@@ -264,8 +296,26 @@ def test_generated_documents_round_trip_in_infer_mode(title, meta, frames) -> No
 @given(
     st.lists(
         st.sampled_from(
-            ["[[m]]", "## [[s id=1]] T", "[[m role=user", "@a: 1", "@tags: x, y", "@payload:name: p", "```json", "```",
-             "~~~", "{\"a\": 1}", "text", "", "# Title", "    ```", "[[a b]]", "@payload:name:", "\r", "\x00"]
+            [
+                "[[m]]",
+                "## [[s id=1]] T",
+                "[[m role=user",
+                "@a: 1",
+                "@tags: x, y",
+                "@payload:name: p",
+                "```json",
+                "```",
+                "~~~",
+                '{"a": 1}',
+                "text",
+                "",
+                "# Title",
+                "    ```",
+                "[[a b]]",
+                "@payload:name:",
+                "\r",
+                "\x00",
+            ]
         ),
         max_size=25,
     ).map("\n".join)
@@ -292,7 +342,9 @@ def test_validate_reports_the_three_structural_problems_with_lines() -> None:
 
 
 def test_validate_unclosed_quote_and_empty_payload_name() -> None:
-    issues = [(i.code, i.line, i.severity) for i in validate_flex_md('[[m note="open]]\n[[m]]\n@payload:name:\n').issues]
+    issues = [
+        (i.code, i.line, i.severity) for i in validate_flex_md('[[m note="open]]\n[[m]]\n@payload:name:\n').issues
+    ]
     assert issues == [("unterminated_frame", 1, "error"), ("bad_payload_declaration", 3, "error")]
 
 
@@ -313,13 +365,26 @@ def test_dangling_payload_at_end_of_text() -> None:
 def test_json_form_round_trip() -> None:
     doc = parse_flex_md((FIXTURES / "conversation.flexmd").read_text(encoding="utf-8"))
     data = json.loads(json.dumps(flex_document_to_dict(doc)))
-    assert data["frames"][0]["payloads"]["input"] == {"raw": '{"a": 1, "b": [true, null]}', "value": {"a": 1, "b": [True, None]}, "lang": "json"}
+    assert data["frames"][0]["payloads"]["input"] == {
+        "raw": '{"a": 1, "b": [true, null]}',
+        "value": {"a": 1, "b": [True, None]},
+        "lang": "json",
+    }
     assert flex_document_from_dict(data) == doc
 
 
 def test_json_form_is_tolerant() -> None:
     doc = flex_document_from_dict(
-        {"frames": [{"type": "m", "id": 7, "meta": {"x": {"y": 1}, "l": [1, "a"]}, "payloads": {"p": {"value": [1]}, "q": 3}}]}
+        {
+            "frames": [
+                {
+                    "type": "m",
+                    "id": 7,
+                    "meta": {"x": {"y": 1}, "l": [1, "a"]},
+                    "payloads": {"p": {"value": [1]}, "q": 3},
+                }
+            ]
+        }
     )
     frame = doc.frames[0]
     assert frame.id == "7"
@@ -329,8 +394,16 @@ def test_json_form_is_tolerant() -> None:
 
 @pytest.mark.parametrize(
     "obj, shaped",
-    [({"frames": []}, True), ({"frames": [{"type": "m"}]}, True), ({"frames": [{}]}, True), ({"frames": [1]}, False),
-     ({"frames": [{"type": 1}]}, False), ({"frames": {}}, False), ([], False), ({"a": 1}, False)],
+    [
+        ({"frames": []}, True),
+        ({"frames": [{"type": "m"}]}, True),
+        ({"frames": [{}]}, True),
+        ({"frames": [1]}, False),
+        ({"frames": [{"type": 1}]}, False),
+        ({"frames": {}}, False),
+        ([], False),
+        ({"a": 1}, False),
+    ],
 )
 def test_shape(obj, shaped: bool) -> None:
     assert is_flex_document_shape(obj) is shaped

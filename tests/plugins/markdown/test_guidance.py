@@ -36,9 +36,9 @@ def test_enrich_nothing_to_say_is_empty() -> None:
 
 
 def test_enrich_accepts_plain_structures() -> None:
-    assert enrich_instructions({"sections": [{"name": "Steps", "kind": "ordered_list"}], "empty_section_value": None}) == (
-        "Rules:\n- Ordered-list sections must use numbered items (nested allowed).\n"
-    )
+    assert enrich_instructions(
+        {"sections": [{"name": "Steps", "kind": "ordered_list"}], "empty_section_value": None}
+    ) == ("Rules:\n- Ordered-list sections must use numbered items (nested allowed).\n")
 
 
 def test_level_0() -> None:
@@ -83,7 +83,7 @@ def test_level_3_adds_kind_rules() -> None:
     assert text == build_markdown_guidance(ISSUE_CONTRACT, 2) + (
         "\nRules:\n"
         "- \"Assumptions\": '-' bullet items (nesting allowed).\n"
-        "- \"Reasoning\": numbered items 1. 2. 3. (nesting allowed).\n"
+        '- "Reasoning": numbered items 1. 2. 3. (nesting allowed).\n'
         "- Table: a pipe table with columns Option | Cost | Risk.\n"
         "- Ordered table (by Owner): a pipe table with columns # | Step | Owner; the # column numbers rows 1..N.\n"
         "- Add tables only if needed."
@@ -95,7 +95,7 @@ def test_level_3_only_needed_rules() -> None:
     assert "Rules:" not in prose_only
     assert "bullet" not in prose_only and "numbered" not in prose_only and "table" not in prose_only
     lists = build_markdown_guidance(OutputFormatSpec([OfsSection("A", "list"), OfsSection("B", "list")]), 3)
-    assert "\"A\", \"B\": '-' bullet items" in lists
+    assert '"A", "B": \'-\' bullet items' in lists
     assert "numbered" not in lists and "table" not in lists
     required_table = build_markdown_guidance(
         OutputFormatSpec([OfsSection("A")], [OfsTable(["X"])], tables_optional=False), 3

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from formatbook_core import Repair
 from formatbook_markdown import (
-    Issue, build_issues_envelope, build_outline, parse_issues_envelope, parse_list, parse_tables, render_outline,
+    Issue,
+    build_issues_envelope,
+    build_outline,
+    parse_issues_envelope,
+    parse_list,
+    parse_tables,
+    render_outline,
 )
 
 
@@ -50,8 +56,10 @@ def test_tables():
 
 
 def test_envelope_round_trip():
-    issues = [Issue("markdown.missing_section", "the required section 'Reasoning' is\nmissing", "Reasoning"),
-              Issue("markdown.table_columns", "wrong columns")]
+    issues = [
+        Issue("markdown.missing_section", "the required section 'Reasoning' is\nmissing", "Reasoning"),
+        Issue("markdown.table_columns", "wrong columns"),
+    ]
     repairs = [Repair("filled", "added 'Assumptions'")]
     text = build_issues_envelope(issues, repairs, level=2)
     assert text.startswith("# Flex-MD Issues Envelope\n")

@@ -13,12 +13,43 @@ from formatbook_markdown.format import MarkdownFormat
 from .helpers import SPEC, STRICT_SPEC, assert_nothing_lost
 
 PIECES = [
-    "## Short answer", "# Reasoning", "## **reasoning:**", "**Assumptions:**", "### Short answer",
-    "Yes.", "I think... ## Short answer", "Because. ## Reasoning", "1. Logic", "1) step", "+ plus",
-    "- bullet", "  - nested", "* star", "<think>hmm</think>", "```markdown", "```", "```python",
-    "# not a heading", "| Option | Cost | Risk |", "|---|---|", "| A | 1 | low |", "| Step | Owner |",
-    "|---|---|", "| Plan | Ann |", "Short answer", "======", "---", "", "", "None", "Some prose here.",
-    "~~~", "<div>", "> quote", "    indented code", "\\| escaped",
+    "## Short answer",
+    "# Reasoning",
+    "## **reasoning:**",
+    "**Assumptions:**",
+    "### Short answer",
+    "Yes.",
+    "I think... ## Short answer",
+    "Because. ## Reasoning",
+    "1. Logic",
+    "1) step",
+    "+ plus",
+    "- bullet",
+    "  - nested",
+    "* star",
+    "<think>hmm</think>",
+    "```markdown",
+    "```",
+    "```python",
+    "# not a heading",
+    "| Option | Cost | Risk |",
+    "|---|---|",
+    "| A | 1 | low |",
+    "| Step | Owner |",
+    "|---|---|",
+    "| Plan | Ann |",
+    "Short answer",
+    "======",
+    "---",
+    "",
+    "",
+    "None",
+    "Some prose here.",
+    "~~~",
+    "<div>",
+    "> quote",
+    "    indented code",
+    "\\| escaped",
 ]
 
 replies = st.lists(st.sampled_from(PIECES), min_size=0, max_size=14).map("\n".join)
@@ -160,6 +191,7 @@ def test_numbers_restart_per_list_and_lists_differing_by_marker_are_one():
     r = enforce_flex_md("```markdown\n" + body + "```\n", SPEC, level=3)
     assert r.ok and [x.kind for x in r.repairs] == ["list_kind"]
     assert "# Reasoning\n1. a\n\n2. b\n3. c\n\ntext\n\n1. d\n" in r.repaired_md
+
 
 #: issues about the reply as received (not about the repaired text)
 _ABOUT_THE_REPLY = ("markdown.empty", "markdown.no_sections")

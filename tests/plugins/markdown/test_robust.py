@@ -8,8 +8,15 @@ import os
 import pytest
 
 from formatbook_markdown import (
-    build_issues_envelope, build_outline, enforce_flex_md, extract_output, parse_issues_envelope,
-    parse_list, parse_tables, render_outline, validate_output,
+    build_issues_envelope,
+    build_outline,
+    enforce_flex_md,
+    extract_output,
+    parse_issues_envelope,
+    parse_list,
+    parse_tables,
+    render_outline,
+    validate_output,
 )
 from formatbook_markdown.format import MarkdownFormat
 

@@ -180,7 +180,11 @@ def test_empty_value_none_round_trips() -> None:
 @pytest.mark.parametrize(
     "md, line_number, words",
     [
-        ("## Output format\n- Short answer — text\n- Reasoning — paragraph list\n", 3, ["paragraph list", "ordered list"]),
+        (
+            "## Output format\n- Short answer — text\n- Reasoning — paragraph list\n",
+            3,
+            ["paragraph list", "ordered list"],
+        ),
         ("- Answer: a sentence or two", 1, ["a sentence or two", "kinds"]),
         ("- A — text\n- (A, B — tabel)", 2, ["table"]),
         ("- A — text\nTables:\n- A and B", 3, ["table"]),
@@ -204,7 +208,10 @@ def test_unreadable_contract_names_the_line(md: str, line_number: int, words: li
         assert word in str(err)
 
 
-@pytest.mark.parametrize("md", ["", "   \n\n", "## Output format\n", "## Output format\nJust prose here.\n", "Empty sections:\n- write `None`"])
+@pytest.mark.parametrize(
+    "md",
+    ["", "   \n\n", "## Output format\n", "## Output format\nJust prose here.\n", "Empty sections:\n- write `None`"],
+)
 def test_contract_without_sections_is_an_error(md: str) -> None:
     with pytest.raises(SpecError, match="no section"):
         parse_output_format_spec(md)
@@ -253,8 +260,10 @@ def test_section_lookup_uses_normalized_names() -> None:
 # ------------------------------------------------------------------ writing back
 
 # names, hints and columns made of words (no contract syntax in them: the writer must succeed)
-_words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZ0123 '/é", min_size=1, max_size=20).map(str.strip).filter(
-    lambda s: s[:1].isalnum()
+_words = (
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZ0123 '/é", min_size=1, max_size=20)
+    .map(str.strip)
+    .filter(lambda s: s[:1].isalnum())
 )
 _sections = st.builds(
     OfsSection,
@@ -288,8 +297,36 @@ def test_stringify_round_trips(sections, tables, tables_optional, empty, title, 
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["- ", " — ", " - ", ":", "(", ")", "`", "**", "#", ",", "\n", "\r", " ", "text", "list", "ordered",
-                         "table", "by", "x", "Tables", "Empty sections", "(optional)", "write", "not allowed", "\x00", "1. "]),
+        st.sampled_from(
+            [
+                "- ",
+                " — ",
+                " - ",
+                ":",
+                "(",
+                ")",
+                "`",
+                "**",
+                "#",
+                ",",
+                "\n",
+                "\r",
+                " ",
+                "text",
+                "list",
+                "ordered",
+                "table",
+                "by",
+                "x",
+                "Tables",
+                "Empty sections",
+                "(optional)",
+                "write",
+                "not allowed",
+                "\x00",
+                "1. ",
+            ]
+        ),
         max_size=40,
     ).map("".join)
     | st.text(max_size=80)
@@ -467,7 +504,7 @@ def test_megabyte_hint_after_a_kind() -> None:
 
 
 def test_normalize_megabyte_name() -> None:
-    assert normalize_section_name("*" * 1_000_000 + "x") .endswith("x")
+    assert normalize_section_name("*" * 1_000_000 + "x").endswith("x")
     assert normalize_section_name("1. " * 300_000).startswith("1.")  # bounded rounds: a leftover stays
 
 
