@@ -6,11 +6,13 @@ The core knows no format by name: formats come from plugins (entry point group
 
 from __future__ import annotations
 
-from .check import check, guidance, heal
 from .definition import BaseFormat, Checker, FormatDefinition
 from .expectations import Count, Expectations, parse_expectations
 from .hookspecs import hookimpl, hookspec
+from .limits import MAX_DEPTH, MAX_SIZE, Limits, limits_from
 from .llm import AskError, ask, ask_async
+from .options import COMMON_OPTIONS, Option
+from .pipeline import check, guidance, heal
 from .registry import ConflictError, UnknownFormatError, get_format, list_formats
 from .results import (
     Analysis,
@@ -30,6 +32,12 @@ from .results import (
 from .streaming import StreamGuard
 
 __all__ = [
+    "COMMON_OPTIONS",
+    "Limits",
+    "MAX_DEPTH",
+    "MAX_SIZE",
+    "Option",
+    "limits_from",
     "Analysis",
     "Attempt",
     "BaseFormat",

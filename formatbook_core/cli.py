@@ -212,7 +212,7 @@ def _check_bytes(data: bytes, expectations: Any) -> Any:
     text, bad = decode_utf8(data)
     if bad is not None:
         return CheckResult(ok=False, reply="", format=getattr(expectations, "format", None), violations=[bad])
-    from .check import check
+    from .pipeline import check
 
     return check(text, expectations)
 
@@ -433,7 +433,7 @@ def cmd_heal(args: argparse.Namespace) -> int:
     err = sys.stderr
     if bad is not None:
         return _heal_failed(args, [bad], "cannot heal")
-    from .check import heal
+    from .pipeline import heal
 
     try:
         healed = heal(text, expectations)
@@ -498,7 +498,7 @@ def _heal_failed(args: argparse.Namespace, violations: Sequence[Any], message: s
 
 def cmd_guidance(args: argparse.Namespace) -> int:
     expectations = load_expectations(args.expect, args.expect_file)
-    from .check import guidance
+    from .pipeline import guidance
 
     text = guidance(expectations)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from .options import Option
 from .results import Analysis, Healed, HealError, ScopeNotFound, Span, StreamStatus, Violation
 
 
@@ -82,6 +83,13 @@ class BaseFormat:
     #: True when the format wraps its values in syntax (keys, braces, headings), so that
     #: guidance says counts run on the values only; plain text sets it False.
     structured: bool = True
+    #: The options this format takes besides the core's limits (``max_size``,
+    #: ``max_depth``): validated when expectations are built, listed by
+    #: ``formatbook formats --options``. ``None`` takes any option unchecked.
+    option_specs: tuple[Option, ...] | None = ()
+    #: True when ``locate`` answers with the whole reply (the format's payload needs its
+    #: surroundings, as a Markdown contract does) instead of a payload found inside it.
+    whole_reply_locate: bool = False
 
     # --- the four Promptbook methods -------------------------------------------------
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .results import ExpectationError
+from .options import declared_options, read_text_value, validate_options
+from .results import ExpectationError, FormatbookError
 
 SIGNS = {
     "min": "min",
@@ -148,6 +149,8 @@ class Expectations:
                 raise ExpectationError(str(exc), self._lines.get(-1)) from exc
         elif self.schema is not None or self.options:
             raise ExpectationError("a schema or format options were given without a format")
+        if fmt is not None and self.options:
+            self.options = validate_options(fmt, self.options, self._lines.get(-1))
 
         registry = self._registry()
         bounds: dict[tuple[str, str | None], dict[str, int]] = {}
@@ -253,7 +256,7 @@ def parse_expectations(
                 key, _, value = word.partition("=")
                 if not key:
                     raise ExpectationError(f"an option needs a name: {word!r} in {raw.strip()!r}", raw.strip())
-                options[key] = _option_value(value)
+                options[key] = _unescape(value)
             elif schema is None:
                 schema = _resolve_schema(word, base, raw.strip())
             else:
@@ -262,6 +265,8 @@ def parse_expectations(
                     raw.strip(),
                 )
 
+    if fmt_name is not None and options and _undeclared(reg, fmt_name):
+        options = {key: read_text_value(value) for key, value in options.items()}
     lines_by_index = dict(count_lines)
     if fmt_line is not None:
         lines_by_index[-1] = fmt_line
@@ -343,21 +348,22 @@ def _resolve_schema(word: str, base: Path, line: str) -> Any:
     return path
 
 
-def _option_value(value: str) -> Any:
-    lowered = value.lower()
-    if lowered in ("true", "yes"):
-        return True
-    if lowered in ("false", "no"):
-        return False
-    if re.fullmatch(r"-?\d+", value):
-        return int(value)
-    # escapes such as \t are what a user types for a tab delimiter
+def _unescape(value: str) -> str:
+    """Escapes such as ``\\t`` are what a user types for a tab delimiter."""
     if "\\" in value:
         try:
             return value.encode("latin-1", "backslashreplace").decode("unicode_escape")
         except UnicodeDecodeError:
             return value
     return value
+
+
+def _undeclared(registry: Any, name: str) -> bool:
+    """The format declares no options: its values are read from text without types."""
+    try:
+        return declared_options(registry.get(name)) is None
+    except FormatbookError:
+        return False  # an unknown or conflicting name is reported when Expectations are built
 
 
 def _nearest(word: str, choices: Iterable[str]) -> str | None:

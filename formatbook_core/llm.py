@@ -14,8 +14,8 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .check import check, guidance
 from .expectations import Expectations, as_expectations
+from .pipeline import check, guidance
 from .results import Attempt, CheckResult, FormatbookError
 
 

@@ -1,5 +1,6 @@
-"""Helpers formats use to find their payload in a reply: a ``<think>`` splitter and a
-Markdown fence scanner. Both report offsets into the reply as received."""
+"""Helpers formats use to find their payload in a reply: a ``<think>`` splitter, a
+Markdown fence scanner and the patterns they are built from, shared so that no plugin
+keeps a private copy. Offsets are into the reply as received; every pattern here is linear."""
 
 from __future__ import annotations
 
@@ -11,6 +12,24 @@ from .results import Span
 #: The tags models wrap their reasoning in (``<think>…</think>``).
 THINK_TAGS = ("think", "thinking", "reasoning")
 _THINK_OPEN = re.compile(rf"<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
+#: An opening think tag (any of ``THINK_TAGS``, any case); group 1 is the tag's name.
+THINK_OPEN = _THINK_OPEN
+#: The longest opening think tag: a streaming checker keeps this many characters minus
+#: one of a chunk's tail to find a tag split across chunks.
+THINK_OPEN_MAX = max(len(f"<{tag}>") for tag in THINK_TAGS)
+
+#: One line break: ``\r\n``, ``\r`` or ``\n`` (CommonMark's line endings).
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: One line (without its break) that opens or closes a fence: indentation (group 1), the
+#: marker run (group 2) and the rest of the line (group 3, an info string when opening).
+FENCE_LINE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+#: A line that can only close a fence: the marker run (group 1) and blanks.
+CLOSING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+
+
+def think_close(tag: str) -> re.Pattern[str]:
+    """The closing tag for an opening think tag named ``tag`` (``</think >`` allowed)."""
+    return re.compile(rf"</{re.escape(tag)}\s*>", re.IGNORECASE)
 
 
 def think_spans(reply: str) -> list[Span]:
@@ -24,7 +43,7 @@ def think_spans(reply: str) -> list[Span]:
         m = _THINK_OPEN.search(reply, pos)
         if m is None:
             return spans
-        close = re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE).search(reply, m.end())
+        close = think_close(m.group(1)).search(reply, m.end())
         end = close.end() if close else len(reply)
         spans.append(Span(m.start(), end))
         pos = end
@@ -55,7 +74,10 @@ class Fence:
     closed: bool
 
 
-_FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\n`]*)$", re.MULTILINE)
+#: An opening fence anywhere in a text (multi-line mode): indentation, marker run and the
+#: info string (which cannot hold a backtick).
+FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\n`]*)$", re.MULTILINE)
+_FENCE_OPEN = FENCE_OPEN
 
 
 def fences(reply: str) -> list[Fence]:

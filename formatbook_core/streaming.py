@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .check import check
 from .expectations import Count, Expectations, as_expectations
 from .locating import THINK_TAGS
+from .pipeline import check
 from .results import CheckResult, StreamStatus
 
 _THINK_OPEN = re.compile(rf"\s*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)

@@ -15,6 +15,7 @@ from formatbook_core import (
     BaseFormat,
     Healed,
     HealError,
+    Option,
     Repair,
     ScopeNotFound,
     Span,
@@ -82,6 +83,10 @@ class JsonFormat(BaseFormat):
     ``max_size`` (16 MB), ``allow_fetch`` (False)."""
 
     name = "json"
+    option_specs = (
+        Option("allow_fetch", bool, False, "a schema given as a URL (http or https) may be fetched"),
+        Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+    )
     aliases = ()
     mime_types = ("application/json",)
     scope_kind = "JSON pointer"

@@ -12,7 +12,17 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from formatbook_core import Analysis, BaseFormat, ExpectationError, Healed, HealError, ScopeNotFound, Span, Violation
+from formatbook_core import (
+    Analysis,
+    BaseFormat,
+    ExpectationError,
+    Healed,
+    HealError,
+    Option,
+    ScopeNotFound,
+    Span,
+    Violation,
+)
 
 #: The last few enforce results, keyed by (text, id(spec), level); the spec is kept in
 #: the value so that an id cannot be reused while its entry lives.
@@ -26,10 +36,23 @@ _SAMPLES = (
 )
 
 
+def _level_problem(level: Any) -> str | None:
+    from .enforce import parse_level  # noqa: PLC0415 - enforce imports markdown-it, loaded only when used
+
+    try:
+        parse_level(level)
+    except ValueError:
+        return "must be 0, 1, 2 or 3 (or L0..L3)"
+    return None
+
+
 class MarkdownFormat(BaseFormat):
     """Markdown, optionally under a Flex-MD output contract (see README.md)."""
 
     name = "markdown"
+    option_specs = (
+        Option("level", (int, str), 1, "the Flex-MD level: 0, 1, 2 or 3 (also L0..L3)", check=_level_problem),
+    )
     aliases = ("md",)
     mime_types = ("text/markdown",)
     scope_kind = "section name"

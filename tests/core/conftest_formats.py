@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from formatbook_core import (
+    Option,
     BaseFormat,
     Healed,
     HealError,
@@ -70,6 +71,13 @@ class KvFormat(BaseFormat):
     mime_types = ("text/x-kv",)
     scope_kind = "key"
     samples = ("a: 1\nb: two words",)
+    option_specs = (
+        Option("delimiter", str, ";", "a test option written as text"),
+        Option("level", int, 1, "a test option holding a whole number", choices=(0, 1, 2, 3)),
+        Option("strict", bool, False, "a test option holding a flag"),
+        Option("tab", str, "\t", "a test option holding an escape"),
+        Option("separator", str, ":", "the option the colon-kv alias carries"),
+    )
 
     def _lines(self, value: str) -> list[str]:
         return [line for line in value.split("\n") if line.strip()]

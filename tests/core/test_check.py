@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from formatbook_core import Count, ExpectationError, Expectations, HealError, check, guidance, heal
-from formatbook_core.check import compare_count
+from formatbook_core.pipeline import compare_count
 
 from .conftest_formats import kv_registry
 

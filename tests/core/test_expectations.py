@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import Count, ExpectationError, Expectations, parse_expectations
+from formatbook_core import Count, ExpectationError, Expectations, hookimpl, parse_expectations
 
-from .conftest_formats import kv_registry
+from .conftest_formats import KvFormat, kv_registry
 
 
 @pytest.fixture
@@ -148,3 +148,50 @@ def test_singular_unit_normalised(reg):
 def test_blank_lines_and_comments_ignored(reg):
     exp = parse("\n# a comment\n  EXPECT KV  \n\n", reg)
     assert exp.format == "kv" and exp.counts == []
+
+
+# --- declared options ------------------------------------------------------------------
+
+
+def test_misspelt_option_names_the_nearest_one(reg):
+    with pytest.raises(ExpectationError, match="did you mean delimiter") as info:
+        parse("EXPECT KV delimter=;", reg)
+    assert info.value.suggestion == "delimiter"
+
+
+def test_option_of_the_wrong_type_names_the_type(reg):
+    with pytest.raises(ExpectationError, match="level expects one of 0, 1, 2, 3, not 'abc'"):
+        parse("EXPECT KV level=abc", reg)
+    with pytest.raises(ExpectationError, match="strict expects true or false"):
+        parse("EXPECT KV strict=maybe", reg)
+    with pytest.raises(ExpectationError, match="max_depth expects a whole number, not 'abc'"):
+        parse("EXPECT KV max_depth=abc", reg)
+
+
+def test_core_limits_are_options_of_every_format(reg):
+    assert parse("EXPECT KV max_depth=3 max_size=100", reg).options == {"max_depth": 3, "max_size": 100}
+    with pytest.raises(ExpectationError, match="max_size must be more than 0"):
+        parse("EXPECT KV max_size=0", reg)
+
+
+def test_options_in_code_are_validated_too(reg):
+    with pytest.raises(ExpectationError, match="did you mean max_depth"):
+        Expectations(format="kv", options={"max_dpth": 3}, registry=reg)
+    assert Expectations(format="kv", options={"level": "2"}, registry=reg).options == {"level": 2}
+
+
+def test_a_format_that_declares_no_options_takes_any(reg):
+    class Loose(KvFormat):
+        name = "loose"
+        aliases = ()
+        mime_types = ()
+        option_specs = None
+
+    class Plugin:
+        @hookimpl
+        def register_formats(self, register):
+            register(Loose())
+
+    reg.register_plugin(Plugin(), "loose-plugin")
+    exp = parse("EXPECT LOOSE anything=3 flag=yes word=x", reg)
+    assert exp.options == {"anything": 3, "flag": True, "word": "x"}

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .expectations import Count, Expectations, as_expectations
+from .limits import limits_from
 from .locating import outside_spans, think_spans
 from .results import (
     Analysis,
@@ -22,9 +23,6 @@ from .results import (
     Span,
     Violation,
 )
-
-#: Replies longer than this (in characters) are refused with a violation, not parsed.
-DEFAULT_MAX_SIZE = 16 * 1024 * 1024
 
 
 @dataclass
@@ -39,9 +37,7 @@ class _Candidate:
     violations: list[Violation] = field(default_factory=list)
 
 
-def check(
-    reply: str, expectations: Expectations | str | None = None, *, max_size: int = DEFAULT_MAX_SIZE
-) -> CheckResult:
+def check(reply: str, expectations: Expectations | str | None = None, *, max_size: int | None = None) -> CheckResult:
     """Check ``reply`` against ``expectations`` (an ``Expectations`` or EXPECT text).
 
     Returns a ``CheckResult``: ``ok``, the final payload ``text``, the parsed ``value``, the
@@ -50,7 +46,7 @@ def check(
     """
     exp = as_expectations(expectations)
     schema = exp.loaded_schema  # a schema that cannot be loaded is an ExpectationError
-    reply, early = _admit(reply, max_size)
+    reply, early = _admit(reply, max_size if max_size is not None else limits_from(exp.options).max_size)
     if early is not None:
         return CheckResult(False, reply, format=exp.format, violations=early)
     fmt = exp.fmt
@@ -80,14 +76,14 @@ def check(
     )
 
 
-def heal(reply: str, expectations: Expectations | str | None = None, *, max_size: int = DEFAULT_MAX_SIZE) -> Healed:
+def heal(reply: str, expectations: Expectations | str | None = None, *, max_size: int | None = None) -> Healed:
     """The repaired payload of ``reply`` and the repairs made (offsets into ``reply``).
 
     Raises ``HealError`` (with violations) when no located payload can be repaired.
     """
     exp = as_expectations(expectations)
     schema = exp.loaded_schema
-    reply, early = _admit(reply, max_size)
+    reply, early = _admit(reply, max_size if max_size is not None else limits_from(exp.options).max_size)
     if early is not None:
         raise HealError(early[0].message, early)
     fmt = exp.fmt
