@@ -122,28 +122,40 @@ class Registry:
                 )
 
     def _collect(self, plugin: Any, plugin_name: str) -> None:
-        """Call one plugin's hooks (not all plugins' again) and index what it registers."""
+        """Call one plugin's hooks (not all plugins' again) and index what it registers.
+
+        What the hooks register is staged and indexed only once they all returned: a
+        plugin whose hook raises registers nothing and is unregistered again.
+        """
+        formats: list[tuple[Any, str | None, dict[str, Any]]] = []
+        units: list[Any] = []
 
         def register_format(fmt: Any, alias: str | None = None, options: dict[str, Any] | None = None) -> None:
-            entry = FormatEntry(fmt, plugin_name, dict(options or {}))
+            formats.append((fmt, alias, dict(options or {})))
+
+        # Through the plugin manager, so that only @hookimpl functions run (a function
+        # merely named register_formats does not) and @hookimpl(specname=...) is honoured;
+        # the subset caller runs this one plugin's implementations, so that what it
+        # registers is recorded as its own.
+        others = [p for p in self.pm.get_plugins() if p is not plugin]
+        try:
+            self.pm.subset_hook_caller("register_formats", others)(register=register_format)
+            self.pm.subset_hook_caller("register_units", others)(register=units.append)
+        except BaseException:
+            self.pm.unregister(plugin)
+            raise
+        for fmt, alias, options in formats:
+            entry = FormatEntry(fmt, plugin_name, options)
             if alias is not None:
                 self._add_key(alias, entry)
-                return
+                continue
             self._formats.append(entry)
             for key in (fmt.name, *getattr(fmt, "aliases", ()), *getattr(fmt, "mime_types", ())):
                 self._add_key(key, entry)
-
-        def register_unit(unit: Any) -> None:
+        for unit in units:
             self._units[unit.name] = unit
             for key in (unit.name, *getattr(unit, "aliases", ())):
                 self._unit_keys[key.lower()] = unit
-
-        impl = getattr(plugin, "register_formats", None)
-        if impl is not None:
-            impl(register_format)
-        impl = getattr(plugin, "register_units", None)
-        if impl is not None:
-            impl(register_unit)
 
     def _add_key(self, key: str, entry: FormatEntry) -> None:
         bucket = self._keys.setdefault(key.lower(), [])

@@ -353,3 +353,71 @@ def test_no_two_installed_plugins_claim_one_name():
     assert "text" in names
     for name in names:
         registry.entry(name)  # raises ConflictError when two plugins claim it
+
+
+# --- hooks are called through pluggy ---------------------------------------------------
+
+
+def test_a_function_named_like_the_hook_without_hookimpl_is_not_called(fresh):
+    called = []
+    unmarked = types.ModuleType("fb_unmarked")
+
+    def register_formats(register):  # no @hookimpl: not a hook implementation
+        called.append(register)
+        register(Recording("unmarked"))
+
+    unmarked.register_formats = register_formats
+    fresh.register_plugin(unmarked, "unmarked")
+    assert called == []
+    with pytest.raises(UnknownFormatError):
+        fresh.get("unmarked")
+
+
+def test_a_hookimpl_with_specname_is_called(fresh):
+    fmt = Recording("named-by-spec")
+
+    class Plugin:
+        @hookimpl(specname="register_formats")
+        def add_my_formats(self, register):
+            register(fmt)
+
+    fresh.register_plugin(Plugin(), "specname-plugin")
+    assert fresh.get("named-by-spec") is fmt
+    assert fresh.entry("named-by-spec").plugin == "specname-plugin"
+
+
+def test_each_plugin_is_recorded_for_what_it_registered_and_hooks_run_once(fresh):
+    first, second = Recording("first"), Recording("second")
+    calls = []
+
+    class Counting:
+        def __init__(self, fmt):
+            self.fmt = fmt
+
+        @hookimpl
+        def register_formats(self, register):
+            calls.append(self.fmt.name)
+            register(self.fmt)
+
+    fresh.register_plugin(Counting(first), "one")
+    fresh.register_plugin(Counting(second), "two")
+    assert calls == ["first", "second"]  # registering "two" did not call "one" again
+    assert [(e.name, e.plugin) for e in fresh.formats()] == [("first", "one"), ("second", "two")]
+
+
+def test_a_hook_that_raises_after_registering_leaves_nothing_behind(fresh):
+    half = Recording("half")
+
+    class Broken:
+        @hookimpl
+        def register_formats(self, register):
+            register(half)
+            raise RuntimeError("boom")
+
+    broken = Broken()
+    with pytest.raises(RuntimeError, match="boom"):
+        fresh.register_plugin(broken, "broken-halfway")
+    assert not fresh.pm.is_registered(broken)
+    with pytest.raises(UnknownFormatError):
+        fresh.get("half")
+    assert fresh.formats() == []
