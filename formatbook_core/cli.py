@@ -28,6 +28,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from .decoding import decode_reply
+
 EXIT_OK, EXIT_NOT_MET, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 _EXPECT_WORD = re.compile(r"(?i)^(?:-\s+)?expect\b")
@@ -55,29 +57,13 @@ def read_bytes(source: str) -> bytes:
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
 
 
-def decode_utf8(data: bytes) -> tuple[str | None, Any]:
-    """``(text, None)`` for UTF-8 bytes (a leading BOM dropped), else ``(None, violation)``
-    naming the byte offset of the first byte that is not UTF-8."""
-    from .results import Violation
-
-    skipped = 0
-    if data.startswith(b"\xef\xbb\xbf"):
-        data, skipped = data[3:], 3
-    try:
-        return data.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        offset = exc.start + skipped
-        message = f"the reply is not UTF-8: byte 0x{data[exc.start]:02x} at byte offset {offset} ({exc.reason})"
-        return None, Violation("input.encoding", message, keyword="encoding", expected="UTF-8")
-
-
 def read_text_file(path: Path, what: str) -> str:
     """A UTF-8 text file the command needs (an EXPECT file): problems are usage errors."""
     data = read_bytes(str(path))
-    text, bad = decode_utf8(data)
+    text, bad = decode_reply(data)
     if bad is not None:
         raise UsageError(f"{what} {path}: {bad.message}")
-    return text  # type: ignore[return-value]
+    return text
 
 
 # --- expectations --------------------------------------------------------------------------
@@ -209,9 +195,9 @@ def _check_bytes(data: bytes, expectations: Any) -> Any:
     """``check`` on raw bytes: bytes that are not UTF-8 make a failed result, not an error."""
     from .results import CheckResult
 
-    text, bad = decode_utf8(data)
+    text, bad = decode_reply(data)
     if bad is not None:
-        return CheckResult(ok=False, reply="", format=getattr(expectations, "format", None), violations=[bad])
+        return CheckResult(ok=False, reply=text, format=getattr(expectations, "format", None), violations=[bad])
     from .pipeline import check
 
     return check(text, expectations)
@@ -429,7 +415,7 @@ def cmd_heal(args: argparse.Namespace) -> int:
     if getattr(expectations, "format", None) is None:
         raise UsageError("heal needs a format: --format json (or -e JSON)")
     data = read_bytes(source)
-    text, bad = decode_utf8(data)
+    text, bad = decode_reply(data)
     err = sys.stderr
     if bad is not None:
         return _heal_failed(args, [bad], "cannot heal")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .decoding import decode_reply
 from .expectations import Count, Expectations, as_expectations
 from .limits import limits_from
 from .locating import outside_spans, think_spans
@@ -115,17 +116,9 @@ def guidance(expectations: Expectations | str | None = None) -> str:
 def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
     """Turn the reply into text or say why it cannot be checked at all."""
     if isinstance(reply, (bytes, bytearray)):
-        try:
-            reply = bytes(reply).decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            text = bytes(reply).decode("utf-8", errors="replace")
-            return text, [
-                Violation(
-                    "reply.encoding",
-                    f"the reply is not UTF-8: invalid byte at offset {exc.start}",
-                    span=Span(exc.start, exc.start + 1),
-                )
-            ]
+        reply, bad = decode_reply(reply)
+        if bad is not None:
+            return reply, [bad]
     if not isinstance(reply, str):
         raise TypeError(f"a reply is str (or UTF-8 bytes), not {type(reply).__name__}")
     if len(reply) > max_size:
@@ -143,25 +136,20 @@ def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
 def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple[_Candidate, bool]:
     """The first located candidate that passes (healed if need be), and True; else the
     first candidate, whose violations are the ones reported, and False."""
-    first: _Candidate | None = None
-    for span in _locate(fmt, reply, schema, options):
+    try:
+        spans = list(fmt.locate(reply, schema, **options)) or [Span(0, len(reply))]
+    except Exception as exc:  # a plugin bug is reported like every other plugin failure
+        return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False
+    first = _evaluate(fmt, reply, spans[0], schema, options)
+    if first.analysis is not None and first.analysis.ok:
+        return first, True
+    for span in spans[1:]:
         candidate = _evaluate(fmt, reply, span, schema, options)
         if candidate.analysis is not None and candidate.analysis.ok:
             return candidate, True
-        if first is None:
-            first = candidate
-    assert first is not None  # _locate always offers at least the whole reply
     if not first.violations:
         first.violations = [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
     return first, False
-
-
-def _locate(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> list[Span]:
-    try:
-        spans = list(fmt.locate(reply, schema, **options))
-    except Exception:  # a plugin bug must not hide the reply: fall back to all of it
-        spans = []
-    return spans or [Span(0, len(reply))]
 
 
 def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any]) -> _Candidate:

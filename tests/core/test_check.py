@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from formatbook_core import Count, ExpectationError, Expectations, HealError, check, guidance, heal
+from formatbook_core.cli import _check_bytes
 from formatbook_core.pipeline import compare_count
 
-from .conftest_formats import kv_registry
+from .conftest_formats import KvFormat, kv_registry
 
 
 @pytest.fixture
@@ -136,6 +137,26 @@ def test_plugin_crash_becomes_a_violation(reg):
     e.registry = type("R", (), {"get": lambda self, n: Broken(), "unit": reg.unit})()
     result = check("a: b", e)
     assert not result.ok and result.violations[0].code == "plugin.error"
+
+
+def test_a_locate_crash_is_a_plugin_error_not_a_silent_fallback(reg):
+    class LocateBroken(KvFormat):
+        def locate(self, *a, **k):
+            raise RuntimeError("lost")
+
+    e = exp("EXPECT KV", reg)
+    e.registry = type("R", (), {"get": lambda self, n: LocateBroken(), "unit": reg.unit})()
+    result = check("a: b", e)  # a valid reply: only the crash can fail it
+    assert not result.ok
+    assert [v.code for v in result.violations] == ["plugin.error"]
+    assert "locate() failed: RuntimeError: lost" in result.violations[0].message
+
+
+def test_bytes_are_decoded_alike_by_check_and_the_cli(reg):
+    for data in (b"a: \xff", b"\xef\xbb\xbfa: \xc3"):
+        api, cli = check(data, exp("EXPECT KV", reg)), _check_bytes(data, exp("EXPECT KV", reg))
+        assert api.violations == cli.violations
+        assert api.violations[0].code == "reply.encoding"
 
 
 def test_guidance_mentions_format_and_limits(reg):

@@ -213,7 +213,7 @@ def test_bytes_that_are_not_utf8_fail_with_their_offset(run):
     code, out, err = run("check", "-e", "TEXT", stdin=b"ab\xffcd")
     assert code == 1
     assert out.startswith("FAIL")
-    assert "input.encoding" in out
+    assert "reply.encoding" in out
     assert "byte offset 2" in out
     assert "Traceback" not in err
 
@@ -223,7 +223,7 @@ def test_offset_counts_the_bom_and_json_output_names_the_code(run):
     assert code == 1
     data = json.loads(out)
     assert data["verdict"] == "fail"
-    assert data["violations"][0]["code"] == "input.encoding"
+    assert data["violations"][0]["code"] == "reply.encoding"
     assert "byte offset 6" in data["violations"][0]["message"]
 
 

@@ -1,0 +1,30 @@
+"""Bytes to reply text: the one decoder the pipeline and the command line share.
+
+A reply is UTF-8; a leading byte-order mark is dropped. Bytes that are not UTF-8 are a
+``reply.encoding`` violation naming the byte offset, never an exception.
+"""
+
+from __future__ import annotations
+
+from .results import Span, Violation
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def decode_reply(data: bytes | bytearray | memoryview) -> tuple[str, Violation | None]:
+    """``(text, None)`` for UTF-8 bytes, else ``(text with U+FFFD, violation)``.
+
+    The violation's span is the offending byte's offset in ``data`` (the BOM counted).
+    """
+    raw = bytes(data)
+    skipped = len(_BOM) if raw.startswith(_BOM) else 0
+    body = raw[skipped:]
+    try:
+        return body.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        offset = exc.start + skipped
+        message = f"the reply is not UTF-8: byte 0x{body[exc.start]:02x} at byte offset {offset} ({exc.reason})"
+        violation = Violation(
+            "reply.encoding", message, span=Span(offset, offset + 1), keyword="encoding", expected="UTF-8"
+        )
+        return body.decode("utf-8", errors="replace"), violation
