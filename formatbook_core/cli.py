@@ -135,12 +135,14 @@ def format_expectation_error(exc: Any) -> str:
 
 
 def cmd_formats(args: argparse.Namespace) -> int:
+    from .options import declared_options
     from .registry import list_formats
 
     entries = list_formats()
     rows = []
     for entry in sorted(entries, key=lambda e: e.format.name):
         fmt = entry.format
+        declared = declared_options(fmt)
         rows.append(
             {
                 "name": fmt.name,
@@ -149,6 +151,13 @@ def cmd_formats(args: argparse.Namespace) -> int:
                 "plugin": entry.plugin,
                 "scope_kind": getattr(fmt, "scope_kind", None),
                 "description": getattr(fmt, "description", "") or "",
+                # None: the format declares no options and takes any, unchecked
+                "options": None
+                if declared is None
+                else [
+                    {"name": o.name, "type": o.describe_type(), "default": o.default, "doc": o.doc}
+                    for o in declared.values()
+                ],
             }
         )
     if args.json:
@@ -157,12 +166,29 @@ def cmd_formats(args: argparse.Namespace) -> int:
     from .cli_render import make_renderer
 
     out = make_renderer()
+    if args.options:
+        table = []
+        for r in rows:
+            if r["options"] is None:
+                table.append([r["name"], "(any)", "", "", "declares no options: any is passed on unchecked"])
+            for o in r["options"] or ():
+                table.append([r["name"], o["name"], o["type"], _show_default(o["default"]), o["doc"]])
+        out.table("Format options" if out.rich else None, ["format", "option", "type", "default", "doc"], table)
+        return EXIT_OK
     out.table(
         "Registered formats" if out.rich else None,
         ["name", "aliases", "mime types", "plugin", "description"],
         [[r["name"], ", ".join(r["aliases"]), ", ".join(r["mime_types"]), r["plugin"], r["description"]] for r in rows],
     )
     return EXIT_OK
+
+
+def _show_default(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return json.dumps(value) if isinstance(value, str) else str(value)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -537,9 +563,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "formats",
         help="list every registered format",
-        description="Every registered format: name, aliases, MIME types, plugin.",
+        description="Every registered format: name, aliases, MIME types, plugin; with --options, the "
+        "options each format takes (EXPECT CSV delimiter=';').",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help="print JSON (each format with its options)")
+    p.add_argument("--options", action="store_true", help="list each format's options: type, default, meaning")
     p.set_defaults(func=cmd_formats)
 
     p = sub.add_parser(

@@ -134,6 +134,18 @@ _INVALID = object()
 
 
 def _convert(value: Any, types: tuple[type, ...]) -> Any:
+    if isinstance(value, str):
+        # a value written as text (an EXPECT line): read as the first type that takes it,
+        # kept as text only when no other type does and text is allowed
+        text = value.strip()
+        for kind in types:
+            if kind is bool and text.lower() in (*_TRUE, *_FALSE):
+                return text.lower() in _TRUE
+            if kind is int and _INT.fullmatch(text):
+                return int(text)
+            if kind is float and _FLOAT.fullmatch(text):
+                return float(text)
+        return value if str in types else _INVALID
     for kind in types:
         if kind is bool:
             if isinstance(value, bool):
@@ -146,16 +158,6 @@ def _convert(value: Any, types: tuple[type, ...]) -> Any:
                 return float(value)
         elif isinstance(value, kind):
             return value
-    if not isinstance(value, str):
-        return _INVALID
-    text = value.strip()
-    for kind in types:  # a value written as text, read as the first type that takes it
-        if kind is bool and text.lower() in (*_TRUE, *_FALSE):
-            return text.lower() in _TRUE
-        if kind is int and _INT.fullmatch(text):
-            return int(text)
-        if kind is float and _FLOAT.fullmatch(text):
-            return float(text)
     return _INVALID
 
 

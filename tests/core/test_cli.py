@@ -522,3 +522,29 @@ def test_help_imports_nothing_heavy():
 
 def test_module_has_a_main_guard():
     assert 'if __name__ == "__main__":' in Path(cli.__file__).read_text()
+
+
+# --- format options -----------------------------------------------------------------------
+
+
+def test_formats_options_lists_each_declared_option_with_type_and_default(run):
+    code, out, _ = run("formats", "--options")
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()]
+    assert ["json", "max_depth", "a", "whole", "number", "1000"] == rows[[r[:2] for r in rows].index(["json", "max_depth"])][:6]
+    assert any(r[:2] == ["markdown", "level"] for r in rows)
+
+
+def test_formats_json_carries_the_options(run):
+    code, out, _ = run("formats", "--json")
+    assert code == 0
+    by_name = {row["name"]: row for row in json.loads(out)}
+    options = {o["name"]: o for o in by_name["json"]["options"]}
+    assert options["allow_fetch"]["default"] is False and options["allow_fetch"]["type"] == "true or false"
+    assert options["max_size"]["default"] == 16 * 1024 * 1024
+
+
+def test_a_misspelt_option_is_a_usage_error_naming_the_nearest(run):
+    code, _, err = run("check", "-e", "JSON max_dpth=3", stdin=b"{}")
+    assert code == 2
+    assert "did you mean max_depth?" in err
