@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from .expectations import Count, Expectations, as_expectations
-from .locating import THINK_TAGS
+from .locating import THINK_TAGS, think_close
 from .pipeline import check
 from .results import CheckResult, StreamStatus
 
@@ -56,12 +56,13 @@ class _ThinkFilter:
                     return ""  # maybe the start of a think tag: wait for more
                 return self._to_body(0)
             self._state = "think"
-            self._closing = re.compile(rf"</{match.group(1)}\s*>", re.IGNORECASE)
+            self._closing = think_close(match.group(1))
             self._offset = match.end()
             self._held = self._held[match.end() :]
         # inside a think block: look for its closing tag, keeping a short tail in case the
         # tag is split across chunks
-        assert self._closing is not None
+        if self._closing is None:  # the states above always set it; never lose text if not
+            return self._to_body(0)
         found = self._closing.search(self._held)
         if found is None:
             keep = min(len(self._held), 16)

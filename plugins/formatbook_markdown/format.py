@@ -50,6 +50,7 @@ class MarkdownFormat(BaseFormat):
     """Markdown, optionally under a Flex-MD output contract (see README.md)."""
 
     name = "markdown"
+    whole_reply_locate = True  # the repair plan needs every fence and <think> block
     option_specs = (
         Option("level", (int, str), 1, "the Flex-MD level: 0, 1, 2 or 3 (also L0..L3)", check=_level_problem),
     )

@@ -32,6 +32,7 @@ class TextFormat(BaseFormat):
     """Plain text. Valid whatever it holds; counts run on the whole text."""
 
     name = "text"
+    whole_reply_locate = True  # the reply is the payload: nothing is taken out
     aliases = ("txt", "plain", "plaintext")
     mime_types = ("text/plain",)
     description = "Any text; its value is the text itself."

@@ -6,9 +6,11 @@ failed to notice would pass here.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +37,8 @@ from formatbook_core.testing import (
 )
 
 from .digits_format import Digits, DigitsChecker
+
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 class TestDigitsContract(FormatContract):
@@ -103,7 +107,6 @@ def test_garbage_inputs_are_hostile_and_sized():
     assert garbage_input("deep-brackets") == "[" * 100_000
     assert len(garbage_input("huge-line", 1234)) == 1234
     assert "\ud800" in garbage_input("lone-surrogates")
-    assert "&lol9;" in garbage_input("billion-laughs")
     assert len(set(garbage_names())) == len(garbage_names())
 
 
@@ -412,3 +415,77 @@ def test_a_declared_whole_reply_locate_needs_no_valid_reply():
     check_locate_in_prose(LocatesWholeReply(), "123", whole_reply=True)
     with pytest.raises(AssertionError, match="did not find the sample"):
         check_locate_in_prose(LocatesWholeReply(), "123", whole_reply=None)
+
+
+def test_the_checks_fail_under_python_dash_O_too():
+    """The checks raise AssertionError explicitly: `assert` statements vanish under -O."""
+    code = textwrap.dedent(
+        """
+        from formatbook_core.testing import check_robust, check_sample_is_valid
+        from tests.contract.digits_format import Digits
+        for call in (lambda: check_sample_is_valid(Digits(), "abc"), lambda: check_robust(None, "x")):
+            try:
+                call()
+            except AssertionError:
+                pass
+            else:
+                raise SystemExit("a check passed under -O")
+        assert False, "asserts are on"  # vanishes under -O, so reaching here is fine
+        print("ok")
+        """
+    )
+    run = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True, cwd=_ROOT)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr
+
+
+class CrashesOnAnAttack(Digits):
+    def validate(self, value, schema=None, **options):
+        if "<!ENTITY" in value:
+            raise RecursionError("entity expansion")
+        return super().validate(value, schema, **options)
+
+
+def test_a_contributed_attack_input_reaches_the_format(tmp_path):
+    (tmp_path / "test_attacks.py").write_text(
+        textwrap.dedent(
+            """
+        from formatbook_core.testing import FormatContract
+        from tests.contract.test_contract_catches import CrashesOnAnAttack
+
+        class TestAttacked(FormatContract):
+            format = CrashesOnAnAttack()
+            attack_inputs = {"entities": '<!DOCTYPE a [<!ENTITY b "c">]><a>&b;</a>', "plain": "123"}
+            damaged_inputs = {"letters": "12a3"}
+        """
+        )
+    )
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "attack_input or damaged_input",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=_ROOT,
+        env={**os.environ, "PYTHONPATH": str(_ROOT)},
+    )
+    out = run.stdout + run.stderr
+    assert "test_attack_input_never_raises[attack-entities] FAILED" in out or "1 failed" in out, out
+    assert "RecursionError: entity expansion" in out, out
+    assert "1 failed, 2 passed" in out, out
+
+
+def test_whole_reply_locate_is_read_from_the_format():
+    class Declares(LocatesWholeReply):
+        whole_reply_locate = True
+
+    assert make_contract(Declares())().locates_whole_reply() is True
+    assert make_contract(LocatesWholeReply())().locates_whole_reply() is None
+    assert make_contract(Declares(), whole_reply_locate=False)().locates_whole_reply() is False

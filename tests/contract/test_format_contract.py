@@ -1,36 +1,45 @@
-"""The contract test-suite (formatbook_core.testing) run over every registered format.
+"""The contract test-suite (formatbook_core.testing) over every registered format.
 
-One ``Test<Name>Contract`` class per format of the default registry, built at collection
-time, so a plugin is covered as soon as its entry point registers it.
+A built-in plugin (a package under ``plugins/``) has its own contract class in
+``tests/plugins/<name>/test_contract.py``, contributing its own attack and damaged inputs.
+Any other registered format (a third-party plugin installed beside formatbook) gets a
+generic ``Test<Name>Contract`` class built here at collection time, so it is covered as soon
+as its entry point registers it.
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
+
 from formatbook_core import list_formats
-from formatbook_core.testing import make_contract
+from formatbook_core.testing import FormatContract, make_contract
 
-#: Formats whose ``locate`` returns the whole reply by design (DESIGN.md: the text format
-#: takes nothing out; the markdown contract sees every fence and ``<think>`` block).
-WHOLE_REPLY_FORMATS = {"text", "markdown"}
-
+_ROOT = Path(__file__).resolve().parents[2]
 _ENTRIES = list_formats()
 
 
-def _contract_for(entry):
-    whole = True if entry.format.name in WHOLE_REPLY_FORMATS else None
-    return make_contract(entry.format, whole_reply_locate=whole)
+def _is_builtin(entry) -> bool:
+    module = sys.modules.get(type(entry.format).__module__)
+    path = Path(getattr(module, "__file__", "") or "/").resolve()
+    return (_ROOT / "plugins") in path.parents
 
 
-for _cls in map(_contract_for, _ENTRIES):
-    globals()[_cls.__name__] = _cls
+for _entry in _ENTRIES:
+    if not _is_builtin(_entry):
+        _cls = make_contract(_entry.format)
+        globals()[_cls.__name__] = _cls
 
 
-def test_every_registered_format_has_a_contract_class():
-    names = {e.format.name for e in _ENTRIES}
-    assert "text" in names
-    for entry in _ENTRIES:
-        cls = globals().get(make_contract(entry.format).__name__)
-        assert cls is not None and cls.format is entry.format
+def test_every_builtin_format_has_its_own_contract_class():
+    builtins = [e for e in _ENTRIES if _is_builtin(e)]
+    assert {e.format.name for e in builtins} >= {"text", "json", "markdown"}
+    for entry in builtins:
+        module = importlib.import_module(f"tests.plugins.{entry.format.name}.test_contract")
+        classes = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, FormatContract)]
+        assert any(c.format is entry.format for c in classes), entry.format.name
+        assert any(c.attack_inputs for c in classes), f"{entry.format.name} contributes no attack inputs"
 
 
 def test_every_registered_format_has_a_non_empty_sample():

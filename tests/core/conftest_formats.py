@@ -11,10 +11,10 @@ import re
 from typing import Any
 
 from formatbook_core import (
-    Option,
     BaseFormat,
     Healed,
     HealError,
+    Option,
     Repair,
     ScopeNotFound,
     Span,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from formatbook_core.testing import FormatContract
 from formatbook_markdown.format import MarkdownFormat
 
+from ...contract.foreign_attacks import FOREIGN_ATTACKS
 from .helpers import SPEC
 
 CONTRACT_SAMPLES = (
@@ -19,6 +20,20 @@ class TestMarkdownContract(FormatContract):
     format = MarkdownFormat()
     huge_size = 1_000_000
     hypothesis_examples = 60
+    attack_inputs = {
+        **FOREIGN_ATTACKS,
+        "many-headings": "## a\n" * 20_000,
+        "many-table-columns": "|" + "a|" * 5_000 + "\n|" + "-|" * 5_000 + "\n",
+        "many-link-references": "".join(f"[r{i}]: http://x/{i}\n" for i in range(10_000)),
+        "many-html-blocks": "<div>\n" * 10_000,
+        "nested-fences-in-lists": "- ```\n" * 10_000,
+        "glued-headings": "Yes. ## Reasoning " * 10_000,
+    }
+    damaged_inputs = {
+        "unclosed-fence": "## Answer\n```python\nx = 1\n",
+        "glued-heading": "I think... ## Short answer \n Yes. ## Reasoning \n 1. Logic",
+        "bold-labels": "**Short answer:** Yes.\n\n**Reasoning:** because.",
+    }
 
 
 class TestMarkdownContractWithSpec(FormatContract):
@@ -27,6 +42,11 @@ class TestMarkdownContractWithSpec(FormatContract):
     samples = CONTRACT_SAMPLES
     huge_size = 300_000  # the huge garbage is dense Markdown: ~8 s per MB with a spec
     hypothesis_examples = 60
+    damaged_inputs = {
+        "glued-heading": "I think... ## Short answer \n Yes. ## Reasoning \n 1. Logic",
+        "bold-labels": "**Short answer:** Yes.\n\n**Reasoning:**\n\n1. because.",
+        "missing-section": "## Reasoning\n\n1. Logic\n",
+    }
 
 
 class TestMarkdownContractL3(FormatContract):
