@@ -139,7 +139,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
     from .registry import list_formats
 
     entries = list_formats()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry in sorted(entries, key=lambda e: e.format.name):
         fmt = entry.format
         declared = declared_options(fmt)

@@ -112,7 +112,7 @@ class PlainRenderer:
         if title:
             self.write(title)
         for r in cells:
-            self.write("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+            self.write("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip())
 
     def result(self, result: Any, *, label: str = "", expectations: Any = None, indent: str = "") -> None:
         """The verdict of one reply with its repairs, violations, set-aside text and counts."""

@@ -36,6 +36,7 @@ from typing import Any
 import regex
 
 from .hookspecs import hookimpl
+from .registry import default_registry
 
 __all__ = [
     "Unit",
@@ -427,8 +428,6 @@ def _resolve(unit: Unit | str, registry: Any = None) -> Unit:
     if not isinstance(unit, str):
         return unit
     if registry is None:
-        from .registry import default_registry
-
         registry = default_registry()
     found = registry.unit(unit)
     if found is None:

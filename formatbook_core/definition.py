@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from .locating import default_locate
 from .options import Option
 from .results import Analysis, Healed, HealError, ScopeNotFound, Span, StreamStatus, Violation
 
@@ -38,12 +39,23 @@ class Checker(Protocol):
 class FormatDefinition(Protocol):
     """What a format plugin registers. See DESIGN.md, "The format definition"."""
 
-    name: str
-    aliases: tuple[str, ...]
-    mime_types: tuple[str, ...]
-    #: What an ``IN "..."`` counting scope names in this format ("JSON pointer",
-    #: "section name"...), or ``None`` when the format has no scopes.
-    scope_kind: str | None
+    # Read-only members: a class attribute (``name = "json"``) or a property provides them.
+    @property
+    def name(self) -> str:
+        """The format's name, lower case (``"json"``)."""
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """Other names it is looked up by (``("yml",)``)."""
+
+    @property
+    def mime_types(self) -> tuple[str, ...]:
+        """MIME types it is looked up by (``("application/json",)``)."""
+
+    @property
+    def scope_kind(self) -> str | None:
+        """What an ``IN "..."`` counting scope names in this format ("JSON pointer",
+        "section name"...), or ``None`` when the format has no scopes."""
 
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
         """The reply is in the format and satisfies the schema. Never raises."""
@@ -133,8 +145,6 @@ class BaseFormat:
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
         """By default: fenced blocks tagged with one of this format's names, else the
         reply without its ``<think>`` blocks and surrounding blank space."""
-        from .locating import default_locate
-
         return default_locate(reply, (self.name, *self.aliases))
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Checker:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .options import declared_options, read_text_value, validate_options
+from .registry import ConflictError, UnknownFormatError, default_registry
 from .results import ExpectationError, FormatbookError
 
 SIGNS = {
@@ -105,8 +106,6 @@ class Expectations:
     def _registry(self) -> Any:
         if self.registry is not None:
             return self.registry
-        from .registry import default_registry
-
         return default_registry()
 
     @property
@@ -135,8 +134,6 @@ class Expectations:
 
     # --- validation ------------------------------------------------------------------
     def _validate(self) -> None:
-        from .registry import ConflictError, UnknownFormatError
-
         fmt = None
         if self.format is not None:
             if not isinstance(self.format, str) or not self.format.strip():
@@ -213,8 +210,6 @@ def parse_expectations(
     options: dict[str, Any] = {}
     counts: list[Count] = []
     count_lines: dict[int, str] = {}
-
-    from .registry import default_registry
 
     reg = registry or default_registry()
 
@@ -326,8 +321,6 @@ def _parse_count(words: list[str], line: str, registry: Any) -> Count:
 
 
 def _is_format(registry: Any, name: str) -> bool:
-    from .registry import ConflictError, UnknownFormatError
-
     try:
         registry.entry(name)
     except UnknownFormatError:

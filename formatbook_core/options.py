@@ -12,6 +12,7 @@ before options were declared) takes any option, its value read from text as befo
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import re
 from collections.abc import Callable, Mapping
@@ -25,7 +26,7 @@ _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 _INT = re.compile(r"[-+]?\d+")
 _FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-_TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+_TYPE_WORDS: dict[type, str] = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
 
 
 @dataclass(frozen=True)
@@ -39,21 +40,21 @@ class Option:
     """
 
     name: str
-    type: type | tuple[type, ...]
+    type: builtins.type | tuple[builtins.type, ...]
     default: Any
     doc: str
     choices: tuple[Any, ...] = ()
     check: Callable[[Any], str | None] | None = None
 
     @property
-    def types(self) -> tuple[type, ...]:
+    def types(self) -> tuple[builtins.type, ...]:
         return self.type if isinstance(self.type, tuple) else (self.type,)
 
     def describe_type(self) -> str:
         """``a whole number``, ``one of "one", "many"`` — what a value must be."""
         if self.choices:
             return "one of " + ", ".join(_show(c) for c in self.choices)
-        return " or ".join(_TYPE_WORDS.get(t, t.__name__) for t in self.types)
+        return " or ".join(_TYPE_WORDS.get(t) or t.__name__ for t in self.types)
 
     def coerce(self, value: Any) -> Any:
         """``value`` as this option's type; raises ``ValueError`` saying what was expected."""
@@ -133,7 +134,7 @@ def read_text_value(value: str) -> Any:
 _INVALID = object()
 
 
-def _convert(value: Any, types: tuple[type, ...]) -> Any:
+def _convert(value: Any, types: tuple[builtins.type, ...]) -> Any:
     if isinstance(value, str):
         # a value written as text (an EXPECT line): read as the first type that takes it,
         # kept as text only when no other type does and text is allowed

@@ -6,7 +6,7 @@ violations. It raises ``ExpectationError`` only for bad expectations.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .decoding import decode_reply
@@ -55,7 +55,7 @@ def check(reply: str, expectations: Expectations | str | None = None, *, max_siz
         return _finish(exp, None, schema, CheckResult(True, reply, text=reply, value=reply))
 
     chosen, ok = _select(fmt, reply, schema, exp.options)
-    if ok:
+    if ok and chosen.analysis is not None:
         result = CheckResult(
             True,
             reply,
@@ -196,8 +196,6 @@ def _plugin_failure(fmt: Any, method: str, exc: Exception) -> Violation:
 
 
 def _without_span(v: Violation) -> Violation:
-    from dataclasses import replace
-
     return replace(v, span=None) if v.span is not None else v
 
 
@@ -231,7 +229,7 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult) -> Ch
     """Count what the expectations ask for and compare."""
     if not exp.counts:
         return result
-    from .counting import count_values
+    from .counting import count_values  # noqa: PLC0415 - counting (and regex) only when limits are asked for
 
     text = result.text or ""
     values: list[str] | None = None

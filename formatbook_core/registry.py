@@ -12,7 +12,9 @@ auto-loading off; ``FORMATBOOK_BLOCK_PLUGINS=json,yaml`` blocks single plugins.
 from __future__ import annotations
 
 import difflib
+import importlib
 import os
+import sys
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,6 +24,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
+from .definition import FormatDefinition
 from .results import FormatbookError
 
 ENTRY_POINT_GROUP = "formatbook"
@@ -52,7 +55,7 @@ class PluginLoadWarning(UserWarning):
 class FormatEntry:
     """A registered format, how it was reached, and the plugin that provided it."""
 
-    format: Any
+    format: FormatDefinition
     plugin: str
     options: dict[str, Any] = field(default_factory=dict)
 
@@ -99,8 +102,6 @@ class Registry:
         if self._loaded:
             return
         self._loaded = True
-        import importlib
-
         for module_name in CORE_PLUGINS:
             self.register_plugin(importlib.import_module(module_name), module_name)
         if not self._autoload:
@@ -174,7 +175,7 @@ class Registry:
             raise ConflictError(f"format name {name!r} is claimed by several plugins: {', '.join(plugins)}")
         return bucket[0]
 
-    def get(self, name: str) -> Any:
+    def get(self, name: str) -> FormatDefinition:
         """The format object for ``name``; options carried by an alias are bound in."""
         entry = self.entry(name)
         if entry.options:
@@ -255,7 +256,7 @@ class BoundFormat:
 
 
 def _entry_points() -> list[Any]:
-    from importlib import metadata  # only when plugins are loaded: keeps imports fast
+    from importlib import metadata  # noqa: PLC0415 - read only when plugins load: keeps imports fast
 
     return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
 
@@ -277,7 +278,7 @@ def set_default_registry(registry: Registry | None) -> None:
     _default = registry
 
 
-def get_format(name: str) -> Any:
+def get_format(name: str) -> FormatDefinition:
     """The format registered under ``name``, an alias or a MIME type (case-insensitive)."""
     return default_registry().get(name)
 
@@ -288,6 +289,4 @@ def list_formats() -> list[FormatEntry]:
 
 
 def plugin_module(entry: FormatEntry) -> ModuleType | None:
-    import sys
-
     return sys.modules.get(entry.plugin)

@@ -6,7 +6,7 @@ located payload is shifted back by the core before a caller sees it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 
@@ -289,8 +289,6 @@ class ScopeNotFound(FormatbookError, LookupError):
 
 
 def _replace(obj: Any, **changes: Any) -> Any:
-    from dataclasses import replace
-
     return replace(obj, **changes)
 
 

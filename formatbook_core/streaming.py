@@ -88,11 +88,12 @@ class _ThinkFilter:
 class _Limit:
     """One MAX (or EXACTLY) count kept while streaming."""
 
-    def __init__(self, count: Count, unit: Any, base: Any):
-        from .counting import IncrementalCount  # counting (and regex) only when limits are kept
+    def __init__(self, count: Count, upper: int, unit: Any, base: Any):
+        from .counting import IncrementalCount  # noqa: PLC0415 - counting (and regex) only when limits are kept
 
         self._fresh = lambda: IncrementalCount(base)
         self.count = count
+        self.upper = upper
         self.unit = unit
         self.base = base  # the unit actually counted (lines, for pages)
         self.settled = 0
@@ -128,11 +129,12 @@ class StreamGuard:
         registry = exp._registry()
         self._limits: list[_Limit] = []
         for count in exp.counts:
-            if count.upper is None or count.scope is not None:
+            upper = count.upper
+            if upper is None or count.scope is not None:
                 continue  # MIN counts and scoped counts are settled by finish()
             unit = registry.unit(count.unit)
             base = registry.unit(unit.based_on) if getattr(unit, "based_on", None) else unit
-            self._limits.append(_Limit(count, unit, base))
+            self._limits.append(_Limit(count, upper, unit, base))
 
     @property
     def text(self) -> str:
@@ -168,7 +170,7 @@ class StreamGuard:
         for limit in self._limits:
             limit.values(status.values, status.open)
             bound = limit.lower_bound()
-            if bound > limit.count.upper:
+            if bound > limit.upper:
                 self._failed = StreamStatus(
                     False,
                     f"{bound} {limit.count.unit} already exceed {limit.count.describe()}",

@@ -4,6 +4,7 @@ run one of formatbook's two everyday jobs in it.
 
     python3 scripts/dev.py examples      # formatbook check examples/replies/
     python3 scripts/dev.py test [ARGS]   # the whole test suite (pytest ARGS)
+    python3 scripts/dev.py lint          # ruff (lint and format check) and mypy; complexity report
 
 Needs nothing but Python ≥ 3.10 with venv and pip, and access to PyPI.
 """
@@ -25,7 +26,7 @@ STAMP = VENV / ".formatbook-installed"
 
 
 def ensure_environment() -> None:
-    """Create .venv and install formatbook (editable, with the test extra) when needed."""
+    """Create .venv and install formatbook (editable, with the test and lint extras) when needed."""
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:
         return
@@ -35,16 +36,43 @@ def ensure_environment() -> None:
     print("installing formatbook and its test dependencies ...", file=sys.stderr)
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[test]"], check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[test,lint]"], check=True)
     STAMP.write_text(wanted)
 
 
+def lint() -> int:
+    """The gate CI runs: ruff's rules and formatting on the whole tree, mypy on the core.
+
+    Complexity (mccabe) is reported, not enforced.
+    """
+    steps = [
+        ("ruff check", [str(BIN / "ruff"), "check", "."]),
+        ("ruff format --check", [str(BIN / "ruff"), "format", "--check", "."]),
+        ("mypy formatbook_core", [str(BIN / "mypy")]),
+    ]
+    failed = []
+    for name, command in steps:
+        print(f"--- {name}", file=sys.stderr, flush=True)
+        if subprocess.run(command, cwd=ROOT).returncode != 0:
+            failed.append(name)
+    print("--- complexity (reported, not enforced)", file=sys.stderr, flush=True)
+    complexity = [str(BIN / "ruff"), "check", ".", "--select", "C901", "--exit-zero", "--output-format", "concise"]
+    subprocess.run(complexity, cwd=ROOT)
+    if failed:
+        print(f"lint failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    print("lint passed", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("examples", "test"):
+    if not argv or argv[0] not in ("examples", "test", "lint"):
         print(__doc__, file=sys.stderr)
         return 2
     ensure_environment()
     job, rest = argv[0], argv[1:]
+    if job == "lint":
+        return lint()
     if job == "examples":
         command = [str(BIN / "formatbook"), "check", str(ROOT / "examples" / "replies"), *rest]
     else:

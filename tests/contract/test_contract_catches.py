@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import Span, StreamStatus
+from formatbook_core import Analysis, Healed, Repair, Span, StreamStatus
 from formatbook_core.testing import (
     FormatContract,
     check_can_be_valid_prefixes,
@@ -206,22 +206,17 @@ class ShallowCopy(Digits):
 class HealChangesValidInput(Digits):
     def heal(self, value, schema=None, **options):
         healed = super().heal(value, schema, **options)
-        from formatbook_core import Healed, Repair
 
         return Healed(healed.text.lstrip("0") or "0", (Repair("zeros", "dropped leading zeros"),))
 
 
 class HealSilentlyChanges(Digits):
     def heal(self, value, schema=None, **options):
-        from formatbook_core import Healed
-
         return Healed(super().heal(value, schema, **options).text)  # repairs forgotten
 
 
 class HealLeavesInvalid(Digits):
     def heal(self, value, schema=None, **options):
-        from formatbook_core import Healed, Repair
-
         if self.is_valid(value):
             return Healed(value)
         return Healed(value.replace("x", "", 1), (Repair("x", "removed one x"),))
@@ -297,8 +292,6 @@ class RejectsOwnSample(Digits):
 
 class AnalyzeDisagrees(Digits):
     def analyze(self, value, schema=None, **options):
-        from formatbook_core import Analysis
-
         return Analysis(value, ())
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import Count, ExpectationError, Expectations, HealError, check, guidance, heal
+from formatbook_core import Count, ExpectationError, Expectations, HealError, check, guidance, heal, parse_expectations
 from formatbook_core.cli import _check_bytes
 from formatbook_core.pipeline import compare_count
 
@@ -17,8 +17,6 @@ def reg():
 
 
 def exp(text, reg):
-    from formatbook_core import parse_expectations
-
     return parse_expectations(text, registry=reg)
 
 

@@ -16,13 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import cli
+from formatbook_core import check, cli, get_format, list_formats
 from formatbook_core.cli import main
+from formatbook_core.cli_render import PlainRenderer, RichRenderer, make_renderer
 
 
 def _has_format(name: str) -> bool:
-    from formatbook_core import get_format
-
     try:
         get_format(name)
     except Exception:
@@ -87,8 +86,6 @@ def test_formats_lists_the_text_format_with_its_plugin(run):
 
 
 def test_formats_lists_every_registered_format(run):
-    from formatbook_core import list_formats
-
     code, out, _ = run("formats", "--json")
     assert code == 0
     listed = [(r["name"], r["plugin"]) for r in json.loads(out)]
@@ -452,9 +449,6 @@ class _FakeTerminal(io.StringIO):
 
 
 def test_terminal_output_is_coloured_unless_no_color(monkeypatch):
-    from formatbook_core import check
-    from formatbook_core.cli_render import RichRenderer, make_renderer
-
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm-256color")
     result = check("one two three four", "EXPECT TEXT\nEXPECT MAX 3 WORDS")
@@ -473,8 +467,6 @@ def test_terminal_output_is_coloured_unless_no_color(monkeypatch):
 
 
 def test_piped_output_is_plain():
-    from formatbook_core.cli_render import PlainRenderer, make_renderer
-
     assert type(make_renderer(io.StringIO())) is PlainRenderer
 
 

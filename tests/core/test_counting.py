@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -501,7 +502,6 @@ def test_a_third_party_unit_needs_only_count():
 @given(text=texts)
 def test_characters_match_plain_grapheme_segmentation(text):
     # The fast paths (ASCII, regional-indicator pairs) give what \X alone gives.
-    import regex
 
     assert Characters().count(text) == len(regex.findall(r"\X", text))
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import formatbook_text
 from formatbook_core import Count, ExpectationError, Expectations, hookimpl, parse_expectations
 
 from .conftest_formats import KvFormat, kv_registry
@@ -110,8 +111,6 @@ def test_scope_needs_a_format_with_scopes(reg):
 
 
 def kv_registry_with_text():
-    import formatbook_text
-
     registry = kv_registry()
     registry.register_plugin(formatbook_text, "text")
     return registry

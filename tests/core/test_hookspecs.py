@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 import types
+from importlib import metadata
 from pathlib import Path
 
 import pluggy
 import pytest
 
 from formatbook_core import hookimpl, hookspecs
-from formatbook_core.registry import Registry
+from formatbook_core import registry as registry_module
+from formatbook_core.registry import PluginLoadWarning, Registry
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -112,11 +115,6 @@ def test_a_hookimpl_not_in_the_specs_is_rejected():
 
 
 def test_a_misspelled_hook_in_an_entry_point_plugin_is_a_load_warning(monkeypatch):
-    import sys
-    from importlib import metadata
-
-    from formatbook_core import registry as registry_module
-    from formatbook_core.registry import PluginLoadWarning
 
     module = types.ModuleType("fb_fake_typo")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
 
@@ -59,8 +60,6 @@ def test_async():
 
 
 def test_openai_style_response_and_bad_arguments():
-    from types import SimpleNamespace
-
     e = parse_expectations("EXPECT KV", registry=kv_registry())
     completion = SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content="a: 1"))])
     assert ask(lambda p: completion, "kv", e).value == {"a": "1"}

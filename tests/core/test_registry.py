@@ -6,6 +6,7 @@ throwaway plugins on it, as simonw/llm's tests do.
 
 from __future__ import annotations
 
+import inspect
 import sys
 import types
 import warnings
@@ -13,9 +14,10 @@ from importlib import metadata
 
 import pytest
 
-from formatbook_core import BaseFormat, ConflictError, UnknownFormatError, hookimpl
+from formatbook_core import BaseFormat, ConflictError, FormatDefinition, UnknownFormatError, hookimpl
 from formatbook_core import registry as registry_module
 from formatbook_core.registry import BoundFormat, PluginLoadWarning, Registry
+from formatbook_core.testing import check_protocol
 
 
 class Recording(BaseFormat):
@@ -93,10 +95,6 @@ def test_alias_with_options_gives_every_call_those_options(fresh):
 def test_a_bound_alias_is_a_format_definition_even_to_static_lookup(fresh):
     # Python >= 3.12 checks runtime protocols with inspect.getattr_static, which does not
     # see attributes served by __getattr__: the protocol's members must be real ones.
-    import inspect
-
-    from formatbook_core import FormatDefinition
-    from formatbook_core.testing import check_protocol
 
     csv = Recording("csv", aliases=("comma",), mime_types=("text/csv",))
     csv.samples = ("a,b",)
@@ -344,8 +342,6 @@ def test_the_default_registry_loads_the_text_plugin_through_its_entry_point():
 
 
 def test_no_two_installed_plugins_claim_one_name():
-    import warnings
-
     registry = Registry(autoload=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a plugin still being written may fail to load

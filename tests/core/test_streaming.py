@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import formatbook_text
 from formatbook_core import StreamGuard, parse_expectations
 
 from .conftest_formats import kv_registry
@@ -53,8 +54,6 @@ def test_think_block_before_payload_is_skipped(reg):
 
 
 def test_plain_text_word_limit_while_streaming(reg):
-    import formatbook_text
-
     reg.register_plugin(formatbook_text, "text")
     g = guard("EXPECT TEXT\nEXPECT MAX 3 WORDS", reg)
     assert g.feed("one two ")

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,6 @@ def _setuptools_usable() -> bool:
     Otherwise pip fetches setuptools into an isolated build environment."""
     if importlib.util.find_spec("setuptools") is None:
         return False
-    from importlib import metadata
 
     try:
         major, minor = (int(p) for p in metadata.version("setuptools").split(".")[:2])

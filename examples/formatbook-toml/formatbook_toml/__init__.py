@@ -14,6 +14,7 @@ everything else (locating the payload in prose and fences, streaming, guidance) 
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import json
 import re
@@ -232,8 +233,6 @@ class TomlChecker:
         return StreamStatus(True, values=tuple(_leaves(data)))
 
     def copy(self) -> TomlChecker:
-        import copy
-
         clone = copy.copy(self)
         clone._scanner = copy.copy(self._scanner)
         clone._parts = list(self._parts)
