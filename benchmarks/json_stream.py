@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins"))
 
-from formatbook_json.incremental import JsonChecker  # noqa: E402
+from formatbook_json.stream import JsonChecker  # noqa: E402
 
 _WORDS = (
     "the model returns a short answer with several fields and we check each value as it "

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from formatbook_core import ExpectationError, Violation
+from formatbook_core.limits import MAX_SIZE
 
 _MESSAGE_LIMIT = 300
 _cache: dict[Any, JsonSchema] = {}
@@ -214,6 +215,6 @@ def _fetch(url: str) -> str:
 
     try:
         with urlopen(Request(url, headers={"Accept": "application/schema+json, application/json"}), timeout=10) as resp:
-            return resp.read(16 * 1024 * 1024).decode("utf-8-sig")
+            return resp.read(MAX_SIZE).decode("utf-8-sig")
     except Exception as err:
         raise ExpectationError(f"cannot fetch the schema {url}: {err}") from None

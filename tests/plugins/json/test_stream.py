@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formatbook_json import incremental
-from formatbook_json.incremental import JsonChecker, can_be_valid
+from formatbook_json import stream
+from formatbook_json.stream import JsonChecker, can_be_valid
 from formatbook_json.syntax import is_valid_json
 
 
@@ -396,8 +396,8 @@ def _count_lines(checker: JsonChecker, chunks: list[str], *, warm: bool = False)
 
     # Start cold: the shared tables of memoized moves and interned statuses would
     # otherwise make a chunk seen before cheaper than one seen for the first time.
-    incremental._MOVES.clear()
-    incremental._OPEN.clear()
+    stream._MOVES.clear()
+    stream._OPEN.clear()
     if warm:
         warmer = JsonChecker()
         for chunk in chunks:
