@@ -144,7 +144,7 @@ _MOVES_MAX = 4096
 _TOKENS_MAX_CHUNK = 32  # longer chunks go straight to _run (one pass, not two)
 
 
-def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
+def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:  # noqa: C901 - one pass per new chunk
     """The strict move made by ``chunk[i:]`` from the between-tokens state ``st`` with
     ``top`` on top of a stack of ``depth`` entries (2 = two or more).
 
@@ -397,7 +397,7 @@ class JsonChecker:
         self._bare_key = False  # relaxed: the bare word being read is a key
 
     # --- the Checker protocol -----------------------------------------------------------
-    def feed(self, chunk: str) -> StreamStatus:
+    def feed(self, chunk: str) -> StreamStatus:  # noqa: C901 - the hot path: short paths inline
         """Consume the next piece of the document; O(len(chunk))."""
         # Short paths for the shapes most chunks of a token stream have (string content,
         # a string closing before ',' or ':', whitespace, a string opening, punctuation);

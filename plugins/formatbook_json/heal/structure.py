@@ -105,7 +105,9 @@ def repair_syntax(h: Healing) -> None:
     h.repairs.extend(sorted(res.repairs, key=_SPAN_START))  # stable: text order within an offset
 
 
-def repair(text: str, max_depth: int = MAX_DEPTH, *, fast: bool = True, done_at: int | None = None) -> Result:
+def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps it fast
+    text: str, max_depth: int = MAX_DEPTH, *, fast: bool = True, done_at: int | None = None
+) -> Result:
     """Walk the tokens of ``text`` and collect the edits that make ``text``
     strict JSON. Raises ``HealError`` when no obvious repair exists. ``fast=False``
     walks every token (the fast paths must give the same result; tests compare).
