@@ -19,6 +19,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(__file__))
 
 from corpus import SIZES, reply  # noqa: E402
+from jsonschema import Draft202012Validator  # noqa: E402
 
 from formatbook_core import Expectations, check  # noqa: E402
 from formatbook_json import JsonFormat  # noqa: E402
@@ -72,17 +73,15 @@ def main(argv: list[str] | None = None) -> int:
         text = reply(size)
         runs = args.runs * (20 if size < 10_000 else 1)
         assert check(text, plain).ok
-        t_loads = best(lambda: json.loads(text), runs)
-        t_check = best(lambda: check(text, plain), runs)
-        t_an = best(lambda: FMT.analyze(text), runs)
+        t_loads = best(lambda text=text: json.loads(text), runs)
+        t_check = best(lambda text=text: check(text, plain), runs)
+        t_an = best(lambda text=text: FMT.analyze(text), runs)
         print(
             f"{name:>6} {t_loads * 1e6:>10.1f}µs {t_check * 1e6:>10.1f}µs {t_check / t_loads:>6.2f}× {(t_check - t_loads) * 1e6:>8.1f}µs"
             f"   {t_an * 1e6:>10.1f}µs {t_an / t_loads:>6.2f}×"
         )
     print()
     print("schema validation of a valid reply (value already parsed)")
-    from jsonschema import Draft202012Validator
-
     py = Draft202012Validator(SCHEMA)
     loaded = FMT.load_schema(SCHEMA)
     print(f"{'size':>6} {'jsonschema':>12} {'formatbook':>12} {'speed-up':>9}   {'check+schema':>12}")
@@ -92,9 +91,9 @@ def main(argv: list[str] | None = None) -> int:
         assert loaded.is_valid(value) and py.is_valid(value)
         assert check(text, with_schema).ok
         runs = args.runs if size >= 10_000 else args.runs * 20
-        t_py = best(lambda: py.is_valid(value), max(2, runs // 2))
-        t_fb = best(lambda: loaded.violations(value), runs)
-        t_check = best(lambda: check(text, with_schema), runs)
+        t_py = best(lambda value=value: py.is_valid(value), max(2, runs // 2))
+        t_fb = best(lambda value=value: loaded.violations(value), runs)
+        t_check = best(lambda text=text: check(text, with_schema), runs)
         print(f"{name:>6} {t_py * 1e3:>10.3f}ms {t_fb * 1e3:>10.3f}ms {t_py / t_fb:>8.1f}×   {t_check * 1e3:>10.3f}ms")
     return 0
 

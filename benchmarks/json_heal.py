@@ -36,7 +36,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return (
         type(a) is type(b)
         and a == b
@@ -57,19 +57,19 @@ def formatbook(text: str) -> Any:
 def tools() -> dict[str, Callable[[str], Any]]:
     out: dict[str, Callable[[str], Any]] = {"formatbook": formatbook}
     try:
-        import json_repair
+        import json_repair  # noqa: PLC0415 - optional: compared only when installed
 
         out["json_repair"] = lambda t: json_repair.loads(t)
     except ImportError:
         pass
     try:
-        import fast_json_repair
+        import fast_json_repair  # noqa: PLC0415 - optional: compared only when installed
 
         out["fast_json_repair"] = lambda t: fast_json_repair.loads(t)
     except ImportError:
         pass
     try:
-        import partial_json_parser
+        import partial_json_parser  # noqa: PLC0415 - optional: compared only when installed
 
         out["partial_json_parser"] = lambda t: partial_json_parser.loads(t)
     except ImportError:
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         if "json_repair" in available and nan_case is not None:
             # json_repair's default first tries json.loads, which accepts NaN: its "fast"
             # time on the nan variant is a wrong answer (float NaN). Its repair path:
-            import json_repair
+            import json_repair  # noqa: PLC0415 - optional: compared only when installed
 
             text, intended, t_fb = nan_case
             t_jr, ok = measure(lambda t: json_repair.loads(t, skip_json_loads=True), text, intended, runs)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins"))
 
-from formatbook_json.incremental import JsonChecker  # noqa: E402
+from formatbook_json.stream import JsonChecker  # noqa: E402
 
 _WORDS = (
     "the model returns a short answer with several fields and we check each value as it "
@@ -101,8 +101,8 @@ def main() -> None:
         text = llm_like_json(size)
         json.loads(text)
         chunks = [text[i : i + step] for i in range(0, len(text), step)]
-        t_loads = best(lambda: json.loads(text), repeat * 3, max(1, 2_000_000 // len(text)))
-        t_check = best(lambda: feed_all(chunks), repeat)
+        t_loads = best(lambda text=text: json.loads(text), repeat * 3, max(1, 2_000_000 // len(text)))
+        t_check = best(lambda chunks=chunks: feed_all(chunks), repeat)
         rows.append((len(text), t_check))
         print(
             f"{len(text):>10,} {len(chunks):>9,} {t_loads * 1e3:>10.3f}ms {t_check * 1e3:>9.2f}ms"
@@ -115,14 +115,14 @@ def main() -> None:
     print("target: checker on 1 MB <= 30x one json.loads")
 
     try:
-        from partial_json_parser import loads as partial_loads
+        from partial_json_parser import loads as partial_loads  # noqa: PLC0415 - optional: compared only when installed
     except ImportError:
         print("\npartial-json-parser is not installed (pip install partial-json-parser): skipped")
         return
     text = llm_like_json(100_000)
     chunks = [text[i : i + step] for i in range(0, len(text), step)]
-    t_loads = best(lambda: json.loads(text), repeat * 3, max(1, 2_000_000 // len(text)))
-    t_check = best(lambda: feed_all(chunks), repeat)
+    t_loads = best(lambda text=text: json.loads(text), repeat * 3, max(1, 2_000_000 // len(text)))
+    t_check = best(lambda chunks=chunks: feed_all(chunks), repeat)
     cap = 2_000
     # Chunks spread over the whole reply, so the prefixes have the sizes a full run sees.
     sample = list(range(0, len(chunks), max(1, len(chunks) // cap)))[:cap]

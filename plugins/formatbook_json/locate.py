@@ -2,8 +2,8 @@
 
 Order (best first): fenced blocks tagged ``json`` (any case, also ``jsonc``/``json5``),
 then bare fences whose body holds JSON, then every top-level ``{…}`` / ``[…]`` found in
-the reply outside ``<think>`` blocks and outside those fences, in order of appearance, then
-(when nothing else is found) the reply itself without its ``<think>`` blocks. A candidate
+the reply outside think blocks and outside those fences, in order of appearance, then
+(when nothing else is found) the reply itself without its think blocks. A candidate
 the reply ends inside of (a truncated payload) runs to the end of the reply and keeps its
 trailing spaces (a cut string keeps them). Spans index the reply as received.
 """

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from formatbook_core import ExpectationError, Violation
+from formatbook_core.limits import MAX_SIZE
 
 _MESSAGE_LIMIT = 300
 _cache: dict[Any, JsonSchema] = {}
@@ -43,7 +44,7 @@ class JsonSchema:
     def _compiled(self) -> Any:
         if self._fast is None and not self._fast_failed:
             try:
-                import jsonschema_rs
+                import jsonschema_rs  # noqa: PLC0415 - lazy: compiled only when a schema is used
 
                 if isinstance(self.schema, dict) and "$schema" in self.schema:
                     self._fast = jsonschema_rs.validator_for(self.schema)
@@ -55,8 +56,8 @@ class JsonSchema:
 
     def _python(self) -> Any:
         if self._slow is None:
-            from jsonschema import Draft202012Validator
-            from jsonschema.validators import validator_for
+            from jsonschema import Draft202012Validator  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
+            from jsonschema.validators import validator_for  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
 
             cls = validator_for(self.schema, default=Draft202012Validator)
             self._slow = cls(self.schema)
@@ -64,9 +65,9 @@ class JsonSchema:
 
     def check_schema(self) -> None:
         """Raise ``ExpectationError`` when the schema itself is not a valid JSON Schema."""
-        from jsonschema import Draft202012Validator
-        from jsonschema.exceptions import SchemaError
-        from jsonschema.validators import validator_for
+        from jsonschema import Draft202012Validator  # noqa: PLC0415 - lazy: heavy, needed only to check a schema
+        from jsonschema.exceptions import SchemaError  # noqa: PLC0415 - lazy: heavy, needed only to check a schema
+        from jsonschema.validators import validator_for  # noqa: PLC0415 - lazy: heavy, needed only to check a schema
 
         try:
             validator_for(self.schema, default=Draft202012Validator).check_schema(self.schema)
@@ -88,7 +89,7 @@ class JsonSchema:
         """Every violation of ``value``, most relevant first (empty when valid)."""
         if self.is_valid(value):
             return ()
-        from jsonschema.exceptions import best_match, relevance
+        from jsonschema.exceptions import best_match, relevance  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
 
         errors = list(self._python().iter_errors(value))
         if not errors:  # the Rust validator saw something Python's does not (a format, say)
@@ -210,10 +211,10 @@ def _decode(text: str, source: str) -> Any:
 
 
 def _fetch(url: str) -> str:
-    from urllib.request import Request, urlopen
+    from urllib.request import Request, urlopen  # noqa: PLC0415 - lazy: only with allow_fetch
 
     try:
         with urlopen(Request(url, headers={"Accept": "application/schema+json, application/json"}), timeout=10) as resp:
-            return resp.read(16 * 1024 * 1024).decode("utf-8-sig")
+            return resp.read(MAX_SIZE).decode("utf-8-sig")
     except Exception as err:
         raise ExpectationError(f"cannot fetch the schema {url}: {err}") from None

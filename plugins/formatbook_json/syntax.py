@@ -2,8 +2,8 @@
 
 Where orjson and RFC 8259 differ, and what formatbook answers:
 
-- Nesting: orjson stops at 1024 levels. ``max_depth`` (default 1000) is enforced exactly
-  by wrapping the text in ``1024 - max_depth`` extra ``[``/``]`` pairs, so orjson's own
+- Nesting: orjson stops at 1024 levels. ``max_depth`` (``formatbook_core.limits.MAX_DEPTH``) is
+  enforced exactly by wrapping the text in ``1024 - max_depth`` extra ``[``/``]`` pairs, so orjson's own
   limit becomes ours at no extra scan; deeper limits fall back to the checker + an
   iterative builder (no recursion, so no RecursionError).
 - Numbers whose magnitude overflows a double (``1e400``, a 400-digit integer): the
@@ -13,7 +13,7 @@ Where orjson and RFC 8259 differ, and what formatbook answers:
 - Integers beyond 64 bits (``18446744073709551616``): valid; orjson returns them as
   floats (RFC 8259 §6 lets an implementation limit precision). Finding them to re-parse
   exactly would cost a scan of the whole text on every call, so they stay floats.
-- Lone surrogate escapes (``"\\ud800"``): rejected, like ``incremental.JsonChecker`` (see
+- Lone surrogate escapes (``"\\ud800"``): rejected, like ``stream.JsonChecker`` (see
   its module doc), so ``is_valid_json`` and ``can_be_valid`` always agree.
 - A byte order mark (U+FEFF) at the start is not JSON whitespace: rejected. Dropping a BOM
   is the job of whoever decodes bytes (the CLI does).
@@ -26,11 +26,17 @@ Where orjson and RFC 8259 differ, and what formatbook answers:
 from __future__ import annotations
 
 import re
+from json.decoder import scanstring
 from typing import Any
 
 import orjson
 
-__all__ = ["JsonSyntaxError", "parse_strict", "is_valid_json"]
+from formatbook_core import Span, Violation
+from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
+
+from .stream import JsonChecker
+
+__all__ = ["JsonSyntaxError", "parse_strict", "is_valid_json", "to_violation"]
 
 _ORJSON_MAX_DEPTH = 1024  # orjson accepts 1024 nested containers, rejects 1025
 _loads = orjson.loads
@@ -52,7 +58,16 @@ class JsonSyntaxError(ValueError):
         self.code = code
 
 
-def parse_strict(text: str, *, max_depth: int = 1000, max_size: int = 16 * 1024 * 1024) -> Any:
+def to_violation(err: JsonSyntaxError, text_length: int) -> Violation:
+    """``err`` as a violation whose span is the character where it shows (clamped to a
+    text of ``text_length`` characters)."""
+    code = err.code if err.code.startswith("json.") else f"json.{err.code}"
+    offset = max(0, min(err.offset, text_length))
+    span = Span(offset, min(offset + 1, text_length) if offset < text_length else offset)
+    return Violation(code, err.message or str(err), span=span)
+
+
+def parse_strict(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> Any:
     """Parse ``text`` as one RFC 8259 JSON document and return the Python value.
 
     Raises ``JsonSyntaxError`` (a ``ValueError``) when the text is not strict JSON, is
@@ -85,7 +100,7 @@ def parse_strict(text: str, *, max_depth: int = 1000, max_size: int = 16 * 1024 
         return _slow_path(text, max_depth)
 
 
-def is_valid_json(text: str, *, max_depth: int = 1000, max_size: int = 16 * 1024 * 1024) -> bool:
+def is_valid_json(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> bool:
     """True when ``text`` is one strict JSON document within the limits. Never raises."""
     try:
         parse_strict(text, max_depth=max_depth, max_size=max_size)
@@ -98,8 +113,6 @@ def is_valid_json(text: str, *, max_depth: int = 1000, max_size: int = 16 * 1024
 def _slow_path(text: str, max_depth: int) -> Any:
     """orjson refused ``text`` (or the depth wrapper did): raise the precise error, or
     return the value when the text is valid JSON orjson cannot represent."""
-    from .incremental import JsonChecker
-
     if not text.strip(" \t\n\r"):
         raise JsonSyntaxError("empty document: no JSON value", len(text), "json.empty")
     checker = JsonChecker(True, max_depth=max_depth)
@@ -129,8 +142,6 @@ def _number(token: str, is_float: bool) -> int | float:
 
 def _build(text: str) -> Any:
     """Build the value of a text already known to be valid, without recursion."""
-    from json.decoder import scanstring
-
     stack: list[Any] = []  # open containers
     keys: list[Any] = []  # for each open container: the pending key (objects) or None
     expect_key = False

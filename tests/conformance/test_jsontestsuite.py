@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_json.incremental import JsonChecker, can_be_valid
+from formatbook_json.stream import JsonChecker, can_be_valid
 from formatbook_json.syntax import JsonSyntaxError, is_valid_json, parse_strict
 
 ROOT = Path(__file__).resolve().parents[2]

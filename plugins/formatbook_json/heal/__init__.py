@@ -1,67 +1,72 @@
-"""Syntax healing for JSON: a relaxed lexer, then repair passes, each family in its own
-module (:mod:`.strings`, :mod:`.numbers`, :mod:`.literals`, :mod:`.structure`).
+"""Healing JSON: the repair plan, and :func:`heal`, which runs it.
 
+The plan is ordered data: each :class:`Step` is named, runs one module's step function
+on the :class:`~.state.Healing` in progress, and may run only when its condition holds.
 Healing edits the payload in place — the layout of the reply survives, only the broken
 bits change — and lists every edit as a ``Repair`` whose span indexes the payload.
+
+1. ``refuse`` (:mod:`.strict`): not text, or longer than ``max_size``: ``HealError``.
+2. ``strict`` (:mod:`.strict`): strict JSON is parsed once and needs no syntax repair.
+3. ``syntax`` (:mod:`.structure`): one walk over the tokens repairs structure (commas,
+   colons, brackets, bare keys, a cut-off end) and hands each token to its family:
+   :mod:`.strings`, :mod:`.numbers`, :mod:`.literals`. Stretches already strict
+   (:mod:`.runs`) or broken the common way at every token (:mod:`.tolerant`) are taken
+   whole by one regular expression; tests check they give what the walk gives.
+4. ``confirm`` (:mod:`.strict`): the repaired text must parse strictly.
+5. ``schema`` (:mod:`.schema_aware`): repairs only a schema justifies (``"42"`` to ``42``
+   where it wants a number, enum case, key spelling, a lone value wrapped in an array).
 """
 
 from __future__ import annotations
 
-import gc
-from operator import attrgetter
+from collections.abc import Callable
+from typing import NamedTuple
 
-from formatbook_core import HealError, Repair, SetAside, Span, Violation
+from formatbook_core import Healed
+from formatbook_core.limits import DEFAULT, Limits
 
-from . import edits as _edits
-from .structure import repair
+from ..schema import JsonSchema
+from . import schema_aware, strict, structure
+from .state import Healing
 
-__all__ = ["SyntaxHealed", "heal_syntax"]
-
-_SPAN_START = attrgetter("span.start")
-_GC_PAUSE_FROM = 20_000  # characters; below, a pause would cost more than it saves
-
-
-class SyntaxHealed:
-    """The outcome of :func:`heal_syntax`: the repaired ``text``, its ``repairs``, text set
-    aside (trailing data) and the ``edits`` made (to trace offsets back)."""
-
-    __slots__ = ("text", "repairs", "set_aside", "edits")
-
-    def __init__(self, text: str, repairs: list[Repair], set_aside: list[SetAside], edits: list):
-        self.text = text
-        self.repairs = repairs
-        self.set_aside = set_aside
-        self.edits = edits
+__all__ = ["PLAN", "Step", "heal"]
 
 
-def heal_syntax(text: str, *, max_depth: int = 1000, done_at: int | None = None) -> SyntaxHealed:
-    """Repair ``text`` into strict JSON (no schema involved). Raises ``HealError``.
-    ``done_at``: where a strict parser found text after one complete value (the walk
-    starts there)."""
-    if not text.strip():
-        raise HealError(
-            "cannot heal JSON: the text is empty",
-            [Violation("json.empty", "the text is empty", span=Span(0, len(text)))],
-        )
-    # A badly broken long reply makes one Repair (and edit) per token: thousands of small
-    # acyclic objects that live until the answer is returned. The cyclic collector would
-    # scan them again and again while they pile up (a quarter of the time on a 1 MB
-    # reply), and can find nothing to free, so it waits until healing is done.
-    collecting = gc.isenabled()
-    if collecting and len(text) > _GC_PAUSE_FROM:
-        gc.disable()
-    try:
-        res = repair(text, max_depth, done_at=done_at)
-    finally:
-        if collecting:
-            gc.enable()
-    set_aside = []
-    if res.trailing is not None:
-        set_aside.append(SetAside("trailing_data", text[res.trailing.start : res.trailing.end], res.trailing))
-    edits = res.edits
-    healed = _edits.apply(text, edits)
-    try:
-        repairs = sorted(res.repairs, key=_SPAN_START)  # stable: text order within an offset
-    except AttributeError:  # a repair without a span (none is made today)
-        repairs = sorted(res.repairs, key=lambda r: r.span.start if r.span else 0)
-    return SyntaxHealed(healed, repairs, set_aside, edits)
+class Step(NamedTuple):
+    """One step of the plan: ``run`` changes the healing in progress (or raises
+    ``HealError``); ``when`` (``None``: always) says whether it is needed."""
+
+    name: str
+    run: Callable[[Healing], None]
+    when: Callable[[Healing], bool] | None = None
+
+
+def _not_strict_yet(h: Healing) -> bool:
+    return not h.strict
+
+
+def _has_schema(h: Healing) -> bool:
+    return h.schema is not None
+
+
+#: The repair plan, in the order the steps run.
+PLAN: tuple[Step, ...] = (
+    Step("refuse", strict.refuse),
+    Step("strict", strict.parse_if_strict),
+    Step("syntax", structure.repair_syntax, _not_strict_yet),
+    Step("confirm", strict.confirm, _not_strict_yet),
+    Step("schema", schema_aware.repair_against_schema, _has_schema),
+)
+
+
+def heal(text: str, schema: JsonSchema | None = None, limits: Limits = DEFAULT) -> Healed:
+    """``text`` repaired into strict JSON (and into what ``schema`` asks for, where a
+    repair can tell), by running :data:`PLAN`. Valid input comes back unchanged. Raises
+    ``HealError`` with the violations that say why it cannot be healed."""
+    h = Healing(text, schema, limits)
+    for _, run, when in PLAN:
+        if when is None or when(h):
+            run(h)
+    if not h.repairs:
+        return Healed(text)
+    return Healed(h.text, tuple(h.repairs), h.set_aside)

@@ -12,7 +12,7 @@ import re
 
 # The quote that closes each opening quote.
 _CLOSERS = {'"': '"', "'": "'", "\u201c": "\u201d\u201c", "\u201d": "\u201d", "\u2018": "\u2019", "\u2019": "\u2019"}
-_CANDIDATE = {q: re.compile(r"[^%s\\]*(?:\\.[^%s\\]*)*[%s]" % (c, c, c), re.DOTALL) for q, c in _CLOSERS.items()}
+_CANDIDATE = {q: re.compile(rf"[^{c}\\]*(?:\\.[^{c}\\]*)*[{c}]", re.DOTALL) for q, c in _CLOSERS.items()}
 # What may follow the closing quote of a string; anything else means the quote was an
 # unescaped inner quote ("He said "hi" to me").
 _FOLLOW = re.compile(r"[ \t]*(?:[,:}\]\n\r]|//|/\*|\Z)|[ \t]+[\"'\u201c\u2018]")
@@ -112,7 +112,7 @@ def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> St
             return '\\"'
         if m.group(3) is not None:
             seen.add("control_character")
-            return _SHORT_ESCAPES.get(g) or "\\u%04x" % ord(g)
+            return _SHORT_ESCAPES.get(g) or f"\\u{ord(g):04x}"
         bad = m.group(1)
         if bad is not None:
             if bad == "'" and quote != '"':
@@ -130,7 +130,7 @@ def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> St
         if ch == '"':
             return '\\"'
         if ch < " ":
-            return _SHORT_ESCAPES.get(ch) or "\\u%04x" % ord(ch)
+            return _SHORT_ESCAPES.get(ch) or f"\\u{ord(ch):04x}"
         return ch
 
     fixed = _PIECE.sub(piece, body)

@@ -1,20 +1,29 @@
-"""The structural pass: walks the tokens with a small state machine and repairs commas,
-colons, brackets, bare keys and literals, and the end of a reply that was cut off.
+"""The syntax step: walks the tokens with a small state machine and repairs commas,
+colons, brackets, bare keys and literals, and the end of a reply that was cut off; each
+string, number and bare word is repaired by its family's module (:mod:`.strings`,
+:mod:`.numbers`, :mod:`.literals`).
 
 It never rewrites what is already right: every repair is an edit of the payload (see
-:mod:`.edits`), so the layout of the reply survives healing.
+:mod:`.edits`), so the layout of the reply survives healing. Stretches that are already
+strict JSON (:mod:`.runs`), or broken the same common way at every token
+(:mod:`.tolerant`), are taken whole by one regular expression.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import re
+from operator import attrgetter
 
-from formatbook_core import HealError, Repair, Span, Violation
+from formatbook_core import HealError, Repair, SetAside, Span, Violation
+from formatbook_core.limits import MAX_DEPTH
+from formatbook_core.results import make_repair
 
+from . import edits as _edits
 from . import literals, numbers, runs, strings, tolerant
 from .lexer import Lexer
-from .repairs import make as make_repair
+from .state import Healing
 
 # States: what the next significant token should be.
 TOP, VALUE_AFTER_COLON, FIRST_VALUE, NEXT_VALUE, FIRST_KEY, NEXT_KEY, COLON, AFTER, DONE = range(9)
@@ -62,7 +71,43 @@ def _fail(message: str, start: int, end: int | None = None, code: str = "json.he
     return HealError(message + f" at offset {start}", [Violation(code, message, span=span)])
 
 
-def repair(text: str, max_depth: int = 1000, *, fast: bool = True, done_at: int | None = None) -> Result:
+_SPAN_START = attrgetter("span.start")
+_GC_PAUSE_FROM = 20_000  # characters; below, a pause would cost more than it saves
+
+
+def repair_syntax(h: Healing) -> None:
+    """The plan's syntax step: make ``h.text`` strict JSON (no schema involved), listing
+    every repair in text order and setting aside text after the value. Raises
+    ``HealError`` when no obvious repair exists."""
+    text = h.text
+    if not text.strip():
+        raise HealError(
+            "cannot heal JSON: the text is empty",
+            [Violation("json.empty", "the text is empty", span=Span(0, len(text)))],
+        )
+    # A badly broken long reply makes one Repair (and edit) per token: thousands of small
+    # acyclic objects that live until the answer is returned. The cyclic collector would
+    # scan them again and again while they pile up (a quarter of the time on a 1 MB
+    # reply), and can find nothing to free, so it waits until healing is done.
+    collecting = gc.isenabled()
+    if collecting and len(text) > _GC_PAUSE_FROM:
+        gc.disable()
+    try:
+        res = repair(text, h.limits.max_depth, done_at=h.done_at)
+    finally:
+        if collecting:
+            gc.enable()
+    if res.trailing is not None:
+        start, end = res.trailing
+        h.set_aside = (SetAside("trailing_data", text[start:end], res.trailing),)
+    h.edits = res.edits
+    h.text = _edits.apply(text, res.edits)
+    h.repairs.extend(sorted(res.repairs, key=_SPAN_START))  # stable: text order within an offset
+
+
+def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps it fast
+    text: str, max_depth: int = MAX_DEPTH, *, fast: bool = True, done_at: int | None = None
+) -> Result:
     """Walk the tokens of ``text`` and collect the edits that make ``text``
     strict JSON. Raises ``HealError`` when no obvious repair exists. ``fast=False``
     walks every token (the fast paths must give the same result; tests compare).

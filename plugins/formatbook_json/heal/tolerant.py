@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import re
 
+from formatbook_core.results import make_repair as make
+
 from . import literals, strings
-from .repairs import make
 from .runs import _STR, _WS
 
 _SQ = "(?:'[^'\"\\\\\\x00-\\x1f]*+'|\u201c[^\u201c\u201d\"\\\\\\x00-\\x1f]*+\u201d)"

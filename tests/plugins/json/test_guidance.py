@@ -29,7 +29,7 @@ def test_fields_types_required_enums():
 
 
 def test_refs_and_nullable_from_pydantic():
-    import pydantic
+    import pydantic  # noqa: PLC0415 - optional dependency, needed by this test only
 
     class Item(pydantic.BaseModel):
         sku: str

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -114,8 +115,6 @@ def test_a_string_closed_too_early_is_left_to_the_token_walk():
     tail=st.text(alphabet=st.sampled_from(list("}] x{[\"',:1\n")), min_size=1, max_size=6),
 )
 def test_starting_after_a_value_a_strict_parser_took_agrees_with_the_walk(value, indent, gap, tail):
-    import orjson
-
     text = json.dumps(value, indent=indent) + gap + tail
     try:
         orjson.loads(text)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from formatbook_core import ExpectationError, Expectations, check
+from formatbook_core import ExpectationError, Expectations, check, parse_expectations
 from formatbook_json import JsonFormat
 
 FMT = JsonFormat()
@@ -195,8 +195,6 @@ def test_check_returns_the_instance_with_the_repair():
 
 def test_check_with_expect_line_and_file_schema(tmp_path):
     (tmp_path / "person.json").write_text(json.dumps(PERSON), encoding="utf-8")
-    from formatbook_core import parse_expectations
-
     exp = parse_expectations("EXPECT JSON person.json", base_dir=tmp_path)
     assert check('{"name": "Al", "age": 3}', exp).ok
     bad = check('{"name": "Al"}', exp)

@@ -1,4 +1,4 @@
-"""Schema-aware healing: repairs that only a schema can justify, each a listed repair.
+"""The schema step of healing: repairs that only a schema can justify, each a listed repair.
 
 - ``"42"`` where the schema wants an integer or a number becomes ``42``;
 - ``"true"``/``"false"`` where it wants a boolean becomes ``true``/``false``;
@@ -18,10 +18,11 @@ import json
 import re
 from typing import Any
 
-from formatbook_core import Repair
+from formatbook_core import Repair, Span
 
-from .heal import edits as _edits
-from .values import source_spans
+from ..values import source_spans
+from . import edits as _edits
+from .state import Healing
 
 _INTEGER = re.compile(r"\s*-?(?:0|[1-9][0-9]*)\s*")
 _NUMBER = re.compile(r"\s*-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\s*")
@@ -53,6 +54,24 @@ class _Op:
         self.path = path  # where, in the value as parsed
         self.what = what  # "value", "key" or "wrap"
         self.text = text  # the replacement JSON text (a key: the new key)
+
+
+def repair_against_schema(h: Healing) -> None:
+    """The plan's schema step: make the repairs ``h.schema`` asks for on the strict JSON
+    ``h.text``; their spans index the reply (traced back through the syntax edits)."""
+    ops = plan(h.parsed, h.schema.schema)
+    if not ops:
+        return
+    h.text, repairs = apply(h.text, ops)
+    if h.edits:
+        offsets = _edits.OffsetMap(h.edits)
+        repairs = [_traced_back(r, offsets) for r in repairs]
+    h.repairs.extend(repairs)
+
+
+def _traced_back(r: Repair, offsets: _edits.OffsetMap) -> Repair:
+    start = offsets.back(r.span.start)
+    return Repair(r.kind, r.message, Span(start, max(start, offsets.back_end(r.span.end))))
 
 
 def plan(value: Any, schema: Any) -> list[_Op]:

@@ -29,7 +29,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from formatbook_core.results import StreamStatus
+from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
+from formatbook_core.locating import (
+    FENCE_LINE,
+    LINE_BREAK,
+    THINK_OPEN,
+    THINK_OPEN_MAX,
+    outside_spans,
+    think_close,
+    think_spans,
+)
+from formatbook_core.results import StreamStatus, ok_status
 
 __all__ = ["JsonChecker", "can_be_valid"]
 
@@ -52,7 +62,7 @@ _NUM = 12  # inside a number (sub-state in _nsub)
 _LIT = 13  # inside true / false / null
 # Relaxed grammar only.
 _PROSE = 14  # before the payload: skipping prose until '{' or '['
-_THINK = 15  # inside a <think> block before the payload
+_THINK = 15  # inside a think block (<think>, <thinking>, <reasoning>) before the payload
 _BARE = 16  # a bare word (unquoted key, True, None, NaN...)
 _RNUM = 17  # a loosely written number (+1, .5, 01, 1.)
 _SLASH = 18  # saw '/', a comment may start
@@ -82,44 +92,17 @@ _DIGIT_RUN = re.compile(r"[0-9]*").match
 _BARE_RUN = re.compile(r"[A-Za-z0-9_$]*").match
 _RNUM_RUN = re.compile(r"[0-9A-Za-z_.+\-]*").match
 _LOOSE_NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?").fullmatch
-_PROSE_SEARCH = re.compile(r"[\[{]|<think>").search
-_THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|\Z)", re.S)
-_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.M)
+# Before the payload: an opening bracket, or an opening think tag (group 1: its name).
+_PROSE_SEARCH = re.compile(rf"[\[{{]|{THINK_OPEN.pattern}", THINK_OPEN.flags).search
+# A tag cut by a chunk's end is found again with the tail kept from the chunk before.
+_PROSE_CARRY = THINK_OPEN_MAX - 1
 
 # --- building StreamStatus cheaply ----------------------------------------------------
-# ``feed`` on a 4-character chunk must cost well under a microsecond, and the frozen
-# dataclass's __init__ alone costs ~0.5 µs. Its fields all have class-level defaults, so an
-# instance made with object.__new__ whose __dict__ holds only the non-default fields is
-# equal in every way to one built by __init__. Checked once here; if StreamStatus ever
-# changes shape (slots), fall back to the constructor.
+# ``feed`` on a 4-character chunk must cost well under a microsecond: statuses are made
+# by the core's cheap constructor, bound here once, and the commonest ones are shared.
+_status = ok_status
 _OK = StreamStatus(True)
 _COMPLETE = StreamStatus(True, complete=True)
-_new = object.__new__
-
-
-def _fast_status(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
-    s = _new(StreamStatus)
-    d = s.__dict__
-    if values:
-        d["values"] = values
-    if open:
-        d["open"] = open
-    if complete:
-        d["complete"] = True
-    return s
-
-
-try:
-    if _fast_status(("a",), "b", True) != StreamStatus(True, complete=True, values=("a",), open="b"):
-        raise TypeError
-    _status = _fast_status
-    _FAST_STATUS = True
-except (TypeError, AttributeError):  # pragma: no cover - only if StreamStatus changes shape
-
-    def _status(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
-        return StreamStatus(True, complete=complete, values=values, open=open)
-
-    _FAST_STATUS = False
 
 
 # ``open`` statuses of chunks wholly inside a string value, interned: a token stream
@@ -161,7 +144,7 @@ _MOVES_MAX = 4096
 _TOKENS_MAX_CHUNK = 32  # longer chunks go straight to _run (one pass, not two)
 
 
-def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
+def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:  # noqa: C901 - one pass per new chunk
     """The strict move made by ``chunk[i:]`` from the between-tokens state ``st`` with
     ``top`` on top of a stack of ``depth`` entries (2 = two or more).
 
@@ -280,6 +263,41 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:
     return st, status, (1 if depth and not pre else 0), "".join(pushed), peak, collect, body, values
 
 
+def _think_tail(text: str) -> str:
+    """What a think block's text must keep for the next chunk: enough of its end to find
+    a closing tag split across chunks (``</reasoning`` + white space + ``>``). Bounded:
+    the white space a closing tag may hold before its ``>`` is kept as one space."""
+    stripped = text.rstrip()
+    if len(stripped) < len(text):
+        lt = stripped.rfind("<", -THINK_OPEN_MAX)
+        if lt >= 0 and stripped[lt + 1 : lt + 2] == "/":
+            return stripped[lt:] + " "  # `</tag` then white space: the `>` may follow
+    return text[-THINK_OPEN_MAX:]
+
+
+def _without_thoughts_and_fences(prose: str) -> str:
+    """``prose`` without its think blocks and fence lines, stripped: what is left of a
+    reply that never opened a container (it may be a bare scalar, fenced or not)."""
+    kept = "".join(prose[s:e] for s, e in outside_spans(len(prose), think_spans(prose)))
+    lines = [line for line in LINE_BREAK.split(kept) if not FENCE_LINE.match(line)]
+    return "\n".join(lines).strip()
+
+
+def _bare_scalar(text: str) -> StreamStatus | None:
+    """The status of a reply that is one bare JSON scalar (``42``, ``"yes"``, ``true``),
+    read by the strict checker; ``None`` when ``text`` is not one."""
+    if not text:
+        return None
+    checker = JsonChecker(True)
+    fed = checker.feed(text)
+    if not fed:
+        return None
+    end = checker.finish()
+    if not end:
+        return None
+    return _status(fed.values + end.values, complete=True)
+
+
 def _num_substate(text: str) -> int:
     """The number sub-state after ``text``, a prefix of a strict number."""
     last = text[-1]
@@ -319,8 +337,8 @@ class JsonChecker:
     ``strict=False`` is the relaxed grammar that healing accepts, and it fails only when
     healing certainly cannot help (nesting deeper than ``max_depth``, or — at ``finish`` —
     no JSON value at all). It accepts: prose before the payload (everything before the
-    first ``{`` or ``[``, so a ```` ```json ```` fence line too) and ``<think>`` blocks
-    there; anything after the top-level value (prose, a closing fence, surplus closing
+    first ``{`` or ``[``, so a ```` ```json ```` fence line too) and think blocks there
+    (``<think>``, ``<thinking>``, ``<reasoning>``, any case, as :mod:`formatbook_core.locating`); anything after the top-level value (prose, a closing fence, surplus closing
     brackets); trailing and missing commas; a missing colon; mismatched closing brackets;
     single-, double- and smart-quoted (“ ” ‘ ’) strings with raw control characters and
     unknown escapes; unquoted keys; bare words (``True``/``False``/``None``, ``NaN``,
@@ -349,12 +367,13 @@ class JsonChecker:
         "_failed",
         "_ret",
         "_carry",
+        "_think_end",
         "_started",
         "_prose",
         "_bare_key",
     )
 
-    def __init__(self, strict: bool = True, *, max_depth: int = 1000) -> None:
+    def __init__(self, strict: bool = True, *, max_depth: int = MAX_DEPTH) -> None:
         self._strict = bool(strict)
         self._max_depth = max_depth
         self._st = _VALUE if strict else _PROSE
@@ -371,13 +390,14 @@ class JsonChecker:
         self._litword = ""  # the whole literal
         self._failed: StreamStatus | None = None
         self._ret = _VALUE  # state to return to after a comment (relaxed)
-        self._carry = ""  # tail of prose kept to find '<think>' split across chunks
+        self._carry = ""  # tail of prose kept to find a think tag split across chunks
+        self._think_end: re.Pattern[str] | None = None  # closes the open think block
         self._started = bool(strict)  # relaxed: a container has been opened
         self._prose: list[str] | None = None if strict else []  # relaxed text before the payload
         self._bare_key = False  # relaxed: the bare word being read is a key
 
     # --- the Checker protocol -----------------------------------------------------------
-    def feed(self, chunk: str) -> StreamStatus:
+    def feed(self, chunk: str) -> StreamStatus:  # noqa: C901 - the hot path: short paths inline
         """Consume the next piece of the document; O(len(chunk))."""
         # Short paths for the shapes most chunks of a token stream have (string content,
         # a string closing before ',' or ':', whitespace, a string opening, punctuation);
@@ -435,11 +455,7 @@ class JsonChecker:
                 self._st = nst
                 self._pos += len(chunk)
                 if head and not head.isspace():
-                    if _FAST_STATUS:  # _status(values=(head,)), inlined
-                        status = _new(StreamStatus)
-                        status.__dict__["values"] = (head,)
-                        return status
-                    return _status(values=(head,))
+                    return _status((head,))
                 return _OK
             if not tail:
                 self._st = _COLON
@@ -642,12 +658,9 @@ class JsonChecker:
         st = self._st
         if not self._started:
             # No container seen: the reply may still be a bare JSON scalar.
-            from .syntax import is_valid_json
-
-            text = _THINK_BLOCK.sub("", "".join(self._prose or ()))
-            text = _FENCE_LINE.sub("", text).strip()
-            if text and is_valid_json(text):
-                return self._scalar_values(text)
+            status = _bare_scalar(_without_thoughts_and_fences("".join(self._prose or ())))
+            if status is not None:
+                return status
             return StreamStatus(False, "no JSON object or array found in the reply", self._pos)
         values: tuple[str, ...] = ()
         if _STR <= st <= _LOW_U and self._collect:
@@ -663,19 +676,6 @@ class JsonChecker:
             if word in ("true", "false"):
                 values = (word,)
         return _status(values=values)
-
-    @staticmethod
-    def _scalar_values(text: str) -> StreamStatus:
-        from .syntax import parse_strict
-
-        value = parse_strict(text)
-        if isinstance(value, str):
-            return _status(values=(value,) if value.strip() else (), complete=True)
-        if value is None:
-            return _COMPLETE
-        if isinstance(value, bool):
-            return _status(values=("true" if value else "false",), complete=True)
-        return _status(values=(text,), complete=True)
 
     def _fail(self, position: int, reason: str) -> StreamStatus:
         self._failed = StreamStatus(False, reason, position)
@@ -1068,15 +1068,17 @@ class JsonChecker:
                 off = i - len(carry)  # chunk index of text[0]
                 m = _PROSE_SEARCH(text)
                 if m is None:
-                    self._carry = text[-6:]  # '<think' may be split across chunks
+                    self._carry = text[-_PROSE_CARRY:]  # an opening tag may be split across chunks
                     i = n
                     break
                 self._carry = ""
                 i = off + m.end()
-                c = m.group()
-                if c == "<think>":
+                tag = m.group(1)
+                if tag is not None:
+                    self._think_end = think_close(tag)
                     st = _THINK
                     continue
+                c = m.group()
                 stack.append(c)
                 self._started = True
                 self._prose = None
@@ -1085,13 +1087,14 @@ class JsonChecker:
             if st == _THINK:
                 carry = self._carry
                 text = carry + chunk[i:]
-                k = text.find("</think>")
-                if k < 0:
-                    self._carry = text[-7:]
+                m = self._think_end.search(text)
+                if m is None:
+                    self._carry = _think_tail(text)
                     i = n
                     break
                 self._carry = ""
-                i = i - len(carry) + k + 8
+                self._think_end = None
+                i = i - len(carry) + m.end()  # the closing tag ends in this chunk
                 st = _PROSE
                 continue
             if st == _BARE or st == _RNUM:
@@ -1180,7 +1183,7 @@ class JsonChecker:
         return _OK
 
 
-def can_be_valid(partial: str, *, max_depth: int = 1000, max_size: int = 16 * 1024 * 1024) -> bool:
+def can_be_valid(partial: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> bool:
     """False only when no continuation of ``partial`` can be valid JSON (RFC 8259, lone
     surrogate escapes rejected). Never raises: anything that is not a ``str`` is False,
     and so is a partial longer than ``max_size`` characters."""

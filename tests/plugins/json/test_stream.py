@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formatbook_json import incremental
-from formatbook_json.incremental import JsonChecker, can_be_valid
+from formatbook_core.locating import THINK_OPEN_MAX
+from formatbook_json import stream
+from formatbook_json.stream import JsonChecker, can_be_valid
 from formatbook_json.syntax import is_valid_json
 
 
@@ -229,7 +230,7 @@ def test_every_prefix_of_a_valid_document_is_accepted(value, options, data):
     assert values == leaves(value)
     # Any chunking gives the same answer.
     cuts = sorted(data.draw(st.sets(st.integers(0, len(text)), max_size=6)))
-    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
     checker = JsonChecker()
     chunked: list[str] = []
     for piece in pieces:
@@ -358,6 +359,37 @@ def test_relaxed_skips_think_blocks_before_the_payload():
         assert status and status.complete and values == ["x"]
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '<reasoning>I think {x} </reasoning> {"a": 1}',
+        '<thinking>maybe [1, 2 or {"b":</thinking>\n{"a": 1}',
+        '<REASONING>upper case {"no": 0}</Reasoning >\n```json\n{"a": 1}\n```',
+        '<think>a</think> <reasoning>b {</reasoning> {"a": 1}',
+    ],
+)
+def test_relaxed_skips_every_think_tag_before_the_payload(reply):
+    # regression: only <think> was known, so the relaxed checker committed to the '{'
+    # inside a <reasoning> block and finished incomplete; tags may be split across chunks
+    for step in range(1, len(reply) + 1):
+        status, values, _ = run(reply, strict=False, step=step)
+        assert status and status.complete and values == ["1"], (step, status)
+
+
+def test_relaxed_bare_scalar_after_a_reasoning_block():
+    status, values, _ = run("<reasoning>{draft}</reasoning>\n42", strict=False, step=2)
+    assert status and status.complete and values == ["42"]
+
+
+def test_think_tag_carry_is_bounded():
+    # the tail kept to find a tag split across chunks never grows with the text
+    checker = JsonChecker(False)
+    for chunk in ["prose <reas", "oning>", *["long thought </reasoning" + " " * 50] * 200, ">", " [1]"]:
+        assert checker.feed(chunk)
+        assert len(checker._carry) <= THINK_OPEN_MAX + 1
+    assert checker.finish().complete
+
+
 def test_relaxed_is_lenient_where_strict_fails():
     for text in ('{"a": tru3}', "[1,,2]", '{"a" 1}', "[1 2]", "[01]", '{"a": [1}', "['a\\q']"):
         assert not run(text)[0]
@@ -396,8 +428,8 @@ def _count_lines(checker: JsonChecker, chunks: list[str], *, warm: bool = False)
 
     # Start cold: the shared tables of memoized moves and interned statuses would
     # otherwise make a chunk seen before cheaper than one seen for the first time.
-    incremental._MOVES.clear()
-    incremental._OPEN.clear()
+    stream._MOVES.clear()
+    stream._OPEN.clear()
     if warm:
         warmer = JsonChecker()
         for chunk in chunks:

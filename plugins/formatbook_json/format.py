@@ -1,0 +1,151 @@
+"""``JsonFormat``: the ``json`` format, a thin adapter over the modules beside it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from formatbook_core import (
+    Analysis,
+    BaseFormat,
+    Healed,
+    Option,
+    ScopeNotFound,
+    Span,
+    Violation,
+)
+from formatbook_core.limits import limits_from
+
+from . import guidance as _guidance
+from . import heal as _heal
+from . import locate as _locate
+from . import stream as _stream
+from . import values as _values
+from .schema import JsonSchema, load_schema
+from .syntax import JsonSyntaxError, parse_strict, to_violation
+
+_SAMPLES = (
+    '{"answer": "Paris", "confidence": 0.92}',
+    '{\n  "title": "Weekly report",\n  "items": [\n    {"name": "Fix login bug", "done": true, "hours": 3.5},\n'
+    '    {"name": "Write docs", "done": false, "hours": null}\n  ],\n  "summary": "Two tasks, one finished."\n}',
+    '[{"city": "Z\\u00fcrich", "population": 421878}, {"city": "S\\u00e3o Paulo", "population": 12325232}]',
+    '{"emoji": "\\ud83d\\ude80 launch", "tags": ["a", "b"], "nested": {"deep": [1, [2, [3]]]}}',
+    '"just a string"',
+)
+
+
+class JsonFormat(BaseFormat):
+    """JSON (RFC 8259). Schemas: JSON Schema as a dict, a file path, a URL (only with
+    ``allow_fetch=True``) or a pydantic model class. Options: ``max_depth`` and
+    ``max_size`` (see ``formatbook_core.limits``), ``allow_fetch`` (False), ``base_dir``."""
+
+    name = "json"
+    option_specs = (
+        Option("allow_fetch", bool, False, "a schema given as a URL (http or https) may be fetched"),
+        Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+    )
+    aliases = ()
+    mime_types = ("application/json",)
+    scope_kind = "JSON pointer"
+    description = "JSON (RFC 8259), with JSON Schema or a pydantic model; scopes are JSON pointers."
+    samples = _SAMPLES
+
+    # --- schemas --------------------------------------------------------------------
+    def load_schema(self, schema: Any, **options: Any) -> Any:
+        """A :class:`~formatbook_json.schema.JsonSchema` (compiled lazily, cached)."""
+        return load_schema(schema, allow_fetch=options.get("allow_fetch", False), base_dir=options.get("base_dir"))
+
+    def _schema(self, schema: Any, options: dict[str, Any]) -> JsonSchema | None:
+        if schema is None or isinstance(schema, JsonSchema):
+            return schema
+        return self.load_schema(schema, **options)
+
+    # --- checking -------------------------------------------------------------------
+    def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
+        """One strict parse, then the schema (and the pydantic model, whose instance is
+        then the value)."""
+        max_size, max_depth = limits_from(options)
+        try:
+            parsed = parse_strict(value, max_depth=max_depth, max_size=max_size)
+        except JsonSyntaxError as err:
+            return Analysis(None, (to_violation(err, len(value)),))
+        except Exception as err:  # not a str, say: a violation, not a crash
+            return Analysis(None, (Violation("json.syntax", f"cannot read the text as JSON: {err}"),))
+        if schema is None:
+            return Analysis(parsed)
+        js = self._schema(schema, options)
+        violations = js.violations(parsed)
+        if violations or js.model is None:
+            return Analysis(parsed, violations)
+        return _build_model(js.model, value, parsed)
+
+    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
+        return list(self.analyze(value, schema, **options).violations)
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        """Strict RFC 8259 plus the schema. Never raises."""
+        try:
+            return self.analyze(value, schema, **options).ok
+        except Exception:
+            return False
+
+    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
+        return self.analyze(value, schema, **options).value
+
+    def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
+        """Whether some continuation of ``partial`` is strict JSON (the schema is not
+        consulted: a prefix rarely tells)."""
+        return _stream.can_be_valid(partial)
+
+    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> _stream.JsonChecker:
+        return _stream.JsonChecker(strict=strict, max_depth=limits_from(options).max_depth)
+
+    # --- finding and healing --------------------------------------------------------
+    def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
+        return _locate.locate(reply)
+
+    def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
+        """Repair syntax (no schema needed), then make the schema-aware repairs the schema
+        asks for, following :data:`formatbook_json.heal.PLAN`. Valid input comes back
+        unchanged. Raises ``HealError``."""
+        return _heal.heal(value, self._schema(schema, options), limits_from(options))
+
+    # --- values ---------------------------------------------------------------------
+    def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
+        """Scalar leaves as written (strings decoded), keys and nulls left out."""
+        return _values.extract_values(value)
+
+    def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """The values under the JSON pointer ``scope`` (``""`` is the whole document,
+        ``"/"`` the member with the empty key). Raises ``ScopeNotFound``."""
+        max_size, max_depth = limits_from(options)
+        try:
+            parsed = parse_strict(value, max_depth=max_depth, max_size=max_size)
+        except JsonSyntaxError as err:
+            raise ScopeNotFound(f"cannot find {scope!r}: the text is not valid JSON ({err})") from None
+        return _values.extract_scope(value, parsed, scope)
+
+    def guidance(self, schema: Any = None, **options: Any) -> str:
+        js = self._schema(schema, options)
+        return _guidance.guidance(js.schema if js is not None else None)
+
+
+def _build_model(model: Any, text: str, parsed: Any) -> Analysis:
+    """The model instance, built in strict JSON mode so that pydantic's own coercions
+    cannot hide a repair ("42" for an int must have been healed, and listed, before)."""
+    try:
+        return Analysis(model.model_validate_json(text, strict=True))
+    except ValueError as err:
+        errors = getattr(err, "errors", None)
+        if not callable(errors):
+            return Analysis(parsed, (Violation("schema.model", f"{model.__name__}: {err}"),))
+        out = []
+        for e in errors():
+            out.append(
+                Violation(
+                    f"schema.model.{e.get('type', 'invalid')}",
+                    f"{model.__name__}: {e.get('msg', 'invalid')}",
+                    path=tuple(p for p in e.get("loc", ()) if isinstance(p, (str, int))),
+                    keyword=e.get("type"),
+                )
+            )
+        return Analysis(parsed, tuple(out) or (Violation("schema.model", f"{model.__name__}: {err}"),))

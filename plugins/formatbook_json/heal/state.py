@@ -1,0 +1,36 @@
+"""What one heal carries from step to step of the plan (see :mod:`formatbook_json.heal`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from formatbook_core import HealError, Repair, SetAside, Violation
+from formatbook_core.limits import Limits
+
+from ..schema import JsonSchema
+
+
+class Healing:
+    """The work in progress: ``text`` as repaired so far, its ``repairs`` and ``set_aside``
+    text, the syntax ``edits`` made (to trace later spans back to the reply), and once the
+    text is strict JSON (``strict``) its ``parsed`` value. ``done_at``: where a strict
+    parser found text after one complete value (the syntax walk starts there)."""
+
+    __slots__ = ("original", "text", "schema", "limits", "strict", "parsed", "done_at", "repairs", "set_aside", "edits")
+
+    def __init__(self, text: Any, schema: JsonSchema | None, limits: Limits) -> None:
+        self.original = text
+        self.text = text
+        self.schema = schema
+        self.limits = limits
+        self.strict = False
+        self.parsed: Any = None
+        self.done_at: int | None = None
+        self.repairs: list[Repair] = []
+        self.set_aside: tuple[SetAside, ...] = ()
+        self.edits: list[tuple[int, int, str]] = []
+
+
+def refused(violation: Violation) -> HealError:
+    """The error that ends a heal, saying why."""
+    return HealError(f"cannot heal JSON: {violation.message}", [violation])
