@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formatbook_markdown import enforce_flex_md
+from formatbook_markdown import enforce_flex_md, extract_output
 from formatbook_markdown.format import MarkdownFormat
 
 from .helpers import SPEC, STRICT_SPEC, assert_nothing_lost
@@ -99,8 +99,6 @@ def test_analyze_agrees_with_enforce(reply, level):
 def test_empty_value_does_not_join_a_setext_heading_below():
     # found by hypothesis: 'None' written right above a setext underline became part of the
     # heading, so the section stayed empty and a second enforce repaired it again
-    from formatbook_markdown import enforce_flex_md
-
     reply = "## Short answer\n| Option | Cost | Risk |\n======"
     first = enforce_flex_md(reply, SPEC, level=1)
     assert first.extracted.sections_by_name["Short answer"].md.strip() == "None"
@@ -168,8 +166,6 @@ REGRESSIONS = [
 
 
 def test_a_label_before_a_line_it_would_change_stays_bold_text():
-    from formatbook_markdown import extract_output
-
     for rest in ("<span>", "2. two", "    code", "[x]: /url"):
         ex = extract_output(f"## Short answer\nYes.\n\n**Reasoning:**\n{rest}\n", SPEC)
         assert "Reasoning" not in ex.sections_by_name, rest
@@ -217,8 +213,6 @@ def test_a_label_after_a_label_is_a_heading_too_and_duplicates_merge():
 
 
 def test_the_reader_sees_the_labels_the_repair_writes():
-    from formatbook_markdown import extract_output
-
     ex = extract_output("**Short answer:**\n**Reasoning:**\n1. Because.", SPEC)
     assert ex.sections_by_name["Short answer"].md == ""
     assert ex.sections_by_name["Reasoning"].md == "1. Because."

@@ -10,16 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from formatbook_markdown.spec import (
-    OfsSection,
-    OfsTable,
-    OutputFormatSpec,
-    SpecError,
-    coerce_spec,
-    normalize_section_name,
-    parse_output_format_spec,
-    stringify_output_format_spec,
-)
+from formatbook_markdown.contract.coerce import coerce_spec
+from formatbook_markdown.contract.model import OfsSection, OfsTable, OutputFormatSpec, SpecError
+from formatbook_markdown.contract.names import normalize_section_name
+from formatbook_markdown.contract.parse import parse_output_format_spec
+from formatbook_markdown.contract.write import stringify_output_format_spec
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "spec"
 CONTRACTS = sorted(FIXTURES.glob("*.md"))

@@ -7,15 +7,14 @@ so does each following line that is such a label too: see ``blocks.label_lines``
 
 from __future__ import annotations
 
-from ..blocks import label_lines, scan
-from ..outline import section_level
+from ..contract.names import normalize_section_name
+from ..reply.blocks import label_lines, scan
+from ..reply.outline import section_level
 from .state import RepairState, edit_lines
 
 
 def standardize_headings(st: RepairState) -> None:
     """Turn bold labels into headings; rename section headings to the spec's names."""
-    from ..spec import normalize_section_name
-
     names = st.names
     if st.level < 1 or not names:
         return

@@ -12,10 +12,11 @@ cannot be converted: an issue ``markdown.section_kind``."""
 
 from __future__ import annotations
 
-from ..blocks import Scan, scan
-from ..lists import item_match, parse_list
-from ..outline import outline_for
-from ..sections import match_sections
+from ..contract.names import normalize_section_name
+from ..reply.blocks import Scan, scan
+from ..reply.lists import item_match, parse_list
+from ..reply.outline import outline_for
+from ..reply.sections import match_sections
 from .state import RepairState, edit_lines
 
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
@@ -63,8 +64,6 @@ def _absorbs(sc: Scan, after: int, column: int) -> bool:
 
 def convert_list_kinds(st: RepairState) -> None:
     """Convert list markers to the declared kinds."""
-    from ..spec import normalize_section_name
-
     if st.level < 3 or not st.sections:
         return
     sc = scan(st.body)
