@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from formatbook_core import ExpectationError
+
 from .names import normalize_section_name
 
 SectionKind = Literal["prose", "list", "ordered_list"]
@@ -79,14 +81,17 @@ class OutputFormatSpec:
         return None
 
 
-class SpecError(ValueError):
-    """A contract that cannot be read. ``line`` is the offending line (or ``None`` for a
-    plain structure), ``line_number`` its 1-based number."""
+class SpecError(ExpectationError):
+    """A contract that cannot be read: a bad contract is a bad expectation (so this is a
+    ``FormatbookError`` and a ``ValueError``). ``line`` is the offending line (or ``None``
+    for a plain structure), ``line_number`` its 1-based number, ``suggestion`` the nearest
+    valid word when there is one."""
 
-    def __init__(self, message: str, line: str | None = None, line_number: int | None = None):
-        self.line = line
+    def __init__(
+        self, message: str, line: str | None = None, line_number: int | None = None, suggestion: str | None = None
+    ):
         self.line_number = line_number
         if line_number is not None:
             shown = line if line is None or len(line) <= 120 else line[:117] + "..."
             message = f"line {line_number}: {message} (in {shown!r})"
-        super().__init__(message)
+        super().__init__(message, line, suggestion)

@@ -259,11 +259,12 @@ def parse_section_item(body: str, line: str, number: int) -> OfsSection:
     if first_phrase is not None:
         phrase = re.split(r"[(),;—–]", first_phrase, maxsplit=1)[0].strip() or first_phrase.strip()
         phrase = phrase[:60]
+        nearest = _nearest_kind(phrase)
         raise SpecError(
-            f"unknown section kind {phrase!r}; did you mean {_nearest_kind(phrase)!r}? "
-            "(kinds: text, list, ordered list)",
+            f"unknown section kind {phrase!r}; did you mean {nearest!r}? (kinds: text, list, ordered list)",
             line,
             number,
+            nearest,
         )
     # no separator at all: a prose section, maybe flagged
     required = True

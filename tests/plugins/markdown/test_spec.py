@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from formatbook_core import ExpectationError
 from formatbook_markdown.contract.coerce import coerce_spec
 from formatbook_markdown.contract.model import OfsSection, OfsTable, OutputFormatSpec, SpecError
 from formatbook_markdown.contract.names import normalize_section_name
@@ -214,6 +215,10 @@ def test_contract_without_sections_is_an_error(md: str) -> None:
 
 def test_spec_error_is_a_value_error() -> None:
     assert issubclass(SpecError, ValueError)
+    assert issubclass(SpecError, ExpectationError)  # a bad contract is a bad expectation
+    with pytest.raises(SpecError) as err:
+        parse_output_format_spec("- A — lsit")
+    assert (err.value.line, err.value.line_number, err.value.suggestion) == ("- A — lsit", 1, "list")
     with pytest.raises(ValueError):
         parse_output_format_spec(b"- A - text")  # type: ignore[arg-type]
 
