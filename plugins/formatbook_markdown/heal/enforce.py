@@ -188,7 +188,7 @@ def validate_output(md: Any, spec: Any = None, level: Any = 1) -> ValidationResu
     errors = list(result.issues)
     warnings: list[Issue] = []
     for rep, section in zip(result.repairs, result.repair_sections, strict=False):
-        issue = Issue(REPAIR_CODES.get(rep.kind, f"markdown.{rep.kind}"), rep.message, section, rep.span)
+        issue = Issue(REPAIR_CODES[rep.kind], rep.message, section, rep.span)
         (errors if rep.kind in CONTRACT_KINDS else warnings).append(issue)
     return ValidationResult(not errors, errors, warnings)
 
@@ -200,7 +200,7 @@ def violations_of(result: EnforceResult) -> list[Violation]:
     for rep, section in zip(result.repairs, result.repair_sections, strict=False):
         out.append(
             Violation(
-                REPAIR_CODES.get(rep.kind, f"markdown.{rep.kind}"),
+                REPAIR_CODES[rep.kind],
                 rep.message,
                 path=(section,) if section else (),
                 span=rep.span,
