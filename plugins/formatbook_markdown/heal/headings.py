@@ -3,7 +3,7 @@ trailing colon, emphasis and numbering dropped: ``## **1. reasoning:**`` becomes
 ``## Reasoning``); a setext heading that needs renaming becomes an ATX heading; a
 paragraph whose first line is only a bold label naming a section (``**Reasoning:**``)
 gets that line turned into a heading, at the level the other section headings use (and
-so does each following line that is such a label too: see ``blocks.label_lines``). Applies from L1 on."""
+so does each following line that is such a label too: see ``reply.blocks.label_lines``). Applies from L1 on."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Step 8 (L3): list sections use ``-`` bullets and ordered-list sections numbered items
 ``1.`` .. ``N.``, counted per list (markdown-it's lists; adjacent ones that differ only
 by their markers count as one). Only a section's top-level items change — those that
-both the indentation reading (``lists.parse_list``) and markdown-it take as top-level
+both the indentation reading (``reply.lists.parse_list``) and markdown-it take as top-level
 items (``2. x`` or ``    - x`` continuing a paragraph is text); nested items keep their
 markers. When a marker changes width, the item's indented lines (markdown-it's extent; a
 lazy line at column 0 stays) move with its content column; when a narrower marker would

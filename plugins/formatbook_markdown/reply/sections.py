@@ -1,6 +1,6 @@
 """Matching a reply's headings to the spec's sections.
 
-Names match after :func:`spec.normalize_section_name` (case, trailing ``:`` and dashes,
+Names match after :func:`~..contract.names.normalize_section_name` (case, trailing ``:`` and dashes,
 emphasis, leading numbering). A paragraph that is only a bold label naming a section is
 read as a heading (see :func:`outline.build_outline`). A name appearing more than once:
 the occurrences at the shallowest level win and, when there are several, their contents
