@@ -12,7 +12,8 @@ reports what it could not repair in an Issues Envelope. It registers the format
     result = enforce_flex_md(reply, spec, level=1)
     result.ok; result.extracted.sections_by_name["Short answer"].md; result.output_text
 
-Names are imported on first use, so registering the plugin stays cheap.
+The public names are imported on first use (the format itself imports its machinery on
+first use too), so registering the plugin stays cheap.
 """
 
 from __future__ import annotations
@@ -22,53 +23,52 @@ from typing import Any
 
 from formatbook_core import hookimpl
 
+from .format import MarkdownFormat
+
 _EXPORTS: dict[str, str] = {
-    # the contract (spec.py)
-    "OutputFormatSpec": "spec",
-    "OfsSection": "spec",
-    "OfsTable": "spec",
-    "SpecError": "spec",
-    "normalize_section_name": "spec",
-    "parse_output_format_spec": "spec",
-    "stringify_output_format_spec": "spec",
-    "coerce_spec": "spec",
-    # guidance (guidance.py)
-    "enrich_instructions": "guidance",
-    "build_markdown_guidance": "guidance",
-    # frames and detection (layers A and C)
-    "parse_flex_md": "frames",
-    "stringify_flex_md": "frames",
-    "validate_flex_md": "frames",
-    "detect_objects": "detect",
-    "parse_any": "detect",
-    # outline, lists, tables, sections
-    "MdNode": "outline",
-    "MdOutline": "outline",
-    "build_outline": "outline",
-    "render_outline": "outline",
-    "ListItem": "lists",
-    "ParsedList": "lists",
-    "parse_list": "lists",
-    "ParsedTable": "tables",
-    "parse_tables": "tables",
-    "SectionResult": "sections",
+    # the contract
+    "OutputFormatSpec": "contract.model",
+    "OfsSection": "contract.model",
+    "OfsTable": "contract.model",
+    "SpecError": "contract.model",
+    "normalize_section_name": "contract.names",
+    "parse_output_format_spec": "contract.parse",
+    "stringify_output_format_spec": "contract.write",
+    "coerce_spec": "contract.coerce",
+    "enrich_instructions": "contract.guidance",
+    "build_markdown_guidance": "contract.guidance",
+    # Flex-MD frames and detection (layers A and C)
+    "parse_flex_md": "frames.parse",
+    "stringify_flex_md": "frames.write",
+    "validate_flex_md": "frames.validate",
+    "detect_objects": "frames.detect",
+    "parse_any": "frames.detect",
+    # reading a reply: outline, lists, tables, sections
+    "MdNode": "reply.outline",
+    "MdOutline": "reply.outline",
+    "build_outline": "reply.outline",
+    "render_outline": "reply.outline",
+    "ListItem": "reply.lists",
+    "ParsedList": "reply.lists",
+    "parse_list": "reply.lists",
+    "ParsedTable": "reply.tables",
+    "parse_tables": "reply.tables",
+    "SectionResult": "reply.sections",
     # detect → repair → enforce
-    "enforce_flex_md": "enforce",
-    "EnforceResult": "enforce",
-    "Extracted": "enforce",
-    "validate_output": "enforce",
-    "extract_output": "enforce",
-    "ValidationResult": "enforce",
-    "Issue": "issues",
-    "build_issues_envelope": "envelope",
-    "parse_issues_envelope": "envelope",
-    "IssuesEnvelope": "envelope",
-    "PLAN": "repair",
-    # the format
-    "MarkdownFormat": "format",
+    "enforce_flex_md": "heal.enforce",
+    "EnforceResult": "heal.enforce",
+    "Extracted": "heal.enforce",
+    "validate_output": "heal.enforce",
+    "extract_output": "heal.enforce",
+    "ValidationResult": "heal.enforce",
+    "Issue": "heal.issues",
+    "build_issues_envelope": "heal.envelope",
+    "parse_issues_envelope": "heal.envelope",
+    "IssuesEnvelope": "heal.envelope",
+    "PLAN": "heal.plan",
 }
 
-__all__ = sorted(_EXPORTS) + ["register_formats"]
+__all__ = sorted([*_EXPORTS, "MarkdownFormat"]) + ["register_formats"]
 
 
 def __getattr__(name: str) -> Any:
@@ -87,6 +87,4 @@ def __dir__() -> list[str]:
 @hookimpl
 def register_formats(register):
     """Register the ``markdown`` format (alias ``md``, MIME type ``text/markdown``)."""
-    from .format import MarkdownFormat
-
     register(MarkdownFormat())

@@ -5,6 +5,11 @@ structure; ``None`` for no contract); the option ``level`` (0..3, default 1; ``"
 works too) is the strictness. A reply is valid when the repair plan leaves it unchanged
 and finds nothing it cannot repair; its violations are the plan's issues followed by one
 violation per repair it would make.
+
+A thin adapter: the work is done by the modules beside it (``contract/``, ``reply/``,
+``heal/``, ``values``, ``stream``, ``locate``). Those that read or repair a reply (about
+thirty modules and markdown-it-py, ~40 ms) are imported on first use, inside the methods,
+so that registering the format stays cheap.
 """
 
 from __future__ import annotations
@@ -24,6 +29,10 @@ from formatbook_core import (
     Violation,
 )
 
+from .contract.level import parse_level
+from .locate import locate_markdown
+from .reply.body import as_text
+
 #: The last few enforce results, keyed by (text, id(spec), level); the spec is kept in
 #: the value so that an id cannot be reused while its entry lives.
 _RESULTS: OrderedDict[tuple[str, int, int], tuple[Any, Any]] = OrderedDict()
@@ -37,8 +46,6 @@ _SAMPLES = (
 
 
 def _level_problem(level: Any) -> str | None:
-    from .enforce import parse_level  # noqa: PLC0415 - enforce imports markdown-it, loaded only when used
-
     try:
         parse_level(level)
     except ValueError:
@@ -57,6 +64,8 @@ class MarkdownFormat(BaseFormat):
     aliases = ("md",)
     mime_types = ("text/markdown",)
     scope_kind = "section name"
+    #: locate answers with the whole reply first, by design (the plan needs every fence)
+    whole_reply_locate = True
     description = "Markdown; with a contract (Flex-MD v3): required sections, kinds, tables, levels L0–L3."
     samples = _SAMPLES
 
@@ -64,7 +73,7 @@ class MarkdownFormat(BaseFormat):
     def load_schema(self, schema: Any, **options: Any) -> Any:
         """The contract as an ``OutputFormatSpec`` (``coerce_spec``); the ``level``
         option is checked here too, so a bad one is a bad expectation."""
-        from .enforce import load_spec, parse_level
+        from .contract.coerce import load_spec  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         if "level" in options:
             try:
@@ -74,7 +83,7 @@ class MarkdownFormat(BaseFormat):
         return load_spec(schema)
 
     def _setup(self, schema: Any, options: dict[str, Any]) -> tuple[Any, int, Violation | None]:
-        from .enforce import load_spec, parse_level
+        from .contract.coerce import load_spec  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         try:
             level = parse_level(options.get("level", 1))
@@ -87,7 +96,7 @@ class MarkdownFormat(BaseFormat):
         return spec, level, None
 
     def _enforce(self, value: Any, schema: Any, options: dict[str, Any]):
-        from .enforce import enforce_flex_md
+        from .heal.enforce import enforce_flex_md  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         spec, level, problem = self._setup(schema, options)
         if problem is not None:
@@ -109,7 +118,7 @@ class MarkdownFormat(BaseFormat):
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
         """One pass: the repair plan run on ``value``. Valid when it changes nothing and
         finds no issue; the value is then the ``Extracted`` sections."""
-        from .enforce import violations_of
+        from .heal.enforce import violations_of  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         result, problem = self._enforce(value, schema, options)
         if problem is not None:
@@ -123,7 +132,7 @@ class MarkdownFormat(BaseFormat):
         return list(self.analyze(value, schema, **options).violations)
 
     def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
-        from .enforce import extract_output
+        from .heal.enforce import extract_output  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         spec, level, problem = self._setup(schema, options)
         return extract_output(_text(value), spec, level)
@@ -153,7 +162,7 @@ class MarkdownFormat(BaseFormat):
         return Healed(result.repaired_md, tuple(result.repairs), tuple(result.set_aside))
 
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
-        from .values import extract_values
+        from .values import extract_values  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         spec, level, problem = self._setup(schema, options)
         try:
@@ -162,7 +171,7 @@ class MarkdownFormat(BaseFormat):
             return []
 
     def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
-        from .values import extract_scope
+        from .values import extract_scope  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         spec, level, problem = self._setup(schema, options)
         found = extract_scope(_text(value), str(scope), spec)
@@ -171,36 +180,23 @@ class MarkdownFormat(BaseFormat):
         return found
 
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
-        """The whole reply first: the repair plan needs every fence and ``<think>`` block
-        (it sets them aside itself). Then, as fallbacks tried only when the whole reply
-        cannot be repaired, the spans formatbook's default locator finds (Markdown
-        fences, then the reply without its ``<think>`` blocks)."""
-        if not isinstance(reply, str):
-            return [Span(0, 0)]
-        from formatbook_core.locating import default_locate
-
-        spans = [Span(0, len(reply))]
-        for span in default_locate(reply, (self.name, *self.aliases)):
-            if span not in spans and span.end > span.start:
-                spans.append(span)
-        return spans
+        """The whole reply first (see :mod:`.locate`), then the default locator's spans."""
+        return locate_markdown(reply, (self.name, *self.aliases))
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any):
-        from .stream import MarkdownChecker
+        from .stream import MarkdownChecker  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         spec, level, problem = self._setup(schema, options)
         return MarkdownChecker(self, spec, level, strict, dict(options))
 
     def guidance(self, schema: Any = None, **options: Any) -> str:
-        from .enforce import load_spec, parse_level
-        from .guidance import build_markdown_guidance
+        from .contract.coerce import load_spec  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
+        from .contract.guidance import build_markdown_guidance  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         return build_markdown_guidance(load_spec(schema), level=parse_level(options.get("level", 1)))
 
 
 def _text(value: Any) -> str:
-    from .enforce import as_text
-
     try:
         return as_text(value)
     except TypeError:

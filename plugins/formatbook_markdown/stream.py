@@ -28,10 +28,12 @@ import copy as _copy
 import re
 from typing import Any
 
-from formatbook_core import StreamStatus
+from formatbook_core import HealError, StreamStatus
+from formatbook_core.locating import FENCE_LINE, THINK_OPEN, THINK_OPEN_MAX
 
-_THINK = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+from .contract.names import normalize_section_name
+from .heal.glued import split_glued
+
 _ATX = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 _CLOSING_SEQ = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _PLAIN_START = re.compile(r"^[^\s#`~<|>*+\-=_\[!0-9\\:]")
@@ -41,8 +43,6 @@ class MarkdownChecker:
     """A strict (``can_be_valid``) or relaxed checker; see the module docstring."""
 
     def __init__(self, fmt: Any, spec: Any, level: int, strict: bool, options: dict[str, Any]):
-        from .spec import normalize_section_name
-
         self._fmt = fmt
         self._spec = spec
         self._level = level
@@ -75,12 +75,12 @@ class MarkdownChecker:
         if not self._strict or not chunk:
             return StreamStatus(True)
         window = self._tail + chunk
-        m = _THINK.search(window)
+        m = THINK_OPEN.search(window)
         if m:
             return self._fail(
                 "a <think> block is set aside, so the reply cannot stay as written", start - len(self._tail) + m.start()
             )
-        self._tail = window[-12:]
+        self._tail = window[-(THINK_OPEN_MAX - 1) :]
         if not self._judging:
             return StreamStatus(True)
         text = self._pending + chunk
@@ -119,8 +119,6 @@ class MarkdownChecker:
             return StreamStatus(True, complete=True, values=tuple(fmt.extract_values(text, spec, **opts)))
         if self._strict:
             return StreamStatus(False, "not a valid Markdown reply for this contract", len(text))
-        from formatbook_core import HealError
-
         try:
             healed = fmt.heal(text, spec, **opts).text
         except HealError as err:
@@ -136,7 +134,7 @@ class MarkdownChecker:
         if self._container == "before":
             if not line.strip():
                 return None
-            m = _FENCE.match(line)
+            m = FENCE_LINE.match(line)
             info = m.group(3).strip().split(maxsplit=1) if m else []
             if (
                 m is None
@@ -171,7 +169,7 @@ class MarkdownChecker:
             if self._closes(line, self._fence):
                 self._fence = None
             return None
-        m = _FENCE.match(line)
+        m = FENCE_LINE.match(line)
         if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
             if m.group(1):  # an indented fence may belong to a list item: stop judging
                 self._judging = False
@@ -204,8 +202,6 @@ class MarkdownChecker:
         return None
 
     def _heading(self, m: re.Match[str]) -> str | None:
-        from .spec import normalize_section_name
-
         raw = _CLOSING_SEQ.sub("", (m.group(2) or "")).strip()
         canonical = self._names.get(normalize_section_name(raw))
         if canonical is not None and raw != canonical:
@@ -215,9 +211,7 @@ class MarkdownChecker:
     def _glued(self, line: str) -> str | None:
         if "#" not in line:
             return None
-        from .repair.glued import _split
-
-        parts = _split(line, self._names)
+        parts = split_glued(line, self._names)
         if parts:
             return f"the heading {parts[-1]!r} is glued to the text before it"
         return None

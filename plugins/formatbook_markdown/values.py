@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .blocks import scan
-from .outline import outline_for
-from .sections import find_node, match_sections
+from .contract.names import normalize_section_name
+from .reply.blocks import scan
+from .reply.body import container_body
+from .reply.outline import outline_for
+from .reply.sections import find_node, match_sections
 
 _IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\n]*\)")
 _LINK = re.compile(r"\[([^\[\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
@@ -105,8 +107,6 @@ def block_values(
 
 
 def _prepared(text: str, spec: Any):
-    from .enforce import container_body
-
     body = container_body(text)
     sc = scan(body)
     outline = outline_for(sc, spec)
@@ -136,8 +136,6 @@ def extract_scope(text: str, scope: str, spec: Any = None) -> list[str] | None:
     """The values of the section named ``scope`` (a spec section, else any heading),
     or ``None`` when the reply has no such section. A section holding only the empty
     value gives ``[]``."""
-    from .spec import normalize_section_name
-
     body, sc, outline = _prepared(text, spec)
     key = normalize_section_name(scope)
     if spec is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from formatbook_markdown.spec import parse_output_format_spec
+from formatbook_markdown.contract.parse import parse_output_format_spec
 
 #: The contract of issue 4.
 CONTRACT = """## Output format

@@ -7,8 +7,8 @@ import pathlib
 
 import pytest
 
-from formatbook_markdown.detect import DetectedObject, ParseAnyResult, detect_objects, parse_any
-from formatbook_markdown.frames import FlexDocument, FlexFrame, FlexPayload
+from formatbook_markdown.frames.detect import DetectedObject, ParseAnyResult, detect_objects, parse_any
+from formatbook_markdown.frames.model import FlexDocument, FlexFrame, FlexPayload
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "detect"
 

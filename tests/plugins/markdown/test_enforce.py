@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_markdown import enforce_flex_md, parse_issues_envelope
-from formatbook_markdown.blocks import scan
+from formatbook_markdown import SpecError, enforce_flex_md, extract_output, parse_issues_envelope
+from formatbook_markdown.reply.blocks import scan
 
 from .helpers import SPEC, STRICT_SPEC, assert_nothing_lost, kinds
 
@@ -76,8 +76,6 @@ def test_bold_pseudo_headings():
 
 
 def test_bold_labels_are_read_as_headings_without_repair():
-    from formatbook_markdown import extract_output
-
     reply = "**Short answer:**\nYes.\n\n**Reasoning**\n\n1. Because.\n\n**Not a section**\n\nText.\n"
     ex = extract_output(reply, SPEC)
     assert ex.sections_by_name["Short answer"].md == "Yes."
@@ -308,8 +306,6 @@ def test_without_a_spec_only_the_level_rules_apply():
 
 
 def test_bad_level_and_spec_raise_documented_errors():
-    from formatbook_markdown import SpecError
-
     with pytest.raises(ValueError):
         enforce_flex_md("x", SPEC, level=4)
     with pytest.raises(SpecError):

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import Count, Expectations, ScopeNotFound, check, get_format, heal
+from formatbook_core import (
+    Count,
+    ExpectationError,
+    Expectations,
+    HealError,
+    ScopeNotFound,
+    check,
+    get_format,
+    heal,
+    parse_expectations,
+)
 
 from .helpers import CONTRACT, SPEC, STRICT_SPEC
 
@@ -35,8 +45,6 @@ def test_check_reports_missing_section_without_empty_value():
 
 def test_check_expect_line_with_level(tmp_path):
     (tmp_path / "spec.md").write_text(CONTRACT, encoding="utf-8")
-    from formatbook_core import parse_expectations
-
     exp = parse_expectations("EXPECT MARKDOWN spec.md level=2\nEXPECT MAX 5 WORDS", base_dir=tmp_path)
     reply = "## Short answer\nYes.\n\n## Reasoning\n1. Because it is.\n"
     r = check(reply, exp)
@@ -59,8 +67,6 @@ def test_analyze_violation_codes_and_paths():
 
 
 def test_heal_raises_only_when_enforce_cannot_repair():
-    from formatbook_core import HealError
-
     with pytest.raises(HealError) as err:
         FMT.heal("## Short answer\nYes.\n", STRICT_SPEC)
     assert err.value.violations[0].code == "markdown.missing_section"
@@ -136,11 +142,9 @@ def test_relaxed_stream_heals_at_finish():
 
 
 def test_guidance_and_bad_level_option():
-    from formatbook_core import ExpectationError
-
     assert "Short answer" in FMT.guidance(SPEC, level=1)
     with pytest.raises(ExpectationError):
-        Expectations(format="markdown", schema=SPEC, options={"level": "9"}).loaded_schema
+        _ = Expectations(format="markdown", schema=SPEC, options={"level": "9"}).loaded_schema
     a = FMT.analyze("x", None, level="nine")
     assert [v.code for v in a.violations] == ["markdown.level"]
 

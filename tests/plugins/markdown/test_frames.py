@@ -10,17 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from formatbook_markdown.frames import (
-    FlexDocument,
-    FlexFrame,
-    FlexPayload,
-    flex_document_from_dict,
-    flex_document_to_dict,
-    is_flex_document_shape,
-    parse_flex_md,
-    stringify_flex_md,
-    validate_flex_md,
-)
+from formatbook_markdown.frames.json_form import flex_document_from_dict, flex_document_to_dict, is_flex_document_shape
+from formatbook_markdown.frames.model import FlexDocument, FlexFrame, FlexPayload
+from formatbook_markdown.frames.parse import parse_flex_md
+from formatbook_markdown.frames.validate import validate_flex_md
+from formatbook_markdown.frames.write import stringify_flex_md
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "frames"
 DOCS = sorted(FIXTURES.glob("*.flexmd"))

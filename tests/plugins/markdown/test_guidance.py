@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_markdown.guidance import build_markdown_guidance, coerce_level, enrich_instructions
-from formatbook_markdown.spec import OfsSection, OfsTable, OutputFormatSpec, SpecError
+from formatbook_markdown.contract.guidance import build_markdown_guidance, enrich_instructions
+from formatbook_markdown.contract.level import parse_level
+from formatbook_markdown.contract.model import OfsSection, OfsTable, OutputFormatSpec, SpecError
 
 from .helpers import CONTRACT as ISSUE_CONTRACT
 
@@ -105,14 +106,14 @@ def test_level_3_only_needed_rules() -> None:
 
 def test_guidance_grows_with_level() -> None:
     texts = [build_markdown_guidance(ISSUE_CONTRACT, level) for level in range(4)]
-    for shorter, longer in zip(texts, texts[1:]):
+    for shorter, longer in zip(texts, texts[1:], strict=False):
         assert longer.startswith(shorter)
         assert len(longer) > len(shorter)
 
 
 @pytest.mark.parametrize("level, expected", [("2", 2), ("L3", 3), ("l0", 0), (" 1 ", 1), (3, 3)])
 def test_level_spellings(level, expected: int) -> None:
-    assert coerce_level(level) == expected
+    assert parse_level(level) == expected
 
 
 @pytest.mark.parametrize("level", [4, -1, True, "4", "two", None, 1.0, ""])

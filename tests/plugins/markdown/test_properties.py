@@ -3,11 +3,14 @@ repaired text makes no repair), nothing lost, and a valid reply is left unchange
 
 from __future__ import annotations
 
+import json
+import pathlib
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formatbook_markdown import enforce_flex_md
+from formatbook_markdown import enforce_flex_md, extract_output
 from formatbook_markdown.format import MarkdownFormat
 
 from .helpers import SPEC, STRICT_SPEC, assert_nothing_lost
@@ -99,8 +102,6 @@ def test_analyze_agrees_with_enforce(reply, level):
 def test_empty_value_does_not_join_a_setext_heading_below():
     # found by hypothesis: 'None' written right above a setext underline became part of the
     # heading, so the section stayed empty and a second enforce repaired it again
-    from formatbook_markdown import enforce_flex_md
-
     reply = "## Short answer\n| Option | Cost | Risk |\n======"
     first = enforce_flex_md(reply, SPEC, level=1)
     assert first.extracted.sections_by_name["Short answer"].md.strip() == "None"
@@ -110,66 +111,15 @@ def test_empty_value_does_not_join_a_setext_heading_below():
 
 # --- regressions found by hypothesis and by the wider fuzzing, each its own root cause ---
 
-#: (reply, level, contract) — enforcing the repaired text again changed it or repaired more
+#: (reply, level, contract) — enforcing the repaired text again changed it or repaired
+#: more; each case in fixtures/regressions.json says why ("why")
 REGRESSIONS = [
-    # 'None' written right above a setext underline joined the heading (step 9)
-    ("## Short answer\n| Option | Cost | Risk |\n======", 1, SPEC),
-    # a label right after a label: only the first became a heading (step 4 and the reader)
-    ("**Assumptions:**\n**Assumptions:**", 1, SPEC),
-    ("**Assumptions:**\n**Assumptions:**", 2, STRICT_SPEC),
-    # a label after an indented (lazy) line: the rest of the paragraph re-read on its own
-    ("**Assumptions:**\n    indented code\n**Assumptions:**", 2, STRICT_SPEC),
-    # deeper duplicates voted for the target level, and one not nested under a moved
-    # section ended at the target level (step 5)
-    ("## Short answer\n### Short answer\n### Short answer", 1, STRICT_SPEC),
-    ("### Short answer\nBecause. ## Reasoning\nSome prose here.\n### Short answer\n# Reasoning", 1, SPEC),
-    # a fence inside the body behind a lone '\r' line ending: the container fence was too short
-    ("# Reasoning\rI think... ## Short answer\r```\rI think... ## Short answer", 2, SPEC),
-    ("## **reasoning:**\r```\r```\r", 3, SPEC),
-    # a heading in a quote was 'unglued' out of it (step 2 reads paragraphs and headings only)
-    ("> ## Reasoning", 3, SPEC),
-    # a glued heading inside a markdown fence nested in one (step 2 reads what step 3 unwraps)
-    ("~~~md\n~~~md\n## Short answer Yes. ## Reasoning", 1, SPEC),
-    # a blank list section at L3 was a kind issue, though step 9 writes the empty value
-    ("**Assumptions:**\n", 3, SPEC),
-    # a broken separator made the lines a setext heading until step 9 fixed it, after the
-    # steps reading headings had run (separators are now fixed right after step 3)
-    ("| Option | Cost | Risk |\n| --- | --- | --- | --- |\n---\n", 1, STRICT_SPEC),
-    ("Option | Cost | Risk\n--- | ---\n======\n## short answer\n", 2, SPEC),
-    ("## Reasoning -\n| Step | # | Owner |\n| --- | --- |\n\tTab code\nshort answer\n======\n", 3, STRICT_SPEC),
-    # '1.' -> '-' at L3: a lazy line at column 0 ended the item early, so its indented lines
-    # further down were not moved; one became code and freed a label (step 8)
-    ("## Assumptions\n1. Logic\nNone\n\n      **Reasoning:**\n**Short answer:**", 3, SPEC),
-    # '    - deep' continuing a paragraph was counted as item 1, so the real item '1. ## ...'
-    # became '2.', which cannot interrupt a paragraph: it turned into text (step 8)
-    ("# Reasoning\n| Option | Cost | Risk |\n    - deep\n1. ## Reasoning", 3, SPEC),
-    # two lists with a paragraph between were numbered as one list (1., 2.), so the second
-    # could no longer interrupt the paragraph (step 8 counts markdown-it's lists)
-    ("# Reasoning\n1. ## Reasoning\nNone\n1. ## Reasoning", 3, SPEC),
-    # '  - g' nested (markdown-it) after a lazy line but top-level by indentation: numbered
-    # '1.' it left the item and became its sibling '2.' (step 8 converts items both take as top-level)
-    ("## **reasoning:**\n+ e\n| # | Step | Owner |\n  - g\n", 3, SPEC),
-    # an HTML comment left open at the end swallowed the sections step 7 appended
-    ("##\n<!--\n", 3, SPEC),
-    ("***Reasoning***\n<!--\n", 2, SPEC),
-    ("| s | o |\n=\n<!--\n", 2, SPEC),
-    # an unclosed fence followed by a blank line still runs to the end (closed, then filled)
-    ("## Short answer\n```\n  ", 3, SPEC),
-    ("# Reasoning\n1. a\n<!--\n\n  \n", 1, SPEC),
-    # converting a label re-read the rest of its paragraph ('<span>' began an HTML block that
-    # ended a fence), and the renaming in the same step used the old reading (step 4)
-    ("**Short answer:**\n<span>\n```\n\n## **reasoning:**", 1, SPEC),
-    # '2.' -> '-' narrowed the content column and pulled the fence after the item into it
-    ("**Assumptions:**\n2. two\n  ```\n2. two", 3, STRICT_SPEC),
-    # a label before '</think>': as a heading, the line became an HTML block that took in
-    # the fence below, so a glued heading step 2 had left as code became text
-    ("**Assumptions:**\n</think>\n```\n\nYes. ## Reasoning", 1, SPEC),
+    (case["reply"], case["level"], {"SPEC": SPEC, "STRICT_SPEC": STRICT_SPEC}[case["contract"]])
+    for case in json.loads((pathlib.Path(__file__).parent / "fixtures" / "regressions.json").read_text("utf-8"))
 ]
 
 
 def test_a_label_before_a_line_it_would_change_stays_bold_text():
-    from formatbook_markdown import extract_output
-
     for rest in ("<span>", "2. two", "    code", "[x]: /url"):
         ex = extract_output(f"## Short answer\nYes.\n\n**Reasoning:**\n{rest}\n", SPEC)
         assert "Reasoning" not in ex.sections_by_name, rest
@@ -217,8 +167,6 @@ def test_a_label_after_a_label_is_a_heading_too_and_duplicates_merge():
 
 
 def test_the_reader_sees_the_labels_the_repair_writes():
-    from formatbook_markdown import extract_output
-
     ex = extract_output("**Short answer:**\n**Reasoning:**\n1. Because.", SPEC)
     assert ex.sections_by_name["Short answer"].md == ""
     assert ex.sections_by_name["Reasoning"].md == "1. Because."

@@ -10,16 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from formatbook_markdown.spec import (
-    OfsSection,
-    OfsTable,
-    OutputFormatSpec,
-    SpecError,
-    coerce_spec,
-    normalize_section_name,
-    parse_output_format_spec,
-    stringify_output_format_spec,
-)
+from formatbook_core import ExpectationError
+from formatbook_markdown.contract.coerce import coerce_spec
+from formatbook_markdown.contract.model import OfsSection, OfsTable, OutputFormatSpec, SpecError
+from formatbook_markdown.contract.names import normalize_section_name
+from formatbook_markdown.contract.parse import parse_output_format_spec
+from formatbook_markdown.contract.write import stringify_output_format_spec
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "spec"
 CONTRACTS = sorted(FIXTURES.glob("*.md"))
@@ -67,42 +63,20 @@ def test_issue_contract_written_back_canonically() -> None:
 # ------------------------------------------------------------------ section lines
 
 
+SECTION_LINES = json.loads((FIXTURES / "section_lines.json").read_text("utf-8"))
+TABLE_LINES = json.loads((FIXTURES / "table_lines.json").read_text("utf-8"))
+
+
 @pytest.mark.parametrize(
     "line, expected",
-    [
-        ("- Short answer — text (required)", OfsSection("Short answer", "prose", True, None)),
-        ("- Short answer – prose", OfsSection("Short answer", "prose", True, None)),
-        ("- Short answer - text", OfsSection("Short answer", "prose", True, None)),
-        ("- Short answer: TEXT", OfsSection("Short answer", "prose", True, None)),
-        ("- Reasoning — Numbered List (optional)", OfsSection("Reasoning", "ordered_list", False, None)),
-        ("- Risks — bulleted list", OfsSection("Risks", "list", True, None)),
-        ("- Risks — unordered list.", OfsSection("Risks", "list", True, None)),
-        ("- Risks — bullets, optional", OfsSection("Risks", "list", False, None)),
-        ("- Risks — bullets (optional), at most five", OfsSection("Risks", "list", False, "at most five")),
-        ("- Risks — bullets (at most five)", OfsSection("Risks", "list", True, "at most five")),
-        ("- Risks — list — at most five (optional)", OfsSection("Risks", "list", False, "at most five")),
-        ("- Risks (optional) — list", OfsSection("Risks", "list", False, None)),
-        ("- Follow-up — list", OfsSection("Follow-up", "list", True, None)),
-        ("- Pros - cons — list", OfsSection("Pros - cons", "list", True, None)),
-        ("- Step 1: plan — text", OfsSection("Step 1: plan", "prose", True, None)),
-        ("- __Verdict__ — text", OfsSection("Verdict", "prose", True, None)),
-        ("- Assumptions", OfsSection("Assumptions", "prose", True, None)),
-        ("- Assumptions (optional)", OfsSection("Assumptions", "prose", False, None)),
-    ],
+    [(c["line"], OfsSection(c["name"], c["kind"], c["required"], c["hint"])) for c in SECTION_LINES],
 )
 def test_section_line(line: str, expected: OfsSection) -> None:
     assert parse_output_format_spec(line).sections == [expected]
 
 
 @pytest.mark.parametrize(
-    "line, expected",
-    [
-        ("- (A, B — table)", OfsTable(["A", "B"], "table", None)),
-        ("- (A, B – ordered table, by B)", OfsTable(["A", "B"], "ordered_table", "B")),
-        ("- (A, B: numbered table by A).", OfsTable(["A", "B"], "ordered_table", "A")),
-        ("- (#, A — ordered table)", OfsTable(["A"], "ordered_table", None)),
-        ("- (**A**, B — table)", OfsTable(["A", "B"], "table", None)),
-    ],
+    "line, expected", [(c["line"], OfsTable(c["columns"], c["kind"], c["by"])) for c in TABLE_LINES]
 )
 def test_table_line(line: str, expected: OfsTable) -> None:
     spec = parse_output_format_spec(line)
@@ -219,6 +193,10 @@ def test_contract_without_sections_is_an_error(md: str) -> None:
 
 def test_spec_error_is_a_value_error() -> None:
     assert issubclass(SpecError, ValueError)
+    assert issubclass(SpecError, ExpectationError)  # a bad contract is a bad expectation
+    with pytest.raises(SpecError) as err:
+        parse_output_format_spec("- A — lsit")
+    assert (err.value.line, err.value.line_number, err.value.suggestion) == ("- A — lsit", 1, "list")
     with pytest.raises(ValueError):
         parse_output_format_spec(b"- A - text")  # type: ignore[arg-type]
 

@@ -7,11 +7,9 @@ from typing import Any
 
 from formatbook_core import Repair, SetAside, Span
 
-from ..blocks import Scan
-from ..issues import Issue
-
-#: Info strings that make a fenced block a Markdown container.
-MARKDOWN_LANGS = frozenset({"markdown", "md"})
+from ..contract.names import normalize_section_name
+from ..reply.blocks import Scan
+from .issues import Issue
 
 
 @dataclass
@@ -54,8 +52,6 @@ class RepairState:
     @property
     def names(self) -> dict[str, str]:
         """Normalised section name -> the spec's name."""
-        from ..spec import normalize_section_name
-
         return {normalize_section_name(s.name): s.name for s in self.sections}
 
     @property

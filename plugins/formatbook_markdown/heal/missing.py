@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from ..blocks import Scan, scan
-from ..outline import outline_for, section_level
-from ..sections import match_sections
+from ..reply.blocks import Scan, scan
+from ..reply.outline import outline_for, section_level
+from ..reply.sections import match_sections
 from .state import RepairState
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 
-from ..blocks import scan
-from ..outline import outline_for
-from ..sections import match_sections
-from ..tables import TableBlock, find_tables, format_row, format_separator
+from ..reply.blocks import scan
+from ..reply.outline import outline_for
+from ..reply.sections import match_sections
+from ..reply.tables import TableBlock, find_tables, format_row, format_separator
 from .state import RepairState, edit_lines
 
 _NUMBER = re.compile(r"\d{1,9}\.?")

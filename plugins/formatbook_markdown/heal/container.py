@@ -11,9 +11,10 @@ included) is set aside as ``outside``. The fence written is longer than any fenc
 
 from __future__ import annotations
 
-from ..blocks import FenceBlock, Scan, scan
-from ..outline import trim_blank
-from .state import MARKDOWN_LANGS, Container, RepairState
+from ..reply.blocks import FenceBlock, Scan, scan
+from ..reply.body import MARKDOWN_LANGS
+from ..reply.outline import trim_blank
+from .state import Container, RepairState
 
 
 def _inner(sc: Scan, f: FenceBlock) -> str:
@@ -69,7 +70,7 @@ def normalize_container(st: RepairState) -> None:
         return
     # text around and between the containers
     gaps = [(0, boxes[0].line)]
-    gaps += [(a.end_line, b.line) for a, b in zip(boxes, boxes[1:])]
+    gaps += [(a.end_line, b.line) for a, b in zip(boxes, boxes[1:], strict=False)]
     gaps.append((boxes[-1].end_line, len(sc.lines)))
     for start, end in gaps:
         piece = sc.slice(start, end)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..outline import trim_blank
+from ..reply.outline import trim_blank
 from .container import normalize_container
 from .glued import split_glued_headings
 from .headings import standardize_headings
@@ -22,27 +22,42 @@ from .kinds import convert_list_kinds
 from .levels import normalize_levels
 from .missing import fill_missing_sections
 from .preamble import set_preamble_aside
-from .state import Container, RepairState
+from .state import RepairState
 from .table_fix import fix_table_separators, repair_tables
 from .think import set_think_aside
 
 Step = Callable[[RepairState], None]
 
-#: The plan of issue 4, in order.
-PLAN: tuple[Step, ...] = (
-    set_think_aside,  # 1 <think> blocks set aside
-    split_glued_headings,  # 2 "Yes. ## Reasoning" -> own line
-    normalize_container,  # 3 unwrap / wrap / merge fences; outside set aside
-    fix_table_separators,  # 9a separators (they decide what is a heading: run early)
-    standardize_headings,  # 4 headings named as in the spec; bold labels -> headings
-    normalize_levels,  # 5 one heading level for the sections
-    set_preamble_aside,  # 6 text before the first heading set aside
-    fill_missing_sections,  # 7 missing required sections filled with the empty value
-    convert_list_kinds,  # 8 bullets/numbers as declared (L3)
-    repair_tables,  # 9 table separators, '#' columns, empty sections
+
+class PlanStep(NamedTuple):
+    """One step of the plan: its ``number`` in issue 4's list, a short ``name`` and the
+    function that ``run``s it (a step is called like that function)."""
+
+    number: str
+    name: str
+    run: Step
+
+    def __call__(self, st: RepairState) -> None:
+        self.run(st)
+
+
+#: The plan of issue 4, in the order the steps run.
+PLAN: tuple[PlanStep, ...] = (
+    PlanStep("1", "think blocks set aside", set_think_aside),
+    PlanStep("2", "glued headings split", split_glued_headings),
+    PlanStep("3", "one Markdown container", normalize_container),
+    # separators decide what is a heading (a broken one makes a paragraph): run them early
+    PlanStep("9a", "table separators fixed", fix_table_separators),
+    PlanStep("4", "headings named as in the spec", standardize_headings),
+    PlanStep("5", "one heading level", normalize_levels),
+    PlanStep("6", "preamble set aside", set_preamble_aside),
+    PlanStep("7", "missing sections filled", fill_missing_sections),
+    PlanStep("8", "list kinds converted", convert_list_kinds),
+    PlanStep("9", "tables and empty sections", repair_tables),
 )
 
-# a fence run at the start of a line; lines end at \n, \r\n or a lone \r (as markdown-it reads them)
+# a fence run at the start of a line; lines end at \n, \r\n or a lone \r (as markdown-it reads them).
+# Not locating.FENCE_LINE: that one matches a line already split off, this one scans the body.
 _FENCE_RUN = re.compile(r"(?:^|(?<=\r)) {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 
@@ -78,4 +93,4 @@ def _marker_length(line: str) -> int:
     return len(m.group(1)) if m else 0
 
 
-__all__ = ["PLAN", "RepairState", "Container", "Step", "run_plan", "assemble"]
+__all__ = ["PLAN", "PlanStep", "Step", "run_plan", "assemble"]

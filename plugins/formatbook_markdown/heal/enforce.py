@@ -3,21 +3,22 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from formatbook_core import Repair, SetAside, Violation
 from formatbook_core.locating import outside_spans, think_spans
 
-from .blocks import scan
+from ..contract.coerce import load_spec
+from ..contract.level import parse_level
+from ..reply.blocks import scan
+from ..reply.body import as_text, container_body
+from ..reply.outline import MdOutline, outline_for
+from ..reply.sections import SectionResult, match_sections
+from ..reply.tables import ParsedTable, find_tables
 from .envelope import build_issues_envelope
 from .issues import Issue
-from .outline import MdOutline, outline_for
-from .repair import run_plan
-from .repair.state import MARKDOWN_LANGS
-from .sections import SectionResult, match_sections
-from .tables import ParsedTable, find_tables
+from .plan import run_plan
 
 
 @dataclass
@@ -108,41 +109,6 @@ CONTRACT_KINDS = frozenset(
 )
 
 
-def parse_level(level: Any) -> int:
-    """``0``..``3`` from an int or a string (``"2"``, ``"L2"``); ``ValueError`` otherwise."""
-    if isinstance(level, bool):
-        raise ValueError(f"level must be 0, 1, 2 or 3, not {level!r}")
-    if isinstance(level, str):
-        m = re.fullmatch(r"\s*[lL]?([0-3])\s*", level)
-        if m:
-            return int(m.group(1))
-    elif isinstance(level, int) and 0 <= level <= 3:
-        return level
-    raise ValueError(f"level must be 0, 1, 2 or 3, not {level!r}")
-
-
-def as_text(reply: Any) -> str:
-    """A reply as ``str``: bytes are decoded as UTF-8 (BOM dropped, bad bytes replaced by
-    U+FFFD); ``None`` is the empty reply. Anything else is a ``TypeError``."""
-    if reply is None:
-        return ""
-    if isinstance(reply, (bytes, bytearray, memoryview)):
-        return bytes(reply).decode("utf-8-sig", errors="replace")
-    if not isinstance(reply, str):
-        raise TypeError(f"a reply is str or bytes, not {type(reply).__name__}")
-    return reply
-
-
-def load_spec(spec: Any) -> Any:
-    """``None`` stays ``None``; anything else goes through ``coerce_spec`` (which raises
-    ``SpecError`` for what it cannot read)."""
-    if spec is None:
-        return None
-    from .spec import coerce_spec
-
-    return coerce_spec(spec)
-
-
 def enforce_flex_md(reply: Any, spec: Any = None, level: Any = 1) -> EnforceResult:
     """Detect → repair → enforce ``reply`` against the contract ``spec`` at ``level``.
 
@@ -198,20 +164,6 @@ def extract_body(body: str, spec: Any) -> Extracted:
     return Extracted(outline, sections, tables, outline.preamble or None)
 
 
-def container_body(text: str) -> str:
-    """The content of ``text`` when it is one fenced Markdown block (white space around
-    it allowed), else ``text`` itself."""
-    if "```" not in text and "~~~" not in text:
-        return text
-    sc = scan(text)
-    if len(sc.fences) != 1 or sc.fences[0].lang not in MARKDOWN_LANGS:
-        return text
-    f = sc.fences[0]
-    if sc.slice(0, f.line).strip() or sc.slice(f.end_line, len(sc.lines)).strip():
-        return text
-    return sc.slice(f.line + 1, f.end_line - (1 if f.closed else 0))
-
-
 def extract_output(md: Any, spec: Any = None, level: Any = 1) -> Extracted:
     """Extract ``md`` as it stands (no repair): outline, the spec's sections (bold labels
     read as headings, duplicates resolved), tables and the preamble. A reply that is one
@@ -235,8 +187,8 @@ def validate_output(md: Any, spec: Any = None, level: Any = 1) -> ValidationResu
     result = enforce_flex_md(md, spec, level)
     errors = list(result.issues)
     warnings: list[Issue] = []
-    for rep, section in zip(result.repairs, result.repair_sections):
-        issue = Issue(REPAIR_CODES.get(rep.kind, f"markdown.{rep.kind}"), rep.message, section, rep.span)
+    for rep, section in zip(result.repairs, result.repair_sections, strict=False):
+        issue = Issue(REPAIR_CODES[rep.kind], rep.message, section, rep.span)
         (errors if rep.kind in CONTRACT_KINDS else warnings).append(issue)
     return ValidationResult(not errors, errors, warnings)
 
@@ -245,10 +197,10 @@ def violations_of(result: EnforceResult) -> list[Violation]:
     """A reply's violations: what could not be repaired first, then one per repair (a
     reply that needs repairing is not valid as it stands)."""
     out = [i.to_violation() for i in result.issues]
-    for rep, section in zip(result.repairs, result.repair_sections):
+    for rep, section in zip(result.repairs, result.repair_sections, strict=False):
         out.append(
             Violation(
-                REPAIR_CODES.get(rep.kind, f"markdown.{rep.kind}"),
+                REPAIR_CODES[rep.kind],
                 rep.message,
                 path=(section,) if section else (),
                 span=rep.span,

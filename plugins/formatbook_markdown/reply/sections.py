@@ -1,6 +1,6 @@
 """Matching a reply's headings to the spec's sections.
 
-Names match after :func:`spec.normalize_section_name` (case, trailing ``:`` and dashes,
+Names match after :func:`~..contract.names.normalize_section_name` (case, trailing ``:`` and dashes,
 emphasis, leading numbering). A paragraph that is only a bold label naming a section is
 read as a heading (see :func:`outline.build_outline`). A name appearing more than once:
 the occurrences at the shallowest level win and, when there are several, their contents
@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..contract.names import normalize_section_name
 from .blocks import Scan
 from .lists import ParsedList, parse_list
 from .outline import MdNode, MdOutline, trim_blank
@@ -66,8 +67,6 @@ def node_body(sc: Scan, node: MdNode) -> str:
 
 def group_nodes(outline: MdOutline) -> dict[str, list[MdNode]]:
     """Every node of the outline by normalised title, in document order."""
-    from .spec import normalize_section_name
-
     groups: dict[str, list[MdNode]] = {}
     for node in outline.walk():
         groups.setdefault(normalize_section_name(node.title), []).append(node)
@@ -85,8 +84,6 @@ def chosen_nodes(nodes: list[MdNode]) -> list[MdNode]:
 def match_sections(sc: Scan, outline: MdOutline, spec: Any, parse: bool = True) -> dict[str, SectionResult]:
     """The spec's sections present in the outline, by the spec's names (``parse``:
     also parse each section's list and table)."""
-    from .spec import normalize_section_name
-
     out: dict[str, SectionResult] = {}
     if spec is None:
         return out
@@ -114,6 +111,4 @@ def match_sections(sc: Scan, outline: MdOutline, spec: Any, parse: bool = True) 
 
 def find_node(outline: MdOutline, name: str) -> list[MdNode]:
     """The chosen occurrences of any heading named ``name`` (spec or not)."""
-    from .spec import normalize_section_name
-
     return chosen_nodes(group_nodes(outline).get(normalize_section_name(name), []))

@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from formatbook_core.locating import CLOSING_FENCE
+
+from ..contract.names import normalize_section_name
+
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
@@ -120,7 +124,7 @@ class Scan:
 @lru_cache(maxsize=1)
 def block_parser() -> Any:
     """markdown-it configured for CommonMark + GFM tables, block rules only."""
-    from markdown_it import MarkdownIt
+    from markdown_it import MarkdownIt  # noqa: PLC0415 - markdown-it-py loads on first use: importing the plugin stays cheap
 
     return MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
 
@@ -128,7 +132,7 @@ def block_parser() -> Any:
 @lru_cache(maxsize=1)
 def inline_parser() -> Any:
     """markdown-it configured for CommonMark + GFM tables, with inline parsing."""
-    from markdown_it import MarkdownIt
+    from markdown_it import MarkdownIt  # noqa: PLC0415 - markdown-it-py loads on first use: importing the plugin stays cheap
 
     return MarkdownIt("commonmark").enable("table")
 
@@ -136,7 +140,6 @@ def inline_parser() -> Any:
 _CACHE: OrderedDict[str, Scan] = OrderedDict()
 _CACHE_SIZE = 16
 _LABEL = re.compile(r"^(\*\*|__)(?!\s)(.+?)(?<!\s)\1\s*:?\s*$", re.DOTALL)
-_CLOSING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
 
 
 def bold_label(content: str) -> str | None:
@@ -191,7 +194,7 @@ def _fence(sc: Scan, tok: Any) -> FenceBlock:
     start, end = tok.map[0], min(tok.map[1], len(sc.lines))
     closed = False
     if end - 1 > start:
-        m = _CLOSING_FENCE.match(sc.line_text(end - 1))
+        m = CLOSING_FENCE.match(sc.line_text(end - 1))
         closed = bool(m and m.group(1)[0] == tok.markup[0] and len(m.group(1)) >= len(tok.markup))
     return FenceBlock(start, end, tok.markup, tok.info.strip(), closed)
 
@@ -228,7 +231,6 @@ def label_lines(sc: Scan, names: set[str]) -> list[tuple[int, str]]:
     would turn that line into HTML, a list, code or a link definition, and the repaired
     reply would read differently from the reply that was checked. The repair step that
     writes labels as headings uses this same reading."""
-    from .spec import normalize_section_name
 
     def label_at(line: int) -> str | None:
         text = sc.line_text(line)

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import re
 
-from ..blocks import Scan, scan
-from .state import MARKDOWN_LANGS, RepairState, edit_lines
+from ..contract.names import normalize_section_name
+from ..reply.blocks import Scan, scan
+from ..reply.body import MARKDOWN_LANGS
+from .container import markdown_fences
+from .state import RepairState, edit_lines
 
 _GLUED = re.compile(r"(?<=\S)[ \t]+(#{1,6})[ \t]+(?=\S)")
 _CLOSING = re.compile(r"[ \t]+#+[ \t]*$")
 
 
-def _split(line: str, names: dict[str, str]) -> list[str] | None:
-    from ..spec import normalize_section_name
-
+def split_glued(line: str, names: dict[str, str]) -> list[str] | None:
+    """``line`` split before each heading glued into it that names a section (``names``:
+    normalised name -> the spec's name), or ``None`` when there is none."""
     for m in _GLUED.finditer(line):
         if line[: m.start()].count("`") % 2:
             continue  # inside a code span
@@ -25,7 +28,7 @@ def _split(line: str, names: dict[str, str]) -> list[str] | None:
             continue
         before = line[: m.start()].rstrip()
         head = f"{m.group(1)} {title.strip()}"
-        return (_split(before, names) or [before]) + [head]
+        return (split_glued(before, names) or [before]) + [head]
     return None
 
 
@@ -64,8 +67,6 @@ def _lines_to_read(sc: Scan, level: int) -> set[int]:
     if level < 2:
         view, origin = _unwrapped(sc)
         return {origin[i] for i in _text_lines(view)}
-    from .container import markdown_fences
-
     lines = _text_lines(sc)
     for f in markdown_fences(sc, level):  # a container's content is Markdown, not code
         first, end = f.line + 1, f.end_line - (1 if f.closed else 0)
@@ -84,7 +85,7 @@ def split_glued_headings(st: RepairState) -> None:
         line = sc.line_text(i)
         if "#" not in line:
             continue
-        parts = _split(line, names)
+        parts = split_glued(line, names)
         if parts:
             edits.append((i, i + 1, "\n".join(parts)))
             st.repair("heading_split", f"put the heading {parts[-1].strip()!r} on its own line", line)

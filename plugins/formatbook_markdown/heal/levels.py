@@ -11,15 +11,14 @@ idempotent. Applies from L1 on.
 
 from __future__ import annotations
 
-from ..blocks import scan
-from ..outline import section_level
+from ..contract.names import normalize_section_name
+from ..reply.blocks import scan
+from ..reply.outline import section_level
 from .state import RepairState, edit_lines
 
 
 def normalize_levels(st: RepairState) -> None:
     """Move section headings (and what they hold) to the common level."""
-    from ..spec import normalize_section_name
-
     names = st.names
     if st.level < 1 or not names:
         return

@@ -5,30 +5,13 @@ tokens: a spec without lists says nothing about bullets.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from .spec import OutputFormatSpec, coerce_spec
+from .coerce import coerce_spec
+from .level import parse_level
+from .model import OutputFormatSpec
 
-__all__ = ["enrich_instructions", "build_markdown_guidance", "coerce_level"]
-
-_LEVEL_TEXT = re.compile(r"^\s*[lL]?([0-3])\s*$")
-
-
-def coerce_level(level: Any) -> int:
-    """A strictness level as an int 0..3. Accepts ``0``..``3`` and the strings ``"0"``..
-    ``"3"`` / ``"L0"``..``"L3"`` (as an ``EXPECT ... level=2`` option arrives); anything
-    else (including ``True``) raises ``ValueError``."""
-    if isinstance(level, bool):
-        raise ValueError(f"level must be 0, 1, 2 or 3, not {level!r}")
-    if isinstance(level, int):
-        if 0 <= level <= 3:
-            return level
-    elif isinstance(level, str):
-        m = _LEVEL_TEXT.match(level)
-        if m:
-            return int(m.group(1))
-    raise ValueError(f"level must be 0, 1, 2 or 3, not {level!r}")
+__all__ = ["enrich_instructions", "build_markdown_guidance"]
 
 
 def enrich_instructions(spec: Any) -> str:
@@ -72,7 +55,7 @@ def build_markdown_guidance(spec: Any, level: Any = 1) -> str:
     :func:`coerce_spec` accepts. An invalid level raises ``ValueError`` (a
     :class:`SpecError`, also a ``ValueError``, for an unreadable spec).
     """
-    lvl = coerce_level(level)
+    lvl = parse_level(level)
     parts = ["Reply in Markdown."]
     if lvl == 0:
         return parts[0]

@@ -3,19 +3,18 @@ trailing colon, emphasis and numbering dropped: ``## **1. reasoning:**`` becomes
 ``## Reasoning``); a setext heading that needs renaming becomes an ATX heading; a
 paragraph whose first line is only a bold label naming a section (``**Reasoning:**``)
 gets that line turned into a heading, at the level the other section headings use (and
-so does each following line that is such a label too: see ``blocks.label_lines``). Applies from L1 on."""
+so does each following line that is such a label too: see ``reply.blocks.label_lines``). Applies from L1 on."""
 
 from __future__ import annotations
 
-from ..blocks import label_lines, scan
-from ..outline import section_level
+from ..contract.names import normalize_section_name
+from ..reply.blocks import label_lines, scan
+from ..reply.outline import section_level
 from .state import RepairState, edit_lines
 
 
 def standardize_headings(st: RepairState) -> None:
     """Turn bold labels into headings; rename section headings to the spec's names."""
-    from ..spec import normalize_section_name
-
     names = st.names
     if st.level < 1 or not names:
         return

@@ -33,14 +33,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .frames import (
-    FlexDocument,
-    _HeaderError,
-    _read_header,
-    flex_document_from_dict,
-    is_flex_document_shape,
-    parse_flex_md,
-)
+from formatbook_core.locating import LINE_BREAK
+
+from .header import HeaderError, read_header
+from .json_form import flex_document_from_dict, is_flex_document_shape
+from .model import FlexDocument
+from .parse import parse_flex_md
 
 __all__ = ["DetectedKind", "DetectedObject", "ParseAnyResult", "detect_objects", "parse_any", "SNIFF_LINES"]
 
@@ -48,7 +46,6 @@ DetectedKind = Literal["flexmd_fence", "flexdoc_json_fence", "raw_flexmd", "mark
 
 SNIFF_LINES = 40  # the "first N lines" of the spec's raw sniff
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _META = re.compile(r"^@[A-Za-z_][\w.-]*:(?:[ \t]|$)")
 _PAYLOAD = re.compile(r"^@payload:name:[ \t]*\S")
 _TITLE = re.compile(r"^ {0,3}#[ \t]+\S")
@@ -60,6 +57,7 @@ _STRUCTURE = re.compile(
     r"|^ {0,3}\|?[ \t]*:?-+:?[ \t]*\|",
     re.MULTILINE,
 )
+# any fence marker, anywhere: a cheap test before the parse (a fence line needs more)
 _FENCE_MARK = re.compile(r"```|~~~")
 
 
@@ -94,7 +92,7 @@ _parser = None
 def _markdown():
     global _parser
     if _parser is None:
-        from markdown_it import MarkdownIt
+        from markdown_it import MarkdownIt  # noqa: PLC0415 - markdown-it-py loads on first use: importing the plugin stays cheap
 
         # only fences are needed: inline parsing and setext headings are most of the cost
         _parser = MarkdownIt("commonmark", {"maxNesting": 100}).disable(["inline", "lheading"])
@@ -107,7 +105,7 @@ class _Lines:
     def __init__(self, text: str):
         self.starts = [0]
         self.ends: list[int] = []
-        for m in _LINE_BREAK.finditer(text):
+        for m in LINE_BREAK.finditer(text):
             self.ends.append(m.start())
             self.starts.append(m.end())
         self.ends.append(len(text))
@@ -130,8 +128,8 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _is_header(line: str) -> bool:
     try:
-        return _read_header(line) is not None
-    except _HeaderError:
+        return read_header(line) is not None
+    except HeaderError:
         return False
 
 

@@ -1,4 +1,4 @@
-"""The Output Format Spec (OFS): a Markdown contract that says which sections a reply
+"""Reading a Markdown contract (the Output Format Spec, OFS), a text that says which sections a reply
 holds, of which kind, which tables it may add and what an empty section says.
 
 The contract is written in Markdown (Flex-MD v3, layer B)::
@@ -66,146 +66,13 @@ a section named twice, an empty contract.
 from __future__ import annotations
 
 import difflib
-import os
-import pathlib
 import re
-from dataclasses import dataclass, field
-from typing import Any, Literal
 
-__all__ = [
-    "SectionKind",
-    "TableKind",
-    "OfsSection",
-    "OfsTable",
-    "OutputFormatSpec",
-    "SpecError",
-    "normalize_section_name",
-    "parse_output_format_spec",
-    "stringify_output_format_spec",
-    "coerce_spec",
-    "SECTION_KIND_WORDS",
-    "TABLE_KIND_WORDS",
-]
+from formatbook_core.locating import LINE_BREAK
 
-SectionKind = Literal["prose", "list", "ordered_list"]
-TableKind = Literal["table", "ordered_table"]
+from .model import SECTION_KIND_WORDS, TABLE_KIND_WORDS, OfsSection, OfsTable, OutputFormatSpec, SpecError
+from .names import EMPHASIS, normalize_section_name
 
-# Words a contract may use for each kind (lower case). The first word of each kind is the
-# one `stringify_output_format_spec` writes.
-SECTION_KIND_WORDS: dict[str, str] = {
-    "text": "prose",
-    "prose": "prose",
-    "list": "list",
-    "bullets": "list",
-    "bullet list": "list",
-    "bulleted list": "list",
-    "bullet points": "list",
-    "unordered list": "list",
-    "ordered list": "ordered_list",
-    "numbered list": "ordered_list",
-}
-TABLE_KIND_WORDS: dict[str, str] = {
-    "table": "table",
-    "ordered table": "ordered_table",
-    "numbered table": "ordered_table",
-}
-_WRITE_SECTION_KIND = {"prose": "text", "list": "list", "ordered_list": "ordered list"}
-_WRITE_TABLE_KIND = {"table": "table", "ordered_table": "ordered table"}
-
-
-@dataclass
-class OfsSection:
-    """One section the reply must (``required``) or may hold."""
-
-    name: str
-    kind: SectionKind = "prose"
-    required: bool = True
-    hint: str | None = None
-
-
-@dataclass
-class OfsTable:
-    """A table the reply may add: its ``columns`` (without the implied ``#`` column of an
-    ordered table) and the informational ``by`` dimension."""
-
-    columns: list[str]
-    kind: TableKind = "table"
-    by: str | None = None
-
-
-@dataclass
-class OutputFormatSpec:
-    """A parsed Markdown contract (Flex-MD's ``OutputFormatSpec``).
-
-    ``empty_section_value`` is what an empty section says (default ``"None"``); ``None``
-    means the contract declares no empty value. ``title`` is the heading the contract was
-    written under. ``descriptor_type``, ``format`` are Flex-MD's constant fields.
-    """
-
-    sections: list[OfsSection]
-    tables: list[OfsTable] = field(default_factory=list)
-    tables_optional: bool = True
-    empty_section_value: str | None = "None"
-    title: str | None = None
-    descriptor_type: str = "output_format_spec"
-    format: str = "markdown"
-    section_order_matters: bool = False
-
-    def section(self, name: str) -> OfsSection | None:
-        """The section whose name matches ``name`` after :func:`normalize_section_name`."""
-        key = normalize_section_name(name)
-        for sec in self.sections:
-            if normalize_section_name(sec.name) == key:
-                return sec
-        return None
-
-
-class SpecError(ValueError):
-    """A contract that cannot be read. ``line`` is the offending line (or ``None`` for a
-    plain structure), ``line_number`` its 1-based number."""
-
-    def __init__(self, message: str, line: str | None = None, line_number: int | None = None):
-        self.line = line
-        self.line_number = line_number
-        if line_number is not None:
-            shown = line if line is None or len(line) <= 120 else line[:117] + "..."
-            message = f"line {line_number}: {message} (in {shown!r})"
-        super().__init__(message)
-
-
-# --------------------------------------------------------------------------- names
-
-_WS = re.compile(r"\s+")
-_EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})(.+)\1$", re.DOTALL)
-_NUMBERING = re.compile(r"^(?:\d{1,9}(?:\.\d{1,9})+\.?|\d{1,9}[.)])(?:\s+|$)")
-_TRAILING = ":-–— \t"
-# Bounded so that a pathological name (a megabyte of '*') costs linear time.
-_MAX_NORMALIZE_ROUNDS = 8
-
-
-def normalize_section_name(text: str) -> str:
-    """The key section names are matched by: lower case, white space trimmed and
-    collapsed, emphasis (``**x**``, ``*x*``, ``__x__``), a leading numbering (``1.``,
-    ``3.2``, ``1)``) and trailing ``:`` and dashes removed. ``"## **1. Reasoning:**"``'s
-    text ``"**1. Reasoning:**"`` gives ``"reasoning"``. Non-strings give ``""``."""
-    if not isinstance(text, str):
-        return ""
-    name = _WS.sub(" ", text).strip()
-    for _ in range(_MAX_NORMALIZE_ROUNDS):
-        before = name
-        name = name.rstrip(_TRAILING)
-        m = _EMPHASIS.match(name)
-        if m and m.group(2).strip("*_ \t"):  # "***" alone is no emphasis
-            name = m.group(2).strip()
-        name = _NUMBERING.sub("", name, count=1).strip()
-        if name == before:
-            break
-    return name.lower()
-
-
-# --------------------------------------------------------------------------- parsing
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(.*)|[ \t]*)$")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)")
 _FLAG = re.compile(r"\(\s*(required|optional)\s*\)", re.IGNORECASE)
@@ -240,7 +107,7 @@ _EMPTY_MENTION = re.compile(r"\bempty\b", re.IGNORECASE)
 def _strip_emphasis(text: str) -> str:
     text = text.strip()
     for _ in range(3):
-        m = _EMPHASIS.match(text)
+        m = EMPHASIS.match(text)
         if not m or not m.group(2).strip("*_ \t"):
             break
         text = m.group(2).strip()
@@ -295,8 +162,16 @@ def _empty_declaration(text: str) -> tuple[bool, str | None]:
     return False, None
 
 
-def _has_word(name: str) -> bool:
+def has_word(name: str) -> bool:
+    """``name`` holds a letter or digit (a section needs one)."""
     return any(c.isalnum() for c in name)
+
+
+def item_body(text: str) -> str:
+    """A section or table given as a string, without a leading list marker (``- ``)."""
+    body = text.strip()
+    m = _ITEM.match(body)
+    return (m.group(1) or "").strip() if m else body
 
 
 _EMPTY_VERB = re.compile(r"\b(?:write|use|put|say|state|enter|answer|reply)\b", re.IGNORECASE)
@@ -351,7 +226,9 @@ def _split_flag_and_hint(body: str, pos: int, end: int) -> tuple[bool, bool | No
     return True, required, (hint or None)
 
 
-def _parse_section_item(body: str, line: str, number: int) -> OfsSection:
+def parse_section_item(body: str, line: str, number: int) -> OfsSection:
+    """A section line's ``body`` (the item without its marker) as an :class:`OfsSection`;
+    ``line`` and ``number`` name it in a :class:`SpecError`."""
     # try each separator from the left; the first one followed by a kind word wins
     first_phrase: str | None = None
     end = len(body.rstrip())
@@ -373,7 +250,7 @@ def _parse_section_item(body: str, line: str, number: int) -> OfsSection:
             name_required = fm.group(1).lower() == "required"
             name_part = name_part[: fm.start()]
         name = _strip_emphasis(name_part)
-        if not _has_word(name):
+        if not has_word(name):
             raise SpecError("a section line needs a name (with a letter or digit) before its kind", line, number)
         kind = SECTION_KIND_WORDS[km.group(1).lower()]
         if required is None:
@@ -382,11 +259,12 @@ def _parse_section_item(body: str, line: str, number: int) -> OfsSection:
     if first_phrase is not None:
         phrase = re.split(r"[(),;—–]", first_phrase, maxsplit=1)[0].strip() or first_phrase.strip()
         phrase = phrase[:60]
+        nearest = _nearest_kind(phrase)
         raise SpecError(
-            f"unknown section kind {phrase!r}; did you mean {_nearest_kind(phrase)!r}? "
-            "(kinds: text, list, ordered list)",
+            f"unknown section kind {phrase!r}; did you mean {nearest!r}? (kinds: text, list, ordered list)",
             line,
             number,
+            nearest,
         )
     # no separator at all: a prose section, maybe flagged
     required = True
@@ -396,7 +274,7 @@ def _parse_section_item(body: str, line: str, number: int) -> OfsSection:
         required = fm.group(1).lower() == "required"
         name_part = name_part[: fm.start()]
     name = _strip_emphasis(name_part)
-    if not _has_word(name):
+    if not has_word(name):
         raise SpecError("a section line needs a name (with a letter or digit)", line, number)
     return OfsSection(name=name, kind="prose", required=required)
 
@@ -418,7 +296,9 @@ def _table_kind_position(inner: str) -> tuple[int, re.Match[str]] | None:
     return found
 
 
-def _parse_table_item(body: str, line: str, number: int) -> OfsTable:
+def parse_table_item(body: str, line: str, number: int) -> OfsTable:
+    """A table entry's ``body`` (``(Column, Column — table)``) as an :class:`OfsTable`;
+    ``line`` and ``number`` name it in a :class:`SpecError`."""
     s = body.strip()
     if s.endswith("."):
         s = s[:-1].rstrip()
@@ -491,7 +371,7 @@ def parse_output_format_spec(md: str) -> OutputFormatSpec:
             )
         empty_value, empty_declared_at = value, number
 
-    for number, line in enumerate(_LINE_BREAK.split(md), start=1):
+    for number, line in enumerate(LINE_BREAK.split(md), start=1):
         if not line.strip():
             continue
         first = not seen_content
@@ -524,7 +404,7 @@ def parse_output_format_spec(md: str) -> OutputFormatSpec:
         if not body or not body.strip("-*_ \t"):
             continue  # an empty item or a thematic break ("- - -")
         if block == "tables" or _looks_like_table_item(body):
-            tables.append(_parse_table_item(body, line, number))
+            tables.append(parse_table_item(body, line, number))
         elif block == "empty":
             found, value = _empty_declaration(body)
             if not found:
@@ -535,7 +415,7 @@ def parse_output_format_spec(md: str) -> OutputFormatSpec:
                 )
             declare_empty(value, line, number)
         else:
-            section = _parse_section_item(body, line, number)
+            section = parse_section_item(body, line, number)
             key = normalize_section_name(section.name)
             if key in names:
                 raise SpecError(
@@ -553,263 +433,3 @@ def parse_output_format_spec(md: str) -> OutputFormatSpec:
         title=title,
         section_order_matters=order_matters,
     )
-
-
-# --------------------------------------------------------------------------- writing
-
-
-def _code_span(value: str) -> str:
-    longest = max((len(m.group(0)) for m in re.finditer(r"`+", value)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if value.startswith("`") or value.endswith("`") or (value.startswith(" ") and value.endswith(" ")) else ""
-    return f"{fence}{pad}{value}{pad}{fence}"
-
-
-def stringify_output_format_spec(spec: OutputFormatSpec) -> str:
-    """Write ``spec`` as a Markdown contract that :func:`parse_output_format_spec` reads
-    back equal to ``spec``.
-
-    Raises :class:`SpecError` when ``spec`` holds something the Markdown syntax cannot
-    carry faithfully (a name on several lines, a name that reads as a kind, a column
-    holding a comma...): the written text is parsed back and compared before returning.
-    """
-    spec = coerce_spec(spec)
-    out: list[str] = []
-    if spec.title is not None:
-        out += [f"## {spec.title}", ""]
-    if spec.sections:
-        out.append(
-            "Include these sections in this order:"
-            if spec.section_order_matters
-            else "Include these sections somewhere (order does not matter):"
-        )
-        for s in spec.sections:
-            line = (
-                f"- {s.name} — {_WRITE_SECTION_KIND.get(s.kind, s.kind)} ({'required' if s.required else 'optional'})"
-            )
-            if s.hint is not None:
-                line += f" — {s.hint}"
-            out.append(line)
-        out.append("")
-    if spec.tables or not spec.tables_optional:
-        out.append("Tables (only if needed):" if spec.tables_optional else "Tables (required):")
-        for t in spec.tables:
-            line = f"- ({', '.join(t.columns)} — {_WRITE_TABLE_KIND.get(t.kind, t.kind)}"
-            if t.by is not None:
-                line += f", by {t.by}"
-            out.append(line + ")")
-        out.append("")
-    out.append("Empty sections:")
-    if spec.empty_section_value is None:
-        out.append("- Empty sections are not allowed.")
-    else:
-        out.append(f"- If a section is empty, write {_code_span(spec.empty_section_value)}.")
-    text = "\n".join(out) + "\n"
-    try:
-        back = parse_output_format_spec(text)
-    except SpecError as exc:
-        raise SpecError(f"this spec cannot be written as a Markdown contract: {exc}") from None
-    if back != spec:
-        raise SpecError(
-            "this spec cannot be written faithfully as a Markdown contract (a name, hint or column holds syntax of the contract)"
-        )
-    return text
-
-
-# --------------------------------------------------------------------------- coercion
-
-_SPEC_KEYS = {
-    "sections": "sections",
-    "tables": "tables",
-    "tables_optional": "tables_optional",
-    "tablesoptional": "tables_optional",
-    "empty_section_value": "empty_section_value",
-    "emptysectionvalue": "empty_section_value",
-    "title": "title",
-    "section_order_matters": "section_order_matters",
-    "sectionordermatters": "section_order_matters",
-    "descriptor_type": "descriptor_type",
-    "descriptortype": "descriptor_type",
-    "format": "format",
-}
-_KIND_NAMES = {**SECTION_KIND_WORDS, "ordered_list": "ordered_list", "ordered-list": "ordered_list"}
-_TABLE_KIND_NAMES = {**TABLE_KIND_WORDS, "ordered_table": "ordered_table", "ordered-table": "ordered_table"}
-
-
-def _item_body(text: str) -> str:
-    """A section or table given as a string, without a leading list marker (``- ``)."""
-    body = text.strip()
-    m = _ITEM.match(body)
-    return (m.group(1) or "").strip() if m else body
-
-
-def _section_from(obj: Any, where: str) -> OfsSection:
-    if isinstance(obj, OfsSection):
-        return obj
-    if isinstance(obj, str):
-        body = _item_body(obj)
-        if not body:
-            raise SpecError(f"{where}: a section needs a name")
-        try:
-            return _parse_section_item(body, obj, 1)
-        except SpecError as exc:
-            raise SpecError(f"{where}: {exc}") from None
-    if not isinstance(obj, dict):
-        raise SpecError(f"{where}: a section is a dict or a string, not {type(obj).__name__}")
-    unknown = set(obj) - {"name", "kind", "required", "optional", "hint"}
-    if unknown:
-        raise SpecError(f"{where}: unknown keys {sorted(map(str, unknown))}")
-    name = obj.get("name")
-    if not isinstance(name, str) or not _has_word(name):
-        raise SpecError(f"{where}.name: a section needs a name with a letter or digit")
-    kind_in = obj.get("kind", "prose")
-    kind = _KIND_NAMES.get(kind_in.strip().lower()) if isinstance(kind_in, str) else None
-    if kind is None:
-        raise SpecError(f"{where}.kind: unknown section kind {kind_in!r} (kinds: prose, list, ordered_list)")
-    required = obj.get("required", True)
-    if "optional" in obj:
-        if not isinstance(obj["optional"], bool):
-            raise SpecError(f"{where}.optional: expected true or false")
-        required = not obj["optional"]
-    if not isinstance(required, bool):
-        raise SpecError(f"{where}.required: expected true or false, not {required!r}")
-    hint = obj.get("hint")
-    if hint is not None and not isinstance(hint, str):
-        raise SpecError(f"{where}.hint: expected a string")
-    return OfsSection(name=name.strip(), kind=kind, required=required, hint=hint)  # type: ignore[arg-type]
-
-
-def _table_from(obj: Any, where: str) -> OfsTable:
-    if isinstance(obj, OfsTable):
-        return obj
-    if isinstance(obj, str):
-        body = _item_body(obj)
-        try:
-            return _parse_table_item(body, obj, 1)
-        except SpecError as exc:
-            raise SpecError(f"{where}: {exc}") from None
-    if not isinstance(obj, dict):
-        raise SpecError(f"{where}: a table is a dict or a string, not {type(obj).__name__}")
-    unknown = set(obj) - {"columns", "kind", "by"}
-    if unknown:
-        raise SpecError(f"{where}: unknown keys {sorted(map(str, unknown))}")
-    columns = obj.get("columns")
-    if (
-        not isinstance(columns, (list, tuple))
-        or not columns
-        or not all(isinstance(c, str) and c.strip() for c in columns)
-    ):
-        raise SpecError(f"{where}.columns: expected a non-empty list of column names")
-    kind_in = obj.get("kind", "table")
-    kind = _TABLE_KIND_NAMES.get(kind_in.strip().lower()) if isinstance(kind_in, str) else None
-    if kind is None:
-        raise SpecError(f"{where}.kind: unknown table kind {kind_in!r} (kinds: table, ordered_table)")
-    by = obj.get("by")
-    if by is not None and not isinstance(by, str):
-        raise SpecError(f"{where}.by: expected a string")
-    cols = [c.strip() for c in columns]
-    if kind == "ordered_table" and cols[0] == "#":
-        cols = cols[1:]
-        if not cols:
-            raise SpecError(f"{where}.columns: an ordered table needs columns besides '#'")
-    return OfsTable(columns=cols, kind=kind, by=by)  # type: ignore[arg-type]
-
-
-def _spec_from_structure(obj: Any) -> OutputFormatSpec:
-    if isinstance(obj, (list, tuple)):
-        obj = {"sections": list(obj)}
-    values: dict[str, Any] = {}
-    for key, value in obj.items():
-        canon = _SPEC_KEYS.get(str(key).lower()) if isinstance(key, str) else None
-        if canon is None:
-            raise SpecError(
-                f"unknown spec key {key!r} (keys: sections, tables, tables_optional, empty_section_value, title, section_order_matters)"
-            )
-        values[canon] = value
-    sections_in = values.get("sections", [])
-    if not isinstance(sections_in, (list, tuple)):
-        raise SpecError("sections: expected a list")
-    tables_in = values.get("tables", [])
-    if not isinstance(tables_in, (list, tuple)):
-        raise SpecError("tables: expected a list")
-    sections = [_section_from(s, f"sections[{i}]") for i, s in enumerate(sections_in)]
-    tables = [_table_from(t, f"tables[{i}]") for i, t in enumerate(tables_in)]
-    if not sections and not tables:
-        raise SpecError("the spec declares no section")
-    seen: set[str] = set()
-    for i, s in enumerate(sections):
-        key = normalize_section_name(s.name)
-        if key in seen:
-            raise SpecError(f"sections[{i}]: section {s.name!r} is declared twice")
-        seen.add(key)
-    spec = OutputFormatSpec(sections=sections, tables=tables)
-    for key in ("tables_optional", "section_order_matters"):
-        if key in values:
-            if not isinstance(values[key], bool):
-                raise SpecError(f"{key}: expected true or false")
-            setattr(spec, key, values[key])
-    if "empty_section_value" in values:
-        ev = values["empty_section_value"]
-        if ev is not None and (not isinstance(ev, str) or not ev.strip()):
-            raise SpecError("empty_section_value: expected a non-blank string or null")
-        spec.empty_section_value = ev
-    if "title" in values:
-        if values["title"] is not None and not isinstance(values["title"], str):
-            raise SpecError("title: expected a string")
-        spec.title = values["title"]
-    if values.get("descriptor_type", "output_format_spec") != "output_format_spec":
-        raise SpecError("descriptor_type: expected 'output_format_spec'")
-    if not isinstance(values.get("format", "markdown"), str) or values.get("format", "markdown").lower() != "markdown":
-        raise SpecError("format: expected 'markdown'")
-    return spec
-
-
-def coerce_spec(obj: Any) -> OutputFormatSpec:
-    """Turn what a caller gave as a Markdown schema into an :class:`OutputFormatSpec`.
-
-    * an ``OutputFormatSpec``: returned as is;
-    * ``str``: Markdown contract text — except that a single line naming an existing
-      ``.md``/``.markdown``/``.txt`` file is read as that file;
-    * ``pathlib.Path`` (any ``os.PathLike``): the file is read as UTF-8 (a BOM dropped);
-    * ``dict``: ``{"sections": [...], "tables": [...], "tables_optional": bool,
-      "empty_section_value": str | None, "title": str, "section_order_matters": bool}``
-      (Flex-MD's camelCase keys work too); a section is a dict ``{"name", "kind",
-      "required" | "optional", "hint"}`` or a section line (``"Short answer — text"``), a
-      table a dict ``{"columns", "kind", "by"}`` or a table line;
-    * ``list``/``tuple``: the sections alone.
-
-    Anything else, and anything unreadable, raises :class:`SpecError` (never TypeError).
-    """
-    if isinstance(obj, OutputFormatSpec):
-        return obj
-    if isinstance(obj, str):
-        candidate = obj.strip()
-        if (
-            candidate
-            and "\n" not in candidate
-            and len(candidate) < 4096
-            and candidate.lower().endswith((".md", ".markdown", ".txt"))
-            and not candidate.startswith(("-", "*", "+", "#"))
-        ):
-            try:
-                if os.path.isfile(candidate):
-                    return coerce_spec(pathlib.Path(candidate))
-            except (OSError, ValueError):
-                pass
-        return parse_output_format_spec(obj)
-    if isinstance(obj, os.PathLike):
-        try:
-            data = pathlib.Path(obj).read_bytes()
-        except OSError as exc:
-            raise SpecError(f"cannot read the contract file {os.fspath(obj)!r}: {exc.strerror or exc}") from None
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise SpecError(f"the contract file {os.fspath(obj)!r} is not UTF-8 (byte offset {exc.start})") from None
-        return parse_output_format_spec(text)
-    if isinstance(obj, (dict, list, tuple)):
-        try:
-            return _spec_from_structure(obj)
-        except RecursionError:
-            raise SpecError("the spec structure is nested too deeply") from None
-    raise SpecError(f"cannot read a Markdown spec from {type(obj).__name__}")

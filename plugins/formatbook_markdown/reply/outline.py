@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..contract.names import normalize_section_name
 from .blocks import Heading, Scan, scan, with_labels
 
 
@@ -77,8 +78,6 @@ def trim_blank(text: str) -> str:
 
 
 def _slug(title: str) -> str:
-    from .spec import normalize_section_name
-
     return _SLUG.sub("-", normalize_section_name(title)).strip("-") or "section"
 
 
@@ -89,7 +88,7 @@ def outline_from(sc: Scan, heads: list[Heading]) -> MdOutline:
     stack: list[MdNode] = []
     seen: dict[str, int] = {}
     nodes: list[MdNode] = []
-    for idx, h in enumerate(heads):
+    for h in heads:
         base = _slug(h.raw)
         seen[base] = seen.get(base, 0) + 1
         key = base if seen[base] == 1 else f"{base}-{seen[base]}"
@@ -151,8 +150,6 @@ def spec_headings(sc: Scan, spec: Any) -> list[Heading]:
     """The headings of ``sc``, plus bold labels naming sections of ``spec``."""
     if spec is None or not getattr(spec, "sections", None):
         return list(sc.headings)
-    from .spec import normalize_section_name
-
     names = {normalize_section_name(s.name) for s in spec.sections}
     return with_labels(sc, names, section_level(sc.headings, names))
 
@@ -164,8 +161,6 @@ def section_level(heads: list[Heading], names: set[str]) -> int:
     shallower level; 2 when no heading names a section. Deeper duplicates do not vote:
     they are sub-headings, and letting them vote would move the target each time the
     sections are moved to it."""
-    from .spec import normalize_section_name
-
     top: dict[str, int] = {}
     for h in heads:
         if h.label:

@@ -1,7 +1,7 @@
 """Step 8 (L3): list sections use ``-`` bullets and ordered-list sections numbered items
 ``1.`` .. ``N.``, counted per list (markdown-it's lists; adjacent ones that differ only
 by their markers count as one). Only a section's top-level items change — those that
-both the indentation reading (``lists.parse_list``) and markdown-it take as top-level
+both the indentation reading (``reply.lists.parse_list``) and markdown-it take as top-level
 items (``2. x`` or ``    - x`` continuing a paragraph is text); nested items keep their
 markers. When a marker changes width, the item's indented lines (markdown-it's extent; a
 lazy line at column 0 stays) move with its content column; when a narrower marker would
@@ -12,10 +12,11 @@ cannot be converted: an issue ``markdown.section_kind``."""
 
 from __future__ import annotations
 
-from ..blocks import Scan, scan
-from ..lists import item_match, parse_list
-from ..outline import outline_for
-from ..sections import match_sections
+from ..contract.names import normalize_section_name
+from ..reply.blocks import Scan, scan
+from ..reply.lists import item_match, parse_list
+from ..reply.outline import outline_for
+from ..reply.sections import match_sections
 from .state import RepairState, edit_lines
 
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
@@ -63,8 +64,6 @@ def _absorbs(sc: Scan, after: int, column: int) -> bool:
 
 def convert_list_kinds(st: RepairState) -> None:
     """Convert list markers to the declared kinds."""
-    from ..spec import normalize_section_name
-
     if st.level < 3 or not st.sections:
         return
     sc = scan(st.body)

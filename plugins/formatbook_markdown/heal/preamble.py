@@ -4,8 +4,8 @@ Applies from L1 on, when the spec declares sections."""
 
 from __future__ import annotations
 
-from ..blocks import scan
-from ..outline import trim_blank
+from ..reply.blocks import scan
+from ..reply.outline import trim_blank
 from .state import RepairState
 
 
