@@ -25,6 +25,7 @@ from .results import CheckResult, StreamStatus
 
 _CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
 _OPEN_TAGS = tuple(f"<{tag}>" for tag in THINK_TAGS)
+_JOIN_RUN = 256  # chunks kept apart before they are joined into one string
 
 
 def _open_tag_start(text: str, pos: int) -> int:
@@ -201,6 +202,7 @@ class StreamGuard:
         self.expectations = exp = as_expectations(expectations)
         self.strict = strict
         self._parts: list[str] = []
+        self._joined = 0  # parts before this index are joined runs
         self._length = 0
         self._max_size = limits_from(exp.options).max_size
         self._failed: StreamStatus | None = None
@@ -210,7 +212,8 @@ class StreamGuard:
         # check() gives these formats the whole reply; the others get it without think blocks
         whole = fmt is None or getattr(fmt, "whole_reply_locate", False)
         self._think = None if whole else _ThinkSplitter()
-        # where each stretch fed to the checker starts, in the checker's text and in the reply
+        # where each stretch fed to the checker starts, in the checker's text and in the
+        # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
@@ -226,9 +229,10 @@ class StreamGuard:
 
     @property
     def text(self) -> str:
-        """The reply received so far."""
+        """The reply received so far (joined on each call after a feed: read it at the end)."""
         if len(self._parts) > 1:
             self._parts = ["".join(self._parts)]
+            self._joined = 1
         return self._parts[0] if self._parts else ""
 
     def feed(self, chunk: str) -> StreamStatus:
@@ -236,7 +240,7 @@ class StreamGuard:
         if not isinstance(chunk, str):
             raise TypeError(f"StreamGuard.feed takes str, not {type(chunk).__name__}")
         start = self._length
-        self._parts.append(chunk)
+        self._keep(chunk)
         self._length += len(chunk)
         if self._failed is not None:
             return self._failed
@@ -247,14 +251,24 @@ class StreamGuard:
         pieces = [(start, chunk)] if self._think is None else self._think.feed(chunk)
         return self._advance(pieces)
 
+    def _keep(self, chunk: str) -> None:
+        """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
+        fed a character at a time costs a string, not an object per character."""
+        parts = self._parts
+        parts.append(chunk)
+        if len(parts) - self._joined >= _JOIN_RUN:
+            run = "".join(parts[self._joined :])
+            del parts[self._joined :]
+            parts.append(run)
+            self._joined += 1
+
     def _advance(self, pieces: list[tuple[int, str]]) -> StreamStatus:
         for offset, piece in pieces:
             if not piece:
                 continue
-            if self._fed != self._starts[-1] or offset != self._offsets[-1]:
-                if offset - self._fed != self._offsets[-1] - self._starts[-1]:
-                    self._starts.append(self._fed)
-                    self._offsets.append(offset)
+            if offset - self._fed != self._offsets[-1] - self._starts[-1]:  # a block was set aside
+                self._starts.append(self._fed)
+                self._offsets.append(offset)
             status = self._take(piece)
             if not status:
                 return status

@@ -159,3 +159,14 @@ def test_longer_than_max_size_stops_at_the_limit(reg):
     status = g.feed("78")
     assert not status and status.position == 10 and "max_size" in status.reason
     assert not g.finish().ok  # check() refuses it too
+
+
+def test_the_reply_is_kept_whole_for_finish(reg):
+    reply = "".join(f"k{i % 10}: v{i}\n" for i in range(300))
+    g = guard("EXPECT KV", reg)
+    for ch in reply:  # far more chunks than are kept apart
+        g.feed(ch)
+    assert g.text == reply
+    g.feed("z: 1\n")
+    assert g.text == reply + "z: 1\n"
+    assert g.finish().reply == reply + "z: 1\n"
