@@ -110,6 +110,18 @@ def markdown_text(draw) -> str:
     return "\n\n".join(blocks) + draw(st.sampled_from(("", "\n")))
 
 
+@st.composite
+def contract_markdown(draw) -> str:
+    """Sections for the contract in ``fixtures/guard_contract.md`` (Short answer, Reasoning),
+    some spelled or shaped as its repair plan changes them, and sections it does not name."""
+    out = ""
+    headings = ("## Short answer", "## short answer", "## Reasoning", "# Notes", "Short answer:", "## Short answer ##")
+    bodies = ("Yes.", "1. Because.\n2. So.", "- a\n- b", "Dr. x said e.g. no.\nTwo lines", "")
+    for heading in draw(st.lists(st.sampled_from(headings), max_size=3)):
+        out += heading + "\n" + draw(st.sampled_from(bodies)) + draw(st.sampled_from(("\n\n", "\n", "")))
+    return out
+
+
 # --- replies --------------------------------------------------------------------------
 
 

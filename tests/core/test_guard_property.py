@@ -10,6 +10,8 @@ a reply check() finds valid as it stands. Under CI the runs are derandomized
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,13 +23,17 @@ from .guard_replies import (
     JSON_DAMAGE,
     JSON_INNER_QUOTES,
     chunkings,
+    contract_markdown,
     json_payload,
+    json_text,
     markdown_text,
     prose,
     reply,
 )
 
 UNITS = ("words", "sentences", "characters", "lines")
+CONTRACT = Path(__file__).parent / "fixtures" / "guard_contract.md"
+CONTRACT_BASES = tuple(f"EXPECT MARKDOWN {CONTRACT} level={level}" for level in (0, 1, 2, 3))
 EXAMPLES = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -59,8 +65,13 @@ def assert_never_stopped(text: str, base: str, chunks: list[str]) -> None:
     assert guard.finish().to_dict() == check(text, exp).to_dict()
 
 
+def valid_as_it_stands(text: str, base: str) -> bool:
+    result = check(text, base)
+    return result.ok and not result.repairs
+
+
 def assert_strict_accepts_valid(text: str, base: str, chunks: list[str]) -> None:
-    if check(text, base).verdict != "valid":
+    if not valid_as_it_stands(text, base):
         return
     stop = first_stop(StreamGuard(base, strict=True), chunks)
     assert stop is None, f"the strict guard stopped at chunk {stop[0]} ({stop[1].reason}) on valid {text!r}"
@@ -122,3 +133,44 @@ def test_markdown(case):
     text, base, chunks = case
     assert_never_stopped(text, base, chunks)
     assert_strict_accepts_valid(text, base, chunks)
+
+
+@EXAMPLES
+@given(property_over(st.one_of(contract_markdown(), markdown_text()), CONTRACT_BASES))
+def test_markdown_under_a_contract(case):
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks)
+
+
+# --- strict: a reply valid as it stands is never stopped ------------------------------
+
+
+@st.composite
+def bare(draw, payload, bases):
+    """A payload with nothing around it (what a valid reply mostly is), cut at random."""
+    text = draw(payload)
+    return text, draw(st.sampled_from(bases)), draw(chunkings(text))
+
+
+STRICT_CASES = {
+    "text": bare(prose(4), ("", "EXPECT TEXT")),
+    "json": bare(json_text(), ("EXPECT JSON",)),
+    "markdown": bare(markdown_text(), ("EXPECT MARKDOWN", "EXPECT MARKDOWN level=0", "EXPECT MARKDOWN level=3")),
+    "markdown contract": bare(st.one_of(contract_markdown(), markdown_text()), CONTRACT_BASES),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(STRICT_CASES))
+def test_strict_guard_never_stops_a_valid_reply(kind):
+    valid = []
+
+    @EXAMPLES
+    @given(STRICT_CASES[kind])
+    def run(case):
+        text, base, chunks = case
+        if valid_as_it_stands(text, base):
+            valid.append(text)
+        assert_strict_accepts_valid(text, base, chunks)
+
+    run()
+    assert valid, f"no {kind} reply drawn was valid: the property was never tried"
