@@ -185,17 +185,21 @@ class StreamGuard:
       whether it is one (at most ``THINK_OPEN_MAX - 1`` characters);
     * a value is still being written: only the part of it no continuation can change is
       counted (a word is settled once the next word has begun);
+    * a value of white space only so far adds nothing until its first visible character
+      (``check()`` leaves blank values out);
     * the format's checker reports no values while streaming (Markdown settles its values
-      only at the end), or cannot tell yet that the reply is broken beyond repair; counts
-      not bounded above (MIN) and counts scoped with ``IN "..."`` are settled by
+      only at the end), or cannot tell yet that the reply is broken beyond repair;
+    * what only the whole reply shows: counts not bounded above (MIN), counts scoped with
+      ``IN "..."``, a schema or a Markdown contract's required sections are judged by
       ``finish()`` only;
-    * a limit could only be known to fail from a value ``check()`` counts but the checker
-      does not report, such as text inside a think block of a JSON string value, which
-      the guard sets aside.
+    * a limit could only be known to fail from text ``check()`` counts but the guard sets
+      aside, such as a think block inside a JSON string of a reply that is nothing but the
+      JSON (``check()`` keeps that string whole).
 
-    Without ``strict`` it turns falsy only when the reply is longer than ``max_size``, when
-    the relaxed checker says healing cannot help, or when the values the checker reports as
-    settled already exceed a MAX (or EXACTLY) count.
+    It turns falsy only when the reply is longer than ``max_size``, when the format's
+    checker (relaxed, or strict with ``strict=True``) says no continuation can pass, or
+    when the values the checker reports as settled already exceed a MAX (or EXACTLY)
+    count. Every ``feed`` costs time in proportion to its chunk.
     """
 
     def __init__(self, expectations: Expectations | str | None = None, *, strict: bool = False):
