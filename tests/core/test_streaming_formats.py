@@ -112,6 +112,17 @@ JSON_MISCOUNTED = [
         id="think-in-fence-body",
     ),
     pytest.param(
+        'Sure: {"a": "x", <think>hmm</think> "b": "y z w"}',
+        "EXPECT MAX 1 WORDS",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="JSON locate ends a payload at a think block inside it (each stretch between think blocks is "
+            "scanned alone), while the guard gives the checker the reply without its think blocks, which reads on "
+            "across it; one of the two must change (see the core-guard report)",
+        ),
+        id="think-inside-payload",
+    ),
+    pytest.param(
         '~~~\n["Dr. 3.5 bl\n~~~',
         "EXPECT MAX 10 CHARACTERS",
         marks=pytest.mark.xfail(
