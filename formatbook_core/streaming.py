@@ -7,86 +7,134 @@ anything healing repairs are fine); ``strict=True`` applies the strict grammar.
 
 MAX limits are kept while streaming: every value the format's checker reports as settled
 is counted once, and the value still being written adds a lower bound that only grows.
-Total work is linear in the reply's length.
+Every ``feed`` costs time in proportion to its chunk; besides the reply itself (which
+``finish()`` checks) the guard keeps only a bounded tail of it.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 from .expectations import Count, Expectations, as_expectations
-from .locating import THINK_TAGS, think_close
+from .limits import limits_from
+from .locating import THINK_OPEN, THINK_OPEN_MAX, THINK_TAGS, think_close
 from .pipeline import check
 from .results import CheckResult, StreamStatus
 
-_THINK_OPEN = re.compile(rf"\s*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
-_THINK_PREFIXES = tuple(f"<{tag}>" for tag in THINK_TAGS)
+_CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
+_OPEN_TAGS = tuple(f"<{tag}>" for tag in THINK_TAGS)
+_JOIN_RUN = 256  # chunks kept apart before they are joined into one string
 
 
-class _ThinkFilter:
-    """Passes a reply through, holding back a leading ``<think>…</think>`` block.
+def _open_tag_start(text: str, pos: int) -> int:
+    """Where a possible opening think tag cut by the end of ``text`` starts (``len(text)``
+    when there is none): only the last ``<`` can start one, within the tag's length."""
+    lt = text.rfind("<", max(pos, len(text) - (THINK_OPEN_MAX - 1)))
+    if lt >= 0:
+        cut = text[lt:].lower()
+        if any(tag.startswith(cut) for tag in _OPEN_TAGS):
+            return lt
+    return len(text)
 
-    Only a block at the very start (after white space) is removed: that is where models put
-    it, and it keeps the filter's work linear.
+
+def _close_tag_tail(text: str, pos: int, tag: str) -> str:
+    """What a think block's text must keep for the next chunk to find its closing tag
+    (``</tag``, white space, ``>``): the last ``<`` onwards when it may start the tag, with
+    the white space after the name kept as one space, so the tail stays bounded."""
+    lt = text.rfind("<", pos)
+    if lt < 0:
+        return ""
+    rest = text[lt:]
+    head = rest.rstrip()
+    wanted = f"</{tag}"
+    if head.lower() == wanted:
+        return head + (" " if len(head) < len(rest) else "")
+    if head == rest and wanted.startswith(head.lower()):
+        return head
+    return ""
+
+
+class _ThinkSplitter:
+    """Splits a streamed reply into the stretches outside its ``<think>`` blocks, exactly as
+    :func:`formatbook_core.locating.think_spans` finds the blocks: an opening tag (any of
+    ``THINK_TAGS``, any case) starts a block, the first closing tag of the same name
+    (``</think >`` too) ends it, and an unclosed block runs to the end of the reply.
+
+    Each stretch comes out without its leading white space, as ``strip_span`` takes a
+    located payload out of the reply. Only a bounded tail is held back between feeds: the
+    start of what may be an opening tag (outside a block) or a closing tag (inside one).
+    Each feed scans the chunk and that tail once.
     """
 
     def __init__(self) -> None:
-        self._state = "start"  # start → (think) → body
+        self._closing: re.Pattern[str] | None = None  # set inside a block
+        self._tag = ""
         self._held = ""
-        self._closing: re.Pattern[str] | None = None
-        self._offset = 0  # characters of the reply consumed before the body began
+        self._fed = 0  # characters of the reply taken so far
+        self._blank = True  # no stretch has begun yet since the start or the last block
 
-    @property
-    def offset(self) -> int:
-        return self._offset
+    def _stretch(self, pieces: list[tuple[int, str]], offset: int, text: str) -> None:
+        if self._blank:
+            stripped = text.lstrip()
+            offset += len(text) - len(stripped)
+            text = stripped
+            self._blank = not text
+        if text:
+            pieces.append((offset, text))
 
-    def feed(self, chunk: str) -> str:
-        """The part of ``chunk`` that belongs to the body."""
-        if self._state == "body":
-            return chunk
-        self._held += chunk
-        if self._state == "start":
-            stripped = self._held.lstrip().lower()
-            if not stripped:
-                return ""
-            match = _THINK_OPEN.match(self._held)
-            if match is None:
-                if any(p.startswith(stripped) for p in _THINK_PREFIXES):
-                    return ""  # maybe the start of a think tag: wait for more
-                return self._to_body(0)
-            self._state = "think"
-            self._closing = think_close(match.group(1))
-            self._offset = match.end()
-            self._held = self._held[match.end() :]
-        # inside a think block: look for its closing tag, keeping a short tail in case the
-        # tag is split across chunks
-        if self._closing is None:  # the states above always set it; never lose text if not
-            return self._to_body(0)
-        found = self._closing.search(self._held)
-        if found is None:
-            keep = min(len(self._held), 16)
-            self._offset += len(self._held) - keep
-            self._held = self._held[len(self._held) - keep :]
-            return ""
-        self._offset += found.end()
-        return self._to_body(found.end())
+    def feed(self, chunk: str) -> list[tuple[int, str]]:
+        """The stretches of ``chunk`` (with what was held) outside think blocks, each with
+        its offset into the reply."""
+        text = self._held + chunk
+        self._fed += len(chunk)
+        start = self._fed - len(text)  # offset of text[0]; held text is never rewritten outside a block
+        pieces: list[tuple[int, str]] = []
+        pos = 0
+        while True:
+            if self._closing is None:
+                found = THINK_OPEN.search(text, pos)
+                end = len(text) if found is None else found.start()
+                if found is None:
+                    end = _open_tag_start(text, pos)
+                if end > pos:
+                    self._stretch(pieces, start + pos, text[pos:end])
+                if found is None:
+                    self._held = text[end:]
+                    return pieces
+                self._tag = found.group(1).lower()
+                self._closing = _CLOSE[self._tag]
+                pos = found.end()
+            else:
+                found = self._closing.search(text, pos)
+                if found is None:
+                    self._held = _close_tag_tail(text, pos, self._tag)
+                    return pieces
+                # the match ends in the new chunk (the held tail alone held no closing tag),
+                # so offsets after it are exact even when held white space was shortened
+                self._closing = None
+                self._blank = True
+                pos = found.end()
+                start = self._fed - len(text)
 
-    def _to_body(self, start: int) -> str:
-        body = self._held[start:]
-        self._held = ""
-        self._state = "body"
-        return body
-
-    def flush(self) -> str:
-        """At the end of the reply: whatever was held back but is no think block."""
-        if self._state == "start":
-            return self._to_body(0)
-        return ""
+    def flush(self) -> list[tuple[int, str]]:
+        """At the end of the reply: held text that is no think tag (an unclosed block runs
+        to the end, so nothing of it comes out)."""
+        held, self._held = self._held, ""
+        pieces: list[tuple[int, str]] = []
+        if self._closing is None:
+            self._stretch(pieces, self._fed - len(held), held)
+        return pieces
 
 
 class _Limit:
-    """One MAX (or EXACTLY) count kept while streaming."""
+    """One MAX (or EXACTLY) count kept while streaming.
+
+    Values are counted as ``check()`` counts what ``extract_values`` gives: each on its
+    own, and a value of white space only not at all (so a value still being written adds
+    nothing while it is blank).
+    """
 
     def __init__(self, count: Count, upper: int, unit: Any, base: Any):
         from .counting import IncrementalCount  # noqa: PLC0415 - counting (and regex) only when limits are kept
@@ -98,34 +146,81 @@ class _Limit:
         self.base = base  # the unit actually counted (lines, for pages)
         self.settled = 0
         self._open = self._fresh()
+        self._open_blank = True
 
     def values(self, closed: tuple[str, ...], opened: str) -> None:
         if closed:
             for value in closed:
-                self.settled += self.base.count(value)
+                if not value.isspace():
+                    self.settled += self.base.count(value)
             self._open = self._fresh()
+            self._open_blank = True
         if opened:
             self._open.feed(opened)
+            if self._open_blank and not opened.isspace():
+                self._open_blank = False
 
     def lower_bound(self) -> int:
-        total = self.settled + self._open.settled()
+        total = self.settled if self._open_blank else self.settled + self._open.settled()
         if self.base is not self.unit:
             return self.unit.from_base(total)
         return total
 
 
 class StreamGuard:
-    """Check a reply chunk by chunk. ``finish()`` gives the full ``CheckResult``."""
+    """Check a reply chunk by chunk. ``finish()`` gives the full ``CheckResult``.
+
+    The guard and ``check()`` share one definition of the payload and of its values: the
+    guard never turns falsy on a reply that ``check()`` accepts; it may be later than
+    possible, never wrong. What the format's checker sees is what ``check()`` would give the
+    format: with no format, and for a format whose payload is the whole reply
+    (``whole_reply_locate``: text, Markdown), the reply as it is (plain text counts a
+    ``<think>`` block as ``check()`` does; Markdown's checker sets it aside itself); for a
+    format that locates its payload in the reply (JSON), the reply without its think blocks,
+    wherever they are (as :func:`formatbook_core.locating.think_spans` finds them).
+
+    By design the guard is later than possible when:
+
+    * text that may begin a think tag (``<thi``) is held back until the next chunk shows
+      whether it is one (at most ``THINK_OPEN_MAX - 1`` characters);
+    * a value is still being written: only the part of it no continuation can change is
+      counted (a word is settled once the next word has begun);
+    * a value of white space only so far adds nothing until its first visible character
+      (``check()`` leaves blank values out);
+    * the format's checker reports no values while streaming (Markdown settles its values
+      only at the end), or cannot tell yet that the reply is broken beyond repair;
+    * what only the whole reply shows: counts not bounded above (MIN), counts scoped with
+      ``IN "..."``, a schema or a Markdown contract's required sections are judged by
+      ``finish()`` only;
+    * a limit could only be known to fail from text ``check()`` counts but the guard sets
+      aside, such as a think block inside a JSON string of a reply that is nothing but the
+      JSON (``check()`` keeps that string whole).
+
+    It turns falsy only when the reply is longer than ``max_size``, when the format's
+    checker (relaxed, or strict with ``strict=True``) says no continuation can pass, or
+    when the values the checker reports as settled already exceed a MAX (or EXACTLY)
+    count. Every ``feed`` costs time in proportion to its chunk.
+    """
 
     def __init__(self, expectations: Expectations | str | None = None, *, strict: bool = False):
         self.expectations = exp = as_expectations(expectations)
         self.strict = strict
         self._parts: list[str] = []
+        self._joined = 0  # parts before this index are joined runs
         self._length = 0
+        self._max_size = limits_from(exp.options).max_size
         self._failed: StreamStatus | None = None
-        self._think = _ThinkFilter()
+        self._complete = False
         fmt = exp.fmt
         self._checker = fmt.stream(exp.loaded_schema, strict=strict, **exp.options) if fmt is not None else None
+        # check() gives these formats the whole reply; the others get it without think blocks
+        whole = fmt is None or getattr(fmt, "whole_reply_locate", False)
+        self._think = None if whole else _ThinkSplitter()
+        # where each stretch fed to the checker starts, in the checker's text and in the
+        # reply: one pair per think block set aside, to report positions in the reply
+        self._fed = 0
+        self._starts: list[int] = [0]
+        self._offsets: list[int] = [0]
         registry = exp._registry()
         self._limits: list[_Limit] = []
         for count in exp.counts:
@@ -138,52 +233,84 @@ class StreamGuard:
 
     @property
     def text(self) -> str:
-        """The reply received so far."""
+        """The reply received so far (joined on each call after a feed: read it at the end)."""
         if len(self._parts) > 1:
             self._parts = ["".join(self._parts)]
+            self._joined = 1
         return self._parts[0] if self._parts else ""
 
     def feed(self, chunk: str) -> StreamStatus:
         """Take the next piece of the reply; falsy once the reply cannot pass any more."""
         if not isinstance(chunk, str):
             raise TypeError(f"StreamGuard.feed takes str, not {type(chunk).__name__}")
-        self._parts.append(chunk)
+        start = self._length
+        self._keep(chunk)
         self._length += len(chunk)
         if self._failed is not None:
             return self._failed
-        body = self._think.feed(chunk)
-        return self._advance(body)
+        if self._length > self._max_size:
+            return self._fail(
+                f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
+            )
+        pieces = [(start, chunk)] if self._think is None else self._think.feed(chunk)
+        return self._advance(pieces)
 
-    def _advance(self, body: str) -> StreamStatus:
-        if not body:
-            return StreamStatus(True)
+    def _keep(self, chunk: str) -> None:
+        """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
+        fed a character at a time costs a string, not an object per character."""
+        parts = self._parts
+        parts.append(chunk)
+        if len(parts) - self._joined >= _JOIN_RUN:
+            run = "".join(parts[self._joined :])
+            del parts[self._joined :]
+            parts.append(run)
+            self._joined += 1
+
+    def _advance(self, pieces: list[tuple[int, str]]) -> StreamStatus:
+        for offset, piece in pieces:
+            if not piece:
+                continue
+            if offset - self._fed != self._offsets[-1] - self._starts[-1]:  # a block was set aside
+                self._starts.append(self._fed)
+                self._offsets.append(offset)
+            status = self._take(piece)
+            if not status:
+                return status
+        return StreamStatus(True, complete=self._complete)
+
+    def _take(self, piece: str) -> StreamStatus:
+        """Feed one stretch of the payload's text to the checker and the limits."""
+        self._fed += len(piece)
         if self._checker is None:
-            status = StreamStatus(True, open=body)
+            status = StreamStatus(True, open=piece)
         else:
-            status = self._checker.feed(body)
+            status = self._checker.feed(piece)
             if not status:
                 position = status.position
                 if position is not None:
-                    position += self._think.offset
-                self._failed = StreamStatus(False, status.reason or "the reply cannot become valid", position)
-                return self._failed
+                    position = self._in_reply(position)
+                return self._fail(status.reason or "the reply cannot become valid", position)
+            self._complete = status.complete
         for limit in self._limits:
             limit.values(status.values, status.open)
             bound = limit.lower_bound()
             if bound > limit.upper:
-                self._failed = StreamStatus(
-                    False,
-                    f"{bound} {limit.count.unit} already exceed {limit.count.describe()}",
-                    self._length,
-                )
-                return self._failed
-        return StreamStatus(True, complete=status.complete)
+                return self._fail(f"{bound} {limit.count.unit} already exceed {limit.count.describe()}", self._length)
+        return status
+
+    def _in_reply(self, position: int) -> int:
+        """A position in the text fed to the checker, as an offset into the reply."""
+        i = max(bisect_right(self._starts, position) - 1, 0)
+        return self._offsets[i] + position - self._starts[i]
+
+    def _fail(self, reason: str, position: int | None) -> StreamStatus:
+        self._failed = StreamStatus(False, reason, position)
+        return self._failed
 
     def finish(self) -> CheckResult:
         """The reply has ended: the full verdict, exactly as ``check()`` gives it."""
-        rest = self._think.flush()
-        if rest and self._failed is None:
-            self._advance(rest)
+        if self._think is not None and self._failed is None:
+            self._advance(self._think.flush())
         return check(self.text, self.expectations)
 
     @property

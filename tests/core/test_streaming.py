@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import formatbook_text
-from formatbook_core import StreamGuard, parse_expectations
+from formatbook_core import StreamGuard, check, parse_expectations
 
 from .conftest_formats import kv_registry
 
@@ -81,3 +81,92 @@ def test_finish_gives_check_result(reg):
 def test_feed_rejects_non_text(reg):
     with pytest.raises(TypeError):
         guard("EXPECT KV", reg).feed(b"bytes")
+
+
+# --- think blocks: set aside wherever check() sets them aside ------------------------
+
+
+def feed_all(g, reply, size):
+    """Feed ``reply`` in chunks of ``size``; the first falsy status, or None."""
+    for i in range(0, len(reply), size):
+        status = g.feed(reply[i : i + size])
+        if not status:
+            return status
+    return None
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 100])
+def test_think_block_after_prose_is_not_counted(reg, size):
+    # kv locates its payload outside think blocks (default_locate): the block's words are
+    # never part of it, wherever the block sits
+    reply = "a: one\n<Thinking>\ndraft: many many words here\n</thinking >\n"
+    exp = "EXPECT KV\nEXPECT MAX 1 WORDS"
+    assert check(reply, parse_expectations(exp, registry=reg)).ok
+    assert feed_all(guard(exp, reg), reply, size) is None
+
+
+@pytest.mark.parametrize("size", [1, 3, 7, 100])
+def test_every_think_tag_any_case_closing_with_white_space(reg, size):
+    reply = "<REASONING>\nx: a b c\n</reasoning\n  \n >a: one\n<think>\ny: d e f\n</THINK>"
+    assert feed_all(guard("EXPECT KV\nEXPECT MAX 1 WORDS", reg), reply, size) is None
+    # a closing tag of another name does not close the block: everything after is in it
+    reply = "<think>x</reasoning>\na: one two three\n"
+    assert feed_all(guard("EXPECT KV\nEXPECT MAX 1 WORDS", reg), reply, size) is None
+
+
+def test_strict_position_after_a_think_block_in_the_middle(reg):
+    reply = "a: 1\n<think>not kv</think>b=2"
+    status = feed_all(guard("EXPECT KV", reg, strict=True), reply, 3)
+    assert status is not None and status.position == reply.index("=")
+
+
+def test_text_after_an_unclosed_think_block_is_never_fed(reg):
+    g = guard("EXPECT KV\nEXPECT MAX 1 WORDS", reg)
+    assert feed_all(g, "a: one\n<think>b: two three four\n", 1) is None
+    assert g.finish().ok
+
+
+@pytest.mark.parametrize("base", ["EXPECT MAX 1 WORDS", "EXPECT TEXT\nEXPECT MAX 1 WORDS"])
+def test_no_format_and_text_count_think_blocks_as_check_does(reg, base):
+    reg.register_plugin(formatbook_text, "text")
+    reply = "<think>a b</think> hello"
+    exp = parse_expectations(base, registry=reg)
+    assert not check(reply, exp).ok  # check() counts the block: the reply is the payload
+    status = feed_all(StreamGuard(exp), reply, 1)
+    assert status is not None and "words" in status.reason
+
+
+# --- counting as check() counts -----------------------------------------------------
+
+
+@pytest.mark.parametrize("reply", ["\n", " \r\n\t ", "\n\n\n"])
+def test_a_blank_reply_counts_nothing(reg, reply):
+    # check() leaves out a value of white space only: 0 lines, 0 characters
+    exp = parse_expectations("EXPECT MAX 0 LINES\nEXPECT MAX 0 CHARACTERS\nEXPECT MAX 0 WORDS", registry=reg)
+    assert check(reply, exp).ok
+    assert feed_all(StreamGuard(exp), reply, 1) is None
+
+
+def test_a_blank_start_then_text_counts(reg):
+    exp = parse_expectations("EXPECT MAX 1 LINES", registry=reg)
+    assert feed_all(StreamGuard(exp), "\n\nx\ny\nz", 1) is not None
+
+
+def test_longer_than_max_size_stops_at_the_limit(reg):
+    exp = parse_expectations("EXPECT KV max_size=10", registry=reg)
+    g = StreamGuard(exp)
+    assert g.feed("a: 123456")
+    status = g.feed("78")
+    assert not status and status.position == 10 and "max_size" in status.reason
+    assert not g.finish().ok  # check() refuses it too
+
+
+def test_the_reply_is_kept_whole_for_finish(reg):
+    reply = "".join(f"k{i % 10}: v{i}\n" for i in range(300))
+    g = guard("EXPECT KV", reg)
+    for ch in reply:  # far more chunks than are kept apart
+        g.feed(ch)
+    assert g.text == reply
+    g.feed("z: 1\n")
+    assert g.text == reply + "z: 1\n"
+    assert g.finish().reply == reply + "z: 1\n"

@@ -60,3 +60,83 @@ def test_markdown_contract_streams_and_finishes(tmp_path):
     assert feed_all(guard, reply, 5) is None
     result = guard.finish()
     assert result.ok and result.counts == {"words": 2}
+
+
+# --- the guard never stops a reply check() accepts ----------------------------------
+
+
+@pytest.mark.parametrize("size", [1, 4, 200])
+def test_json_think_block_after_prose_is_set_aside(size):
+    reply = 'Okay.\n<thinking>Let me see. {"answer": "a long answer of many words"} no.</thinking >\n{"answer": "x"}'
+    exp = "EXPECT JSON\nEXPECT MAX 1 WORDS\nEXPECT MAX 1 CHARACTERS"
+    assert check(reply, exp).ok
+    assert feed_all(StreamGuard(exp), reply, size) is None
+
+
+def test_markdown_strict_guard_sees_the_think_block_check_sets_aside():
+    # Markdown's payload is the whole reply: its checker is given the think block, and its
+    # repair plan sets the block aside, so the reply is not valid as it stands
+    reply = "<think>plan</think>\n# Title\n\nText.\n"
+    assert check(reply, "EXPECT MARKDOWN").verdict == "healed"
+    assert feed_all(StreamGuard("EXPECT MARKDOWN", strict=True), reply, 3) is not None
+    assert feed_all(StreamGuard("EXPECT MARKDOWN"), reply, 3) is None
+
+
+JSON_MISCOUNTED = [
+    pytest.param(
+        '{"q": "He said "hi" to me"}',
+        "EXPECT MAX 1 SENTENCES",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="JSON plugin: its checker reports two values where healing keeps one string with inner quotes",
+        ),
+        id="inner-quotes",
+    ),
+    pytest.param(
+        'Example: {"x": "many words here"}\n```json\n{"a": 1}\n```',
+        "EXPECT MAX 1 WORDS",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="JSON plugin: its checker commits to the first bracket in prose, locate prefers the later ```json fence",
+        ),
+        id="fence-after-prose-json",
+    ),
+    pytest.param(
+        'Here:\n```\n<think>{"d": "x"}</think>\n{"a": "one two three"}',
+        "EXPECT MAX 1 WORDS",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="JSON plugin: locate scans an unclosed fence's body without setting its think blocks aside "
+            "(check() takes the draft as the payload)",
+        ),
+        id="think-in-fence-body",
+    ),
+    pytest.param(
+        'Sure: {"a": "x", <think>hmm</think> "b": "y z w"}',
+        "EXPECT MAX 1 WORDS",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="JSON locate ends a payload at a think block inside it (each stretch between think blocks is "
+            "scanned alone), while the guard gives the checker the reply without its think blocks, which reads on "
+            "across it; one of the two must change (see the core-guard report)",
+        ),
+        id="think-inside-payload",
+    ),
+    pytest.param(
+        '~~~\n["Dr. 3.5 bl\n~~~',
+        "EXPECT MAX 10 CHARACTERS",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="JSON plugin: its checker counts the closing fence into a cut string that healing closes before it",
+        ),
+        id="cut-string-in-fence",
+    ),
+]
+
+
+@pytest.mark.parametrize("reply, limit", JSON_MISCOUNTED)
+@pytest.mark.parametrize("size", [1, 100])
+def test_json_guard_agrees_with_check(reply, limit, size):
+    exp = f"EXPECT JSON\n{limit}"
+    assert check(reply, exp).ok
+    assert feed_all(StreamGuard(exp), reply, size) is None

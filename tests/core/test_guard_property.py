@@ -1,0 +1,176 @@
+"""The guard never stops a reply that check() accepts (DESIGN.md, "Streaming").
+
+Over generated replies (plain text, JSON, Markdown; prose around the payload, think blocks
+anywhere, fences, damage healing repairs) and random chunkings, with MAX limits set at
+exactly what check() counts: whenever ``check(reply, exp).ok``, no ``feed`` of the guard
+was falsy and ``finish()`` is check()'s result. And ``StreamGuard(strict=True)`` never stops
+a reply check() finds valid as it stands. Under CI the runs are derandomized
+(tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from formatbook_core import StreamGuard, check
+
+from .guard_replies import (
+    JSON_CUT,
+    JSON_DAMAGE,
+    JSON_INNER_QUOTES,
+    chunkings,
+    contract_markdown,
+    json_payload,
+    json_text,
+    markdown_text,
+    prose,
+    reply,
+)
+
+UNITS = ("words", "sentences", "characters", "lines")
+CONTRACT = Path(__file__).parent / "fixtures" / "guard_contract.md"
+CONTRACT_BASES = tuple(f"EXPECT MARKDOWN {CONTRACT} level={level}" for level in (0, 1, 2, 3))
+EXAMPLES = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def at_exact_counts(text: str, base: str) -> str | None:
+    """``base`` with a MAX limit per unit at exactly what check() counts; None when check()
+    rejects the reply whatever the limits."""
+    loose = check(text, "\n".join([base, *(f"EXPECT MAX 100000000 {unit}" for unit in UNITS)]))
+    if not loose.ok:
+        return None
+    return "\n".join([base, *(f"EXPECT MAX {loose.counts[unit]} {unit}" for unit in UNITS)])
+
+
+def first_stop(guard: StreamGuard, chunks: list[str]):
+    for i, chunk in enumerate(chunks):
+        status = guard.feed(chunk)
+        if not status:
+            return i, status
+    return None
+
+
+def assert_never_stopped(text: str, base: str, chunks: list[str]) -> None:
+    exp = at_exact_counts(text, base)
+    if exp is None:
+        return
+    assert check(text, exp).ok
+    guard = StreamGuard(exp)
+    stop = first_stop(guard, chunks)
+    assert stop is None, f"the guard stopped at chunk {stop[0]} ({stop[1].reason}) on {text!r} under {exp!r}"
+    assert guard.finish().to_dict() == check(text, exp).to_dict()
+
+
+def valid_as_it_stands(text: str, base: str) -> bool:
+    result = check(text, base)
+    return result.ok and not result.repairs
+
+
+def assert_strict_accepts_valid(text: str, base: str, chunks: list[str]) -> None:
+    if not valid_as_it_stands(text, base):
+        return
+    stop = first_stop(StreamGuard(base, strict=True), chunks)
+    assert stop is None, f"the strict guard stopped at chunk {stop[0]} ({stop[1].reason}) on valid {text!r}"
+
+
+def property_over(payload, bases: tuple[str, ...], **shape):
+    @st.composite
+    def case(draw):
+        text = draw(reply(payload, **shape))
+        return text, draw(st.sampled_from(bases)), draw(chunkings(text))
+
+    return case()
+
+
+@EXAMPLES
+@given(property_over(prose(4), ("", "EXPECT TEXT")))
+def test_text_and_no_format(case):
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks)
+    assert_strict_accepts_valid(text, base, chunks)
+
+
+@EXAMPLES
+@given(property_over(json_payload(JSON_DAMAGE), ("EXPECT JSON",), fenced=False))
+def test_json(case):
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks)
+    assert_strict_accepts_valid(text, base, chunks)
+
+
+@EXAMPLES
+@given(property_over(json_payload({**JSON_DAMAGE, **JSON_CUT}), ("EXPECT JSON",), fenced=False, last=True))
+def test_json_cut_off_at_the_end(case):
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks)
+
+
+# The same property over every shape: fences, prose after a cut payload, unescaped inner
+# quotes. Derandomized here whatever the profile, so that strict xfail is stable.
+@pytest.mark.xfail(
+    strict=True,
+    reason="JSON plugin: (1) its checker counts a string with unescaped inner quotes as two "
+    'values where healing keeps one (\'{"q": "He said "hi" to me"}\', 2 sentences vs 1); '
+    "(2) its checker commits to the first bracket in prose while locate prefers a later "
+    "```json fence; (3) locate scans an unclosed fence's body for brackets without setting its "
+    "think blocks aside, so check() takes a draft inside a think block as the payload; (4) its "
+    "checker counts text after a cut payload (a closing fence, prose) that healing drops",
+)
+@settings(EXAMPLES, derandomize=True, max_examples=300, database=None)
+@given(property_over(json_payload({**JSON_DAMAGE, **JSON_CUT, **JSON_INNER_QUOTES}), ("EXPECT JSON",)))
+def test_json_every_shape(case):
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks)
+
+
+@EXAMPLES
+@given(property_over(markdown_text(), ("EXPECT MARKDOWN", "EXPECT MARKDOWN level=0", "EXPECT MARKDOWN level=2")))
+def test_markdown(case):
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks)
+    assert_strict_accepts_valid(text, base, chunks)
+
+
+@EXAMPLES
+@given(property_over(st.one_of(contract_markdown(), markdown_text()), CONTRACT_BASES))
+def test_markdown_under_a_contract(case):
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks)
+
+
+# --- strict: a reply valid as it stands is never stopped ------------------------------
+
+
+@st.composite
+def bare(draw, payload, bases):
+    """A payload with nothing around it (what a valid reply mostly is), cut at random."""
+    text = draw(payload)
+    return text, draw(st.sampled_from(bases)), draw(chunkings(text))
+
+
+STRICT_CASES = {
+    "text": bare(prose(4), ("", "EXPECT TEXT")),
+    "json": bare(json_text(), ("EXPECT JSON",)),
+    "markdown": bare(markdown_text(), ("EXPECT MARKDOWN", "EXPECT MARKDOWN level=0", "EXPECT MARKDOWN level=3")),
+    "markdown contract": bare(st.one_of(contract_markdown(), markdown_text()), CONTRACT_BASES),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(STRICT_CASES))
+def test_strict_guard_never_stops_a_valid_reply(kind):
+    valid = []
+
+    @EXAMPLES
+    @given(STRICT_CASES[kind])
+    def run(case):
+        text, base, chunks = case
+        if valid_as_it_stands(text, base):
+            valid.append(text)
+        assert_strict_accepts_valid(text, base, chunks)
+
+    run()
+    assert valid, f"no {kind} reply drawn was valid: the property was never tried"
