@@ -38,12 +38,17 @@ class _Candidate:
     violations: list[Violation] = field(default_factory=list)
 
 
-def check(reply: str, expectations: Expectations | str | None = None, *, max_size: int | None = None) -> CheckResult:
+def check(
+    reply: str | bytes | None, expectations: Expectations | str | None = None, *, max_size: int | None = None
+) -> CheckResult:
     """Check ``reply`` against ``expectations`` (an ``Expectations`` or EXPECT text).
 
     Returns a ``CheckResult``: ``ok``, the final payload ``text``, the parsed ``value``, the
     ``repairs`` made, the ``violations`` (most relevant first), what was ``set_aside`` and
-    the ``counts`` the expectations ask for.
+    the ``counts`` the expectations ask for. A reply of ``None`` (an LLM message whose
+    content is ``None``) fails with the violation ``reply.empty``. Raises
+    ``ExpectationError`` for bad expectations and ``TypeError`` for a reply that is not
+    ``str``, UTF-8 ``bytes`` or ``None``.
     """
     exp = as_expectations(expectations)
     schema = exp.loaded_schema  # a schema that cannot be loaded is an ExpectationError
@@ -81,10 +86,13 @@ def check(reply: str, expectations: Expectations | str | None = None, *, max_siz
     )
 
 
-def heal(reply: str, expectations: Expectations | str | None = None, *, max_size: int | None = None) -> Healed:
+def heal(
+    reply: str | bytes | None, expectations: Expectations | str | None = None, *, max_size: int | None = None
+) -> Healed:
     """The repaired payload of ``reply`` and the repairs made (offsets into ``reply``).
 
-    Raises ``HealError`` (with violations) when no located payload can be repaired.
+    Raises ``HealError`` (with violations) when no located payload can be repaired (or the
+    reply is ``None``: ``reply.empty``).
     """
     exp = as_expectations(expectations)
     schema = exp.loaded_schema
@@ -120,6 +128,8 @@ def guidance(expectations: Expectations | str | None = None) -> str:
 
 def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
     """Turn the reply into text or say why it cannot be checked at all."""
+    if reply is None:
+        return "", [Violation("reply.empty", "there is no reply: it is None (an LLM message without content)")]
     if isinstance(reply, (bytes, bytearray)):
         reply, bad = decode_reply(reply)
         if bad is not None:
