@@ -241,11 +241,8 @@ def _end_pattern(abbreviations: frozenset[str], final: frozenset[str] = frozense
     """
     abbreviation = _abbreviation_before(abbreviations)
     initial = rf"(?<![{_TOKEN_CHAR}])[\p{{Lu}}\p{{Lt}}]\p{{M}}*+"
-    final_branch = (
-        rf"| (?P<final>(?<=[{_TOKEN_CHAR}])(?<={_abbreviation_before(final)})\.(?![{_T}])[{_C}]*+{_NEXT_SENTENCE})"
-        if final
-        else ""
-    )
+    # _abbreviation_before of no words never matches, so the group exists but stays empty
+    final_branch = rf"(?<=[{_TOKEN_CHAR}])(?<={_abbreviation_before(final)})\.(?![{_T}])[{_C}]*+{_NEXT_SENTENCE}"
     return regex.compile(
         rf"""(?V1)(?<![{_T}])
         (?:
@@ -256,7 +253,7 @@ def _end_pattern(abbreviations: frozenset[str], final: frozenset[str] = frozense
             )
             [{_C}]*+(?=\s|\Z)
           | (?=[{_T}]*?[{_U}])[{_T}]++[{_C}]*+
-          {final_branch}
+          | (?P<final>{final_branch})
         )
         """,
         regex.X,

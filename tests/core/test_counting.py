@@ -577,3 +577,39 @@ def test_long_flag_runs_pair_up():
     flags = "\U0001f1eb" * 5
     assert Characters().count(flags) == 3  # two pairs and a lone indicator
     assert Characters().count("\u0600" + flags) == 3  # a prepended mark joins the first pair
+
+
+# Long hostile inputs for the rules of issue 8 (list markers, "etc.", script terminators):
+# the counts were worked out by hand; a pattern that backtracks over these runs would stall
+# the suite here.
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("1. " * 100_000, 1),  # every number is a marker: one stretch holding digits
+        ("\n" + " " * 200_000 + "1. x", 1),
+        ("etc. " * 100_000, 1),  # only the last etc. ends (at the end of the text)
+        ("etc." + " " * 200_000 + "x", 1),
+        ("etc. " + "(" * 200_000 + "x", 1),
+        ("。" * 200_000 + "1. x", 1),
+        ("Wait\u2026 " * 50_000, 50_000),
+        ("1234567890" * 20_000 + ". x", 2),
+        (")" * 200_000 + ". 1. x", 1),
+    ],
+    ids=lambda v: v[:12] if isinstance(v, str) else str(v),
+)
+def test_sentence_rules_on_long_hostile_inputs(text, expected):
+    assert S.count(text) == expected
+    inc = IncrementalCount(S)
+    for i in range(0, len(text), 4096):
+        inc.feed(text[i : i + 4096])
+    assert inc.total() == expected
+
+
+@pytest.mark.parametrize("unit", [Sentences(abbreviations=["approx."]), Sentences(final=[]), Sentences()])
+def test_incremental_sentences_with_or_without_final_abbreviations(unit):
+    text = "It is approx. ten. Fruit, etc. Then more. Dr. Who etc. and so on. "
+    inc = IncrementalCount(unit)
+    for ch in text:
+        inc.feed(ch)
+    assert inc.total() == unit.count(text)
+    assert unit.settled_end(text) > 0
