@@ -10,6 +10,7 @@ import dataclasses
 import datetime
 import enum
 import json
+import json.encoder
 import math
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -439,42 +440,66 @@ def json_ready(value: Any) -> Any:
     and sets become lists (sets sorted when they can be); dict keys become strings. Any other
     value becomes its ``str()``. Works iteratively: deep values do not exhaust the stack.
     """
+    return _convert(value)[0]
+
+
+# Deeper than this, the C encoder of json.dumps may run out of stack: dumps_json writes
+# such data itself.
+_C_ENCODER_DEPTH = 200
+_PLAIN = (str, int, bool, type(None))  # exact types that are plain JSON as they are
+_encode_str = json.encoder.encode_basestring  # a str as json.dumps(..., ensure_ascii=False) writes it
+
+
+def _convert(value: Any) -> tuple[Any, bool]:
+    """``json_ready(value)``, and whether ``json.dumps`` cannot write it as it should (it
+    holds an ``ExactNumber`` or is nested deeper than ``_C_ENCODER_DEPTH``)."""
     holder: list[Any] = [None]
+    special = False
     stack: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 0)]
     while stack:
         item, parent, key, depth = stack.pop()
-        plain = _scalar(item)
+        if type(item) in _PLAIN:  # the common case, first
+            parent[key] = item
+            continue
+        kind = type(item)
+        plain = _CONTAINER if kind is dict or kind is list else _scalar(item)
         if plain is not _CONTAINER:
+            special = special or type(plain) is ExactNumber
             parent[key] = plain
             continue
         if depth > _MAX_JSON_DEPTH:
             parent[key] = f"(nested deeper than {_MAX_JSON_DEPTH} levels)"
             continue
-        expanded = _expand(item)
+        special = special or depth >= _C_ENCODER_DEPTH
+        expanded = item if kind is dict or kind is list else _expand(item)
         if isinstance(expanded, str):
             parent[key] = expanded
         elif isinstance(expanded, dict):
             out: dict[str, Any] = {}
             parent[key] = out
             for k, v in expanded.items():
-                name = str.__str__(k) if isinstance(k, str) else str(k)
-                out[name] = None
-                stack.append((v, out, name, depth + 1))
+                name = k if type(k) is str else (str.__str__(k) if isinstance(k, str) else str(k))
+                out[name] = v
+                if type(v) not in _PLAIN:
+                    stack.append((v, out, name, depth + 1))
         elif isinstance(expanded, _Instead):  # to_json(), model_dump(), an Enum's value
             stack.append((expanded.value, parent, key, depth + 1))
         else:
-            items: list[Any] = [None] * len(expanded)
+            items = list(expanded)
             parent[key] = items
-            for i, v in enumerate(expanded):
-                stack.append((v, items, i, depth + 1))
-    return holder[0]
+            for i, v in enumerate(items):
+                if type(v) not in _PLAIN:
+                    stack.append((v, items, i, depth + 1))
+    return holder[0], special
 
 
 def dumps_json(data: Any, indent: int | None = None) -> str:
     """JSON text for ``data`` (as :func:`json_ready` gives it), written as ``json.dumps``
     writes it, except that an :class:`ExactNumber` keeps its exact digits and that no
-    ``Infinity`` or ``NaN`` is ever written. Works iteratively (any depth)."""
-    data = json_ready(data)
+    ``Infinity`` or ``NaN`` is ever written. Works at any depth."""
+    data, special = _convert(data)
+    if not special:
+        return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
     parts: list[str] = []
     item_sep, key_sep = (",", ": ") if indent is not None else (", ", ": ")
     # the stack holds (value, nesting level) to write, and (raw, text) to write as it is
@@ -496,7 +521,7 @@ def dumps_json(data: Any, indent: int | None = None) -> str:
                 k, v = entries[i]
                 stack.append((v, level + 1))
                 lead = ("{" if i == 0 else item_sep) + pad
-                stack.append((raw, lead + json.dumps(k, ensure_ascii=False) + key_sep))
+                stack.append((raw, lead + _encode_str(k) + key_sep))
         elif isinstance(item, list) and item:
             pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
             end = "" if indent is None else "\n" + " " * (indent * level)
@@ -504,6 +529,8 @@ def dumps_json(data: Any, indent: int | None = None) -> str:
             for i in range(len(item) - 1, -1, -1):
                 stack.append((item[i], level + 1))
                 stack.append((raw, ("[" if i == 0 else item_sep) + pad))
+        elif type(item) is str:
+            parts.append(_encode_str(item))
         else:
             parts.append(json.dumps(item, ensure_ascii=False, allow_nan=False))
     return "".join(parts)
