@@ -205,7 +205,12 @@ def test_deep_values_need_no_deep_stack():
     assert text.count("[") == text.count("]") == 5001 + 3  # the value, and repairs, violations, set_aside
 
 
-def test_dumps_json_writes_what_json_dumps_writes():
-    data = {"a": [1, {"b": []}, {}], "c": "é\n", "d": None, "e": True, "f": 1.5}
-    assert dumps_json(data) == json.dumps(data, ensure_ascii=False)
-    assert dumps_json(data, indent=2) == json.dumps(data, ensure_ascii=False, indent=2)
+@pytest.mark.parametrize("indent", [None, 2])
+def test_dumps_json_writes_what_json_dumps_writes(indent):
+    data = {"a": [1, {"b": []}, {}], "c": 'é\n"\u2028', "d": None, "e": True, "f": 1.5, 'k"\n': [[2]]}
+    assert dumps_json(data, indent=indent) == json.dumps(data, ensure_ascii=False, indent=indent)
+    # with an exact decimal, dumps_json writes everything itself: the same text still
+    # (the float 0.1 is written "0.1", as the exact digits are)
+    exact = {**data, "x": Decimal("0.1")}
+    assert isinstance(json_ready(exact)["x"], ExactNumber)
+    assert dumps_json(exact, indent=indent) == json.dumps({**data, "x": 0.1}, ensure_ascii=False, indent=indent)
