@@ -20,11 +20,13 @@ rich are imported when a command needs them, so that ``formatbook --help`` is fa
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
 import os
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -217,10 +219,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_NOT_MET
 
 
-def _check_bytes(data: bytes, expectations: Any) -> Any:
-    """``check`` on raw bytes: bytes that are not UTF-8 make a failed result, not an error."""
+def _check_bytes(data: bytes | None, expectations: Any) -> Any:
+    """``check`` on raw bytes: bytes that are not UTF-8 make a failed result, not an error
+    (``None`` is no reply at all: ``check`` says so)."""
     from .results import CheckResult
 
+    if data is None:
+        from .pipeline import check
+
+        return check(None, expectations)
     text, bad = decode_reply(data)
     if bad is not None:
         return CheckResult(ok=False, reply=text, format=getattr(expectations, "format", None), violations=[bad])
@@ -309,7 +316,7 @@ def _check_folder(folder: Path, args: argparse.Namespace) -> int:
     return EXIT_OK if all(r["ok"] for r in records) else EXIT_NOT_MET
 
 
-def _safe_check(data: bytes, expectations: Any) -> Any:
+def _safe_check(data: bytes | None, expectations: Any) -> Any:
     """``_check_bytes`` for batches: a crash on one reply is reported on that reply, so
     the others are still checked."""
     from .results import CheckResult, ExpectationError, Violation
@@ -331,51 +338,117 @@ def _counts_cell(counts: dict[str, int] | None) -> str:
 
 
 def _check_jsonl(args: argparse.Namespace) -> int:
-    """Many replies, one JSON object (or JSON string) a line: verdicts as JSONL."""
+    """Many replies, one JSON object (or JSON string) a line: verdicts as JSONL.
+
+    The input is read a line at a time (constant memory whatever its size). Its first
+    non-blank row is read before anything is checked: when it is an object without the
+    ``--field`` asked for, the command is wrong (exit 2), not each reply.
+    """
     from .cli_render import is_terminal, make_renderer, summarize, summary_line
-    from .results import ExpectationError
+    from .results import dumps_json
 
     expectations = load_expectations(args.expect, args.expect_file)
-    data = read_bytes(args.jsonl)
-    lines = data.splitlines()
-    # Verdicts go to --out; without it, to stdout when it is piped (a terminal gets the
-    # summary only, since thousands of JSON lines help nobody there).
-    if args.out:
+    with _open_binary(args.jsonl) as stream:
+        lines = iter(stream)
+        blank, first = _first_row(lines)
+        _require_field(first, args.field, blank + 1)
+        # Verdicts go to --out; without it, to stdout when it is piped (a terminal gets the
+        # summary only, since thousands of JSON lines help nobody there).
+        if args.out:
+            try:
+                sink: IO[str] | None = open(args.out, "w", encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+            report = make_renderer()
+        elif args.json or not is_terminal(sys.stdout):
+            sink, report = sys.stdout, make_renderer(sys.stderr)
+        else:
+            sink, report = None, make_renderer()
+        totals = summarize(())  # replies by verdict
+        failed: list[int] = []  # the first line numbers not met, for the terminal
+        not_met = 0
+        rows = lines if first is None else itertools.chain([first], lines)
         try:
-            sink: IO[str] | None = open(args.out, "w", encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-        report = make_renderer()
-    elif args.json or not is_terminal(sys.stdout):
-        sink, report = sys.stdout, make_renderer(sys.stderr)
-    else:
-        sink, report = None, make_renderer()
-    records: list[dict[str, Any]] = []
-    try:
-        for record in _progress(_jsonl_verdicts(lines, args.field, expectations), len(lines)):
-            records.append(record)
-            if sink is not None:
-                sink.write(json.dumps(record, ensure_ascii=False) + "\n")
-    except ExpectationError:
-        raise
-    finally:
-        if sink is not None and sink is not sys.stdout:
-            sink.close()
-    totals = summarize(r["verdict"] for r in records)
-    rows = [[name, n] for name, n in totals.items()]
-    report.table("Verdicts" if report.rich else None, ["verdict", "replies"], rows)
-    failed = [r for r in records if not r["ok"]]
-    if failed and sink is None:
-        shown = ", ".join(str(r["line"]) for r in failed[:20]) + (" ..." if len(failed) > 20 else "")
+            for record in _progress(
+                _jsonl_verdicts(rows, blank + 1, args.field, expectations), lambda: _count_lines(args.jsonl)
+            ):
+                totals[record["verdict"]] = totals.get(record["verdict"], 0) + 1
+                if not record["ok"]:
+                    not_met += 1
+                    if len(failed) < 20:
+                        failed.append(record["line"])
+                if sink is not None:
+                    sink.write(dumps_json(record) + "\n")
+        finally:
+            if sink is not None and sink is not sys.stdout:
+                sink.close()
+    report.table("Verdicts" if report.rich else None, ["verdict", "replies"], [[n, c] for n, c in totals.items()])
+    if not_met and sink is None:
+        shown = ", ".join(str(n) for n in failed) + (" ..." if not_met > len(failed) else "")
         report.write(f"lines not met: {shown} (use --out FILE for every verdict)")
     report.write(summary_line(totals))
-    return EXIT_OK if not failed else EXIT_NOT_MET
+    return EXIT_OK if not not_met else EXIT_NOT_MET
 
 
-def _jsonl_verdicts(lines: list[bytes], field: str, expectations: Any) -> Iterator[dict[str, Any]]:
+def _open_binary(source: str) -> contextlib.AbstractContextManager[IO[bytes]]:
+    """A file (or standard input for ``-``) to read as bytes; problems are usage errors."""
+    if source == "-":
+        return contextlib.nullcontext(sys.stdin.buffer)
+    if Path(source).is_dir():
+        raise UsageError(f"{source} is a folder, not a file")
+    try:
+        return open(source, "rb")
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {source}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
+
+
+def _first_row(lines: Iterator[bytes]) -> tuple[int, bytes | None]:
+    """How many blank lines come first, and the first non-blank line (``None``: there is none)."""
+    blank = 0
+    for raw in lines:
+        if raw.strip():
+            return blank, raw
+        blank += 1
+    return blank, None
+
+
+def _require_field(first: bytes | None, field: str, number: int) -> None:
+    """A usage error when the first row is a JSON object without ``field``."""
+    if first is None:
+        return
+    try:
+        row = json.loads(first)
+    except (ValueError, UnicodeDecodeError):
+        return  # reported on its line like any other line that is not JSON
+    if isinstance(row, dict) and field not in row:
+        keys = list(row)
+        has = ", ".join(json.dumps(k, ensure_ascii=False) for k in keys[:20]) + (", ..." if len(keys) > 20 else "")
+        raise UsageError(
+            f"the replies have no field {field!r}: the first row (line {number}) has "
+            + (f"the fields {has}; choose one with --field NAME" if keys else "no fields")
+        )
+
+
+def _count_lines(source: str) -> int | None:
+    """The number of lines of a file, read in blocks (``None`` for standard input)."""
+    if source == "-":
+        return None
+    count, last = 0, b"\n"
+    with open(source, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            count += block.count(b"\n")
+            last = block[-1:]
+    return count + (last != b"\n")
+
+
+def _jsonl_verdicts(
+    lines: Iterable[bytes], first_number: int, field: str, expectations: Any
+) -> Iterator[dict[str, Any]]:
     from .results import CheckResult, Violation
 
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=first_number):
         if not raw.strip():
             continue
         record: dict[str, Any] = {"line": number}
@@ -389,7 +462,9 @@ def _jsonl_verdicts(lines: list[bytes], field: str, expectations: Any) -> Iterat
             if isinstance(item, dict) and "id" in item:
                 record["id"] = item["id"]
             reply = item.get(field) if isinstance(item, dict) else item
-            if not isinstance(reply, str):
+            if reply is None and isinstance(item, dict) and field in item:
+                result = _safe_check(None, expectations)  # "reply": null - an empty reply
+            elif not isinstance(reply, str):
                 what = "has no" if isinstance(item, dict) and field not in item else "has no string in"
                 result = CheckResult(
                     ok=False, reply="", violations=[Violation("input.jsonl", f"line {number} {what} field {field!r}")]
@@ -400,7 +475,7 @@ def _jsonl_verdicts(lines: list[bytes], field: str, expectations: Any) -> Iterat
         yield record
 
 
-def _progress(items: Iterator[dict[str, Any]], total: int) -> Iterator[dict[str, Any]]:
+def _progress(items: Iterator[dict[str, Any]], total: Callable[[], int | None]) -> Iterator[dict[str, Any]]:
     """A rich progress bar on stderr when it is a terminal; the items unchanged otherwise."""
     from .cli_render import is_terminal
 
@@ -418,7 +493,7 @@ def _progress(items: Iterator[dict[str, Any]], total: int) -> Iterator[dict[str,
         console=Console(file=sys.stderr),
         transient=True,
     ) as progress:
-        task = progress.add_task("check", total=total)
+        task = progress.add_task("check", total=total())
         for item in items:
             progress.update(task, completed=item["line"])
             yield item
@@ -617,7 +692,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    from .results import dumps_json
+
+    # exact decimals as numbers, never a bare Infinity or NaN, any depth
+    sys.stdout.write(dumps_json(data, indent=2) + "\n")
 
 
 _warned: set[str] = set()

@@ -52,6 +52,7 @@ __all__ = [
     "count_values",
     "IncrementalCount",
     "load_abbreviations",
+    "load_final_abbreviations",
     "register_units",
 ]
 
@@ -196,40 +197,63 @@ class Words(Unit):
 
 # --- sentences ---------------------------------------------------------------------------
 
-_TERMINATORS = ".!?…。！？"
-_CJK_TERMINATORS = "。！？"
+# Terminators that are never part of a number, a URL or a file name (CJK, Arabic, Urdu,
+# Devanagari, Armenian, Ethiopic, Khmer full stops and question marks, doubled marks): a
+# sentence ends at them whatever follows.
+_SCRIPT_TERMINATORS = "。！？｡؟۔।॥։።፧፨។៕‼⁇⁈⁉"
+_TERMINATORS = ".!?…" + _SCRIPT_TERMINATORS
 _CLOSERS = "\"'”’»)\\]}」』）】〕〉》›"
 _T = regex.escape(_TERMINATORS)
+_U = regex.escape(_SCRIPT_TERMINATORS)
+_T_SINGLE = regex.escape(_TERMINATORS.replace(".", ""))  # one of them alone ends a sentence
 _C = regex.escape(_CLOSERS)
 _TOKEN_CHAR = r"\p{L}\p{M}\p{N}"
+# A list marker ("1.", "12.") is a number of at most 9 digits that starts a line or the text,
+# or follows a sentence end (after white space, or right after a script terminator), with
+# horizontal white space after its period: that period ends no sentence, the item's does.
+_LIST_MARKER = rf"(?<=(?:\A|[\r\n]|[{_T}][{_C}]*+\s|[{_U}][{_C}]*+)\s*\p{{Nd}}{{1,9}})\.[^\S\r\n]"
+# What may follow a sentence-final abbreviation ("etc.") for its period to end the sentence:
+# the end of the text, or a next sentence starting with a capital (maybe after opening quotes).
+_NEXT_SENTENCE = r"(?=\s*+\Z|\s++[\p{Pi}\p{Ps}\"']*+[\p{Lu}\p{Lt}])"
+
+
+def _abbreviation_before(words: Iterable[str]) -> str:
+    """A look-behind body matching one of ``words`` (without their final period) as a whole
+    token right before a period, maybe after leading periods; never matches when empty."""
+    stems = sorted((a[:-1] if a.endswith(".") else a for a in words), key=len, reverse=True)
+    alternatives = "|".join(regex.escape(w) for w in stems if w)
+    return rf"(?<![{_TOKEN_CHAR}.])\.*+(?i:{alternatives})" if alternatives else r"(?!)"
 
 
 @lru_cache(maxsize=8)
-def _end_pattern(abbreviations: frozenset[str]) -> regex.Pattern:
+def _end_pattern(abbreviations: frozenset[str], final: frozenset[str] = frozenset()) -> regex.Pattern:
     """The sentence-end pattern for one list of abbreviations.
 
     A sentence end is a run of terminators (counted once) and closing quotes/brackets,
     either followed by whitespace or the end of the text (so "3.14", "e.g.x" and
-    "example.com/a.b" never end a sentence), or holding a full-width terminator (CJK needs
-    no space after it). A single period right after a word is no end when that word is an
-    abbreviation (case-insensitive, maybe after leading periods) or a single capital letter
-    (an initial, also the last letter of "U.S."). The first look-behind makes a run match
-    only from its first character, so nothing is rescanned.
+    "example.com/a.b" never end a sentence), or holding a script terminator (CJK and the
+    others of ``_SCRIPT_TERMINATORS`` need no space after them). A single period right after
+    a word is no end when that word is an abbreviation (case-insensitive, maybe after leading
+    periods), a single capital letter (an initial, also the last letter of "U.S.") or a list
+    marker's number. The period of a ``final`` abbreviation ("etc.") ends a sentence when the
+    text ends there or a capitalised sentence follows (group ``final``). The first
+    look-behind makes a run match only from its first character, so nothing is rescanned.
     """
-    words = sorted((a[:-1] if a.endswith(".") else a for a in abbreviations), key=len, reverse=True)
-    alternatives = "|".join(regex.escape(w) for w in words if w)
-    abbreviation = rf"(?<![{_TOKEN_CHAR}.])\.*+(?i:{alternatives})" if alternatives else r"(?!)"
+    abbreviation = _abbreviation_before(abbreviations)
     initial = rf"(?<![{_TOKEN_CHAR}])[\p{{Lu}}\p{{Lt}}]\p{{M}}*+"
+    # _abbreviation_before of no words never matches, so the group exists but stays empty
+    final_branch = rf"(?<=[{_TOKEN_CHAR}])(?<={_abbreviation_before(final)})\.(?![{_T}])[{_C}]*+{_NEXT_SENTENCE}"
     return regex.compile(
         rf"""(?V1)(?<![{_T}])
         (?:
-            (?:(?<=[{_TOKEN_CHAR}])(?<!{abbreviation})(?<!{initial})\.(?![{_T}])
+            (?:(?<=[{_TOKEN_CHAR}])(?<!{abbreviation})(?<!{initial})(?!{_LIST_MARKER})\.(?![{_T}])
               | (?<![{_TOKEN_CHAR}])\.(?![{_T}])
               | [{_T}]{{2,}}+
-              | [!?…。！？]
+              | [{_T_SINGLE}]
             )
             [{_C}]*+(?=\s|\Z)
-          | (?=[{_T}]*?[{regex.escape(_CJK_TERMINATORS)}])[{_T}]++[{_C}]*+
+          | (?=[{_T}]*?[{_U}])[{_T}]++[{_C}]*+
+          | (?P<final>{final_branch})
         )
         """,
         regex.X,
@@ -237,15 +261,19 @@ def _end_pattern(abbreviations: frozenset[str]) -> regex.Pattern:
 
 
 _LETTER_OR_DIGIT = regex.compile(r"[\p{L}\p{N}]")
+_BLANK_TO_END = regex.compile(r"\s*+\Z")
 
 
-def _parse_abbreviations(text: str) -> frozenset[str]:
+def _parse_abbreviations(text: str, final: bool = False) -> frozenset[str]:
+    """The abbreviations of a data file; with ``final``, only those marked ``final``."""
     found = set()
     for raw in text.splitlines():
         line = raw.split(" #", 1)[0].strip()
         if not line or line.startswith("#"):
             continue
-        found.add(line.split()[0].lower())
+        words = line.split()
+        if not final or "final" in words[1:]:
+            found.add(words[0].lower())
     return frozenset(found)
 
 
@@ -255,22 +283,34 @@ def load_abbreviations() -> frozenset[str]:
     return _parse_abbreviations(_ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=1)
+def load_final_abbreviations() -> frozenset[str]:
+    """The abbreviations of ``data/abbreviations.txt`` marked ``final``: they often end a
+    sentence ("etc."), so their period does when the text ends or a capital follows."""
+    return _parse_abbreviations(_ABBREVIATIONS_FILE.read_text(encoding="utf-8"), final=True)
+
+
 class Sentences(Unit):
-    """Sentences: ends at ``. ! ? … 。 ！ ？`` (a run counts once).
+    """Sentences: ends at ``. ! ? …``, at CJK ``。 ！ ？``, Arabic ``؟``, Urdu ``۔``,
+    Devanagari ``। ॥``, Armenian ``։``, Ethiopic ``። ፧ ፨`` and Khmer ``។ ៕`` (a run counts once).
 
     A period does not end a sentence after an abbreviation of the data file
     (``abbreviations``, by default ``data/abbreviations.txt``), after a single capital
-    letter (an initial: ``J. R. R. Tolkien``, ``U.S.``), or when no whitespace follows it
-    (decimals, URLs, file names). A stretch without a letter or digit is no sentence;
-    non-blank text without a terminator is one.
+    letter (an initial: ``J. R. R. Tolkien``, ``U.S.``), after a list marker's number
+    (``1. First point.`` is one sentence), or when no whitespace follows it (decimals, URLs,
+    file names). The period of a ``final`` abbreviation (``etc.``; by default those the data
+    file marks ``final``) ends a sentence at the end of the text or before a capitalised
+    next sentence. A stretch without a letter or digit is no sentence; non-blank text without
+    a terminator is one.
     """
 
     name = "sentences"
     aliases = ("sentence",)
-    description = "sentences (ended by . ! ? … 。 ！ ？, not after abbreviations or initials)"
+    description = "sentences (ended by . ! ? … and other scripts' full stops, not after abbreviations or initials)"
 
-    def __init__(self, abbreviations: Iterable[str] | None = None):
+    def __init__(self, abbreviations: Iterable[str] | None = None, final: Iterable[str] | None = None):
         self._abbreviations = frozenset(a.lower() for a in abbreviations) if abbreviations is not None else None
+        self._final = frozenset(a.lower() for a in final) if final is not None else None
         self._pattern: regex.Pattern | None = None
 
     @property
@@ -280,9 +320,17 @@ class Sentences(Unit):
         return self._abbreviations
 
     @property
+    def final_abbreviations(self) -> frozenset[str]:
+        """The abbreviations whose period ends a sentence before a capital or the text's end."""
+        if self._final is None:
+            # custom abbreviations without a final list have none
+            self._final = load_final_abbreviations() & self.abbreviations
+        return self._final
+
+    @property
     def _end(self) -> regex.Pattern:
         if self._pattern is None:
-            self._pattern = _end_pattern(self.abbreviations)
+            self._pattern = _end_pattern(self.abbreviations, self.final_abbreviations)
         return self._pattern
 
     def _ends(self, text: str, pos: int = 0):
@@ -306,12 +354,15 @@ class Sentences(Unit):
     def settled_end(self, text: str, start: int = 0) -> int:
         # After a confirmed end, once what follows can no longer join it: past the first
         # whitespace after an ASCII-style end, or before a known character that is neither
-        # terminator nor closer after a full-width one.
+        # terminator nor closer after a script terminator. A final abbreviation's end
+        # confirmed only by the end of the text is not settled (more words may follow).
         best = 0
         lo = max(0, start - 16)  # a run and its closers only match from their start
         for m in self._ends(text, lo):
             end = m.end()
             if end >= len(text):
+                continue
+            if m.group("final") is not None and _BLANK_TO_END.match(text, end):
                 continue
             nxt = text[end]
             if nxt.isspace():

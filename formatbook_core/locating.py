@@ -49,6 +49,22 @@ def think_spans(reply: str) -> list[Span]:
         pos = end
 
 
+_LEADING_THINK = re.compile(rf"\s*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
+
+
+def leading_think(reply: str) -> Span | None:
+    """The span of a ``<think>`` block that opens the reply (after white space), or ``None``.
+
+    This is the block StreamGuard sets aside while a reply streams; an unclosed one runs to
+    the end of the reply. Formats whose payload is the whole reply (text) drop only this one.
+    """
+    m = _LEADING_THINK.match(reply)
+    if m is None:
+        return None
+    close = think_close(m.group(1)).search(reply, m.end())
+    return Span(m.start(1) - 1, close.end() if close else len(reply))
+
+
 def outside_spans(text_length: int, removed: list[Span]) -> list[Span]:
     """The complement of ``removed`` (sorted, non-overlapping) within ``[0, text_length)``."""
     out: list[Span] = []

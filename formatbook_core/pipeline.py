@@ -12,7 +12,7 @@ from typing import Any
 from .decoding import decode_reply
 from .expectations import Count, Expectations, as_expectations
 from .limits import limits_from
-from .locating import outside_spans, think_spans
+from .locating import leading_think, outside_spans, think_spans
 from .results import (
     Analysis,
     CheckResult,
@@ -38,12 +38,17 @@ class _Candidate:
     violations: list[Violation] = field(default_factory=list)
 
 
-def check(reply: str, expectations: Expectations | str | None = None, *, max_size: int | None = None) -> CheckResult:
+def check(
+    reply: str | bytes | None, expectations: Expectations | str | None = None, *, max_size: int | None = None
+) -> CheckResult:
     """Check ``reply`` against ``expectations`` (an ``Expectations`` or EXPECT text).
 
     Returns a ``CheckResult``: ``ok``, the final payload ``text``, the parsed ``value``, the
     ``repairs`` made, the ``violations`` (most relevant first), what was ``set_aside`` and
-    the ``counts`` the expectations ask for.
+    the ``counts`` the expectations ask for. A reply of ``None`` (an LLM message whose
+    content is ``None``) fails with the violation ``reply.empty``. Raises
+    ``ExpectationError`` for bad expectations and ``TypeError`` for a reply that is not
+    ``str``, UTF-8 ``bytes`` or ``None``.
     """
     exp = as_expectations(expectations)
     schema = exp.loaded_schema  # a schema that cannot be loaded is an ExpectationError
@@ -52,7 +57,11 @@ def check(reply: str, expectations: Expectations | str | None = None, *, max_siz
         return CheckResult(False, reply, format=exp.format, violations=early)
     fmt = exp.fmt
     if fmt is None:
-        return _finish(exp, None, schema, CheckResult(True, reply, text=reply, value=reply))
+        plain = _plain_text(reply)
+        result = CheckResult(
+            True, reply, text=plain.text, value=plain.text, repairs=plain.repairs, set_aside=plain.set_aside
+        )
+        return _finish(exp, None, schema, result)
 
     chosen, ok = _select(fmt, reply, schema, exp.options)
     if ok and chosen.analysis is not None:
@@ -77,10 +86,13 @@ def check(reply: str, expectations: Expectations | str | None = None, *, max_siz
     )
 
 
-def heal(reply: str, expectations: Expectations | str | None = None, *, max_size: int | None = None) -> Healed:
+def heal(
+    reply: str | bytes | None, expectations: Expectations | str | None = None, *, max_size: int | None = None
+) -> Healed:
     """The repaired payload of ``reply`` and the repairs made (offsets into ``reply``).
 
-    Raises ``HealError`` (with violations) when no located payload can be repaired.
+    Raises ``HealError`` (with violations) when no located payload can be repaired (or the
+    reply is ``None``: ``reply.empty``).
     """
     exp = as_expectations(expectations)
     schema = exp.loaded_schema
@@ -89,7 +101,8 @@ def heal(reply: str, expectations: Expectations | str | None = None, *, max_size
         raise HealError(early[0].message, early)
     fmt = exp.fmt
     if fmt is None:
-        return Healed(reply)
+        plain = _plain_text(reply)
+        return Healed(plain.text, tuple(plain.repairs), tuple(plain.set_aside))
     chosen, ok = _select(fmt, reply, schema, exp.options)
     if ok:
         return Healed(chosen.text, tuple(chosen.repairs), tuple(chosen.set_aside))
@@ -115,6 +128,8 @@ def guidance(expectations: Expectations | str | None = None) -> str:
 
 def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
     """Turn the reply into text or say why it cannot be checked at all."""
+    if reply is None:
+        return "", [Violation("reply.empty", "there is no reply: it is None (an LLM message without content)")]
     if isinstance(reply, (bytes, bytearray)):
         reply, bad = decode_reply(reply)
         if bad is not None:
@@ -131,6 +146,16 @@ def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
             )
         ]
     return reply, None
+
+
+def _plain_text(reply: str) -> _Candidate:
+    """Without a format the reply is the text, but for a ``<think>`` block opening it."""
+    think = leading_think(reply)
+    span = Span(think.end if think else 0, len(reply))
+    candidate = _Candidate(span, reply[span.start :])
+    if think is not None:
+        _set_aside_surroundings("the text", reply, span, candidate)
+    return candidate
 
 
 def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple[_Candidate, bool]:
@@ -157,7 +182,7 @@ def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, 
     payload = reply[span.start : span.end]
     candidate = _Candidate(span, payload)
     if span != (0, len(reply)):
-        _set_aside_surroundings(fmt, reply, span, candidate)
+        _set_aside_surroundings(f"the {fmt.name.upper()} payload", reply, span, candidate)
     first = _guarded(fmt, "analyze", payload, schema, options)
     if first.ok:
         candidate.analysis = first
@@ -199,8 +224,8 @@ def _without_span(v: Violation) -> Violation:
     return replace(v, span=None) if v.span is not None else v
 
 
-def _set_aside_surroundings(fmt: Any, reply: str, span: Span, candidate: _Candidate) -> None:
-    """Everything outside the payload is kept: ``<think>`` blocks and prose."""
+def _set_aside_surroundings(what: str, reply: str, span: Span, candidate: _Candidate) -> None:
+    """Everything outside the payload (``what``) is kept: ``<think>`` blocks and prose."""
     thinks = think_spans(reply)
     pieces: list[tuple[str, Span]] = []
     for outer in outside_spans(len(reply), [span]):
@@ -218,7 +243,7 @@ def _set_aside_surroundings(fmt: Any, reply: str, span: Span, candidate: _Candid
     candidate.repairs.append(
         Repair(
             "located",
-            f"took the {fmt.name.upper()} payload at {span.start}–{span.end} out of the reply"
+            f"took {what} at {span.start}–{span.end} out of the reply"
             + (f"; set aside {len(pieces)} surrounding part(s)" if pieces else ""),
             span,
         )

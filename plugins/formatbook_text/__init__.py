@@ -1,10 +1,12 @@
-"""The ``text`` format: any text is valid, and its value is the text itself."""
+"""The ``text`` format: any text is valid, and its value is the text itself (without a
+``<think>`` block that opens the reply, which is set aside)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from formatbook_core import BaseFormat, Span, StreamStatus, hookimpl
+from formatbook_core.locating import leading_think
 
 
 class TextChecker:
@@ -32,7 +34,7 @@ class TextFormat(BaseFormat):
     """Plain text. Valid whatever it holds; counts run on the whole text."""
 
     name = "text"
-    whole_reply_locate = True  # the reply is the payload: nothing is taken out
+    whole_reply_locate = True  # the reply is the payload, but for a <think> block opening it
     aliases = ("txt", "plain", "plaintext")
     mime_types = ("text/plain",)
     description = "Any text; its value is the text itself."
@@ -52,8 +54,10 @@ class TextFormat(BaseFormat):
         return [value] if value.strip() else []
 
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
-        # The whole reply is the text: nothing is ever taken out of it.
-        return [Span(0, len(reply))]
+        # The whole reply is the text, but for a <think> block opening it: the model's
+        # reasoning is no part of its answer (StreamGuard sets the same block aside).
+        think = leading_think(reply)
+        return [Span(think.end if think else 0, len(reply))]
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> TextChecker:
         return TextChecker()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import check, cli, get_format, list_formats
+from formatbook_core import HealError, check, cli, get_format, heal, list_formats
 from formatbook_core.cli import main
 from formatbook_core.cli_render import PlainRenderer, RichRenderer, make_renderer
 
@@ -542,3 +542,160 @@ def test_a_misspelt_option_is_a_usage_error_naming_the_nearest(run):
     code, _, err = run("check", "-e", "JSON max_dpth=3", stdin=b"{}")
     assert code == 2
     assert "did you mean max_depth?" in err
+
+
+# --- issue 8: up-front usage errors, replies of None, JSON that is plain JSON ------------
+
+
+def _rows(tmp_path: Path, *lines: str) -> Path:
+    path = tmp_path / "rows.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _no_check(monkeypatch):
+    """Make any reply check fail the test: what follows must stop before the first one."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a reply was checked")
+
+    monkeypatch.setattr("formatbook_core.pipeline.check", refuse)
+
+
+def test_jsonl_field_missing_from_the_rows_is_a_usage_error(run, tmp_path, monkeypatch):
+    _no_check(monkeypatch)
+    path = _rows(tmp_path, "", "  ", json.dumps({"id": 1, "reply": "a", "model": "m"}), json.dumps({"reply": "b"}))
+    out_file = tmp_path / "verdicts.jsonl"
+    code, out, err = run("check", "--jsonl", str(path), "--field", "response", "-e", "TEXT", "--out", str(out_file))
+    assert code == 2
+    assert out == ""
+    assert "'response'" in err and "line 3" in err
+    assert '"id", "reply", "model"' in err  # the fields the first row has
+    assert not out_file.exists()  # no verdict was written anywhere
+    assert "Traceback" not in err
+
+
+def test_jsonl_field_missing_names_at_most_twenty_fields(run, tmp_path, monkeypatch):
+    _no_check(monkeypatch)
+    path = _rows(tmp_path, json.dumps({f"k{i}": i for i in range(30)}))
+    code, _, err = run("check", "--jsonl", str(path), "-e", "TEXT")
+    assert code == 2
+    assert '"k19"' in err and '"k20"' not in err and "..." in err
+
+
+def test_jsonl_field_missing_on_an_empty_object(run, tmp_path, monkeypatch):
+    _no_check(monkeypatch)
+    code, _, err = run("check", "--jsonl", str(_rows(tmp_path, "{}")), "-e", "TEXT")
+    assert code == 2 and "no fields" in err
+
+
+def test_jsonl_field_missing_read_from_stdin(run, monkeypatch):
+    _no_check(monkeypatch)
+    code, out, err = run("check", "--jsonl", "-", "-e", "TEXT", stdin=json.dumps({"text": "a"}) + "\n")
+    assert code == 2 and out == "" and '"text"' in err
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        json.dumps("a bare string"),  # no fields to miss
+        "{not json",  # reported on its line, like any other
+        json.dumps({"reply": None}),  # the field is there, holding no reply
+    ],
+)
+def test_jsonl_a_first_row_that_does_not_miss_the_field_goes_on(run, tmp_path, first):
+    path = _rows(tmp_path, first, json.dumps({"reply": "two words"}))
+    code, out, _ = run("check", "--jsonl", str(path), "-e", "TEXT")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["line"] for r in records] == [1, 2]
+    assert records[1]["verdict"] == "pass"
+    assert code == (0 if first.startswith('"') else 1)
+
+
+def test_jsonl_a_null_reply_is_an_empty_reply(run, tmp_path):
+    path = _rows(tmp_path, json.dumps({"id": "x", "reply": None}))
+    code, out, _ = run("check", "--jsonl", str(path), "-e", "TEXT")
+    assert code == 1
+    [record] = [json.loads(line) for line in out.splitlines()]
+    assert record["id"] == "x" and [v["code"] for v in record["violations"]] == ["reply.empty"]
+
+
+def test_jsonl_line_numbers_and_the_line_count(tmp_path):
+    path = _rows(tmp_path, "", json.dumps({"reply": "a"}), "", json.dumps({"reply": "b"}))
+    assert cli._count_lines(str(path)) == 4
+    path.write_bytes(b"a\nb")  # no final line break
+    assert cli._count_lines(str(path)) == 2
+    assert cli._count_lines("-") is None
+
+
+def test_markdown_level_5_exits_2_before_any_reply_is_checked(run, tmp_path, monkeypatch):
+    _no_check(monkeypatch)
+    reply = tmp_path / "r.md"
+    reply.write_text("# Title\n\nBody.\n")
+    code, out, err = run("check", str(reply), "-e", "MARKDOWN level=5")
+    assert code == 2 and out == ""
+    assert "level" in err and "Traceback" not in err
+    rows = _rows(tmp_path, json.dumps({"reply": "# T\n\nBody."}), json.dumps({"reply": "# U\n\nBody."}))
+    code, out, err = run("check", "--jsonl", str(rows), "-e", "MARKDOWN level=5")
+    assert code == 2 and out == "" and "level" in err
+    code, out, err = run("check", "-e", "MARKDOWN level=5", stdin="# Title\n")
+    assert code == 2 and out == "" and "level" in err
+
+
+def _plain_json(text: str):
+    def refuse(name):
+        raise AssertionError(f"{name} in the output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_check_json_writes_a_markdown_value_as_json(run):
+    code, out, _ = run("check", "--json", "-e", "MARKDOWN", stdin="# Title\n\nBody text.\n")
+    assert code == 0
+    value = _plain_json(out)["value"]
+    assert isinstance(value, dict), value  # not the repr of a Python object
+
+
+def test_check_json_and_jsonl_never_write_infinity(run, tmp_path):
+    reply = '{"big": 1e400, "small": -1e400, "n": 2}'
+    code, out, _ = run("check", "--json", "-e", "JSON", stdin=reply)
+    value = _plain_json(out)["value"]
+    assert value["n"] == 2 and "Infinity" not in out.replace('"Infinity"', "").replace('"-Infinity"', "")
+    code, out, _ = run("check", "--jsonl", str(_rows(tmp_path, json.dumps({"reply": reply}))), "-e", "JSON")
+    [record] = [_plain_json(line) for line in out.splitlines()]
+    assert record["value"]["n"] == 2
+
+
+def test_check_none_is_reply_empty_not_a_type_error():
+    for expect in ("EXPECT JSON", "EXPECT TEXT", "EXPECT MARKDOWN", None):
+        result = check(None, expect)
+        assert not result.ok
+        assert [v.code for v in result.violations] == ["reply.empty"]
+        assert result.reply == ""
+    with pytest.raises(TypeError):
+        check(42, "EXPECT TEXT")  # still documented: a reply is str, bytes or None
+
+
+def test_heal_none_is_a_heal_error_naming_reply_empty():
+    with pytest.raises(HealError) as exc:
+        heal(None, "EXPECT JSON")
+    assert [v.code for v in exc.value.violations] == ["reply.empty"]
+
+
+def test_jsonl_memory_does_not_grow_with_the_input(run, tmp_path):
+    # Memory, not time: the input is read a line at a time, so ten times the rows (a
+    # 10 MB file) do not raise the peak by anything like the file's size.
+    import tracemalloc  # noqa: PLC0415 - only this test measures memory
+
+    row = json.dumps({"reply": "word " * 200}) + "\n"
+    peaks = []
+    run("check", "--jsonl", str(_rows(tmp_path, row)), "-e", "TEXT")  # plugins loaded before measuring
+    for rows in (1_000, 10_000):
+        path = tmp_path / f"{rows}.jsonl"
+        path.write_text(row * rows, encoding="utf-8")
+        tracemalloc.start()
+        code, _, _ = run("check", "--jsonl", str(path), "-e", "TEXT", "--out", str(tmp_path / "v.jsonl"))
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert code == 0
+    assert peaks[1] < peaks[0] + 2_000_000, peaks  # the file grew by 9 MB
