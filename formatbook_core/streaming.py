@@ -66,14 +66,20 @@ class _ThinkSplitter:
     located payload out of the reply. Only a bounded tail is held back between feeds: the
     start of what may be an opening tag (outside a block) or a closing tag (inside one).
     Each feed scans the chunk and that tail once.
+
+    With ``leading_only`` only a block that opens the reply (after white space) is set
+    aside, as :func:`formatbook_core.locating.leading_think` finds it: once other text has
+    begun, everything passes through.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, leading_only: bool = False) -> None:
+        self._leading_only = leading_only
         self._closing: re.Pattern[str] | None = None  # set inside a block
         self._tag = ""
         self._held = ""
         self._fed = 0  # characters of the reply taken so far
         self._blank = True  # no stretch has begun yet since the start or the last block
+        self._done_lead = False  # leading-only mode: the lead (blank, then one block) is over
 
     def _stretch(self, pieces: list[tuple[int, str]], offset: int, text: str) -> None:
         if self._blank:
@@ -93,6 +99,10 @@ class _ThinkSplitter:
         pieces: list[tuple[int, str]] = []
         pos = 0
         while True:
+            if self._closing is None and self._leading_only and self._past_lead(text, pos):
+                self._stretch(pieces, start + pos, text[pos:])
+                self._held = ""
+                return pieces
             if self._closing is None:
                 found = THINK_OPEN.search(text, pos)
                 end = len(text) if found is None else found.start()
@@ -114,9 +124,21 @@ class _ThinkSplitter:
                 # the match ends in the new chunk (the held tail alone held no closing tag),
                 # so offsets after it are exact even when held white space was shortened
                 self._closing = None
+                self._done_lead = self._leading_only
                 self._blank = True
                 pos = found.end()
                 start = self._fed - len(text)
+
+    def _past_lead(self, text: str, pos: int) -> bool:
+        """Leading-only mode: text other than a think block has begun (at ``pos`` or before),
+        or a block has already been set aside."""
+        if self._done_lead:
+            return True
+        rest = text[pos:].lstrip()
+        if not rest or (rest[0] == "<" and any(t.startswith(rest[: len(t)].lower()) for t in _OPEN_TAGS)):
+            return False  # blank so far, or maybe an opening tag: wait and see
+        self._done_lead = True
+        return True
 
     def flush(self) -> list[tuple[int, str]]:
         """At the end of the reply: held text that is no think tag (an unclosed block runs
@@ -213,9 +235,15 @@ class StreamGuard:
         self._complete = False
         fmt = exp.fmt
         self._checker = fmt.stream(exp.loaded_schema, strict=strict, **exp.options) if fmt is not None else None
-        # check() gives these formats the whole reply; the others get it without think blocks
+        # check() takes a think block that opens the reply out of the text for no format and
+        # for the formats that take the whole reply (text; Markdown's plan sets it aside as a
+        # repair); the others locate their payload without any think block. A strict guard
+        # gives a whole-reply format everything: a think block is a repair, not valid as is.
         whole = fmt is None or getattr(fmt, "whole_reply_locate", False)
-        self._think = None if whole else _ThinkSplitter()
+        if whole and strict and fmt is not None:
+            self._think: _ThinkSplitter | None = None
+        else:
+            self._think = _ThinkSplitter(leading_only=whole)
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0

@@ -127,12 +127,15 @@ def test_text_after_an_unclosed_think_block_is_never_fed(reg):
 
 
 @pytest.mark.parametrize("base", ["EXPECT MAX 1 WORDS", "EXPECT TEXT\nEXPECT MAX 1 WORDS"])
-def test_no_format_and_text_count_think_blocks_as_check_does(reg, base):
+def test_no_format_and_text_set_an_opening_think_block_aside_as_check_does(reg, base):
     reg.register_plugin(formatbook_text, "text")
-    reply = "<think>a b</think> hello"
     exp = parse_expectations(base, registry=reg)
-    assert not check(reply, exp).ok  # check() counts the block: the reply is the payload
-    status = feed_all(StreamGuard(exp), reply, 1)
+    reply = "<think>a b</think> hello"
+    assert check(reply, exp).ok  # check() sets the opening block aside: 1 word
+    assert feed_all(StreamGuard(exp), reply, 1) is None
+    later = "hello <think>a b</think>"  # a block later in the text is part of the text
+    assert not check(later, exp).ok
+    status = feed_all(StreamGuard(exp), later, 1)
     assert status is not None and "words" in status.reason
 
 

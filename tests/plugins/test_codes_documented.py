@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
+ROOT = Path(__file__).resolve().parents[2]
+PLUGINS = ROOT / "plugins"
 _ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|", re.MULTILINE)
 _REPAIR_CALLS = {"Repair", "make_repair", "repair", "add_repair", "_repair"}
 
@@ -68,7 +69,9 @@ def test_every_emitted_code_is_in_the_readme_and_every_row_is_emitted(name):
     codes, kinds, literals = _emitted(package, name)
     assert codes - documented_codes == set(), "violation codes missing from the README table"
     assert kinds - documented_kinds == set(), "repair kinds missing from the README table"
-    stale = {c for c in documented_codes | documented_kinds if c not in literals and "<" not in c}
+    # a plugin's README may also name a core code it leads to (the core emits those)
+    core = set(_ROW.findall((ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")))
+    stale = {c for c in documented_codes | documented_kinds if c not in literals | core and "<" not in c}
     assert stale == set(), "README rows for codes the source no longer has"
 
 
