@@ -117,7 +117,8 @@ class _Session:
 
     def record(self, reply: Any) -> None:
         text = _as_text(reply)
-        self.attempts.append(Attempt(self._sent, text, check(text, self.exp)))
+        # a reply without content (None) is a reply.empty attempt, re-asked like any other
+        self.attempts.append(Attempt(self._sent, text or "", check(text, self.exp)))
 
     def outcome(self) -> CheckResult:
         last = self.attempts[-1].result
@@ -127,14 +128,15 @@ class _Session:
         raise AskError(f"no reply met the expectations after {len(self.attempts)} attempt(s)", self.attempts)
 
 
-def _as_text(reply: Any) -> str:
-    """Accept a plain string or an OpenAI-style response object."""
-    if isinstance(reply, str):
+def _as_text(reply: Any) -> str | None:
+    """Accept a plain string or an OpenAI-style response object; ``None`` when the reply
+    has no content (``None``, or a message whose ``content`` is ``None``)."""
+    if reply is None or isinstance(reply, str):
         return reply
     choices = getattr(reply, "choices", None)
     if choices:
         message = getattr(choices[0], "message", None)
         content = getattr(message, "content", None)
-        if isinstance(content, str):
+        if content is None or isinstance(content, str):
             return content
     raise TypeError(f"the llm callable must return str (or an OpenAI chat completion), not {type(reply).__name__}")

@@ -75,6 +75,17 @@ def test_openai_style_response_and_bad_arguments():
         ask(lambda p: 42, "kv", e)
 
 
+def test_a_reply_without_content_is_an_empty_attempt_and_re_asked():
+    e = parse_expectations("EXPECT KV", registry=kv_registry())
+    empty = SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=None))])
+    replies = iter([empty, None, "a: 1"])
+    result = ask(lambda p: next(replies), "kv", e, max_attempts=3)
+    assert result.value == {"a": "1"}
+    first, second, _ = result.attempts
+    assert [v.code for v in first.result.violations] == ["reply.empty"]
+    assert [v.code for v in second.result.violations] == ["reply.empty"]
+
+
 def test_first_prompt_carries_the_guidance():
     e = parse_expectations("EXPECT KV\nEXPECT MAX 2 WORDS", registry=kv_registry())
     llm, prompts = scripted("a: x")
