@@ -20,6 +20,7 @@ from typing import Any
 
 from formatbook_core import Repair, Span
 
+from ..schema_patterns import search
 from ..values import source_spans
 from . import edits as _edits
 from .state import Healing
@@ -206,7 +207,7 @@ def _walk_object(value: dict, schema: dict, root: dict, path: tuple, ops: list[_
         by_norm.setdefault(_norm_key(name), []).append(name)
     for key, item in value.items():
         target = key
-        if key not in props and not any(_safe_search(p, key) for p in patterns):
+        if key not in props and not any(search(p, key) for p in patterns):
             candidates = [p for p in by_norm.get(_norm_key(key), []) if p not in value]
             if len(candidates) == 1:
                 target = candidates[0]
@@ -214,10 +215,10 @@ def _walk_object(value: dict, schema: dict, root: dict, path: tuple, ops: list[_
         sub = props.get(target)
         if sub is None:
             for pattern, psub in patterns.items():
-                if _safe_search(pattern, key):
+                if search(pattern, key):
                     _walk(item, psub, root, path + (key,), ops, depth + 1)
             extra = schema.get("additionalProperties")
-            if isinstance(extra, dict) and not any(_safe_search(p, key) for p in patterns):
+            if isinstance(extra, dict) and not any(search(p, key) for p in patterns):
                 _walk(item, extra, root, path + (key,), ops, depth + 1)
             continue
         _walk(item, sub, root, path + (key,), ops, depth + 1)
@@ -237,10 +238,3 @@ def _walk_items(
             continue
         # a wrapped object keeps its own path: the edits index the text as it was
         _walk(item, sub, root, path if wrapped else path + (i,), ops, depth + 1)
-
-
-def _safe_search(pattern: str, key: str) -> bool:
-    try:
-        return re.search(pattern, key) is not None
-    except re.error:
-        return False
