@@ -119,7 +119,7 @@ class JsonSchema:
         """Every violation of ``value``, most relevant first (empty when valid). The
         Python listing runs only when jsonschema-rs finds the value invalid."""
         if self.is_valid(value):
-            return ()
+            return self._integers_as_floats(value)
         from jsonschema.exceptions import best_match, relevance  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
 
         errors = self._python_errors(value)
@@ -134,6 +134,23 @@ class JsonSchema:
             return tuple(_violation(e) for e in ordered) + tuple(extra)
         except RecursionError:
             return tuple(self._rust_violations(value))
+
+    def _integers_as_floats(self, value: Any) -> tuple[Violation, ...]:
+        """``36.0`` where the schema asks for an integer is valid JSON Schema, but the
+        value is a float: a violation that healing repairs (``float_to_integer``), so
+        that the caller gets ``36`` and the change is listed."""
+        from .heal.schema_aware import integers_written_as_floats  # noqa: PLC0415 - heal imports this module
+
+        return tuple(
+            Violation(
+                "schema.integer_as_float",
+                f"the schema asks for an integer at /{'/'.join(str(p) for p in path)}; the reply wrote a float",
+                path=path,
+                keyword="type",
+                expected="integer",
+            )
+            for path in integers_written_as_floats(value, self.schema)
+        )
 
     def _python_errors(self, value: Any) -> list[Any] | None:
         try:
@@ -195,7 +212,11 @@ def load_schema(
     Raises ``ExpectationError`` for a schema that cannot be used: a missing file, text that
     is not JSON, a URL without ``allow_fetch``, an invalid JSON Schema.
     """
-    if schema is None or isinstance(schema, JsonSchema):
+    if schema is None:
+        return None
+    if isinstance(schema, JsonSchema):
+        if schema._fast is None:  # built directly, not loaded here: check it now
+            schema.prepare()
         return schema
     key: Any
     if isinstance(schema, (dict, bool)):
