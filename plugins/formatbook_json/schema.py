@@ -5,9 +5,16 @@ a URL (fetched only with ``allow_fetch=True``), JSON text, or a pydantic model c
 ``model_json_schema()``; the model then builds the final value). Draft 2020-12 applies
 unless the schema's ``$schema`` names another draft.
 
+Loading checks everything about the schema, so that a bad schema is an
+``ExpectationError`` then and never a failure of a reply: the JSON Schema itself, its
+depth, every reference (read only under the policy of :mod:`.schema_refs`: nothing but
+the schema itself unless ``allow_fetch=True``), loops of references, and its patterns
+(compiled for a linear-time engine, :mod:`.schema_patterns`).
+
 Validation takes two speeds: jsonschema-rs (compiled) answers "valid?" fast; only when
 the answer is no does pure-Python ``jsonschema`` list detailed violations, most relevant
-first. Both are imported on first use.
+first, with the regex keywords replaced by linear-time ones. Both are imported on first
+use.
 """
 
 from __future__ import annotations
