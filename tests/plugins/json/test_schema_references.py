@@ -9,9 +9,11 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from referencing.exceptions import Unretrievable
 
 from formatbook_core import ExpectationError, Expectations, StreamGuard, check, guidance
-from formatbook_json.schema_refs import MAX_SCHEMA_DEPTH
+from formatbook_json.schema import JsonSchema
+from formatbook_json.schema_refs import MAX_SCHEMA_DEPTH, Retriever, python_registry
 
 
 class _Server:
@@ -195,3 +197,24 @@ def test_deep_value_against_a_recursive_schema_is_listed_without_recursion_error
     result = check(reply, Expectations(format="json", schema=schema))
     assert not result.ok and result.violations[0].code == "schema.type"
     assert len(result.violations[0].path) == 900
+
+
+# --- each validator refuses on its own, not only the load-time walk ----------------------
+
+
+def test_jsonschema_rs_compiles_through_the_refusing_retriever(server):
+    js = JsonSchema({"properties": {"a": {"$ref": f"{server.base}/r.json"}}})
+    with pytest.raises(ExpectationError, match=r"r\.json.*allow_fetch"):
+        js._compile()  # skips the walk: jsonschema-rs alone
+    assert server.requests == []
+
+
+def test_jsonschema_registry_retrieves_through_the_refusing_retriever(server):
+    retriever = Retriever(allow_fetch=False)
+    with pytest.raises(Unretrievable):
+        python_registry(retriever).get_or_retrieve(f"{server.base}/r.json")
+    assert retriever.refused == [f"{server.base}/r.json"] and server.requests == []
+    allowed = Retriever(allow_fetch=True)
+    python_registry(allowed).get_or_retrieve(f"{server.base}/r.json")
+    assert allowed(f"{server.base}/r.json") == {"type": "integer"}
+    assert server.requests == ["/r.json"]  # fetched once, then from the retriever's cache
