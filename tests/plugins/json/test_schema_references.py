@@ -218,3 +218,10 @@ def test_jsonschema_registry_retrieves_through_the_refusing_retriever(server):
     python_registry(allowed).get_or_retrieve(f"{server.base}/r.json")
     assert allowed(f"{server.base}/r.json") == {"type": "integer"}
     assert server.requests == ["/r.json"]  # fetched once, then from the retriever's cache
+
+
+def test_deep_value_failing_a_recursive_union_is_a_violation():
+    schema = {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]}
+    result = check("[" * 900 + '"x"' + "]" * 900, Expectations(format="json", schema=schema))
+    assert not result.ok and [v.code for v in result.violations] == ["schema.invalid"]
+    assert check("[" * 900 + "1" + "]" * 900, Expectations(format="json", schema=schema)).ok
