@@ -152,6 +152,13 @@ class BaseFormat:
         that offer nothing better."""
         return RecheckChecker(self, schema, strict=strict, options=options)
 
+    def validate_scope(self, scope: str) -> str | None:
+        """Why ``scope`` can never match a reply of this format (a JSON pointer that does
+        not start with ``/``, say), or ``None`` when some reply may hold it. Called when
+        the expectations are built, so that such a scope is an ``ExpectationError`` then
+        and not a failure of every reply; the default accepts every scope."""
+        return None
+
     def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
         """The values under ``scope``; raises ``ScopeNotFound`` when the reply lacks it."""
         raise ScopeNotFound(f"the {self.name} format has no counting scopes (asked for {scope!r})")

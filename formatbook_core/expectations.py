@@ -82,7 +82,8 @@ class Expectations:
 
     Every argument is optional; ``Expectations(format="json", schema=Person)`` is the same
     as ``EXPECT JSON`` with that schema. Building one validates it (unknown format or unit,
-    contradictory counts, a scope on a format without scopes) and raises
+    contradictory counts, a scope on a format without scopes or one the format's
+    ``validate_scope`` says can never match) and raises
     ``ExpectationError``.
     """
 
@@ -174,6 +175,10 @@ class Expectations:
                     raise ExpectationError(f'a scope (IN "{count.scope}") needs a format that resolves it', line)
                 if getattr(fmt, "scope_kind", None) is None:
                     raise ExpectationError(f'the {fmt.name} format has no counting scopes (IN "{count.scope}")', line)
+                validate_scope = getattr(fmt, "validate_scope", None)
+                problem = validate_scope(count.scope) if callable(validate_scope) else None
+                if problem:
+                    raise ExpectationError(f'IN "{count.scope}" can never match: {problem}', line)
             seen = bounds.setdefault((count.unit, count.scope), {})
             for label, amount in (("min", count.min), ("max", count.max), ("exactly", count.exactly)):
                 if amount is None:

@@ -79,6 +79,7 @@ def check(
         False,
         reply,
         text=chosen.text,
+        value=chosen.analysis.value if chosen.analysis is not None else None,  # what the reply parsed to
         format=fmt.name,
         repairs=chosen.repairs,
         violations=chosen.violations,
@@ -184,8 +185,8 @@ def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, 
     if span != (0, len(reply)):
         _set_aside_surroundings(f"the {fmt.name.upper()} payload", reply, span, candidate)
     first = _guarded(fmt, "analyze", payload, schema, options)
+    candidate.analysis = first  # a failing candidate still tells what it parsed to
     if first.ok:
-        candidate.analysis = first
         return candidate
     try:
         healed = fmt.heal(payload, schema, **options)

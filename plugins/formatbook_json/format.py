@@ -124,6 +124,15 @@ class JsonFormat(BaseFormat):
             raise ScopeNotFound(f"cannot find {scope!r}: the text is not valid JSON ({err})") from None
         return _values.extract_scope(value, parsed, scope)
 
+    def validate_scope(self, scope: str) -> str | None:
+        """A scope is a JSON pointer (``""``, ``"/title"``, ``"#/items/0"``); anything else
+        can never match."""
+        try:
+            _values.parse_pointer(scope)
+        except ScopeNotFound as err:
+            return f'{err}; a JSON scope is a JSON pointer such as "/{scope}"'
+        return None
+
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)
         return _guidance.guidance(js.schema if js is not None else None)

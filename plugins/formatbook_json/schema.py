@@ -5,9 +5,16 @@ a URL (fetched only with ``allow_fetch=True``), JSON text, or a pydantic model c
 ``model_json_schema()``; the model then builds the final value). Draft 2020-12 applies
 unless the schema's ``$schema`` names another draft.
 
+Loading checks everything about the schema, so that a bad schema is an
+``ExpectationError`` then and never a failure of a reply: the JSON Schema itself, its
+depth, every reference (read only under the policy of :mod:`.schema_refs`: nothing but
+the schema itself unless ``allow_fetch=True``), loops of references, and its patterns
+(compiled for a linear-time engine, :mod:`.schema_patterns`).
+
 Validation takes two speeds: jsonschema-rs (compiled) answers "valid?" fast; only when
 the answer is no does pure-Python ``jsonschema`` list detailed violations, most relevant
-first. Both are imported on first use.
+first, with the regex keywords replaced by linear-time ones. Both are imported on first
+use.
 """
 
 from __future__ import annotations
@@ -18,49 +25,78 @@ from pathlib import Path
 from typing import Any
 
 from formatbook_core import ExpectationError, Violation
-from formatbook_core.limits import MAX_SIZE
+
+from . import schema_patterns, schema_refs
 
 _MESSAGE_LIMIT = 300
 _cache: dict[Any, JsonSchema] = {}
 _CACHE_LIMIT = 256
+_extended: dict[Any, Any] = {}
 
 
 class JsonSchema:
     """A loaded schema: ``schema`` (the JSON Schema as a dict), ``model`` (the pydantic
-    model class, or ``None``) and ``source`` (where it came from, for messages)."""
+    model class, or ``None``) and ``source`` (where it came from, for messages).
 
-    def __init__(self, schema: dict[str, Any] | bool, model: Any = None, source: str | None = None):
+    :meth:`prepare` (run by :func:`load_schema`) checks the schema, resolves its
+    references under the policy of :mod:`.schema_refs` and compiles it; every problem of
+    the schema is an ``ExpectationError`` then, never a failure of a reply."""
+
+    def __init__(
+        self, schema: dict[str, Any] | bool, model: Any = None, source: str | None = None, *, allow_fetch: bool = False
+    ):
         self.schema = schema
         self.model = model
         self.source = source
+        self.retriever = schema_refs.Retriever(allow_fetch)
         self._fast: Any = None
-        self._fast_failed = False
         self._slow: Any = None
 
     def __repr__(self) -> str:
         return f"<JsonSchema {self.source or (self.model.__name__ if self.model else 'dict')}>"
 
-    # -- compiling -----------------------------------------------------------------
-    def _compiled(self) -> Any:
-        if self._fast is None and not self._fast_failed:
-            try:
-                import jsonschema_rs  # noqa: PLC0415 - lazy: compiled only when a schema is used
+    # -- loading -------------------------------------------------------------------
+    def prepare(self) -> None:
+        """Check, resolve and compile the schema; raise ``ExpectationError`` for a schema
+        that cannot be used (invalid, too deep, a refused or unresolvable reference, a
+        loop of references, a pattern the linear-time regex engine cannot run)."""
+        if schema_refs.schema_depth_exceeds(self.schema):
+            raise ExpectationError(
+                f"the JSON Schema{_from(self.source)} is nested deeper than {schema_refs.MAX_SCHEMA_DEPTH} levels"
+            )
+        self.check_schema()
+        schema_refs.check_references(self.schema, self.retriever)
+        self._compile()
 
-                if isinstance(self.schema, dict) and "$schema" in self.schema:
-                    self._fast = jsonschema_rs.validator_for(self.schema)
-                else:
-                    self._fast = jsonschema_rs.Draft202012Validator(self.schema)
-            except Exception:  # a schema the Rust validator cannot take: the Python one decides
-                self._fast_failed = True
-        return self._fast
+    def _compile(self) -> None:
+        import jsonschema_rs  # noqa: PLC0415 - lazy: compiled only when a schema is used
+
+        refused_before = len(self.retriever.refused)
+        try:
+            self._fast = jsonschema_rs.validator_for(
+                self.schema, retriever=self.retriever, pattern_options=schema_patterns.regex_options()
+            )
+        except Exception as err:
+            detail = _short(str(err).split("\n", 1)[0])
+            if len(self.retriever.refused) > refused_before:
+                raise schema_refs.refused_error(self.retriever, detail) from None
+            if 'is not a "regex"' in detail:
+                detail += " (patterns run on a linear-time engine: no look-around, no back-references)"
+            raise ExpectationError(f"cannot use the JSON Schema{_from(self.source)}: {detail}") from None
 
     def _python(self) -> Any:
         if self._slow is None:
-            from jsonschema import Draft202012Validator  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
-            from jsonschema.validators import validator_for  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
+            import warnings  # noqa: PLC0415 - only with the listing
 
-            cls = validator_for(self.schema, default=Draft202012Validator)
-            self._slow = cls(self.schema)
+            from jsonschema import Draft202012Validator  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
+            from jsonschema.validators import extend, validator_for  # noqa: PLC0415 - lazy: heavy, listing only
+
+            with warnings.catch_warnings():  # an unknown $schema: fetched (allowed) by jsonschema-rs only
+                warnings.simplefilter("ignore", DeprecationWarning)
+                cls = validator_for(self.schema, default=Draft202012Validator)
+            if cls not in _extended:
+                _extended[cls] = extend(cls, schema_patterns.KEYWORDS)
+            self._slow = _extended[cls](self.schema, registry=schema_refs.python_registry(self.retriever))
         return self._slow
 
     def check_schema(self) -> None:
@@ -73,39 +109,77 @@ class JsonSchema:
             validator_for(self.schema, default=Draft202012Validator).check_schema(self.schema)
         except SchemaError as err:
             raise ExpectationError(f"invalid JSON Schema{_from(self.source)}: {_short(err.message)}") from None
+        except RecursionError:
+            raise ExpectationError(f"the JSON Schema{_from(self.source)} is nested too deeply to check") from None
 
     # -- validating ----------------------------------------------------------------
     def is_valid(self, value: Any) -> bool:
-        """Whether ``value`` (parsed JSON) satisfies the schema."""
-        fast = self._compiled()
-        if fast is not None:
-            try:
-                return fast.is_valid(value)
-            except Exception:
-                pass
-        return self._python().is_valid(value)
+        """Whether ``value`` (parsed JSON) satisfies the schema (jsonschema-rs decides)."""
+        if self._fast is None:
+            self._compile()
+        try:
+            return bool(self._fast.is_valid(value))
+        except Exception:  # a value jsonschema-rs cannot take: the listing decides
+            return not self._python_errors(value)
 
     def violations(self, value: Any) -> tuple[Violation, ...]:
-        """Every violation of ``value``, most relevant first (empty when valid)."""
+        """Every violation of ``value``, most relevant first (empty when valid). The
+        Python listing runs only when jsonschema-rs finds the value invalid."""
         if self.is_valid(value):
-            return ()
+            return self._integers_as_floats(value)
         from jsonschema.exceptions import best_match, relevance  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
 
-        errors = list(self._python().iter_errors(value))
-        if not errors:  # the Rust validator saw something Python's does not (a format, say)
+        errors = self._python_errors(value)
+        if errors is None:  # too deep for the Python listing: jsonschema-rs lists them
             return tuple(self._rust_violations(value))
-        best = best_match(errors)
-        ordered = [best] + sorted((e for e in errors if e is not best), key=relevance, reverse=True)
-        return tuple(_violation(e) for e in ordered)
+        extra = self._rust_violations(value, only="unevaluatedProperties")
+        if not errors:  # the Rust validator saw something Python's does not (a format, say)
+            return tuple(extra or self._rust_violations(value))
+        try:
+            best = best_match(errors)
+            ordered = [best] + sorted((e for e in errors if e is not best), key=relevance, reverse=True)
+            return tuple(_violation(e) for e in ordered) + tuple(extra)
+        except RecursionError:
+            return tuple(self._rust_violations(value))
 
-    def _rust_violations(self, value: Any) -> list[Violation]:
+    def _integers_as_floats(self, value: Any) -> tuple[Violation, ...]:
+        """``36.0`` where the schema asks for an integer is valid JSON Schema, but the
+        value is a float: a violation that healing repairs (``float_to_integer``), so
+        that the caller gets ``36`` and the change is listed."""
+        from .heal.schema_aware import integers_written_as_floats  # noqa: PLC0415 - heal imports this module
+
+        return tuple(
+            Violation(
+                "schema.integer_as_float",
+                f"the schema asks for an integer at /{'/'.join(str(p) for p in path)}; the reply wrote a float",
+                path=path,
+                keyword="type",
+                expected="integer",
+            )
+            for path in integers_written_as_floats(value, self.schema)
+        )
+
+    def _python_errors(self, value: Any) -> list[Any] | None:
+        try:
+            return list(self._python().iter_errors(value))
+        except RecursionError:
+            return None
+
+    def _rust_violations(self, value: Any, only: str | None = None) -> list[Violation]:
         out = []
         try:
-            for err in self._compiled().iter_errors(value):
+            for err in self._fast.iter_errors(value):
+                keyword = getattr(getattr(err, "kind", None), "name", None)
+                if only is not None and keyword != only:
+                    continue
                 path = tuple(err.instance_path)
-                out.append(Violation("schema.invalid", _short(err.message), path=path))
+                code = f"schema.{keyword}" if isinstance(keyword, str) else "schema.invalid"
+                out.append(Violation(code, _short(err.message), path=path, keyword=keyword))
         except Exception as exc:
-            out.append(Violation("schema.invalid", _short(f"the value does not match the schema: {exc}")))
+            if only is None:
+                out.append(Violation("schema.invalid", _short(f"the value does not match the schema: {exc}")))
+        if only is not None:
+            return out
         return out or [Violation("schema.invalid", "the value does not match the schema")]
 
 
@@ -145,21 +219,25 @@ def load_schema(
     Raises ``ExpectationError`` for a schema that cannot be used: a missing file, text that
     is not JSON, a URL without ``allow_fetch``, an invalid JSON Schema.
     """
-    if schema is None or isinstance(schema, JsonSchema):
+    if schema is None:
+        return None
+    if isinstance(schema, JsonSchema):
+        if schema._fast is None:  # built directly, not loaded here: check it now
+            schema.prepare()
         return schema
     key: Any
     if isinstance(schema, (dict, bool)):
-        key = ("id", id(schema))
+        key = ("id", id(schema), allow_fetch)
         hit = _cache.get(key)
         if hit is not None and hit.schema is schema:
             return hit
-        loaded = JsonSchema(schema)
+        loaded = JsonSchema(schema, allow_fetch=allow_fetch)
     elif is_model(schema):
-        key = ("model", schema)
+        key = ("model", schema, allow_fetch)
         hit = _cache.get(key)
         if hit is not None:
             return hit
-        loaded = JsonSchema(schema.model_json_schema(), model=schema, source=schema.__name__)
+        loaded = JsonSchema(schema.model_json_schema(), model=schema, source=schema.__name__, allow_fetch=allow_fetch)
     elif isinstance(schema, (str, os.PathLike)):
         text = os.fspath(schema)
         key = ("text", text, str(base_dir) if base_dir else None, allow_fetch)
@@ -171,7 +249,7 @@ def load_schema(
         raise ExpectationError(
             f"a JSON schema must be a dict, a file path, a URL or a pydantic model class, not {type(schema).__name__}"
         )
-    loaded.check_schema()
+    loaded.prepare()
     if len(_cache) >= _CACHE_LIMIT:
         _cache.pop(next(iter(_cache)))
     _cache[key] = loaded
@@ -181,13 +259,19 @@ def load_schema(
 def _load_text(text: str, *, allow_fetch: bool, base_dir: Any, is_path: bool) -> JsonSchema:
     stripped = text.strip()
     if not is_path and stripped[:1] in ("{", "["):
-        return JsonSchema(_decode(stripped, "the schema text"), source="inline schema")
+        return JsonSchema(_decode(stripped, "the schema text"), source="inline schema", allow_fetch=allow_fetch)
     if not is_path and stripped.lower().startswith(("http://", "https://")):
         if not allow_fetch:
             raise ExpectationError(
                 f"the schema {stripped} is a URL; formatbook fetches schemas only when allow_fetch=True"
             )
-        return JsonSchema(_decode(_fetch(stripped), stripped), source=stripped)
+        try:
+            fetched = _decode(schema_refs.fetch(stripped), stripped)
+        except schema_refs.RefusedReference as err:
+            raise ExpectationError(f"cannot fetch the schema {stripped}: {err.why}") from None
+        if isinstance(fetched, dict) and "$id" not in fetched and "id" not in fetched:
+            fetched = {"$id": stripped, **fetched}  # its relative references resolve against its URL
+        return JsonSchema(fetched, source=stripped, allow_fetch=True)
     path = Path(text).expanduser()
     if not path.is_absolute() and base_dir is not None:
         path = Path(base_dir) / path
@@ -197,7 +281,7 @@ def _load_text(text: str, *, allow_fetch: bool, base_dir: Any, is_path: bool) ->
         raise ExpectationError(f"schema file not found: {path}") from None
     except (OSError, UnicodeDecodeError) as err:
         raise ExpectationError(f"cannot read the schema file {path}: {err}") from None
-    return JsonSchema(_decode(content, str(path)), source=str(path))
+    return JsonSchema(_decode(content, str(path)), source=str(path), allow_fetch=allow_fetch)
 
 
 def _decode(text: str, source: str) -> Any:
@@ -205,16 +289,8 @@ def _decode(text: str, source: str) -> Any:
         value = json.loads(text)
     except ValueError as err:
         raise ExpectationError(f"{source} is not valid JSON: {err}") from None
+    except RecursionError:
+        raise ExpectationError(f"{source} is nested too deeply") from None
     if not isinstance(value, (dict, bool)):
         raise ExpectationError(f"{source} is not a JSON Schema (an object or a boolean)")
     return value
-
-
-def _fetch(url: str) -> str:
-    from urllib.request import Request, urlopen  # noqa: PLC0415 - lazy: only with allow_fetch
-
-    try:
-        with urlopen(Request(url, headers={"Accept": "application/schema+json, application/json"}), timeout=10) as resp:
-            return resp.read(MAX_SIZE).decode("utf-8-sig")
-    except Exception as err:
-        raise ExpectationError(f"cannot fetch the schema {url}: {err}") from None

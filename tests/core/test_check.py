@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import Count, ExpectationError, Expectations, HealError, check, guidance, heal, parse_expectations
+from formatbook_core import (
+    Analysis,
+    Count,
+    ExpectationError,
+    Expectations,
+    HealError,
+    check,
+    guidance,
+    heal,
+    parse_expectations,
+)
 from formatbook_core.cli import _check_bytes
 from formatbook_core.pipeline import compare_count
 
@@ -174,3 +184,31 @@ def test_compare_count():
 def test_bad_expectations_raise(reg):
     with pytest.raises(ExpectationError):
         check("x", "EXPECT MAX 3 WRODS")
+
+
+class _ParsingKv(KvFormat):
+    """A throwaway format whose analysis keeps the parsed value beside its violations."""
+
+    name = "parsingkv"
+    aliases = ()
+    mime_types = ()
+
+    def analyze(self, value, schema=None, **options):
+        return Analysis(self.parse(value), tuple(self.validate(value, schema, **options)))
+
+
+def test_a_failing_reply_still_carries_what_it_parsed_to(reg):
+    from formatbook_core import hookimpl  # noqa: PLC0415 - only this test registers a format
+
+    class Plugin:
+        @hookimpl
+        def register_formats(self, register):
+            register(_ParsingKv())
+
+    reg.register_plugin(Plugin(), "parsing-kv-plugin")
+    exp = Expectations(format="parsingkv", schema={"required": ["b"]}, registry=reg)
+    result = check("a: 1", exp)
+    assert not result.ok and [v.code for v in result.violations] == ["schema.required"]
+    assert result.value == {"a": "1"}
+    # a format that parses nothing for a bad reply still gives None
+    assert check("a: 1", Expectations(format="kv", schema={"required": ["b"]}, registry=reg)).value is None

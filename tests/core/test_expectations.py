@@ -194,3 +194,32 @@ def test_a_format_that_declares_no_options_takes_any(reg):
     reg.register_plugin(Plugin(), "loose-plugin")
     exp = parse("EXPECT LOOSE anything=3 flag=yes word=x", reg)
     assert exp.options == {"anything": 3, "flag": True, "word": "x"}
+
+
+class _UpperScopes(KvFormat):
+    """A throwaway format whose scopes are upper-case words only."""
+
+    name = "upperkv"
+    aliases = ()
+    mime_types = ()
+
+    def validate_scope(self, scope):
+        return None if scope.isupper() else "scopes of upperkv are upper-case words"
+
+
+def test_a_scope_the_format_says_can_never_match_is_an_expectation_error(reg):
+    class Plugin:
+        @hookimpl
+        def register_formats(self, register):
+            register(_UpperScopes())
+
+    reg.register_plugin(Plugin(), "upper-plugin")
+    line = 'EXPECT MAX 3 WORDS IN "title"'
+    with pytest.raises(ExpectationError, match="upper-case words") as info:
+        parse(f"EXPECT UPPERKV\n{line}", reg)
+    assert info.value.line == line
+    assert parse('EXPECT UPPERKV\nEXPECT MAX 3 WORDS IN "TITLE"', reg).counts[0].scope == "TITLE"
+    with pytest.raises(ExpectationError, match="upper-case words"):
+        Expectations(format="upperkv", counts=[Count("words", max=3, scope="title")], registry=reg)
+    # formats without validate_scope keep accepting every scope (BaseFormat's default)
+    assert parse('EXPECT KV\nEXPECT MAX 3 WORDS IN "anything"', reg).counts[0].scope == "anything"

@@ -2,7 +2,10 @@
 
 - ``"42"`` where the schema wants an integer or a number becomes ``42``;
 - ``"true"``/``"false"`` where it wants a boolean becomes ``true``/``false``;
-- a lone object where it wants an array is wrapped in one;
+- ``36.0`` where it wants an integer (and not a number) becomes ``36`` (JSON Schema and
+  pydantic's lax mode count it as an integer; the value's type changes, so it is listed);
+- a lone object where it wants an array is wrapped in one, and so is a lone string,
+  number or boolean that the array's items accept (``"x"`` for an array of strings);
 - an enum value in the wrong case becomes the enum's spelling;
 - a key that differs from a declared property only in case or in ``snake_case`` vs
   ``camelCase`` is renamed to the property.
@@ -16,10 +19,12 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from typing import Any
 
 from formatbook_core import Repair, Span
 
+from ..schema_patterns import search
 from ..values import source_spans
 from . import edits as _edits
 from .state import Healing
@@ -27,6 +32,7 @@ from .state import Healing
 _INTEGER = re.compile(r"\s*-?(?:0|[1-9][0-9]*)\s*")
 _NUMBER = re.compile(r"\s*-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\s*")
 _MAX_REF_HOPS = 64
+_INT64 = 2.0**63
 _JSON_TYPES = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -40,6 +46,7 @@ _JSON_TYPES = {
 MESSAGES = {
     "string_to_number": "turned a string holding a number into the number the schema asks for",
     "string_to_boolean": "turned a string holding true/false into the boolean the schema asks for",
+    "float_to_integer": "turned a number written with a zero fraction into the integer the schema asks for",
     "wrapped_in_array": "wrapped a lone value in the array the schema asks for",
     "enum_case": "matched an enum value written in the wrong case",
     "renamed_key": "renamed a key to the schema's spelling of the property",
@@ -79,7 +86,30 @@ def plan(value: Any, schema: Any) -> list[_Op]:
     ops: list[_Op] = []
     if isinstance(schema, dict):
         _walk(value, schema, schema, (), ops, 0)
-    return ops
+    # one repair per place: allOf and anyOf may ask for the same one twice
+    unique = {(op.path, op.what): op for op in reversed(ops)}
+    return [op for op in ops if unique[(op.path, op.what)] is op]
+
+
+def integers_written_as_floats(value: Any, schema: Any) -> list[tuple]:
+    """The paths where ``value`` holds ``36.0`` and ``schema`` asks for an integer: valid
+    JSON Schema, but the value's type must change, so the change is a listed repair."""
+    if not _has_integral_float(value):
+        return []
+    return [op.path for op in plan(value, schema) if op.kind == "float_to_integer"]
+
+
+def _has_integral_float(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif _integral_float(item):
+            return True
+    return False
 
 
 def apply(text: str, ops: list[_Op]) -> tuple[str, list[Repair]]:
@@ -96,6 +126,10 @@ def apply(text: str, ops: list[_Op]) -> tuple[str, list[Repair]]:
         key_span, value_span = found
         if op.what == "value":
             edits.append((value_span.start, value_span.end, op.text))
+            span = value_span
+        elif op.what == "integer":
+            written = text[value_span.start : value_span.end]
+            edits.append((value_span.start, value_span.end, _integer_text(written)))
             span = value_span
         elif op.what == "key" and key_span is not None:
             edits.append((key_span.start, key_span.end, json.dumps(op.text, ensure_ascii=False)))
@@ -170,10 +204,13 @@ def _walk(value: Any, schema: Any, root: dict, path: tuple, ops: list[_Op], dept
         if coerced is not None:
             ops.append(coerced)
             return
-        if isinstance(value, dict) and "array" in types:
+        if "array" in types and _wrappable(value, schema, root):
             ops.append(_Op("wrapped_in_array", path, "wrap"))
             _walk_items([value], schema, root, path, ops, depth, wrapped=True)
             return
+    if _integral_float(value) and "integer" in types and "number" not in types:
+        ops.append(_Op("float_to_integer", path, "integer"))
+        return
     enum = schema.get("enum")
     if isinstance(enum, list) and isinstance(value, str) and value not in enum:
         matches = [e for e in enum if isinstance(e, str) and e.casefold() == value.casefold()]
@@ -183,6 +220,29 @@ def _walk(value: Any, schema: Any, root: dict, path: tuple, ops: list[_Op], dept
         _walk_object(value, schema, root, path, ops, depth)
     elif isinstance(value, list):
         _walk_items(value, schema, root, path, ops, depth, wrapped=False)
+
+
+def _integral_float(value: Any) -> bool:
+    # beyond 64 bits the strict parser gives floats even for integers written as such
+    return isinstance(value, float) and value.is_integer() and abs(value) < _INT64
+
+
+def _integer_text(written: str) -> str:
+    """The integer a number written ``36.0`` or ``1e23`` holds, exactly as written (not
+    through a float, which would turn ``1e23`` into ``99999999999999991611392``)."""
+    return str(int(Decimal(written.strip()).to_integral_value()))
+
+
+def _wrappable(value: Any, schema: dict, root: dict) -> bool:
+    """A lone object goes into the array asked for; a lone string, number or boolean
+    only when the array's items take it (``null`` more likely means "none")."""
+    if isinstance(value, dict):
+        return True
+    if value is None or isinstance(value, list):
+        return False
+    each = _resolve(schema.get("items"), root)
+    types = _types(each) if isinstance(each, dict) else []
+    return bool(types) and _fits(value, types)
 
 
 def _coerce(value: Any, types: list[str], path: tuple) -> _Op | None:
@@ -206,7 +266,7 @@ def _walk_object(value: dict, schema: dict, root: dict, path: tuple, ops: list[_
         by_norm.setdefault(_norm_key(name), []).append(name)
     for key, item in value.items():
         target = key
-        if key not in props and not any(_safe_search(p, key) for p in patterns):
+        if key not in props and not any(search(p, key) for p in patterns):
             candidates = [p for p in by_norm.get(_norm_key(key), []) if p not in value]
             if len(candidates) == 1:
                 target = candidates[0]
@@ -214,10 +274,10 @@ def _walk_object(value: dict, schema: dict, root: dict, path: tuple, ops: list[_
         sub = props.get(target)
         if sub is None:
             for pattern, psub in patterns.items():
-                if _safe_search(pattern, key):
+                if search(pattern, key):
                     _walk(item, psub, root, path + (key,), ops, depth + 1)
             extra = schema.get("additionalProperties")
-            if isinstance(extra, dict) and not any(_safe_search(p, key) for p in patterns):
+            if isinstance(extra, dict) and not any(search(p, key) for p in patterns):
                 _walk(item, extra, root, path + (key,), ops, depth + 1)
             continue
         _walk(item, sub, root, path + (key,), ops, depth + 1)
@@ -237,10 +297,3 @@ def _walk_items(
             continue
         # a wrapped object keeps its own path: the edits index the text as it was
         _walk(item, sub, root, path if wrapped else path + (i,), ops, depth + 1)
-
-
-def _safe_search(pattern: str, key: str) -> bool:
-    try:
-        return re.search(pattern, key) is not None
-    except re.error:
-        return False
