@@ -7,7 +7,9 @@ string it denotes is not Unicode text (it cannot be encoded as UTF-8), JSONTestS
 it under ``i_`` (either answer allowed), and orjson — which ``syntax.parse_strict`` uses —
 rejects it too, so ``is_valid_json`` and this checker agree. The error is caught at the
 first hex digit that makes the escape impossible (``\\uDC`` is already a lone low
-surrogate). Numbers of any size and exponent are accepted, as the grammar says.
+surrogate). Numbers of any size are accepted, as the grammar says, but for one with a
+positive exponent of 10**17 or more (:func:`beyond_range`): no exact value exists for it
+in Python, and rounding it to infinity would change the data.
 
 ``JsonChecker(strict=False)`` follows the relaxed grammar healing accepts; see its
 docstring. ``can_be_valid(partial)`` is the strict checker fed the whole ``partial``.
@@ -41,7 +43,7 @@ from formatbook_core.locating import (
 )
 from formatbook_core.results import StreamStatus, ok_status
 
-__all__ = ["JsonChecker", "can_be_valid"]
+__all__ = ["JsonChecker", "beyond_range", "can_be_valid"]
 
 # --- states -------------------------------------------------------------------------
 # Between tokens (whitespace may appear): 0..6. Ordered so that ``st < _STR`` means it.
@@ -127,8 +129,22 @@ def _open_status(text: str) -> StreamStatus:
 
 # A whole strict number (used only when something follows it in the same chunk), and
 # the longest prefix of one (a number the chunk's end may cut).
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?").match
-_NUM_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][-+]?[0-9]*)?)?").match
+# (an exponent of 17 digits or more is left to the general automaton: see beyond_range)
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{1,16}(?![0-9]))?").match
+_NUM_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][-+]?[0-9]{0,16}(?![0-9]))?)?").match
+# A positive exponent of 10**17 or more on a mantissa that is not zero.
+_HUGE_EXPONENT = re.compile(r"[eE]\+?0*[1-9][0-9]{17}").search
+_ZERO_MANTISSA = re.compile(r"-?0(?:\.0*)?[eE]").match
+
+
+def beyond_range(number: str) -> bool:
+    """Whether the JSON number ``number`` is too large for any exact value (a double
+    overflows, and a ``decimal.Decimal``'s exponent stops near 10**18): the grammar allows
+    it, formatbook refuses it (both checkers and ``parse_strict``), rather than round it
+    to infinity."""
+    return _HUGE_EXPONENT(number) is not None and _ZERO_MANTISSA(number) is None
+
+
 _NUM_GOES_ON = "0123456789.eE+-"  # characters that may continue (or break) a number
 # A number text standing for each sub-state: what may follow depends only on the state.
 _NSUB_TEXT = ("-", "0", "1", "1.", "1.5", "1e", "1e+", "1e5")  # _N_MINUS ... _N_EXP
@@ -625,7 +641,10 @@ class JsonChecker:
         if st == _DONE:
             return _COMPLETE
         if st == _NUM and not self._stack and self._nsub in _N_ENDABLE:
-            return _status(values=("".join(self._numparts),), complete=True)
+            number = "".join(self._numparts)
+            if self._nsub == _N_EXP and beyond_range(number):
+                return self._fail(self._pos, "a number too large to represent (its exponent is 10**17 or more)")
+            return _status(values=(number,), complete=True)
         if self._strict:
             return StreamStatus(False, self._end_reason(), self._pos)
         return self._relaxed_finish()
@@ -955,7 +974,10 @@ class JsonChecker:
                         return self._fail(base + i, f"expected a digit in the exponent, got {c!r}")
                 # The number ends before chunk[i]; that character is read again below.
                 numparts.append(chunk[nstart:i])
-                vals.append("".join(numparts))
+                number = "".join(numparts)
+                if nsub == _N_EXP and beyond_range(number):
+                    return self._fail(base + i, "a number too large to represent (its exponent is 10**17 or more)")
+                vals.append(number)
                 numparts = []
                 st = _AFTER if stack else _DONE
                 continue

@@ -329,6 +329,9 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         # the closers go in first: an insertion listed before a deletion at one offset
         res.edits.append((cut_from, cut_from, closers))
         edit("trailing_comma" if only_comma else "dropped_member", cut_from, n, "")
+    elif _WS_END.match(text, prev_end):
+        # the closers end the text: white space after the cut would trail the healed value
+        res.edits.append((prev_end, n, closers))
     else:
         res.edits.append((prev_end, prev_end, closers))
     res.repairs.append(Repair("missing_bracket", MESSAGES["missing_bracket"] + f" ({closers})", Span(n, n)))
