@@ -676,8 +676,11 @@ class JsonChecker:
     def _relaxed_finish(self) -> StreamStatus:
         st = self._st
         if not self._started:
-            # No container seen: the reply may still be a bare JSON scalar.
-            status = _bare_scalar(_without_thoughts_and_fences("".join(self._prose or ())))
+            # No container seen: the reply may still be a bare JSON scalar — the whole
+            # reply first (``"<think>"`` is a string, as locate takes it), then what is
+            # left without think blocks and fences.
+            prose = "".join(self._prose or ())
+            status = _bare_scalar(prose.strip(" \t\n\r")) or _bare_scalar(_without_thoughts_and_fences(prose))
             if status is not None:
                 return status
             return StreamStatus(False, "no JSON object or array found in the reply", self._pos)

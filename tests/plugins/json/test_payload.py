@@ -3,6 +3,8 @@ reply that is wholly JSON is taken whole), and that choosing it stays linear."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from formatbook_core import Expectations, check, heal
@@ -147,3 +149,16 @@ def test_choosing_among_many_candidates_stays_linear(monkeypatch):
     large, passes_large = _analyzed_characters(monkeypatch, reply(800), ANSWER)
     assert passes_small == passes_large == 1  # the surroundings are set aside once
     assert large < 6 * small  # 4x the reply: about 4x the work, never 16x
+
+
+def test_the_relaxed_checker_accepts_a_whole_string_that_looks_like_a_think_tag():
+    from formatbook_json.stream import JsonChecker
+
+    for reply in ['"<think>"', ' "<reasoning> and more"\n', '"<thinking>x</thinking>"']:
+        assert check(reply, "EXPECT JSON").ok
+        checker = JsonChecker(strict=False)
+        assert checker.feed(reply)
+        end = checker.finish()
+        assert end and end.values == (json.loads(reply),)
+    checker = JsonChecker(strict=False)
+    assert checker.feed('<think>x</think> "yes"') and checker.finish().values == ("yes",)
