@@ -7,13 +7,16 @@
    then untagged blocks whose body starts with ``{`` or ``[``, then blocks with another tag
    (``js``, ``python``, ``text``...) whose body starts with ``{`` or ``[``.
 3. The containers in the rest of the reply (outside think blocks and the fences taken
-   above; a fence whose body is not JSON is prose here), found by one scan: every
+   above; a fence whose body is not JSON is prose here, but for its fence lines),
+   found by one scan: every
    top-level balanced ``{…}``/``[…]`` in order of appearance, first those with content,
    then the bare references (``[1]``, ``[see above]``, ``{}``: a ``[…]`` holding no
    string and no container, or an empty container). A container the reply ends inside
    of runs to the end of the reply and keeps its trailing spaces (a cut string keeps
-   them); the containers closed inside it are candidates too (a stray ``[`` in prose
-   cannot hide the JSON after it).
+   them); the containers inside it (closed or not) are candidates too when it does not
+   read as JSON (no string, comma or colon directly inside: a stray ``[`` in prose cannot
+   hide the JSON after it), never when it does (a part of a cut-off payload is not the
+   payload).
 4. When nothing else is found: the reply without its think blocks.
 
 The core tries the candidates in this order and takes the first one that passes (the
@@ -36,13 +39,14 @@ from .syntax import strict_value
 _TAGS = {"json", "jsonc", "json5", "jsonl"}
 _VALUE_START = frozenset('{["-0123456789tfn')
 _OPEN = re.compile(r"[{\[]")
-# Inside a container: an opening (1) or closing (2) bracket, or a string whose brackets
+# Inside a container: an opening (1) or closing (2) bracket, a comma or colon (3), or a
+# string whose brackets
 # do not count: double-quoted, smart-quoted (“It's” holds an apostrophe), or
 # single-quoted where a value or key may start (after a bracket, comma or colon; an
 # apostrophe inside a word is no quote). An unclosed string runs on (to the line's end
 # for single and smart quotes).
 _INNER = re.compile(
-    r"""([{\[])|([}\]])
+    r"""([{\[])|([}\]])|([,:])
     |"[^"\\]*(?:\\.[^"\\]*)*"?
     |\u201c[^\u201c\u201d\n]*[\u201d\u201c]?
     |(?<=[{\[,:])[ \t\r\n]*'[^'\\\n]*(?:\\.[^'\\\n]*)*'?""",
@@ -67,14 +71,15 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     taken: list[Span] = []
     for f in blocks:
         body = _body(reply, f)
-        if body is None:
+        if body is None or (f.info not in _TAGS and reply[body.start] not in "{["):
+            # prose (a closing fence read as an opening one, say): scanned below, but
+            # for the fence lines, which are never JSON
+            taken += [Span(f.span.start, f.body.start), Span(f.body.end, f.span.end)]
             continue
         if f.info in _TAGS:
             own.append(body)
-        elif reply[body.start] in "{[":
-            (bare if f.info == "" else other).append(body)
         else:
-            continue  # prose (a closing fence read as an opening one, say): scanned below
+            (bare if f.info == "" else other).append(body)
         taken.append(f.span)
     content: list[Span] = []
     references: list[Span] = []
@@ -124,7 +129,8 @@ def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
     open one whatever their kind (a wrong one is the healer's business). Containers left
     open at the end run to ``end``; those closed inside them are listed too."""
     found: list[tuple[Span, bool]] = []
-    # open containers: [start, has content, the containers closed directly inside]
+    # open containers: [start, has content, the containers closed directly inside,
+    # whether a string, comma or colon stands directly inside (it reads as JSON)]
     stack: list[list[Any]] = []
     search_open = _OPEN.search
     search_inner = _INNER.search
@@ -134,7 +140,7 @@ def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
             m = search_open(text, pos, end)
             if m is None:
                 break
-            stack.append([m.start(), False, []])
+            stack.append([m.start(), False, [], False])
             pos = m.end()
             continue
         m = search_inner(text, pos, end)
@@ -143,9 +149,9 @@ def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
         pos = m.end()
         if m.group(1) is not None:
             stack[-1][1] = True
-            stack.append([m.start(), False, []])
+            stack.append([m.start(), False, [], False])
         elif m.group(2) is not None:
-            first, has_content, _ = stack.pop()
+            first, has_content, _, _ = stack.pop()
             if not has_content and text[first] == "{":
                 has_content = bool(text[first + 1 : pos - 1].strip())
             item = (Span(first, pos), has_content)
@@ -153,12 +159,19 @@ def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
                 stack[-1][2].append(item)
             else:
                 found.append(item)
+        elif m.group(3) is not None:
+            stack[-1][3] = True
         else:  # a string
-            stack[-1][1] = True
-    # containers the text ends inside of: the outermost few, and what closed inside them
-    for depth, (first, has_content, inner) in enumerate(stack):
+            stack[-1][1] = stack[-1][3] = True
+    # Containers the text ends inside of: the outermost few; and the containers closed
+    # inside one that does not read as JSON (a stray "[" in prose). Inside one that does,
+    # they are parts of a cut-off payload, never the payload: taking one would take a
+    # part of the data for the whole.
+    for depth, (first, has_content, inner, json_like) in enumerate(stack):
         if depth < _MAX_UNCLOSED:
             found.append((Span(first, end), has_content))
+        if json_like:
+            break
         found.extend(inner)
     found.sort(key=lambda item: item[0].start)
     return found

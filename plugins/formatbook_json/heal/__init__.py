@@ -9,7 +9,7 @@ bits change — and lists every edit as a ``Repair`` whose span indexes the payl
 2. ``strict`` (:mod:`.strict`): strict JSON is parsed once and needs no syntax repair.
 3. ``syntax`` (:mod:`.structure`): one walk over the tokens repairs structure (commas,
    colons, brackets, bare keys, a cut-off end) and hands each token to its family:
-   :mod:`.strings`, :mod:`.numbers`, :mod:`.literals`. Stretches already strict
+   :mod:`.strings`, :mod:`formatbook_json.numbers`, :mod:`.literals`. Stretches already strict
    (:mod:`.runs`) or broken the common way at every token (:mod:`.tolerant`) are taken
    whole by one regular expression; tests check they give what the walk gives.
 4. ``confirm`` (:mod:`.strict`): the repaired text must parse strictly.

@@ -10,6 +10,7 @@ import pytest
 from formatbook_core import Expectations, check, heal
 from formatbook_core import pipeline as core_pipeline
 from formatbook_json import JsonFormat
+from formatbook_json.stream import JsonChecker
 
 FMT = JsonFormat()
 ANSWER = {"type": "object", "required": ["answer"]}
@@ -152,8 +153,6 @@ def test_choosing_among_many_candidates_stays_linear(monkeypatch):
 
 
 def test_the_relaxed_checker_accepts_a_whole_string_that_looks_like_a_think_tag():
-    from formatbook_json.stream import JsonChecker
-
     for reply in ['"<think>"', ' "<reasoning> and more"\n', '"<thinking>x</thinking>"']:
         assert check(reply, "EXPECT JSON").ok
         checker = JsonChecker(strict=False)
