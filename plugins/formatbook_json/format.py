@@ -118,8 +118,12 @@ class JsonFormat(BaseFormat):
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair syntax (no schema needed), then make the schema-aware repairs the schema
         asks for, following :data:`formatbook_json.heal.PLAN`. Valid input comes back
-        unchanged. Raises ``HealError``."""
-        return _heal.heal(value, self._schema(schema, options), limits_from(options))
+        unchanged. Raises ``HealError``; by default a payload longer than
+        :data:`formatbook_json.heal.strict.HEAL_MAX_SIZE` characters is not healed (memory),
+        unless ``max_size`` is given."""
+        return _heal.heal(
+            value, self._schema(schema, options), limits_from(options), size_given="max_size" in options
+        )
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
