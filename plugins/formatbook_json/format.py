@@ -112,7 +112,8 @@ class JsonFormat(BaseFormat):
         max_size, max_depth = limits_from(options)
         spans, value = _locate.locate(reply, max_depth=max_depth, max_size=max_size)
         whole = spans[0]
-        _PARSED.last = (reply[whole.start : whole.end], max_depth, max_size, value) if len(spans) == 1 else None
+        # (the value of a whole strict reply; None otherwise, and for the reply "null")
+        _PARSED.last = (reply[whole.start : whole.end], max_depth, max_size, value) if value is not None else None
         return spans
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
@@ -121,9 +122,7 @@ class JsonFormat(BaseFormat):
         unchanged. Raises ``HealError``; by default a payload longer than
         :data:`formatbook_json.heal.strict.HEAL_MAX_SIZE` characters is not healed (memory),
         unless ``max_size`` is given."""
-        return _heal.heal(
-            value, self._schema(schema, options), limits_from(options), size_given="max_size" in options
-        )
+        return _heal.heal(value, self._schema(schema, options), limits_from(options), size_given="max_size" in options)
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
@@ -156,7 +155,7 @@ def _parsed_by_locate(text: Any, max_depth: int, max_size: int) -> Any:
         return _NOT_PARSED
     _PARSED.last = None
     payload, depth, size, value = last
-    if value is None or (depth, size) != (max_depth, max_size) or not (payload is text or payload == text):
+    if (depth, size) != (max_depth, max_size) or not (payload is text or payload == text):
         return _NOT_PARSED
     return value
 

@@ -39,17 +39,20 @@ from .syntax import strict_value
 _TAGS = {"json", "jsonc", "json5", "jsonl"}
 _VALUE_START = frozenset('{["-0123456789tfn')
 _OPEN = re.compile(r"[{\[]")
-# Inside a container: an opening (1) or closing (2) bracket, a comma or colon (3), or a
-# string whose brackets
-# do not count: double-quoted, smart-quoted (“It's” holds an apostrophe), or
-# single-quoted where a value or key may start (after a bracket, comma or colon; an
-# apostrophe inside a word is no quote). An unclosed string runs on (to the line's end
-# for single and smart quotes).
+# Inside a container: everything up to the next bracket (group 1) that is not inside a
+# string, in one match: brackets within strings do not count — double-quoted,
+# smart-quoted (“It's”, whose apostrophe is no quote) and single-quoted where a value or
+# key may start (after a bracket, comma or colon and blanks; an apostrophe inside a word
+# is no quote). An unclosed string runs on (to the line's end for smart and single
+# quotes). Possessive quantifiers: no backtracking, linear.
 _INNER = re.compile(
-    r"""([{\[])|([}\]])|([,:])
-    |"[^"\\]*(?:\\.[^"\\]*)*"?
-    |\u201c[^\u201c\u201d\n]*[\u201d\u201c]?
-    |(?<=[{\[,:])[ \t\r\n]*'[^'\\\n]*(?:\\.[^'\\\n]*)*'?""",
+    r"""(?:[^{}\[\]"'\u201c \t\r\n]++
+    |[ \t\r\n]++(?!')
+    |"[^"\\]*+(?:\\.[^"\\]*+)*+"?
+    |\u201c[^\u201c\u201d\n]*+[\u201d\u201c]?
+    |(?<=[{\[,:])[ \t\r\n]*+'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?
+    |[ \t\r\n']
+    )*+([{}\[\]])?""",
     re.VERBOSE | re.DOTALL,
 )
 _MAX_UNCLOSED = 3  # each unclosed container runs to the end: at most this many are tried
@@ -133,7 +136,8 @@ def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
     # whether a string, comma or colon stands directly inside (it reads as JSON)]
     stack: list[list[Any]] = []
     search_open = _OPEN.search
-    search_inner = _INNER.search
+    match_inner = _INNER.match
+    find = text.find
     pos = start
     while pos < end:
         if not stack:
@@ -143,14 +147,24 @@ def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
             stack.append([m.start(), False, [], False])
             pos = m.end()
             continue
-        m = search_inner(text, pos, end)
-        if m is None:
+        m = match_inner(text, pos, end)
+        bracket = m.group(1)
+        stop = m.start(1) if bracket is not None else m.end()
+        if stop > pos:  # what stands directly inside the innermost container
+            frame = stack[-1]
+            if not frame[1] and (
+                find('"', pos, stop) >= 0 or find("\u201c", pos, stop) >= 0 or find("'", pos, stop) >= 0
+            ):
+                frame[1] = frame[3] = True  # a string: content, and it reads as JSON
+            if not frame[3] and (find(",", pos, stop) >= 0 or find(":", pos, stop) >= 0):
+                frame[3] = True  # a comma or colon: it reads as JSON
+        if bracket is None:
             break
         pos = m.end()
-        if m.group(1) is not None:
+        if bracket == "{" or bracket == "[":
             stack[-1][1] = True
-            stack.append([m.start(), False, [], False])
-        elif m.group(2) is not None:
+            stack.append([stop, False, [], False])
+        else:
             first, has_content, _, _ = stack.pop()
             if not has_content and text[first] == "{":
                 has_content = bool(text[first + 1 : pos - 1].strip())
@@ -159,10 +173,6 @@ def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
                 stack[-1][2].append(item)
             else:
                 found.append(item)
-        elif m.group(3) is not None:
-            stack[-1][3] = True
-        else:  # a string
-            stack[-1][1] = stack[-1][3] = True
     # Containers the text ends inside of: the outermost few; and the containers closed
     # inside one that does not read as JSON (a stray "[" in prose). Inside one that does,
     # they are parts of a cut-off payload, never the payload: taking one would take a

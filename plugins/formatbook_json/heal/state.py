@@ -18,7 +18,19 @@ class Healing:
     ``heal_limit``: the longest text repaired (``strict.HEAL_MAX_SIZE`` unless the caller
     gave ``max_size``)."""
 
-    __slots__ = ("original", "text", "schema", "limits", "strict", "parsed", "done_at", "repairs", "set_aside", "edits", "heal_limit")
+    __slots__ = (
+        "original",
+        "text",
+        "schema",
+        "limits",
+        "strict",
+        "parsed",
+        "done_at",
+        "repairs",
+        "set_aside",
+        "edits",
+        "heal_limit",
+    )
 
     def __init__(self, text: Any, schema: JsonSchema | None, limits: Limits, heal_limit: int | None = None) -> None:
         self.original = text

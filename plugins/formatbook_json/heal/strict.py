@@ -18,9 +18,9 @@ _AFTER_DOCUMENT = "unexpected content after document"
 #: The longest payload healed unless ``max_size`` says otherwise (characters). Healing a
 #: badly broken payload lists one repair per token: its peak memory reaches about 400
 #: bytes per character (a run of stray commas, measured with tracemalloc; 100–200 for
-#: the usual damage), so the default limit keeps it near 400 MB at worst. Strict JSON up
+#: the usual damage), so the default limit keeps it under 800 MB at worst. Strict JSON up
 #: to ``max_size`` is checked without healing.
-HEAL_MAX_SIZE = 1 << 20
+HEAL_MAX_SIZE = 1 << 21
 
 
 def refuse(h: Healing) -> None:

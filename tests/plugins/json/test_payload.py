@@ -161,3 +161,14 @@ def test_the_relaxed_checker_accepts_a_whole_string_that_looks_like_a_think_tag(
         assert end and end.values == (json.loads(reply),)
     checker = JsonChecker(strict=False)
     assert checker.feed('<think>x</think> "yes"') and checker.finish().values == ("yes",)
+
+
+def test_analyze_takes_the_value_locate_parsed_only_for_that_text_and_those_limits():
+    FMT.locate('{"a": 1}')
+    assert FMT.analyze('{"a": 2}').value == {"a": 2}
+    FMT.locate('{"a": 1}', max_depth=1)
+    assert not FMT.analyze('{"a": [1]}', max_depth=1).ok
+    FMT.locate('  {"a": [1]}\n')
+    first = FMT.analyze('{"a": [1]}').value
+    again = FMT.analyze('{"a": [1]}').value
+    assert first == again == {"a": [1]} and first is not again  # used once, never shared

@@ -84,7 +84,7 @@ def test_deep_nesting_is_a_heal_error_not_a_crash():
                 "json.too_deep",
                 "json.heal",
                 "json.too_large",
-            )  # 2M chars: over HEAL_MAX_SIZE
+            )  # or too long to heal
         else:  # pragma: no cover - must not happen
             raise AssertionError("a million levels healed")
         assert not FMT.is_valid(text)
