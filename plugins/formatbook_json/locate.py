@@ -40,7 +40,9 @@ _TAGS = {"json", "jsonc", "json5", "jsonl"}
 _VALUE_START = frozenset('{["-0123456789tfn')
 _OPEN = re.compile(r"[{\[]")
 # Inside a container: everything up to the next bracket (group 1) that is not inside a
-# string, in one match: brackets within strings do not count — double-quoted,
+# string, in one match: brackets within strings do not count — double-quoted (closed
+# by a quote only where the healer closes it, heal.strings: before , : } ] a line break
+# or a comment, or blanks and another quote; "He said "hi" to me" is one string),
 # smart-quoted (“It's”, whose apostrophe is no quote) and single-quoted where a value or
 # key may start (after a bracket, comma or colon and blanks; an apostrophe inside a word
 # is no quote). An unclosed string runs on (to the line's end for smart and single
@@ -48,7 +50,7 @@ _OPEN = re.compile(r"[{\[]")
 _INNER = re.compile(
     r"""(?:[^{}\[\]"'\u201c \t\r\n]++
     |[ \t\r\n]++(?!')
-    |"[^"\\]*+(?:\\.[^"\\]*+)*+"?
+    |"(?:[^"\\]++|\\.|"(?![ \t]*+(?:[,:}\]\n\r]|//|/\*|\Z)|[ \t]++["'\u201c\u2018]))*+"?
     |\u201c[^\u201c\u201d\n]*+[\u201d\u201c]?
     |(?<=[{\[,:])[ \t\r\n]*+'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?
     |[ \t\r\n']

@@ -773,15 +773,19 @@ class JsonChecker:
                 if collect:
                     open_from = len(parts)
                     parts.extend(held)
-            elif collect:
-                s = "".join(parts)
-                if s and not s.isspace():
-                    vals.append(s)
-                parts = []
-                open_from = 0
-                st = _AFTER if stack else _DONE
             else:
-                st = _COLON
+                if collect:
+                    s = "".join(parts)
+                    if s and not s.isspace():
+                        vals.append(s)
+                    parts = []
+                    open_from = 0
+                    st = _AFTER if stack else _DONE
+                else:
+                    st = _COLON
+                if held[-1][-1] == "/":  # the slash held back starts a comment
+                    self._ret = st
+                    st = _SLASH
 
         while i < n:
             if st == _STR:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import StreamGuard, check
+from formatbook_json.stream import JsonChecker
 
 UNITS = ("words", "sentences", "characters")
 
@@ -114,3 +115,22 @@ def test_the_guard_counts_what_check_counts(reply, unit):
     for size in (1, 2, 3, 5, len(reply)):
         chunks = [reply[i : i + size] for i in range(0, len(reply), size)]
         _guard_stays_truthy(reply, chunks, unit, limit)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"q": "a" /* c */, "b": "x"}',
+        '{"q": "a" // c\n, "b": "x y"}',
+        '{"q": "He said "hi" to me", "b": "x"}',
+        "{'q': 'It\\'s' , 'b': 'x'}",
+        '{"q": "a"  , "b": "x"}',
+    ],
+)
+def test_a_quote_the_chunks_cut_after_closes_as_the_healer_closes_it(reply):
+    intended = list(check(reply, "EXPECT JSON").value.values())
+    for cut in range(1, len(reply)):
+        checker = JsonChecker(strict=False)
+        values = [*checker.feed(reply[:cut]).values, *checker.feed(reply[cut:]).values]
+        values += checker.finish().values
+        assert values == intended, (reply[:cut], reply[cut:])
