@@ -168,22 +168,28 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
         return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False
     first = _evaluate(fmt, reply, spans[0], schema, options)
     if first.analysis is not None and first.analysis.ok:
-        return first, True
+        return _surrounded(fmt, reply, first), True
     for span in spans[1:]:
         candidate = _evaluate(fmt, reply, span, schema, options)
         if candidate.analysis is not None and candidate.analysis.ok:
-            return candidate, True
+            return _surrounded(fmt, reply, candidate), True
     if not first.violations:
         first.violations = [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
-    return first, False
+    return _surrounded(fmt, reply, first), False
+
+
+def _surrounded(fmt: Any, reply: str, candidate: _Candidate) -> _Candidate:
+    """``candidate`` with what surrounds it in the reply set aside (done only for the
+    candidate chosen: it costs a pass over the reply, and a reply may hold many)."""
+    if candidate.span != (0, len(reply)):
+        _set_aside_surroundings(f"the {fmt.name.upper()} payload", reply, candidate.span, candidate)
+    return candidate
 
 
 def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any]) -> _Candidate:
     """Validate one located payload, healing it when it is not valid as it stands."""
     payload = reply[span.start : span.end]
     candidate = _Candidate(span, payload)
-    if span != (0, len(reply)):
-        _set_aside_surroundings(f"the {fmt.name.upper()} payload", reply, span, candidate)
     first = _guarded(fmt, "analyze", payload, schema, options)
     candidate.analysis = first  # a failing candidate still tells what it parsed to
     if first.ok:
@@ -226,7 +232,8 @@ def _without_span(v: Violation) -> Violation:
 
 
 def _set_aside_surroundings(what: str, reply: str, span: Span, candidate: _Candidate) -> None:
-    """Everything outside the payload (``what``) is kept: ``<think>`` blocks and prose."""
+    """Everything outside the payload (``what``) is kept: ``<think>`` blocks and prose (listed
+    before what healing the payload set aside, the ``located`` repair before its repairs)."""
     thinks = think_spans(reply)
     pieces: list[tuple[str, Span]] = []
     for outer in outside_spans(len(reply), [span]):
@@ -239,15 +246,15 @@ def _set_aside_surroundings(what: str, reply: str, span: Span, candidate: _Candi
     pieces.sort(key=lambda p: p[1].start)
     if not pieces:
         return  # only blank space around the payload (a file's final newline): nothing to report
-    for kind, piece in pieces:
-        candidate.set_aside.append(SetAside(kind, reply[piece.start : piece.end], piece))
-    candidate.repairs.append(
+    candidate.set_aside[:0] = [SetAside(kind, reply[piece.start : piece.end], piece) for kind, piece in pieces]
+    candidate.repairs.insert(
+        0,
         Repair(
             "located",
             f"took {what} at {span.start}–{span.end} out of the reply"
             + (f"; set aside {len(pieces)} surrounding part(s)" if pieces else ""),
             span,
-        )
+        ),
     )
 
 

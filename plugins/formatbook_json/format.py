@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from formatbook_core import (
@@ -31,6 +32,10 @@ _SAMPLES = (
     '{"emoji": "\\ud83d\\ude80 launch", "tags": ["a", "b"], "nested": {"deep": [1, [2, [3]]]}}',
     '"just a string"',
 )
+
+# A reply that is wholly strict JSON is parsed once, by locate; analyze, called next on
+# that payload in the same thread, takes the value from here instead of parsing again.
+_PARSED = threading.local()
 
 
 class JsonFormat(BaseFormat):
@@ -65,7 +70,9 @@ class JsonFormat(BaseFormat):
         then the value)."""
         max_size, max_depth = limits_from(options)
         try:
-            parsed = parse_strict(value, max_depth=max_depth, max_size=max_size)
+            parsed = _parsed_by_locate(value, max_depth, max_size)
+            if parsed is _NOT_PARSED:
+                parsed = parse_strict(value, max_depth=max_depth, max_size=max_size)
         except JsonSyntaxError as err:
             return Analysis(None, (to_violation(err, len(value)),))
         except Exception as err:  # not a str, say: a violation, not a crash
@@ -101,13 +108,21 @@ class JsonFormat(BaseFormat):
 
     # --- finding and healing --------------------------------------------------------
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
-        return _locate.locate(reply)
+        """Candidate payloads, best first (see :mod:`formatbook_json.locate`)."""
+        max_size, max_depth = limits_from(options)
+        spans, value = _locate.locate(reply, max_depth=max_depth, max_size=max_size)
+        whole = spans[0]
+        # (the value of a whole strict reply; None otherwise, and for the reply "null")
+        _PARSED.last = (reply[whole.start : whole.end], max_depth, max_size, value) if value is not None else None
+        return spans
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair syntax (no schema needed), then make the schema-aware repairs the schema
         asks for, following :data:`formatbook_json.heal.PLAN`. Valid input comes back
-        unchanged. Raises ``HealError``."""
-        return _heal.heal(value, self._schema(schema, options), limits_from(options))
+        unchanged. Raises ``HealError``; by default a payload longer than
+        :data:`formatbook_json.heal.strict.HEAL_MAX_SIZE` characters is not healed (memory),
+        unless ``max_size`` is given."""
+        return _heal.heal(value, self._schema(schema, options), limits_from(options), size_given="max_size" in options)
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
@@ -136,6 +151,22 @@ class JsonFormat(BaseFormat):
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)
         return _guidance.guidance(js.schema if js is not None else None)
+
+
+_NOT_PARSED = object()
+
+
+def _parsed_by_locate(text: Any, max_depth: int, max_size: int) -> Any:
+    """The value locate parsed when ``text`` is the whole strict reply it was given
+    (once: the entry is dropped), else ``_NOT_PARSED``."""
+    last = getattr(_PARSED, "last", None)
+    if last is None:
+        return _NOT_PARSED
+    _PARSED.last = None
+    payload, depth, size, value = last
+    if (depth, size) != (max_depth, max_size) or not (payload is text or payload == text):
+        return _NOT_PARSED
+    return value
 
 
 def _build_model(model: Any, text: str, parsed: Any) -> Analysis:

@@ -1,113 +1,189 @@
-"""Where the JSON sits in a reply: fenced blocks, then bracketed candidates in prose.
+"""Where the JSON sits in a reply: the candidate payloads, best first.
 
-Order (best first): fenced blocks tagged ``json`` (any case, also ``jsonc``/``json5``),
-then bare fences whose body holds JSON, then every top-level ``{…}`` / ``[…]`` found in
-the reply outside think blocks and outside those fences, in order of appearance, then
-(when nothing else is found) the reply itself without its think blocks. A candidate
-the reply ends inside of (a truncated payload) runs to the end of the reply and keeps its
-trailing spaces (a cut string keeps them). Spans index the reply as received.
+1. A reply that is wholly strict JSON (white space around it allowed) is that JSON, and
+   the only candidate: ``"see [1]"`` is a string, not the array inside it.
+2. Fenced blocks, paired as CommonMark pairs them (:func:`formatbook_core.locating.fences`):
+   blocks tagged ``json`` (any case, also ``jsonc``/``json5``/``jsonl``) whatever they hold,
+   then untagged blocks whose body starts with ``{`` or ``[``, then blocks with another tag
+   (``js``, ``python``, ``text``...) whose body starts with ``{`` or ``[``.
+3. The containers in the rest of the reply (outside think blocks and the fences taken
+   above; a fence whose body is not JSON is prose here, but for its fence lines),
+   found by one scan: every
+   top-level balanced ``{…}``/``[…]`` in order of appearance, first those with content,
+   then the bare references (``[1]``, ``[see above]``, ``{}``: a ``[…]`` holding no
+   string and no container, or an empty container). A container the reply ends inside
+   of runs to the end of the reply and keeps its trailing spaces (a cut string keeps
+   them); the containers inside it (closed or not) are candidates too when it does not
+   read as JSON (no string, comma or colon directly inside: a stray ``[`` in prose cannot
+   hide the JSON after it), never when it does (a part of a cut-off payload is not the
+   payload).
+4. When nothing else is found: the reply without its think blocks.
+
+The core tries the candidates in this order and takes the first one that passes (the
+schema included), so a candidate that satisfies the schema beats one that does not.
+There is no cap on candidates: they are disjoint (but for at most three unclosed
+ones), so trying them all stays linear in the reply. Spans index the reply as received.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
+from formatbook_core.locating import Fence, fences, outside_spans, strip_span, think_spans
+
+from .syntax import strict_value
 
 _TAGS = {"json", "jsonc", "json5", "jsonl"}
-# strings (double or single quoted; an unclosed one runs on) and brackets
-_SCAN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|\'[^\'\\\n]*(?:\\.[^\'\\\n]*)*\'?|[{}\[\]]', re.DOTALL)
+_VALUE_START = frozenset('{["-0123456789tfn')
 _OPEN = re.compile(r"[{\[]")
-_MAX_CANDIDATES = 16
-_MAX_UNCLOSED = 3
+# Inside a container: everything up to the next bracket (group 1) that is not inside a
+# string, in one match: brackets within strings do not count — double-quoted (closed
+# by a quote only where the healer closes it, heal.strings: before , : } ] a line break
+# or a comment, or blanks and another quote; "He said "hi" to me" is one string),
+# smart-quoted (“It's”, whose apostrophe is no quote) and single-quoted where a value or
+# key may start (after a bracket, comma or colon and blanks; an apostrophe inside a word
+# is no quote). An unclosed string runs on (to the line's end for smart and single
+# quotes). Possessive quantifiers: no backtracking, linear.
+_INNER = re.compile(
+    r"""(?:[^{}\[\]"'\u201c \t\r\n]++
+    |[ \t\r\n]++(?!')
+    |"(?:[^"\\]++|\\.|"(?![ \t]*+(?:[,:}\]\n\r]|//|/\*|\Z)|[ \t]++["'\u201c\u2018]))*+"?
+    |\u201c[^\u201c\u201d\n]*+[\u201d\u201c]?
+    |(?<=[{\[,:])[ \t\r\n]*+'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?
+    |[ \t\r\n']
+    )*+([{}\[\]])?""",
+    re.VERBOSE | re.DOTALL,
+)
+_MAX_UNCLOSED = 3  # each unclosed container runs to the end: at most this many are tried
 
 
-def locate(reply: str) -> list[Span]:
-    """Candidate payload spans of ``reply``, best first (see the module doc)."""
+def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> tuple[list[Span], Any]:
+    """Candidate payload spans of ``reply``, best first (see the module doc), and the
+    parsed value when the whole reply is strict JSON (else ``None``)."""
     whole = strip_span(reply, Span(0, len(reply)))
-    if whole.end > whole.start and reply[whole.start] in "{[" and reply[whole.end - 1] in "}]":
-        # the usual reply: nothing but the JSON (checked without scanning it)
-        return [whole]
+    if whole.end > whole.start and reply[whole.start] in _VALUE_START:
+        ok, value = strict_value(reply[whole.start : whole.end], max_depth=max_depth, max_size=max_size)
+        if ok:
+            return [whole], value
     thinks = think_spans(reply)
     blocks = [f for f in fences(reply) if not _inside(f.span, thinks)]
-    candidates: list[Span] = []
-    for wanted_tag in (True, False):
-        for f in blocks:
-            if (f.info in _TAGS) != wanted_tag or (not wanted_tag and f.info != ""):
-                continue
-            body = strip_span(reply, f.body)
-            if not f.closed:
-                body = Span(body.start, f.body.end)
-            if body.end <= body.start:
-                continue
-            if wanted_tag or reply[body.start] in "{[":
-                _add(candidates, body)
-            else:
-                for span in _bracketed(reply, body.start, body.end):
-                    _add(candidates, span)
-    removed = sorted(thinks + [f.span for f in blocks], key=lambda s: s.start)
-    merged: list[Span] = []
-    for span in removed:
-        if merged and span.start <= merged[-1].end:
-            merged[-1] = Span(merged[-1].start, max(merged[-1].end, span.end))
+    own: list[Span] = []
+    bare: list[Span] = []
+    other: list[Span] = []
+    taken: list[Span] = []
+    for f in blocks:
+        body = _body(reply, f)
+        if body is None or (f.info not in _TAGS and reply[body.start] not in "{["):
+            # prose (a closing fence read as an opening one, say): scanned below, but
+            # for the fence lines, which are never JSON
+            taken += [Span(f.span.start, f.body.start), Span(f.body.end, f.span.end)]
+            continue
+        if f.info in _TAGS:
+            own.append(body)
         else:
-            merged.append(span)
-    for region in outside_spans(len(reply), merged):
-        for span in _bracketed(reply, region.start, region.end):
-            _add(candidates, span)
-            if len(candidates) >= _MAX_CANDIDATES:
-                return candidates
+            (bare if f.info == "" else other).append(body)
+        taken.append(f.span)
+    content: list[Span] = []
+    references: list[Span] = []
+    removed = _merge(thinks + taken)
+    for region in outside_spans(len(reply), removed):
+        for span, has_content in _containers(reply, region.start, region.end):
+            (content if has_content else references).append(span)
+    candidates: list[Span] = []
+    seen: set[Span] = set()
+    for span in (*own, *bare, *other, *content, *references):
+        if span not in seen:
+            seen.add(span)
+            candidates.append(span)
     if not candidates:
         rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
         rest = [s for s in rest if s.end > s.start]
         candidates = rest[:1] or [Span(0, len(reply))]
-    return candidates
+    return candidates, None
+
+
+def _body(reply: str, f: Fence) -> Span | None:
+    """The fence's content without surrounding blanks (an unclosed fence keeps its
+    trailing ones: the reply was cut there); ``None`` when empty."""
+    body = strip_span(reply, f.body)
+    if not f.closed:
+        body = Span(body.start, f.body.end)
+    return body if body.end > body.start else None
 
 
 def _inside(span: Span, regions: list[Span]) -> bool:
     return any(r.start <= span.start and span.end <= r.end for r in regions)
 
 
-def _add(candidates: list[Span], span: Span) -> None:
-    if span not in candidates and len(candidates) < _MAX_CANDIDATES:
-        candidates.append(span)
-
-
-def _bracketed(text: str, start: int, end: int) -> list[Span]:
-    """Top-level balanced ``{…}``/``[…]`` spans within ``text[start:end]``; one the region
-    ends inside of runs to the region's end (and the scan resumes just after its opening,
-    so that a stray bracket in prose cannot hide the JSON after it)."""
-    found: list[Span] = []
-    unclosed = 0
-    pos = start
-    while pos < end and len(found) < _MAX_CANDIDATES:
-        m = _OPEN.search(text, pos, end)
-        if m is None:
-            break
-        first = m.start()
-        closing = _match(text, first, end)
-        if closing is None:
-            found.append(Span(first, end))
-            unclosed += 1
-            if unclosed >= _MAX_UNCLOSED:
-                break
-            pos = first + 1
+def _merge(spans: list[Span]) -> list[Span]:
+    merged: list[Span] = []
+    for span in sorted(spans, key=lambda s: s.start):
+        if merged and span.start <= merged[-1].end:
+            merged[-1] = Span(merged[-1].start, max(merged[-1].end, span.end))
         else:
-            found.append(Span(first, closing))
-            pos = closing
+            merged.append(span)
+    return merged
+
+
+def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
+    """The top-level containers of ``text[start:end]`` in order, each with whether it has
+    content (see the module doc), in one scan: closing brackets pair with the nearest
+    open one whatever their kind (a wrong one is the healer's business). Containers left
+    open at the end run to ``end``; those closed inside them are listed too."""
+    found: list[tuple[Span, bool]] = []
+    # open containers: [start, has content, the containers closed directly inside,
+    # whether a string, comma or colon stands directly inside (it reads as JSON)]
+    stack: list[list[Any]] = []
+    search_open = _OPEN.search
+    match_inner = _INNER.match
+    find = text.find
+    pos = start
+    while pos < end:
+        if not stack:
+            m = search_open(text, pos, end)
+            if m is None:
+                break
+            stack.append([m.start(), False, [], False])
+            pos = m.end()
+            continue
+        m = match_inner(text, pos, end)
+        bracket = m.group(1)
+        stop = m.start(1) if bracket is not None else m.end()
+        if stop > pos:  # what stands directly inside the innermost container
+            frame = stack[-1]
+            if not frame[1] and (
+                find('"', pos, stop) >= 0 or find("\u201c", pos, stop) >= 0 or find("'", pos, stop) >= 0
+            ):
+                frame[1] = frame[3] = True  # a string: content, and it reads as JSON
+            if not frame[3] and (find(",", pos, stop) >= 0 or find(":", pos, stop) >= 0):
+                frame[3] = True  # a comma or colon: it reads as JSON
+        if bracket is None:
+            break
+        pos = m.end()
+        if bracket == "{" or bracket == "[":
+            stack[-1][1] = True
+            stack.append([stop, False, [], False])
+        else:
+            first, has_content, _, _ = stack.pop()
+            if not has_content and text[first] == "{":
+                has_content = bool(text[first + 1 : pos - 1].strip())
+            item = (Span(first, pos), has_content)
+            if stack:
+                stack[-1][2].append(item)
+            else:
+                found.append(item)
+    # Containers the text ends inside of: the outermost few; and the containers closed
+    # inside one that does not read as JSON (a stray "[" in prose). Inside one that does,
+    # they are parts of a cut-off payload, never the payload: taking one would take a
+    # part of the data for the whole.
+    for depth, (first, has_content, inner, json_like) in enumerate(stack):
+        if depth < _MAX_UNCLOSED:
+            found.append((Span(first, end), has_content))
+        if json_like:
+            break
+        found.extend(inner)
+    found.sort(key=lambda item: item[0].start)
     return found
-
-
-def _match(text: str, first: int, end: int) -> int | None:
-    """The end of the bracketed value opening at ``first`` (``None`` when unclosed)."""
-    depth = 0
-    for m in _SCAN.finditer(text, first, end):
-        ch = m.group(0)[0]
-        if ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-            if depth == 0:
-                return m.end()
-    return None

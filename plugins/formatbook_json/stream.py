@@ -7,7 +7,9 @@ string it denotes is not Unicode text (it cannot be encoded as UTF-8), JSONTestS
 it under ``i_`` (either answer allowed), and orjson — which ``syntax.parse_strict`` uses —
 rejects it too, so ``is_valid_json`` and this checker agree. The error is caught at the
 first hex digit that makes the escape impossible (``\\uDC`` is already a lone low
-surrogate). Numbers of any size and exponent are accepted, as the grammar says.
+surrogate). Numbers of any size are accepted, as the grammar says, but for one with a
+positive exponent of 10**17 or more (:func:`beyond_range`): no exact value exists for it
+in Python, and rounding it to infinity would change the data.
 
 ``JsonChecker(strict=False)`` follows the relaxed grammar healing accepts; see its
 docstring. ``can_be_valid(partial)`` is the strict checker fed the whole ``partial``.
@@ -41,7 +43,9 @@ from formatbook_core.locating import (
 )
 from formatbook_core.results import StreamStatus, ok_status
 
-__all__ = ["JsonChecker", "can_be_valid"]
+from .numbers import normalize as _json_number
+
+__all__ = ["JsonChecker", "beyond_range", "can_be_valid"]
 
 # --- states -------------------------------------------------------------------------
 # Between tokens (whitespace may appear): 0..6. Ordered so that ``st < _STR`` means it.
@@ -69,6 +73,7 @@ _SLASH = 18  # saw '/', a comment may start
 _LCOMMENT = 19  # inside // ... end of line
 _BCOMMENT = 20  # inside /* ... */
 _BSTAR = 21  # inside /* ... */ just after a '*'
+_QEND = 22  # a quote that may close the open string: what follows will tell (see _closes)
 _FAILED = 99
 
 # Number sub-states; the "ending" ones may stop where they are.
@@ -82,6 +87,7 @@ _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r"
 _LITERALS = {"t": ("rue", "true"), "f": ("alse", "false"), "n": ("ull", "null")}
 _CLOSER = {"{": "}", "[": "]"}
 _CLOSING = "}], \t\n\r"  # what a chunk of closers may hold
+_BLANKS = " \t"
 # Relaxed: opening quote -> closing quote.
 _RELAXED_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 
@@ -91,7 +97,6 @@ _RELAXED_STR_RUN = {q: re.compile("[^" + re.escape(q) + r"\\]*").match for q in 
 _DIGIT_RUN = re.compile(r"[0-9]*").match
 _BARE_RUN = re.compile(r"[A-Za-z0-9_$]*").match
 _RNUM_RUN = re.compile(r"[0-9A-Za-z_.+\-]*").match
-_LOOSE_NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?").fullmatch
 # Before the payload: an opening bracket, or an opening think tag (group 1: its name).
 _PROSE_SEARCH = re.compile(rf"[\[{{]|{THINK_OPEN.pattern}", THINK_OPEN.flags).search
 # A tag cut by a chunk's end is found again with the tail kept from the chunk before.
@@ -105,6 +110,11 @@ _OK = StreamStatus(True)
 _COMPLETE = StreamStatus(True, complete=True)
 
 
+# _blank_free: a piece of an open string that is only white space is never reported as
+# ``open``. A string that stays blank is no value (``values.extract_values`` drops it,
+# and the checker does not report it when it closes), so counting its blanks while it is
+# open would count what check() never counts; leaving a blank piece out of the open text
+# only lowers the lower bound a StreamGuard keeps (the closed string is reported whole).
 # ``open`` statuses of chunks wholly inside a string value, interned: a token stream
 # repeats its chunks (words, indentation), and a StreamStatus is immutable, so one
 # instance per distinct short chunk serves every checker. Bounded in count and length.
@@ -118,8 +128,9 @@ _NOT_PLAIN = re.compile("[\"'\\\\\u201d\u2019]").search  # what may end or escap
 def _open_status(text: str) -> StreamStatus:
     """``StreamStatus(open=text)``, interned when ``text`` is short and plain (printable,
     no quote of any grammar, no backslash): ``feed`` takes a chunk found in ``_OPEN`` to
-    lie wholly inside the open string without looking at it again."""
-    status = _status(open=text)
+    lie wholly inside the open string without looking at it again. White space alone is
+    not reported (see ``_blank_free``): its status is the plain ok one."""
+    status = _OK if text.isspace() else _status(open=text)
     if len(text) <= 16 and len(_OPEN) < _OPEN_MAX and text.isprintable() and _NOT_PLAIN(text) is None:
         _OPEN[text] = status
     return status
@@ -127,8 +138,22 @@ def _open_status(text: str) -> StreamStatus:
 
 # A whole strict number (used only when something follows it in the same chunk), and
 # the longest prefix of one (a number the chunk's end may cut).
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?").match
-_NUM_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][-+]?[0-9]*)?)?").match
+# (an exponent of 17 digits or more is left to the general automaton: see beyond_range)
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{1,16}(?![0-9]))?").match
+_NUM_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][-+]?[0-9]{0,16}(?![0-9]))?)?").match
+# A positive exponent of 10**17 or more on a mantissa that is not zero.
+_HUGE_EXPONENT = re.compile(r"[eE]\+?0*[1-9][0-9]{17}").search
+_ZERO_MANTISSA = re.compile(r"-?0(?:\.0*)?[eE]").match
+
+
+def beyond_range(number: str) -> bool:
+    """Whether the JSON number ``number`` is too large for any exact value (a double
+    overflows, and a ``decimal.Decimal``'s exponent stops near 10**18): the grammar allows
+    it, formatbook refuses it (both checkers and ``parse_strict``), rather than round it
+    to infinity."""
+    return _HUGE_EXPONENT(number) is not None and _ZERO_MANTISSA(number) is None
+
+
 _NUM_GOES_ON = "0123456789.eE+-"  # characters that may continue (or break) a number
 # A number text standing for each sub-state: what may follow depends only on the state.
 _NSUB_TEXT = ("-", "0", "1", "1.", "1.5", "1e", "1e+", "1e5")  # _N_MINUS ... _N_EXP
@@ -253,7 +278,7 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:  # no
         i += 1
     complete = st == _DONE or (st == _NUM and not (pre or pushed or below) and collect in _N_ENDABLE)
     values = tuple(vals)
-    opened = body if st == _STR and collect else ""
+    opened = body if st == _STR and collect and not body.isspace() else ""  # see _blank_free
     if st == _STR and not collect:
         body = ""
     if values or opened or complete:
@@ -318,6 +343,22 @@ def _num_substate(text: str) -> int:
     return _N_INT
 
 
+def _closes(after: str, blanks: bool) -> bool | None:
+    """Whether a quote closes its string, in the relaxed grammar, as healing decides it
+    (``heal.strings``): when ``after`` (what follows the quote and the ``blanks``, if any)
+    starts with ``,`` ``:`` ``}`` ``]``, a line break or a comment, or — after blanks —
+    another string's quote. Else the quote is an unescaped inner quote (``"He said "hi"
+    to me"``). ``None``: ``after`` cannot tell yet (more text, or the end, will)."""
+    if not after:
+        return None
+    c = after[0]
+    if c in ",:}]\n\r":
+        return True
+    if c == "/":
+        return None if len(after) == 1 else after[1] in "/*"
+    return blanks and c in "\"'\u201c\u2018"
+
+
 class JsonChecker:
     """Incremental JSON checker implementing formatbook_core's ``Checker`` protocol.
 
@@ -371,6 +412,7 @@ class JsonChecker:
         "_started",
         "_prose",
         "_bare_key",
+        "_held",
     )
 
     def __init__(self, strict: bool = True, *, max_depth: int = MAX_DEPTH) -> None:
@@ -395,6 +437,7 @@ class JsonChecker:
         self._started = bool(strict)  # relaxed: a container has been opened
         self._prose: list[str] | None = None if strict else []  # relaxed text before the payload
         self._bare_key = False  # relaxed: the bare word being read is a key
+        self._held: list[str] = []  # relaxed, state _QEND: the quote and what followed it so far
 
     # --- the Checker protocol -----------------------------------------------------------
     def feed(self, chunk: str) -> StreamStatus:  # noqa: C901 - the hot path: short paths inline
@@ -433,7 +476,10 @@ class JsonChecker:
             head = chunk[:q] if q else ""
             if self._strict and not head.isprintable():
                 return self._run(chunk)
-            tail = chunk[q + 1 :].strip(_WS) if q + 1 < len(chunk) else ""
+            after = chunk[q + 1 :]
+            tail = after.strip(_WS) if after else ""
+            if not tail and not self._strict and "\n" not in after and "\r" not in after:
+                return self._run(chunk)  # whether the quote closes the string is not known yet
             if self._collect:
                 if not tail:
                     nst = _AFTER
@@ -612,6 +658,7 @@ class JsonChecker:
         clone._stack = list(self._stack)
         clone._parts = list(self._parts)
         clone._numparts = list(self._numparts)
+        clone._held = list(self._held)
         if self._prose is not None:
             clone._prose = list(self._prose)
         return clone
@@ -625,7 +672,10 @@ class JsonChecker:
         if st == _DONE:
             return _COMPLETE
         if st == _NUM and not self._stack and self._nsub in _N_ENDABLE:
-            return _status(values=("".join(self._numparts),), complete=True)
+            number = "".join(self._numparts)
+            if self._nsub == _N_EXP and beyond_range(number):
+                return self._fail(self._pos, "a number too large to represent (its exponent is 10**17 or more)")
+            return _status(values=(number,), complete=True)
         if self._strict:
             return StreamStatus(False, self._end_reason(), self._pos)
         return self._relaxed_finish()
@@ -657,20 +707,23 @@ class JsonChecker:
     def _relaxed_finish(self) -> StreamStatus:
         st = self._st
         if not self._started:
-            # No container seen: the reply may still be a bare JSON scalar.
-            status = _bare_scalar(_without_thoughts_and_fences("".join(self._prose or ())))
+            # No container seen: the reply may still be a bare JSON scalar — the whole
+            # reply first (``"<think>"`` is a string, as locate takes it), then what is
+            # left without think blocks and fences.
+            prose = "".join(self._prose or ())
+            status = _bare_scalar(prose.strip(" \t\n\r")) or _bare_scalar(_without_thoughts_and_fences(prose))
             if status is not None:
                 return status
             return StreamStatus(False, "no JSON object or array found in the reply", self._pos)
         values: tuple[str, ...] = ()
-        if _STR <= st <= _LOW_U and self._collect:
+        if (_STR <= st <= _LOW_U or st == _QEND) and self._collect:
             text = "".join(self._parts)
             if text.strip():
                 values = (text,)  # healing closes a cut string and keeps its text
         elif st == _RNUM:
-            word = "".join(self._numparts)
-            if _LOOSE_NUMBER(word):
-                values = (word,)
+            number = _json_number("".join(self._numparts))
+            if number is not None:
+                values = (number,)  # as healing writes it (02134 -> 2134)
         elif st == _BARE and not self._bare_key:
             word = "".join(self._numparts).lower()
             if word in ("true", "false"):
@@ -703,6 +756,36 @@ class JsonChecker:
         vals: list[str] = []
         if not self._started:
             self._prose.append(chunk)  # kept only until a container opens (see finish)
+        if st == _QEND:
+            held = self._held
+            blank_run = len(chunk) - len(chunk.lstrip(_BLANKS))
+            if held[-1][-1] == "/":
+                closes = _closes("/" + chunk[:1], False)
+            else:
+                closes = _closes(chunk[blank_run : blank_run + 2], blank_run > 0 or len(held[0]) > 1 or len(held) > 1)
+            if closes is None:
+                held.append(chunk)  # blanks (and perhaps a slash): pieces, never re-copied
+                self._pos = base + n
+                return _OK
+            self._held = []
+            if not closes:  # an inner quote: the held text is part of the string
+                st = _STR
+                if collect:
+                    open_from = len(parts)
+                    parts.extend(held)
+            else:
+                if collect:
+                    s = "".join(parts)
+                    if s and not s.isspace():
+                        vals.append(s)
+                    parts = []
+                    open_from = 0
+                    st = _AFTER if stack else _DONE
+                else:
+                    st = _COLON
+                if held[-1][-1] == "/":  # the slash held back starts a comment
+                    self._ret = st
+                    st = _SLASH
 
         while i < n:
             if st == _STR:
@@ -716,6 +799,20 @@ class JsonChecker:
                 c = chunk[j]
                 if c == quote:
                     i = j + 1
+                    if not strict:
+                        k = i
+                        while k < n and chunk[k] in _BLANKS:
+                            k += 1
+                        closes = _closes(chunk[k : k + 2], k > i)
+                        if closes is None:  # the next chunk (or the end) will tell
+                            self._held = [chunk[j:]]
+                            st = _QEND
+                            i = n
+                            break
+                        if not closes:  # an inner quote: part of the string
+                            if collect:
+                                parts.append(c)
+                            continue
                     if collect:
                         s = "".join(parts) if len(parts) != 1 else parts[0]
                         if s and not s.isspace():
@@ -955,7 +1052,10 @@ class JsonChecker:
                         return self._fail(base + i, f"expected a digit in the exponent, got {c!r}")
                 # The number ends before chunk[i]; that character is read again below.
                 numparts.append(chunk[nstart:i])
-                vals.append("".join(numparts))
+                number = "".join(numparts)
+                if nsub == _N_EXP and beyond_range(number):
+                    return self._fail(base + i, "a number too large to represent (its exponent is 10**17 or more)")
+                vals.append(number)
                 numparts = []
                 st = _AFTER if stack else _DONE
                 continue
@@ -1110,8 +1210,9 @@ class JsonChecker:
                     st = _COLON
                     continue
                 if st == _RNUM:
-                    if _LOOSE_NUMBER(word):
-                        vals.append(word)
+                    number = _json_number(word)
+                    if number is not None:
+                        vals.append(number)  # as healing writes it (02134 -> 2134)
                 else:
                     low = word.lower()
                     if low == "true" or low == "false":
@@ -1166,12 +1267,14 @@ class JsonChecker:
         # Inside a token: keep what the next chunk needs.
         opened = ""
         complete = False
-        if st <= _LOW_U:
+        if st <= _LOW_U or st == _QEND:
             self._parts = parts
             self._collect = collect
             self._quote = quote
             if collect and len(parts) > open_from:
                 opened = parts[open_from] if len(parts) == open_from + 1 else "".join(parts[open_from:])
+                if opened.isspace():
+                    opened = ""  # see _blank_free
         elif st == _NUM or st == _BARE or st == _RNUM:
             if nstart < n:
                 numparts.append(chunk[nstart:])

@@ -6,13 +6,15 @@ Where orjson and RFC 8259 differ, and what formatbook answers:
   enforced exactly by wrapping the text in ``1024 - max_depth`` extra ``[``/``]`` pairs, so orjson's own
   limit becomes ours at no extra scan; deeper limits fall back to the checker + an
   iterative builder (no recursion, so no RecursionError).
-- Numbers whose magnitude overflows a double (``1e400``, a 400-digit integer): the
-  grammar allows them and orjson refuses them; they are accepted, parsed by the
-  iterative builder (``1e400`` becomes ``inf``; an integer longer than Python's
-  int-string limit becomes a float).
+- Numbers whose magnitude overflows a double (``1e400``): the grammar allows them and
+  orjson refuses them; they are accepted, parsed by the iterative builder, and come back
+  exact as a ``decimal.Decimal`` (never ``inf``); so does an integer longer than Python's
+  int-string limit. A positive exponent of 10**17 or more is beyond any exact value:
+  refused, by the checker too (``stream.beyond_range``).
 - Integers beyond 64 bits (``18446744073709551616``): valid; orjson returns them as
-  floats (RFC 8259 §6 lets an implementation limit precision). Finding them to re-parse
-  exactly would cost a scan of the whole text on every call, so they stay floats.
+  floats, which would change the value. A document holding a run of 19 or more digits
+  (found by one translation and substring search in C), is parsed again by the standard library's
+  ``json``, whose integers are exact; other documents keep orjson's value.
 - Lone surrogate escapes (``"\\ud800"``): rejected, like ``stream.JsonChecker`` (see
   its module doc), so ``is_valid_json`` and ``can_be_valid`` always agree.
 - A byte order mark (U+FEFF) at the start is not JSON whitespace: rejected. Dropping a BOM
@@ -25,7 +27,9 @@ Where orjson and RFC 8259 differ, and what formatbook answers:
 
 from __future__ import annotations
 
+import json
 import re
+from decimal import Decimal
 from json.decoder import scanstring
 from typing import Any
 
@@ -34,13 +38,26 @@ import orjson
 from formatbook_core import Span, Violation
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 
-from .stream import JsonChecker
+from .stream import JsonChecker, beyond_range
 
-__all__ = ["JsonSyntaxError", "parse_strict", "is_valid_json", "to_violation"]
+__all__ = ["JsonSyntaxError", "parse_strict", "is_valid_json", "strict_value", "to_violation"]
 
 _ORJSON_MAX_DEPTH = 1024  # orjson accepts 1024 nested containers, rejects 1025
 _loads = orjson.loads
 _DecodeError = orjson.JSONDecodeError
+# Every ASCII digit made "0" and every other byte a space: then 19 digits in a row (an integer
+# that may lie beyond orjson's -2**63 .. 2**64 - 1, or digits in a string) are found by
+# a plain substring search; a regular expression would take five times the parse.
+_DIGITS_ONLY = bytes(48 if 48 <= c <= 57 else 32 for c in range(256))
+_LONG_RUN = b"0" * 19
+
+
+def _has_long_digit_run(text: str) -> bool:
+    return _LONG_RUN in text.encode("utf-8", "surrogatepass").translate(_DIGITS_ONLY)
+
+
+# orjson's messages for valid JSON it cannot represent (then the slow path parses it)
+_ORJSON_ONLY = ("number", "depth")
 
 
 class JsonSyntaxError(ValueError):
@@ -80,24 +97,50 @@ def parse_strict(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_S
         raise JsonSyntaxError(
             f"the text has {len(text)} characters, more than the limit of {max_size}", max_size, "json.too_large"
         )
+    try:
+        return _fast(text, max_depth)
+    except _DecodeError:
+        return _slow_path(text, max_depth)
+
+
+def strict_value(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> tuple[bool, Any]:
+    """``(True, value)`` when ``text`` is strict JSON within the limits, else ``(False,
+    None)``; cheap on text that is not JSON (orjson stops at the first error, and the
+    exact slow path runs only for the valid documents orjson cannot represent)."""
+    if not isinstance(text, str) or len(text) > max_size:
+        return False, None
+    try:
+        return True, _fast(text, max_depth)
+    except _DecodeError as err:
+        if not any(word in str(err) for word in _ORJSON_ONLY):
+            return False, None
+    try:
+        return True, _slow_path(text, max_depth)
+    except JsonSyntaxError:
+        return False, None
+
+
+def _fast(text: str, max_depth: int) -> Any:
+    """orjson's value of ``text`` (integers beyond 64 bits made exact); raises orjson's
+    error when it refuses the text, or when the depth wrapper is broken out of."""
     pad = _ORJSON_MAX_DEPTH - max_depth
     if pad > 0:
         # Wrapping in `pad` arrays makes orjson's fixed depth limit equal to max_depth.
-        try:
-            value = _loads("[" * pad + text + "]" * pad)
-        except _DecodeError:
-            return _slow_path(text, max_depth)
+        value = _loads("[" * pad + text + "]" * pad)
         # Text such as `1],[2` would close our wrapper early: each wrapper level must hold
         # exactly one element (an empty text leaves the innermost one empty).
         for _ in range(pad):
             if len(value) != 1:
-                return _slow_path(text, max_depth)
+                raise _DecodeError("the text closes more brackets than it opens", text, 0)
             value = value[0]
+    else:
+        value = _loads(text)
+    if not _has_long_digit_run(text):
         return value
-    try:
-        return _loads(text)
-    except _DecodeError:
-        return _slow_path(text, max_depth)
+    try:  # orjson made floats of integers beyond 64 bits: the standard library keeps them
+        return json.loads(text)
+    except RecursionError:  # deeper than the interpreter's recursion limit
+        return _build(text)
 
 
 def is_valid_json(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> bool:
@@ -131,13 +174,25 @@ _WS_RUN = re.compile(r"[ \t\n\r]*").match
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?").match
 
 
-def _number(token: str, is_float: bool) -> int | float:
+def _number(token: str, is_float: bool, offset: int) -> int | float | Decimal:
+    """The value of a number token: beyond a double's range (or Python's int-string
+    limit) it stays exact as a ``Decimal`` rather than becoming ``inf``; an exponent
+    beyond even a ``Decimal``'s is refused, not rounded."""
     if is_float:
-        return float(token)
-    try:
-        return int(token)
-    except ValueError:  # longer than sys.get_int_max_str_digits()
-        return float(token)
+        value = float(token)
+        if value not in _INFINITIES:
+            return value
+    else:
+        try:
+            return int(token)
+        except ValueError:  # longer than sys.get_int_max_str_digits()
+            pass
+    if beyond_range(token):
+        raise JsonSyntaxError("a number too large to represent (its exponent is 10**17 or more)", offset, "json.syntax")
+    return Decimal(token)
+
+
+_INFINITIES = (float("inf"), float("-inf"))
 
 
 def _build(text: str) -> Any:
@@ -185,7 +240,7 @@ def _build(text: str) -> Any:
                 value, i = None, i + 4
             else:
                 m = _NUMBER(text, i)
-                value = _number(m.group(), m.group(1) is not None or m.group(2) is not None)
+                value = _number(m.group(), m.group(1) is not None or m.group(2) is not None, i)
                 i = m.end()
             if stack:
                 _put(stack, keys, value)

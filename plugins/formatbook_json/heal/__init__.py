@@ -7,9 +7,11 @@ bits change — and lists every edit as a ``Repair`` whose span indexes the payl
 
 1. ``refuse`` (:mod:`.strict`): not text, or longer than ``max_size``: ``HealError``.
 2. ``strict`` (:mod:`.strict`): strict JSON is parsed once and needs no syntax repair.
+   ``memory`` (:mod:`.strict`): text to repair longer than :data:`.strict.HEAL_MAX_SIZE`
+   is refused, unless the caller gave ``max_size`` (healing could take too much memory).
 3. ``syntax`` (:mod:`.structure`): one walk over the tokens repairs structure (commas,
    colons, brackets, bare keys, a cut-off end) and hands each token to its family:
-   :mod:`.strings`, :mod:`.numbers`, :mod:`.literals`. Stretches already strict
+   :mod:`.strings`, :mod:`formatbook_json.numbers`, :mod:`.literals`. Stretches already strict
    (:mod:`.runs`) or broken the common way at every token (:mod:`.tolerant`) are taken
    whole by one regular expression; tests check they give what the walk gives.
 4. ``confirm`` (:mod:`.strict`): the repaired text must parse strictly.
@@ -53,17 +55,20 @@ def _has_schema(h: Healing) -> bool:
 PLAN: tuple[Step, ...] = (
     Step("refuse", strict.refuse),
     Step("strict", strict.parse_if_strict),
+    Step("memory", strict.refuse_long, _not_strict_yet),
     Step("syntax", structure.repair_syntax, _not_strict_yet),
     Step("confirm", strict.confirm, _not_strict_yet),
     Step("schema", schema_aware.repair_against_schema, _has_schema),
 )
 
 
-def heal(text: str, schema: JsonSchema | None = None, limits: Limits = DEFAULT) -> Healed:
+def heal(text: str, schema: JsonSchema | None = None, limits: Limits = DEFAULT, *, size_given: bool = False) -> Healed:
     """``text`` repaired into strict JSON (and into what ``schema`` asks for, where a
     repair can tell), by running :data:`PLAN`. Valid input comes back unchanged. Raises
-    ``HealError`` with the violations that say why it cannot be healed."""
-    h = Healing(text, schema, limits)
+    ``HealError`` with the violations that say why it cannot be healed. Unless the caller
+    gave the size limit (``size_given``), text longer than :data:`.strict.HEAL_MAX_SIZE`
+    is refused: healing it could take too much memory."""
+    h = Healing(text, schema, limits, None if size_given else strict.HEAL_MAX_SIZE)
     for _, run, when in PLAN:
         if when is None or when(h):
             run(h)

@@ -14,11 +14,25 @@ class Healing:
     """The work in progress: ``text`` as repaired so far, its ``repairs`` and ``set_aside``
     text, the syntax ``edits`` made (to trace later spans back to the reply), and once the
     text is strict JSON (``strict``) its ``parsed`` value. ``done_at``: where a strict
-    parser found text after one complete value (the syntax walk starts there)."""
+    parser found text after one complete value (the syntax walk starts there).
+    ``heal_limit``: the longest text repaired (``strict.HEAL_MAX_SIZE`` unless the caller
+    gave ``max_size``)."""
 
-    __slots__ = ("original", "text", "schema", "limits", "strict", "parsed", "done_at", "repairs", "set_aside", "edits")
+    __slots__ = (
+        "original",
+        "text",
+        "schema",
+        "limits",
+        "strict",
+        "parsed",
+        "done_at",
+        "repairs",
+        "set_aside",
+        "edits",
+        "heal_limit",
+    )
 
-    def __init__(self, text: Any, schema: JsonSchema | None, limits: Limits) -> None:
+    def __init__(self, text: Any, schema: JsonSchema | None, limits: Limits, heal_limit: int | None = None) -> None:
         self.original = text
         self.text = text
         self.schema = schema
@@ -29,6 +43,7 @@ class Healing:
         self.repairs: list[Repair] = []
         self.set_aside: tuple[SetAside, ...] = ()
         self.edits: list[tuple[int, int, str]] = []
+        self.heal_limit = heal_limit  # the longest text repaired (None: limits.max_size only)
 
 
 def refused(violation: Violation) -> HealError:

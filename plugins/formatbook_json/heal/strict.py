@@ -15,17 +15,40 @@ _UNHEALABLE = ("json.too_deep", "json.too_large")
 _AFTER_DOCUMENT = "unexpected content after document"
 
 
+#: The longest payload healed unless ``max_size`` says otherwise (characters). Healing a
+#: badly broken payload lists one repair per token: its peak memory reaches about 400
+#: bytes per character (a run of stray commas, measured with tracemalloc; 100–200 for
+#: the usual damage), so the default limit keeps it under 800 MB at worst. Strict JSON up
+#: to ``max_size`` is checked without healing.
+HEAL_MAX_SIZE = 1 << 21
+
+
 def refuse(h: Healing) -> None:
     """Refuse what is not text, or is longer than ``max_size`` characters."""
     text = h.text
     if not isinstance(text, str):
         raise refused(Violation("json.not_text", "the reply is not text"))
     if len(text) > h.limits.max_size:
-        raise refused(
-            Violation(
-                "json.too_large", f"the text is longer than {h.limits.max_size} characters", span=Span(0, len(text))
-            )
-        )
+        raise refused(_too_large(len(text), h.limits.max_size, ""))
+
+
+def refuse_long(h: Healing) -> None:
+    """Refuse to repair text longer than :data:`HEAL_MAX_SIZE` when the caller did not
+    give ``max_size`` (``h.heal_limit``), saying why."""
+    limit = h.heal_limit
+    if limit is not None and len(h.text) > limit:
+        why = " (healing takes up to about 400 bytes of memory per character; pass max_size to heal longer text)"
+        raise refused(_too_large(len(h.text), limit, why))
+
+
+def _too_large(length: int, limit: int, why: str) -> Violation:
+    return Violation(
+        "json.too_large",
+        f"the text has {length:,} characters, more than the {limit:,} healing takes{why}",
+        span=Span(0, length),
+        keyword="max_size",
+        expected=limit,
+    )
 
 
 def parse_if_strict(h: Healing) -> None:

@@ -36,6 +36,7 @@ MESSAGES = {
     "control_character": "escaped a raw newline or control character inside a string",
     "inner_quote": "escaped a double quote inside a string",
     "invalid_escape": "kept a backslash that started no valid escape as a literal backslash",
+    "escaped_apostrophe": "replaced \\' (no JSON escape) with the apostrophe it meant",
     "lone_surrogate": "replaced an unpaired surrogate escape with U+FFFD",
     "truncated_string": "closed a string cut off by the end of the reply",
 }
@@ -115,8 +116,12 @@ def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> St
             return _SHORT_ESCAPES.get(g) or f"\\u{ord(g):04x}"
         bad = m.group(1)
         if bad is not None:
-            if bad == "'" and quote != '"':
-                return "'"  # \' is how a single-quoted string holds an apostrophe
+            if bad == "'":
+                # \' is how a single-quoted string holds an apostrophe, and what a
+                # double-quoted one meant by it: an apostrophe either way
+                if quote == '"':
+                    seen.add("escaped_apostrophe")
+                return "'"
             seen.add("invalid_escape")
             if bad == "\n":
                 return "\\\\\\n"
@@ -134,7 +139,11 @@ def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> St
         return ch
 
     fixed = _PIECE.sub(piece, body)
-    kinds.extend(k for k in ("control_character", "inner_quote", "invalid_escape", "lone_surrogate") if k in seen)
+    kinds.extend(
+        k
+        for k in ("control_character", "inner_quote", "escaped_apostrophe", "invalid_escape", "lone_surrogate")
+        if k in seen
+    )
     if inner and quote == '"' and "inner_quote" not in kinds:
         kinds.append("inner_quote")
     return StringFix(end, '"' + fixed + '"', tuple(kinds), cut)

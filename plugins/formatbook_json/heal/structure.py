@@ -1,7 +1,7 @@
 """The syntax step: walks the tokens with a small state machine and repairs commas,
 colons, brackets, bare keys and literals, and the end of a reply that was cut off; each
 string, number and bare word is repaired by its family's module (:mod:`.strings`,
-:mod:`.numbers`, :mod:`.literals`).
+:mod:`formatbook_json.numbers`, :mod:`.literals`).
 
 It never rewrites what is already right: every repair is an edit of the payload (see
 :mod:`.edits`), so the layout of the reply survives healing. Stretches that are already
@@ -20,8 +20,9 @@ from formatbook_core import HealError, Repair, SetAside, Span, Violation
 from formatbook_core.limits import MAX_DEPTH
 from formatbook_core.results import make_repair
 
+from ..numbers import normalize as normalize_number
 from . import edits as _edits
-from . import literals, numbers, runs, strings, tolerant
+from . import literals, runs, strings, tolerant
 from .lexer import Lexer
 from .state import Healing
 
@@ -43,7 +44,7 @@ MESSAGES = {
     "wrong_bracket": "replaced a closing bracket of the wrong kind",
     "dropped_member": "dropped a member cut off by the end of the reply",
     "trailing_data": "set aside text after the JSON value",
-    "number_format": numbers.MESSAGE,
+    "number_format": "rewrote a number in JSON's notation",
     **strings.MESSAGES,
     **literals.MESSAGES,
 }
@@ -222,7 +223,7 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
                 if fix is not None:
                     _apply_string(res, s, e, fix)
             elif kind == "N":
-                fixed = numbers.normalize(text[s:e])
+                fixed = normalize_number(text[s:e])
                 if fixed is None:
                     pending = (s, e, f"{text[s:e]!r} is not a number")
                     continue
@@ -329,6 +330,9 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         # the closers go in first: an insertion listed before a deletion at one offset
         res.edits.append((cut_from, cut_from, closers))
         edit("trailing_comma" if only_comma else "dropped_member", cut_from, n, "")
+    elif _WS_END.match(text, prev_end):
+        # the closers end the text: white space after the cut would trail the healed value
+        res.edits.append((prev_end, n, closers))
     else:
         res.edits.append((prev_end, prev_end, closers))
     res.repairs.append(Repair("missing_bracket", MESSAGES["missing_bracket"] + f" ({closers})", Span(n, n)))

@@ -80,7 +80,11 @@ def test_deep_nesting_is_a_heal_error_not_a_crash():
         try:
             FMT.heal(text)
         except HealError as err:
-            assert err.violations[0].code in ("json.too_deep", "json.heal")
+            assert err.violations[0].code in (
+                "json.too_deep",
+                "json.heal",
+                "json.too_large",
+            )  # or too long to heal
         else:  # pragma: no cover - must not happen
             raise AssertionError("a million levels healed")
         assert not FMT.is_valid(text)

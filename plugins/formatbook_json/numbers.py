@@ -1,17 +1,21 @@
-"""Repairs of numbers written the way JavaScript or Python allow but JSON does not:
-``+1``, ``.5``, ``5.``, ``007``, an exponent cut off (``1e``)."""
+"""Numbers written the way JavaScript or Python allow but JSON does not (``+1``, ``.5``,
+``5.``, ``007``, an exponent cut off: ``1e``) and their JSON spelling: one definition
+for the healer (which rewrites them) and the relaxed stream checker (which reports the
+value healing will write)."""
 
 from __future__ import annotations
 
 import re
 
+_CANONICAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _RELAXED = re.compile(r"([-+]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?)([0-9]*))?")
-
-MESSAGE = "rewrote a number in JSON's notation"
 
 
 def normalize(raw: str) -> str | None:
-    """The JSON spelling of the number ``raw``, or ``None`` when it is not a number."""
+    """The JSON spelling of the number ``raw`` (``raw`` itself when it is JSON already),
+    or ``None`` when it is not a number."""
+    if _CANONICAL.fullmatch(raw):
+        return raw
     m = _RELAXED.fullmatch(raw)
     if m is None:
         return None
