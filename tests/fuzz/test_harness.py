@@ -3,18 +3,23 @@ a minimal input, the time budget stops a runaway call, targets and seeds are rea
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from pathlib import Path
 
 import pytest
 
 from formatbook_core.fuzzing import (
+    PROPERTIES,
     InputTimeout,
     Repro,
+    Settings,
+    TargetSpec,
     collect_seeds,
     generate,
     load,
     read_targets,
+    run,
     shrink,
     time_budget,
 )
@@ -67,3 +72,29 @@ def test_seeds_start_with_the_samples(tmp_path: Path) -> None:
         samples = ("s1", "s2", "s1")
 
     assert collect_seeds([Fmt()], [tmp_path]) == ["s1", "s2", '{"x": "\ufffd"}']
+
+
+def test_a_hang_is_reported_and_the_run_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A property call over its budget is saved as a hang with its input, and the worker
+    is restarted on the next input (the properties reach the worker through fork)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the patched property reaches the worker only through fork")
+
+    def slow_on_x(target, text, seed):
+        if "x" in text:
+            time.sleep(30)
+
+    monkeypatch.setitem(PROPERTIES, "slow_on_x", slow_on_x)
+    settings = Settings(
+        root=ROOT,
+        targets=[TargetSpec("TEXT")],
+        seeds=["x"],
+        seconds=60,
+        inputs=4,
+        budget=0.2,
+        properties=("slow_on_x",),
+    )
+    report = run(settings, log=lambda line: None)
+    assert report.inputs == 4
+    assert [(r.property, r.kind) for r in report.repros] == [("slow_on_x", "hang: over 0.2 s")]
+    assert "x" in report.repros[0].text and report.repros[0].time_limit == 0.2
