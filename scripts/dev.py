@@ -5,6 +5,9 @@ run one of formatbook's two everyday jobs in it.
     python3 scripts/dev.py examples      # formatbook check examples/replies/
     python3 scripts/dev.py test [ARGS]   # the whole test suite (pytest ARGS)
     python3 scripts/dev.py lint          # ruff (lint and format check) and mypy; complexity report
+    python3 scripts/dev.py fuzz [--minutes N] [--format NAME] [--seed S] [--jobs J]
+                                         # property fuzzing of every format; failures saved
+                                         # as repros in tests/fuzz/repros/ (tests/fuzz/README.md)
 
 Needs nothing but Python ≥ 3.10 with venv and pip, and access to PyPI.
 """
@@ -65,14 +68,36 @@ def lint() -> int:
     return 0
 
 
+def fuzz(args: list[str]) -> int:
+    """The fuzzer over every registered format, with the project's extra targets and seeds;
+    new failures are saved as repros for tests/fuzz/test_replay.py."""
+    command = [
+        str(PYTHON),
+        "-m",
+        "formatbook_core.fuzzing",
+        "--root",
+        str(ROOT),
+        "--targets",
+        str(ROOT / "tests" / "fuzz" / "targets.txt"),
+        "--seeds",
+        str(ROOT / "examples" / "replies"),
+        "--repros",
+        str(ROOT / "tests" / "fuzz" / "repros"),
+        *args,
+    ]
+    return subprocess.run(command, cwd=ROOT).returncode
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("examples", "test", "lint"):
+    if not argv or argv[0] not in ("examples", "test", "lint", "fuzz"):
         print(__doc__, file=sys.stderr)
         return 2
     ensure_environment()
     job, rest = argv[0], argv[1:]
     if job == "lint":
         return lint()
+    if job == "fuzz":
+        return fuzz(rest)
     if job == "examples":
         command = [str(BIN / "formatbook"), "check", str(ROOT / "examples" / "replies"), *rest]
     else:

@@ -1,0 +1,27 @@
+"""Pathological JSON replies for tests/fuzz/test_pathological.py: each ``Case`` is run at
+``size`` and ``8 * size``; check, heal and a StreamGuard fed in small chunks must grow about
+linearly."""
+
+from formatbook_core.fuzzing.pathological import Case
+
+CASES = [
+    Case("deep-arrays", lambda n: "[" * n + "]" * n, 150, "EXPECT JSON"),
+    Case("deep-unclosed-objects", lambda n: '{"a":' * n, 150, "EXPECT JSON"),
+    Case("long-string", lambda n: '{"a": "' + "x" * n + '"}', 37_500, "EXPECT JSON"),
+    Case("long-unclosed-string", lambda n: '{"a": "' + "x" * n, 37_500, "EXPECT JSON"),
+    Case("many-keys", lambda n: "{" + ",".join(f'"k{i}": {i}' for i in range(n)) + "}", 1_500, "EXPECT JSON"),
+    Case("many-trailing-commas", lambda n: "[" + "1," * n + "]", 3_750, "EXPECT JSON"),
+    Case("many-unquoted-keys", lambda n: "{" + ", ".join(f"k{i}: 'v'" for i in range(n)) + "}", 750, "EXPECT JSON"),
+    Case("long-number", lambda n: "[" + "1" * n + "]", 15_000, "EXPECT JSON"),
+    Case("backslash-run", lambda n: '["' + "\\" * n + '"]', 15_000, "EXPECT JSON"),
+    Case("spaces-between-tokens", lambda n: "[1," + " " * n + "2]", 37_500, "EXPECT JSON"),
+    Case("prose-then-payload", lambda n: "word " * n + '{"a": 1}', 7_500, "EXPECT JSON"),
+    Case("many-fences", lambda n: "```json\n{}\n```\n" * n, 375, "EXPECT JSON"),
+    Case("many-think-tags", lambda n: "<think>x</think>" * n + "[1]", 750, "EXPECT JSON"),
+    Case(
+        "values-counted",
+        lambda n: "[" + ", ".join('"one two"' for _ in range(n)) + "]",
+        1_500,
+        "EXPECT JSON\nEXPECT MAX 100000 WORDS",
+    ),
+]

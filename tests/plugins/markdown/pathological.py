@@ -1,0 +1,80 @@
+"""Pathological Markdown replies for tests/fuzz/test_pathological.py (see
+tests/plugins/json/pathological.py)."""
+
+from formatbook_core.fuzzing.pathological import Case
+
+L1 = "EXPECT MARKDOWN level=1"
+L2 = "EXPECT MARKDOWN level=2"
+# the contract of examples/replies (sections Short answer, Reasoning, Assumptions); the
+# suite runs from the project root
+CONTRACT = "EXPECT MARKDOWN examples/replies/contracts/answer.md level=1"
+CONTRACT_L2 = "EXPECT MARKDOWN examples/replies/contracts/answer.md level=2"
+
+CASES = [
+    Case("many-headings", lambda n: "".join(f"## Heading {i}\n\ntext\n\n" for i in range(n)), 750, L1),
+    Case(
+        "many-fences",
+        lambda n: "```\ncode\n```\n\n" * n,
+        750,
+        L1,
+        xfail="found by this suite: check, heal and the guard grow about 25-40x for 8x as many fences (Markdown, open)",
+    ),
+    Case("deep-quotes", lambda n: "> " * n + "x\n", 1_500, L1),
+    Case("deep-lists", lambda n: "- " * n + "item\n", 6_000, L1),
+    Case("long-line", lambda n: "word " * n, 37_500, L1),
+    Case("many-paragraphs", lambda n: "A paragraph.\n\n" * n, 750, L1),
+    Case("emphasis-run", lambda n: "*" * n + "x" + "*" * n, 7_500, L1),
+    Case("bracket-run", lambda n: "[" * n + "x", 15_000, L1),
+    Case("unclosed-fence", lambda n: "```\n" + "line\n" * n, 7_500, L1),
+    Case("many-think-blocks", lambda n: "<think>x</think>\n" * n + "answer\n", 750, L1),
+    Case(
+        "backtick-run-in-section",
+        lambda n: "## Short answer\n\n" + "`" * n,
+        500,
+        CONTRACT,
+        xfail="a run of backticks in a section is super-linear (Markdown, being fixed)",
+    ),
+    Case(
+        "spaces-in-paragraph",
+        lambda n: "## Short answer\n\nYes" + " " * n,
+        1_250,
+        CONTRACT,
+        xfail="spaces inside a paragraph are super-linear (Markdown, being fixed)",
+    ),
+    Case(
+        "bold-label-then-spaces",
+        lambda n: "## Short answer\n\n**Answer:**" + " " * n,
+        2_500,
+        CONTRACT,
+        xfail="a bold label followed by spaces is super-linear (Markdown, being fixed)",
+    ),
+    Case(
+        "one-long-line-strict-stream",
+        lambda n: "x" * n,
+        60_000,
+        L1,
+        strict=True,
+        xfail="one long line fed in 16-character chunks to the strict Markdown stream is super-linear (being fixed)",
+    ),
+    Case(
+        "many-level-2-containers",
+        lambda n: "## Short answer\n\n" + "```markdown\n## Reasoning\n\nx\n```\n" * n,
+        60,
+        CONTRACT_L2,
+        xfail="many level-2 containers are super-linear (Markdown, being fixed)",
+    ),
+    Case(
+        "table-in-section",
+        lambda n: "## Short answer\n\n| a | b |\n| --- | --- |\n" + "| 1 | 2 |\n" * n,
+        250,
+        CONTRACT,
+        xfail="tables are super-linear (Markdown, being fixed)",
+    ),
+    Case(
+        "table",
+        lambda n: "| a | b |\n| --- | --- |\n" + "| 1 | 2 |\n" * n,
+        1_500,
+        L1,
+        xfail="tables are super-linear (Markdown, being fixed)",
+    ),
+]
