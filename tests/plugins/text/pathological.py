@@ -13,7 +13,6 @@ CASES = [
         lambda n: "\n" * n,
         37_500,
         _WORDS,
-        xfail="found by this suite: StreamGuard on a run of newlines grows about 40x for 8x the input, like \\r (open)",
     ),
     Case("abbreviations", lambda n: "e.g. i.e. Dr. " * n, 1_500, _WORDS),
     Case(
@@ -22,14 +21,12 @@ CASES = [
         7_500,
         _WORDS,
         chunk=1,
-        xfail="StreamGuard re-scans the open value on each one-character chunk of white space (being fixed)",
     ),
     Case(
         "carriage-returns",
         lambda n: "\r" * n,
         37_500,
         _WORDS,
-        xfail="1 MB of \\r under EXPECT TEXT is super-linear in StreamGuard (being fixed)",
     ),
     Case("think-block-then-text", lambda n: "<think>" + "x " * n + "</think>answer", 15_000, _WORDS),
 ]
