@@ -16,7 +16,7 @@ from typing import Any
 from .contract.names import normalize_section_name
 from .reply.blocks import scan
 from .reply.body import container_body
-from .reply.outline import outline_for
+from .reply.outline import outline_for, relabelled
 from .reply.sections import find_node, match_sections
 
 _IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\n]*\)")
@@ -107,7 +107,9 @@ def block_values(
 
 
 def _prepared(text: str, spec: Any):
-    body = container_body(text)
+    # labels written as headings: a label's paragraph is then split where the outline
+    # splits it (a label mid-paragraph, the text after a label)
+    body = relabelled(scan(container_body(text)), spec)
     sc = scan(body)
     outline = outline_for(sc, spec)
     return body, sc, outline
@@ -122,9 +124,6 @@ def extract_values(text: str, spec: Any = None) -> list[str]:
     skip: set[int] = set()
     first = min((n.line for n in outline.nodes), default=len(sc.lines))
     skip.update(range(0, first))  # the preamble
-    for node in outline.walk():
-        if node.label:  # a bold label read as a heading is a heading
-            skip.update(range(node.line, node.body_line))
     for result in match_sections(sc, outline, spec, parse=False).values():
         if result.empty:
             for node in result.nodes:
@@ -153,9 +152,5 @@ def extract_scope(text: str, scope: str, spec: Any = None) -> list[str] | None:
 def _values_of(body: str, nodes: list[Any]) -> list[str]:
     out: list[str] = []
     for node in nodes:
-        labels = set()
-        for child in node.walk():
-            if child.label:
-                labels.update(range(child.line, child.body_line))
-        out += block_values(body, headings=False, skip_lines=labels, only=(node.body_line, node.end_line))
+        out += block_values(body, headings=False, only=(node.body_line, node.end_line))
     return out

@@ -17,7 +17,7 @@ from typing import Any
 from ..contract.names import normalize_section_name
 from .blocks import Scan
 from .lists import ParsedList, parse_list
-from .outline import MdNode, MdOutline, trim_blank
+from .outline import MdNode, MdOutline, body_text
 from .tables import ParsedTable, parse_tables
 
 
@@ -60,7 +60,7 @@ def is_empty_value(md: str, empty_value: str | None) -> bool:
 def node_body(sc: Scan, node: MdNode) -> str:
     """The Markdown under ``node``'s heading down to the end of its subtree, trimmed (a
     first line indented by fewer than four spaces loses its indentation)."""
-    body = trim_blank(sc.slice(node.body_line, node.end_line).replace("\r\n", "\n").replace("\r", "\n"))
+    body = body_text(sc, node, node.end_line)
     indent = len(body) - len(body.lstrip(" "))
     return body[indent:] if 0 < indent < 4 else body
 
