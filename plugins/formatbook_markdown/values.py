@@ -134,7 +134,7 @@ def extract_values(text: str, spec: Any = None) -> list[str]:
 def extract_scope(text: str, scope: str, spec: Any = None) -> list[str] | None:
     """The values of the section named ``scope`` (a spec section, else any heading),
     or ``None`` when the reply has no such section. A section holding only the empty
-    value gives ``[]``."""
+    value gives ``[]``, and so does an optional spec section the reply leaves out."""
     body, sc, outline = _prepared(text, spec)
     key = normalize_section_name(scope)
     if spec is not None:
@@ -145,8 +145,14 @@ def extract_scope(text: str, scope: str, spec: Any = None) -> list[str] | None:
                 return _values_of(body, result.nodes)
     nodes = find_node(outline, scope)
     if not nodes:
-        return None
+        # an optional section the reply leaves out has nothing to count
+        optional = any(normalize_section_name(s.name) == key and not s.required for s in _sections(spec))
+        return [] if optional else None
     return _values_of(body, nodes)
+
+
+def _sections(spec: Any) -> list[Any]:
+    return list(getattr(spec, "sections", None) or []) if spec is not None else []
 
 
 def _values_of(body: str, nodes: list[Any]) -> list[str]:

@@ -3,7 +3,9 @@ contract's empty value, as a repair of kind ``"filled"`` (the empty value counts
 words). A contract without an empty value makes a missing required section an issue
 (``markdown.missing_section``) instead. A reply that had text but none of the spec's
 sections is an issue too (``markdown.no_sections``): filling every section with the empty
-value would pass off a reply that ignored the contract. A code fence or an HTML block
+value would pass off a reply that ignored the contract. So is a required section that
+would be filled while a line of the text set aside (the preamble, text outside the L2
+container) names it (``markdown.section_set_aside``): its content is most likely there. A code fence or an HTML block
 (comment, ``<script>``/``<pre>``...) left open at the end would swallow the added
 sections: it is closed first (``fence_closed``, ``html_closed``). Applies from L1 on."""
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..contract.names import normalize_section_name
 from ..reply.blocks import Scan, scan
 from ..reply.outline import outline_for, section_level
 from ..reply.sections import match_sections
@@ -41,6 +44,15 @@ def fill_missing_sections(st: RepairState) -> None:
                 s.name,
             )
         return
+    for s in missing:
+        line = _naming_line(st, s.name)
+        if line is not None:
+            st.issue(
+                "markdown.section_set_aside",
+                f"the required section {s.name!r} would be filled with {empty!r} while text set aside names it: "
+                f"{line!r}",
+                s.name,
+            )
     body = st.body
     open_block = _open_at_end(sc)
     if open_block is not None:
@@ -85,6 +97,23 @@ def _open_at_end(sc: Scan) -> tuple[str, str, str] | None:
         if closer.lower() in last.content.lower():
             return None
         return "html_closed", closer, what
+    return None
+
+
+def _naming_line(st: RepairState, name: str) -> str | None:
+    """The first line of the text set aside (preamble, outside the container) that names
+    section ``name`` at its start: ``Short answer: Yes.``, ``**Short answer**``,
+    ``### Short answer`` in an outside fence... (markup, list markers and numbering
+    ignored; the name alone or before a colon). ``None`` when no line does."""
+    key = normalize_section_name(name)
+    for piece in [st.preamble or "", *st.outside]:
+        for line in piece.splitlines():
+            bare = line.replace("*", "").replace("_", " ").strip().lstrip("#>-+ \t").strip()
+            if not bare:
+                continue
+            head = bare.split(":", 1)[0]
+            if key in (normalize_section_name(head), normalize_section_name(bare)):
+                return line.strip()
     return None
 
 

@@ -17,9 +17,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from formatbook_core.locating import CLOSING_FENCE
+from formatbook_core.locating import CLOSING_FENCE, FENCE_LINE
 
 from ..contract.names import normalize_section_name
+
+#: Info strings that make a fenced block a Markdown container.
+MARKDOWN_LANGS = frozenset({"markdown", "md"})
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
@@ -84,6 +87,10 @@ class FenceBlock:
     marker: str
     info: str
     closed: bool
+    #: a Markdown container closed where a reader closes it, past the bare fence that
+    #: closes it for CommonMark (that fence closes a tagged block inside: see
+    #: :func:`_reader_end`); its fence must be longer to be read so
+    nested: bool = False
 
     @property
     def lang(self) -> str:
@@ -220,7 +227,54 @@ def _scan(text: str) -> Scan:
         elif tok.type == "paragraph_open" and tok.level == 0 and tok.map:
             sc.paragraphs.append((tok.map[0], tok.map[1]))
         i += 1
+    _pair_containers(sc)
     return sc
+
+
+def _pair_containers(sc: Scan) -> None:
+    """Close each Markdown container where a reader closes it: a ```` ```markdown ````
+    block holding a tagged block (```` ```python ````) is, for CommonMark, closed by that
+    block's bare closing fence; a reader pairs that fence with the tagged one and closes
+    the container at the next bare fence. What CommonMark read inside the container as
+    the reader pairs it (headings, paragraphs, fences) is no longer top-level."""
+    i = 0
+    while i < len(sc.fences):
+        f = sc.fences[i]
+        i += 1
+        if f.lang not in MARKDOWN_LANGS or not f.closed:
+            continue
+        end = _reader_end(sc, f)
+        if end is None or end <= f.end_line:
+            continue
+        sc.fences[i - 1] = FenceBlock(f.line, end, f.marker, f.info, True, nested=True)
+        sc.fences[i:] = [g for g in sc.fences[i:] if g.line >= end]
+        sc.headings = [h for h in sc.headings if not f.line < h.line < end]
+        sc.paragraphs = [p for p in sc.paragraphs if not f.line < p[0] < end]
+        sc.code_lines.update(range(f.line, end))
+
+
+def _reader_end(sc: Scan, f: FenceBlock) -> int | None:
+    """The end line of container ``f`` as a reader pairs fences: inside it a fence with
+    an info string opens a block that the next bare fence of its kind (as long or
+    longer) closes; the container closes at the first bare fence of its own kind found
+    outside such a block. ``None`` when the text ends first."""
+    char, length = f.marker[0], len(f.marker)
+    inner: tuple[str, int] | None = None
+    for i in range(f.line + 1, len(sc.lines)):
+        text = sc.line_text(i)
+        closing = CLOSING_FENCE.match(text)
+        if inner is not None:
+            if closing and closing.group(1)[0] == inner[0] and len(closing.group(1)) >= inner[1]:
+                inner = None
+            continue
+        if closing:
+            if closing.group(1)[0] == char and len(closing.group(1)) >= length:
+                return i + 1
+            continue
+        m = FENCE_LINE.match(text)
+        if m and m.group(3).strip() and not (m.group(2)[0] == "`" and "`" in m.group(3)):
+            inner = (m.group(2)[0], len(m.group(2)))
+    return None
 
 
 def _fence(sc: Scan, tok: Any) -> FenceBlock:
