@@ -35,6 +35,19 @@ class Extracted:
     outside: list[str] = field(default_factory=list)
     think: list[str] = field(default_factory=list)
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data (what ``json.dumps`` takes): ``sections`` by the spec's names,
+        each with its Markdown and its parsed list and table; every table; the
+        ``outline``; and what was set aside (``preamble``, ``outside``, ``think``)."""
+        return {
+            "sections": {name: result.to_json() for name, result in self.sections_by_name.items()},
+            "tables": [t.to_json() for t in self.tables],
+            "outline": self.outline.to_json(),
+            "preamble": self.preamble,
+            "outside": list(self.outside),
+            "think": list(self.think),
+        }
+
 
 @dataclass
 class EnforceResult:

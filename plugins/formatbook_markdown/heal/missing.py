@@ -16,7 +16,7 @@ import re
 from ..contract.names import normalize_section_name
 from ..reply.blocks import Scan, scan
 from ..reply.outline import outline_for, section_level
-from ..reply.sections import match_sections
+from ..reply.sections import match_sections, naming_line
 from .state import RepairState
 
 
@@ -45,7 +45,7 @@ def fill_missing_sections(st: RepairState) -> None:
             )
         return
     for s in missing:
-        line = _naming_line(st, s.name)
+        line = naming_line([st.preamble or "", *st.outside], {normalize_section_name(s.name)})
         if line is not None:
             st.issue(
                 "markdown.section_set_aside",
@@ -97,23 +97,6 @@ def _open_at_end(sc: Scan) -> tuple[str, str, str] | None:
         if closer.lower() in last.content.lower():
             return None
         return "html_closed", closer, what
-    return None
-
-
-def _naming_line(st: RepairState, name: str) -> str | None:
-    """The first line of the text set aside (preamble, outside the container) that names
-    section ``name`` at its start: ``Short answer: Yes.``, ``**Short answer**``,
-    ``### Short answer`` in an outside fence... (markup, list markers and numbering
-    ignored; the name alone or before a colon). ``None`` when no line does."""
-    key = normalize_section_name(name)
-    for piece in [st.preamble or "", *st.outside]:
-        for line in piece.splitlines():
-            bare = line.replace("*", "").replace("_", " ").strip().lstrip("#>-+ \t").strip()
-            if not bare:
-                continue
-            head = bare.split(":", 1)[0]
-            if key in (normalize_section_name(head), normalize_section_name(bare)):
-                return line.strip()
     return None
 
 

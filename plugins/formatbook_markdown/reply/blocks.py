@@ -375,9 +375,7 @@ def with_labels(sc: Scan, names: set[str], level: int) -> list[Heading]:
     heads = list(sc.headings)
     labels = label_lines(sc, names)
     if labels:
-        heads += [
-            Heading(lb.level or level, lb.label, lb.line, lb.line + 1, label=True, rest=lb.rest) for lb in labels
-        ]
+        heads += [Heading(lb.level or level, lb.label, lb.line, lb.line + 1, label=True, rest=lb.rest) for lb in labels]
         heads.sort(key=lambda h: h.line)
     return heads
 

@@ -49,6 +49,15 @@ class MdNode:
         for child in self.children:
             yield from child.walk()
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: ``title``, ``level``, ``content_md`` and ``children``."""
+        return {
+            "title": self.title,
+            "level": self.level,
+            "content_md": self.content_md,
+            "children": [c.to_json() for c in self.children],
+        }
+
 
 @dataclass
 class MdOutline:
@@ -63,6 +72,10 @@ class MdOutline:
         """Every node, in document order."""
         for node in self.nodes:
             yield from node.walk()
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: the ``preamble`` and the root ``nodes``."""
+        return {"preamble": self.preamble, "nodes": [n.to_json() for n in self.nodes]}
 
 
 _SLUG = re.compile(r"[^\w]+")

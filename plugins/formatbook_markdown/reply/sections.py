@@ -38,6 +38,16 @@ class SectionResult:
     #: every outline node merged into this section (internal)
     nodes: list[MdNode] = field(default_factory=list, repr=False)
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: ``md``, ``empty``, the parsed ``list`` and ``table`` (``null``
+        when there is none)."""
+        return {
+            "md": self.md,
+            "empty": self.empty,
+            "list": self.list.to_json() if self.list is not None else None,
+            "table": self.table.to_json() if self.table is not None else None,
+        }
+
 
 _WRAP = re.compile(r"^(`+|\*{1,3}|_{1,3})(.*)\1$", re.DOTALL)
 
@@ -107,6 +117,25 @@ def match_sections(sc: Scan, outline: MdOutline, spec: Any, parse: bool = True) 
             nodes,
         )
     return out
+
+
+_NAME_END = re.compile(r":| [-–—] ")
+
+
+def naming_line(texts: list[str], keys: set[str]) -> str | None:
+    """The first line of ``texts`` that names a section (``keys``: normalised names) at
+    its start: ``Short answer: Yes.``, ``**Short answer**``, ``- Short answer - yes``,
+    ``> ## Short answer`` (emphasis, quote and heading marks, list markers and numbering
+    ignored; the name alone or before a colon or a dash). ``None`` when no line does."""
+    for text in texts:
+        for line in text.splitlines():
+            bare = line.replace("*", "").replace("_", " ").strip().lstrip("#>-+ \t").strip()
+            if not bare:
+                continue
+            head = _NAME_END.split(bare, maxsplit=1)[0]
+            if normalize_section_name(head) in keys or normalize_section_name(bare) in keys:
+                return line.strip()
+    return None
 
 
 def find_node(outline: MdOutline, name: str) -> list[MdNode]:
