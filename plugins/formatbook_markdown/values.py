@@ -26,7 +26,6 @@ _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]*)>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _MARKS = re.compile(r"\*+|~~|`+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
-_BREAK = re.compile(r"(?:\\|  +)?\r?\n[ \t]*")
 
 
 def _drop_comments(text: str) -> str:
@@ -65,7 +64,29 @@ def strip_inline(md: str) -> str:
     text = _ESCAPE.sub(lambda m: "\x00" + m.group(1), text)  # shield escaped marks
     text = _MARKS.sub("", text)
     text = text.replace("\x00", "")
-    return _BREAK.sub(" ", text)
+    return _join_lines(text)
+
+
+def _join_lines(text: str) -> str:
+    """``text`` with each line break (and a hard break's ``\\`` or trailing spaces before
+    it, the indentation after it) turned into one space. A scan: the regular expression
+    ``(?:\\|  +)?\r?\n[ \t]*`` is quadratic on spaces inside a line."""
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if i:
+            line = line.lstrip(" \t")
+        if i < len(lines) - 1:
+            if line.endswith("\r"):
+                line = line[:-1]
+            if line.endswith("\\"):
+                line = line[:-1]
+            elif line.endswith("  "):
+                line = line.rstrip(" ")
+        out.append(line)
+    return " ".join(out)
 
 
 def block_values(

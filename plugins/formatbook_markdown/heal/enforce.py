@@ -137,9 +137,14 @@ def enforce_flex_md(reply: Any, spec: Any = None, level: Any = 1) -> EnforceResu
     spec = load_spec(spec)
     st, repaired = run_plan(text, spec, lvl)
     issues = list(st.issues)
-    if not _has_content(text):
+    if not _has_content(text) or not st.body.strip():
+        # an empty fence holds no Markdown either: healing it would give an empty reply
         issues.insert(
-            0, Issue("markdown.empty", "the reply holds no Markdown (it is empty, blank or only <think> blocks)")
+            0,
+            Issue(
+                "markdown.empty",
+                "the reply holds no Markdown (it is empty, blank, only <think> blocks or an empty fence)",
+            ),
         )
     extracted = extract_body(st.body, spec)
     extracted.preamble = st.preamble if st.preamble is not None else (extracted.outline.preamble or None)

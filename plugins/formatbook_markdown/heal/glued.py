@@ -8,13 +8,12 @@ from __future__ import annotations
 import re
 
 from ..contract.names import normalize_section_name
-from ..reply.blocks import Scan, scan
+from ..reply.blocks import Scan, scan, strip_closing_sequence
 from ..reply.body import MARKDOWN_LANGS
 from .container import markdown_fences
 from .state import RepairState, edit_lines
 
 _GLUED = re.compile(r"(?<=\S)[ \t]+(#{1,6})[ \t]+(?=\S)")
-_CLOSING = re.compile(r"[ \t]+#+[ \t]*$")
 
 
 def split_glued(line: str, names: dict[str, str]) -> list[str] | None:
@@ -23,7 +22,7 @@ def split_glued(line: str, names: dict[str, str]) -> list[str] | None:
     for m in _GLUED.finditer(line):
         if line[: m.start()].count("`") % 2:
             continue  # inside a code span
-        title = _CLOSING.sub("", line[m.end() :].rstrip())
+        title = strip_closing_sequence(line[m.end() :])
         if normalize_section_name(title) not in names:
             continue
         before = line[: m.start()].rstrip()

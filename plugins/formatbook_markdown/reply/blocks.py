@@ -179,6 +179,17 @@ def bold_label(line: str) -> tuple[str, str] | None:
     return (label, after.strip()) if label else None
 
 
+def strip_closing_sequence(title: str) -> str:
+    """An ATX heading's text without its closing ``#`` sequence (``Reasoning ##`` →
+    ``Reasoning``; a title that is only ``#`` marks is empty) and the blanks around it.
+    A scan: ``[ \t]+#+[ \t]*$`` is quadratic on spaces."""
+    s = title.rstrip(" \t")
+    bare = s.rstrip("#")
+    if bare != s and (not bare or bare[-1] in " \t"):
+        s = bare
+    return s.strip(" \t")
+
+
 def hash_heading(line: str) -> tuple[int, str] | None:
     """``(level, title)`` of a line that is a heading missing the space after its ``#``
     run (``##Short answer``: CommonMark reads it as text), else ``None``."""
@@ -189,7 +200,7 @@ def hash_heading(line: str) -> tuple[int, str] | None:
     title = s[hashes:]
     if hashes > 6 or not title or title[0].isspace():
         return None
-    return hashes, title.rstrip(" \t").rstrip("#").strip()
+    return hashes, strip_closing_sequence(title)
 
 
 def scan(text: str) -> Scan:

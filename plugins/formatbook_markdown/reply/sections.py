@@ -49,7 +49,17 @@ class SectionResult:
         }
 
 
-_WRAP = re.compile(r"^(`+|\*{1,3}|_{1,3})(.*)\1$", re.DOTALL)
+def _unwrap(s: str) -> str | None:
+    """``s`` without one pair of wrapping marks (backticks, or one to three ``*``/``_``),
+    ``None`` when it has none. A scan: the regular expression ``(`+)(.*)\1`` is cubic on
+    a run of backticks."""
+    if not s or s[0] not in "`*_":
+        return None
+    mark = s[0]
+    lead = len(s) - len(s.lstrip(mark))
+    trail = len(s) - len(s.rstrip(mark))
+    width = min(lead, trail, len(s) // 2, 3 if mark != "`" else len(s))
+    return s[width : len(s) - width] if width else None
 
 
 def is_empty_value(md: str, empty_value: str | None) -> bool:
@@ -59,10 +69,10 @@ def is_empty_value(md: str, empty_value: str | None) -> bool:
         return False
     s = md.strip()
     for _ in range(3):
-        m = _WRAP.match(s)
-        if not m:
+        inner = _unwrap(s)
+        if inner is None:
             break
-        s = m.group(2).strip()
+        s = inner.strip()
     s = s.rstrip(".").strip()
     return s.lower() == empty_value.strip().lower()
 
