@@ -94,7 +94,9 @@ class MarkdownChecker:
         if not self._judging:
             return StreamStatus(True)
         # only the chunk is searched: the unfinished line is kept in pieces, joined once
-        pos = 1 if self._after_cr and chunk.startswith("\n") else 0
+        pos = 0
+        if self._after_cr and chunk.startswith("\n"):
+            pos, self._line_start = 1, start + 1
         self._after_cr = False
         while True:
             m = _NEWLINE.search(chunk, pos)

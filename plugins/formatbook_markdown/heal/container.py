@@ -34,7 +34,13 @@ def markdown_fences(sc: Scan, level: int) -> list[FenceBlock]:
 
 
 def normalize_container(st: RepairState) -> None:
-    """Unwrap (below L2) or establish (L2+) the single Markdown container."""
+    """Unwrap (below L2) or establish (L2+) the single Markdown container; record
+    whether the Markdown is then blank (``blank_markdown``)."""
+    _normalize(st)
+    st.blank_markdown = not st.body.strip()
+
+
+def _normalize(st: RepairState) -> None:
     sc = scan(st.body)
     tagged = [f for f in sc.fences if f.lang in MARKDOWN_LANGS]
     if st.level < 2:

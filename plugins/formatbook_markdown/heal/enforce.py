@@ -137,7 +137,7 @@ def enforce_flex_md(reply: Any, spec: Any = None, level: Any = 1) -> EnforceResu
     spec = load_spec(spec)
     st, repaired = run_plan(text, spec, lvl)
     issues = list(st.issues)
-    if not _has_content(text) or not st.body.strip():
+    if not _has_content(text) or (st.blank_markdown and not st.outside):
         # an empty fence holds no Markdown either: healing it would give an empty reply
         issues.insert(
             0,

@@ -41,6 +41,8 @@ class RepairState:
     think: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
     preamble: str | None = None
+    #: the Markdown is blank once the container step has run (an empty fence, say)
+    blank_markdown: bool = False
     #: the section each repair concerns (parallel to ``repairs``; ``None`` for none)
     repair_sections: list[str | None] = field(default_factory=list)
 

@@ -1,0 +1,224 @@
+"""Issue 9, "hardening": every regular expression on reply text is linear (growth at two
+sizes, generous limits), streaming work follows the chunk, the strict stream agrees with
+``is_valid`` on list items, and the small cases (an empty fence, contracts the parser
+accepts) behave."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from formatbook_core import get_format
+from formatbook_markdown import enforce_flex_md, parse_issues_envelope
+from formatbook_markdown.contract.model import SpecError
+from formatbook_markdown.contract.parse import parse_output_format_spec
+from formatbook_markdown.contract.write import stringify_output_format_spec
+from formatbook_markdown.heal.glued import split_glued
+from formatbook_markdown.reply.blocks import bold_label, strip_closing_sequence
+from formatbook_markdown.reply.sections import is_empty_value
+from formatbook_markdown.values import strip_inline
+
+from .helpers import SPEC
+
+FMT = get_format("markdown")
+FACTOR = 16  # the big input is 16 times the small one: linear ~16x, quadratic ~256x
+
+
+def _best(fn, arg, runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn(arg)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def assert_linear(fn, make, small: int) -> None:
+    """``fn`` on ``make(FACTOR * small)`` costs at most 4x what linear growth allows
+    (a quadratic cost is 16x over it); the small size is measured at 2 ms or more."""
+    a, b = make(small), make(small * FACTOR)
+    fn(a)  # warm up (lazy imports, caches)
+    small_time = max(_best(fn, a), 0.002)
+    big_time = _best(fn, b, runs=2)
+    assert big_time <= small_time * FACTOR * 4, (small_time, big_time)
+
+
+# --- 6. regular expressions -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fn,make,small",
+    [
+        # sections: a run of backticks (was cubic), emphasis runs
+        (lambda s: is_empty_value(s, "None"), lambda n: "`" * n, 1_000),
+        (lambda s: is_empty_value(s, "None"), lambda n: "`" + "x" * n + "``", 5_000),
+        # values: spaces inside a paragraph (the line-break pattern was quadratic)
+        (strip_inline, lambda n: "a" + " " * n + "b\nc", 5_000),
+        (strip_inline, lambda n: "a  \\\n  b" * n, 1_000),
+        # blocks: a bold label then spaces
+        (bold_label, lambda n: "**x**" + " " * n + "y", 5_000),
+        (bold_label, lambda n: "**" + "x " * n, 5_000),
+        # closing sequences (stream and glued headings)
+        (strip_closing_sequence, lambda n: "a" + " " * n + "b", 5_000),
+        (strip_closing_sequence, lambda n: "a " + "#" * n + "b", 5_000),
+        (lambda s: split_glued(s, {"reasoning": "Reasoning"}), lambda n: "a ## b" + " " * n + "c", 5_000),
+        # the Issues Envelope's fields
+        (parse_issues_envelope, lambda n: "# Flex-MD Issues Envelope\n- status: a" + " " * n + "b\n", 5_000),
+        (parse_issues_envelope, lambda n: "# Flex-MD Issues Envelope\n## Issues\n- code: x" + " " * n + "y\n", 5_000),
+    ],
+    ids=[
+        "wrap-backticks",
+        "wrap-open",
+        "break-spaces",
+        "break-many",
+        "label-spaces",
+        "label-open",
+        "closing-spaces",
+        "closing-hashes",
+        "glued-spaces",
+        "envelope-top",
+        "envelope-item",
+    ],
+)
+def test_reply_text_is_read_in_linear_time(fn, make, small):
+    assert_linear(fn, make, small)
+
+
+def test_the_contract_by_clause_is_linear():
+    def parse(n: int) -> str:
+        return "## Output format\n- A — text\n\nTables:\n- (A, B — table ," + " " * n + "x)"
+
+    def run(text: str) -> None:
+        with pytest.raises(SpecError):
+            parse_output_format_spec(text)
+
+    assert_linear(run, parse, 5_000)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: "## Short answer\n" + "`" * n + "\n\n## Reasoning\n1. a\n",
+        lambda n: "## Short answer\nYes" + " " * n + "x\nmore\n\n## Reasoning\n1. a\n",
+        lambda n: "**Short answer:**" + " " * n + "x\n\n## Reasoning\n1. a\n",
+        lambda n: "## Short answer\nYes ##" + " " * n + "x\n\n## Reasoning\n1. a\n",
+    ],
+    ids=["backticks", "spaces", "label", "glued"],
+)
+def test_whole_checks_are_linear_on_hostile_sections(make):
+    def run(text: str) -> None:
+        FMT.is_valid(text, SPEC, level=1)
+        FMT.extract_values(text, SPEC)
+        FMT.can_be_valid(text, SPEC, level=1)
+
+    assert_linear(run, make, 4_000)
+
+
+def test_unwrapping_keeps_what_the_pattern_kept():
+    assert is_empty_value("`None`", "None") and is_empty_value("***None.***", "none")
+    assert is_empty_value("``None``", "None") and not is_empty_value("``None`", "None")
+    assert not is_empty_value("`" * 4000, "None")
+    assert strip_inline("a  \nb\\\nc \nd\n   e") == "a b c  d e"
+    assert strip_inline("a  \r\nb") == "a b"
+
+
+# --- 7. streaming work follows the chunk -------------------------------------------------------
+
+
+def test_a_long_line_in_small_chunks_costs_in_proportion():
+    def feed_all(text: str) -> None:
+        checker = FMT.stream(SPEC, strict=True)
+        for i in range(0, len(text), 16):
+            checker.feed(text[i : i + 16])
+
+    assert_linear(feed_all, lambda n: "## Short answer\n" + "x" * n, 8_000)
+
+
+def test_line_endings_split_across_chunks_are_one_line_ending():
+    text = "## Short answer\r\nYes.\r\n\r\n## Reasoning\r\n1. a\r\n"
+    for size in (1, 2, 3, 5):
+        checker = FMT.stream(SPEC, strict=True)
+        assert all(checker.feed(text[i : i + size]) for i in range(0, len(text), size)), size
+        assert checker.finish()
+    bad = "Preamble.\r\n\r\n## Short answer\r\n"
+    for size in (1, 2, 3):
+        checker = FMT.stream(SPEC, strict=True)
+        statuses = [checker.feed(bad[i : i + size]) for i in range(0, len(bad), size)]
+        assert not statuses[-1] and statuses[-1].position == 11, size  # the blank line closing the preamble
+
+
+# --- 9. a section heading inside a list item ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "1. Step ## Assumptions\n",
+        "1. a\n- ## Reasoning\n",
+        "1. a\n2. b\nlazy line ## Assumptions\n",
+        "1. a\n\n> quoted ## Assumptions\n",
+        "1. a\n* star ## Short answer\n",
+    ],
+)
+def test_the_strict_stream_accepts_what_is_valid(tail):
+    reply = "## Short answer\nYes.\n\n## Reasoning\n" + tail
+    assert FMT.is_valid(reply, SPEC, level=1)
+    checker = FMT.stream(SPEC, strict=True)
+    assert all(checker.feed(reply[i : i + 3]) for i in range(0, len(reply), 3))
+    assert FMT.can_be_valid(reply, SPEC, level=1)
+
+
+def test_a_glued_heading_after_the_list_still_fails_the_stream():
+    reply = "## Short answer\nYes.\n\n## Reasoning\n1. a\n\nText ## Assumptions\n"
+    assert not FMT.is_valid(reply, SPEC, level=1)
+    assert not FMT.can_be_valid(reply, SPEC, level=1)
+
+
+# --- 10. small cases ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reply", ["```markdown\n```", "```md\n\n```\n", "~~~markdown\n~~~\n"])
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+@pytest.mark.parametrize("spec", [None, SPEC])
+def test_an_empty_fence_is_empty_not_healed_to_nothing(reply, level, spec):
+    r = enforce_flex_md(reply, spec, level=level)
+    assert not r.ok and r.issues[0].code == "markdown.empty"
+    assert not FMT.is_valid(reply, spec, level=level)
+    with pytest.raises(ValueError):
+        FMT.heal(reply, spec, level=level)
+
+
+def test_a_section_named_with_a_parenthesis_is_written_back():
+    spec = parse_output_format_spec("## Output format\n- (0\n- (a) (optional) — list")
+    text = stringify_output_format_spec(spec)
+    assert parse_output_format_spec(text) == spec
+    assert [(s.name, s.kind, s.required) for s in spec.sections] == [("(0", "prose", True), ("(a)", "list", False)]
+
+
+_TOKENS = st.sampled_from(
+    ["a", "b", " ", "—", "-", ":", "(", ")", ",", "`", "#", "*", "|", "text", "list", "ordered", "table"]
+    + ["required", "optional", "by", "None", "empty", "write", ".", "\\", "\t"]
+)
+_LINE = st.lists(_TOKENS, max_size=10).map("".join)
+_CONTRACT = st.lists(
+    st.one_of(
+        _LINE,
+        _LINE.map(lambda s: "- " + s),
+        _LINE.map(lambda s: "- (" + s + ")"),
+        st.sampled_from(["## Output format", "Tables:", "Empty sections:", "- If a section is empty, write `None`."]),
+    ),
+    max_size=7,
+).map("\n".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_CONTRACT)
+def test_every_contract_the_parser_accepts_is_written_back(text):
+    try:
+        spec = parse_output_format_spec(text)
+    except SpecError:
+        return
+    assert parse_output_format_spec(stringify_output_format_spec(spec)) == spec
