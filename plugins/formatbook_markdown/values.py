@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from .contract.names import normalize_section_name
-from .reply.blocks import scan
+from .reply.blocks import paused_gc, scan
 from .reply.body import container_body
 from .reply.outline import outline_for, relabelled
 from .reply.sections import find_node, match_sections
@@ -139,6 +139,11 @@ def _prepared(text: str, spec: Any):
 def extract_values(text: str, spec: Any = None) -> list[str]:
     """The values of a reply (inside its container when it is one fenced Markdown
     block): see the module docstring."""
+    with paused_gc():  # see paused_gc: many acyclic objects
+        return _extract_values(text, spec)
+
+
+def _extract_values(text: str, spec: Any) -> list[str]:
     body, sc, outline = _prepared(text, spec)
     if spec is None or not getattr(spec, "sections", None):
         return block_values(body)
@@ -156,6 +161,11 @@ def extract_scope(text: str, scope: str, spec: Any = None) -> list[str] | None:
     """The values of the section named ``scope`` (a spec section, else any heading),
     or ``None`` when the reply has no such section. A section holding only the empty
     value gives ``[]``, and so does an optional spec section the reply leaves out."""
+    with paused_gc():  # see paused_gc: many acyclic objects
+        return _extract_scope(text, scope, spec)
+
+
+def _extract_scope(text: str, scope: str, spec: Any) -> list[str] | None:
     body, sc, outline = _prepared(text, spec)
     key = normalize_section_name(scope)
     if spec is not None:

@@ -11,7 +11,7 @@ from formatbook_core.locating import outside_spans, think_spans
 
 from ..contract.coerce import load_spec
 from ..contract.level import parse_level
-from ..reply.blocks import scan
+from ..reply.blocks import paused_gc, scan
 from ..reply.body import as_text, container_body
 from ..reply.outline import MdOutline, outline_for
 from ..reply.sections import SectionResult, match_sections
@@ -135,6 +135,11 @@ def enforce_flex_md(reply: Any, spec: Any = None, level: Any = 1) -> EnforceResu
     text = as_text(reply)
     lvl = parse_level(level)
     spec = load_spec(spec)
+    with paused_gc():
+        return _enforce(text, spec, lvl)
+
+
+def _enforce(text: str, spec: Any, lvl: int) -> EnforceResult:
     st, repaired = run_plan(text, spec, lvl)
     issues = list(st.issues)
     if not _has_content(text) or (st.blank_markdown and not st.outside):

@@ -6,6 +6,7 @@ quotes, tables and raw HTML are left alone. Applies from L1 on."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ..contract.names import normalize_section_name
 from ..reply.blocks import Scan, scan, strip_closing_sequence
@@ -59,16 +60,21 @@ def _unwrapped(sc: Scan) -> tuple[Scan, list[int]]:
     return view, keep
 
 
-def _lines_to_read(sc: Scan, level: int) -> set[int]:
+def _lines_to_read(sc: Scan, level: int, wanted: set[int]) -> set[int]:
     """The lines of ``sc`` that will be top-level paragraph or heading lines of the
     Markdown once the container step has run: below L2 those of the unwrapped text; at
-    L2+ those of each container's content (and of the text around, set aside later)."""
+    L2+ those of each container's content (and of the text around, set aside later).
+    Only containers holding one of the ``wanted`` lines are read."""
     if level < 2:
         view, origin = _unwrapped(sc)
         return {origin[i] for i in _text_lines(view)}
     lines = _text_lines(sc)
+    order = sorted(wanted)
     for f in markdown_fences(sc, level):  # a container's content is Markdown, not code
         first, end = f.line + 1, f.end_line - (1 if f.closed else 0)
+        at = bisect_left(order, first)
+        if at == len(order) or order[at] >= end:
+            continue
         lines |= _text_lines(scan(sc.slice(first, end)), first)
     return lines
 
@@ -79,12 +85,20 @@ def split_glued_headings(st: RepairState) -> None:
     if st.level < 1 or not names or "#" not in st.body:
         return
     sc = scan(st.body)
-    edits = []
-    for i in sorted(_lines_to_read(sc, st.level)):
+    # the lines that would split, found without parsing: most replies have none, and
+    # only those need to know whether they are paragraph lines (a parse per container)
+    candidates = {}
+    for i in range(len(sc.lines)):
         line = sc.line_text(i)
-        if "#" not in line:
-            continue
-        parts = split_glued(line, names)
+        if "#" in line:
+            parts = split_glued(line, names)
+            if parts:
+                candidates[i] = parts
+    if not candidates:
+        return
+    edits = []
+    for i in sorted(set(candidates) & _lines_to_read(sc, st.level, set(candidates))):
+        line, parts = sc.line_text(i), candidates[i]
         if parts:
             edits.append((i, i + 1, "\n".join(parts)))
             st.repair("heading_split", f"put the heading {parts[-1].strip()!r} on its own line", line)

@@ -11,8 +11,11 @@ line), so a token's ``map`` (a half-open range of line numbers) indexes :attr:`S
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -131,6 +134,23 @@ class Scan:
         return self.text[self.offset(start_line) : end]
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused (and restored as it was) for a while.
+
+    markdown-it makes several objects per block and per table cell, and reading a reply
+    makes many more (lines, headings, outline nodes), none of them in cycles; the
+    collector, run each time they pile up, walks every live object, which makes the
+    work grow faster than the text. Paused, a megabyte reply costs what its size says."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 @lru_cache(maxsize=1)
 def block_parser() -> Any:
     """markdown-it configured for CommonMark + GFM tables, block rules only."""
@@ -218,10 +238,11 @@ def scan(text: str) -> Scan:
 
 def _scan(text: str) -> Scan:
     lines = split_lines(text)
-    try:
-        tokens = block_parser().parse(text)
-    except RecursionError:  # pathological nesting: treat the text as one paragraph
-        tokens = []
+    with paused_gc():
+        try:
+            tokens = block_parser().parse(text)
+        except RecursionError:  # pathological nesting: treat the text as one paragraph
+            tokens = []
     sc = Scan(text, lines, tokens)
     nlines = len(lines)
     i = 0
