@@ -5,6 +5,7 @@ accepts) behave."""
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -17,9 +18,11 @@ from formatbook_markdown.contract.model import SpecError
 from formatbook_markdown.contract.parse import parse_output_format_spec
 from formatbook_markdown.contract.write import stringify_output_format_spec
 from formatbook_markdown.heal.glued import split_glued
+from formatbook_markdown.heal.plan import run_plan
+from formatbook_markdown.reply import blocks
 from formatbook_markdown.reply.blocks import bold_label, strip_closing_sequence
 from formatbook_markdown.reply.sections import is_empty_value
-from formatbook_markdown.values import strip_inline
+from formatbook_markdown.values import extract_values, strip_inline
 
 from .helpers import SPEC
 
@@ -30,6 +33,7 @@ FACTOR = 16  # the big input is 16 times the small one: linear ~16x, quadratic ~
 def _best(fn, arg, runs: int = 3) -> float:
     best = float("inf")
     for _ in range(runs):
+        blocks._CACHE.clear()  # each run parses afresh
         t0 = time.perf_counter()
         fn(arg)
         best = min(best, time.perf_counter() - t0)
@@ -222,3 +226,93 @@ def test_every_contract_the_parser_accepts_is_written_back(text):
     except SpecError:
         return
     assert parse_output_format_spec(stringify_output_format_spec(spec)) == spec
+
+
+# --- 8. many containers and tables: linear --------------------------------------------------------
+
+
+class _CountingStr(str):
+    """A reply that counts the characters its ``find`` calls scan."""
+
+    scanned = 0
+
+    def find(self, sub, start=0, end=None):  # type: ignore[override]
+        at = super().find(sub, start, end)
+        stop = (len(self) if end is None else min(end, len(self))) if at < 0 else at + len(sub)
+        type(self).scanned += max(stop - (start or 0), 0)
+        return at
+
+
+def _boxes(n: int, prose: bool) -> str:
+    tail = "prose {i} here\n\n" if prose else "\n"
+    return "".join(f"```markdown\n## Short answer\nYes {i}.\n```\n" + tail.format(i=i) for i in range(n))
+
+
+@pytest.mark.parametrize("prose", [True, False])
+def test_spans_of_many_repairs_do_not_search_from_the_start_each_time(prose):
+    def work(n: int) -> float:
+        reply = _CountingStr(_boxes(n, prose))
+        _CountingStr.scanned = 0
+        run_plan(reply, SPEC, 2)
+        return _CountingStr.scanned / len(reply)
+
+    small, big = work(200), work(1600)
+    assert big <= small * 2 + 4, (small, big)  # per character: flat, not growing with n
+
+
+def test_glued_headings_parse_only_containers_that_need_it(monkeypatch):
+    calls = []
+    real = blocks._scan
+    monkeypatch.setattr(blocks, "_scan", lambda text: calls.append(len(text)) or real(text))
+
+    def parses(n: int) -> int:
+        blocks._CACHE.clear()
+        calls.clear()
+        enforce_flex_md(_boxes(n, prose=True), SPEC, level=2)
+        return len(calls)
+
+    assert parses(50) == parses(400) <= 6  # a few whole-text parses, none per container
+
+
+def test_the_collector_does_not_run_while_a_reply_is_read():
+    collections = []
+
+    def note(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    table = "| Option | Cost | Risk |\n| --- | --- | --- |\n" + "| a | 1 | low |\n" * 20_000
+    reply = "## Short answer\nYes.\n\n## Reasoning\n1. a\n\n" + table
+    blocks._CACHE.clear()
+    gc.callbacks.append(note)
+    try:
+        assert enforce_flex_md(reply, SPEC, level=1).ok
+        extract_values(reply, SPEC)
+    finally:
+        gc.callbacks.remove(note)
+    # paused while the reply is read (the few allocations before may still trigger one;
+    # running, it collects hundreds of times on this reply)
+    assert len(collections) <= 2 and 2 not in collections, collections
+    assert gc.isenabled()  # and it runs again afterwards
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: _boxes(n, prose=True),
+        lambda n: _boxes(n, prose=False),
+        lambda n: (
+            "## Short answer\nYes.\n\n## Reasoning\n1. a\n\n| A | B |\n| --- | --- |\n" + "| a | 1 |\n" * (10 * n)
+        ),
+    ],
+    ids=["containers-and-prose", "containers", "table"],
+)
+def test_many_containers_and_tables_grow_linearly(make):
+    def run(text: str) -> None:
+        blocks._CACHE.clear()
+        enforce_flex_md(text, SPEC, level=2)
+
+    a, b = make(300), make(300 * 8)
+    run(a)
+    small_time = max(_best(run, a), 0.002)
+    assert _best(run, b, runs=2) <= small_time * 8 * 4
