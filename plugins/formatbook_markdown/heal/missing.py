@@ -5,7 +5,8 @@ words). A contract without an empty value makes a missing required section an is
 sections is an issue too (``markdown.no_sections``): filling every section with the empty
 value would pass off a reply that ignored the contract. So is a required section that
 would be filled while a line of the text set aside (the preamble, text outside the L2
-container) names it (``markdown.section_set_aside``): its content is most likely there. A code fence or an HTML block
+container) or a heading holding more than its name (``## Short answer: Yes.``) names it
+(``markdown.section_misplaced``): its content is most likely there. A code fence or an HTML block
 (comment, ``<script>``/``<pre>``...) left open at the end would swallow the added
 sections: it is closed first (``fence_closed``, ``html_closed``). Applies from L1 on."""
 
@@ -44,13 +45,17 @@ def fill_missing_sections(st: RepairState) -> None:
                 s.name,
             )
         return
+    headings = "\n".join(h.raw for h in sc.headings)
     for s in missing:
-        line = naming_line([st.preamble or "", *st.outside], {normalize_section_name(s.name)})
+        key = {normalize_section_name(s.name)}
+        line = naming_line([st.preamble or "", *st.outside], key)
+        where = "text set aside names it"
+        if line is None:
+            line, where = naming_line([headings], key), "a heading names it with more text"
         if line is not None:
             st.issue(
-                "markdown.section_set_aside",
-                f"the required section {s.name!r} would be filled with {empty!r} while text set aside names it: "
-                f"{line!r}",
+                "markdown.section_misplaced",
+                f"the required section {s.name!r} would be filled with {empty!r} while {where}: {line!r}",
                 s.name,
             )
     body = st.body

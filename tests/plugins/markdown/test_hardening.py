@@ -316,3 +316,21 @@ def test_many_containers_and_tables_grow_linearly(make):
     run(a)
     small_time = max(_best(run, a), 0.002)
     assert _best(run, b, runs=2) <= small_time * 8 * 4
+
+
+_ITEM_PIECES = st.sampled_from(
+    ["## Short answer", "## Reasoning", "## Assumptions", "x", "", "1.", "-", "2.", "- ", "  -", "1. ", "*", "+"]
+    + ["10.", "   1.", "  2.", "1)", "- a", "1. a", "   - b", "    -", "```", "* * *", "-\tx", "\t-", "1.\t", "> -"]
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_ITEM_PIECES, max_size=9), st.sampled_from(["\n", "\r\n"]), st.sampled_from([None, SPEC]))
+def test_l3_heal_is_idempotent_on_items_with_only_a_marker(pieces, newline, spec):
+    reply = newline.join(pieces)
+    try:
+        healed = FMT.heal(reply, spec, level=3).text
+    except ValueError:
+        return
+    assert FMT.heal(healed, spec, level=3).text == healed
+    assert FMT.is_valid(healed, spec, level=3)
