@@ -19,17 +19,38 @@ _GLUED = re.compile(r"(?<=\S)[ \t]+(#{1,6})[ \t]+(?=\S)")
 
 def split_glued(line: str, names: dict[str, str]) -> list[str] | None:
     """``line`` split before each heading glued into it that names a section (``names``:
-    normalised name -> the spec's name), or ``None`` when there is none."""
-    for m in _GLUED.finditer(line):
-        if line[: m.start()].count("`") % 2:
+    normalised name -> the spec's name), or ``None`` when there is none.
+
+    A glued heading's title runs to the end of the line (or to the next split), so the
+    candidates are read from the right, once each: a title longer than twice the longest
+    name plus 64 characters names no section, and every candidate left of it is longer
+    still. Linear in the line."""
+    if not names:
+        return None
+    matches = list(_GLUED.finditer(line))
+    if not matches:
+        return None
+    bound = 2 * max(len(n) for n in names) + 64
+    ticks = [0]  # backticks before each offset, for "inside a code span"
+    for ch in line:
+        ticks.append(ticks[-1] + (ch == "`"))
+    heads: list[str] = []
+    end = len(line)
+    for m in reversed(matches):
+        if m.end() >= end:
+            continue
+        if end - m.end() > bound:
+            break
+        if ticks[m.start()] % 2:
             continue  # inside a code span
-        title = strip_closing_sequence(line[m.end() :])
+        title = strip_closing_sequence(line[m.end() : end])
         if normalize_section_name(title) not in names:
             continue
-        before = line[: m.start()].rstrip()
-        head = f"{m.group(1)} {title.strip()}"
-        return (split_glued(before, names) or [before]) + [head]
-    return None
+        heads.append(f"{m.group(1)} {title.strip()}")
+        end = len(line[: m.start()].rstrip())
+    if not heads:
+        return None
+    return [line[:end]] + heads[::-1]
 
 
 def _text_lines(sc: Scan, offset: int = 0) -> set[int]:

@@ -69,6 +69,8 @@ def assert_linear(fn, make, small: int) -> None:
         (strip_closing_sequence, lambda n: "a" + " " * n + "b", 5_000),
         (strip_closing_sequence, lambda n: "a " + "#" * n + "b", 5_000),
         (lambda s: split_glued(s, {"reasoning": "Reasoning"}), lambda n: "a ## b" + " " * n + "c", 5_000),
+        (lambda s: split_glued(s, {"reasoning": "Reasoning"}), lambda n: "a # " * n + "b", 1_000),
+        (lambda s: split_glued(s, {"reasoning": "Reasoning"}), lambda n: "a ## Reasoning " * n, 1_000),
         # the Issues Envelope's fields
         (parse_issues_envelope, lambda n: "# Flex-MD Issues Envelope\n- status: a" + " " * n + "b\n", 5_000),
         (parse_issues_envelope, lambda n: "# Flex-MD Issues Envelope\n## Issues\n- code: x" + " " * n + "y\n", 5_000),
@@ -83,6 +85,8 @@ def assert_linear(fn, make, small: int) -> None:
         "closing-spaces",
         "closing-hashes",
         "glued-spaces",
+        "glued-many",
+        "glued-many-names",
         "envelope-top",
         "envelope-item",
     ],
@@ -119,6 +123,18 @@ def test_whole_checks_are_linear_on_hostile_sections(make):
         FMT.can_be_valid(text, SPEC, level=1)
 
     assert_linear(run, make, 4_000)
+
+
+def test_glued_headings_split_as_before():
+    names = {"reasoning": "Reasoning", "short answer": "Short answer"}
+    assert split_glued("Yes. ## Reasoning ##", names) == ["Yes.", "## Reasoning"]
+    assert split_glued("x ## Short answer ## Reasoning", names) == ["x", "## Short answer", "## Reasoning"]
+    assert split_glued("I think ## Short answer Yes. ## Reasoning", names) == [
+        "I think ## Short answer Yes.",
+        "## Reasoning",
+    ]
+    assert split_glued("a `## Reasoning`", names) is None
+    assert split_glued("a ## Reasoning" + " x" * 100, names) is None
 
 
 def test_unwrapping_keeps_what_the_pattern_kept():
