@@ -11,6 +11,7 @@ included.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 from .contract.names import normalize_section_name
@@ -90,12 +91,17 @@ def _join_lines(text: str) -> str:
 
 
 def block_values(
-    md: str, *, headings: bool = True, skip_lines: set[int] | None = None, only: tuple[int, int] | None = None
+    md: str,
+    *,
+    headings: bool = True,
+    skip_lines: set[int] | None = None,
+    only: list[tuple[int, int]] | None = None,
 ) -> list[str]:
     """One value per block of ``md`` (white-space-only values left out).
 
     ``headings``: include heading text. ``skip_lines``: blocks starting on these lines
-    give nothing. ``only``: keep blocks starting in this line range.
+    give nothing. ``only``: keep blocks starting in one of these line ranges (sorted,
+    disjoint; one pass over the blocks whatever their number).
     """
     if not md.strip():
         return []
@@ -117,7 +123,7 @@ def block_values(
         if line is not None:
             if line in skip_lines:
                 continue
-            if only is not None and not (only[0] <= line < only[1]):
+            if only is not None and not _in_ranges(only, line):
                 continue
         if in_heading and not headings:
             continue
@@ -187,7 +193,10 @@ def _sections(spec: Any) -> list[Any]:
 
 
 def _values_of(body: str, nodes: list[Any]) -> list[str]:
-    out: list[str] = []
-    for node in nodes:
-        out += block_values(body, headings=False, only=(node.body_line, node.end_line))
-    return out
+    # the chosen occurrences of a name are disjoint and in document order
+    return block_values(body, headings=False, only=[(n.body_line, n.end_line) for n in nodes])
+
+
+def _in_ranges(ranges: list[tuple[int, int]], line: int) -> bool:
+    at = bisect_right(ranges, (line, float("inf"))) - 1
+    return at >= 0 and ranges[at][0] <= line < ranges[at][1]

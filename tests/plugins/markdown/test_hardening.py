@@ -22,7 +22,7 @@ from formatbook_markdown.heal.plan import run_plan
 from formatbook_markdown.reply import blocks
 from formatbook_markdown.reply.blocks import bold_label, strip_closing_sequence
 from formatbook_markdown.reply.sections import is_empty_value
-from formatbook_markdown.values import extract_values, strip_inline
+from formatbook_markdown.values import extract_scope, extract_values, strip_inline
 
 from .helpers import SPEC
 
@@ -135,6 +135,13 @@ def test_glued_headings_split_as_before():
     ]
     assert split_glued("a `## Reasoning`", names) is None
     assert split_glued("a ## Reasoning" + " x" * 100, names) is None
+
+
+def test_a_scope_over_many_duplicates_is_linear():
+    def run(text: str) -> None:
+        assert len(extract_scope(text, "Short answer", SPEC)) == text.count("\n\n")
+
+    assert_linear(run, lambda n: "## Short answer\nx\n\n" * n, 200)
 
 
 def test_unwrapping_keeps_what_the_pattern_kept():
