@@ -181,7 +181,8 @@ class MarkdownFormat(BaseFormat):
 
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
         """The whole reply first (see :mod:`.locate`), then the default locator's spans."""
-        return locate_markdown(reply, (self.name, *self.aliases))
+        spec, level, problem = self._setup(schema, options)
+        return locate_markdown(reply, (self.name, *self.aliases), spec)
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any):
         from .stream import MarkdownChecker  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)

@@ -33,9 +33,13 @@ from formatbook_core.locating import FENCE_LINE, THINK_OPEN, THINK_OPEN_MAX
 
 from .contract.names import normalize_section_name
 from .heal.glued import split_glued
+from .reply.blocks import strip_closing_sequence
 
-_ATX = re.compile(r"^(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
-_CLOSING_SEQ = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+# the title's trailing blanks and closing sequence are stripped in code (linear)
+_ATX = re.compile(r"^(#{1,6})(?:[ \t]+(.*))?$")
+_NEWLINE = re.compile(r"[\r\n]")
+# a line starting a list item or a block quote
+_CONTAINER_START = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|>")
 _PLAIN_START = re.compile(r"^[^\s#`~<|>*+\-=_\[!0-9\\:]")
 
 
@@ -51,7 +55,9 @@ class MarkdownChecker:
         self._names = {normalize_section_name(s.name): s.name for s in (getattr(spec, "sections", None) or [])}
         self._parts: list[str] = []
         self._length = 0
-        self._pending = ""  # the unfinished line
+        self._pending: list[str] = []  # the unfinished line, in pieces (joined once it ends)
+        self._line_start = 0  # where the unfinished line starts in the reply
+        self._after_cr = False  # the last line ended with '\r': a '\n' next belongs to it
         self._tail = ""  # the last characters seen, for a <think> tag split across chunks
         self._failed: StreamStatus | None = None
         self._judging = True
@@ -62,6 +68,10 @@ class MarkdownChecker:
         self._container_fence: tuple[str, int] | None = None
         # the first block before any heading: start / para (a plain paragraph) / done
         self._pre = "start"
+        # inside a list item or a quote: its lines (lazy continuations included) are no
+        # top-level paragraph lines, where the plan looks for glued headings
+        self._nested = False
+        self._blank = False  # the previous line was blank
 
     # --- the Checker protocol -------------------------------------------------------------
     def feed(self, chunk: str) -> StreamStatus:
@@ -83,30 +93,41 @@ class MarkdownChecker:
         self._tail = window[-(THINK_OPEN_MAX - 1) :]
         if not self._judging:
             return StreamStatus(True)
-        text = self._pending + chunk
+        # only the chunk is searched: the unfinished line is kept in pieces, joined once
         pos = 0
+        if self._after_cr and chunk.startswith("\n"):
+            pos, self._line_start = 1, start + 1
+        self._after_cr = False
         while True:
-            nl = _next_newline(text, pos)
-            if nl < 0:
+            m = _NEWLINE.search(chunk, pos)
+            if m is None:
                 break
-            line = text[pos:nl]
-            end = nl + (2 if text.startswith("\r\n", nl) else 1)
-            if nl == len(text) - 1 and text[nl] == "\r":
-                break  # a lone '\r' at the end may be the start of '\r\n'
+            nl = m.start()
+            end = nl + 1
+            if chunk[nl] == "\r":
+                if nl + 1 < len(chunk):
+                    end += chunk[nl + 1] == "\n"
+                else:
+                    self._after_cr = True  # a '\n' in the next chunk ends this same line
+            piece = chunk[pos:nl]
+            line = "".join(self._pending) + piece if self._pending else piece
+            self._pending = []
             reason = self._line(line)
             self._line_no += 1
             if reason is not None:
-                return self._fail(reason, start - len(self._pending) + pos)
+                return self._fail(reason, self._line_start)
+            self._line_start = start + end
             if not self._judging:
-                self._pending = ""
                 return StreamStatus(True)
             pos = end
-        self._pending = text[pos:]
+        if pos < len(chunk):
+            self._pending.append(chunk[pos:])
         return StreamStatus(True)
 
     def copy(self) -> MarkdownChecker:
         clone = _copy.copy(self)
         clone._parts = list(self._parts)
+        clone._pending = list(self._pending)
         return clone
 
     def finish(self) -> StreamStatus:
@@ -182,6 +203,7 @@ class MarkdownChecker:
             return None
         if self._level < 1 or not self._names:
             return None
+        blank_before, self._blank = self._blank, not line.strip()
         if not line.strip():
             if self._pre == "para":
                 return "text before the first heading (a preamble) is set aside, so the reply cannot stay as written"
@@ -189,10 +211,21 @@ class MarkdownChecker:
         heading = _ATX.match(line)
         if heading:
             self._pre = "done"
+            self._nested = False
             return self._heading(heading)
         if line[:1].isspace():
             if self._pre == "start":
                 self._pre = "done"  # maybe indented code: not judged
+            return None
+        if _CONTAINER_START.match(line):
+            self._nested = True  # a list item or a quote starts
+        elif blank_before:
+            self._nested = False  # a column-0 line after a blank line ends the list or quote
+        if self._nested or "|" in line:
+            # a list item's or quote's line, or maybe a table row: the plan splits no
+            # heading there (a list item's '## Name' is no heading either)
+            if self._pre == "start":
+                self._pre = "done"
             return None
         glued = self._glued(line)
         if glued:
@@ -202,7 +235,7 @@ class MarkdownChecker:
         return None
 
     def _heading(self, m: re.Match[str]) -> str | None:
-        raw = _CLOSING_SEQ.sub("", (m.group(2) or "")).strip()
+        raw = strip_closing_sequence(m.group(2) or "").strip()
         canonical = self._names.get(normalize_section_name(raw))
         if canonical is not None and raw != canonical:
             return f"the heading {raw!r} is renamed to {canonical!r} by the repair plan"
@@ -215,13 +248,3 @@ class MarkdownChecker:
         if parts:
             return f"the heading {parts[-1]!r} is glued to the text before it"
         return None
-
-
-def _next_newline(text: str, pos: int) -> int:
-    a = text.find("\n", pos)
-    b = text.find("\r", pos)
-    if a < 0:
-        return b
-    if b < 0:
-        return a
-    return min(a, b)

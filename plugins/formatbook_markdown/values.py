@@ -11,12 +11,13 @@ included.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 from .contract.names import normalize_section_name
-from .reply.blocks import scan
+from .reply.blocks import paused_gc, scan
 from .reply.body import container_body
-from .reply.outline import outline_for
+from .reply.outline import outline_for, relabelled
 from .reply.sections import find_node, match_sections
 
 _IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\n]*\)")
@@ -26,7 +27,6 @@ _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]*)>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _MARKS = re.compile(r"\*+|~~|`+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
-_BREAK = re.compile(r"(?:\\|  +)?\r?\n[ \t]*")
 
 
 def _drop_comments(text: str) -> str:
@@ -65,16 +65,43 @@ def strip_inline(md: str) -> str:
     text = _ESCAPE.sub(lambda m: "\x00" + m.group(1), text)  # shield escaped marks
     text = _MARKS.sub("", text)
     text = text.replace("\x00", "")
-    return _BREAK.sub(" ", text)
+    return _join_lines(text)
+
+
+def _join_lines(text: str) -> str:
+    """``text`` with each line break (and a hard break's ``\\`` or trailing spaces before
+    it, the indentation after it) turned into one space. A scan: the regular expression
+    ``(?:\\|  +)?\r?\n[ \t]*`` is quadratic on spaces inside a line."""
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if i:
+            line = line.lstrip(" \t")
+        if i < len(lines) - 1:
+            if line.endswith("\r"):
+                line = line[:-1]
+            if line.endswith("\\"):
+                line = line[:-1]
+            elif line.endswith("  "):
+                line = line.rstrip(" ")
+        out.append(line)
+    return " ".join(out)
 
 
 def block_values(
-    md: str, *, headings: bool = True, skip_lines: set[int] | None = None, only: tuple[int, int] | None = None
+    md: str,
+    *,
+    headings: bool = True,
+    skip_lines: set[int] | None = None,
+    only: list[tuple[int, int]] | None = None,
 ) -> list[str]:
     """One value per block of ``md`` (white-space-only values left out).
 
     ``headings``: include heading text. ``skip_lines``: blocks starting on these lines
-    give nothing. ``only``: keep blocks starting in this line range.
+    give nothing. ``only``: keep blocks starting in one of these line ranges (sorted,
+    disjoint; one pass over the blocks whatever their number).
     """
     if not md.strip():
         return []
@@ -96,7 +123,7 @@ def block_values(
         if line is not None:
             if line in skip_lines:
                 continue
-            if only is not None and not (only[0] <= line < only[1]):
+            if only is not None and not _in_ranges(only, line):
                 continue
         if in_heading and not headings:
             continue
@@ -107,7 +134,9 @@ def block_values(
 
 
 def _prepared(text: str, spec: Any):
-    body = container_body(text)
+    # labels written as headings: a label's paragraph is then split where the outline
+    # splits it (a label mid-paragraph, the text after a label)
+    body = relabelled(scan(container_body(text)), spec)
     sc = scan(body)
     outline = outline_for(sc, spec)
     return body, sc, outline
@@ -116,15 +145,17 @@ def _prepared(text: str, spec: Any):
 def extract_values(text: str, spec: Any = None) -> list[str]:
     """The values of a reply (inside its container when it is one fenced Markdown
     block): see the module docstring."""
+    with paused_gc():  # see paused_gc: many acyclic objects
+        return _extract_values(text, spec)
+
+
+def _extract_values(text: str, spec: Any) -> list[str]:
     body, sc, outline = _prepared(text, spec)
     if spec is None or not getattr(spec, "sections", None):
         return block_values(body)
     skip: set[int] = set()
     first = min((n.line for n in outline.nodes), default=len(sc.lines))
     skip.update(range(0, first))  # the preamble
-    for node in outline.walk():
-        if node.label:  # a bold label read as a heading is a heading
-            skip.update(range(node.line, node.body_line))
     for result in match_sections(sc, outline, spec, parse=False).values():
         if result.empty:
             for node in result.nodes:
@@ -135,7 +166,12 @@ def extract_values(text: str, spec: Any = None) -> list[str]:
 def extract_scope(text: str, scope: str, spec: Any = None) -> list[str] | None:
     """The values of the section named ``scope`` (a spec section, else any heading),
     or ``None`` when the reply has no such section. A section holding only the empty
-    value gives ``[]``."""
+    value gives ``[]``, and so does an optional spec section the reply leaves out."""
+    with paused_gc():  # see paused_gc: many acyclic objects
+        return _extract_scope(text, scope, spec)
+
+
+def _extract_scope(text: str, scope: str, spec: Any) -> list[str] | None:
     body, sc, outline = _prepared(text, spec)
     key = normalize_section_name(scope)
     if spec is not None:
@@ -146,16 +182,21 @@ def extract_scope(text: str, scope: str, spec: Any = None) -> list[str] | None:
                 return _values_of(body, result.nodes)
     nodes = find_node(outline, scope)
     if not nodes:
-        return None
+        # an optional section the reply leaves out has nothing to count
+        optional = any(normalize_section_name(s.name) == key and not s.required for s in _sections(spec))
+        return [] if optional else None
     return _values_of(body, nodes)
 
 
+def _sections(spec: Any) -> list[Any]:
+    return list(getattr(spec, "sections", None) or []) if spec is not None else []
+
+
 def _values_of(body: str, nodes: list[Any]) -> list[str]:
-    out: list[str] = []
-    for node in nodes:
-        labels = set()
-        for child in node.walk():
-            if child.label:
-                labels.update(range(child.line, child.body_line))
-        out += block_values(body, headings=False, skip_lines=labels, only=(node.body_line, node.end_line))
-    return out
+    # the chosen occurrences of a name are disjoint and in document order
+    return block_values(body, headings=False, only=[(n.body_line, n.end_line) for n in nodes])
+
+
+def _in_ranges(ranges: list[tuple[int, int]], line: int) -> bool:
+    at = bisect_right(ranges, (line, float("inf"))) - 1
+    return at >= 0 and ranges[at][0] <= line < ranges[at][1]

@@ -85,7 +85,7 @@ _KIND_ALTERNATION = "|".join(sorted((re.escape(k) for k in SECTION_KIND_WORDS), 
 _KIND_AT = re.compile(rf"\s*({_KIND_ALTERNATION})(?=$|[\s(),;:.—–-])", re.IGNORECASE)
 _TABLE_KIND_ALTERNATION = "|".join(sorted((re.escape(k) for k in TABLE_KIND_WORDS), key=len, reverse=True))
 _TABLE_KIND_AT = re.compile(rf"\s*({_TABLE_KIND_ALTERNATION})(?=$|[\s(),;:.—–-])", re.IGNORECASE)
-_BY = re.compile(r"^\s*,?\s*by\s+(.+)$", re.IGNORECASE | re.DOTALL)
+_BY = re.compile(r"^\s*(?:,\s*)?by\s+(.+)$", re.IGNORECASE | re.DOTALL)
 _TABLES_HEADER = re.compile(r"^tables?\b", re.IGNORECASE)
 _TABLES_REQUIRED = re.compile(r"\b(required|mandatory)\b", re.IGNORECASE)
 _EMPTY_HEADER = re.compile(r"^empty(?:[ \t]+sections?)?\b", re.IGNORECASE)

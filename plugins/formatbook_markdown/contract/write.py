@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .coerce import coerce_spec
-from .model import OutputFormatSpec, SpecError
+from .model import OfsSection, OutputFormatSpec, SpecError
 from .parse import parse_output_format_spec
 
 _WRITE_SECTION_KIND = {"prose": "text", "list": "list", "ordered_list": "ordered list"}
@@ -17,6 +17,24 @@ def _code_span(value: str) -> str:
     fence = "`" * (longest + 1)
     pad = " " if value.startswith("`") or value.endswith("`") or (value.startswith(" ") and value.endswith(" ")) else ""
     return f"{fence}{pad}{value}{pad}{fence}"
+
+
+def _section_line(section: OfsSection) -> str:
+    """The contract line of ``section``: ``- Name — kind (required) — hint``, or, when
+    that reads back differently (a name starting with ``(`` makes a line ending with
+    ``)`` a table line), ``- Name (required) — kind — hint``."""
+    kind = _WRITE_SECTION_KIND.get(section.kind, section.kind)
+    flag = "required" if section.required else "optional"
+    hint = f" — {section.hint}" if section.hint is not None else ""
+    candidates = (f"- {section.name} — {kind} ({flag}){hint}", f"- {section.name} ({flag}) — {kind}{hint}")
+    for line in candidates:
+        try:
+            back = parse_output_format_spec("## Output format\n" + line).sections
+        except SpecError:
+            continue
+        if back == [section]:
+            return line
+    return candidates[0]  # the whole contract is read back below, and refused
 
 
 def stringify_output_format_spec(spec: OutputFormatSpec) -> str:
@@ -37,13 +55,7 @@ def stringify_output_format_spec(spec: OutputFormatSpec) -> str:
             if spec.section_order_matters
             else "Include these sections somewhere (order does not matter):"
         )
-        for s in spec.sections:
-            line = (
-                f"- {s.name} — {_WRITE_SECTION_KIND.get(s.kind, s.kind)} ({'required' if s.required else 'optional'})"
-            )
-            if s.hint is not None:
-                line += f" — {s.hint}"
-            out.append(line)
+        out += [_section_line(s) for s in spec.sections]
         out.append("")
     if spec.tables or not spec.tables_optional:
         out.append("Tables (only if needed):" if spec.tables_optional else "Tables (required):")

@@ -75,27 +75,29 @@ def flex_document_to_dict(doc: FlexDocument) -> dict[str, Any]:
         out["title"] = doc.title
     if doc.meta:
         out["meta"] = dict(doc.meta)
-    frames = []
-    for f in doc.frames:
-        d: dict[str, Any] = {"type": f.type}
-        for key in ("role", "id", "ts"):
-            if getattr(f, key) is not None:
-                d[key] = getattr(f, key)
-        if f.meta:
-            d["meta"] = dict(f.meta)
-        if f.title is not None:
-            d["title"] = f.title
-        if f.body_md:
-            d["body_md"] = f.body_md
-        if f.payloads:
-            d["payloads"] = {}
-            for name, p in f.payloads.items():
-                pd: dict[str, Any] = {"raw": p.raw, "value": p.value}
-                if p.lang is not None:
-                    pd["lang"] = p.lang
-                if p.parse_error is not None:
-                    pd["parseError"] = p.parse_error
-                d["payloads"][name] = pd
-        frames.append(d)
-    out["frames"] = frames
+    out["frames"] = [flex_frame_to_dict(f) for f in doc.frames]
     return out
+
+
+def flex_frame_to_dict(f: FlexFrame) -> dict[str, Any]:
+    """The JSON form of one frame (fields that are unset left out)."""
+    d: dict[str, Any] = {"type": f.type}
+    for key in ("role", "id", "ts"):
+        if getattr(f, key) is not None:
+            d[key] = getattr(f, key)
+    if f.meta:
+        d["meta"] = dict(f.meta)
+    if f.title is not None:
+        d["title"] = f.title
+    if f.body_md:
+        d["body_md"] = f.body_md
+    if f.payloads:
+        d["payloads"] = {}
+        for name, p in f.payloads.items():
+            pd: dict[str, Any] = {"raw": p.raw, "value": p.value}
+            if p.lang is not None:
+                pd["lang"] = p.lang
+            if p.parse_error is not None:
+                pd["parseError"] = p.parse_error
+            d["payloads"][name] = pd
+    return d

@@ -33,6 +33,12 @@ class FlexFrame:
     body_md: str = ""
     payloads: dict[str, FlexPayload] = field(default_factory=dict)
 
+    def to_json(self) -> dict[str, Any]:
+        """The frame's JSON form (Flex-MD's field names; unset fields left out)."""
+        from .json_form import flex_frame_to_dict  # noqa: PLC0415 - json_form imports this module
+
+        return flex_frame_to_dict(self)
+
 
 @dataclass
 class FlexDocument:
@@ -41,6 +47,12 @@ class FlexDocument:
     title: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     frames: list[FlexFrame] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The document's JSON form (``flex_document_to_dict``)."""
+        from .json_form import flex_document_to_dict  # noqa: PLC0415 - json_form imports this module
+
+        return flex_document_to_dict(self)
 
 
 @dataclass(frozen=True)

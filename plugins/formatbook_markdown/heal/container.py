@@ -7,6 +7,9 @@ untagged fence holding headings is taken as the container when no tagged one exi
 several containers are merged into one (their contents joined by a blank line, in
 order); an unclosed container is closed; anything outside the container (other fences
 included) is set aside as ``outside``. The fence written is longer than any fence inside.
+Fences pair as a reader pairs them (``reply.blocks._pair_containers``): a container
+holding a tagged block (```` ```python ````) closes at the bare fence after that block's,
+and is written with a longer fence so that CommonMark reads it the same way.
 """
 
 from __future__ import annotations
@@ -31,7 +34,13 @@ def markdown_fences(sc: Scan, level: int) -> list[FenceBlock]:
 
 
 def normalize_container(st: RepairState) -> None:
-    """Unwrap (below L2) or establish (L2+) the single Markdown container."""
+    """Unwrap (below L2) or establish (L2+) the single Markdown container; record
+    whether the Markdown is then blank (``blank_markdown``)."""
+    _normalize(st)
+    st.blank_markdown = not st.body.strip()
+
+
+def _normalize(st: RepairState) -> None:
     sc = scan(st.body)
     tagged = [f for f in sc.fences if f.lang in MARKDOWN_LANGS]
     if st.level < 2:
@@ -81,10 +90,18 @@ def normalize_container(st: RepairState) -> None:
             st.repair("outside_set_aside", f"set aside {len(kept)} characters outside the Markdown container", kept)
     if not boxes[-1].closed:
         st.repair("container_closed", "closed the unclosed Markdown container", sc.line_text(boxes[-1].line))
+    for f in boxes:
+        if f.nested:
+            st.repair(
+                "container_refenced",
+                f"wrote the Markdown container with a longer fence: its {f.marker} fence is closed, for "
+                "CommonMark, by the closing fence of a block inside it",
+                sc.line_text(f.line),
+            )
     if len(boxes) == 1:
         f = boxes[0]
         st.body = _inner(sc, f)
-        keep_fence = f.closed and f.lang in MARKDOWN_LANGS
+        keep_fence = f.closed and f.lang in MARKDOWN_LANGS and not f.nested
         st.container = Container(sc.line_text(f.line), sc.line_text(f.end_line - 1)) if keep_fence else Container()
         return
     st.repair("containers_merged", f"merged {len(boxes)} fenced Markdown blocks into one", sc.line_text(boxes[1].line))

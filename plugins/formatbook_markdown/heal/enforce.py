@@ -11,7 +11,7 @@ from formatbook_core.locating import outside_spans, think_spans
 
 from ..contract.coerce import load_spec
 from ..contract.level import parse_level
-from ..reply.blocks import scan
+from ..reply.blocks import paused_gc, scan
 from ..reply.body import as_text, container_body
 from ..reply.outline import MdOutline, outline_for
 from ..reply.sections import SectionResult, match_sections
@@ -34,6 +34,19 @@ class Extracted:
     preamble: str | None = None
     outside: list[str] = field(default_factory=list)
     think: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data (what ``json.dumps`` takes): ``sections`` by the spec's names,
+        each with its Markdown and its parsed list and table; every table; the
+        ``outline``; and what was set aside (``preamble``, ``outside``, ``think``)."""
+        return {
+            "sections": {name: result.to_json() for name, result in self.sections_by_name.items()},
+            "tables": [t.to_json() for t in self.tables],
+            "outline": self.outline.to_json(),
+            "preamble": self.preamble,
+            "outside": list(self.outside),
+            "think": list(self.think),
+        }
 
 
 @dataclass
@@ -79,6 +92,7 @@ REPAIR_CODES: dict[str, str] = {
     "container_wrapped": "markdown.container",
     "containers_merged": "markdown.container",
     "container_closed": "markdown.container",
+    "container_refenced": "markdown.container",
     "outside_set_aside": "markdown.outside",
     "heading_renamed": "markdown.heading_name",
     "heading_from_label": "markdown.heading_name",
@@ -99,6 +113,7 @@ CONTRACT_KINDS = frozenset(
         "container_wrapped",
         "containers_merged",
         "container_closed",
+        "container_refenced",
         "container_tagged",
         "outside_set_aside",
         "filled",
@@ -120,11 +135,21 @@ def enforce_flex_md(reply: Any, spec: Any = None, level: Any = 1) -> EnforceResu
     text = as_text(reply)
     lvl = parse_level(level)
     spec = load_spec(spec)
+    with paused_gc():
+        return _enforce(text, spec, lvl)
+
+
+def _enforce(text: str, spec: Any, lvl: int) -> EnforceResult:
     st, repaired = run_plan(text, spec, lvl)
     issues = list(st.issues)
-    if not _has_content(text):
+    if not _has_content(text) or (st.blank_markdown and not st.outside):
+        # an empty fence holds no Markdown either: healing it would give an empty reply
         issues.insert(
-            0, Issue("markdown.empty", "the reply holds no Markdown (it is empty, blank or only <think> blocks)")
+            0,
+            Issue(
+                "markdown.empty",
+                "the reply holds no Markdown (it is empty, blank, only <think> blocks or an empty fence)",
+            ),
         )
     extracted = extract_body(st.body, spec)
     extracted.preamble = st.preamble if st.preamble is not None else (extracted.outline.preamble or None)

@@ -34,9 +34,10 @@ from formatbook_core import Repair
 from .issues import Issue
 
 TITLE = "# Flex-MD Issues Envelope"
-_TOP = re.compile(r"^- (status|level):\s*(.*?)\s*$")
-_ITEM = re.compile(r"^- (code|kind):\s*(.*?)\s*$")
-_FIELD = re.compile(r"^  (section|message):\s?(.*?)\s*$")
+# the value is stripped in code: a lazy group before `\s*$` is quadratic on spaces
+_TOP = re.compile(r"^- (status|level):(.*)$")
+_ITEM = re.compile(r"^- (code|kind):(.*)$")
+_FIELD = re.compile(r"^  (section|message):(.*)$")
 
 
 @dataclass
@@ -114,17 +115,19 @@ def parse_issues_envelope(text: str) -> IssuesEnvelope | None:
         if part == "head":
             m = _TOP.match(line)
             if m and m.group(1) == "status":
-                status = m.group(2)
+                status = m.group(2).strip()
             elif m:
-                level = int(m.group(2)) if m.group(2).isdigit() else None
+                value = m.group(2).strip()
+                level = int(value) if value.isdigit() else None
             continue
         m = _ITEM.match(line)
         if m and ((m.group(1) == "code") == (part == "issues")):
             flush()
-            current = {m.group(1): m.group(2)}
+            current = {m.group(1): m.group(2).strip()}
             continue
         f = _FIELD.match(line)
         if f and current is not None:
-            current[f.group(1)] = f.group(2)
+            value = f.group(2)
+            current[f.group(1)] = (value[1:] if value[:1].isspace() else value).rstrip()
     flush()
     return IssuesEnvelope(status or "failed", level, issues, repairs)

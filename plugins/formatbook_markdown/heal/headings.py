@@ -1,9 +1,10 @@
 """Step 4: headings naming a spec section are written with the spec's name (case,
 trailing colon, emphasis and numbering dropped: ``## **1. reasoning:**`` becomes
 ``## Reasoning``); a setext heading that needs renaming becomes an ATX heading; a
-paragraph whose first line is only a bold label naming a section (``**Reasoning:**``)
-gets that line turned into a heading, at the level the other section headings use (and
-so does each following line that is such a label too: see ``reply.blocks.label_lines``). Applies from L1 on."""
+paragraph line that is a bold label naming a section (``**Reasoning:**``, or
+``**Short answer:** Yes.`` whose text goes on the next line) becomes a heading at the
+level the other section headings use, and ``##Reasoning`` gets its space (which lines
+count: ``reply.blocks.label_lines``). Applies from L1 on."""
 
 from __future__ import annotations
 
@@ -24,15 +25,18 @@ def standardize_headings(st: RepairState) -> None:
     sc = scan(st.body)
     level = section_level(sc.headings, set(names))
     edits: list[tuple[int, int, str | None]] = []
-    for line, label in label_lines(sc, set(names)):
-        canonical = names[normalize_section_name(label)]
-        edits.append((line, line + 1, f"{'#' * level} {canonical}"))
-        st.repair(
-            "heading_from_label",
-            f"turned the bold label {sc.line_text(line).strip()!r} into the heading {canonical!r}",
-            sc.line_text(line),
-            canonical,
-        )
+    for lb in label_lines(sc, set(names)):
+        canonical = names[normalize_section_name(lb.label)]
+        heading = f"{'#' * (lb.level or level)} {canonical}"
+        edits.append((lb.line, lb.line + 1, heading + ("\n" + lb.rest if lb.rest else "")))
+        written = sc.line_text(lb.line)
+        if lb.level is None:
+            message = f"turned the bold label {written.strip()!r} into the heading {canonical!r}"
+            if lb.rest:
+                message += ", the text after it on a line of its own"
+            st.repair("heading_from_label", message, written, canonical)
+        else:
+            st.repair("heading_renamed", f"wrote {written.strip()!r} as the heading {heading!r}", written, canonical)
     if edits:
         st.body = edit_lines(sc, edits)
         sc = scan(st.body)

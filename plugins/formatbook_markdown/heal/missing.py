@@ -3,7 +3,10 @@ contract's empty value, as a repair of kind ``"filled"`` (the empty value counts
 words). A contract without an empty value makes a missing required section an issue
 (``markdown.missing_section``) instead. A reply that had text but none of the spec's
 sections is an issue too (``markdown.no_sections``): filling every section with the empty
-value would pass off a reply that ignored the contract. A code fence or an HTML block
+value would pass off a reply that ignored the contract. So is a required section that
+would be filled while a line of the text set aside (the preamble, text outside the L2
+container) or a heading holding more than its name (``## Short answer: Yes.``) names it
+(``markdown.section_misplaced``): its content is most likely there. A code fence or an HTML block
 (comment, ``<script>``/``<pre>``...) left open at the end would swallow the added
 sections: it is closed first (``fence_closed``, ``html_closed``). Applies from L1 on."""
 
@@ -11,9 +14,10 @@ from __future__ import annotations
 
 import re
 
+from ..contract.names import normalize_section_name
 from ..reply.blocks import Scan, scan
 from ..reply.outline import outline_for, section_level
-from ..reply.sections import match_sections
+from ..reply.sections import match_sections, naming_line
 from .state import RepairState
 
 
@@ -41,6 +45,19 @@ def fill_missing_sections(st: RepairState) -> None:
                 s.name,
             )
         return
+    headings = "\n".join(h.raw for h in sc.headings)
+    for s in missing:
+        key = {normalize_section_name(s.name)}
+        line = naming_line([st.preamble or "", *st.outside], key)
+        where = "text set aside names it"
+        if line is None:
+            line, where = naming_line([headings], key), "a heading names it with more text"
+        if line is not None:
+            st.issue(
+                "markdown.section_misplaced",
+                f"the required section {s.name!r} would be filled with {empty!r} while {where}: {line!r}",
+                s.name,
+            )
     body = st.body
     open_block = _open_at_end(sc)
     if open_block is not None:

@@ -41,8 +41,12 @@ class RepairState:
     think: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
     preamble: str | None = None
+    #: the Markdown is blank once the container step has run (an empty fence, say)
+    blank_markdown: bool = False
     #: the section each repair concerns (parallel to ``repairs``; ``None`` for none)
     repair_sections: list[str | None] = field(default_factory=list)
+    _cursor: int = field(default=0, repr=False)
+    _lines: dict[str, int] | None = field(default=None, repr=False)
 
     # --- the spec ----------------------------------------------------------------------
     @property
@@ -61,12 +65,36 @@ class RepairState:
     # --- recording ----------------------------------------------------------------------
     def span_of(self, text: str) -> Span | None:
         """Where ``text`` first occurs in the reply as received (``None`` when it was
-        changed on the way and cannot be found)."""
+        changed on the way and cannot be found): a line is looked up among the reply's
+        lines first (an index built once), and a longer text is searched from where the
+        last one was found, so that a step recording many repairs in document order
+        does not search the reply from its start each time."""
         needle = text.strip()
         if not needle:
             return None
-        at = self.original.find(needle)
+        if "\n" not in needle and "\r" not in needle:
+            at = self._line_index().get(needle, -1)
+            if at < 0:
+                at = self.original.find(needle)
+        else:
+            at = self.original.find(needle, self._cursor)
+            if at < 0:
+                at = self.original.find(needle, 0, self._cursor + len(needle))
+            if at >= 0:
+                self._cursor = at
         return Span(at, at + len(needle)) if at >= 0 else None
+
+    def _line_index(self) -> dict[str, int]:
+        """Each stripped line of the reply -> where its first occurrence starts."""
+        if self._lines is None:
+            self._lines = {}
+            pos = 0
+            for line in self.original.splitlines(keepends=True):
+                body = line.strip()
+                if body and body not in self._lines:
+                    self._lines[body] = pos + len(line) - len(line.lstrip())
+                pos += len(line)
+        return self._lines
 
     def repair(self, kind: str, message: str, where: str | Span | None = None, section: str | None = None) -> None:
         span = where if isinstance(where, Span) or where is None else self.span_of(where)

@@ -11,15 +11,21 @@ line), so a token's ``map`` (a half-open range of line numbers) indexes :attr:`S
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from formatbook_core.locating import CLOSING_FENCE
+from formatbook_core.locating import CLOSING_FENCE, FENCE_LINE
 
 from ..contract.names import normalize_section_name
+
+#: Info strings that make a fenced block a Markdown container.
+MARKDOWN_LANGS = frozenset({"markdown", "md"})
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
@@ -59,8 +65,9 @@ class Heading:
 
     ``line``/``end_line``: its line range (two lines for a setext heading); ``raw``: the
     heading text as written (emphasis kept); ``setext``: underlined with ``=`` or ``-``;
-    ``label``: a paragraph that is only a bold label (``**Reasoning:**``), read as a
-    heading by the section matcher.
+    ``label``: a paragraph line read as a heading by the section matcher (a bold label
+    ``**Reasoning:**``, ``##Reasoning``; see :func:`label_lines`), ``rest`` the text
+    after a bold label on its line.
     """
 
     level: int
@@ -69,6 +76,8 @@ class Heading:
     end_line: int
     setext: bool = False
     label: bool = False
+    #: a label's text after it on the same line (``**Short answer:** Yes.``)
+    rest: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,10 @@ class FenceBlock:
     marker: str
     info: str
     closed: bool
+    #: a Markdown container closed where a reader closes it, past the bare fence that
+    #: closes it for CommonMark (that fence closes a tagged block inside: see
+    #: :func:`_reader_end`); its fence must be longer to be read so
+    nested: bool = False
 
     @property
     def lang(self) -> str:
@@ -121,6 +134,23 @@ class Scan:
         return self.text[self.offset(start_line) : end]
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused (and restored as it was) for a while.
+
+    markdown-it makes several objects per block and per table cell, and reading a reply
+    makes many more (lines, headings, outline nodes), none of them in cycles; the
+    collector, run each time they pile up, walks every live object, which makes the
+    work grow faster than the text. Paused, a megabyte reply costs what its size says."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 @lru_cache(maxsize=1)
 def block_parser() -> Any:
     """markdown-it configured for CommonMark + GFM tables, block rules only."""
@@ -139,17 +169,58 @@ def inline_parser() -> Any:
 
 _CACHE: OrderedDict[str, Scan] = OrderedDict()
 _CACHE_SIZE = 16
-_LABEL = re.compile(r"^(\*\*|__)(?!\s)(.+?)(?<!\s)\1\s*:?\s*$", re.DOTALL)
 
 
-def bold_label(content: str) -> str | None:
-    """The label of a paragraph that is only bold text (``**Reasoning:**``), else None."""
-    if "\n" in content.strip():
+def bold_label(line: str) -> tuple[str, str] | None:
+    """``(label, rest)`` when ``line`` starts with a bold label: ``**Reasoning:**`` alone
+    (``rest`` empty; the colon optional), or followed by text on the same line
+    (``**Short answer:** Yes.``; the colon, inside or right after the bold text, is then
+    required: ``**Note** that...`` is a sentence). ``None`` otherwise. A scan, not a
+    regular expression: linear whatever follows."""
+    s = line.strip()
+    delim = s[:2]
+    if delim not in ("**", "__") or len(s) < 5 or s[2].isspace():
         return None
-    m = _LABEL.match(content.strip())
-    if not m or m.group(1) in m.group(2):
+    close = s.find(delim, 3)
+    if close < 0:
         return None
-    return m.group(2).strip()
+    label = s[2:close]
+    if label[-1].isspace() or delim[0] in (label[0], label[-1]):
+        return None
+    after = s[close + 2 :]
+    colon = label.endswith(":")
+    if after.startswith(":"):
+        if colon:
+            return None  # '**A:**:' is no label
+        after, colon = after[1:], True
+    if after.strip() and (not colon or not after[:1].isspace()):
+        return None
+    label = label.rstrip(":").strip()
+    return (label, after.strip()) if label else None
+
+
+def strip_closing_sequence(title: str) -> str:
+    """An ATX heading's text without its closing ``#`` sequence (``Reasoning ##`` →
+    ``Reasoning``; a title that is only ``#`` marks is empty) and the blanks around it.
+    A scan: ``[ \t]+#+[ \t]*$`` is quadratic on spaces."""
+    s = title.rstrip(" \t")
+    bare = s.rstrip("#")
+    if bare != s and (not bare or bare[-1] in " \t"):
+        s = bare
+    return s.strip(" \t")
+
+
+def hash_heading(line: str) -> tuple[int, str] | None:
+    """``(level, title)`` of a line that is a heading missing the space after its ``#``
+    run (``##Short answer``: CommonMark reads it as text), else ``None``."""
+    s = line.lstrip(" ")
+    if len(line) - len(s) > 3 or not s.startswith("#"):
+        return None
+    hashes = len(s) - len(s.lstrip("#"))
+    title = s[hashes:]
+    if hashes > 6 or not title or title[0].isspace():
+        return None
+    return hashes, strip_closing_sequence(title)
 
 
 def scan(text: str) -> Scan:
@@ -167,10 +238,11 @@ def scan(text: str) -> Scan:
 
 def _scan(text: str) -> Scan:
     lines = split_lines(text)
-    try:
-        tokens = block_parser().parse(text)
-    except RecursionError:  # pathological nesting: treat the text as one paragraph
-        tokens = []
+    with paused_gc():
+        try:
+            tokens = block_parser().parse(text)
+        except RecursionError:  # pathological nesting: treat the text as one paragraph
+            tokens = []
     sc = Scan(text, lines, tokens)
     nlines = len(lines)
     i = 0
@@ -187,7 +259,54 @@ def _scan(text: str) -> Scan:
         elif tok.type == "paragraph_open" and tok.level == 0 and tok.map:
             sc.paragraphs.append((tok.map[0], tok.map[1]))
         i += 1
+    _pair_containers(sc)
     return sc
+
+
+def _pair_containers(sc: Scan) -> None:
+    """Close each Markdown container where a reader closes it: a ```` ```markdown ````
+    block holding a tagged block (```` ```python ````) is, for CommonMark, closed by that
+    block's bare closing fence; a reader pairs that fence with the tagged one and closes
+    the container at the next bare fence. What CommonMark read inside the container as
+    the reader pairs it (headings, paragraphs, fences) is no longer top-level."""
+    i = 0
+    while i < len(sc.fences):
+        f = sc.fences[i]
+        i += 1
+        if f.lang not in MARKDOWN_LANGS or not f.closed:
+            continue
+        end = _reader_end(sc, f)
+        if end is None or end <= f.end_line:
+            continue
+        sc.fences[i - 1] = FenceBlock(f.line, end, f.marker, f.info, True, nested=True)
+        sc.fences[i:] = [g for g in sc.fences[i:] if g.line >= end]
+        sc.headings = [h for h in sc.headings if not f.line < h.line < end]
+        sc.paragraphs = [p for p in sc.paragraphs if not f.line < p[0] < end]
+        sc.code_lines.update(range(f.line, end))
+
+
+def _reader_end(sc: Scan, f: FenceBlock) -> int | None:
+    """The end line of container ``f`` as a reader pairs fences: inside it a fence with
+    an info string opens a block that the next bare fence of its kind (as long or
+    longer) closes; the container closes at the first bare fence of its own kind found
+    outside such a block. ``None`` when the text ends first."""
+    char, length = f.marker[0], len(f.marker)
+    inner: tuple[str, int] | None = None
+    for i in range(f.line + 1, len(sc.lines)):
+        text = sc.line_text(i)
+        closing = CLOSING_FENCE.match(text)
+        if inner is not None:
+            if closing and closing.group(1)[0] == inner[0] and len(closing.group(1)) >= inner[1]:
+                inner = None
+            continue
+        if closing:
+            if closing.group(1)[0] == char and len(closing.group(1)) >= length:
+                return i + 1
+            continue
+        m = FENCE_LINE.match(text)
+        if m and m.group(3).strip() and not (m.group(2)[0] == "`" and "`" in m.group(3)):
+            inner = (m.group(2)[0], len(m.group(2)))
+    return None
 
 
 def _fence(sc: Scan, tok: Any) -> FenceBlock:
@@ -217,54 +336,78 @@ def _indent_columns(line: str) -> int:
 _PLAIN = re.compile(r" {0,3}(?:(?!\d{1,9}[.)](?:[ \t]|$))[^\W_]|[*_]+(?=[^\s*_])|`(?!``)|[\"'(])")
 
 
-def label_lines(sc: Scan, names: set[str]) -> list[tuple[int, str]]:
-    """``(line, label)`` of every bold label naming one of ``names`` (normalised section
-    names), in document order.
+class Label(NamedTuple):
+    """A paragraph line read as a section heading: its ``line``, the section ``label``
+    as written, the ``rest`` of the line after a bold label (the section's first
+    content) and the heading ``level`` it has (``None``: the sections' level)."""
 
-    A label is a line of a top-level paragraph that is only bold text (``**Reasoning:**``):
-    the paragraph's first line, or a line right after a label (``**Assumptions:**\n
-    **Assumptions:**`` is two labels). Read as a heading, a label ends its paragraph and
-    the next line starts a new one, so a label counts only when that changes nothing else:
-    it is the paragraph's last line, or the next line is a label too, or plain text (a
-    letter, a digit that is no list marker, emphasis, a code span...). Before ``<span>``,
-    ``2. x``, indented text or a ``[x]: /url`` line it stays bold text: as a heading it
-    would turn that line into HTML, a list, code or a link definition, and the repaired
-    reply would read differently from the reply that was checked. The repair step that
-    writes labels as headings uses this same reading."""
+    line: int
+    label: str
+    rest: str = ""
+    level: int | None = None
 
-    def label_at(line: int) -> str | None:
+
+# a list item's start: text after a label may open the section's list
+_ITEM_START = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]")
+
+
+def label_lines(sc: Scan, names: set[str]) -> list[Label]:
+    """Every line of a top-level paragraph that is a section heading in all but syntax,
+    naming one of ``names`` (normalised section names), in document order: a bold label
+    (``**Reasoning:**``, or ``**Short answer:** Yes.`` with the text after it as the
+    section's first line) or a heading without the space after its ``#`` run
+    (``##Reasoning``). Any line of the paragraph counts, consecutive labels too.
+
+    Read as a heading, such a line ends the paragraph above it and the next line starts
+    a new one, so it counts only when that changes nothing else: it is the paragraph's
+    last line, or the next line is a label too, or plain text (a letter, a digit that is
+    no list marker, emphasis, a code span...). Before ``<span>``, ``2. x``, indented text
+    or a ``[x]: /url`` line it stays text: as a heading it would turn that line into
+    HTML, a list, code or a link definition, and the repaired reply would read
+    differently from the reply that was checked. The text after a bold label goes on a
+    line of its own, so it must be plain text or a list item's start. The repair step
+    that writes labels as headings uses this same reading."""
+
+    def label_at(line: int) -> Label | None:
         text = sc.line_text(line)
         if _indent_columns(text) >= 4:
             return None
-        label = bold_label(text)
-        return label if label is not None and normalize_section_name(label) in names else None
+        found = bold_label(text)
+        if found is not None:
+            label, rest = found
+            if normalize_section_name(label) not in names:
+                return None
+            if rest and not (_PLAIN.match(rest) or _ITEM_START.match(rest)):
+                return None
+            return Label(line, label, rest)
+        hashed = hash_heading(text)
+        if hashed is not None and normalize_section_name(hashed[1]) in names:
+            return Label(line, hashed[1], "", hashed[0])
+        return None
 
-    found: list[tuple[int, str]] = []
+    found: list[Label] = []
     if not names:
         return found
     for start, end in sc.paragraphs:
         for line in range(start, end):
             label = label_at(line)
             if label is None:
-                break
+                continue
             nxt = line + 1
-            following = nxt < end and label_at(nxt) is not None
-            if nxt < end and not following and not _PLAIN.match(sc.line_text(nxt)):
-                break
-            found.append((line, label))
-            if not following:
-                break
+            if nxt < end and label_at(nxt) is None and not _PLAIN.match(sc.line_text(nxt)):
+                continue
+            found.append(label)
     return found
 
 
 def with_labels(sc: Scan, names: set[str], level: int) -> list[Heading]:
-    """The headings of ``sc`` plus bold labels naming one of ``names`` (normalised
-    section names, see :func:`label_lines`), read as headings of ``level``; in document
-    order. The rest of a label's paragraph is the section's first content."""
+    """The headings of ``sc`` plus the labels naming one of ``names`` (normalised
+    section names, see :func:`label_lines`), read as headings (bold labels at ``level``);
+    in document order. What follows a label is the section's content."""
     heads = list(sc.headings)
     labels = label_lines(sc, names)
     if labels:
-        heads += [Heading(level, label, line, line + 1, label=True) for line, label in labels]
+        heads += [Heading(lb.level or level, lb.label, lb.line, lb.line + 1, label=True, rest=lb.rest) for lb in labels]
         heads.sort(key=lambda h: h.line)
     return heads
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .blocks import scan
+from .blocks import MARKDOWN_LANGS, scan
 
-#: Info strings that make a fenced block a Markdown container.
-MARKDOWN_LANGS = frozenset({"markdown", "md"})
+__all__ = ["MARKDOWN_LANGS", "as_text", "container_body"]
 
 
 def as_text(reply: Any) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .blocks import scan
 
@@ -35,6 +36,16 @@ class ListItem:
     def ordered(self) -> bool:
         return self.marker[0].isdigit()
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: ``text``, ``marker``, ``index`` (``null`` for a bullet) and
+        ``children``."""
+        return {
+            "text": self.text,
+            "marker": self.marker,
+            "index": self.index,
+            "children": [c.to_json() for c in self.children],
+        }
+
 
 @dataclass
 class ParsedList:
@@ -43,6 +54,10 @@ class ParsedList:
     items: list[ListItem]
     ordered: bool
     kind: str = "list"
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: ``ordered`` and the ``items`` tree."""
+        return {"ordered": self.ordered, "items": [i.to_json() for i in self.items]}
 
 
 def _indent(ws: str) -> int:

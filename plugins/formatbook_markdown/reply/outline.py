@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract.names import normalize_section_name
-from .blocks import Heading, Scan, scan, with_labels
+from .blocks import Heading, Scan, label_lines, scan, with_labels
 
 
 @dataclass
@@ -24,7 +24,8 @@ class MdNode:
     ``key`` (a slug, unique in the outline) and the line/offset fields are internal: they
     are never rendered. ``line`` is the heading's first line, ``body_line`` the first line
     after it, ``end_line`` the end (exclusive) of the whole subtree; ``start``/``end`` the
-    same subtree as offsets. ``label`` marks a bold-label paragraph read as a heading.
+    same subtree as offsets. ``label`` marks a paragraph line read as a heading (a bold
+    label, ``##Name``), ``rest`` the text after a bold label on its line.
     """
 
     title: str
@@ -39,12 +40,23 @@ class MdNode:
     end: int = 0
     label: bool = False
     id: str | None = None
+    #: a bold label's text after it on its line: the first line of the content
+    rest: str = ""
 
     def walk(self):
         """This node and every descendant, in document order."""
         yield self
         for child in self.children:
             yield from child.walk()
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: ``title``, ``level``, ``content_md`` and ``children``."""
+        return {
+            "title": self.title,
+            "level": self.level,
+            "content_md": self.content_md,
+            "children": [c.to_json() for c in self.children],
+        }
 
 
 @dataclass
@@ -60,6 +72,10 @@ class MdOutline:
         """Every node, in document order."""
         for node in self.nodes:
             yield from node.walk()
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: the ``preamble`` and the root ``nodes``."""
+        return {"preamble": self.preamble, "nodes": [n.to_json() for n in self.nodes]}
 
 
 _SLUG = re.compile(r"[^\w]+")
@@ -92,7 +108,7 @@ def outline_from(sc: Scan, heads: list[Heading]) -> MdOutline:
         base = _slug(h.raw)
         seen[base] = seen.get(base, 0) + 1
         key = base if seen[base] == 1 else f"{base}-{seen[base]}"
-        node = MdNode(h.raw, h.level, key, "", line=h.line, body_line=h.end_line, label=h.label)
+        node = MdNode(h.raw, h.level, key, "", line=h.line, body_line=h.end_line, label=h.label, rest=h.rest)
         nodes.append(node)
         while stack and stack[-1].level >= h.level:
             stack.pop()
@@ -103,7 +119,7 @@ def outline_from(sc: Scan, heads: list[Heading]) -> MdOutline:
     open_nodes: list[MdNode] = []
     for idx, node in enumerate(nodes):
         nxt = nodes[idx + 1].line if idx + 1 < len(nodes) else total
-        node.content_md = trim_blank(sc.slice(node.body_line, nxt).replace("\r\n", "\n").replace("\r", "\n"))
+        node.content_md = body_text(sc, node, nxt)
         while open_nodes and open_nodes[-1].level >= node.level:
             _close(sc, open_nodes.pop(), node.line)
         open_nodes.append(node)
@@ -112,6 +128,13 @@ def outline_from(sc: Scan, heads: list[Heading]) -> MdOutline:
     first = heads[0].line if heads else total
     preamble = trim_blank(sc.slice(0, first).replace("\r\n", "\n").replace("\r", "\n"))
     return MdOutline(roots, preamble)
+
+
+def body_text(sc: Scan, node: MdNode, end_line: int) -> str:
+    """What lies under ``node``'s heading down to ``end_line``, trimmed: the text after a
+    bold label on its line first, then the lines below."""
+    below = sc.slice(node.body_line, end_line).replace("\r\n", "\n").replace("\r", "\n")
+    return trim_blank(node.rest + "\n" + below if node.rest else below)
 
 
 def _close(sc: Scan, node: MdNode, end: int) -> None:
@@ -152,6 +175,28 @@ def spec_headings(sc: Scan, spec: Any) -> list[Heading]:
         return list(sc.headings)
     names = {normalize_section_name(s.name) for s in spec.sections}
     return with_labels(sc, names, section_level(sc.headings, names))
+
+
+def relabelled(sc: Scan, spec: Any) -> str:
+    """``sc``'s text with every label naming a section of ``spec`` written as an ATX
+    heading (the text after a bold label on the next line), as the repair step writes
+    them, so that block-level readings (counts) see the sections the outline sees."""
+    if spec is None or not getattr(spec, "sections", None):
+        return sc.text
+    names = {normalize_section_name(s.name) for s in spec.sections}
+    labels = label_lines(sc, names)
+    if not labels:
+        return sc.text
+    level = section_level(sc.headings, names)
+    pieces: list[str] = []
+    pos = 0
+    for lb in labels:
+        ln = sc.lines[lb.line]
+        pieces.append(sc.text[pos : ln.start])
+        pieces.append(f"{'#' * (lb.level or level)} {lb.label}" + ("\n" + lb.rest if lb.rest else ""))
+        pos = ln.end
+    pieces.append(sc.text[pos:])
+    return "".join(pieces)
 
 
 def section_level(heads: list[Heading], names: set[str]) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 from ..contract.names import normalize_section_name
 from .blocks import Scan
 from .lists import ParsedList, parse_list
-from .outline import MdNode, MdOutline, trim_blank
+from .outline import MdNode, MdOutline, body_text
 from .tables import ParsedTable, parse_tables
 
 
@@ -38,8 +38,28 @@ class SectionResult:
     #: every outline node merged into this section (internal)
     nodes: list[MdNode] = field(default_factory=list, repr=False)
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: ``md``, ``empty``, the parsed ``list`` and ``table`` (``null``
+        when there is none)."""
+        return {
+            "md": self.md,
+            "empty": self.empty,
+            "list": self.list.to_json() if self.list is not None else None,
+            "table": self.table.to_json() if self.table is not None else None,
+        }
 
-_WRAP = re.compile(r"^(`+|\*{1,3}|_{1,3})(.*)\1$", re.DOTALL)
+
+def _unwrap(s: str) -> str | None:
+    """``s`` without one pair of wrapping marks (backticks, or one to three ``*``/``_``),
+    ``None`` when it has none. A scan: the regular expression ``(`+)(.*)\1`` is cubic on
+    a run of backticks."""
+    if not s or s[0] not in "`*_":
+        return None
+    mark = s[0]
+    lead = len(s) - len(s.lstrip(mark))
+    trail = len(s) - len(s.rstrip(mark))
+    width = min(lead, trail, len(s) // 2, 3 if mark != "`" else len(s))
+    return s[width : len(s) - width] if width else None
 
 
 def is_empty_value(md: str, empty_value: str | None) -> bool:
@@ -49,10 +69,10 @@ def is_empty_value(md: str, empty_value: str | None) -> bool:
         return False
     s = md.strip()
     for _ in range(3):
-        m = _WRAP.match(s)
-        if not m:
+        inner = _unwrap(s)
+        if inner is None:
             break
-        s = m.group(2).strip()
+        s = inner.strip()
     s = s.rstrip(".").strip()
     return s.lower() == empty_value.strip().lower()
 
@@ -60,7 +80,7 @@ def is_empty_value(md: str, empty_value: str | None) -> bool:
 def node_body(sc: Scan, node: MdNode) -> str:
     """The Markdown under ``node``'s heading down to the end of its subtree, trimmed (a
     first line indented by fewer than four spaces loses its indentation)."""
-    body = trim_blank(sc.slice(node.body_line, node.end_line).replace("\r\n", "\n").replace("\r", "\n"))
+    body = body_text(sc, node, node.end_line)
     indent = len(body) - len(body.lstrip(" "))
     return body[indent:] if 0 < indent < 4 else body
 
@@ -107,6 +127,25 @@ def match_sections(sc: Scan, outline: MdOutline, spec: Any, parse: bool = True) 
             nodes,
         )
     return out
+
+
+_NAME_END = re.compile(r":| [-–—] ")
+
+
+def naming_line(texts: list[str], keys: set[str]) -> str | None:
+    """The first line of ``texts`` that names a section (``keys``: normalised names) at
+    its start: ``Short answer: Yes.``, ``**Short answer**``, ``- Short answer - yes``,
+    ``> ## Short answer`` (emphasis, quote and heading marks, list markers and numbering
+    ignored; the name alone or before a colon or a dash). ``None`` when no line does."""
+    for text in texts:
+        for line in text.splitlines():
+            bare = line.replace("*", "").replace("_", " ").strip().lstrip("#>-+ \t").strip()
+            if not bare:
+                continue
+            head = _NAME_END.split(bare, maxsplit=1)[0]
+            if normalize_section_name(head) in keys or normalize_section_name(bare) in keys:
+                return line.strip()
+    return None
 
 
 def find_node(outline: MdOutline, name: str) -> list[MdNode]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .blocks import Scan, scan
 
@@ -28,6 +29,10 @@ class ParsedTable:
     rows: list[list[str]]
     kind: str = "table"
     by: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data: ``columns``, ``rows``, ``kind`` and ``by``."""
+        return {"columns": list(self.columns), "rows": [list(r) for r in self.rows], "kind": self.kind, "by": self.by}
 
 
 @dataclass
