@@ -53,16 +53,21 @@ _LEADING_THINK = re.compile(rf"\s*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
 
 
 def leading_think(reply: str) -> Span | None:
-    """The span of a ``<think>`` block that opens the reply (after white space), or ``None``.
+    """The span of the ``<think>`` blocks that open the reply (after white space; several in a
+    row count as one run), or ``None``.
 
-    This is the block StreamGuard sets aside while a reply streams; an unclosed one runs to
-    the end of the reply. Formats whose payload is the whole reply (text) drop only this one.
+    These are the blocks StreamGuard sets aside while a reply streams; an unclosed one runs
+    to the end of the reply. Formats whose payload is the whole reply (text) drop only these,
+    so that what is left never opens with a think block (healing it again changes nothing).
     """
-    m = _LEADING_THINK.match(reply)
-    if m is None:
-        return None
-    close = think_close(m.group(1)).search(reply, m.end())
-    return Span(m.start(1) - 1, close.end() if close else len(reply))
+    start: int | None = None
+    pos = 0
+    while (m := _LEADING_THINK.match(reply, pos)) is not None:
+        if start is None:
+            start = m.start(1) - 1
+        close = think_close(m.group(1)).search(reply, m.end())
+        pos = close.end() if close else len(reply)
+    return None if start is None else Span(start, pos)
 
 
 def outside_spans(text_length: int, removed: list[Span]) -> list[Span]:

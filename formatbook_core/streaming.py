@@ -67,9 +67,9 @@ class _ThinkSplitter:
     start of what may be an opening tag (outside a block) or a closing tag (inside one).
     Each feed scans the chunk and that tail once.
 
-    With ``leading_only`` only a block that opens the reply (after white space) is set
-    aside, as :func:`formatbook_core.locating.leading_think` finds it: once other text has
-    begun, everything passes through.
+    With ``leading_only`` only the blocks that open the reply (after white space, one or
+    several in a row) are set aside, as :func:`formatbook_core.locating.leading_think` finds
+    them: once other text has begun, everything passes through.
     """
 
     def __init__(self, *, leading_only: bool = False) -> None:
@@ -79,7 +79,7 @@ class _ThinkSplitter:
         self._held = ""
         self._fed = 0  # characters of the reply taken so far
         self._blank = True  # no stretch has begun yet since the start or the last block
-        self._done_lead = False  # leading-only mode: the lead (blank, then one block) is over
+        self._done_lead = False  # leading-only mode: the lead (blank space and think blocks) is over
 
     def _stretch(self, pieces: list[tuple[int, str]], offset: int, text: str) -> None:
         if self._blank:
@@ -124,14 +124,12 @@ class _ThinkSplitter:
                 # the match ends in the new chunk (the held tail alone held no closing tag),
                 # so offsets after it are exact even when held white space was shortened
                 self._closing = None
-                self._done_lead = self._leading_only
                 self._blank = True
                 pos = found.end()
                 start = self._fed - len(text)
 
     def _past_lead(self, text: str, pos: int) -> bool:
-        """Leading-only mode: text other than a think block has begun (at ``pos`` or before),
-        or a block has already been set aside."""
+        """Leading-only mode: text other than a think block has begun (at ``pos`` or before)."""
         if self._done_lead:
             return True
         rest = text[pos:].lstrip()
