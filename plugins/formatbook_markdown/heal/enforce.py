@@ -142,8 +142,9 @@ def enforce_flex_md(reply: Any, spec: Any = None, level: Any = 1) -> EnforceResu
 def _enforce(text: str, spec: Any, lvl: int) -> EnforceResult:
     st, repaired = run_plan(text, spec, lvl)
     issues = list(st.issues)
-    if not _has_content(text) or (st.blank_markdown and not st.outside):
-        # an empty fence holds no Markdown either: healing it would give an empty reply
+    if not _has_content(text) or (st.blank_markdown and (not st.outside or not st.body.strip())):
+        # an empty fence holds no Markdown either: healing it would give an empty reply (or
+        # an empty container, with what was around it set aside), which is no payload
         issues.insert(
             0,
             Issue(

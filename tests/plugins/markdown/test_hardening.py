@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import get_format
+from formatbook_core import HealError, check, get_format
 from formatbook_markdown import enforce_flex_md, parse_issues_envelope
 from formatbook_markdown.contract.model import SpecError
 from formatbook_markdown.contract.parse import parse_output_format_spec
@@ -357,3 +357,12 @@ def test_l3_heal_is_idempotent_on_items_with_only_a_marker(pieces, newline, spec
         return
     assert FMT.heal(healed, spec, level=3).text == healed
     assert FMT.is_valid(healed, spec, level=3)
+
+
+def test_an_empty_container_with_text_around_it_is_no_payload():
+    # found by the fuzzer: at L2 the text before an empty ```markdown fence was set aside and
+    # heal returned the empty container, which is not valid
+    fmt = get_format("markdown")
+    with pytest.raises(HealError, match="holds no Markdown"):
+        fmt.heal("a\n```markdown", None, level=2)
+    assert not check("a\n```markdown", "EXPECT MARKDOWN level=2").ok
