@@ -1,7 +1,7 @@
 """formatbook: check what an LLM wrote against what the caller expected.
 
 The core knows no format by name: formats come from plugins (entry point group
-``formatbook``). See DESIGN.md for the contracts.
+``formatbook``). ARCHITECTURE.md describes the contracts and the layers.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Counting units: characters, words, sentences, lines, paragraphs, pages.
 
-Each unit follows DESIGN.md's counting table (Promptbook's meaning with its defects fixed)
+Each unit follows the README's counting table (Promptbook's meaning with its defects fixed)
 and is registered through the ``register_units`` hook, exactly as a third-party unit is::
 
     from formatbook_core import hookimpl

@@ -37,7 +37,7 @@ class Checker(Protocol):
 
 @runtime_checkable
 class FormatDefinition(Protocol):
-    """What a format plugin registers. See DESIGN.md, "The format definition"."""
+    """What a format plugin registers. See ARCHITECTURE.md, "The format definition"."""
 
     # Read-only members: a class attribute (``name = "json"``) or a property provides them.
     @property

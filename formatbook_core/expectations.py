@@ -342,6 +342,12 @@ def _resolve_schema(word: str, base: Path, line: str) -> Any:
     if not path.is_absolute():
         path = base / path
     if not path.is_file():
+        if word.startswith(("{", "[")):  # JSON written inline (shlex took its quotes off)
+            raise ExpectationError(
+                f"{line!r}: a schema in an EXPECT line is a file or a URL; give an inline schema in code "
+                "(Expectations(schema=...)) or write it to a file",
+                line,
+            )
         raise ExpectationError(f"{line!r}: schema file {word!r} not found (looked in {path.parent})", line)
     return path
 

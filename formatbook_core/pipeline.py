@@ -163,7 +163,7 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     """The first located candidate that passes (healed if need be), and True; else the
     first candidate, whose violations are the ones reported, and False."""
     try:
-        spans = list(fmt.locate(reply, schema, **options)) or [Span(0, len(reply))]
+        spans = _spans(fmt.locate(reply, schema, **options), len(reply)) or [Span(0, len(reply))]
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
         return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False
     first = _evaluate(fmt, reply, spans[0], schema, options)
@@ -202,6 +202,10 @@ def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, 
     except Exception as exc:
         candidate.violations = [_plugin_failure(fmt, "heal", exc)] + [v.shift(span.start) for v in first.violations]
         return candidate
+    if not isinstance(healed, Healed):
+        wrong = TypeError(f"returned {type(healed).__name__}, not Healed")
+        candidate.violations = [_plugin_failure(fmt, "heal", wrong)] + [v.shift(span.start) for v in first.violations]
+        return candidate
     candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)
     candidate.set_aside.extend(s.shift(span.start) for s in healed.set_aside)
     candidate.text = healed.text
@@ -215,9 +219,37 @@ def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, 
 
 def _guarded(fmt: Any, method: str, text: str, schema: Any, options: dict[str, Any]) -> Analysis:
     try:
-        return getattr(fmt, method)(text, schema, **options)
+        analysis = getattr(fmt, method)(text, schema, **options)
     except Exception as exc:
         return Analysis(None, (_plugin_failure(fmt, method, exc),))
+    if not isinstance(analysis, Analysis):
+        wrong = TypeError(f"returned {type(analysis).__name__}, not Analysis")
+        return Analysis(None, (_plugin_failure(fmt, method, wrong),))
+    return analysis
+
+
+# A plugin that returns the wrong type is a plugin failure like one that raises: checked
+# where the pipeline would otherwise trip over it with an error of its own.
+def _spans(located: Any, length: int) -> list[Span]:
+    if not isinstance(located, (list, tuple)):
+        raise TypeError(f"returned {type(located).__name__}, not a list of Span")
+    spans = []
+    for span in located:
+        if not (
+            isinstance(span, tuple)
+            and len(span) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in span)
+            and 0 <= span[0] <= span[1] <= length
+        ):
+            raise TypeError(f"returned {span!r}, not a Span inside the {length} characters of the reply")
+        spans.append(Span(*span))
+    return spans
+
+
+def _strings(values: Any) -> list[str]:
+    if not isinstance(values, (list, tuple)) or not all(isinstance(v, str) for v in values):
+        raise TypeError(f"returned {type(values).__name__} {values!r:.60}, not a list of str")
+    return list(values)
 
 
 def _plugin_failure(fmt: Any, method: str, exc: Exception) -> Violation:
@@ -272,12 +304,12 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult) -> Ch
         else:
             try:
                 if count.scope is not None:
-                    scoped = fmt.extract_scope(text, count.scope, schema, **exp.options)
+                    scoped = _strings(fmt.extract_scope(text, count.scope, schema, **exp.options))
                 elif fmt is None:
                     scoped = [text] if text.strip() else []
                 else:
                     if values is None:
-                        values = list(fmt.extract_values(text, schema, **exp.options))
+                        values = _strings(fmt.extract_values(text, schema, **exp.options))
                     scoped = values
             except ScopeNotFound as exc:
                 result.violations.append(

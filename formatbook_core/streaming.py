@@ -21,7 +21,7 @@ from .expectations import Count, Expectations, as_expectations
 from .limits import limits_from
 from .locating import THINK_OPEN, THINK_OPEN_MAX, THINK_TAGS, think_close
 from .pipeline import check
-from .results import CheckResult, StreamStatus
+from .results import CheckResult, ExpectationError, StreamStatus
 
 _CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
 _OPEN_TAGS = tuple(f"<{tag}>" for tag in THINK_TAGS)
@@ -232,7 +232,17 @@ class StreamGuard:
         self._failed: StreamStatus | None = None
         self._complete = False
         fmt = exp.fmt
-        self._checker = fmt.stream(exp.loaded_schema, strict=strict, **exp.options) if fmt is not None else None
+        self._checker: Any = None
+        if fmt is not None:
+            schema = exp.loaded_schema  # a schema that cannot be loaded is an ExpectationError
+            try:
+                self._checker = fmt.stream(schema, strict=strict, **exp.options)
+            except ExpectationError:
+                raise
+            except Exception as exc:  # a plugin failure stops the guard with a reason, as check() reports it
+                self._failed = StreamStatus(
+                    False, f"the {fmt.name} format's stream() failed: {type(exc).__name__}: {exc}"
+                )
         # check() takes a think block that opens the reply out of the text for no format and
         # for the formats that take the whole reply (text; Markdown's plan sets it aside as a
         # repair); the others locate their payload without any think block. A strict guard
@@ -310,7 +320,12 @@ class StreamGuard:
         if self._checker is None:
             status = StreamStatus(True, open=piece)
         else:
-            status = self._checker.feed(piece)
+            try:
+                status = self._checker.feed(piece)
+            except Exception as exc:
+                return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", self._length)
+            if not isinstance(status, StreamStatus):
+                return self._fail(f"the format's checker returned {type(status).__name__}, not StreamStatus", None)
             if not status:
                 position = status.position
                 if position is not None:

@@ -1,6 +1,6 @@
 """A reusable contract test-suite for format plugins.
 
-Every format, built-in or third-party, must keep the promises of DESIGN.md ("The format
+Every format, built-in or third-party, must keep the promises of ARCHITECTURE.md ("The format
 definition"). This module checks them on the format's own sample documents and on
 garbage. Use it from your plugin's tests::
 
@@ -16,7 +16,7 @@ method, parametrized over the samples and the garbage inputs. ``make_contract(fm
 such a class for a format object; the ``check_*`` functions are plain functions raising
 ``AssertionError``, usable from any test runner.
 
-What is checked (each rule from DESIGN.md):
+What is checked (each rule of the format definition):
 
 * protocol: ``name`` (lower case), ``aliases``, ``mime_types``, ``scope_kind``; the methods
   accept ``schema`` and ``**options``; ``isinstance(fmt, FormatDefinition)``.

@@ -13,7 +13,7 @@ from .inputs import CHAR_FEED_LIMIT, PREFIX_LIMIT, prefix_positions, show, wrap_
 
 
 def check_protocol(fmt: Any) -> None:
-    """The attributes and method signatures DESIGN.md requires of every format."""
+    """The attributes and method signatures the format definition requires of every format."""
     g = Guard(fmt)
     if not (isinstance(fmt, FormatDefinition)):
         raise AssertionError(f"{fmt!r} does not follow the FormatDefinition protocol")

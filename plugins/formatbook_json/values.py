@@ -1,4 +1,4 @@
-"""The data a JSON reply carries, without its structure (DESIGN.md, extract_values):
+"""The data a JSON reply carries, without its structure (ARCHITECTURE.md, extract_values):
 scalar leaves as text in document order — strings as they are, numbers and booleans as
 written in the source (``1.50`` stays ``"1.50"``) — with keys, nulls and whitespace-only
 values left out. Also: JSON pointer scopes and the source span of a value.

@@ -137,6 +137,7 @@ def test_i_files_get_the_listed_answer(name):
 
 
 def test_every_i_answer_names_a_file():
+    _corpus()  # skipped with the reason when the corpus is missing (a failure under CI)
     present = set(_files("i_"))
     assert set(I_ANSWERS) == present
 

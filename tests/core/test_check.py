@@ -212,3 +212,22 @@ def test_a_failing_reply_still_carries_what_it_parsed_to(reg):
     assert result.value == {"a": "1"}
     # a format that parses nothing for a bad reply still gives None
     assert check("a: 1", Expectations(format="kv", schema={"required": ["b"]}, registry=reg)).value is None
+
+
+@pytest.mark.parametrize(
+    "method, returned",
+    [("locate", None), ("locate", [(5, 1)]), ("analyze", None), ("heal", None), ("extract_values", None)],
+)
+def test_a_plugin_method_returning_the_wrong_type_is_a_plugin_error(reg, method, returned):
+    class WrongType(KvFormat):
+        pass
+
+    setattr(WrongType, method, lambda self, *a, **k: returned)
+    e = exp("EXPECT KV\nEXPECT MAX 9 WORDS", reg)
+    e.registry = type("R", (), {"get": lambda self, n: WrongType(), "unit": reg.unit})()
+    reply = "a = b" if method == "heal" else "a: b"  # heal runs only on a reply that is not valid
+    result = check(reply, e)
+    assert not result.ok
+    assert any(
+        v.code == "plugin.error" and f"{method}() failed: TypeError: returned" in v.message for v in result.violations
+    )

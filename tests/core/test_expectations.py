@@ -223,3 +223,8 @@ def test_a_scope_the_format_says_can_never_match_is_an_expectation_error(reg):
         Expectations(format="upperkv", counts=[Count("words", max=3, scope="title")], registry=reg)
     # formats without validate_scope keep accepting every scope (BaseFormat's default)
     assert parse('EXPECT KV\nEXPECT MAX 3 WORDS IN "anything"', reg).counts[0].scope == "anything"
+
+
+def test_an_inline_schema_in_an_expect_line_gets_a_clear_error(reg):
+    with pytest.raises(ExpectationError, match="a schema in an EXPECT line is a file or a URL"):
+        parse('EXPECT KV {"type": "array"}', reg)

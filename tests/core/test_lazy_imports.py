@@ -1,5 +1,5 @@
 """Heavy dependencies are imported only when used, so that `import formatbook_core`,
-listing the formats and `formatbook --help` stay fast (DESIGN.md: plugins import lxml,
+listing the formats and `formatbook --help` stay fast (ARCHITECTURE.md: plugins import lxml,
 ruamel.yaml, icalendar, vobject, jsonschema lazily).
 
 Each check runs in a fresh interpreter and reads ``sys.modules`` at the end.

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import formatbook_text
-from formatbook_core import StreamGuard, check, parse_expectations
+from formatbook_core import StreamGuard, StreamStatus, check, parse_expectations
 
-from .conftest_formats import kv_registry
+from .conftest_formats import KvFormat, kv_registry
 
 
 @pytest.fixture
@@ -173,3 +173,30 @@ def test_the_reply_is_kept_whole_for_finish(reg):
     g.feed("z: 1\n")
     assert g.text == reply + "z: 1\n"
     assert g.finish().reply == reply + "z: 1\n"
+
+
+@pytest.mark.parametrize("broken", ["stream raises", "feed raises", "feed returns None"])
+def test_a_broken_checker_stops_the_guard_with_a_reason_not_an_exception(reg, broken):
+    class Checker:
+        def feed(self, chunk):
+            if broken == "feed raises":
+                raise RuntimeError("boom")
+            return None
+
+        def copy(self):
+            return self
+
+        def finish(self):
+            return StreamStatus(True)
+
+    class Broken(KvFormat):
+        def stream(self, schema=None, *, strict=True, **options):
+            if broken == "stream raises":
+                raise RuntimeError("boom")
+            return Checker()
+
+    e = parse_expectations("EXPECT KV", registry=reg)
+    e.registry = type("R", (), {"get": lambda self, n: Broken(), "unit": reg.unit})()
+    g = StreamGuard(e)
+    status = g.feed("a: b")
+    assert not status and status.reason and ("failed" in status.reason or "returned NoneType" in status.reason)

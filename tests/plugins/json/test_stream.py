@@ -189,7 +189,7 @@ json_values = st.recursive(
 
 
 def leaves(value) -> list[str]:
-    """Scalar leaves as DESIGN.md defines them, computed from the Python value."""
+    """Scalar leaves as ARCHITECTURE.md defines them, computed from the Python value."""
     if isinstance(value, dict):
         return [leaf for v in value.values() for leaf in leaves(v)]
     if isinstance(value, list):
