@@ -7,7 +7,7 @@ import orjson
 
 from formatbook_core import Span, Violation
 
-from ..syntax import JsonSyntaxError, parse_strict, to_violation
+from ..syntax import JsonSyntaxError, parse_strict, to_violation, unpadded
 from .state import Healing, refused
 
 _UNHEALABLE = ("json.too_deep", "json.too_large")
@@ -56,9 +56,10 @@ def parse_if_strict(h: Healing) -> None:
     note where the value ends (``done_at``). Too deep or too large: refused."""
     text = h.text
     max_size, max_depth = h.limits
+    body, lead = unpadded(text)
     try:
         # orjson first: parse_strict explains an error precisely, which heal does not need
-        orjson.loads(text)
+        orjson.loads(body)
         h.parsed = parse_strict(text, max_depth=max_depth, max_size=max_size)
     except (JsonSyntaxError, ValueError) as first:
         if isinstance(first, JsonSyntaxError) and first.code in _UNHEALABLE:
@@ -67,8 +68,8 @@ def parse_if_strict(h: Healing) -> None:
         # value before it is strict JSON, so the syntax walk starts after it
         if getattr(first, "msg", None) == _AFTER_DOCUMENT:
             pos = getattr(first, "pos", None)
-            if isinstance(pos, int) and 0 < pos < len(text):
-                h.done_at = pos
+            if isinstance(pos, int) and 0 < pos < len(body):
+                h.done_at = pos + lead
         return
     h.strict = True
 

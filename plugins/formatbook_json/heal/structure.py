@@ -93,16 +93,35 @@ def repair_syntax(h: Healing) -> None:
     collecting = gc.isenabled()
     if collecting and len(text) > _GC_PAUSE_FROM:
         gc.disable()
+    # White space around the payload is str.isspace (syntax.unpadded): the walk reads the
+    # payload from its first character, and the healed text keeps none of it.
+    # (only the leading white space: trailing blanks may end a cut string, and white space
+    # after a complete value is skipped by the walk)
+    body, lead = text.lstrip(), len(text) - len(text.lstrip())
+    done_at = h.done_at - lead if h.done_at is not None else None
     try:
-        res = repair(text, h.limits.max_depth, done_at=h.done_at)
+        res = repair(body, h.limits.max_depth, done_at=done_at)
+    except HealError as err:
+        if not lead:
+            raise
+        raise HealError(str(err), [v.shift(lead) for v in err.violations]) from None
     finally:
         if collecting:
             gc.enable()
+    if len(body) < len(text):
+        res.edits = [(start + lead, end + lead, new) for start, end, new in res.edits]
+        res.edits += [(0, lead, ""), (lead + len(body), len(text), "")]
+        res.repairs = [r.shift(lead) for r in res.repairs]
+        if res.trailing is not None:
+            res.trailing = Span(res.trailing.start + lead, res.trailing.end + lead)
     if res.trailing is not None:
         start, end = res.trailing
         h.set_aside = (SetAside("trailing_data", text[start:end], res.trailing),)
     h.edits = res.edits
-    h.text = _edits.apply(text, res.edits)
+    # A repaired text ends with its value: white space left before what a repair removed
+    # at the end (a surplus bracket, a comment, a cut member) would trail it, and the
+    # locator strips it from the healed reply, so a second heal would differ.
+    h.text = _edits.apply(text, res.edits).rstrip()
     h.repairs.extend(sorted(res.repairs, key=_SPAN_START))  # stable: text order within an offset
 
 
@@ -183,6 +202,8 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
             edit("comment", s, e, "")
             continue
         if state == DONE:
+            if kind == "x" and text[s:e].isspace():
+                continue  # white space after the value (str.isspace, as syntax.unpadded)
             if kind == "}" or kind == "]":
                 edit("surplus_bracket", s, e, "")
                 continue
