@@ -414,7 +414,7 @@ class JsonChecker:
         "_bare_key",
         "_held",
         "_hold",
-        "_line_start",
+        "_last",
         "_cut",
     )
 
@@ -447,7 +447,7 @@ class JsonChecker:
         self._bare_key = False  # relaxed: the bare word being read is a key
         self._held: list[str] = []  # relaxed, state _QEND: the quote and what followed it so far
         self._hold = ""  # relaxed: the start of a line that may yet be a fence line, not fed yet
-        self._line_start = True  # relaxed: the text fed so far ends at the start of a line
+        self._last = "\n"  # relaxed: the last piece fed (does a line start after it?)
         self._cut = False  # relaxed: a fence line ended the payload (nothing after it is fed)
 
     # --- the Checker protocol -----------------------------------------------------------
@@ -1336,17 +1336,19 @@ class _RelaxedChecker(JsonChecker):
 
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the reply; O(len(chunk))."""
+        if self._hold or self._cut or "`" in chunk or "~" in chunk:
+            return self._watched(chunk)
+        if chunk:
+            self._last = chunk
+        return JsonChecker.feed(self, chunk)
+
+    def _watched(self, chunk: str) -> StreamStatus:
         if self._cut:
             self._pos += len(chunk)
             return _OK
-        text = self._hold + chunk if self._hold else chunk
-        if "`" not in text and "~" not in text:
-            self._hold = ""
-            if text:
-                self._line_start = text[-1] in "\n\r"
-            return JsonChecker.feed(self, text)
+        text = self._hold + chunk
         # (a stand-in character before the text says whether a line starts there)
-        scan = ("\n" if self._line_start else "_") + text
+        scan = ("\n" if self._last[-1:] in "\n\r" else "_") + text
         statuses: list[StreamStatus] = []
         start = 0
         for m in _FENCE_AT.finditer(scan):
@@ -1371,7 +1373,7 @@ class _RelaxedChecker(JsonChecker):
                 return status
             statuses.append(status)
         if end:
-            self._line_start = text[end - 1] in "\n\r"
+            self._last = text[:end]
         self._hold = text[end:]
         return _merged(statuses)
 
