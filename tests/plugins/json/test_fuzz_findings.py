@@ -194,3 +194,12 @@ def test_heal_reads_the_payload_without_the_unicode_white_space_around_it():
     assert healed.text == '{"a":1}'
     # spans index the text given, white space included: "a" at 2, the comma at 5
     assert [(r.kind, r.span) for r in healed.repairs] == [("unquoted_key", (2, 3)), ("trailing_comma", (5, 6))]
+
+
+def test_heal_leaves_valid_json_orjson_cannot_read_unchanged():
+    # json-contract-9fbd9bc56b: a raw lone surrogate (orjson refuses it, the exact path
+    # takes it) followed by a vertical tab, white space around the document
+    text = '"\ud800"\x0b'
+    assert is_valid_json(text)
+    healed = heal_payload(text)
+    assert (healed.text, healed.repairs) == (text, ())
