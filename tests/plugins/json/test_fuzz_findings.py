@@ -87,8 +87,19 @@ def test_a_repaired_text_ends_with_its_value(payload, healed):
     assert heal_payload(payload).text == healed
 
 
-def test_healing_the_healed_reply_changes_nothing():
-    first = heal('{a"" ]', "EXPECT JSON")
+@pytest.mark.parametrize(
+    ("payload", "healed"),
+    [('] {"a": 1}', '{"a": 1}'), ("// note\n{a: 1}", '{"a": 1}'), ("  ] // x\n {a:1}", '{"a":1}')],
+)
+def test_a_repaired_text_starts_with_its_value(payload, healed):
+    assert heal_payload(payload).text == healed
+
+
+@pytest.mark.parametrize(
+    "reply", ['{a"" ]', FENCE + 'json\n] {"a": 1}\n' + FENCE, FENCE + "json\n// c\n{a: 1}\n" + FENCE]
+)
+def test_healing_the_healed_reply_changes_nothing(reply):
+    first = heal(reply, "EXPECT JSON")
     again = heal(first.text, "EXPECT JSON")
     assert (again.text, again.repairs) == (first.text, ())
 
