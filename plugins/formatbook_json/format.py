@@ -22,6 +22,7 @@ from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
 from .schema import JsonSchema, load_schema
+from .stream_schema import SchemaChecker
 from .syntax import JsonSyntaxError, parse_strict, to_violation
 
 _SAMPLES = (
@@ -104,7 +105,22 @@ class JsonFormat(BaseFormat):
         return _stream.can_be_valid(partial)
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> _stream.JsonChecker:
-        return _stream.JsonChecker(strict=strict, max_depth=limits_from(options).max_depth)
+        """The incremental checker (see :class:`formatbook_json.stream.JsonChecker`). With a
+        schema, the strict one also validates the whole text at ``finish()``, as
+        ``is_valid`` does; the relaxed one never consults the schema."""
+        max_depth = limits_from(options).max_depth
+        if schema is None or not strict:
+            return _stream.JsonChecker(strict=strict, max_depth=max_depth)
+        js = self._schema(schema, options)
+
+        def refusal(text: str) -> str | None:
+            try:
+                analysis = self.analyze(text, js, **options)
+            except Exception as err:  # as is_valid: a failure, never a crash
+                return f"cannot check the text against the schema: {err}"
+            return None if analysis.ok else analysis.violations[0].message
+
+        return SchemaChecker(refusal, max_depth=max_depth)
 
     # --- finding and healing --------------------------------------------------------
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:

@@ -107,10 +107,12 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
 
 def _body(reply: str, f: Fence) -> Span | None:
     """The fence's content without surrounding blanks (an unclosed fence keeps its
-    trailing ones: the reply was cut there); ``None`` when empty."""
+    trailing ones, the reply was cut there, unless what it holds is already strict JSON:
+    then they are no part of a value); ``None`` when empty."""
     body = strip_span(reply, f.body)
-    if not f.closed:
-        body = Span(body.start, f.body.end)
+    if not f.closed and body.end < f.body.end and body.end > body.start:
+        if not strict_value(reply[body.start : body.end])[0]:
+            body = Span(body.start, f.body.end)
     return body if body.end > body.start else None
 
 

@@ -413,7 +413,15 @@ class JsonChecker:
         "_prose",
         "_bare_key",
         "_held",
+        "_hold",
+        "_last",
+        "_cut",
     )
+
+    def __new__(cls, strict: bool = True, *, max_depth: int = MAX_DEPTH) -> JsonChecker:
+        # the relaxed checker watches for fence lines (see _RelaxedChecker) by its own feed,
+        # so that the strict hot path pays nothing for it
+        return object.__new__(_RelaxedChecker if cls is JsonChecker and not strict else cls)
 
     def __init__(self, strict: bool = True, *, max_depth: int = MAX_DEPTH) -> None:
         self._strict = bool(strict)
@@ -438,6 +446,9 @@ class JsonChecker:
         self._prose: list[str] | None = None if strict else []  # relaxed text before the payload
         self._bare_key = False  # relaxed: the bare word being read is a key
         self._held: list[str] = []  # relaxed, state _QEND: the quote and what followed it so far
+        self._hold = ""  # relaxed: the start of a line that may yet be a fence line, not fed yet
+        self._last = "\n"  # relaxed: the last piece fed (does a line start after it?)
+        self._cut = False  # relaxed: a fence line ended the payload (nothing after it is fed)
 
     # --- the Checker protocol -----------------------------------------------------------
     def feed(self, chunk: str) -> StreamStatus:  # noqa: C901 - the hot path: short paths inline
@@ -584,9 +595,11 @@ class JsonChecker:
                     return _COMPLETE if not self._stack and nsub in _N_ENDABLE else _OK
                 if k == 0 or _NUMBER(seen).end() != len(seen) - len(chunk) + k:
                     return self._run(chunk)  # a number cut short: _run says where
-            status = self._tokens(
-                chunk, k, _AFTER if self._stack else _DONE, ["".join(self._numparts) + chunk[:k]], False
-            )
+            number = "".join(self._numparts) + chunk[:k]
+            if nsub >= _N_E and beyond_range(number):
+                # (the stand-in text keeps no count of the exponent's digits fed before)
+                return self._run(chunk)  # refused: _run says where
+            status = self._tokens(chunk, k, _AFTER if self._stack else _DONE, [number], False)
             if status is not None:  # (a number the chunk opens has its own parts now)
                 return status
             return self._run(chunk)
@@ -601,7 +614,7 @@ class JsonChecker:
                 if status is not None:
                     return status
             return self._run(chunk)
-        if st == _DONE and (not self._strict or not chunk.strip(_WS)):
+        if st == _DONE and (not self._strict or not chunk.strip()):
             # After the document: whitespace (strict) or anything (relaxed: set aside).
             self._pos += len(chunk)
             return _COMPLETE
@@ -652,7 +665,7 @@ class JsonChecker:
 
     def copy(self) -> JsonChecker:
         """An independent clone of the current state (O(depth + open token))."""
-        clone = JsonChecker.__new__(JsonChecker)
+        clone = object.__new__(type(self))
         for name in JsonChecker.__slots__:
             setattr(clone, name, getattr(self, name))
         clone._stack = list(self._stack)
@@ -831,7 +844,7 @@ class JsonChecker:
 
             if st < _STR:
                 c = chunk[i]
-                if c in _WS:
+                if c in _WS or (not stack and st == _VALUE and strict and c.isspace()):
                     i += 1
                     continue
                 if st == _AFTER:
@@ -990,6 +1003,9 @@ class JsonChecker:
                     st = _VALUE  # a missing colon
                     continue
                 # _DONE
+                if c.isspace():  # white space around the document: str.isspace (syntax.py)
+                    i += 1
+                    continue
                 if strict:
                     return self._fail(base + i, f"unexpected {c!r} after the end of the JSON document")
                 i = n  # relaxed: whatever follows the payload is set aside
@@ -1296,3 +1312,88 @@ def can_be_valid(partial: str, *, max_depth: int = MAX_DEPTH, max_size: int = MA
         return bool(JsonChecker(True, max_depth=max_depth).feed(partial))
     except Exception:  # pragma: no cover - the checker is total; this is a last guard
         return False
+
+
+# A fence line's start (at most three spaces, then ``` or ~~~, as FENCE_LINE), and the
+# start of a line that may still become one, at the end of the text.
+_FENCE_AT = re.compile(r"(?<=[\n\r]) {0,3}(?:```|~~~)")
+_FENCE_HEAD = re.compile(r"(?<=[\n\r]) {0,3}(?:`{0,2}|~{0,2})\Z")
+
+
+class _RelaxedChecker(JsonChecker):
+    """``JsonChecker(strict=False)``: the automaton fed through a watch for fence lines.
+
+    The locator never takes a fence line into a candidate (``formatbook_json.locate``):
+    once the payload has begun, a line starting with ```` ``` ```` or ``~~~`` ends it
+    there, inside a string or not, and healing settles what came before. So the text
+    from such a line on is never fed (nothing after it is reported, and nothing can fail),
+    and the start of a line that may still become a fence line (up to three spaces and
+    one or two backticks or tildes) is held back, unreported, until the line tells: where
+    the stream cannot know how healing will settle a text, it does not count it.
+    """
+
+    __slots__ = ()
+
+    def feed(self, chunk: str) -> StreamStatus:
+        """Consume the next piece of the reply; O(len(chunk))."""
+        if self._hold or self._cut or "`" in chunk or "~" in chunk:
+            return self._watched(chunk)
+        if chunk:
+            self._last = chunk
+        return JsonChecker.feed(self, chunk)
+
+    def _watched(self, chunk: str) -> StreamStatus:
+        if self._cut:
+            self._pos += len(chunk)
+            return _OK
+        text = self._hold + chunk
+        # (a stand-in character before the text says whether a line starts there)
+        scan = ("\n" if self._last[-1:] in "\n\r" else "_") + text
+        statuses: list[StreamStatus] = []
+        start = 0
+        for m in _FENCE_AT.finditer(scan):
+            at = m.start() - 1
+            if at > start:
+                status = JsonChecker.feed(self, text[start:at])
+                if not status:
+                    return status
+                statuses.append(status)
+                start = at
+            if self._started and self._st != _DONE:
+                # the payload ends at this fence line: what follows is never its text
+                self._cut = True
+                self._hold = ""
+                self._pos += len(text) - at
+                return _merged(statuses)
+        head = _FENCE_HEAD.search(scan, start + 1)
+        end = head.start() - 1 if head is not None else len(text)
+        if end > start:
+            status = JsonChecker.feed(self, text[start:end])
+            if not status:
+                return status
+            statuses.append(status)
+        if end:
+            self._last = text[:end]
+        self._hold = text[end:]
+        return _merged(statuses)
+
+    def finish(self) -> StreamStatus:
+        """The reply has ended: a line held back is no fence line, so it is fed first."""
+        if self._hold and not self._cut:
+            held, self._hold = self._hold, ""
+            JsonChecker.feed(self, held)
+        return JsonChecker.finish(self)
+
+
+def _merged(statuses: list[StreamStatus]) -> StreamStatus:
+    """One status for consecutive pieces of a chunk, all truthy."""
+    if not statuses:
+        return _OK
+    if len(statuses) == 1:
+        return statuses[0]
+    values: tuple[str, ...] = ()
+    opened = ""
+    for status in statuses:
+        values += tuple(status.values)
+        opened = status.open if status.values else opened + (status.open or "")
+    return _status(values, opened, statuses[-1].complete)

@@ -17,7 +17,11 @@ Where orjson and RFC 8259 differ, and what formatbook answers:
   ``json``, whose integers are exact; other documents keep orjson's value.
 - Lone surrogate escapes (``"\\ud800"``): rejected, like ``stream.JsonChecker`` (see
   its module doc), so ``is_valid_json`` and ``can_be_valid`` always agree.
-- A byte order mark (U+FEFF) at the start is not JSON whitespace: rejected. Dropping a BOM
+- White space around the document is what ``str.isspace`` says (the white space the
+  locator strips from a payload, ``formatbook_core.locating.strip_span``): a reply
+  ``"yes"`` followed by a no-break space (U+00A0) is valid as it stands, for ``is_valid``
+  and both checkers alike. Inside the document only JSON's four characters are white space.
+- A byte order mark (U+FEFF) at the start is not white space: rejected. Dropping a BOM
   is the job of whoever decodes bytes (the CLI does).
 - ``NaN``/``Infinity``, trailing commas, comments, single quotes, raw control characters
   in strings: rejected (orjson and the RFC agree).
@@ -40,7 +44,7 @@ from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 
 from .stream import JsonChecker, beyond_range
 
-__all__ = ["JsonSyntaxError", "parse_strict", "is_valid_json", "strict_value", "to_violation"]
+__all__ = ["JsonSyntaxError", "parse_strict", "is_valid_json", "strict_value", "to_violation", "unpadded"]
 
 _ORJSON_MAX_DEPTH = 1024  # orjson accepts 1024 nested containers, rejects 1025
 _loads = orjson.loads
@@ -97,10 +101,27 @@ def parse_strict(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_S
         raise JsonSyntaxError(
             f"the text has {len(text)} characters, more than the limit of {max_size}", max_size, "json.too_large"
         )
+    body, lead = unpadded(text)
     try:
-        return _fast(text, max_depth)
+        return _fast(body, max_depth)
     except _DecodeError:
-        return _slow_path(text, max_depth)
+        pass
+    try:
+        return _slow_path(body, max_depth)
+    except JsonSyntaxError as err:
+        if not lead:
+            raise
+        raise JsonSyntaxError(err.message, err.offset + lead, err.code) from None
+
+
+def unpadded(text: str) -> tuple[str, int]:
+    """``text`` without the white space around it (``str.isspace``: JSON's four characters
+    and the Unicode ones the locator strips), and how many characters went before it.
+    O(1) when ``text`` neither starts nor ends with white space."""
+    if text and (text[0].isspace() or text[-1].isspace()):
+        body = text.lstrip()
+        return body.rstrip(), len(text) - len(body)
+    return text, 0
 
 
 def strict_value(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> tuple[bool, Any]:
@@ -109,6 +130,7 @@ def strict_value(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_S
     exact slow path runs only for the valid documents orjson cannot represent)."""
     if not isinstance(text, str) or len(text) > max_size:
         return False, None
+    text = unpadded(text)[0]
     try:
         return True, _fast(text, max_depth)
     except _DecodeError as err:

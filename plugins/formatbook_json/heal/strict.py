@@ -7,12 +7,15 @@ import orjson
 
 from formatbook_core import Span, Violation
 
-from ..syntax import JsonSyntaxError, parse_strict, to_violation
+from ..syntax import JsonSyntaxError, parse_strict, to_violation, unpadded
 from .state import Healing, refused
 
 _UNHEALABLE = ("json.too_deep", "json.too_large")
 # what orjson says when one complete value is followed by more text
 _AFTER_DOCUMENT = "unexpected content after document"
+# what orjson says about valid JSON it cannot represent (a number beyond a double, nesting
+# beyond its own limit, a raw lone surrogate): parse_strict's exact path then decides
+_ORJSON_ONLY = ("number", "depth", "surrogates")
 
 
 #: The longest payload healed unless ``max_size`` says otherwise (characters). Healing a
@@ -56,19 +59,25 @@ def parse_if_strict(h: Healing) -> None:
     note where the value ends (``done_at``). Too deep or too large: refused."""
     text = h.text
     max_size, max_depth = h.limits
+    body, lead = unpadded(text)
     try:
         # orjson first: parse_strict explains an error precisely, which heal does not need
-        orjson.loads(text)
-        h.parsed = parse_strict(text, max_depth=max_depth, max_size=max_size)
-    except (JsonSyntaxError, ValueError) as first:
-        if isinstance(first, JsonSyntaxError) and first.code in _UNHEALABLE:
-            raise refused(to_violation(first, len(text))) from None
+        orjson.loads(body)
+    except ValueError as first:
         # orjson stops at text after a complete value (surplus brackets, prose): the
         # value before it is strict JSON, so the syntax walk starts after it
         if getattr(first, "msg", None) == _AFTER_DOCUMENT:
             pos = getattr(first, "pos", None)
-            if isinstance(pos, int) and 0 < pos < len(text):
-                h.done_at = pos
+            if isinstance(pos, int) and 0 < pos < len(body):
+                h.done_at = pos + lead
+        if not any(word in str(first) for word in _ORJSON_ONLY):
+            return
+        # valid JSON orjson cannot represent may follow (parse_strict's exact path)
+    try:
+        h.parsed = parse_strict(text, max_depth=max_depth, max_size=max_size)
+    except JsonSyntaxError as err:
+        if err.code in _UNHEALABLE:
+            raise refused(to_violation(err, len(text))) from None
         return
     h.strict = True
 

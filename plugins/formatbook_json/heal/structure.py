@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import json
 import re
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from formatbook_core import HealError, Repair, SetAside, Span, Violation
 from formatbook_core.limits import MAX_DEPTH
@@ -73,6 +73,7 @@ def _fail(message: str, start: int, end: int | None = None, code: str = "json.he
 
 
 _SPAN_START = attrgetter("span.start")
+_EDIT_START = itemgetter(0)
 _GC_PAUSE_FROM = 20_000  # characters; below, a pause would cost more than it saves
 
 
@@ -93,17 +94,54 @@ def repair_syntax(h: Healing) -> None:
     collecting = gc.isenabled()
     if collecting and len(text) > _GC_PAUSE_FROM:
         gc.disable()
+    # White space around the payload is str.isspace (syntax.unpadded): the walk reads the
+    # payload from its first character (trailing blanks may end a cut string; after a
+    # complete value the walk skips them), and the healed text keeps none of it.
+    body, lead = text.lstrip(), len(text) - len(text.lstrip())
+    done_at = h.done_at - lead if h.done_at is not None else None
     try:
-        res = repair(text, h.limits.max_depth, done_at=h.done_at)
+        res = repair(body, h.limits.max_depth, done_at=done_at)
+    except HealError as err:
+        if not lead:
+            raise
+        raise HealError(str(err), [v.shift(lead) for v in err.violations]) from None
     finally:
         if collecting:
             gc.enable()
+    if lead:
+        res.edits = [(start + lead, end + lead, new) for start, end, new in res.edits]
+        res.repairs = [r.shift(lead) for r in res.repairs]
+        if res.trailing is not None:
+            res.trailing = Span(res.trailing.start + lead, res.trailing.end + lead)
     if res.trailing is not None:
         start, end = res.trailing
         h.set_aside = (SetAside("trailing_data", text[start:end], res.trailing),)
+    res.edits += _leading_blanks(text, res.edits)
     h.edits = res.edits
-    h.text = _edits.apply(text, res.edits)
+    # A repaired text ends with its value: white space left before what a repair removed
+    # at the end (a surplus bracket, a comment, a cut member) would trail it, and the
+    # locator strips it from the healed reply, so a second heal would differ.
+    h.text = _edits.apply(text, res.edits).rstrip()
     h.repairs.extend(sorted(res.repairs, key=_SPAN_START))  # stable: text order within an offset
+
+
+def _leading_blanks(text: str, edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Edits that delete the white space the edited text would start with: what a repair
+    removed at the start (a surplus bracket, a comment) leaves the blanks after it first,
+    and the locator strips them from the healed reply, so a second heal would differ."""
+    found: list[tuple[int, int, str]] = []
+    pos = 0
+    for start, end, replacement in sorted(edits, key=_EDIT_START):
+        blank = len(text[pos:start]) - len(text[pos:start].lstrip())
+        if blank:
+            found.append((pos, pos + blank, ""))
+        if pos + blank < start or replacement:
+            return found
+        pos = max(pos, end)
+    blank = len(text) - pos - len(text[pos:].lstrip())
+    if blank:
+        found.append((pos, pos + blank, ""))
+    return found
 
 
 def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps it fast
@@ -183,6 +221,8 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
             edit("comment", s, e, "")
             continue
         if state == DONE:
+            if kind == "x" and text[s:e].isspace():
+                continue  # white space after the value (str.isspace, as syntax.unpadded)
             if kind == "}" or kind == "]":
                 edit("surplus_bracket", s, e, "")
                 continue
