@@ -98,6 +98,11 @@ def test_a_url_in_prose_brackets_is_no_comment(reply):
         ("{'a': 'rock 'n' roll ]', 'b': 1}", {"a": "rock 'n' roll ]", "b": 1}),
         ("{'a': 'it's',\n 'b': 'ok'}", {"a": "it's", "b": "ok"}),
         ("{'a': 'don't\n}', 'b': 2}", {"a": "don't\n}", "b": 2}),  # across a line break
+        ('{"a": \u2018x } y\u2019, "b": 2}', {"a": "x } y", "b": 2}),  # typographic single quotes
+        ('{"a": \u2018it\u2019s } ok\u2019, "b": 2}', {"a": "it\u2019s } ok", "b": 2}),
+        ('{"a": \u201dx ] y\u201d, "b": 2}', {"a": "x ] y", "b": 2}),  # opened by a closing quote
+        ("[/* c */ 'a } b', 2]", ["a } b", 2]),  # after a comment, a value may start
+        ("{'a': 1, // next\n 'b': 'x ] y'}", {"a": 1, "b": "x ] y"}),
     ],
 )
 def test_an_apostrophe_in_a_single_quoted_string_does_not_end_it(reply, expected):
