@@ -40,21 +40,30 @@ _TAGS = {"json", "jsonc", "json5", "jsonl"}
 _VALUE_START = frozenset('{["-0123456789tfn')
 _OPEN = re.compile(r"[{\[]")
 # Inside a container: everything up to the next bracket (group 1) that is not inside a
-# string, in one match: brackets within strings do not count — double-quoted (closed
-# by a quote only where the healer closes it, heal.strings: before , : } ] a line break
-# or a comment, or blanks and another quote; "He said "hi" to me" is one string),
-# smart-quoted (“It's”, whose apostrophe is no quote) and single-quoted where a value or
-# key may start (after a bracket, comma or colon and blanks; an apostrophe inside a word
-# is no quote). An unclosed string runs on (to the line's end for smart and single
-# quotes). Possessive quantifiers: no backtracking, linear.
+# string or a comment, in one match, reading strings and comments as the healer reads
+# them (heal.lexer, heal.strings): brackets within them do not count. A double-quoted
+# string, or one opened by ' ‘ ’ or ” where a value or key may start (after a
+# bracket, comma or colon, blanks and comments), is closed by its quote (’ for ‘) only where
+# the healer closes it: before , : } ] a line break or a comment, or blanks and another
+# quote; any other quote is inside it ("He said "hi" to me", 'don't } stop' are one
+# string each). Strings opened by “ (“It's”, whose apostrophe is no quote) end at
+# the line's end when unclosed, the others run on. Comments: /* … */ anywhere, // to the
+# line's end but after a colon (the :// of a URL in prose). Possessive quantifiers: no
+# backtracking; a quoted string is tried before a run of blanks, and only right after a
+# bracket, comma or colon, so no blank or comment is read more than twice: linear.
+_CLOSES = r"""(?:[ \t]*+(?:[,:}\]\n\r]|//|/\*|\Z)|[ \t]++["'\u201c\u2018])"""
+_COMMENT = r"(?:/\*(?:[^*]++|\*(?!/))*+(?:\*/)?|(?<![:/])//[^\n]*+)"
 _INNER = re.compile(
-    r"""(?:[^{}\[\]"'\u201c \t\r\n]++
-    |[ \t\r\n]++(?!')
-    |"(?:[^"\\]++|\\.|"(?![ \t]*+(?:[,:}\]\n\r]|//|/\*|\Z)|[ \t]++["'\u201c\u2018]))*+"?
+    rf"""(?:[^{{}}\[\]"'\u201c\u201d\u2018\u2019 \t\r\n/]++
+    |(?<=[{{\[,:])(?:[ \t\r\n]++|{_COMMENT})*+(?:'(?:[^'\\]++|\\.|'(?!{_CLOSES}))*+'?
+        |[\u2018\u2019](?:[^\u2019\\]++|\\.|\u2019(?!{_CLOSES}))*+\u2019?
+        |\u201d(?:[^\u201d\\]++|\\.|\u201d(?!{_CLOSES}))*+\u201d?)
+    |[ \t\r\n]++
+    |"(?:[^"\\]++|\\.|"(?!{_CLOSES}))*+"?
     |\u201c[^\u201c\u201d\n]*+[\u201d\u201c]?
-    |(?<=[{\[,:])[ \t\r\n]*+'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'?
-    |[ \t\r\n']
-    )*+([{}\[\]])?""",
+    |{_COMMENT}
+    |[ \t\r\n'/\u201d\u2018\u2019]
+    )*+([{{}}\[\]])?""",
     re.VERBOSE | re.DOTALL,
 )
 _MAX_UNCLOSED = 3  # each unclosed container runs to the end: at most this many are tried

@@ -45,6 +45,7 @@ MESSAGES = {
     "dropped_member": "dropped a member cut off by the end of the reply",
     "trailing_data": "set aside text after the JSON value",
     "number_format": "rewrote a number in JSON's notation",
+    "truncated_number": "the last number may be incomplete: the reply was cut off right after it",
     **strings.MESSAGES,
     **literals.MESSAGES,
 }
@@ -376,7 +377,33 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     else:
         res.edits.append((prev_end, prev_end, closers))
     res.repairs.append(Repair("missing_bracket", MESSAGES["missing_bracket"] + f" ({closers})", Span(n, n)))
+    if cut_from is None and prev_end == n and not any(r.kind == "truncated_string" for r in res.repairs):
+        # (a string cut off ends the text too, and "x 3 holds no number)
+        number = _number_at_end(text)
+        if number is not None:  # 3 may have been 36: a repair says so (the value is kept)
+            res.repairs.append(make_repair("truncated_number", MESSAGES["truncated_number"], number, n))
     return res
+
+
+_NUMBER_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.+-")
+
+
+def _number_at_end(text: str) -> int | None:
+    """Where the number ending ``text`` starts, when its very last token is a number
+    (nothing after it, not even a blank, which would show the number had ended)."""
+    n = len(text)
+    pos = n
+    while pos > 0 and text[pos - 1] in _NUMBER_CHARS:
+        pos -= 1
+    lexer = Lexer(text)
+    while pos < n:  # the tokens of that run of characters, up to the last one
+        tok = lexer.token_at(pos)
+        if tok is None or tok[2] <= pos:
+            return None
+        if tok[2] == n:
+            return tok[1] if tok[0] in "nN" else None
+        pos = tok[2]
+    return None
 
 
 def _apply_string(res: Result, s: int, e: int, fix: strings.StringFix) -> None:
