@@ -23,6 +23,13 @@ class Checker(Protocol):
     """An incremental checker returned by ``FormatDefinition.stream``.
 
     ``feed`` costs time in proportion to the chunk, never to the text fed before it.
+
+    Optional, for counts scoped with ``IN "..."`` kept while streaming: a checker may
+    define ``scope_key(scope: str) -> str | None``, the key under which its statuses'
+    ``scoped`` field reports values settled in that scope (``None``: that scope's values
+    settle only at the end). A settled value is one every continuation leaves among
+    ``extract_scope``'s values. Without the method (or with ``None``), ``StreamGuard``
+    judges scoped counts at ``finish()`` only.
     """
 
     def feed(self, chunk: str) -> StreamStatus:

@@ -191,6 +191,8 @@ class StreamStatus:
     kept while streaming: ``values`` are values closed by this chunk (each counted on its
     own), ``open`` is text appended by this chunk to a value still open (a string being
     written). ``complete`` is true when the text so far is a complete valid document.
+    ``scoped`` are values among ``values`` also settled in a counting scope, each as
+    ``(key, value)`` with the key the checker's ``scope_key`` gives for that scope.
     """
 
     ok: bool = True
@@ -199,6 +201,7 @@ class StreamStatus:
     complete: bool = False
     values: tuple[str, ...] = ()
     open: str = ""
+    scoped: tuple[tuple[str, str], ...] = ()
 
     def __bool__(self) -> bool:
         return self.ok

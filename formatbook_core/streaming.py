@@ -156,17 +156,25 @@ class _Limit:
     nothing while it is blank).
     """
 
-    def __init__(self, count: Count, upper: int, unit: Any, base: Any):
+    def __init__(self, count: Count, upper: int, unit: Any, base: Any, scope_key: str | None = None):
         from .counting import IncrementalCount  # noqa: PLC0415 - counting (and regex) only when limits are kept
 
         self._fresh = lambda: IncrementalCount(base)
         self.count = count
+        self.scope_key = scope_key  # a scoped count: only the checker's ``scoped`` values of this key
         self.upper = upper
         self.unit = unit
         self.base = base  # the unit actually counted (lines, for pages)
         self.settled = 0
         self._open = self._fresh()
         self._open_blank = True
+
+    def take(self, status: StreamStatus) -> None:
+        """Count what ``status`` reports as settled in this limit's scope."""
+        if self.scope_key is None:
+            self.values(status.values, status.open)
+        elif status.scoped:
+            self.values(tuple(v for key, v in status.scoped if key == self.scope_key), "")
 
     def values(self, closed: tuple[str, ...], opened: str) -> None:
         if closed:
@@ -207,11 +215,12 @@ class StreamGuard:
       counted (a word is settled once the next word has begun);
     * a value of white space only so far adds nothing until its first visible character
       (``check()`` leaves blank values out);
-    * the format's checker reports no values while streaming (Markdown settles its values
-      only at the end), or cannot tell yet that the reply is broken beyond repair;
+    * the format's checker reports only some values while streaming (Markdown: the values
+      no continuation can change, see its README), or cannot tell yet that the reply is
+      broken beyond repair;
     * what only the whole reply shows: counts not bounded above (MIN), counts scoped with
-      ``IN "..."``, a schema or a Markdown contract's required sections are judged by
-      ``finish()`` only;
+      ``IN "..."`` in a scope the checker does not keep (its optional ``scope_key``), a
+      schema or a Markdown contract's required sections are judged by ``finish()`` only;
     * a limit could only be known to fail from text ``check()`` counts but the guard sets
       aside, such as a think block inside a JSON string of a reply that is nothing but the
       JSON (``check()`` keeps that string whole).
@@ -259,13 +268,19 @@ class StreamGuard:
         self._offsets: list[int] = [0]
         registry = exp._registry()
         self._limits: list[_Limit] = []
+        scope_key = getattr(self._checker, "scope_key", None)
         for count in exp.counts:
             upper = count.upper
-            if upper is None or count.scope is not None:
-                continue  # MIN counts and scoped counts are settled by finish()
+            if upper is None:
+                continue  # MIN counts are settled by finish()
+            key = None
+            if count.scope is not None:
+                key = scope_key(count.scope) if scope_key is not None else None
+                if key is None:
+                    continue  # a scope the checker does not keep is settled by finish()
             unit = registry.unit(count.unit)
             base = registry.unit(unit.based_on) if getattr(unit, "based_on", None) else unit
-            self._limits.append(_Limit(count, upper, unit, base))
+            self._limits.append(_Limit(count, upper, unit, base, key))
 
     @property
     def text(self) -> str:
@@ -333,7 +348,7 @@ class StreamGuard:
                 return self._fail(status.reason or "the reply cannot become valid", position)
             self._complete = status.complete
         for limit in self._limits:
-            limit.values(status.values, status.open)
+            limit.take(status)
             bound = limit.lower_bound()
             if bound > limit.upper:
                 return self._fail(f"{bound} {limit.count.unit} already exceed {limit.count.describe()}", self._length)

@@ -18,8 +18,9 @@ chunk (and the unfinished line before it), so the total work is linear.
 The relaxed checker (``strict=False``) follows what healing accepts: every prefix can
 still be repaired into a valid reply, so it is always truthy while streaming.
 
-Neither reports values while streaming (the data of a section is settled only when it
-is known not to be the empty value); ``finish`` reports them all.
+Both report, while streaming, the values no continuation can change (``stream_values``:
+closed plain paragraphs after a section heading; ``scoped`` for a level-1 section), so
+``StreamGuard`` keeps MAX counts; ``finish`` reports the values of the whole reply.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from formatbook_core.locating import FENCE_LINE, THINK_OPEN, THINK_OPEN_MAX
 from .contract.names import normalize_section_name
 from .heal.glued import split_glued
 from .reply.blocks import strip_closing_sequence
+from .stream_values import SettledValues
 
 # the title's trailing blanks and closing sequence are stripped in code (linear)
 _ATX = re.compile(r"^(#{1,6})(?:[ \t]+(.*))?$")
@@ -72,8 +74,14 @@ class MarkdownChecker:
         # top-level paragraph lines, where the plan looks for glued headings
         self._nested = False
         self._blank = False  # the previous line was blank
+        self._settled = SettledValues(spec, level)
 
     # --- the Checker protocol -------------------------------------------------------------
+    def scope_key(self, scope: str) -> str | None:
+        """The key ``scoped`` values of section ``scope`` are reported under (a level-1
+        contract section's), ``None`` when the section's values settle only at the end."""
+        return self._settled.scope_key(scope)
+
     def feed(self, chunk: str) -> StreamStatus:
         if self._failed is not None:
             return self._failed
@@ -82,17 +90,21 @@ class MarkdownChecker:
         start = self._length
         self._parts.append(chunk)
         self._length += len(chunk)
-        if not self._strict or not chunk:
+        if not chunk:
             return StreamStatus(True)
-        window = self._tail + chunk
-        m = THINK_OPEN.search(window)
-        if m:
-            return self._fail(
-                "a <think> block is set aside, so the reply cannot stay as written", start - len(self._tail) + m.start()
-            )
-        self._tail = window[-(THINK_OPEN_MAX - 1) :]
-        if not self._judging:
+        if self._strict:
+            window = self._tail + chunk
+            m = THINK_OPEN.search(window)
+            if m:
+                return self._fail(
+                    "a <think> block is set aside, so the reply cannot stay as written",
+                    start - len(self._tail) + m.start(),
+                )
+            self._tail = window[-(THINK_OPEN_MAX - 1) :]
+        judging = self._strict and self._judging
+        if not judging and not self._settled.active:
             return StreamStatus(True)
+        settled: list[tuple[str | None, str]] = []
         # only the chunk is searched: the unfinished line is kept in pieces, joined once
         pos = 0
         if self._after_cr and chunk.startswith("\n"):
@@ -112,22 +124,34 @@ class MarkdownChecker:
             piece = chunk[pos:nl]
             line = "".join(self._pending) + piece if self._pending else piece
             self._pending = []
-            reason = self._line(line)
+            if judging:
+                reason = self._line(line)
+                if reason is not None:
+                    return self._fail(reason, self._line_start)
+                judging = self._judging
+            settled.extend(self._settled.line(line))
             self._line_no += 1
-            if reason is not None:
-                return self._fail(reason, self._line_start)
             self._line_start = start + end
-            if not self._judging:
-                return StreamStatus(True)
+            if not judging and not self._settled.active:
+                return self._status(settled)
             pos = end
         if pos < len(chunk):
             self._pending.append(chunk[pos:])
-        return StreamStatus(True)
+        return self._status(settled)
+
+    @staticmethod
+    def _status(settled: list[tuple[str | None, str]]) -> StreamStatus:
+        if not settled:
+            return StreamStatus(True)
+        values = tuple(value for _, value in settled)
+        scoped = tuple((key, value) for key, value in settled if key is not None)
+        return StreamStatus(True, values=values, scoped=scoped)
 
     def copy(self) -> MarkdownChecker:
         clone = _copy.copy(self)
         clone._parts = list(self._parts)
         clone._pending = list(self._pending)
+        clone._settled = self._settled.copy()
         return clone
 
     def finish(self) -> StreamStatus:

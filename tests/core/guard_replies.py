@@ -122,6 +122,64 @@ def contract_markdown(draw) -> str:
     return out
 
 
+#: Headings for streamed counts: level-1 sections (whose values settle while streaming),
+#: deeper duplicates a later level-1 one replaces, setext headings, labels, other headings.
+STREAM_HEADINGS = (
+    "# Short answer",
+    "## Short answer",
+    "# Reasoning",
+    "## Reasoning",
+    "# short answer:",
+    "Short answer\n===",
+    "Short answer\n---",
+    "**Short answer:**",
+    "**Reasoning**",
+    "# Notes",
+    "## Notes",
+    "Notes\n---",
+)
+#: Bodies: paragraphs (some later turned into setext headings), the empty value, lists,
+#: a glued heading, a label mid-paragraph, HTML, a table, code.
+STREAM_BODIES = (
+    "None",
+    "None.",
+    "1. Because.\n2. So.",
+    "- a\n- b\n\nAfter the list.",
+    "Yes. ## Reasoning",
+    "Yes. **Reasoning:** because.",
+    "<!-- a comment\n\nstill -->",
+    "<div>\nhtml</div>",
+    "a | b\n--- | ---\nc | d",
+    "```\ncode here\n```",
+    "> quoted ## Short answer",
+    "> # Notes",
+    "    indented code",
+    "text\n  ===",
+    "- item\n  ---",
+)
+
+
+@st.composite
+def stream_paragraphs(draw) -> str:
+    """Plain paragraphs (the values counted while streaming), one may end as a setext
+    heading or run into a list."""
+    paras = [draw(prose(3)).strip() or "x" for _ in range(draw(st.integers(1, 3)))]
+    out = "\n\n".join(paras)
+    return out + draw(st.sampled_from(("", "", "", "\n---", "\n===", "\n- item", "\n# Notes")))
+
+
+@st.composite
+def streamed_contract_markdown(draw) -> str:
+    """Sections for the contract in ``fixtures/guard_contract.md`` shaped to test what the
+    Markdown checker settles while streaming (``stream_values``): see STREAM_HEADINGS."""
+    out = ""
+    for heading in draw(st.lists(st.sampled_from(STREAM_HEADINGS), min_size=1, max_size=4)):
+        # paragraphs twice as often as the other bodies: they are what is counted early
+        body = draw(st.one_of(stream_paragraphs(), stream_paragraphs(), st.sampled_from(STREAM_BODIES)))
+        out += heading + draw(st.sampled_from(("\n", "\n\n"))) + body + draw(st.sampled_from(("\n\n", "\n", "")))
+    return out
+
+
 # --- replies --------------------------------------------------------------------------
 
 

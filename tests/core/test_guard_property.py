@@ -29,6 +29,7 @@ from .guard_replies import (
     markdown_text,
     prose,
     reply,
+    streamed_contract_markdown,
 )
 
 UNITS = ("words", "sentences", "characters", "lines")
@@ -37,13 +38,14 @@ CONTRACT_BASES = tuple(f"EXPECT MARKDOWN {CONTRACT} level={level}" for level in 
 EXAMPLES = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def at_exact_counts(text: str, base: str) -> str | None:
-    """``base`` with a MAX limit per unit at exactly what check() counts; None when check()
-    rejects the reply whatever the limits."""
-    loose = check(text, "\n".join([base, *(f"EXPECT MAX 100000000 {unit}" for unit in UNITS)]))
+def at_exact_counts(text: str, base: str, scopes: tuple[str, ...] = ()) -> str | None:
+    """``base`` with a MAX limit per unit (and per unit in each of ``scopes``) at exactly
+    what check() counts; None when check() rejects the reply whatever the limits."""
+    counted = [unit + (f' IN "{scope}"' if scope else "") for scope in ("", *scopes) for unit in UNITS]
+    loose = check(text, "\n".join([base, *(f"EXPECT MAX 100000000 {c}" for c in counted)]))
     if not loose.ok:
         return None
-    return "\n".join([base, *(f"EXPECT MAX {loose.counts[unit]} {unit}" for unit in UNITS)])
+    return "\n".join([base, *(f"EXPECT MAX {loose.counts[c]} {c}" for c in counted)])
 
 
 def first_stop(guard: StreamGuard, chunks: list[str]):
@@ -54,8 +56,8 @@ def first_stop(guard: StreamGuard, chunks: list[str]):
     return None
 
 
-def assert_never_stopped(text: str, base: str, chunks: list[str]) -> None:
-    exp = at_exact_counts(text, base)
+def assert_never_stopped(text: str, base: str, chunks: list[str], scopes: tuple[str, ...] = ()) -> None:
+    exp = at_exact_counts(text, base, scopes)
     if exp is None:
         return
     assert check(text, exp).ok
@@ -70,10 +72,11 @@ def valid_as_it_stands(text: str, base: str) -> bool:
     return result.ok and not result.repairs
 
 
-def assert_strict_accepts_valid(text: str, base: str, chunks: list[str]) -> None:
+def assert_strict_accepts_valid(text: str, base: str, chunks: list[str], scopes: tuple[str, ...] = ()) -> None:
     if not valid_as_it_stands(text, base):
         return
-    stop = first_stop(StreamGuard(base, strict=True), chunks)
+    exp = at_exact_counts(text, base, scopes) or base
+    stop = first_stop(StreamGuard(exp, strict=True), chunks)
     assert stop is None, f"the strict guard stopped at chunk {stop[0]} ({stop[1].reason}) on valid {text!r}"
 
 
@@ -140,6 +143,32 @@ def test_markdown(case):
 def test_markdown_under_a_contract(case):
     text, base, chunks = case
     assert_never_stopped(text, base, chunks)
+
+
+SECTIONS = ("Short answer", "Reasoning")
+
+
+@EXAMPLES
+@given(property_over(streamed_contract_markdown(), CONTRACT_BASES))
+def test_markdown_counts_kept_while_streaming(case):
+    """Whole-reply and per-section MAX counts at exactly what check() counts: the values the
+    Markdown checker settles while streaming never exceed them."""
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks, SECTIONS)
+    assert_strict_accepts_valid(text, base, chunks, SECTIONS)
+
+
+@EXAMPLES
+@given(
+    st.builds(lambda t, b: (t, b), streamed_contract_markdown(), st.sampled_from(CONTRACT_BASES)).flatmap(
+        lambda tb: st.tuples(st.just(tb[0]), st.just(tb[1]), chunkings(tb[0]))
+    )
+)
+def test_markdown_counts_kept_while_streaming_bare(case):
+    """The same, with nothing around the sections (most values are then settled early)."""
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks, SECTIONS)
+    assert_strict_accepts_valid(text, base, chunks, SECTIONS)
 
 
 # --- strict: a reply valid as it stands is never stopped ------------------------------

@@ -7,7 +7,7 @@ import pytest
 import formatbook_text
 from formatbook_core import StreamGuard, StreamStatus, check, parse_expectations
 
-from .conftest_formats import KvFormat, kv_registry
+from .conftest_formats import _LINE, KvChecker, KvFormat, kv_registry
 
 
 @pytest.fixture
@@ -200,3 +200,49 @@ def test_a_broken_checker_stops_the_guard_with_a_reason_not_an_exception(reg, br
     g = StreamGuard(e)
     status = g.feed("a: b")
     assert not status and status.reason and ("failed" in status.reason or "returned NoneType" in status.reason)
+
+
+# --- scoped counts: kept when the checker names the scope (its optional scope_key) -----
+
+
+class _ScopedKvChecker(KvChecker):
+    """kv with scopes kept while streaming: a settled line's value is reported in the
+    scope of its key, for the keys ``a`` and ``b`` only."""
+
+    def scope_key(self, scope: str) -> str | None:
+        return scope if scope in ("a", "b") else None
+
+    def feed(self, chunk: str) -> StreamStatus:
+        lines = (self.line + chunk).split("\n")[:-1]
+        status = super().feed(chunk)
+        if not status:
+            return status
+        pairs = [m.groups() for m in map(_LINE.match, lines) if m and m.group(2).strip()]
+        return StreamStatus(True, values=status.values, scoped=tuple((k, v) for k, v in pairs))
+
+
+@pytest.fixture
+def scoped_reg(reg, monkeypatch):
+    monkeypatch.setattr(KvFormat, "stream", lambda self, schema=None, *, strict=True, **o: _ScopedKvChecker(strict))
+    return reg
+
+
+def test_a_scoped_max_is_kept_when_the_checker_keeps_its_scope(scoped_reg):
+    g = guard('EXPECT KV\nEXPECT MAX 2 WORDS IN "a"', scoped_reg)
+    assert g.feed("b: one two three\n")  # another scope: not counted here
+    assert g.feed("a: one two\n")
+    status = g.feed("a: three\n")
+    assert not status
+    assert status.reason == '3 words already exceed MAX 2 WORDS IN "a"'
+
+
+def test_a_scope_the_checker_does_not_keep_is_judged_at_finish(scoped_reg):
+    g = guard('EXPECT KV\nEXPECT MAX 1 WORDS IN "c"', scoped_reg)
+    assert g.feed("c: one two three\n")
+    assert not g.finish().ok
+
+
+def test_a_checker_without_scope_key_keeps_scoped_counts_for_finish(reg):
+    g = guard('EXPECT KV\nEXPECT MAX 1 WORDS IN "a"', reg)
+    assert g.feed("a: one two three\n")
+    assert not g.finish().ok

@@ -13,8 +13,12 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
+
+_CONTRACT = Path(__file__).parent / "fixtures" / "guard_contract.md"
+_KEPT = f'EXPECT MARKDOWN {_CONTRACT}\nEXPECT MAX 100000000 WORDS\nEXPECT MAX 100000000 WORDS IN "Short answer"'
 
 # name -> (expectations, the reply of size n as a Python expression of n)
 CASES = {
@@ -26,6 +30,11 @@ CASES = {
     "white space in a closing tag, JSON": ("EXPECT JSON", "'<think>x</think' + ' ' * n"),
     "cut opening tags, JSON": ("EXPECT JSON", "'<thi' * (n // 4)"),
     "many think blocks, JSON": ("EXPECT JSON\nEXPECT MAX 1 WORDS", "'<think>a</think >' * (n // 17) + '[1]'"),
+    # Markdown counts kept while streaming: many settled paragraphs, and one open paragraph
+    # (a line never ended) that is never settled
+    "settled paragraphs, Markdown contract": (_KEPT, "'# Short answer\\n' + 'Yes it is.\\n\\n' * (n // 12)"),
+    "one long paragraph, Markdown contract": (_KEPT, "'# Short answer\\n' + 'word ' * (n // 5)"),
+    "many sections, Markdown contract": (_KEPT, "'# Short answer\\nYes.\\n\\n# Notes\\nNo.\\n\\n' * (n // 28)"),
 }
 
 _SCRIPT = textwrap.dedent(
