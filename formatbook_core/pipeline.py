@@ -166,16 +166,30 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
         spans = _spans(fmt.locate(reply, schema, **options), len(reply)) or [Span(0, len(reply))]
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
         return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False
-    first = _evaluate(fmt, reply, spans[0], schema, options)
-    if first.analysis is not None and first.analysis.ok:
-        return _surrounded(fmt, reply, first), True
-    for span in spans[1:]:
+    first: _Candidate | None = None
+    cut_short: _Candidate | None = None
+    for span in spans:
         candidate = _evaluate(fmt, reply, span, schema, options)
-        if candidate.analysis is not None and candidate.analysis.ok:
+        first = first or candidate
+        if candidate.analysis is None or not candidate.analysis.ok:
+            continue
+        if not _healed_as_cut_off_midway(candidate, reply):
             return _surrounded(fmt, reply, candidate), True
+        cut_short = cut_short or candidate  # taken only when no later candidate passes
+    if cut_short is not None:
+        return _surrounded(fmt, reply, cut_short), True
+    if first is None:  # spans is never empty; this only tells the type checker
+        first = _Candidate(Span(0, len(reply)), reply)
     if not first.violations:
         first.violations = [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
     return _surrounded(fmt, reply, first), False
+
+
+def _healed_as_cut_off_midway(candidate: _Candidate, reply: str) -> bool:
+    """Healing read the payload as cut off by the end of the reply (a ``truncated_*`` repair,
+    the convention every format follows), yet the reply goes on after it: that reading is
+    doubtful, so a later candidate that passes is preferred to it."""
+    return reply[candidate.span.end :].strip() != "" and any(r.kind.startswith("truncated_") for r in candidate.repairs)
 
 
 def _surrounded(fmt: Any, reply: str, candidate: _Candidate) -> _Candidate:

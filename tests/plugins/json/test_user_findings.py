@@ -189,3 +189,16 @@ def test_a_healed_cut_number_heals_to_itself():
     twice = heal(once.text, "EXPECT JSON")
     assert twice.text == once.text
     assert list(twice.repairs) == []
+
+
+def test_a_candidate_read_as_cut_off_midway_yields_to_a_later_one_that_passes():
+    # the scan ends the “ string at the line's end, the healer reads it as cut off by the
+    # payload's end: that reading is doubtful while the reply goes on, and a later object passes
+    result = check('See [“It\'s” said] then {"a": 1}', "EXPECT JSON")
+    assert result.ok and result.value == {"a": 1}
+    # with no later candidate the cut-off reading still stands, listed as such
+    alone = check("See [“It's” said] and that is all.", "EXPECT JSON")
+    assert alone.ok and "truncated_string" in [r.kind for r in alone.repairs]
+    # a payload really cut off at the reply's end is unaffected
+    cut = check('Here: {"a": "b', "EXPECT JSON")
+    assert cut.ok and cut.value == {"a": "b"}
