@@ -14,6 +14,7 @@ from formatbook_core import (
     Span,
     Violation,
 )
+from formatbook_core.data_schema import JsonSchema, load_schema
 from formatbook_core.limits import limits_from
 
 from . import guidance as _guidance
@@ -21,7 +22,6 @@ from . import heal as _heal
 from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
-from .schema import JsonSchema, load_schema
 from .stream_schema import SchemaChecker
 from .syntax import JsonSyntaxError, parse_strict, to_violation
 
@@ -57,7 +57,7 @@ class JsonFormat(BaseFormat):
 
     # --- schemas --------------------------------------------------------------------
     def load_schema(self, schema: Any, **options: Any) -> Any:
-        """A :class:`~formatbook_json.schema.JsonSchema` (compiled lazily, cached)."""
+        """A :class:`~formatbook_core.data_schema.JsonSchema` (compiled lazily, cached)."""
         return load_schema(schema, allow_fetch=options.get("allow_fetch", False), base_dir=options.get("base_dir"))
 
     def _schema(self, schema: Any, options: dict[str, Any]) -> JsonSchema | None:

@@ -4,7 +4,9 @@ tables ("## Violation codes", "## Repair kinds"), and every row there is still e
 Codes are found in the plugin's source: violation codes are the dotted string literals
 under the plugin's own prefix (``json.syntax``) or ``schema.``; repair kinds are the string
 literals passed first to ``Repair``/``make_repair`` (or a plugin's repair helper) and the
-keys of its ``*MESSAGES`` tables. Codes are written as literals so that this can see them.
+keys of its ``*MESSAGES`` tables; a plugin that uses the shared schema layer
+(``formatbook_core.data_schema``) emits that layer's codes and kinds too. Codes are written
+as literals so that this can see them.
 """
 
 from __future__ import annotations
@@ -53,6 +55,13 @@ def _emitted(package: Path, prefix: str) -> tuple[set[str], set[str], set[str]]:
     return codes, kinds, literals
 
 
+DATA_SCHEMA = ROOT / "formatbook_core" / "data_schema"
+
+
+def _uses_data_schema(package: Path) -> bool:
+    return any("formatbook_core.data_schema" in p.read_text(encoding="utf-8") for p in package.rglob("*.py"))
+
+
 BUILTIN = sorted(p.name.removeprefix("formatbook_") for p in PLUGINS.glob("formatbook_*") if (p / "README.md").exists())
 
 
@@ -67,6 +76,9 @@ def test_every_emitted_code_is_in_the_readme_and_every_row_is_emitted(name):
     documented_codes = _table(readme, "Violation codes")
     documented_kinds = _table(readme, "Repair kinds")
     codes, kinds, literals = _emitted(package, name)
+    if _uses_data_schema(package):  # the shared schema layer's codes are the plugin's too
+        shared = _emitted(DATA_SCHEMA, name)
+        codes, kinds, literals = codes | shared[0], kinds | shared[1], literals | shared[2]
     assert codes - documented_codes == set(), "violation codes missing from the README table"
     assert kinds - documented_kinds == set(), "repair kinds missing from the README table"
     # a plugin's README may also name a core code it leads to (the core emits those)

@@ -25,9 +25,9 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from formatbook_core import Healed
+from formatbook_core.data_schema import JsonSchema
 from formatbook_core.limits import DEFAULT, Limits
 
-from ..schema import JsonSchema
 from . import schema_aware, strict, structure
 from .state import Healing
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core import HealError, Repair, SetAside, Violation
+from formatbook_core.data_schema import JsonSchema
 from formatbook_core.limits import Limits
-
-from ..schema import JsonSchema
 
 
 class Healing:

@@ -10,8 +10,8 @@ import textwrap
 import pytest
 
 from formatbook_core import ExpectationError, Expectations, check
+from formatbook_core.data_schema import repairs as schema_aware
 from formatbook_json import JsonFormat
-from formatbook_json.heal import schema_aware
 
 FMT = JsonFormat()
 

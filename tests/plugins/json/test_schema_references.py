@@ -12,8 +12,8 @@ import pytest
 from referencing.exceptions import Unretrievable
 
 from formatbook_core import ExpectationError, Expectations, StreamGuard, check, guidance
-from formatbook_json.schema import JsonSchema
-from formatbook_json.schema_refs import MAX_SCHEMA_DEPTH, Retriever, python_registry
+from formatbook_core.data_schema import JsonSchema
+from formatbook_core.data_schema.references import MAX_SCHEMA_DEPTH, Retriever, python_registry
 
 
 class _Server:

@@ -22,8 +22,8 @@ import json
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
-from formatbook_core import ExpectationError
-from formatbook_core.limits import MAX_SIZE
+from ..limits import MAX_SIZE
+from ..results import ExpectationError
 
 #: At most this many documents are fetched for one schema (``allow_fetch=True``).
 MAX_DOCUMENTS = 32

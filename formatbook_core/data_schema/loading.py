@@ -1,4 +1,7 @@
-"""JSON Schema for the JSON format: loading, compiling once, validating.
+"""JSON Schema on parsed values: loading, compiling once, validating.
+
+Shared by every format whose parsed value is data (objects, arrays, strings, numbers,
+booleans, null): the schema applies to the value, whatever syntax it was written in.
 
 A schema is given as a ``dict``, a path (``str`` or ``pathlib.Path``) to a JSON file,
 a URL (fetched only with ``allow_fetch=True``), JSON text, or a pydantic model class (its
@@ -7,9 +10,9 @@ unless the schema's ``$schema`` names another draft.
 
 Loading checks everything about the schema, so that a bad schema is an
 ``ExpectationError`` then and never a failure of a reply: the JSON Schema itself, its
-depth, every reference (read only under the policy of :mod:`.schema_refs`: nothing but
+depth, every reference (read only under the policy of :mod:`.references`: nothing but
 the schema itself unless ``allow_fetch=True``), loops of references, and its patterns
-(compiled for a linear-time engine, :mod:`.schema_patterns`).
+(compiled for a linear-time engine, :mod:`.patterns`).
 
 Validation takes two speeds: jsonschema-rs (compiled) answers "valid?" fast; only when
 the answer is no does pure-Python ``jsonschema`` list detailed violations, most relevant
@@ -24,9 +27,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from formatbook_core import ExpectationError, Violation
-
-from . import schema_patterns, schema_refs
+from ..results import ExpectationError, Violation
+from . import patterns, references
 
 _MESSAGE_LIMIT = 300
 _cache: dict[Any, JsonSchema] = {}
@@ -39,7 +41,7 @@ class JsonSchema:
     model class, or ``None``) and ``source`` (where it came from, for messages).
 
     :meth:`prepare` (run by :func:`load_schema`) checks the schema, resolves its
-    references under the policy of :mod:`.schema_refs` and compiles it; every problem of
+    references under the policy of :mod:`.references` and compiles it; every problem of
     the schema is an ``ExpectationError`` then, never a failure of a reply."""
 
     def __init__(
@@ -48,7 +50,7 @@ class JsonSchema:
         self.schema = schema
         self.model = model
         self.source = source
-        self.retriever = schema_refs.Retriever(allow_fetch)
+        self.retriever = references.Retriever(allow_fetch)
         self._fast: Any = None
         self._slow: Any = None
 
@@ -60,12 +62,12 @@ class JsonSchema:
         """Check, resolve and compile the schema; raise ``ExpectationError`` for a schema
         that cannot be used (invalid, too deep, a refused or unresolvable reference, a
         loop of references, a pattern the linear-time regex engine cannot run)."""
-        if schema_refs.schema_depth_exceeds(self.schema):
+        if references.schema_depth_exceeds(self.schema):
             raise ExpectationError(
-                f"the JSON Schema{_from(self.source)} is nested deeper than {schema_refs.MAX_SCHEMA_DEPTH} levels"
+                f"the JSON Schema{_from(self.source)} is nested deeper than {references.MAX_SCHEMA_DEPTH} levels"
             )
         self.check_schema()
-        schema_refs.check_references(self.schema, self.retriever)
+        references.check_references(self.schema, self.retriever)
         self._compile()
 
     def _compile(self) -> None:
@@ -74,12 +76,12 @@ class JsonSchema:
         refused_before = len(self.retriever.refused)
         try:
             self._fast = jsonschema_rs.validator_for(
-                self.schema, retriever=self.retriever, pattern_options=schema_patterns.regex_options()
+                self.schema, retriever=self.retriever, pattern_options=patterns.regex_options()
             )
         except Exception as err:
             detail = _short(str(err).split("\n", 1)[0])
             if len(self.retriever.refused) > refused_before:
-                raise schema_refs.refused_error(self.retriever, detail) from None
+                raise references.refused_error(self.retriever, detail) from None
             if 'is not a "regex"' in detail:
                 detail += " (patterns run on a linear-time engine: no look-around, no back-references)"
             raise ExpectationError(f"cannot use the JSON Schema{_from(self.source)}: {detail}") from None
@@ -95,8 +97,8 @@ class JsonSchema:
                 warnings.simplefilter("ignore", DeprecationWarning)
                 cls = validator_for(self.schema, default=Draft202012Validator)
             if cls not in _extended:
-                _extended[cls] = extend(cls, schema_patterns.KEYWORDS)
-            self._slow = _extended[cls](self.schema, registry=schema_refs.python_registry(self.retriever))
+                _extended[cls] = extend(cls, patterns.KEYWORDS)
+            self._slow = _extended[cls](self.schema, registry=references.python_registry(self.retriever))
         return self._slow
 
     def check_schema(self) -> None:
@@ -146,7 +148,7 @@ class JsonSchema:
         """``36.0`` where the schema asks for an integer is valid JSON Schema, but the
         value is a float: a violation that healing repairs (``float_to_integer``), so
         that the caller gets ``36`` and the change is listed."""
-        from .heal.schema_aware import integers_written_as_floats  # noqa: PLC0415 - heal imports this module
+        from .repairs import integers_written_as_floats  # noqa: PLC0415 - repairs imports this module
 
         return tuple(
             Violation(
@@ -266,8 +268,8 @@ def _load_text(text: str, *, allow_fetch: bool, base_dir: Any, is_path: bool) ->
                 f"the schema {stripped} is a URL; formatbook fetches schemas only when allow_fetch=True"
             )
         try:
-            fetched = _decode(schema_refs.fetch(stripped), stripped)
-        except schema_refs.RefusedReference as err:
+            fetched = _decode(references.fetch(stripped), stripped)
+        except references.RefusedReference as err:
             raise ExpectationError(f"cannot fetch the schema {stripped}: {err.why}") from None
         if isinstance(fetched, dict) and "$id" not in fetched and "id" not in fetched:
             fetched = {"$id": stripped, **fetched}  # its relative references resolve against its URL

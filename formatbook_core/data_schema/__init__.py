@@ -1,0 +1,21 @@
+"""JSON Schema and pydantic models applied to parsed values, for every format whose value
+is data: loading a schema once (:mod:`.loading`), what it may read (:mod:`.references`),
+its patterns on a linear-time engine (:mod:`.patterns`), and the repairs only a schema
+can justify (:mod:`.repairs`). A format parses its text, hands the value here, and maps
+paths back to its own text."""
+
+from __future__ import annotations
+
+from .loading import JsonSchema, is_model, load_schema
+from .repairs import MESSAGES as REPAIR_MESSAGES
+from .repairs import SchemaRepair, integers_written_as_floats, plan
+
+__all__ = [
+    "JsonSchema",
+    "REPAIR_MESSAGES",
+    "SchemaRepair",
+    "integers_written_as_floats",
+    "is_model",
+    "load_schema",
+    "plan",
+]
