@@ -16,7 +16,8 @@
    them); the containers inside it (closed or not) are candidates too when it does not
    read as JSON (no string, comma or colon directly inside: a stray ``[`` in prose cannot
    hide the JSON after it), never when it does (a part of a cut-off payload is not the
-   payload).
+   payload). Two containers with only JSON glue between them (a colon, or a comma, a
+   quoted key and a colon) are one candidate: the first did not really end there.
 4. When nothing else is found: the reply without its think blocks.
 
 The core tries the candidates in this order and takes the first one that passes (the
@@ -67,6 +68,16 @@ _INNER = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _MAX_UNCLOSED = 3  # each unclosed container runs to the end: at most this many are tried
+# Between two top-level containers: nothing but the glue of one JSON document — commas and
+# colons with quoted strings, numbers and literals between them, a colon among them
+# ('}, "a": 1, "b": {'), never prose. Then the first container did not end where its
+# brackets seemed to close it (a quote read otherwise, as in [" "hi" "]), and the two are
+# one candidate. Linear: each repeat starts with its own comma or colon.
+_GLUE = re.compile(
+    r'[ \t\r\n]*(?:[,:][ \t\r\n]*(?:"[^"\\\n]{0,200}"|-?[0-9][0-9.eE+\-]{0,40}|true|false|null)?[ \t\r\n]*)+'
+)
+_QUOTED = re.compile(r'"[^"\\\n]{0,200}"')
+_CLOSERS = re.compile(r"(?:[ \t\r\n]*[}\]])+")
 
 
 def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> tuple[list[Span], Any]:
@@ -139,6 +150,27 @@ def _merge(spans: list[Span]) -> list[Span]:
     return merged
 
 
+def _is_glue(text: str, start: int, stop: int) -> bool:
+    return _GLUE.fullmatch(text, start, stop) is not None and ":" in _QUOTED.sub("", text[start:stop])
+
+
+def _glued(text: str, found: list[tuple[Span, bool]], end: int) -> list[tuple[Span, bool]]:
+    """Top-level containers joined where only JSON glue stands between them (``_GLUE``),
+    with the closing brackets right after the last one: one broken document, tried as
+    one candidate, so that a part of it is never taken for the whole."""
+    out: list[tuple[Span, bool]] = []
+    for span, has_content in found:
+        if out and _is_glue(text, out[-1][0].end, span.start):
+            closers = _CLOSERS.match(text, span.end, end)
+            stop = closers.end() if closers else span.end
+            out[-1] = (Span(out[-1][0].start, stop), True)
+        elif out and span.end <= out[-1][0].end:
+            continue  # swallowed by the closing brackets of a joined candidate
+        else:
+            out.append((span, has_content))
+    return out
+
+
 def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
     """The top-level containers of ``text[start:end]`` in order, each with whether it has
     content (see the module doc), in one scan: closing brackets pair with the nearest
@@ -186,6 +218,7 @@ def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
                 stack[-1][2].append(item)
             else:
                 found.append(item)
+    found = _glued(text, found, end)
     # Containers the text ends inside of: the outermost few; and the containers closed
     # inside one that does not read as JSON (a stray "[" in prose). Inside one that does,
     # they are parts of a cut-off payload, never the payload: taking one would take a

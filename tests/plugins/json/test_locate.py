@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
+from formatbook_core import Span, check
 from formatbook_json import JsonFormat
 
 FMT = JsonFormat()
+
+
+def locate_spans(reply: str) -> list[Span]:
+    return list(FMT.locate(reply))
 
 
 def spans_text(reply: str) -> list[str]:
@@ -75,3 +82,36 @@ def test_no_json_at_all_gives_the_reply():
 def test_plain_reply_is_located_whole():
     reply = '\n{"a": [1, 2]}\n'
     assert spans_text(reply) == ['{"a": [1, 2]}']
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"a": [" "hi" ", {"a": 02134}], "a": {}}',
+        '{"a": [" "hi" ", {"a": 02134}], "a": 02134, "a": {}}',
+    ],
+)
+def test_a_container_inside_a_broken_document_is_not_taken_for_it(reply):
+    # found by hypothesis: the brackets seemed to close the object early (the quotes are
+    # ambiguous), and check() took the `{}` after `"a": ` — a part of it — with ok=True
+    assert locate_spans(reply) == [Span(0, len(reply))]
+    result = check(reply, "EXPECT JSON")
+    assert not result.ok and result.value is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('Here: {"a": 1}, and {"b": 2}', {"a": 1}),  # prose between: two candidates
+        ("pairs [1,2], [3,4]", [1, 2]),  # a comma alone is no JSON glue
+    ],
+)
+def test_prose_between_containers_keeps_them_apart(reply, value):
+    assert check(reply, "EXPECT JSON").value == value
+
+
+def test_glue_between_containers_is_read_in_linear_time():
+    gap = ', "k": 1' * 100_000
+    reply = '{"a": "x"y"}' + gap + ', "b": {}} tail'
+    spans = locate_spans(reply)
+    assert spans[0].start == 0 and spans[0].end == len(reply) - len(" tail")
