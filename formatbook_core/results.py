@@ -192,7 +192,9 @@ class StreamStatus:
     own), ``open`` is text appended by this chunk to a value still open (a string being
     written). ``complete`` is true when the text so far is a complete valid document.
     ``scoped`` are values among ``values`` also settled in a counting scope, each as
-    ``(key, value)`` with the key the checker's ``scope_key`` gives for that scope.
+    ``(key, value)`` with the key the checker's ``scope_key`` gives for that scope;
+    ``open_scope`` is the key of the scope the open value is settled in too (``None``:
+    the whole reply only).
     """
 
     ok: bool = True
@@ -202,6 +204,7 @@ class StreamStatus:
     values: tuple[str, ...] = ()
     open: str = ""
     scoped: tuple[tuple[str, str], ...] = ()
+    open_scope: str | None = None
 
     def __bool__(self) -> bool:
         return self.ok

@@ -173,8 +173,9 @@ class _Limit:
         """Count what ``status`` reports as settled in this limit's scope."""
         if self.scope_key is None:
             self.values(status.values, status.open)
-        elif status.scoped:
-            self.values(tuple(v for key, v in status.scoped if key == self.scope_key), "")
+        elif status.scoped or status.open_scope is not None:
+            opened = status.open if status.open_scope == self.scope_key else ""
+            self.values(tuple(v for key, v in status.scoped if key == self.scope_key), opened)
 
     def values(self, closed: tuple[str, ...], opened: str) -> None:
         if closed:

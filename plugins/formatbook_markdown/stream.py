@@ -137,15 +137,18 @@ class MarkdownChecker:
             pos = end
         if pos < len(chunk):
             self._pending.append(chunk[pos:])
+            self._settled.partial(chunk[pos:])
         return self._status(settled)
 
-    @staticmethod
-    def _status(settled: list[tuple[str | None, str]]) -> StreamStatus:
-        if not settled:
+    def _status(self, settled: list[tuple[str | None, str]]) -> StreamStatus:
+        opened, open_scope = self._settled.take_open()
+        if not settled and not opened:
             return StreamStatus(True)
         values = tuple(value for _, value in settled)
         scoped = tuple((key, value) for key, value in settled if key is not None)
-        return StreamStatus(True, values=values, scoped=scoped)
+        if not opened:
+            return StreamStatus(True, values=values, scoped=scoped)
+        return StreamStatus(True, values=values, scoped=scoped, open=opened, open_scope=open_scope)
 
     def copy(self) -> MarkdownChecker:
         clone = _copy.copy(self)

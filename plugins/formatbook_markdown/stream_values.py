@@ -35,6 +35,7 @@ from typing import Any
 from formatbook_core.locating import FENCE_LINE
 
 from .contract.names import normalize_section_name
+from .heal.underlines import MAX_HEADING_WORDS, is_heading_sized
 from .reply.blocks import strip_closing_sequence
 from .reply.sections import is_empty_value
 from .values import strip_inline
@@ -67,11 +68,26 @@ class SettledValues:
         self._para: list[str] = []
         self._para_plain = True
         self._after_break = True  # the previous line was blank or a heading
+        self._level = level
+        self._shallowest = 7  # the shallowest heading level seen so far
+        # the open paragraph's text reported while it is written (``open``): how many of
+        # its lines are reported, and how far into the line being written
+        self._lines_fed = 0
+        self._line_fed = 0
+        self._fed_now = 0
+        self._open: list[str] = []  # open text reported by this chunk, in order
+        # the line being written, while it may begin a long plain paragraph
+        self._partial: list[str] = []
+        self._partial_ok: bool | None = None  # None: the line has not begun
+        self._partial_words = 0
+        self._partial_space = True  # the line so far ends with white space (or is empty)
 
     def copy(self) -> SettledValues:
         """An independent clone of the current state."""
         clone = copy.copy(self)
         clone._para = list(self._para)
+        clone._open = list(self._open)
+        clone._partial = list(self._partial)
         return clone
 
     def scope_key(self, scope: str) -> str | None:
@@ -81,6 +97,9 @@ class SettledValues:
 
     def line(self, line: str) -> list[tuple[str | None, str]]:
         """Take one complete line (without its line break)."""
+        self._partial = []
+        self._partial_ok = None
+        self._fed_now, self._line_fed = self._line_fed, 0  # of this line, while it was written
         if not self.active:
             return []
         if "<" in line:
@@ -88,6 +107,50 @@ class SettledValues:
         if self._container != "none":
             return self._container_line(line)
         return self._body_line(line)
+
+    def take_open(self) -> tuple[str, str | None]:
+        """The open text reported since the last call (see :meth:`partial`) and the key of
+        the section it counts in."""
+        text = "".join(self._open)
+        self._open = []
+        return text, self._scope
+
+    def partial(self, piece: str) -> None:
+        """Take a piece of the line being written. A first line of a plain paragraph that
+        already holds more than ``MAX_HEADING_WORDS`` words can no longer become a
+        heading (an underline below it is a thematic break, ``heal/underlines.py``): its
+        words are reported as they come (``take_open``), white space at its end held
+        back. Only a first line: a later line may yet start a table or be taken into one."""
+        if not piece or not self.active or self._level < 1 or not self._counting:
+            return
+        if self._partial_ok is None:
+            self._partial_ok = (
+                self._after_break
+                and not self._para
+                and self._container in ("none", "open")
+                and _PLAIN.match(piece) is not None
+            )
+            self._partial_words = 0
+            self._partial_space = True
+        if not self._partial_ok:
+            return
+        if not _SPECIAL.isdisjoint(piece):
+            self._partial_ok = False
+            self._partial = []
+            return
+        words = len(piece.split())
+        if words and not self._partial_space and not piece[0].isspace():
+            words -= 1  # its first word goes on a word begun in an earlier piece
+        self._partial_words += words
+        self._partial_space = piece[-1].isspace()
+        self._partial.append(piece)
+        if self._partial_words <= MAX_HEADING_WORDS or piece.isspace():
+            return  # white space alone is held back: it may be the line's end
+        text = "".join(self._partial)
+        end = len(text.rstrip())
+        self._open.append(text[:end])
+        self._partial = [text[end:]] if end < len(text) else []
+        self._line_fed += end
 
     def _stop(self) -> list[tuple[str | None, str]]:
         self.active = False
@@ -119,10 +182,17 @@ class SettledValues:
         if stripped.startswith(("```", "~~~")):
             return self._stop()  # a code block, or the container's end
         if not self._after_break and _UNDERLINE.fullmatch(stripped):
+            if self._level >= 1 and self._para and self._para_plain and not self._heading_sized():
+                out = self._close()  # a long paragraph is no heading: this is a thematic break
+                self._after_break = True
+                return out
             return self._stop()  # the text above may be a setext heading (in a list item too)
         heading = _ATX.match(line)
         if heading:
             return self._heading(heading)
+        if stripped.startswith("#"):  # maybe a heading (indented): nothing after it is a root
+            run = len(stripped) - len(stripped.lstrip("#"))
+            self._shallowest = min(self._shallowest, run)
         if "#" in line or "*" in line or "_" in line:
             if self._names_section(line):
                 return self._stop()  # a glued heading or a bold label: sections may move
@@ -133,6 +203,8 @@ class SettledValues:
                 self._para_plain = False
             if self._para:
                 self._para.append(line)
+                if self._para_plain:
+                    self._feed_settled_lines()
             self._after_break = False
             return []
         self._after_break = False
@@ -140,7 +212,25 @@ class SettledValues:
             return []  # a list, a quote, code, a table...: not counted
         self._para = [line]
         self._para_plain = True
+        if self._fed_now:  # its words were reported while it was written: the rest too
+            rest = line[self._fed_now : len(line.rstrip())]
+            if rest:
+                self._open.append(rest)
+            self._lines_fed = 1
         return []
+
+    def _heading_sized(self) -> bool:
+        return is_heading_sized(len(self._para), sum(len(p.split()) for p in self._para))
+
+    def _feed_settled_lines(self) -> None:
+        """Report the open paragraph's lines but its last (a later line may take that one
+        into a table): the paragraph has two lines now, so it is no heading."""
+        if self._level < 1 or not self._counting:
+            return
+        for i in range(self._lines_fed, len(self._para) - 1):
+            text = self._para[i].strip()
+            self._open.append(text if i == 0 else " " + text)
+        self._lines_fed = max(self._lines_fed, len(self._para) - 1)
 
     def _heading(self, m: re.Match[str]) -> list[tuple[str | None, str]]:
         title = strip_closing_sequence(m.group(2) or "").strip()
@@ -148,9 +238,15 @@ class SettledValues:
             return self._stop()  # maybe a glued heading
         out = self._close()
         key = normalize_section_name(title)
+        level = len(m.group(1))
+        # a section heading under no heading counts for its section: a later, shallower
+        # duplicate would make the reply fail (markdown.section_repeated), a level-1 one
+        # cannot lose its place (below L1 there is no such rule: level 1 only)
+        root = level == 1 or (self._level >= 1 and level <= self._shallowest)
+        self._shallowest = min(self._shallowest, level)
         if key in self._keys:
             self._counting = True
-            self._scope = key if len(m.group(1)) == 1 else None
+            self._scope = key if root else None
         else:
             self._scope = None
             if self._names_section(title):
@@ -161,6 +257,8 @@ class SettledValues:
 
     def _close(self) -> list[tuple[str | None, str]]:
         para, self._para = self._para, []
+        self._open = []  # the value itself is reported (or never will be)
+        self._lines_fed = self._line_fed = 0
         if not para or not self._para_plain or not self._counting:
             return []
         value = strip_inline("\n".join(para).strip())

@@ -137,6 +137,9 @@ STREAM_HEADINGS = (
     "# Notes",
     "## Notes",
     "Notes\n---",
+    "### Short answer",
+    "  # Notes",
+    "  ## Short answer",
 )
 #: Bodies: paragraphs (some later turned into setext headings), the empty value, lists,
 #: a glued heading, a label mid-paragraph, HTML, a table, code.
@@ -163,9 +166,31 @@ STREAM_BODIES = (
 def stream_paragraphs(draw) -> str:
     """Plain paragraphs (the values counted while streaming), one may end as a setext
     heading or run into a list."""
-    paras = [draw(prose(3)).strip() or "x" for _ in range(draw(st.integers(1, 3)))]
+    paras = [
+        draw(st.one_of(prose(3), long_line(), long_lines())).strip() or "x" for _ in range(draw(st.integers(1, 3)))
+    ]
     out = "\n\n".join(paras)
-    return out + draw(st.sampled_from(("", "", "", "\n---", "\n===", "\n- item", "\n# Notes")))
+    return out + draw(
+        st.sampled_from(("", "", "", "\n---", "\n===", "\n- item", "\n# Notes", "\n|---|", "\nx | y\n--- | ---"))
+    )
+
+
+#: Words for long paragraphs: plain ones, and some with the inline syntax that stops a
+#: paragraph being plain (emphasis, a link, a tag, a pipe, a code span) or is a heading.
+LONG_WORDS = ("word", "two", "Dr.", "e.g.", "end.", "x", "*em*", "[a](b)", "<b>", "|", "`c`", "##", "Reasoning")
+
+
+@st.composite
+def long_line(draw) -> str:
+    """One line of 8 to 20 words: around the 12 words a setext heading may hold."""
+    pool = LONG_WORDS[:5] if draw(st.booleans()) else LONG_WORDS  # half of them plain
+    return " ".join(draw(st.lists(st.sampled_from(pool), min_size=8, max_size=20)))
+
+
+@st.composite
+def long_lines(draw) -> str:
+    """A paragraph of two or three lines (never a heading at L1+, whatever follows)."""
+    return "\n".join(draw(long_line()) for _ in range(draw(st.integers(2, 3))))
 
 
 @st.composite

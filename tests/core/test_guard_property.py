@@ -26,6 +26,8 @@ from .guard_replies import (
     contract_markdown,
     json_payload,
     json_text,
+    long_line,
+    long_lines,
     markdown_text,
     prose,
     reply,
@@ -166,6 +168,36 @@ def test_markdown_counts_kept_while_streaming(case):
 )
 def test_markdown_counts_kept_while_streaming_bare(case):
     """The same, with nothing around the sections (most values are then settled early)."""
+    text, base, chunks = case
+    assert_never_stopped(text, base, chunks, SECTIONS)
+    assert_strict_accepts_valid(text, base, chunks, SECTIONS)
+
+
+@st.composite
+def long_paragraph_sections(draw) -> str:
+    """Section headings at any level followed by long paragraphs (counted word by word while
+    they are written, at L1+) and what may still change them: an underline, a table row,
+    a later shallower duplicate of the section."""
+    out = ""
+    for _ in range(draw(st.integers(1, 3))):
+        out += draw(
+            st.sampled_from(("# Short answer", "## Short answer", "### Short answer", "# Notes", "## Reasoning"))
+        )
+        out += draw(st.sampled_from(("\n", "\n\n")))
+        out += draw(st.one_of(long_line(), long_lines()))
+        out += draw(st.sampled_from(("\n\n", "\n---\n", "\n===\n", "\n|---|\n", "\nx | y\n--- | ---\n", "\n", "")))
+    return out
+
+
+@EXAMPLES
+@given(
+    st.builds(lambda t, b: (t, b), long_paragraph_sections(), st.sampled_from(CONTRACT_BASES)).flatmap(
+        lambda tb: st.tuples(st.just(tb[0]), st.just(tb[1]), chunkings(tb[0]))
+    )
+)
+def test_markdown_long_paragraphs_counted_while_written(case):
+    """Long paragraphs count word by word as they are written (L1+), under section headings
+    at every level: never more than what check() counts."""
     text, base, chunks = case
     assert_never_stopped(text, base, chunks, SECTIONS)
     assert_strict_accepts_valid(text, base, chunks, SECTIONS)

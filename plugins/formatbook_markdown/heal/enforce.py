@@ -105,6 +105,7 @@ REPAIR_CODES: dict[str, str] = {
     "table_separator": "markdown.table_separator",
     "table_numbered": "markdown.table_order",
     "empty_value": "markdown.empty_section",
+    "underline_as_break": "markdown.long_setext_heading",
 }
 
 #: Repair kinds whose reason breaks the contract (errors in ``validate_output``).

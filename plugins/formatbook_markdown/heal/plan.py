@@ -1,4 +1,4 @@
-"""The repair plan: nine deterministic, idempotent steps run in order on a reply (step 9's
+"""The repair plan: deterministic, idempotent steps run in order on a reply (step 9's
 table separators right after step 3: a broken separator changes the block structure
 that the steps in between read).
 
@@ -22,9 +22,11 @@ from .kinds import convert_list_kinds
 from .levels import normalize_levels
 from .missing import fill_missing_sections
 from .preamble import set_preamble_aside
+from .repeated import flag_repeated_sections
 from .state import RepairState
 from .table_fix import fix_table_separators, repair_tables
 from .think import set_think_aside
+from .underlines import break_long_underlines
 
 Step = Callable[[RepairState], None]
 
@@ -48,7 +50,10 @@ PLAN: tuple[PlanStep, ...] = (
     PlanStep("3", "one Markdown container", normalize_container),
     # separators decide what is a heading (a broken one makes a paragraph): run them early
     PlanStep("9a", "table separators fixed", fix_table_separators),
+    # a long paragraph above --- is no heading: before the steps that read headings
+    PlanStep("3b", "long paragraphs above an underline", break_long_underlines),
     PlanStep("4", "headings named as in the spec", standardize_headings),
+    PlanStep("4b", "repeated sections flagged", flag_repeated_sections),
     PlanStep("5", "one heading level", normalize_levels),
     PlanStep("6", "preamble set aside", set_preamble_aside),
     PlanStep("7", "missing sections filled", fill_missing_sections),

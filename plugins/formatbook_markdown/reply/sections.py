@@ -101,6 +101,30 @@ def chosen_nodes(nodes: list[MdNode]) -> list[MdNode]:
     return [n for n in nodes if n.level == top]
 
 
+def orphaned_duplicates(sc: Scan, outline: MdOutline, spec: Any) -> list[tuple[str, MdNode, int]]:
+    """Occurrences of a spec section that lose to a shallower one and stand under no
+    heading, with content: ``(spec name, node, level of the occurrences that count)``.
+    Shallowest wins (a deeper duplicate stays a child of what it is in), but one that is
+    in nothing would be in no section at all: what is written under it would be lost."""
+    out: list[tuple[str, MdNode, int]] = []
+    if spec is None:
+        return out
+    roots = {id(n) for n in outline.nodes}
+    groups = group_nodes(outline)
+    empty_value = getattr(spec, "empty_section_value", None)
+    for section in spec.sections:
+        nodes = groups.get(normalize_section_name(section.name), [])
+        if len(nodes) < 2:
+            continue
+        top = min(n.level for n in nodes)
+        for n in nodes:
+            if n.level > top and id(n) in roots:
+                body = node_body(sc, n)
+                if body.strip() and not is_empty_value(body, empty_value):
+                    out.append((section.name, n, top))
+    return out
+
+
 def match_sections(sc: Scan, outline: MdOutline, spec: Any, parse: bool = True) -> dict[str, SectionResult]:
     """The spec's sections present in the outline, by the spec's names (``parse``:
     also parse each section's list and table)."""

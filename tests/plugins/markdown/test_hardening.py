@@ -307,6 +307,7 @@ def test_the_collector_does_not_run_while_a_reply_is_read():
     table = "| Option | Cost | Risk |\n| --- | --- | --- |\n" + "| a | 1 | low |\n" * 20_000
     reply = "## Short answer\nYes.\n\n## Reasoning\n1. a\n\n" + table
     blocks._CACHE.clear()
+    gc.collect()  # start from empty generations: what earlier tests left must not count here
     gc.callbacks.append(note)
     try:
         assert enforce_flex_md(reply, SPEC, level=1).ok

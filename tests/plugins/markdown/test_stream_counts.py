@@ -68,25 +68,84 @@ def test_a_reply_within_its_limits_is_not_stopped(level):
     assert stream(text, exp) is None
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_a_deeper_section_heading_is_not_counted_for_its_section(level):
+def test_below_l1_a_deeper_section_heading_is_not_counted_for_its_section():
     # a later, shallower duplicate takes the section's place ("shallowest wins"), so the
     # words under '## Short answer' may count for no section: check() accepts this reply
     head = "## Short answer\n" + TEN_WORDS * 6
+    exp = expectations(0, 'MAX 50 WORDS IN "Short answer"')
+    assert check(head + "# Short answer\nYes.\n", exp).ok
+    assert stream(head, exp) is None
+
+
+@pytest.mark.parametrize("level", (1, 2, 3))
+def test_a_deeper_section_heading_under_no_heading_counts_for_its_section(level):
+    # a later, shallower duplicate would leave its 60 words in no section: check() fails
+    # such a reply (markdown.section_repeated), so the words count and the guard stops
+    head = "## Short answer\n" + TEN_WORDS * 6
+    exp = expectations(level, 'MAX 50 WORDS IN "Short answer"')
+    result = check(contained(level, head + "# Short answer\nYes.\n"), exp)
+    assert not result.ok
+    assert "markdown.section_repeated" in [v.code for v in result.violations]
+    stopped = stream(contained(level, head), exp)
+    assert stopped is not None
+    assert stopped[0].reason == '60 words already exceed MAX 50 WORDS IN "Short answer"'
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_section_heading_nested_under_another_is_not_counted_for_its_section(level):
+    # nested under '# Intro', '## Short answer' stays Intro's child when a shallower
+    # duplicate comes later: check() accepts the reply, its 60 words count for no section
+    head = "# Intro\nHello.\n\n## Short answer\n" + TEN_WORDS * 6
     exp = expectations(level, 'MAX 50 WORDS IN "Short answer"')
     assert check(contained(level, head + "# Short answer\nYes.\n"), exp).ok
     assert stream(contained(level, head), exp) is None
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_an_open_paragraph_is_not_counted(level):
+@pytest.mark.parametrize("level", (1, 2, 3))
+def test_the_issue_example_is_stopped_at_the_limit(level):
+    # one 500-word line under '## Short answer': its words count as they are written
+    text = contained(level, "## Short answer\n" + "word " * 500 + "\n\n## Reasoning\n1. x\n")
+    exp = expectations(level, 'MAX 50 WORDS IN "Short answer"')
+    assert not check(text, exp).ok
+    stopped = stream(text, exp)
+    assert stopped is not None
+    status, fed = stopped
+    assert status.reason.endswith('words already exceed MAX 50 WORDS IN "Short answer"')
+    words_fed = text[:fed].count("word")
+    assert 50 < words_fed <= 55
+
+
+def test_below_l1_an_open_paragraph_is_not_counted():
     # a '---' line would make the paragraph a setext heading, which counts nothing:
     # check() accepts this reply, so the 60 words are not counted until a blank line
     head = "# Short answer\nYes.\n\n" + " ".join([TEN_WORDS.strip()] * 6)
+    exp = expectations(0, 'MAX 50 WORDS IN "Short answer"')
+    assert check(head + "\n---\n", exp).ok
+    assert stream(head, exp) is None
+    assert stream(head + "\n\n", exp) is not None
+
+
+@pytest.mark.parametrize("level", (1, 2, 3))
+def test_a_long_open_paragraph_counts_as_it_is_written(level):
+    # at L1+ a '---' under a 60-word paragraph is a thematic break (underline_as_break),
+    # so the paragraph stays in its section: check() fails the reply, and the guard stops
+    # it before the paragraph ends
+    head = "# Short answer\nYes.\n\n" + " ".join([TEN_WORDS.strip()] * 6)
     exp = expectations(level, 'MAX 50 WORDS IN "Short answer"')
-    assert check(contained(level, head + "\n---\n"), exp).ok
-    assert stream(contained(level, head), exp) is None
-    assert stream(contained(level, head + "\n\n"), exp) is not None
+    result = check(contained(level, head + "\n---\n"), exp)
+    assert not result.ok
+    assert "underline_as_break" in [r.kind for r in result.repairs]
+    assert stream(contained(level, head), exp) is not None
+
+
+@pytest.mark.parametrize("level", (1, 2, 3))
+def test_a_short_underlined_line_stays_a_heading(level):
+    # twelve words or fewer on one line above '---': a setext heading, as CommonMark says
+    head = "# Short answer\nYes.\n\none two three four five six seven eight nine ten eleven twelve"
+    exp = expectations(level, 'MAX 1 WORDS IN "Short answer"')
+    result = check(contained(level, head + "\n---\n"), exp)
+    assert result.ok and "underline_as_break" not in [r.kind for r in result.repairs]
+    assert stream(contained(level, head + "\n---\n"), exp) is None
 
 
 @pytest.mark.parametrize(
