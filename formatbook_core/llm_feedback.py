@@ -66,7 +66,7 @@ def describe(v: Violation, reply: str, expectations: Expectations) -> str:
 
 
 def where_words(v: Violation, reply: str, expectations: Expectations) -> str:
-    """``field address.zip``, ``section "Reasoning"``, ``near "…{"a": tru3…"``, or ``""``."""
+    """``field "address.zip"``, ``section "Reasoning"``, ``near `…{"a": tru3…` ``, or ``""``."""
     if v.path:
         return _path_words(v.path, expectations)
     if v.span is not None and not v.code.startswith(("count.", "schema.")):
@@ -84,7 +84,7 @@ def _path_words(path: tuple[str | int, ...], expectations: Expectations) -> str:
 
 
 def _near(reply: str, position: int | None) -> str:
-    """`` near "…text…"``: the reply around ``position``, on one line."""
+    """``, near `…text…` ``: the reply around ``position``, on one line."""
     if position is None or not reply:
         return ""
     start = max(0, position - _QUOTE // 2)
@@ -94,7 +94,8 @@ def _near(reply: str, position: int | None) -> str:
         return ""
     lead = "…" if start > 0 else ""
     tail = "…" if start + _QUOTE < len(reply) else ""
-    return f", near {_quoted(lead + snippet + tail)}"
+    quote = (lead + snippet + tail).replace("`", "'")
+    return f", near `{quote}`"
 
 
 def _quoted(text: str) -> str:
