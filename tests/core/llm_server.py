@@ -137,9 +137,7 @@ class ScriptedServer:
                 "object": "chat.completion",
                 "created": 0,
                 "model": "scripted",
-                "choices": [
-                    {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-                ],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
                 "usage": USAGE,
             }
         ).encode()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from types import SimpleNamespace
 
 import pytest
 
-from formatbook_core import AskError, ask, ask_async, parse_expectations
+from formatbook_core import AskError, Attempt, Expectations, ask, ask_async, check, parse_expectations
+from formatbook_core.llm import ChatModel, correction
 
 from .conftest_formats import kv_registry
 
@@ -95,11 +97,6 @@ def test_first_prompt_carries_the_guidance():
 
 
 # --- chat models, streams, attempts (issue 13) -----------------------------------------------
-
-import json  # noqa: E402
-
-from formatbook_core import Expectations  # noqa: E402
-from formatbook_core.llm import ChatModel, correction  # noqa: E402
 
 LIMIT = "EXPECT JSON\nEXPECT MAX 5 WORDS"
 LONG = '{"note": "' + " ".join(["word"] * 60) + '"}'
@@ -256,8 +253,6 @@ def test_the_correction_names_fields_and_says_what_to_do():
 
 
 def test_the_correction_quotes_the_text_around_a_syntax_error():
-    from formatbook_core.results import Attempt
-
     exp = Expectations(format="json")
     reply = 'Here you go: {"a": tru3}'
     text = correction(Attempt("p", reply, check_json(reply)), exp)
@@ -265,6 +260,4 @@ def test_the_correction_quotes_the_text_around_a_syntax_error():
 
 
 def check_json(reply):
-    from formatbook_core import check
-
     return check(reply, "EXPECT JSON")

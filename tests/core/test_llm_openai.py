@@ -4,6 +4,7 @@ server receives is what a real endpoint would receive."""
 from __future__ import annotations
 
 import asyncio
+import builtins
 import json
 
 import openai
@@ -93,7 +94,8 @@ def test_a_model_that_never_complies_ends_after_max_attempts_with_every_attempt(
     assert len(third) == 3 and third[1]["content"] == replies[1]
     assert 'field "age"' in third[2]["content"] and "whole number" in third[2]["content"]
     assert replies[0] not in json.dumps(third)
-    assert error.best is error.attempts[1]  # one violation each for the first two, two for the third: the latest of the fewest
+    # one violation each for the first two, two for the third: the latest of the fewest
+    assert error.best is error.attempts[1]
     assert error.best_index == 1 and "attempt 2" in str(error)
 
 
@@ -128,8 +130,6 @@ def test_the_chunks_the_server_sends_are_the_reply():
 
 
 def test_openai_chat_without_the_sdk_says_how_to_install(monkeypatch):
-    import builtins
-
     real_import = builtins.__import__
 
     def no_openai(name, *args, **kwargs):
