@@ -400,9 +400,12 @@ def scope_words(scope: str, fmt: Any) -> str:
     """An ``IN "..."`` scope in words: a JSON pointer as a field name (``/items/0/title``
     is ``the field items[0].title``), another scope by its kind (``the section "Reasoning"``)."""
     kind = getattr(fmt, "scope_kind", None)
-    if kind == "JSON pointer" and scope.startswith("/"):
+    pointer = scope[1:] if scope.startswith("#") else scope
+    if kind == "JSON pointer" and pointer in ("", "/"):
+        return "the whole value" if pointer == "" else 'the field "" (the empty key)'
+    if kind == "JSON pointer" and pointer.startswith("/"):
         parts: list[str | int] = []
-        for raw in scope[1:].split("/"):
+        for raw in pointer[1:].split("/"):
             part = raw.replace("~1", "/").replace("~0", "~")
             parts.append(int(part) if part.isdigit() and (part == "0" or not part.startswith("0")) else part)
         return f'the field "{field_name(parts)}"'
