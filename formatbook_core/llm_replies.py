@@ -21,6 +21,10 @@ OnChunk = Callable[[str], Any]
 Messages = list[dict[str, str]]
 
 _USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+#: The guard checks a stream in pieces of at least this many characters (``StreamGuard``'s
+#: ``lag``): a doomed reply is stopped at most this late, for a fraction of the cost of
+#: checking every few-character chunk on its own (benchmarks/bench_guard.py).
+GUARD_LAG = 256
 
 
 class ChatModel:
@@ -115,7 +119,7 @@ class _Reader:
     """Feeds chunks to the guard and keeps what the stream reported (usage, the stop)."""
 
     def __init__(self, expectations: Any, on_chunk: OnChunk | None):
-        self.guard = StreamGuard(expectations)
+        self.guard = StreamGuard(expectations, lag=GUARD_LAG)
         self.on_chunk = on_chunk
         self.usage: dict[str, int] | None = None
         self.stop: tuple[str, int | None] | None = None

@@ -99,7 +99,7 @@ def test_first_prompt_carries_the_guidance():
 # --- chat models, streams, attempts (issue 13) -----------------------------------------------
 
 LIMIT = "EXPECT JSON\nEXPECT MAX 5 WORDS"
-LONG = '{"note": "' + " ".join(["word"] * 60) + '"}'
+LONG = '{"note": "' + " ".join(["word"] * 600) + '"}'
 
 
 class Stream:
