@@ -30,7 +30,9 @@ def correction(previous: Attempt, expectations: Expectations) -> str:
     """The short user message sent after a bad reply: what was wrong, where, what to do."""
     lines: list[str] = []
     if previous.stopped:
-        where = _near(previous.reply, previous.stop_position)
+        position = previous.stop_position
+        # a count stops at the end of what was received: quoting it says nothing
+        where = _near(previous.reply, position) if position is not None and position < len(previous.reply) else ""
         lines.append(
             f"Your reply was stopped after {len(previous.reply)} characters because it could no longer be "
             f"accepted: {previous.stop_reason or 'it broke the rules'}{where}."
