@@ -10,7 +10,7 @@ OPENAI_BASE_URL, OPENAI_API_KEY and FORMATBOOK_MODEL set, the same code asks tha
 
 import os
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field  # noqa: TID253 - a script, not the library: it imports what it uses
 
 from formatbook_core import AskError, Count, Expectations, ask
 from formatbook_core.llm import ChatModel, openai_chat
@@ -30,8 +30,7 @@ SCRIPT = [
     + "Ada Lovelace was an English mathematician and writer, chiefly known for her work on "
     "Charles Babbage's proposed mechanical general-purpose computer, the Analytical Engine. "
     "She was the first to recognise that the machine had applications beyond pure calculation, "
-    "and she published the first algorithm intended to be carried out by such a machine. " * 3
-    + '"}',
+    "and she published the first algorithm intended to be carried out by such a machine. " * 3 + '"}',
     # within the limit, in a fence with a trailing comma: healed, accepted
     'Here you are:\n```json\n{"name": "Ada Lovelace", "email": "ada@example.org", '
     '"bio": "Mathematician who wrote the first published computer program.",}\n```',

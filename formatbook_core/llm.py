@@ -167,6 +167,8 @@ class _Session:
     ):
         if max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
+        if system is not None and not chat:
+            raise ValueError("system= is a chat model's system message: pass chat=True or a ChatModel")
         self.base = prompt
         self.exp = as_expectations(expectations)
         self.max_attempts = max_attempts

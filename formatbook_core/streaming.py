@@ -252,6 +252,11 @@ class StreamGuard:
     checker (relaxed, or strict with ``strict=True``) says no continuation can pass, or
     when the values the checker reports as settled already exceed a MAX (or EXACTLY)
     count. Every ``feed`` costs time in proportion to its chunk.
+
+    With ``lag=N`` chunks are gathered until they hold ``N`` characters and checked as one
+    piece: a stream of tiny chunks costs a fraction of the time, and a verdict comes at most
+    ``N`` characters late (never wrong: ``finish()`` checks everything). ``ask`` streams
+    with ``lag=256``; the default, 0, answers on every chunk.
     """
 
     def __init__(self, expectations: Expectations | str | None = None, *, strict: bool = False, lag: int = 0):

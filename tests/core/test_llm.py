@@ -261,3 +261,8 @@ def test_the_correction_quotes_the_text_around_a_syntax_error():
 
 def check_json(reply):
     return check(reply, "EXPECT JSON")
+
+
+def test_a_system_message_needs_a_chat_model():
+    with pytest.raises(ValueError, match="chat"):
+        ask(lambda p: '{"note": "ok"}', "A note", LIMIT, system="Be brief.")
