@@ -46,7 +46,7 @@ def correction(previous: Attempt, expectations: Expectations) -> str:
         for v in problems[:MAX_PROBLEMS]:
             lines.append("- " + describe(v, previous.reply, expectations))
         if len(problems) > MAX_PROBLEMS:
-            lines.append(f"- and {len(problems) - MAX_PROBLEMS} more problem(s) of the same kinds")
+            lines.append(f"- and {len(problems) - MAX_PROBLEMS} more problem(s)")
     lines.append("Reply again with the complete corrected answer only, following the instructions above.")
     return "\n".join(lines)
 
@@ -108,8 +108,7 @@ def _fix(v: Violation, expectations: Expectations) -> str:
     """What to do about ``v``, when the violation's kind says it."""
     code, expected = v.code, v.expected
     if code.startswith("count."):
-        count = next((c for c in expectations.counts if v.keyword and getattr(c, v.keyword, None) == expected), None)
-        return _count_fix(code, count, expectations)
+        return _count_fix(code, _count_of(v, expectations), expectations)
     if code == "reply.empty":
         return "Write the answer as text."
     if code.endswith(".not_found"):
@@ -131,6 +130,17 @@ def _fix(v: Violation, expectations: Expectations) -> str:
     if code.endswith((".syntax", ".heal")):
         return f"Write valid {_format_name(expectations)}."
     return ""
+
+
+def _count_of(v: Violation, expectations: Expectations) -> Count | None:
+    """The count a ``count.*`` violation is about: its limit, its unit and its scope match."""
+    for c in expectations.counts:
+        if not v.keyword or getattr(c, v.keyword, None) != v.expected:
+            continue
+        scoped = f' in "{c.scope}"' in v.message if c.scope is not None else " in " not in v.message
+        if f" {c.unit}" in v.message and scoped:
+            return c
+    return None
 
 
 def _count_fix(code: str, count: Count | None, expectations: Expectations) -> str:

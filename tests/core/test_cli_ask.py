@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -75,3 +76,15 @@ def test_an_unreachable_endpoint_is_one_line_and_exit_2(capsys):
     _, err = capsys.readouterr()
     assert code == 2
     assert err.startswith("formatbook: the endpoint failed: APIConnectionError") and err.count("\n") == 1
+
+
+def test_the_prompt_from_stdin_and_a_bad_expect_line(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("What is the weather?\n"))
+    with ScriptedServer([GOOD]) as server:
+        code = main(["ask", "-e", "JSON", "-", "--base-url", server.url, "--model", "m", "--api-key", "k"])
+        server.wait()
+    assert code == 0
+    assert server.requests[0].messages[0]["content"].startswith("What is the weather?")
+    capsys.readouterr()
+    assert main(["ask", "-e", "MAX 3 WRODS", "hi", "--base-url", "http://127.0.0.1:9/v1"]) == 2
+    assert "WORDS" in capsys.readouterr().err

@@ -266,3 +266,13 @@ def check_json(reply):
 def test_a_system_message_needs_a_chat_model():
     with pytest.raises(ValueError, match="chat"):
         ask(lambda p: '{"note": "ok"}', "A note", LIMIT, system="Be brief.")
+
+
+def test_each_count_violation_gets_its_own_fix():
+    exp = 'EXPECT JSON\nEXPECT MAX 3 WORDS\nEXPECT MAX 3 SENTENCES\nEXPECT MAX 3 WORDS IN "/a"'
+    reply = '{"a": "One. Two. Three. Four.", "b": "x"}'
+    text = correction(Attempt("p", reply, check(reply, exp)), parse_expectations(exp))
+    assert "5 words exceed the maximum of 3. Shorten it: write at most 3 words (count only" in text
+    # "x" is a sentence too (text without a terminator is one)
+    assert "5 sentences exceed the maximum of 3. Shorten it: write at most 3 sentences" in text
+    assert '4 words in "/a" exceed the maximum of 3. Shorten it: write at most 3 words in the field "a"' in text
