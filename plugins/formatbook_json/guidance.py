@@ -48,6 +48,9 @@ def guidance(schema: dict | bool | None) -> str:
     text = f"Reply with a single JSON value only, shaped like:\n{shape}"
     if '"?:' in shape:
         text += '\n("?" marks an optional field.)'
+    root, _ = _resolve(schema, schema, set())
+    if isinstance(root, dict) and root.get("additionalProperties") is False and root.get("properties"):
+        text += "\nNo fields other than these."
     notes: list[str] = []
     _notes(schema, schema, "", 0, set(), notes)
     if notes:
@@ -118,13 +121,15 @@ def _field_words(schema: dict, outer_description: Any) -> str:
     lo, hi = schema.get("minLength"), schema.get("maxLength")
     if isinstance(lo, int) or isinstance(hi, int):
         if lo == hi:
-            parts.append(f"exactly {hi} characters")
+            parts.append(f"exactly {_chars(hi)}")
         elif isinstance(lo, int) and isinstance(hi, int):
-            parts.append(f"{lo} to {hi} characters")
+            parts.append(f"{lo} to {hi} characters" if lo > 0 else f"at most {_chars(hi)}")
         elif isinstance(hi, int):
-            parts.append(f"at most {hi} characters")
+            parts.append(f"at most {_chars(hi)}")
+        elif lo == 1:
+            parts.append("not empty")
         elif lo:
-            parts.append(f"at least {lo} characters")
+            parts.append(f"at least {_chars(lo)}")
     fmt = schema.get("format")
     if isinstance(fmt, str) and fmt in _FORMAT_WORDS and fmt not in ("email", "uuid"):
         parts.append(_FORMAT_WORDS[fmt])
@@ -235,6 +240,10 @@ def _typed(schema: dict, root: dict, depth: int, seen: set) -> str:
             bounds.append(f"<{below}")
         return f"{kind} ({', '.join(bounds)})" if bounds else kind
     return str(kind)
+
+
+def _chars(n: Any) -> str:
+    return "1 character" if n == 1 else f"{n} characters"
 
 
 def _range(lo: Any, hi: Any) -> str:

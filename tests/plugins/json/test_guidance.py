@@ -119,3 +119,14 @@ def test_a_large_schema_keeps_the_field_lines_bounded():
     props = {f"f{i}": {"type": "string", "description": f"field number {i}"} for i in range(100)}
     text = FMT.guidance({"type": "object", "properties": props})
     assert text.count("\n- f") == 24 and "- (more fields: follow the shape above)" in text
+
+
+def test_non_empty_strings_and_closed_objects_in_words():
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string", "minLength": 1}, "b": {"type": "string", "maxLength": 1}},
+        "additionalProperties": False,
+    }
+    text = FMT.guidance(schema)
+    assert "- a: not empty" in text and "- b: at most 1 character" in text
+    assert "No fields other than these." in text
