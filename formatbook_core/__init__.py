@@ -10,7 +10,7 @@ from .definition import BaseFormat, Checker, FormatDefinition
 from .expectations import Count, Expectations, parse_expectations
 from .hookspecs import hookimpl, hookspec
 from .limits import MAX_DEPTH, MAX_SIZE, Limits, limits_from
-from .llm import AskError, ask, ask_async
+from .llm import AskError, ChatModel, ask, ask_async
 from .options import COMMON_OPTIONS, Option
 from .pipeline import check, guidance, heal
 from .registry import ConflictError, UnknownFormatError, get_format, list_formats
@@ -60,6 +60,7 @@ __all__ = [
     "UnknownFormatError",
     "Violation",
     "AskError",
+    "ChatModel",
     "ask",
     "ask_async",
     "check",

@@ -8,6 +8,7 @@
     formatbook check --jsonl replies.jsonl --field reply -e JSON --out verdicts.jsonl
     formatbook heal reply.json --format json --diff
     formatbook guidance -e "JSON s.json"
+    formatbook ask -e "JSON s.json" -e "MAX 40 WORDS" "Give me Ada's contact card"
 
 Exit status: 0 the expectations are met, 1 they are not (or a reply cannot be healed, or
 its bytes are not UTF-8), 2 the command itself was wrong (a bad EXPECT line, a missing
@@ -592,6 +593,19 @@ def cmd_guidance(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_ask(args: argparse.Namespace) -> int:
+    from . import cli_ask
+
+    expectations = load_expectations(args.expect, args.expect_file, required=False)
+    prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
+    if not prompt.strip():
+        raise UsageError("the prompt is empty")
+    try:
+        return cli_ask.run(args, expectations, prompt)
+    except cli_ask.EndpointError as exc:  # one line, exit 2, never a traceback
+        raise UsageError(str(exc)) from None
+
+
 # --- parser --------------------------------------------------------------------------------
 
 
@@ -688,6 +702,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_expect_options(p)
     p.set_defaults(func=cmd_guidance)
+
+    from .cli_ask import add_parser  # a small module of argparse only: --help stays fast
+
+    add_parser(sub, _add_expect_options).set_defaults(func=cmd_ask)
     return parser
 
 

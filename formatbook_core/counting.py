@@ -27,6 +27,7 @@ raises only ``TypeError`` for a non-``str`` argument.
 from __future__ import annotations
 
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from functools import lru_cache
@@ -175,6 +176,18 @@ _WORD_SAFE = regex.compile(
 )
 
 
+# The same count on ASCII text with the standard library's engine, about 5x faster (most
+# replies are ASCII). On ASCII, UAX #29 joins letters, digits and "_" into one word; a
+# ":", "." or "'" joins two letters and a ",", ";", "." or "'" two digits; anything else
+# breaks. A word starts where no letter, digit or "_" precedes (so a run of "_" is scanned
+# once: linear), and holds a letter or digit. tests/core/test_counting_ascii.py checks it
+# against _WORD on every string of up to five characters of an alphabet of the relevant
+# classes, and on random ASCII.
+_ASCII_WORD = re.compile(
+    r"(?<![A-Za-z0-9_])_*[A-Za-z0-9](?:[A-Za-z0-9_]|(?<=[A-Za-z])[:.'](?=[A-Za-z])|(?<=[0-9])[,;.'](?=[0-9]))*"
+)
+
+
 class Words(Unit):
     """Words by Unicode word boundaries (UAX #29), each holding a letter or digit.
 
@@ -188,7 +201,9 @@ class Words(Unit):
     description = "words (Unicode word boundaries; each CJK character is a word)"
 
     def count(self, text: str) -> int:
-        return len(_WORD.findall(_require_str(text)))
+        if _require_str(text).isascii():
+            return len(_ASCII_WORD.findall(text))
+        return len(_WORD.findall(text))
 
     def settled_end(self, text: str, start: int = 0) -> int:
         m = _WORD_SAFE.search(text, max(1, start - 1))

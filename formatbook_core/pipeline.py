@@ -6,6 +6,7 @@ violations. It raises ``ExpectationError`` only for bad expectations.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -120,7 +121,7 @@ def guidance(expectations: Expectations | str | None = None) -> str:
         if text:
             parts.append(text.strip())
     for count in exp.counts:
-        parts.append(_count_guidance(count, fmt))
+        parts.append(count_guidance(count, fmt))
     return "\n".join(parts)
 
 
@@ -377,8 +378,10 @@ def compare_count(count: Count, amount: int) -> Violation | None:
     return None
 
 
-def _count_guidance(count: Count, fmt: Any) -> str:
-    where = f' in "{count.scope}"' if count.scope is not None else ""
+def count_guidance(count: Count, fmt: Any) -> str:
+    """One count as an instruction a model acts on: ``Write at most 40 words in the
+    section "Short answer".``, with pages and lines said in characters."""
+    where = f" in {scope_words(count.scope, fmt)}" if count.scope is not None else ""
     # counts run on the values a format carries, so say so when there is syntax around them
     structured = fmt is not None and getattr(fmt, "structured", True)
     about = " (count only the values, not the syntax)" if structured and not where else ""
@@ -390,7 +393,54 @@ def _count_guidance(count: Count, fmt: Any) -> str:
         limit = f"at most {_amount(count.max, count.unit)}"
     else:
         limit = f"at least {_amount(count.min, count.unit)}"
-    return f"Write {limit}{where}{about}."
+    return f"Write {limit}{where}{about}.{_unit_words(count)}"
+
+
+def scope_words(scope: str, fmt: Any) -> str:
+    """An ``IN "..."`` scope in words: a JSON pointer as a field name (``/items/0/title``
+    is ``the field items[0].title``), another scope by its kind (``the section "Reasoning"``)."""
+    kind = getattr(fmt, "scope_kind", None)
+    pointer = scope[1:] if scope.startswith("#") else scope
+    if kind == "JSON pointer" and pointer in ("", "/"):
+        return "the whole value" if pointer == "" else 'the field "" (the empty key)'
+    if kind == "JSON pointer" and pointer.startswith("/"):
+        parts: list[str | int] = []
+        for raw in pointer[1:].split("/"):
+            part = raw.replace("~1", "/").replace("~0", "~")
+            parts.append(int(part) if part.isdigit() and (part == "0" or not part.startswith("0")) else part)
+        return f'the field "{field_name(parts)}"'
+    if isinstance(kind, str) and kind:
+        noun = kind[: -len(" name")] if kind.endswith(" name") else kind
+        return f'the {noun} "{scope}"'
+    return f'"{scope}"'
+
+
+def field_name(path: Sequence[str | int]) -> str:
+    """A path into a parsed value as a model reads a field name: ``address.zip``,
+    ``items[2].sku`` (the top level is ``(the whole value)``)."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "(the whole value)"
+
+
+def _unit_words(count: Count) -> str:
+    """Pages and lines in terms a model can aim at (it cannot see a page)."""
+    if count.unit not in ("pages", "lines"):
+        return ""
+    from .counting import LINE_WIDTH, LINES_PER_PAGE  # noqa: PLC0415 - counting (and regex) only when asked
+
+    if count.unit == "lines":
+        return f" A line holds up to {LINE_WIDTH} characters; a longer one counts as several."
+    n = count.upper if count.upper is not None else (count.min or 0)
+    lines = n * LINES_PER_PAGE
+    return (
+        f" A page is {LINES_PER_PAGE} lines of up to {LINE_WIDTH} characters, so {_amount(n, 'pages')} is"
+        f" {lines:,} lines, about {lines * LINE_WIDTH:,} characters or {lines * LINE_WIDTH // 6:,} words."
+    )
 
 
 def _amount(n: int | None, unit: str) -> str:

@@ -124,11 +124,39 @@ class Analysis:
 
 @dataclass
 class Attempt:
-    """One round of ``ask``: the prompt sent, the reply received and its verdict."""
+    """One round of ``ask``: what was sent, the reply received and its verdict.
+
+    ``prompt`` is the text sent to a prompt callable (for a chat model, the last user
+    message); ``messages`` the whole conversation sent to a chat model (``None`` for a
+    prompt callable). ``reply`` is the reply as received, or the part received before the
+    stream was stopped; ``stopped`` says it was stopped early, ``stop_reason`` why and
+    ``stop_position`` where (an offset into ``reply``). ``usage`` holds the token counts
+    the endpoint reported (``prompt_tokens``, ``completion_tokens``, ``total_tokens``),
+    ``None`` when it reported none.
+    """
 
     prompt: str
     reply: str
     result: CheckResult
+    messages: list[dict[str, str]] | None = None
+    stopped: bool = False
+    stop_reason: str | None = None
+    stop_position: int | None = None
+    usage: dict[str, int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data: every field, the verdict as ``CheckResult.to_dict()`` gives it
+        (without its own attempts)."""
+        return {
+            "prompt": self.prompt,
+            "messages": [dict(m) for m in self.messages] if self.messages is not None else None,
+            "reply": self.reply,
+            "stopped": self.stopped,
+            "stop_reason": self.stop_reason,
+            "stop_position": self.stop_position,
+            "usage": json_ready(self.usage),
+            "result": self.result.to_dict(attempts=False),
+        }
 
 
 @dataclass
@@ -166,10 +194,12 @@ class CheckResult:
             return "fail"
         return "healed" if self.repairs else "pass"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, attempts: bool = True) -> dict[str, Any]:
         """A JSON-ready summary: plain JSON data for every field (see :func:`json_ready`),
-        so that ``json.loads(json.dumps(result.to_dict())) == result.to_dict()``."""
-        return {
+        so that ``json.loads(json.dumps(result.to_dict())) == result.to_dict()``.
+
+        ``attempts`` (filled by ``ask``) appear under ``"attempts"`` when there are any."""
+        data = {
             "ok": self.ok,
             "verdict": self.verdict,
             "format": self.format,
@@ -180,6 +210,9 @@ class CheckResult:
             "set_aside": [_as_dict(s) for s in self.set_aside],
             "counts": dict(self.counts),
         }
+        if attempts and self.attempts:
+            data["attempts"] = [a.to_dict() for a in self.attempts]
+        return data
 
 
 @dataclass(frozen=True)

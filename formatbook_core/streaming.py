@@ -26,6 +26,8 @@ from .results import CheckResult, ExpectationError, StreamStatus
 _CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
 _OPEN_TAGS = tuple(f"<{tag}>" for tag in THINK_TAGS)
 _JOIN_RUN = 256  # chunks kept apart before they are joined into one string
+_OK = StreamStatus(True)  # frozen: the guard's usual answers are shared, not built per chunk
+_OK_COMPLETE = StreamStatus(True, complete=True)
 
 
 def _open_tag_start(text: str, pos: int) -> int:
@@ -80,6 +82,20 @@ class _ThinkSplitter:
         self._fed = 0  # characters of the reply taken so far
         self._blank = True  # no stretch has begun yet since the start or the last block
         self._done_lead = False  # leading-only mode: the lead (blank space and think blocks) is over
+
+    def pass_through(self, chunk: str) -> bool:
+        """Takes ``chunk`` whole when it is plain text outside any block that cannot begin
+        a tag, and nothing is held (the common case, checked without a scan): the caller
+        then feeds it on as one stretch."""
+        if self._held or self._closing is not None or self._blank:
+            return False
+        if self._leading_only:
+            if not self._done_lead:
+                return False
+        elif "<" in chunk:
+            return False
+        self._fed += len(chunk)
+        return True
 
     def _stretch(self, pieces: list[tuple[int, str]], offset: int, text: str) -> None:
         if self._blank:
@@ -169,25 +185,32 @@ class _Limit:
         self._open = self._fresh()
         self._open_blank = True
 
-    def take(self, status: StreamStatus) -> None:
-        """Count what ``status`` reports as settled in this limit's scope."""
+    def take(self, status: StreamStatus) -> bool:
+        """Count what ``status`` reports as settled in this limit's scope; True when the
+        lower bound may have grown."""
         if self.scope_key is None:
-            self.values(status.values, status.open)
-        elif status.scoped or status.open_scope is not None:
+            return self.values(status.values, status.open)
+        if status.scoped or status.open_scope is not None:
             opened = status.open if status.open_scope == self.scope_key else ""
-            self.values(tuple(v for key, v in status.scoped if key == self.scope_key), opened)
+            return self.values(tuple(v for key, v in status.scoped if key == self.scope_key), opened)
+        return False
 
-    def values(self, closed: tuple[str, ...], opened: str) -> None:
+    def values(self, closed: tuple[str, ...], opened: str) -> bool:
+        """Count closed values and the open one's new text; True when the bound may have grown."""
+        grew = False
         if closed:
             for value in closed:
                 if not value.isspace():
                     self.settled += self.base.count(value)
             self._open = self._fresh()
             self._open_blank = True
+            grew = True
         if opened:
             self._open.feed(opened)
             if self._open_blank and not opened.isspace():
                 self._open_blank = False
+            grew = True
+        return grew
 
     def lower_bound(self) -> int:
         total = self.settled if self._open_blank else self.settled + self._open.settled()
@@ -230,11 +253,24 @@ class StreamGuard:
     checker (relaxed, or strict with ``strict=True``) says no continuation can pass, or
     when the values the checker reports as settled already exceed a MAX (or EXACTLY)
     count. Every ``feed`` costs time in proportion to its chunk.
+
+    With ``lag=N`` chunks are gathered until they hold ``N`` characters and checked as one
+    piece: a stream of tiny chunks costs a fraction of the time, and a verdict comes at most
+    ``N`` characters late (never wrong: ``finish()`` checks everything). ``ask`` streams
+    with ``lag=256``; the default, 0, answers on every chunk.
     """
 
-    def __init__(self, expectations: Expectations | str | None = None, *, strict: bool = False):
+    def __init__(self, expectations: Expectations | str | None = None, *, strict: bool = False, lag: int = 0):
         self.expectations = exp = as_expectations(expectations)
         self.strict = strict
+        if lag < 0:
+            raise ValueError("lag must be 0 or more characters")
+        # with a lag, chunks are gathered until they hold ``lag`` characters and checked as
+        # one piece: far fewer calls for a stream of tiny chunks, a verdict at most ``lag``
+        # characters late (``ask`` uses it; the default answers on every chunk)
+        self.lag = lag
+        self._batch: list[str] = []
+        self._batch_start = 0
         self._parts: list[str] = []
         self._joined = 0  # parts before this index are joined runs
         self._length = 0
@@ -286,6 +322,8 @@ class StreamGuard:
     @property
     def text(self) -> str:
         """The reply received so far (joined on each call after a feed: read it at the end)."""
+        if self._batch:  # lag mode: chunks gathered and not checked yet are part of it too
+            return "".join(self._parts) + "".join(self._batch)
         if len(self._parts) > 1:
             self._parts = ["".join(self._parts)]
             self._joined = 1
@@ -293,8 +331,17 @@ class StreamGuard:
 
     def feed(self, chunk: str) -> StreamStatus:
         """Take the next piece of the reply; falsy once the reply cannot pass any more."""
+        if self.lag and self._failed is None and type(chunk) is str:
+            # gather tiny chunks: the hot path of a token stream, kept to a few operations
+            self._batch.append(chunk)
+            self._length += len(chunk)
+            if self._length - self._batch_start < self.lag:
+                return _OK  # max_size too is checked at the next full batch, at most lag late
+            return self._flush_batch()
         if not isinstance(chunk, str):
             raise TypeError(f"StreamGuard.feed takes str, not {type(chunk).__name__}")
+        if self._batch:  # a chunk after a failure in lag mode: keep the order of the text
+            self._flush_batch()
         start = self._length
         self._keep(chunk)
         self._length += len(chunk)
@@ -304,8 +351,28 @@ class StreamGuard:
             return self._fail(
                 f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
             )
-        pieces = [(start, chunk)] if self._think is None else self._think.feed(chunk)
-        return self._advance(pieces)
+        return self._pass(start, chunk)
+
+    def _flush_batch(self) -> StreamStatus:
+        """Keep and check the gathered chunks as one piece (lag mode)."""
+        start, chunk = self._batch_start, "".join(self._batch)
+        self._batch = []
+        self._batch_start = self._length
+        self._keep(chunk)
+        if self._failed is not None:
+            return self._failed
+        if self._length > self._max_size:
+            return self._fail(
+                f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
+            )
+        return self._pass(start, chunk)
+
+    def _pass(self, start: int, chunk: str) -> StreamStatus:
+        """Check ``chunk`` (at ``start`` in the reply): through the think splitter, then on."""
+        think = self._think
+        if think is None or think.pass_through(chunk):
+            return self._advance_one(start, chunk)
+        return self._advance(think.feed(chunk))
 
     def _keep(self, chunk: str) -> None:
         """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
@@ -320,15 +387,21 @@ class StreamGuard:
 
     def _advance(self, pieces: list[tuple[int, str]]) -> StreamStatus:
         for offset, piece in pieces:
-            if not piece:
-                continue
+            status = self._advance_one(offset, piece)
+            if not status.ok:
+                return status
+        return _OK_COMPLETE if self._complete else _OK
+
+    def _advance_one(self, offset: int, piece: str) -> StreamStatus:
+        """Feed one stretch of the reply (starting at ``offset`` in it) on."""
+        if piece:
             if offset - self._fed != self._offsets[-1] - self._starts[-1]:  # a block was set aside
                 self._starts.append(self._fed)
                 self._offsets.append(offset)
             status = self._take(piece)
-            if not status:
+            if not status.ok:
                 return status
-        return StreamStatus(True, complete=self._complete)
+        return _OK_COMPLETE if self._complete else _OK
 
     def _take(self, piece: str) -> StreamStatus:
         """Feed one stretch of the payload's text to the checker and the limits."""
@@ -342,17 +415,20 @@ class StreamGuard:
                 return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", self._length)
             if not isinstance(status, StreamStatus):
                 return self._fail(f"the format's checker returned {type(status).__name__}, not StreamStatus", None)
-            if not status:
+            if not status.ok:
                 position = status.position
                 if position is not None:
                     position = self._in_reply(position)
                 return self._fail(status.reason or "the reply cannot become valid", position)
             self._complete = status.complete
-        for limit in self._limits:
-            limit.take(status)
-            bound = limit.lower_bound()
-            if bound > limit.upper:
-                return self._fail(f"{bound} {limit.count.unit} already exceed {limit.count.describe()}", self._length)
+        if self._limits and (status.values or status.open or status.scoped):
+            for limit in self._limits:
+                if limit.take(status):
+                    bound = limit.lower_bound()
+                    if bound > limit.upper:
+                        return self._fail(
+                            f"{bound} {limit.count.unit} already exceed {limit.count.describe()}", self._length
+                        )
         return status
 
     def _in_reply(self, position: int) -> int:
@@ -366,6 +442,8 @@ class StreamGuard:
 
     def finish(self) -> CheckResult:
         """The reply has ended: the full verdict, exactly as ``check()`` gives it."""
+        if self._batch:
+            self._flush_batch()
         if self._think is not None and self._failed is None:
             self._advance(self._think.flush())
         return check(self.text, self.expectations)
@@ -373,4 +451,5 @@ class StreamGuard:
     @property
     def status(self) -> StreamStatus:
         """The latest verdict without feeding anything."""
-        return self._failed or StreamStatus(True)
+        # not ``self._failed or ...``: a failed status is falsy, so ``or`` would hide it
+        return self._failed if self._failed is not None else _OK

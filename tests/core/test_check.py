@@ -171,7 +171,7 @@ def test_guidance_mentions_format_and_limits(reg):
     text = guidance(exp('EXPECT KV\nEXPECT MAX 3 WORDS\nEXPECT MIN 1 WORDS IN "title"', reg))
     assert "KV" in text
     assert "at most 3 words" in text
-    assert 'at least 1 word in "title"' in text
+    assert 'at least 1 word in the key "title"' in text  # the scope's kind named (issue 13)
 
 
 def test_compare_count():

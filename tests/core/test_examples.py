@@ -107,7 +107,9 @@ def test_formatbook_check_on_the_folder_reports_the_same_verdicts(capsys):
 
 
 def _run_script(name: str) -> str:
-    env = {**os.environ, "NO_COLOR": "1"}
+    # offline: the ask_* scripts use a scripted model when no endpoint is configured
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "FORMATBOOK_MODEL")}
+    env["NO_COLOR"] = "1"
     done = subprocess.run(
         [sys.executable, str(SCRIPTS / name)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120
     )
@@ -117,7 +119,14 @@ def _run_script(name: str) -> str:
 
 def test_every_script_is_tested():
     scripts = sorted(p.name for p in SCRIPTS.glob("*.py"))
-    assert scripts == ["check_reply.py", "heal_reply.py", "prompt_guidance.py", "stream_guard.py"]
+    assert scripts == [
+        "ask_contact.py",
+        "ask_markdown.py",
+        "check_reply.py",
+        "heal_reply.py",
+        "prompt_guidance.py",
+        "stream_guard.py",
+    ]
 
 
 def test_check_reply_script():
@@ -156,3 +165,26 @@ def test_stream_guard_script():
     assert int(stopped.group(1)) < reply_length
     assert "verdict: fail" in out
     assert "short reply: pass" in out
+
+
+def test_ask_contact_script():
+    _skip_without("json")
+    out = _run_script("ask_contact.py")
+    assert "verdict: healed" in out
+    stopped = re.search(r"^attempt 1: fail, stopped after (\d+) characters \((\d+) words already exceed", out, re.M)
+    assert stopped is not None, out
+    assert int(stopped.group(1)) < 1000  # the scripted reply is about 1,100 characters long
+    assert int(stopped.group(2)) > 40
+    assert "attempt 2: healed, finished" in out
+    assert "contact: Ada Lovelace <ada@example.org>" in out
+    assert "the last request: user -> assistant -> user" in out
+    assert "the correction sent: Your reply was stopped" in out
+
+
+def test_ask_markdown_script():
+    _skip_without("markdown")
+    out = _run_script("ask_markdown.py")
+    assert "verdict: pass after 2 attempt(s)" in out
+    assert 'words in "Short answer" exceed the maximum of 25' in out
+    assert 'write at most 25 words in the section "Short answer"' in out
+    assert "short answer: Yes: it heats with a third of the energy an electric heater uses." in out

@@ -1,0 +1,150 @@
+"""``formatbook ask``: ask an OpenAI-compatible endpoint, check the reply as it streams,
+re-ask with the violations, print the verdict.
+
+    formatbook ask -e "JSON contact.json" -e "MAX 40 WORDS" "Give me Ada's contact card"
+
+The endpoint comes from ``--base-url``/``--model``/``--api-key`` or the ``OPENAI_BASE_URL``,
+``FORMATBOOK_MODEL`` and ``OPENAI_API_KEY`` variables. The reply is shown as it streams (on
+stdout at a terminal, on stderr when stdout is piped, so that stdout holds only the
+verdict or, with ``--json``, the ``CheckResult``). Exit status 0 when a reply met the
+expectations, 1 when none did, 2 when the command or the endpoint was wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import IO, Any
+
+
+class EndpointError(Exception):
+    """The endpoint is not configured, or it answered with an error (exit status 2)."""
+
+
+def add_parser(sub: Any, add_expect_options: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "ask",
+        help="ask a model and check its reply (re-asking with the violations)",
+        description="Send PROMPT to an OpenAI-compatible chat endpoint with the instructions the EXPECT "
+        "lines give, check the reply while it streams (a doomed one is stopped early), and re-ask with "
+        "what was wrong. Exit 0 when a reply met the expectations, 1 when none did.",
+    )
+    p.add_argument("prompt", metavar="PROMPT", help="the prompt, or - to read it from stdin")
+    add_expect_options(p)
+    p.add_argument("--base-url", help="the endpoint, e.g. http://localhost:11434/v1 (default: $OPENAI_BASE_URL)")
+    p.add_argument("--model", "-m", help="the model name (default: $FORMATBOOK_MODEL)")
+    p.add_argument("--api-key", help="the API key (default: $OPENAI_API_KEY)")
+    p.add_argument("--max-attempts", type=int, default=3, metavar="N", help="calls at most (default: 3)")
+    p.add_argument("--system", metavar="TEXT", help="a system message")
+    p.add_argument("--temperature", type=float, help="sampling temperature")
+    p.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="per request (default: 120)")
+    p.add_argument("--no-stream", action="store_true", help="ask for whole replies instead of a stream")
+    p.add_argument("--json", action="store_true", help="print the final CheckResult (with every attempt) as JSON")
+    return p
+
+
+def endpoint(args: argparse.Namespace) -> tuple[str, str, str]:
+    """Base URL, model and key, from the options or the environment; a missing one is an error."""
+    base_url = args.base_url or os.environ.get("OPENAI_BASE_URL")
+    model = args.model or os.environ.get("FORMATBOOK_MODEL")
+    key = args.api_key or os.environ.get("OPENAI_API_KEY")
+    if not base_url:
+        raise EndpointError(
+            "no endpoint: give --base-url or set OPENAI_BASE_URL (https://api.openai.com/v1 for OpenAI)"
+        )
+    if not model:
+        raise EndpointError("no model: give --model or set FORMATBOOK_MODEL")
+    if not key:
+        raise EndpointError("no API key: give --api-key or set OPENAI_API_KEY (any text for a server that needs none)")
+    return base_url, model, key
+
+
+def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
+    """Ask, show, judge: the exit status."""
+    base_url, model_name, key = endpoint(args)
+    if args.max_attempts < 1:
+        raise EndpointError("--max-attempts must be at least 1")
+    try:
+        import openai  # noqa: PLC0415 - the optional SDK, only for this command
+    except ImportError:
+        raise EndpointError("formatbook ask needs the openai SDK: pip install 'formatbook[openai]'") from None
+    from .llm import AskError, ask, openai_chat  # noqa: PLC0415 - the CLI loads the library on use
+
+    params: dict[str, Any] = {"stream": not args.no_stream}
+    if args.temperature is not None:
+        params["temperature"] = args.temperature
+    client = openai.OpenAI(base_url=base_url, api_key=key, timeout=args.timeout, max_retries=1)
+    shown = _Shown(sys.stdout if _is_tty(sys.stdout) else sys.stderr, args.max_attempts)
+    try:
+        result = ask(
+            openai_chat(model_name, client, **params),
+            prompt,
+            expectations,
+            max_attempts=args.max_attempts,
+            system=args.system,
+            on_chunk=shown.chunk,
+            on_attempt=shown.attempt,
+        )
+        ok, attempts, best = True, result.attempts, len(result.attempts) - 1
+    except AskError as error:
+        best = error.best_index or 0
+        result, attempts, ok = error.attempts[best].result, error.attempts, False
+    except openai.OpenAIError as exc:
+        raise EndpointError(f"the endpoint failed: {type(exc).__name__}: {_one_line(exc)}") from None
+    finally:
+        client.close()
+    if args.json:
+        from .results import dumps_json  # noqa: PLC0415
+
+        data = {**result.to_dict(attempts=False), "attempts": [a.to_dict() for a in attempts], "best_attempt": best + 1}
+        sys.stdout.write(dumps_json(data, indent=2) + "\n")
+    else:
+        from .cli_render import make_renderer  # noqa: PLC0415
+
+        label = f"attempt {best + 1} of {len(attempts)}" + ("" if ok else " (the best)")
+        make_renderer().result(result, label=label, expectations=expectations)
+    return 0 if ok else 1
+
+
+class _Shown:
+    """The reply as it streams, and a line after each attempt that did not pass."""
+
+    def __init__(self, stream: IO[str], max_attempts: int):
+        self.stream = stream
+        self.max_attempts = max_attempts
+        self.count = 0
+        self.at_line_start = True
+
+    def chunk(self, text: str) -> None:
+        self.stream.write(text)
+        self.stream.flush()
+        self.at_line_start = text.endswith("\n")
+
+    def attempt(self, attempt: Any) -> None:
+        self.count += 1
+        if not self.at_line_start:
+            self.stream.write("\n")
+            self.at_line_start = True
+        if attempt.result.ok:
+            self.stream.flush()
+            return
+        if attempt.stopped:
+            what = f"stopped after {len(attempt.reply):,} characters: {attempt.stop_reason}"
+        else:
+            first = attempt.result.violations[0] if attempt.result.violations else "it did not pass"
+            what = f"failed: {first}"
+        again = "; asking again" if self.count < self.max_attempts else ""
+        self.stream.write(f"[formatbook: attempt {self.count} {what}{again}]\n")
+        self.stream.flush()
+
+
+def _is_tty(stream: IO[str]) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:300]

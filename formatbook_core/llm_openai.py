@@ -1,0 +1,80 @@
+"""A chat model for OpenAI-compatible chat-completions endpoints, through the openai SDK.
+
+The protocol is the one spoken by OpenAI, vLLM, llama.cpp's server, Ollama and LiteLLM.
+The SDK (``pip install 'formatbook[openai]'``) is imported only when the first request is
+made (or never, when the caller gives a client).
+
+    from formatbook_core import ask
+    from formatbook_core.llm import openai_chat
+    model = openai_chat("llama3.1", base_url="http://localhost:11434/v1", api_key="ollama")
+    result = ask(model, "Ada's contact card", "EXPECT JSON contact.json")
+
+Replies stream by default, so that ``ask`` stops a doomed one early: closing the SDK's
+stream closes the HTTP response, and the server stops generating.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .llm_replies import ChatModel
+
+
+class OpenAIChat(ChatModel):
+    """``model(messages)`` → the SDK's stream (or completion with ``stream=False``).
+
+    ``client`` is an ``openai.OpenAI`` (or ``AsyncOpenAI``, for ``ask_async``); without
+    one, a client is made on the first call from ``base_url`` and ``api_key`` (or the
+    ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` variables, as the SDK reads them).
+    ``params`` go to ``chat.completions.create`` as they are (``temperature``,
+    ``max_tokens``...). With ``include_usage`` a stream ends with the token counts.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        client: Any = None,
+        *,
+        stream: bool = True,
+        include_usage: bool = True,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        **params: Any,
+    ):
+        super().__init__()
+        self.model = model
+        self.client = client
+        self.stream = stream
+        self.include_usage = include_usage
+        self.base_url = base_url
+        self.api_key = api_key
+        self.params = params
+
+    def _client(self) -> Any:
+        if self.client is None:
+            try:
+                import openai  # noqa: PLC0415 - the optional SDK, imported on first use
+            except ImportError as exc:
+                raise ImportError("openai_chat needs the openai SDK: pip install 'formatbook[openai]'") from exc
+            self.client = openai.OpenAI(base_url=self.base_url, api_key=self.api_key)
+        return self.client
+
+    def __call__(self, messages: list[dict[str, str]]) -> Any:
+        request: dict[str, Any] = dict(self.params)
+        request["model"] = self.model
+        request["messages"] = messages
+        if self.stream:
+            request["stream"] = True
+            if self.include_usage:
+                request["stream_options"] = {"include_usage": True}
+        return self._client().chat.completions.create(**request)
+
+    def __repr__(self) -> str:
+        return f"openai_chat({self.model!r})"
+
+
+def openai_chat(model: str, client: Any = None, **params: Any) -> OpenAIChat:
+    """A chat model for ``model`` at an OpenAI-compatible endpoint (see :class:`OpenAIChat`
+    for ``client``, ``stream``, ``base_url``, ``api_key``, ``include_usage`` and the
+    request ``params``)."""
+    return OpenAIChat(model, client, **params)

@@ -1,0 +1,43 @@
+"""Words on ASCII text are counted with the standard library's engine (a fast path): the
+count must be the UAX #29 count of the general pattern on every ASCII string."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from formatbook_core.counting import _ASCII_WORD, _WORD, Words
+
+# one character of each Word_Break class ASCII has, and the joiners between them
+ALPHABET = "aZ09_:.,;' \n-\"@#\t/"
+
+
+def test_every_short_string_of_the_relevant_classes_counts_the_same():
+    for n in range(1, 5):
+        for chars in itertools.product(ALPHABET, repeat=n):
+            text = "".join(chars)
+            assert len(_ASCII_WORD.findall(text)) == len(_WORD.findall(text)), repr(text)
+
+
+def test_random_ascii_counts_the_same():
+    rng = random.Random(13)
+    every = [chr(i) for i in range(128)]
+    for _ in range(20_000):
+        pool = every if rng.random() < 0.3 else ALPHABET
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(1, 16)))
+        assert len(_ASCII_WORD.findall(text)) == len(_WORD.findall(text)), repr(text)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_words_count_on_ascii_is_the_general_count(text):
+    assert Words().count(text) == len(_WORD.findall(text))
+
+
+def test_examples_by_hand():
+    words = Words()
+    assert words.count("don't stop 3.14 well-known camelCase") == 6  # don't, stop, 3.14, well, known, camelCase
+    assert words.count("ada@x.org") == 2
+    assert words.count("1,000 a.b a..b _ __x") == 5  # 1,000 / a.b / a / b / __x

@@ -1,0 +1,142 @@
+"""openai_chat through the real openai SDK against a scripted server on 127.0.0.1: what the
+server receives is what a real endpoint would receive."""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import json
+
+import openai
+import pytest
+
+from formatbook_core import AskError, Expectations, ask, ask_async
+from formatbook_core.llm import ChatModel, openai_chat
+
+from .llm_server import USAGE, ScriptedServer, chunked
+
+EXPECT = "EXPECT JSON\nEXPECT MAX 10 WORDS"
+# 150 words in one string: the guard sees the 11th settled word long before the end
+DOOMED = '{"note": "' + " ".join(f"word{i}" for i in range(150)) + '"}'
+GOOD = '{"note": "Short and sweet."}'
+PROMPT = "Write a note about the weather."
+
+
+def model(server: ScriptedServer, **params) -> ChatModel:
+    client = openai.OpenAI(base_url=server.url, api_key="test-key", max_retries=0)
+    return openai_chat("scripted-model", client, **params)
+
+
+def test_a_doomed_reply_is_stopped_and_the_re_ask_keeps_the_conversation():
+    with ScriptedServer([DOOMED, GOOD]) as server:
+        seen: list[str] = []
+        result = ask(model(server, temperature=0), PROMPT, EXPECT, on_chunk=seen.append)
+        server.wait()
+        first, second = server.requests
+    assert result.ok and result.value == {"note": "Short and sweet."}
+    assert len(result.attempts) == 2
+    stopped = result.attempts[0]
+    assert stopped.stopped and "exceed" in (stopped.stop_reason or "")
+    # the connection was closed long before the script ended
+    assert first.closed_early
+    assert first.events_sent < first.events_total // 2
+    # what was received before the stop is a prefix of the script, and all of it was shown
+    assert DOOMED.startswith(stopped.reply) and len(stopped.reply) < len(DOOMED) // 2
+    assert "".join(seen) == stopped.reply + GOOD
+    # the request as the SDK sent it
+    assert first.body["model"] == "scripted-model" and first.body["temperature"] == 0
+    assert first.body["stream"] is True and first.body["stream_options"] == {"include_usage": True}
+    # the re-ask: the first request, the bad reply as the assistant's, the correction
+    assert [m["role"] for m in second.messages] == ["user", "assistant", "user"]
+    assert second.messages[0] == first.messages[0]
+    assert second.messages[0]["content"].startswith(PROMPT)
+    assert "at most 10 words" in second.messages[0]["content"]
+    assert second.messages[1]["content"] == stopped.reply
+    correction = second.messages[2]["content"]
+    assert "stopped" in correction and "at most 10 words" in correction
+    assert PROMPT not in correction  # the model still has the prompt; it is not repeated
+    # usage: reported only by the stream that ran to its end
+    assert stopped.usage is None and result.attempts[1].usage == USAGE
+    assert result.attempts[1].messages == second.messages
+
+
+def test_a_healable_reply_costs_one_request():
+    reply = 'Sure! Here it is:\n```json\n{"note": "Sunny, warm",}\n```'
+    with ScriptedServer([reply, GOOD]) as server:
+        result = ask(model(server), PROMPT, EXPECT)
+        server.wait()
+    assert result.verdict == "healed" and result.value == {"note": "Sunny, warm"}
+    assert len(server.requests) == 1
+    assert not server.requests[0].closed_early
+    assert server.requests[0].events_sent == server.requests[0].events_total
+    assert result.attempts[0].reply == reply and not result.attempts[0].stopped
+
+
+def test_a_model_that_never_complies_ends_after_max_attempts_with_every_attempt():
+    schema = {
+        "type": "object",
+        "properties": {"age": {"type": "integer"}},
+        "required": ["age"],
+        "additionalProperties": False,
+    }
+    expectations = Expectations(format="json", schema=schema)
+    replies = ['{"age": "forty"}', '{"age": "forty-one"}', '{"age": "unknown", "x": 1}']
+    with ScriptedServer(replies) as server:
+        with pytest.raises(AskError) as info:
+            ask(model(server), "How old is Ada?", expectations, max_attempts=3)
+        server.wait()
+    error = info.value
+    assert len(server.requests) == 3 and len(error.attempts) == 3
+    assert [a.reply for a in error.attempts] == replies
+    assert all(not a.result.ok and a.usage == USAGE for a in error.attempts)
+    # bounded: the third request carries the first request, the second reply and its correction only
+    third = server.requests[2].messages
+    assert len(third) == 3 and third[1]["content"] == replies[1]
+    assert 'field "age"' in third[2]["content"] and "whole number" in third[2]["content"]
+    assert replies[0] not in json.dumps(third)
+    # one violation each for the first two, two for the third: the latest of the fewest
+    assert error.best is error.attempts[1]
+    assert error.best_index == 1 and "attempt 2" in str(error)
+
+
+def test_a_system_message_and_a_whole_reply_without_streaming():
+    with ScriptedServer(['{"note": "ok"}']) as server:
+        result = ask(model(server, stream=False), PROMPT, EXPECT, system="You are terse.")
+        server.wait()
+    body = server.requests[0].body
+    assert "stream" not in body or body["stream"] is False
+    assert body["messages"][0] == {"role": "system", "content": "You are terse."}
+    assert result.ok and result.attempts[0].usage == USAGE
+
+
+def test_async_client_stops_a_doomed_stream_too():
+    async def run(server: ScriptedServer):
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="k", max_retries=0)
+        try:
+            return await ask_async(openai_chat("m", client), PROMPT, EXPECT)
+        finally:
+            await client.close()
+
+    with ScriptedServer([DOOMED, GOOD]) as server:
+        result = asyncio.run(run(server))
+        server.wait()
+    assert result.ok and len(server.requests) == 2
+    assert result.attempts[0].stopped and server.requests[0].closed_early
+    assert server.requests[1].messages[1]["content"] == result.attempts[0].reply
+
+
+def test_the_chunks_the_server_sends_are_the_reply():
+    assert "".join(chunked(DOOMED)) == DOOMED
+
+
+def test_openai_chat_without_the_sdk_says_how_to_install(monkeypatch):
+    real_import = builtins.__import__
+
+    def no_openai(name, *args, **kwargs):
+        if name == "openai":
+            raise ImportError("No module named 'openai'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_openai)
+    with pytest.raises(ImportError, match=r"formatbook\[openai\]"):
+        openai_chat("m")([{"role": "user", "content": "hi"}])
