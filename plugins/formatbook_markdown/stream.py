@@ -9,7 +9,12 @@ leaves unchanged), so no continuation can be valid:
   any heading (a preamble); a complete column-0 ATX heading naming a section but not
   spelled as the spec spells it; a column-0 line with a section heading glued mid-line;
 * at L2+: a first non-blank line that is not a ```` ```markdown ````/```` ```md ````
-  fence, or any non-blank text after the container closed.
+  fence, or any non-blank text after the container closed;
+* at L3: right under the column-0 ATX heading of a section whose kind is declared, and
+  standing under no heading, a column-0 list item of the wrong kind after a blank line or
+  the heading (``- x`` in an ordered list, ``1. x``, ``* x`` or ``+ x`` in a list): step 8
+  converts its marker. Any other heading, a ``#``, ``*`` or ``_`` line (maybe a bold
+  label or another heading) or a possible setext underline ends that judgement.
 
 Anything it cannot judge with certainty line by line (raw HTML, indented fences) makes
 it stop judging: it stays truthy, which is always sound. Each feed looks only at the new
@@ -43,6 +48,13 @@ _NEWLINE = re.compile(r"[\r\n]")
 # a line starting a list item or a block quote
 _CONTAINER_START = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|>")
 _PLAIN_START = re.compile(r"^[^\s#`~<|>*+\-=_\[!0-9\\:]")
+# at L3, a column-0 item marker that step 8 would change, by the section's declared kind
+_WRONG_ITEM = {
+    "ordered_list": re.compile(r"[-*+](?:[ \t]|$)"),
+    "list": re.compile(r"(?:\d{1,9}[.)]|[*+])(?:[ \t]|$)"),
+}
+_THEMATIC_BREAK = re.compile(r"[ ]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*")
+_UNDERLINE = re.compile(r"[ ]{0,3}(?:=+|-+)[ \t]*")
 
 
 class MarkdownChecker:
@@ -55,6 +67,14 @@ class MarkdownChecker:
         self._strict = strict
         self._options = options
         self._names = {normalize_section_name(s.name): s.name for s in (getattr(spec, "sections", None) or [])}
+        self._kinds = {
+            normalize_section_name(s.name): s.kind
+            for s in (getattr(spec, "sections", None) or [])
+            if getattr(s, "kind", None) in _WRONG_ITEM
+        }
+        self._shallowest = 7  # the shallowest heading level seen so far
+        self._kind: str | None = None  # at L3: the declared kind of the section being written
+        self._after_heading = False  # the previous non-blank line was a heading
         self._parts: list[str] = []
         self._length = 0
         self._pending: list[str] = []  # the unfinished line, in pieces (joined once it ends)
@@ -239,7 +259,12 @@ class MarkdownChecker:
         if heading:
             self._pre = "done"
             self._nested = False
+            self._after_heading = True
             return self._heading(heading)
+        after_heading, self._after_heading = self._after_heading, False
+        wrong = self._wrong_item(line, blank_before or after_heading)
+        if wrong:
+            return wrong
         if line[:1].isspace():
             if self._pre == "start":
                 self._pre = "done"  # maybe indented code: not judged
@@ -261,9 +286,30 @@ class MarkdownChecker:
             self._pre = "para" if _PLAIN_START.match(line) else "done"
         return None
 
+    def _wrong_item(self, line: str, item_may_start: bool) -> str | None:
+        """At L3, a list item of the wrong kind right under a section of a declared kind."""
+        kind = self._kind
+        if kind is None:
+            return None
+        stripped = line.lstrip(" ")
+        if stripped.startswith("#") or "*" in line or "_" in line or _UNDERLINE.fullmatch(line):
+            self._kind = None  # maybe a heading, a bold label or a setext underline: stop judging
+            if stripped.startswith("#"):
+                run = len(stripped) - len(stripped.lstrip("#"))
+                self._shallowest = min(self._shallowest, run)
+        if item_may_start and _WRONG_ITEM[kind].match(line) and not _THEMATIC_BREAK.fullmatch(line):
+            expected = "numbered items (1., 2., ...)" if kind == "ordered_list" else "'-' bullets"
+            return f"a list item {line.split(maxsplit=1)[0]!r} where the section asks for {expected} (level 3)"
+        return None
+
     def _heading(self, m: re.Match[str]) -> str | None:
         raw = strip_closing_sequence(m.group(2) or "").strip()
-        canonical = self._names.get(normalize_section_name(raw))
+        key = normalize_section_name(raw)
+        level = len(m.group(1))
+        root = level <= self._shallowest
+        self._shallowest = min(self._shallowest, level)
+        self._kind = self._kinds.get(key) if self._level >= 3 and root else None
+        canonical = self._names.get(key)
         if canonical is not None and raw != canonical:
             return f"the heading {raw!r} is renamed to {canonical!r} by the repair plan"
         return None

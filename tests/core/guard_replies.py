@@ -159,6 +159,11 @@ STREAM_BODIES = (
     "    indented code",
     "text\n  ===",
     "- item\n  ---",
+    "* a\n* b",
+    "1) a\n2) b",
+    "+ x",
+    "* * *\n\n- - -",
+    "text\n- x",
 )
 
 

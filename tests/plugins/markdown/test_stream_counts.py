@@ -181,3 +181,31 @@ def test_a_copy_of_the_checker_settles_on_its_own():
     clone = checker.copy()
     assert clone.feed(" is.\n\n").scoped == (("short answer", "Yes it is."),)
     assert checker.feed("\n---\n").scoped == ()
+
+
+L3_SPEC = "## Output format\n- Short answer — text (required)\n- Reasoning — ordered list (required)\n- Notes — list (optional)\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "stops"),
+    [
+        ("# Reasoning\n- because\n- so\n", True),  # bullets in an ordered list
+        ("# Reasoning\n1. because\n\n# Notes\n1. x\n", True),  # numbers in a list
+        ("# Reasoning\n1. because\n\n# Notes\n* x\n", True),  # '*' where '-' is declared
+        ("# Reasoning\n1. because\n2. so\n\n# Notes\n- x\n", False),  # the declared kinds
+        ("# Reasoning\n1. because\n\n* * *\n", False),  # a thematic break is no item
+        ("# Intro\n\n## Reasoning\n- nested under Intro: not judged\n", False),
+    ],
+)
+def test_at_l3_the_strict_guard_stops_a_list_of_the_wrong_kind(tmp_path, body, stops):
+    # healing converts the markers (list_kind), so only the strict guard stops
+    spec = tmp_path / "spec.md"
+    spec.write_text(L3_SPEC)
+    text = "```markdown\n# Short answer\nYes.\n\n" + body + "```\n"
+    exp = f"EXPECT MARKDOWN {spec} level=3"
+    assert stream(text, exp, size=4) is None  # the tolerant guard
+    strict = stream(text, exp, strict=True, size=4)
+    assert (strict is not None) is stops
+    if stops:  # and rightly so: the reply is not valid as written, healing converts it
+        assert "level 3" in strict[0].reason
+        assert "list_kind" in [r.kind for r in check(text, exp).repairs]
