@@ -1,0 +1,112 @@
+"""Checking a whole text: the content-line grammar (:mod:`.contentlines`), the card rules
+(:mod:`.cards`), then vobject reads it into components (the parsed value).
+
+vobject is given only text whose every line the linear grammar accepted: its own line
+regular expression backtracks exponentially on malformed parameters (a line such as
+``A;B=,,,,…,!`` takes seconds for 25 commas), and its behaviours raise many kinds of
+exception (base64 that does not decode, say). Any exception of it is a violation.
+
+White space around the cards (``str.isspace``) is no part of the document: it is ignored,
+as the locator strips it from a payload.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from formatbook_core import Analysis, Span, Violation
+
+from .cards import CardRules
+from .contentlines import ContentLineError, Logical, parse, physical_lines, unfold
+
+MAX_VIOLATIONS = 50
+
+
+def core_span(text: str) -> Span:
+    """``text`` without the white space around it."""
+    start, end = 0, len(text)
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Span(start, end)
+
+
+def source_offset(logical: Logical, column: int) -> int:
+    """The offset in the source of ``column`` of the unfolded ``logical`` line."""
+    left = column
+    for i, (start, end) in enumerate(logical.pieces):
+        skip = 0 if i == 0 else 1  # a continuation's leading white space is no text
+        size = end - start - skip
+        if left < size or i == len(logical.pieces) - 1:
+            return min(start + skip + left, end)
+        left -= size
+    return logical.end
+
+
+def violations(text: str, max_size: int) -> list[Violation]:
+    """Every violation of the grammar and the card rules (at most ``MAX_VIOLATIONS``)."""
+    if len(text) > max_size:
+        return [Violation("vcard.too_large", f"the text has {len(text):,} characters, more than {max_size:,}")]
+    start, end = core_span(text)
+    body = text[start:end]
+    lines = physical_lines(body)
+    out: list[Violation] = []
+    bad_breaks = [(s, e, b) for s, e, b in lines if b not in ("\r\n", "")]
+    if bad_breaks:
+        s0, e0, b0 = bad_breaks[0]
+        out.append(
+            Violation(
+                "vcard.line_break",
+                f"{len(bad_breaks)} line(s) end with {b0!r} instead of CRLF (RFC 6350 §3.2), the first at offset {start + e0}",
+                span=Span(start + e0, start + e0 + len(b0)),
+            )
+        )
+    rules = CardRules()
+    for logical in unfold(body, lines):
+        span = Span(start + logical.start, start + logical.end)
+        if not logical.text:
+            out.append(rules._v("vcard.blank_line", "an empty line (no content line)", span))
+            continue
+        try:
+            cl = parse(logical.text)
+        except ContentLineError as err:
+            at = start + source_offset(logical, err.column)
+            what = "not a vCard" if not rules.begun else "not a content line"
+            out.append(
+                rules._v("vcard.syntax", f"{what}: {err} ({logical.text[:40]!r})", Span(at, min(at + 1, span.end)))
+            )
+        else:
+            out.extend(rules.line(cl, span))
+        if len(out) >= MAX_VIOLATIONS:
+            return out
+    out.extend(rules.finish(end))
+    return out
+
+
+def read_components(text: str) -> tuple[Any, Violation | None]:
+    """vobject's components of ``text`` (one, or a list of several), or why it fails."""
+    import vobject  # lazy: a heavy import only when a vCard is read
+
+    try:
+        components = list(vobject.readComponents(text, validate=False, transform=True))
+    except Exception as err:  # vobject raises many kinds; none may escape
+        return None, Violation("vcard.unreadable", f"vobject cannot read the card: {type(err).__name__}: {err}")
+    if not components:
+        return None, Violation("vcard.unreadable", "vobject read no card")
+    return (components[0] if len(components) == 1 else components), None
+
+
+def analyze(text: str, max_size: int) -> Analysis:
+    """The parsed value (a vobject component, or a list for several cards) and the
+    violations (empty when valid)."""
+    if not isinstance(text, str):
+        return Analysis(None, (Violation("vcard.syntax", f"not text: {type(text).__name__}"),))
+    found = violations(text, max_size)
+    if found:
+        return Analysis(None, tuple(found))
+    start, end = core_span(text)
+    value, problem = read_components(text[start:end])
+    if problem is not None:
+        return Analysis(None, (problem,))
+    return Analysis(value)
