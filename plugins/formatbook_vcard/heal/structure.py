@@ -59,6 +59,10 @@ def build_cards(h: Healing) -> None:
                 h.set_aside.append(SetAside("stray_end", rec.text, rec.span))
                 h.repair("stray_end", f"dropped {rec.text!r}: no card was open", rec.span)
                 continue
+            if rec.broken and value != "VCARD" and "VCARD".startswith(value) and cl is not None and not cl.params:
+                h.repair("truncated_card", f"completed the cut END of card {len(cards) - 1} ({rec.text!r})", rec.span)
+                rec.set(_END)
+                value = "VCARD"
             if value != "VCARD" or (cl is not None and cl.params):
                 raise HealError(
                     f"{rec.text} does not close a vCard",
