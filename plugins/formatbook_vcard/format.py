@@ -19,9 +19,9 @@ _SAMPLES = (
     "TEL;TYPE=CELL:+1 555 010 9999\r\nEND:VCARD\r\n",
     "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:individual\r\nFN:Dr. Ada King\\, Countess of Lovelace\r\n"
     "N:King;Ada;Augusta;Dr.;\r\nBDAY:18151210\r\nORG:Analytical Engines\\, Ltd.;Research\r\nTITLE:Mathematician\r\n"
-    "TEL;VALUE=uri;TYPE=\"voice,work\":tel:+44-20-7946-0000\r\nEMAIL;PREF=1:ada@example.org\r\n"
+    'TEL;VALUE=uri;TYPE="voice,work":tel:+44-20-7946-0000\r\nEMAIL;PREF=1:ada@example.org\r\n'
     "ADR;TYPE=work:;;12 St James's Square;London;;SW1Y 4JH;United Kingdom\r\n"
-    "NOTE:Wrote the first program. Friends call her \"the Enchantress of Numbers\"\r\n"
+    'NOTE:Wrote the first program. Friends call her "the Enchantress of Numbers"\r\n'
     " \\; see the notes for details.\r\nEND:VCARD\r\n",
     "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Zoë Müller\r\nN:Müller;Zoë;;;\r\nitem1.EMAIL:zoe@example.de\r\n"
     "item1.X-ABLabel:Büro\r\nBDAY:1990-02-28\r\nEND:VCARD\r\nBEGIN:VCARD\r\nVERSION:3.0\r\nFN:Li Wei\r\n"

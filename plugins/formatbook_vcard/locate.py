@@ -52,10 +52,9 @@ def locate(reply: str) -> list[Span]:
     stretch: list[Span] = []
     first = _BEGIN.search(scan)
     if first is not None:
-        last = None
-        for last in _END.finditer(scan, first.end()):
-            pass
-        end = last.end() if last is not None else len(reply)
+        end = len(reply)  # no END:VCARD after it: the reply was cut off
+        for closing in _END.finditer(scan, first.end()):
+            end = closing.end()
         span = strip_span(reply, Span(first.start(), end))
         if span.end > span.start:
             stretch.append(span)

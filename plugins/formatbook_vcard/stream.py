@@ -152,7 +152,7 @@ class StrictChecker:
             k = self._begin_len
             want = _BEGIN[k : k + len(piece)]
             if piece[: len(want)].upper() != want or len(piece) > len(want):
-                bad = next((x for x in range(len(piece)) if k + x >= len(_BEGIN) or piece[x].upper() != _BEGIN[k + x]))
+                bad = next(x for x in range(len(piece)) if k + x >= len(_BEGIN) or piece[x].upper() != _BEGIN[k + x])
                 self._fail("not a vCard: outside a card only BEGIN:VCARD may stand", at + bad)
                 return False
             self._begin_len += len(piece)

@@ -42,7 +42,9 @@ def escaping_problem(name: str, value: str, version: str) -> str | None:
             if i + 1 >= n:
                 return "a lone backslash ends the value (write \\\\ for a backslash)"
             if value[i + 1] not in _KNOWN_ESCAPES:
-                return f"unknown escape \\{value[i + 1]} (only \\\\ \\, \\; \\n are escapes; write \\\\ for a backslash)"
+                return (
+                    f"unknown escape \\{value[i + 1]} (only \\\\ \\, \\; \\n are escapes; write \\\\ for a backslash)"
+                )
             i += 2
             continue
         if ch in must:

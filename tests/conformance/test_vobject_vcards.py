@@ -83,7 +83,13 @@ def test_radicale_heals_without_losing_a_field():
     card = result.value
     assert card.fn.value == "Given Family"
     n = card.n.value
-    assert (n.family, n.given, n.additional, n.prefix, n.suffix) == ("Family", "Given", "Additional", "Prefix", "Suffix")
+    assert (n.family, n.given, n.additional, n.prefix, n.suffix) == (
+        "Family",
+        "Given",
+        "Additional",
+        "Prefix",
+        "Suffix",
+    )
     assert card.geo.value == "37.386013;-122.082932"
     assert card.version.value == "3.0"
     # the strict checker fails at the first bare LF, right after BEGIN:VCARD

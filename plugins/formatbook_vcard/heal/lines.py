@@ -59,7 +59,7 @@ def split_lines(h: Healing) -> None:
     text_parts: list[str] = []
     span_start = span_end = 0
     clean = True
-    for k, (s, e, b) in enumerate(lines):
+    for k, (s, e, _) in enumerate(lines):
         if k == 0:
             s += len(text[s:e]) - len(text[s:e].lstrip())
         elif cut:

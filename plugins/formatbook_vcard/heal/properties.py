@@ -43,7 +43,9 @@ def _four_only(card: Card) -> bool:
         if cl.name in FOUR_ONLY_PROPERTIES or any(p in FOUR_ONLY_PARAMS for p, _ in cl.params):
             return True
         value = cl.value.strip().lower()
-        if (cl.name == "TEL" and value.startswith("tel:")) or (cl.name in ("PHOTO", "LOGO") and value.startswith("data:")):
+        if (cl.name == "TEL" and value.startswith("tel:")) or (
+            cl.name in ("PHOTO", "LOGO") and value.startswith("data:")
+        ):
             return True
         if cl.name == "BDAY" and value.startswith("--"):
             return True

@@ -8,6 +8,7 @@ import vobject
 
 from formatbook_core import check, get_format
 from formatbook_core.testing import check_heal_idempotent
+from formatbook_vcard.heal.properties import fn_from_name, name_from_fn
 
 VCARD = get_format("vcard")
 
@@ -34,7 +35,7 @@ def test_model_style_lf_no_version_no_n_unescaped_iso_date():
         "EMAIL;TYPE=work:grace.hopper@navy.example.mil\n"
         "TEL;TYPE=cell:+1 (202) 555-0143\n"
         "BDAY:1906-12-09\n"
-        "NOTE:Invented the first compiler; coined the term \"debugging\", famously.\n"
+        'NOTE:Invented the first compiler; coined the term "debugging", famously.\n'
         "END:VCARD\n"
         "```\n"
         "Let me know if you need anything else!"
@@ -79,7 +80,9 @@ def test_truncated_reply_closes_the_card_and_drops_the_cut_line():
 
 
 def test_line_broken_without_fold_keeps_the_newline():
-    reply = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada\r\nNOTE:First line of the note\r\nand its second line.\r\nEND:VCARD\r\n"
+    reply = (
+        "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada\r\nNOTE:First line of the note\r\nand its second line.\r\nEND:VCARD\r\n"
+    )
     result, (c,) = healed(reply)
     assert kinds(result) == ["line_joined", "escaped"]
     assert c.note.value == "First line of the note\nand its second line."
@@ -120,8 +123,6 @@ def test_missing_end_before_next_card_and_fn_from_n():
 
 
 def test_n_from_fn_forms():
-    from formatbook_vcard.heal.properties import fn_from_name, name_from_fn
-
     assert name_from_fn("Ada Lovelace") == "Lovelace;Ada;;;"
     assert name_from_fn("Lovelace, Ada King") == "Lovelace;Ada;King;;"
     assert name_from_fn("Prince") == "Prince;;;;"
