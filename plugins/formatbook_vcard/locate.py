@@ -3,8 +3,10 @@
 1. Fenced blocks tagged ``vcard``, ``vcf`` or ``vcards`` (any case), whatever they hold.
 2. Untagged fences whose body starts with ``BEGIN:VCARD``.
 3. The stretch from the first ``BEGIN:VCARD`` line to the last ``END:VCARD`` line of the
-   reply (outside think blocks); with no ``END:VCARD`` after it, to the end of the reply
-   (the reply was cut off). Prose before and after is set aside by the core.
+   reply (outside think blocks); with no ``END:VCARD`` after it, to the first blank line
+   or the end of the reply (it was cut off), keeping the line break of its last line (a
+   last line without one was cut: healing drops it). Prose before and after is set aside
+   by the core. An unclosed fence keeps that line break too.
 4. When none of these exists: the reply without its think blocks (so that prose gets its
    violations: prose is not a vCard).
 
@@ -42,6 +44,8 @@ def locate(reply: str) -> list[Span]:
         body = strip_span(reply, f.body)
         if body.end <= body.start:
             continue
+        if not f.closed:
+            body = _keep_break(reply, body, f.body.end)
         if f.info in _TAGS:
             tagged.append(body)
         elif f.info == "" and _BEGIN.match(seen, body.start):
@@ -52,10 +56,13 @@ def locate(reply: str) -> list[Span]:
     stretch: list[Span] = []
     first = _BEGIN.search(scan)
     if first is not None:
-        end = len(reply)  # no END:VCARD after it: the reply was cut off
+        end = -1
         for closing in _END.finditer(scan, first.end()):
             end = closing.end()
-        span = strip_span(reply, Span(first.start(), end))
+        if end >= 0:
+            span = strip_span(reply, Span(first.start(), end))
+        else:
+            span = _cut_stretch(reply, scan, first.start())
         if span.end > span.start:
             stretch.append(span)
     candidates: list[Span] = []
@@ -68,3 +75,27 @@ def locate(reply: str) -> list[Span]:
         rest.sort(key=lambda s: s.start - s.end)
         candidates = rest[:1] or [Span(0, len(reply))]
     return candidates
+
+
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
+
+
+def _keep_break(reply: str, span: Span, limit: int) -> Span:
+    """``span`` with the line break right after it (up to ``limit``): the healer tells a
+    last line that is complete (its break came) from one the reply was cut inside."""
+    end = span.end
+    if end < limit and reply[end] == "\r":
+        end += 1
+    if end < limit and reply[end] == "\n":
+        end += 1
+    return Span(span.start, end)
+
+
+def _cut_stretch(reply: str, scan: str, start: int) -> Span:
+    """No END:VCARD follows the BEGIN: the card runs to the first blank line (prose after
+    a card whose END was forgotten) or to the end of the reply (it was cut off), with the
+    line break of its last line kept."""
+    blank = _BLANK_LINE.search(scan, start)
+    limit = blank.start() + 1 if blank is not None else len(reply)
+    span = strip_span(reply, Span(start, limit))
+    return _keep_break(reply, span, limit)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from formatbook_core import HealError, SetAside, Span, Violation
 
-from ..cards import CardRules
 from ..contentlines import ContentLine
 from .state import Card, Healing, Record
 
@@ -15,19 +14,6 @@ _END = "END:VCARD"
 
 def _added(text: str, at: int) -> Record:
     return Record(text, Span(at, at), None, ContentLine(text.split(":")[0], text.split(":", 1)[1]))
-
-
-def _cut_line_doubtful(rec: Record, version: str) -> bool:
-    """Whether the last line of a card cut off may itself be cut: it is no content line,
-    has no value, or its value breaks a rule (a half-written e-mail address)."""
-    cl = rec.cl
-    if cl is None or not cl.value.strip():
-        return True
-    probe = CardRules()
-    probe.in_card, probe.index, probe.version = True, 0, version or None
-    probe.props = 1  # (not the first property: VERSION's place is not this step's business)
-    found = [v for v in probe.line(cl, rec.span) if v.code in ("vcard.value", "vcard.version")]
-    return bool(found)
 
 
 def build_cards(h: Healing) -> None:
@@ -89,7 +75,9 @@ def build_cards(h: Healing) -> None:
 
 
 def _close_cut_card(h: Healing, card: Card, index: int) -> None:
-    """The payload ends inside ``card``: drop its last line when it may be cut, close it."""
+    """The payload ends inside ``card``: close it. Its last line, when the payload ends
+inside it (no line break after it), is cut: dropped and set aside, unless it is the
+beginning of ``END:VCARD`` (then completed). A last line with its break is kept."""
     last = card.props[-1] if card.props else None
     at = card.props[-1].span.end if card.props else card.begin.span.end
     if last is not None and last.broken:
@@ -99,11 +87,9 @@ def _close_cut_card(h: Healing, card: Card, index: int) -> None:
             card.end = Record(_END, last.span, None, ContentLine("END", "VCARD"))
             h.repair("truncated_card", f"completed the cut END of card {index} ({last.text!r})", last.span)
             return
-        version = next((p.cl.value.strip() for p in card.props if p.cl is not None and p.cl.name == "VERSION"), "")
-        if _cut_line_doubtful(last, version):
-            card.props.pop()
-            h.set_aside.append(SetAside("truncated", last.text, last.span))
-            h.repair("truncated_line", f"dropped the cut last line {last.text[:40]!r} of card {index}", last.span)
-            at = last.span.start
+        card.props.pop()
+        h.set_aside.append(SetAside("truncated", last.text, last.span))
+        h.repair("truncated_line", f"dropped the cut last line {last.text[:40]!r} of card {index}", last.span)
+        at = last.span.start
     card.end = _added(_END, at)
     h.repair("truncated_card", f"closed card {index}, cut off before its END:VCARD", Span(at, at))

@@ -74,6 +74,12 @@ def test_truncated_reply_closes_the_card_and_drops_the_cut_line():
     assert c.fn.value == "Ada Lovelace" and c.tel.value == "+44 20 7946 0000"
     assert not hasattr(c, "email")
     assert [s.text for s in result.set_aside] == ["EMAIL:ada@exa"]
+    # a last line with its line break is complete: kept (the END was forgotten), and
+    # prose after a blank line is not part of the card
+    reply = "Here:\nBEGIN:VCARD\nVERSION:4.0\nFN:Ada Lovelace\nTEL:+44 20 7946 0000\n\nWant another one?"
+    result, (c,) = healed(reply)
+    assert kinds(result) == ["located", "line_break", "truncated_card"]
+    assert c.tel.value == "+44 20 7946 0000" and not hasattr(c, "note")
     # a cut END is completed, nothing dropped
     result, (c,) = healed("BEGIN:VCARD\nVERSION:4.0\nFN:Ada Lovelace\nEND:VC")
     assert kinds(result) == ["line_break", "truncated_card"] and c.fn.value == "Ada Lovelace"
