@@ -59,8 +59,8 @@ def locate(reply: str) -> list[Span]:
         end = -1
         for closing in _END.finditer(scan, first.end()):
             end = closing.end()
-        if end >= 0:
-            span = strip_span(reply, Span(first.start(), end))
+        if end >= 0:  # with the line break of END:VCARD: a healed text is located whole
+            span = _keep_break(reply, strip_span(reply, Span(first.start(), end)), len(reply))
         else:
             span = _cut_stretch(reply, scan, first.start())
         if span.end > span.start:
