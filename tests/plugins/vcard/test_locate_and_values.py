@@ -31,7 +31,7 @@ def test_prose_around_begin_end_is_set_aside():
         f"Sure! Here is the card.\n{CARD}\r\nBEGIN:VCARD\r\nVERSION:4.0\r\nFN:B\r\nEND:VCARD\r\nImport it in your app."
     )
     spans = located(reply)
-    assert spans[0].startswith("BEGIN:VCARD") and spans[0].endswith("END:VCARD") and spans[0].count("BEGIN") == 2
+    assert spans[0].startswith("BEGIN:VCARD") and spans[0].endswith("END:VCARD\r\n") and spans[0].count("BEGIN") == 2
     result = check(reply, "EXPECT VCARD")
     assert result.ok and [r.kind for r in result.repairs] == ["located"]
     assert [s.text.strip() for s in result.set_aside] == ["Sure! Here is the card.", "Import it in your app."]
