@@ -65,11 +65,14 @@ def book(size: int, model_style: bool) -> str:
     return "".join(parts)
 
 
-def best(fn, runs: int) -> float:
+def best(fn, text: str, runs: int) -> float:
+    """The least CPU time of ``runs`` calls of ``fn`` on a fresh copy of ``text`` (a new
+    string object each time: the plugin keeps the last analysis of a string once)."""
     times = []
-    for _ in range(runs):
+    for i in range(runs):
+        fresh = text.encode().decode()  # an equal string, a new object
         start = time.process_time()
-        fn()
+        fn(fresh)
         times.append(time.process_time() - start)
     return min(times)
 
@@ -99,11 +102,11 @@ def main() -> None:
         healed = VCARD.heal(broken)
         assert VCARD.is_valid(healed.text)
         cards = valid.count("BEGIN:VCARD")
-        base = best(lambda: list(vobject.readComponents(valid)), args.runs)
-        checked = best(lambda: check(valid, "EXPECT VCARD"), args.runs)
-        heal = best(lambda: VCARD.heal(broken), args.runs)
-        s64 = best(lambda: stream(valid, 64), args.runs)
-        s4 = best(lambda: stream(valid, 4), max(1, args.runs // 2))
+        base = best(lambda t: list(vobject.readComponents(t)), valid, args.runs)
+        checked = best(lambda t: check(t, "EXPECT VCARD"), valid, args.runs)
+        heal = best(lambda t: VCARD.heal(t), broken, args.runs)
+        s64 = best(lambda t: stream(t, 64), valid, args.runs)
+        s4 = best(lambda t: stream(t, 4), valid, max(1, args.runs // 2))
         print(
             f"{len(valid):>10,} {cards:>6}  {base * 1e3:>7.1f}ms  {checked * 1e3:>7.1f}ms {checked / base:>5.2f}x  "
             f"{heal * 1e3:>7.1f}ms {heal / base:>5.2f}x  {s64 * 1e3:>7.1f}ms {s64 / base:>5.2f}x  "

@@ -18,7 +18,16 @@ from typing import Any
 from formatbook_core import Analysis, Span, Violation
 
 from .cards import CardRules
-from .contentlines import ContentLineError, Logical, parse, physical_lines, unfold
+from .contentlines import (
+    ContentLine,
+    ContentLineError,
+    Logical,
+    parse,
+    physical_lines,
+    split_unescaped,
+    unescape_text,
+    unfold,
+)
 
 MAX_VIOLATIONS = 50
 
@@ -91,11 +100,65 @@ def read_components(text: str) -> tuple[Any, Violation | None]:
 
     try:
         components = list(vobject.readComponents(text, validate=False, transform=True))
+        _restore_commas(text, components)
     except Exception as err:  # vobject raises many kinds; none may escape
         return None, Violation("vcard.unreadable", f"vobject cannot read the card: {type(err).__name__}: {err}")
     if not components:
         return None, Violation("vcard.unreadable", "vobject read no card")
     return (components[0] if len(components) == 1 else components), None
+
+
+_URI_PROPERTIES = frozenset(
+    "URL PHOTO LOGO SOUND KEY MEMBER RELATED SOURCE IMPP FBURL CALURI CALADRURI UID TEL GEO".split()
+)
+_LIST_PROPERTIES = frozenset({"NICKNAME"})
+
+
+def _scheme(value: str) -> bool:
+    head, sep, _ = value.partition(":")
+    return bool(sep) and head[:1].isalpha() and all(c.isalnum() or c in "+-." for c in head)
+
+
+def _restore_commas(text: str, components: list[Any]) -> None:
+    """vobject's default text behaviour keeps only the first comma-separated value of a
+    property it has no behaviour for (``URL:https://x.org/a,b`` becomes
+    ``https://x.org/a``; a ``data:`` PHOTO loses its data). Such values are set back from
+    the text: a URI as written, a NICKNAME as its list of values, other text unescaped."""
+    from vobject.vcard import VCardTextBehavior  # lazy, as every vobject import
+
+    cards: list[tuple[dict[str, int], list[tuple[int, ContentLine]]]] = []
+    for logical in unfold(text):
+        line = logical.text
+        if line[:6].upper() == "BEGIN:":
+            cards.append(({}, []))
+            continue
+        if not cards:
+            continue
+        counts, with_comma = cards[-1]
+        stop = min(i for i in (line.find(";"), line.find(":"), len(line)) if i >= 0)
+        name = line[:stop].rpartition(".")[2].upper()
+        index = counts.get(name, 0)
+        counts[name] = index + 1
+        if "," in line:  # only a line with a comma can have lost a value
+            with_comma.append((index, parse(line)))
+    for component, (_, with_comma) in zip(components, cards):
+        for index, cl in with_comma:
+            name = cl.name
+            children = component.contents.get(name.lower(), [])
+            if index < len(children):
+                child = children[index]
+                behavior = getattr(child, "behavior", None)
+                if not (isinstance(behavior, type) and issubclass(behavior, VCardTextBehavior)):
+                    continue
+                if len(split_unescaped(cl.value, ",")) < 2 or cl.param("ENCODING"):
+                    continue
+                value_type = cl.param("VALUE")
+                if name in _URI_PROPERTIES or (value_type and value_type[0].lower() == "uri") or _scheme(cl.value):
+                    child.value = cl.value
+                elif name in _LIST_PROPERTIES:
+                    child.value = [unescape_text(v) for v in split_unescaped(cl.value, ",")]
+                else:
+                    child.value = unescape_text(cl.value)
 
 
 # The last text analysed, per thread: the pipeline analyses a payload, heals that same

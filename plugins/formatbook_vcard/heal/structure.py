@@ -76,8 +76,8 @@ def build_cards(h: Healing) -> None:
 
 def _close_cut_card(h: Healing, card: Card, index: int) -> None:
     """The payload ends inside ``card``: close it. Its last line, when the payload ends
-inside it (no line break after it), is cut: dropped and set aside, unless it is the
-beginning of ``END:VCARD`` (then completed). A last line with its break is kept."""
+    inside it (no line break after it), is cut: dropped and set aside, unless it is the
+    beginning of ``END:VCARD`` (then completed). A last line with its break is kept."""
     last = card.props[-1] if card.props else None
     at = card.props[-1].span.end if card.props else card.begin.span.end
     if last is not None and last.broken:

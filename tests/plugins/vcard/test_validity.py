@@ -156,3 +156,35 @@ def test_long_lines_are_valid_folds_are_read():
     assert VCARD.is_valid(card("FN:A", "N:A;;;;", note.rstrip()))
     folded = card("FN:A", "N:A;;;;", "NOTE:first half\r\n  and the second")
     assert VCARD.parse(folded).note.value == "first half and the second"
+
+
+def test_values_with_commas_keep_every_value():
+    """vobject alone keeps only the first comma-separated value of a property it has no
+    behaviour for; the plugin sets such values back from the text."""
+    text = card(
+        "FN:A",
+        "PHOTO:data:image/png;base64,iVBORw0KGgo",
+        "URL:https://example.org/a,b",
+        "NICKNAME:Ace,The A\\, Team",
+        "X-HOBBIES:chess,go",
+        "URL:https://example.org/plain",
+        "URL:https://example.org/c,d",
+        "CATEGORIES:work,friends",
+        version="4.0",
+    )
+    c = VCARD.parse(text)
+    assert c.photo.value == "data:image/png;base64,iVBORw0KGgo"
+    assert [u.value for u in c.contents["url"]] == [
+        "https://example.org/a,b",
+        "https://example.org/plain",
+        "https://example.org/c,d",
+    ]
+    assert c.nickname.value == ["Ace", "The A, Team"]
+    assert c.contents["x-hobbies"][0].value == "chess,go"
+    assert c.categories.value == ["work", "friends"]
+
+
+def test_vobject_failures_are_violations():
+    bad_base64 = card("FN:A", "N:A;;;;", "PHOTO;ENCODING=b;TYPE=JPEG:QUJ")
+    assert [v.code for v in VCARD.validate(bad_base64)] == ["vcard.unreadable"]
+    assert check(bad_base64, "EXPECT VCARD").violations[0].code == "vcard.unreadable"
