@@ -18,6 +18,7 @@ import time
 import vobject
 
 from formatbook_core import check, get_format
+from formatbook_vcard.contentlines import fold
 
 VCARD = get_format("vcard")
 GIVEN = ["Ada", "Grace", "Alan", "Marie", "Zoë", "Li", "Søren", "Amélie", "John", "Chiara"]
@@ -49,8 +50,6 @@ def card(rng: random.Random, i: int, model_style: bool) -> str:
     lines.append("END:VCARD")
     if model_style:
         return "\n".join(lines) + "\n"
-    from formatbook_vcard.contentlines import fold
-
     return "".join(fold(line) + "\r\n" for line in lines)
 
 
@@ -69,7 +68,7 @@ def best(fn, text: str, runs: int) -> float:
     """The least CPU time of ``runs`` calls of ``fn`` on a fresh copy of ``text`` (a new
     string object each time: the plugin keeps the last analysis of a string once)."""
     times = []
-    for i in range(runs):
+    for _ in range(runs):
         fresh = text.encode().decode()  # an equal string, a new object
         start = time.process_time()
         fn(fresh)
@@ -93,8 +92,10 @@ def main() -> None:
     args = parser.parse_args()
     sizes = {"10KB": 10_000, "100KB": 100_000, "1MB": 1_000_000}
     print(f"vCard, best of {args.runs} runs (CPU time); ratio = time / one vobject.readComponents of the valid book\n")
-    print(f"{'size':>10} {'cards':>6}  {'vobject':>9}  {'check':>9} {'ratio':>6}  {'heal':>9} {'ratio':>6}  "
-          f"{'stream64':>9} {'ratio':>6}  {'stream4':>9} {'ratio':>6}")
+    print(
+        f"{'size':>10} {'cards':>6}  {'vobject':>9}  {'check':>9} {'ratio':>6}  {'heal':>9} {'ratio':>6}  "
+        f"{'stream64':>9} {'ratio':>6}  {'stream4':>9} {'ratio':>6}"
+    )
     for name in args.sizes.split(","):
         valid = book(sizes[name], model_style=False)
         broken = book(sizes[name], model_style=True)

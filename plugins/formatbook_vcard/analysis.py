@@ -141,7 +141,7 @@ def _restore_commas(text: str, components: list[Any]) -> None:
         counts[name] = index + 1
         if "," in line:  # only a line with a comma can have lost a value
             with_comma.append((index, parse(line)))
-    for component, (_, with_comma) in zip(components, cards):
+    for component, (_, with_comma) in zip(components, cards, strict=False):
         for index, cl in with_comma:
             name = cl.name
             children = component.contents.get(name.lower(), [])
