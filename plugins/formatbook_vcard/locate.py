@@ -7,6 +7,8 @@
    or the end of the reply (it was cut off), keeping the line break of its last line (a
    last line without one was cut: healing drops it). Prose before and after is set aside
    by the core. An unclosed fence keeps that line break too.
+   When several fences hold cards, this stretch (from the first card to the last, prose
+   and fence lines between them set aside by healing) comes first: one reply, every card.
 4. When none of these exists: the reply without its think blocks (so that prose gets its
    violations: prose is not a vCard).
 
@@ -65,8 +67,12 @@ def locate(reply: str) -> list[Span]:
             span = _cut_stretch(reply, scan, first.start())
         if span.end > span.start:
             stretch.append(span)
+    order = (*tagged, *bare, *stretch)
+    holding = [f for f in (*tagged, *bare) if _BEGIN.match(seen, f.start)]
+    if len(holding) > 1 and stretch:
+        order = (*stretch, *tagged, *bare)  # cards in several fences: all of them, one payload
     candidates: list[Span] = []
-    for span in (*tagged, *bare, *stretch):
+    for span in order:
         if span not in candidates:
             candidates.append(span)
     if not candidates:

@@ -38,6 +38,17 @@ def test_prose_around_begin_end_is_set_aside():
     assert len(result.value) == 2
 
 
+def test_cards_in_several_fences_are_one_payload():
+    reply = (
+        "First:\n```vcard\nBEGIN:VCARD\nVERSION:4.0\nFN:Ada\nEND:VCARD\n```\n"
+        "Second:\n```vcard\nBEGIN:VCARD\nVERSION:4.0\nFN:Alan\nEND:VCARD\n```\nDone."
+    )
+    result = check(reply, "EXPECT VCARD")
+    assert result.ok and [c.fn.value for c in result.value] == ["Ada", "Alan"]
+    assert {"located", "prose"} <= {r.kind for r in result.repairs}
+    assert "Second:" in [s.text for s in result.set_aside]
+
+
 def test_think_block_and_cut_reply():
     reply = "<think>BEGIN:VCARD is what they want</think>\nOK:\nBEGIN:VCARD\nVERSION:4.0\nFN:Ada\nNOTE:cut he"
     assert located(reply)[0].startswith("BEGIN:VCARD\nVERSION")
