@@ -4,9 +4,11 @@
 (:class:`~.contentlines.LineScanner`) runs on each piece of a line as it arrives, so a
 line that is no property fails at the character that shows it (``Sure!`` fails at ``S``:
 outside a card only ``BEGIN:VCARD`` may stand); a bare LF fails at once; and the card
-rules (:class:`~.cards.CardRules`: END without BEGIN, wrong nesting, a missing FN, an
-implausible EMAIL...) run on each logical line as soon as it is complete, which the first
-character of the next physical line shows (a space or tab there would continue it).
+rules (:class:`~.cards.CardRules`: a missing FN, an implausible EMAIL...) run on each
+logical line as soon as it is complete, which the first character of the next physical
+line shows (a space or tab there would continue it); ``BEGIN:`` and ``END:`` inside a card
+tell sooner (a nested card at the ``:``, ``END:VCAL`` at the ``L``, an incomplete card at
+the ``D`` of ``END:VCARD``).
 White space is held back until something else follows it, since white space after the
 last card is no part of the document. Each character is looked at a bounded number of
 times, so ``feed`` costs time in proportion to its chunk. ``finish`` checks the whole text
@@ -27,9 +29,11 @@ from formatbook_core import HealError, Span, StreamStatus
 
 from .analysis import analyze
 from .cards import CardRules
-from .contentlines import ContentLineError, LineScanner, parse
+from .contentlines import ContentLine, ContentLineError, LineScanner, parse
 
 _BEGIN = "BEGIN:VCARD"
+_CARD = "VCARD"
+_HEAD = len("END:VCARD") + 1  # characters of a line's head the early rules look at
 
 
 class StrictChecker:
@@ -50,6 +54,7 @@ class StrictChecker:
         self._scanner = LineScanner()
         self._expect_begin = False
         self._begin_len = 0
+        self._head = ""  # the first characters of a line inside a card (BEGIN:, END:...)
         self._rules = CardRules()
         self._failed: StreamStatus | None = None
 
@@ -144,6 +149,7 @@ class StrictChecker:
         self._scanner = LineScanner()
         self._expect_begin = not self._rules.in_card
         self._begin_len = 0
+        self._head = ""
 
     def _take(self, piece: str, at: int) -> bool:
         """A piece of the current logical line."""
@@ -161,6 +167,31 @@ class StrictChecker:
         if error is not None:
             self._fail(f"not a content line: {error}", self._line_start + error.column)
             return False
+        if len(self._head) < _HEAD:
+            return self._early_rules(piece, at)
+        return True
+
+    def _early_rules(self, piece: str, at: int) -> bool:
+        """Inside a card, ``BEGIN:`` and ``END:`` tell at once: a card cannot nest, an END
+        closes only ``VCARD``, and once ``END:VCARD`` is written the card must be complete
+        (folding could only lengthen the line, which no valid card does)."""
+        before = len(self._head)
+        self._head += piece[: _HEAD - before]
+        head = self._head.upper()
+        if head.startswith("BEGIN:"):
+            self._fail("BEGIN inside a card (cards do not nest)", self._line_start)
+            return False
+        if head.startswith("END:"):
+            value = head[4:]
+            if not (_CARD.startswith(value) or value.startswith(_CARD)) or len(value) > len(_CARD):
+                self._fail(f"END:{self._head[4:]} does not close the card (END:VCARD)", self._line_start)
+                return False
+            if value == _CARD and len(self._head) > before:
+                probe = self._rules.copy()
+                found = probe.line(ContentLine("END", "VCARD"), Span(self._line_start, at + len(piece)))
+                if found:
+                    self._fail(found[0].message, self._line_start)
+                    return False
         return True
 
     def _complete(self) -> bool:

@@ -43,9 +43,10 @@ HEAD = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nN:A;;;;\r\n"
         ("BEGIN:VCARD\nVERSION:3.0", len("BEGIN:VCARD\n")),  # a bare LF, once something follows it
         ("BEGIN:VCARD\rX", len("BEGIN:VCARD\r")),
         (HEAD + "EMAIL:nobody\r\nE", len(HEAD) + len("EMAIL:nobody\r\n")),  # line complete: next char
-        (HEAD + "BEGIN:VCARD\r\nX", len(HEAD) + len("BEGIN:VCARD\r\n")),  # nested
-        (HEAD + "END:VCALENDAR\r\nX", len(HEAD) + len("END:VCALENDAR\r\n")),  # wrong END
-        ("BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\nB", len("BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\n")),  # no VERSION
+        (HEAD + "BEGIN:VCARD\r\nX", len(HEAD) + len("BEGIN")),  # nested: at the ':'
+        (HEAD + "END:VCALENDAR\r\nX", len(HEAD) + len("END:VCA")),  # wrong END: at the 'L'
+        ("BEGIN:VCARD\r\nFN:A\r\nEND:VCARD\r\nB", len("BEGIN:VCARD\r\nFN:A\r\nEND:VCAR")),  # no VERSION: at 'D'
+        ("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nEND:VCARD", len("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nEND:VCAR")),
     ],
 )
 def test_fails_as_soon_as_the_text_shows_it(text, at):
