@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Analysis, BaseFormat, Healed, Span, Violation
+from formatbook_core import Analysis, BaseFormat, Healed, HealError, Span, Violation
 from formatbook_core.limits import limits_from
 
 from . import guidance as _guidance
@@ -63,7 +63,10 @@ class VCardFormat(BaseFormat):
         """Whether some continuation of ``partial`` is a valid vCard (strict grammar)."""
         if not isinstance(partial, str):
             return False
-        return bool(StrictChecker(limits_from(options).max_size).feed(partial))
+        try:
+            return bool(StrictChecker(limits_from(options).max_size).feed(partial))
+        except Exception:  # a bug must not escape; a prefix is not refused on its account
+            return True
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> StrictChecker | RelaxedChecker:
         """The incremental checker (see :mod:`formatbook_vcard.stream`)."""
@@ -75,17 +78,29 @@ class VCardFormat(BaseFormat):
     # --- finding and healing --------------------------------------------------------
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
         """Candidate payloads, best first (see :mod:`formatbook_vcard.locate`)."""
-        return _locate.locate(reply)
+        try:
+            return _locate.locate(reply)
+        except Exception:  # a bug must not escape: the whole reply as the one candidate
+            return [Span(0, len(reply))] if isinstance(reply, str) else []
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair following :data:`formatbook_vcard.heal.PLAN`; valid input comes back
         unchanged. Raises ``HealError``."""
-        return _heal.heal(value, limits_from(options).max_size)
+        try:
+            return _heal.heal(value, limits_from(options).max_size)
+        except HealError:
+            raise
+        except Exception as err:  # a bug must not escape as another exception
+            problem = Violation("vcard.unreadable", f"cannot heal the vCard: {type(err).__name__}: {err}")
+            raise HealError(problem.message, [problem]) from err
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
         """Names, organisation, title, notes, addresses (see :mod:`formatbook_vcard.values`)."""
-        return _values.extract_values(value) if isinstance(value, str) else []
+        try:
+            return _values.extract_values(value) if isinstance(value, str) else []
+        except Exception:  # a bug must not escape: no values rather than a crash
+            return []
 
     def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
         """The values of the properties named ``scope`` (``"NOTE"``). Raises ``ScopeNotFound``."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from formatbook_core import HealError, Span, StreamStatus
+from formatbook_core import Span, StreamStatus
 
 from .analysis import analyze
 from .cards import CardRules
@@ -258,6 +258,6 @@ class RelaxedChecker:
         self._parts = [text]
         try:
             self._heal(text)
-        except HealError as err:
+        except Exception as err:  # HealError (and nothing else, the format guarantees)
             return StreamStatus(False, str(err), len(text))
         return StreamStatus(True, complete=True)
