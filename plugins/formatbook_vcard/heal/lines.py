@@ -54,6 +54,8 @@ def split_lines(h: Healing) -> None:
     if first[:6].upper() == "BEGIN:" and rest and all(text[s] in " \t" for s, _, _ in rest):
         cut = min(len(text[s:e]) - len(text[s:e].lstrip(" \t")) for s, e, _ in rest)
         h.repair("indentation", f"took out an indentation of {cut} character(s)", Span(rest[0][0], rest[-1][1]))
+    else:
+        lines = _dedent_properties(h, lines)
     records: list[Record] = []
     raw_parts: list[str] = []
     text_parts: list[str] = []
@@ -81,6 +83,40 @@ def split_lines(h: Healing) -> None:
         rec.broken = not h.ends_with_break
         records.append(rec)
     h.records = records
+
+
+#: Property names an indented line may start with and still be read as a property (a fold
+#: continuation starting with one of these followed by ":" or ";" is unlikely).
+KNOWN = frozenset(
+    "VERSION FN N NICKNAME PHOTO BDAY ANNIVERSARY GENDER ADR LABEL TEL EMAIL IMPP LANG TZ GEO TITLE ROLE LOGO ORG"
+    " MEMBER RELATED CATEGORIES NOTE PRODID REV SOUND UID URL KEY KIND END".split()
+)
+
+
+def _property_head(line: str) -> bool:
+    stop = min((i for i in (line.find(":"), line.find(";")) if i >= 0), default=-1)
+    return stop > 0 and line[:stop].rpartition(".")[2].upper() in KNOWN
+
+
+def _dedent_properties(h: Healing, lines: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Indented property lines inside a card that is not indented as a whole (the model
+    indented its properties): when every indented line, without its indentation, starts
+    with a vCard property name and ":" or ";", and there are at least two, they are
+    properties, not folds: their indentation is taken out."""
+    text = h.text
+    indented = [(s, e, b) for s, e, b in lines[1:] if text[s] in " \t"]
+    if len(indented) < 2 or not all(_property_head(text[s:e].lstrip(" \t")) for s, e, _ in indented):
+        return lines
+    h.repair(
+        "indentation",
+        f"took out the indentation of {len(indented)} property line(s)",
+        Span(indented[0][0], indented[-1][1]),
+    )
+    out = []
+    for s, e, b in lines:
+        piece = text[s:e]
+        out.append((s + len(piece) - len(piece.lstrip(" \t")), e, b))
+    return out
 
 
 def _record(text_parts: list[str], raw_parts: list[str], start: int, end: int, clean: bool) -> Record:

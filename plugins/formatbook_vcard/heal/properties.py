@@ -16,6 +16,8 @@ FOUR_ONLY_PROPERTIES = frozenset(
     | {"DEATHDATE", "BIRTHPLACE", "DEATHPLACE"}
 )
 FOUR_ONLY_PARAMS = frozenset({"PID", "ALTID", "MEDIATYPE", "CALSCALE", "SORT-AS", "PREF"})
+#: Typed values whose surrounding blanks are no part of them (``EMAIL: ada@example.org``).
+_TRIMMED = frozenset({"EMAIL", "TEL", "BDAY", "ANNIVERSARY", "DEATHDATE", "URL", "UID", "KIND", "GENDER", "REV"})
 _VERSION_SPELLINGS = {"3": "3.0", "3.0": "3.0", "4": "4.0", "4.0": "4.0"}
 _PREFIXES = frozenset("mr mr. mrs mrs. ms ms. miss dr dr. prof prof. sir dame rev rev. fr fr.".split())
 _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv phd ph.d. md m.d. esq esq.".split())
@@ -116,6 +118,12 @@ def fix_values(h: Healing, card: Card, index: int) -> None:
         cl = rec.cl
         if cl is None:
             continue
+        if cl.name in _TRIMMED and cl.value != cl.value.strip():
+            set_value(rec, cl.value.strip())
+            h.repair("trimmed", f"took the blanks around the {cl.name} value of card {index} out", rec.span)
+            cl = rec.cl
+            if cl is None:
+                continue
         if cl.name in typed.ESCAPED:
             fixed = _fix_escapes(cl.name, cl.value, card.version)
             if fixed != cl.value:

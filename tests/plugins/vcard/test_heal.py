@@ -168,3 +168,14 @@ def test_heal_spans_point_into_the_reply():
     assert reply[escaped.span.start : escaped.span.end] == "NOTE:a, b"
     added = next(r for r in result.repairs if r.kind == "version_added")
     assert reply[added.span.start - len("BEGIN:VCARD") : added.span.start] == "BEGIN:VCARD"
+
+
+def test_indented_properties_and_blanks_around_typed_values():
+    reply = "BEGIN:VCARD\n  VERSION:4.0\n  FN:Ada Lovelace\n  EMAIL: ada@example.org\n  TEL:+44 20 7946 0000\nEND:VCARD"
+    result, (c,) = healed(reply)
+    assert {"indentation", "trimmed"} <= set(kinds(result))
+    assert c.fn.value == "Ada Lovelace" and c.email.value == "ada@example.org" and c.tel.value == "+44 20 7946 0000"
+    # a real fold is not taken for an indented property
+    folded = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada\r\nNOTE:a long\r\n  note, folded\r\nEND:VCARD\r\n"
+    result, (c,) = healed(folded)
+    assert "indentation" not in kinds(result) and c.note.value == "a long note, folded"
