@@ -179,3 +179,27 @@ def test_indented_properties_and_blanks_around_typed_values():
     folded = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada\r\nNOTE:a long\r\n  note, folded\r\nEND:VCARD\r\n"
     result, (c,) = healed(folded)
     assert "indentation" not in kinds(result) and c.note.value == "a long note, folded"
+
+
+def test_a_rich_4_0_reply_keeps_every_field():
+    reply = (
+        "```vcf\nBEGIN:VCARD\nVERSION:4.0\nFN:Jane Smith\nN:Smith;Jane;Marie;Dr.;PhD\nGENDER:F\nBDAY:1990-07-21\n"
+        "LANG;PREF=1:en\nTEL;VALUE=uri;TYPE=\"cell,voice\";PREF=1:tel:+1-555-555-5678\n"
+        "EMAIL;TYPE=work:jane.smith@example.org\n"
+        'ADR;TYPE=home;LABEL="42 Elm Street\\nSpringfield, IL":;;42 Elm Street;Springfield;IL;62701;USA\n'
+        "GEO:geo:39.7817,-89.6501\nUID:urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n"
+        "NOTE:Prefers email over phone. Available Mon-Fri, 9am-5pm.\nEND:VCARD\n```"
+    )
+    result, (c,) = healed(reply)
+    assert kinds(result) == ["located", "line_break", "date_basic", "escaped", "folded"]
+    n = c.n.value
+    assert (n.family, n.given, n.additional, n.prefix, n.suffix) == ("Smith", "Jane", "Marie", "Dr.", "PhD")
+    assert c.gender.value == "F" and c.bday.value == "19900721" and c.lang.value == "en"
+    assert c.tel.value == "tel:+1-555-555-5678" and c.tel.params == {"VALUE": ["uri"], "TYPE": ["cell,voice"], "PREF": ["1"]}
+    assert c.email.value == "jane.smith@example.org"
+    a = c.adr.value
+    assert (a.street, a.city, a.region, a.code, a.country) == ("42 Elm Street", "Springfield", "IL", "62701", "USA")
+    assert c.adr.params["LABEL"] == ["42 Elm Street\\nSpringfield, IL"]
+    assert c.geo.value == "geo:39.7817,-89.6501"
+    assert c.uid.value == "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
+    assert c.note.value == "Prefers email over phone. Available Mon-Fri, 9am-5pm."
