@@ -46,7 +46,16 @@ def test_parse():
 
 @pytest.mark.parametrize(
     "line, column",
-    [("FN John", 2), ("FN", 2), (":x", 0), ("A.B.C:x", 3), ("A;=x:y", 2), ('A;P="x', 6), ("A;P=x\"y:z", 5), ("A:\x01", 2)],
+    [
+        ("FN John", 2),
+        ("FN", 2),
+        (":x", 0),
+        ("A.B.C:x", 3),
+        ("A;=x:y", 2),
+        ('A;P="x', 6),
+        ('A;P=x"y:z', 5),
+        ("A:\x01", 2),
+    ],
 )
 def test_errors_name_the_column(line, column):
     with pytest.raises(ContentLineError) as err:

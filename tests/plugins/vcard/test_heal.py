@@ -184,7 +184,7 @@ def test_indented_properties_and_blanks_around_typed_values():
 def test_a_rich_4_0_reply_keeps_every_field():
     reply = (
         "```vcf\nBEGIN:VCARD\nVERSION:4.0\nFN:Jane Smith\nN:Smith;Jane;Marie;Dr.;PhD\nGENDER:F\nBDAY:1990-07-21\n"
-        "LANG;PREF=1:en\nTEL;VALUE=uri;TYPE=\"cell,voice\";PREF=1:tel:+1-555-555-5678\n"
+        'LANG;PREF=1:en\nTEL;VALUE=uri;TYPE="cell,voice";PREF=1:tel:+1-555-555-5678\n'
         "EMAIL;TYPE=work:jane.smith@example.org\n"
         'ADR;TYPE=home;LABEL="42 Elm Street\\nSpringfield, IL":;;42 Elm Street;Springfield;IL;62701;USA\n'
         "GEO:geo:39.7817,-89.6501\nUID:urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n"
@@ -195,7 +195,11 @@ def test_a_rich_4_0_reply_keeps_every_field():
     n = c.n.value
     assert (n.family, n.given, n.additional, n.prefix, n.suffix) == ("Smith", "Jane", "Marie", "Dr.", "PhD")
     assert c.gender.value == "F" and c.bday.value == "19900721" and c.lang.value == "en"
-    assert c.tel.value == "tel:+1-555-555-5678" and c.tel.params == {"VALUE": ["uri"], "TYPE": ["cell,voice"], "PREF": ["1"]}
+    assert c.tel.value == "tel:+1-555-555-5678" and c.tel.params == {
+        "VALUE": ["uri"],
+        "TYPE": ["cell,voice"],
+        "PREF": ["1"],
+    }
     assert c.email.value == "jane.smith@example.org"
     a = c.adr.value
     assert (a.street, a.city, a.region, a.code, a.country) == ("42 Elm Street", "Springfield", "IL", "62701", "USA")
