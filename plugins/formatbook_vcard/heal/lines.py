@@ -89,8 +89,17 @@ def split_lines(h: Healing) -> None:
 #: continuation starting with one of these followed by ":" or ";" is unlikely).
 KNOWN = frozenset(
     "VERSION FN N NICKNAME PHOTO BDAY ANNIVERSARY GENDER ADR LABEL TEL EMAIL IMPP LANG TZ GEO TITLE ROLE LOGO ORG"
-    " MEMBER RELATED CATEGORIES NOTE PRODID REV SOUND UID URL KEY KIND END".split()
+    " MEMBER RELATED CATEGORIES NOTE PRODID REV SOUND UID URL KEY KIND END BEGIN SOURCE NAME PROFILE MAILER AGENT"
+    " CLASS SORT-STRING FBURL CALADRURI CALURI XML CLIENTPIDMAP DEATHDATE BIRTHPLACE DEATHPLACE EXPERTISE HOBBY"
+    " INTEREST ORG-DIRECTORY".split()
 )
+
+
+def _looks_like_text(rec: Record, cl: ContentLine) -> bool:
+    """A line that parses as a property but reads as text (``Agenda: discuss budget``
+    after a NOTE): a name that is no vCard property, not ``X-``, not upper case."""
+    name_written = rec.text[: rec.text.find(":")].split(";")[0].rpartition(".")[2]
+    return cl.name not in KNOWN and not cl.name.startswith("X-") and name_written != name_written.upper()
 
 
 def _property_head(line: str) -> bool:
@@ -168,6 +177,16 @@ def join_broken(h: Healing) -> None:
     in_card = False
     for rec in h.records:
         cl = relaxed_parse(h, rec)
+        prev = out[-1] if out else None
+        if (
+            cl is not None
+            and in_card
+            and prev is not None
+            and prev.cl is not None
+            and prev.cl.name in ESCAPED
+            and _looks_like_text(rec, cl)
+        ):
+            cl = None  # a line of the text value before it
         if cl is not None:
             rec.cl = cl
             if cl.name == "BEGIN":
@@ -179,7 +198,6 @@ def join_broken(h: Healing) -> None:
         if rec.broken and in_card:
             out.append(rec)  # a cut line: the truncation step decides
             continue
-        prev = out[-1] if out else None
         if in_card and prev is not None and prev.cl is not None and prev.cl.name not in ("BEGIN", "END", "VERSION"):
             glue = "\n" if prev.cl.name in ESCAPED else ""
             prev.set(prev.text + glue + rec.text)

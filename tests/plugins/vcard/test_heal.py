@@ -207,3 +207,10 @@ def test_a_rich_4_0_reply_keeps_every_field():
     assert c.geo.value == "geo:39.7817,-89.6501"
     assert c.uid.value == "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
     assert c.note.value == "Prefers email over phone. Available Mon-Fri, 9am-5pm."
+
+
+def test_a_broken_note_line_with_a_colon_stays_in_the_note():
+    reply = "BEGIN:VCARD\nVERSION:4.0\nFN:Ada\nNOTE:Meeting notes\nAgenda: discuss the budget\nEMAIL:ada@example.org\nEND:VCARD"
+    result, (c,) = healed(reply)
+    assert c.note.value == "Meeting notes\nAgenda: discuss the budget"
+    assert c.email.value == "ada@example.org" and "agenda" not in c.contents
