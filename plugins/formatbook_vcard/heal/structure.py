@@ -16,6 +16,21 @@ def _added(text: str, at: int) -> Record:
     return Record(text, Span(at, at), None, ContentLine(text.split(":")[0], text.split(":", 1)[1]))
 
 
+def _bare_card(records: list[Record]) -> bool:
+    """Whether properties with no BEGIN:VCARD read as a card whose first line was left
+    out, not as prose (``Org: Acme`` is prose): every name written in capitals, and a FN
+    or N among them."""
+    names = []
+    for rec in records:
+        if rec.cl is None:
+            continue
+        written = rec.text[: len(rec.text) - len(rec.cl.value) - 1].split(";")[0].rpartition(".")[2]
+        if written != written.upper():
+            return False
+        names.append(rec.cl.name)
+    return "FN" in names or "N" in names
+
+
 def build_cards(h: Healing) -> None:
     """Group the records into cards, repairing the structure (see the module doc)."""
     cards: list[Card] = []
@@ -65,6 +80,11 @@ def build_cards(h: Healing) -> None:
             h.repair("prose", f"set aside {rec.text[:40]!r}, outside every card", rec.span)
             continue
         if card is None:
+            if not _bare_card(h.records):
+                raise HealError(
+                    "no BEGIN:VCARD: the text is no vCard",
+                    h.problems or [Violation("vcard.empty", "no vCard: the text holds no BEGIN:VCARD")],
+                )
             card = Card(_added("BEGIN:VCARD", rec.span.start))
             cards.append(card)
             h.repair("begin_added", f"added BEGIN:VCARD before {name or 'a property'} (no card was open)", rec.span)

@@ -214,3 +214,10 @@ def test_a_broken_note_line_with_a_colon_stays_in_the_note():
     result, (c,) = healed(reply)
     assert c.note.value == "Meeting notes\nAgenda: discuss the budget"
     assert c.email.value == "ada@example.org" and "agenda" not in c.contents
+
+
+def test_bare_properties_only_when_they_read_as_a_card():
+    result, (c,) = healed("FN:Ada Lovelace\nEMAIL:ada@example.org\nEND:VCARD")
+    assert "begin_added" in kinds(result) and c.fn.value == "Ada Lovelace"
+    for prose in ("Org: Acme Corp\nNote: they make anvils", "Name: Ada\nFN: hmm"):
+        assert not check(prose, "EXPECT VCARD").ok
