@@ -199,7 +199,10 @@ def join_broken(h: Healing) -> None:
             out.append(rec)  # a cut line: the truncation step decides
             continue
         if in_card and prev is not None and prev.cl is not None and prev.cl.name not in ("BEGIN", "END", "VERSION"):
-            glue = "\n" if prev.cl.name in ESCAPED else ""
+            # a text value keeps the newline (escaped by the values step; an X- property's
+            # value is text unless it says otherwise); a URI or base64 goes on as it is
+            x_text = prev.cl.name.startswith("X-") and not prev.cl.param("VALUE") and not prev.cl.param("ENCODING")
+            glue = "\n" if prev.cl.name in ESCAPED else ("\\n" if x_text else "")
             prev.set(prev.text + glue + rec.text)
             prev.cl = ContentLine(prev.cl.name, prev.cl.value + glue + rec.text, prev.cl.params, prev.cl.group)
             prev.span = Span(prev.span.start, rec.span.end)
