@@ -43,6 +43,12 @@ REPLIES = {
         "",
     ],
     "text": ["Hello world.", "<think>x</think>Hi", ""],
+    "vcard": [
+        "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada Lovelace\r\nBDAY:18151210\r\nEND:VCARD\r\n",
+        "Here:\n```vcf\nBEGIN:VCARD\nFN:Ada, Countess\nEMAIL:ada@example.org\n```",  # healed, cut off
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nN:A;;;;\r\nEND:VCARD\r\n" * 2,  # a list of components
+        "Sorry, no card.",
+    ],
 }
 
 

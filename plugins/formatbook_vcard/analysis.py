@@ -1,0 +1,193 @@
+"""Checking a whole text: the content-line grammar (:mod:`.contentlines`), the card rules
+(:mod:`.cards`), then vobject reads it into components (the parsed value).
+
+vobject is given only text whose every line the linear grammar accepted: its own line
+regular expression backtracks exponentially on malformed parameters (a line such as
+``A;B=,,,,…,!`` takes seconds for 25 commas), and its behaviours raise many kinds of
+exception (base64 that does not decode, say). Any exception of it is a violation.
+
+White space around the cards (``str.isspace``) is no part of the document: it is ignored,
+as the locator strips it from a payload.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from formatbook_core import Analysis, Span, Violation
+
+from .cards import CardRules
+from .contentlines import (
+    ContentLine,
+    ContentLineError,
+    Logical,
+    parse,
+    physical_lines,
+    split_unescaped,
+    unescape_text,
+    unfold,
+)
+
+MAX_VIOLATIONS = 50
+
+
+def core_span(text: str) -> Span:
+    """``text`` without the white space around it."""
+    start, end = 0, len(text)
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Span(start, end)
+
+
+def source_offset(logical: Logical, column: int) -> int:
+    """The offset in the source of ``column`` of the unfolded ``logical`` line."""
+    left = column
+    for i, (start, end) in enumerate(logical.pieces):
+        skip = 0 if i == 0 else 1  # a continuation's leading white space is no text
+        size = end - start - skip
+        if left < size or i == len(logical.pieces) - 1:
+            return min(start + skip + left, end)
+        left -= size
+    return logical.end
+
+
+def violations(text: str, max_size: int) -> list[Violation]:
+    """Every violation of the grammar and the card rules (at most ``MAX_VIOLATIONS``)."""
+    if len(text) > max_size:
+        return [Violation("vcard.too_large", f"the text has {len(text):,} characters, more than {max_size:,}")]
+    start, end = core_span(text)
+    body = text[start:end]
+    lines = physical_lines(body)
+    out: list[Violation] = []
+    bad_breaks = [(s, e, b) for s, e, b in lines if b not in ("\r\n", "")]
+    if bad_breaks:
+        s0, e0, b0 = bad_breaks[0]
+        out.append(
+            Violation(
+                "vcard.line_break",
+                f"{len(bad_breaks)} line(s) end with {b0!r} instead of CRLF (RFC 6350 §3.2), the first at offset {start + e0}",
+                span=Span(start + e0, start + e0 + len(b0)),
+            )
+        )
+    rules = CardRules()
+    for logical in unfold(body, lines):
+        span = Span(start + logical.start, start + logical.end)
+        if not logical.text:
+            out.append(rules._v("vcard.blank_line", "an empty line (no content line)", span))
+            continue
+        try:
+            cl = parse(logical.text)
+        except ContentLineError as err:
+            at = start + source_offset(logical, err.column)
+            what = "not a vCard" if not rules.begun else "not a content line"
+            out.append(
+                rules._v("vcard.syntax", f"{what}: {err} ({logical.text[:40]!r})", Span(at, min(at + 1, span.end)))
+            )
+        else:
+            out.extend(rules.line(cl, span))
+        if len(out) >= MAX_VIOLATIONS:
+            return out
+    out.extend(rules.finish(end))
+    return out
+
+
+def read_components(text: str) -> tuple[Any, Violation | None]:
+    """vobject's components of ``text`` (one, or a list of several), or why it fails."""
+    import vobject  # lazy: a heavy import only when a vCard is read
+
+    try:
+        components = list(vobject.readComponents(text, validate=False, transform=True))
+        _restore_commas(text, components)
+    except Exception as err:  # vobject raises many kinds; none may escape
+        return None, Violation("vcard.unreadable", f"vobject cannot read the card: {type(err).__name__}: {err}")
+    if not components:
+        return None, Violation("vcard.unreadable", "vobject read no card")
+    return (components[0] if len(components) == 1 else components), None
+
+
+_URI_PROPERTIES = frozenset(
+    "URL PHOTO LOGO SOUND KEY MEMBER RELATED SOURCE IMPP FBURL CALURI CALADRURI UID TEL GEO".split()
+)
+_LIST_PROPERTIES = frozenset({"NICKNAME"})
+
+
+def _scheme(value: str) -> bool:
+    head, sep, _ = value.partition(":")
+    return bool(sep) and head[:1].isalpha() and all(c.isalnum() or c in "+-." for c in head)
+
+
+def _restore_commas(text: str, components: list[Any]) -> None:
+    """vobject's default text behaviour keeps only the first comma-separated value of a
+    property it has no behaviour for (``URL:https://x.org/a,b`` becomes
+    ``https://x.org/a``; a ``data:`` PHOTO loses its data). Such values are set back from
+    the text: a URI as written, a NICKNAME as its list of values, other text unescaped."""
+    from vobject.vcard import VCardTextBehavior  # lazy, as every vobject import
+
+    cards: list[tuple[dict[str, int], list[tuple[int, ContentLine]]]] = []
+    for logical in unfold(text):
+        line = logical.text
+        if line[:6].upper() == "BEGIN:":
+            cards.append(({}, []))
+            continue
+        if not cards:
+            continue
+        counts, with_comma = cards[-1]
+        stop = min(i for i in (line.find(";"), line.find(":"), len(line)) if i >= 0)
+        name = line[:stop].rpartition(".")[2].upper()
+        index = counts.get(name, 0)
+        counts[name] = index + 1
+        if "," in line:  # only a line with a comma can have lost a value
+            with_comma.append((index, parse(line)))
+    for component, (_, with_comma) in zip(components, cards, strict=False):
+        for index, cl in with_comma:
+            name = cl.name
+            children = component.contents.get(name.lower(), [])
+            if index < len(children):
+                child = children[index]
+                behavior = getattr(child, "behavior", None)
+                if not (isinstance(behavior, type) and issubclass(behavior, VCardTextBehavior)):
+                    continue
+                if len(split_unescaped(cl.value, ",")) < 2 or cl.param("ENCODING"):
+                    continue
+                value_type = cl.param("VALUE")
+                if name in _URI_PROPERTIES or (value_type and value_type[0].lower() == "uri") or _scheme(cl.value):
+                    child.value = cl.value
+                elif name in _LIST_PROPERTIES:
+                    child.value = [unescape_text(v) for v in split_unescaped(cl.value, ",")]
+                else:
+                    child.value = unescape_text(cl.value)
+
+
+# The last text analysed, per thread: the pipeline analyses a payload, heals that same
+# string (whose first step analyses it), then analyses the healed text heal confirmed; each
+# of those second looks is the same string object, answered from here once (vobject reads
+# the text once).
+_LAST = threading.local()
+
+
+def analyze(text: str, max_size: int) -> Analysis:
+    """The parsed value (a vobject component, or a list for several cards) and the
+    violations (empty when valid)."""
+    last = getattr(_LAST, "entry", None)
+    if last is not None and last[0] is text and last[1] == max_size:
+        _LAST.entry = None  # served once: a caller that changes the value gets a fresh one next time
+        return last[2]
+    analysis = _analyze(text, max_size)
+    _LAST.entry = (text, max_size, analysis)
+    return analysis
+
+
+def _analyze(text: str, max_size: int) -> Analysis:
+    if not isinstance(text, str):
+        return Analysis(None, (Violation("vcard.syntax", f"not text: {type(text).__name__}"),))
+    found = violations(text, max_size)
+    if found:
+        return Analysis(None, tuple(found))
+    start, end = core_span(text)
+    value, problem = read_components(text[start:end])
+    if problem is not None:
+        return Analysis(None, (problem,))
+    return Analysis(value)

@@ -1,0 +1,107 @@
+"""Where the vCard sits in a reply, best candidate first.
+
+1. Fenced blocks tagged ``vcard``, ``vcf`` or ``vcards`` (any case), whatever they hold.
+2. Untagged fences whose body starts with ``BEGIN:VCARD``.
+3. The stretch from the first ``BEGIN:VCARD`` line to the last ``END:VCARD`` line of the
+   reply (outside think blocks); with no ``END:VCARD`` after it, to the first blank line
+   or the end of the reply (it was cut off), keeping the line break of its last line (a
+   last line without one was cut: healing drops it). Prose before and after is set aside
+   by the core. An unclosed fence keeps that line break too.
+   When several fences hold cards, this stretch (from the first card to the last, prose
+   and fence lines between them set aside by healing) comes first: one reply, every card.
+4. When none of these exists: the reply without its think blocks (so that prose gets its
+   violations: prose is not a vCard).
+
+Fence lines are never part of a candidate. Every scan is one linear regular expression.
+"""
+
+from __future__ import annotations
+
+import re
+
+from formatbook_core import Span
+from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+
+_TAGS = {"vcard", "vcf", "vcards"}
+_BEGIN = re.compile(r"^[ \t]*BEGIN:VCARD", re.IGNORECASE | re.MULTILINE)
+_END = re.compile(r"^[ \t]*END:VCARD[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _blank(reply: str, spans: list[Span]) -> str:
+    """``reply`` with ``spans`` replaced by spaces (offsets kept)."""
+    pieces, pos = [], 0
+    for start, end in spans:
+        pieces += [reply[pos:start], " " * (end - start)]
+        pos = end
+    return "".join(pieces) + reply[pos:]
+
+
+def locate(reply: str) -> list[Span]:
+    thinks = think_spans(reply)
+    seen = _blank(reply, thinks)
+    blocks = fences(seen)
+    tagged: list[Span] = []
+    bare: list[Span] = []
+    for f in blocks:
+        body = strip_span(reply, f.body)
+        if body.end <= body.start:
+            continue
+        if not f.closed:
+            body = _keep_break(reply, body, f.body.end)
+        if f.info in _TAGS:
+            tagged.append(body)
+        elif f.info == "" and _BEGIN.match(seen, body.start):
+            bare.append(body)
+    # fence lines are blanked too: never part of the BEGIN..END stretch
+    fence_lines = [s for f in blocks for s in (Span(f.span.start, f.body.start), Span(f.body.end, f.span.end))]
+    scan = _blank(seen, sorted(s for s in fence_lines if s.end > s.start))
+    stretch: list[Span] = []
+    first = _BEGIN.search(scan)
+    if first is not None:
+        end = -1
+        for closing in _END.finditer(scan, first.end()):
+            end = closing.end()
+        if end >= 0:  # with the line break of END:VCARD: a healed text is located whole
+            span = _keep_break(reply, strip_span(reply, Span(first.start(), end)), len(reply))
+        else:
+            span = _cut_stretch(reply, scan, first.start())
+        if span.end > span.start:
+            stretch.append(span)
+    order = (*tagged, *bare, *stretch)
+    holding = [f for f in (*tagged, *bare) if _BEGIN.match(seen, f.start)]
+    if len(holding) > 1 and stretch:
+        order = (*stretch, *tagged, *bare)  # cards in several fences: all of them, one payload
+    candidates: list[Span] = []
+    for span in order:
+        if span not in candidates:
+            candidates.append(span)
+    if not candidates:
+        rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
+        rest = [s for s in rest if s.end > s.start]
+        rest.sort(key=lambda s: s.start - s.end)
+        candidates = rest[:1] or [Span(0, len(reply))]
+    return candidates
+
+
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
+
+
+def _keep_break(reply: str, span: Span, limit: int) -> Span:
+    """``span`` with the line break right after it (up to ``limit``): the healer tells a
+    last line that is complete (its break came) from one the reply was cut inside."""
+    end = span.end
+    if end < limit and reply[end] == "\r":
+        end += 1
+    if end < limit and reply[end] == "\n":
+        end += 1
+    return Span(span.start, end)
+
+
+def _cut_stretch(reply: str, scan: str, start: int) -> Span:
+    """No END:VCARD follows the BEGIN: the card runs to the first blank line (prose after
+    a card whose END was forgotten) or to the end of the reply (it was cut off), with the
+    line break of its last line kept."""
+    blank = _BLANK_LINE.search(scan, start)
+    limit = blank.start() + 1 if blank is not None else len(reply)
+    span = strip_span(reply, Span(start, limit))
+    return _keep_break(reply, span, limit)

@@ -1,0 +1,25 @@
+"""Pathological vCard replies for tests/fuzz/test_pathological.py: each ``Case`` is run at
+``size`` and ``8 * size``; check, heal and a StreamGuard fed in small chunks must grow about
+linearly."""
+
+from formatbook_core.fuzzing.pathological import Case
+
+_HEAD = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nN:A;;;;\n"
+
+CASES = [
+    Case("many-cards-lf", lambda n: (_HEAD + "END:VCARD\n") * n, 300, "EXPECT VCARD"),
+    Case("long-note-unescaped", lambda n: _HEAD + "NOTE:" + "a, b; " * n + "\nEND:VCARD", 5_000, "EXPECT VCARD"),
+    Case("many-folds", lambda n: _HEAD + "NOTE:a" + "\n b" * n + "\nEND:VCARD", 5_000, "EXPECT VCARD"),
+    Case("broken-note-lines", lambda n: _HEAD + "NOTE:a\n" + "more text\n" * n + "END:VCARD", 3_000, "EXPECT VCARD"),
+    Case("param-commas", lambda n: _HEAD + "X-A;B=" + "," * n + "!\nEND:VCARD", 20_000, "EXPECT VCARD"),
+    Case("many-params", lambda n: _HEAD + "X-A" + ";P=a" * n + ":v\nEND:VCARD", 5_000, "EXPECT VCARD"),
+    Case("photo-base64", lambda n: _HEAD + "PHOTO;ENCODING=b:" + "QUJD" * n + "\nEND:VCARD", 20_000, "EXPECT VCARD"),
+    Case("prose-then-card", lambda n: "word " * n + "\n" + _HEAD + "END:VCARD", 10_000, "EXPECT VCARD"),
+    Case("unclosed-cards", lambda n: "BEGIN:VCARD\nFN:A\n" * n, 1_000, "EXPECT VCARD"),
+    Case(
+        "values-counted",
+        lambda n: _HEAD + "NOTE:" + "one two " * n + "\nEND:VCARD",
+        5_000,
+        "EXPECT VCARD\nEXPECT MAX 100000000 WORDS",
+    ),
+]
