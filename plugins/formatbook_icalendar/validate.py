@@ -12,6 +12,7 @@ Violations name the component with its index (``VEVENT[1] in VCALENDAR[0]``), an
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from formatbook_core import Analysis, Span, Violation
@@ -90,7 +91,9 @@ def parse_value(text: str) -> tuple[Any, str | None]:
     from icalendar import Calendar
 
     try:
-        found = Calendar.from_ical(text, multiple=True)
+        with warnings.catch_warnings():  # the library warns about guesses: the rules above judge
+            warnings.simplefilter("ignore")
+            found = Calendar.from_ical(text, multiple=True)
     except Exception as err:
         return None, str(err) or type(err).__name__
     for comp in found:

@@ -93,13 +93,17 @@ def rewrite_dates(h: Healing) -> None:
             got = convert(item, tzid)
             if got is None:
                 new_items.append(item)
-                dates += len(item.strip()) == 8
+                dates += len(item) == 8 and item.isdigit()
                 continue
             value, is_date, drop = got
             new_items.append(value)
             dates += is_date
             drop_tz = drop_tz or drop
             changed = True
+        if not changed and dates == len(items) and kind == "DATE-TIME" and "DATE" in spec[1]:
+            line.set(ContentLine(parts.name, (*parts.params, ("VALUE", ("DATE",))), parts.value))
+            h.repair("value_date", f"{parts.name} holds a date: VALUE=DATE added", line.start, line.end)
+            continue
         if not changed:
             if parts.name in _UTC_ASSUMED and len(items) == 1 and re.fullmatch(r"\d{8}T\d{6}", parts.value):
                 line.set(ContentLine(parts.name, parts.params, parts.value + "Z"))
