@@ -69,7 +69,7 @@ def read_lines(h: Healing) -> None:
             continue
         prev = out[-1] if out else None
         if prev is not None and prev.parts is not None and prev.parts.name not in ("BEGIN", "END"):
-            sep = "\n" if prev.parts.name in rules.TEXT else ""
+            sep = "\\n" if prev.parts.name in rules.TEXT else ""  # the line break, escaped
             joined = split(prev.text + sep + line.text)
             if isinstance(joined, LineError):  # a control character: cannot be a value
                 raise HealError("a line cannot be joined to the one before it", [Violation("icalendar.syntax", joined.message, span=Span(line.start, line.end))])
