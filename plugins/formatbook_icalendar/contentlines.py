@@ -303,7 +303,7 @@ def format_line(name: str, params: tuple[tuple[str, tuple[str, ...]], ...], valu
 
 
 def _quote(value: str) -> str:
-    if any(ch in value for ch in ':;,'):
+    if any(ch in value for ch in ":;,"):
         return '"' + value + '"'
     return value
 

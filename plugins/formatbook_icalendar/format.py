@@ -51,7 +51,9 @@ class ICalendarFormat(BaseFormat):
     description = "iCalendar (RFC 5545) calendars; healing to RFC form; scopes are property names."
     samples = _SAMPLES
     option_specs = (
-        Option("now", str, None, "the time healing writes into a missing DTSTAMP (ISO 8601; default: the current UTC time)"),
+        Option(
+            "now", str, None, "the time healing writes into a missing DTSTAMP (ISO 8601; default: the current UTC time)"
+        ),
         Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
     )
 
@@ -103,7 +105,9 @@ class ICalendarFormat(BaseFormat):
                 return str(err), text
             return final(healed), healed
 
-        return _stream.CalendarChecker(strict=strict, max_depth=limits_from(options).max_depth, final=final, relaxed=relaxed)
+        return _stream.CalendarChecker(
+            strict=strict, max_depth=limits_from(options).max_depth, final=final, relaxed=relaxed
+        )
 
     # --- finding and healing --------------------------------------------------------
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:

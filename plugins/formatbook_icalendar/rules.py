@@ -30,12 +30,27 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "VALARM": ("ACTION", "TRIGGER"),
 }
 
-_EVENTISH = {"UID", "DTSTAMP", "DTSTART", "CLASS", "CREATED", "LAST-MODIFIED", "ORGANIZER", "RECURRENCE-ID", "SEQUENCE", "STATUS", "SUMMARY", "URL"}
+_EVENTISH = {
+    "UID",
+    "DTSTAMP",
+    "DTSTART",
+    "CLASS",
+    "CREATED",
+    "LAST-MODIFIED",
+    "ORGANIZER",
+    "RECURRENCE-ID",
+    "SEQUENCE",
+    "STATUS",
+    "SUMMARY",
+    "URL",
+}
 #: Properties that MUST NOT occur more than once in a component.
 ONCE: dict[str, frozenset[str]] = {
     "VCALENDAR": frozenset({"PRODID", "VERSION", "CALSCALE", "METHOD"}),
     "VEVENT": frozenset(_EVENTISH | {"DESCRIPTION", "GEO", "LOCATION", "PRIORITY", "TRANSP", "DTEND", "DURATION"}),
-    "VTODO": frozenset(_EVENTISH | {"COMPLETED", "DESCRIPTION", "GEO", "LOCATION", "PERCENT-COMPLETE", "PRIORITY", "DUE", "DURATION"}),
+    "VTODO": frozenset(
+        _EVENTISH | {"COMPLETED", "DESCRIPTION", "GEO", "LOCATION", "PERCENT-COMPLETE", "PRIORITY", "DUE", "DURATION"}
+    ),
     "VJOURNAL": frozenset(_EVENTISH),
     "VFREEBUSY": frozenset({"UID", "DTSTAMP", "DTSTART", "DTEND", "CONTACT", "ORGANIZER", "URL"}),
     "VTIMEZONE": frozenset({"TZID", "LAST-MODIFIED", "TZURL"}),

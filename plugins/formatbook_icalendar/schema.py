@@ -110,7 +110,9 @@ def load_schema(schema: Any, base_dir: str | None = None) -> CalendarSchema | No
             raise ExpectationError(f"iCalendar schema: the rule for {name} must be a mapping with min, max, required")
         unknown = set(rule) - _KEYS
         if unknown:
-            raise ExpectationError(f"iCalendar schema: {name} has unknown keys {sorted(unknown)} (known: max, min, required)")
+            raise ExpectationError(
+                f"iCalendar schema: {name} has unknown keys {sorted(unknown)} (known: max, min, required)"
+            )
         low, high = rule.get("min"), rule.get("max")
         for key, value in (("min", low), ("max", high)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):

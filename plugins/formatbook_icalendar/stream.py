@@ -34,7 +34,7 @@ from formatbook_core.results import ok_status
 
 from . import rules
 from .contentlines import ContentLine, LineError, LineScanner, split
-from .values import line_values
+from .values import extract_values, line_values
 
 # physical-line states
 _LINE_START, _IN_LINE, _AFTER_CR = range(3)
@@ -242,8 +242,6 @@ class CalendarChecker:
             why, healed = self._relaxed(text)
             if why is not None:
                 return StreamStatus(False, why, len(text))
-            from .values import extract_values
-
             return StreamStatus(True, complete=True, values=tuple(extract_values(healed)))
         values: list[str] = []
         if self._state == _AFTER_CR:

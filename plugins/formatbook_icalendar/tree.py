@@ -95,7 +95,9 @@ def read_tree(text: str, max_depth: int = 1000) -> Tree:
     for ll in lines:
         parsed = split(ll.text)
         if isinstance(parsed, LineError):
-            problems.append(Problem("syntax", f"line {ll.text[:40]!r} is no content line: {parsed.message}", ll.start, ll.end))
+            problems.append(
+                Problem("syntax", f"line {ll.text[:40]!r} is no content line: {parsed.message}", ll.start, ll.end)
+            )
             continue
         if parsed.name == "BEGIN":
             name = component_name(parsed)
@@ -103,7 +105,9 @@ def read_tree(text: str, max_depth: int = 1000) -> Tree:
                 problems.append(Problem("syntax", f"BEGIN names no component: {parsed.value!r}", ll.start, ll.end))
                 continue
             if len(stack) >= max_depth:
-                problems.append(Problem("structure", f"components nested deeper than {max_depth} levels", ll.start, ll.end))
+                problems.append(
+                    Problem("structure", f"components nested deeper than {max_depth} levels", ll.start, ll.end)
+                )
                 continue
             siblings = stack[-1].children if stack else roots
             index = sum(1 for c in siblings if c.name == name)
@@ -131,5 +135,7 @@ def read_tree(text: str, max_depth: int = 1000) -> Tree:
         else:
             stack[-1].props.append(Prop(parsed, ll.start, ll.end))
     for comp in reversed(stack):
-        problems.append(Problem("structure", f"{comp.label} is never closed (no END:{comp.name})", comp.start, len(text)))
+        problems.append(
+            Problem("structure", f"{comp.label} is never closed (no END:{comp.name})", comp.start, len(text))
+        )
     return Tree(roots, lines, problems)

@@ -141,33 +141,75 @@ def _component(comp: Component, zones: set[str], method: bool) -> list[Violation
     for prop in required:
         if prop not in counts:
             out.append(
-                _v("icalendar.missing_property", comp, prop, f"{comp.label} has no {prop}", comp.start, end, expected=prop)
+                _v(
+                    "icalendar.missing_property",
+                    comp,
+                    prop,
+                    f"{comp.label} has no {prop}",
+                    comp.start,
+                    end,
+                    expected=prop,
+                )
             )
     if name == "VTIMEZONE" and not any(c.name in ("STANDARD", "DAYLIGHT") for c in comp.children):
-        out.append(_v("icalendar.missing_component", comp, None, f"{comp.label} has no STANDARD or DAYLIGHT", comp.start, end))
+        out.append(
+            _v("icalendar.missing_component", comp, None, f"{comp.label} has no STANDARD or DAYLIGHT", comp.start, end)
+        )
     if name == "VTODO" and "DURATION" in counts and "DTSTART" not in counts:
-        out.append(_v("icalendar.missing_property", comp, "DTSTART", f"{comp.label} has DURATION but no DTSTART", comp.start, end))
+        out.append(
+            _v(
+                "icalendar.missing_property",
+                comp,
+                "DTSTART",
+                f"{comp.label} has DURATION but no DTSTART",
+                comp.start,
+                end,
+            )
+        )
     if name == "VALARM" and ("DURATION" in counts) != ("REPEAT" in counts):
         out.append(
-            _v("icalendar.missing_property", comp, "REPEAT" if "DURATION" in counts else "DURATION",
-               f"{comp.label}: DURATION and REPEAT go together", comp.start, end)
+            _v(
+                "icalendar.missing_property",
+                comp,
+                "REPEAT" if "DURATION" in counts else "DURATION",
+                f"{comp.label}: DURATION and REPEAT go together",
+                comp.start,
+                end,
+            )
         )
     once = rules.ONCE.get(name, frozenset())
     for prop, n in counts.items():
         if n > 1 and prop in once:
             second = comp.get(prop)[1]
             out.append(
-                _v("icalendar.duplicate_property", comp, prop, f"{comp.label} has {prop} {n} times (at most once)", second.start, second.end)
+                _v(
+                    "icalendar.duplicate_property",
+                    comp,
+                    prop,
+                    f"{comp.label} has {prop} {n} times (at most once)",
+                    second.start,
+                    second.end,
+                )
             )
     for a, b in rules.EXCLUSIVE.get(name, ()):
         if a in counts and b in counts:
             p = comp.get(b)[0]
-            out.append(_v("icalendar.exclusive_properties", comp, b, f"{comp.label} has both {a} and {b}", p.start, p.end))
+            out.append(
+                _v("icalendar.exclusive_properties", comp, b, f"{comp.label} has both {a} and {b}", p.start, p.end)
+            )
     if name == "VCALENDAR":
         for p in comp.get("VERSION"):
             if p.line.value not in ("2.0",) and not p.line.value.endswith(";2.0"):
                 out.append(
-                    _v("icalendar.version", comp, "VERSION", f"VERSION is {p.line.value[:20]!r}, not 2.0", p.start, p.end, expected="2.0")
+                    _v(
+                        "icalendar.version",
+                        comp,
+                        "VERSION",
+                        f"VERSION is {p.line.value[:20]!r}, not 2.0",
+                        p.start,
+                        p.end,
+                        expected="2.0",
+                    )
                 )
     for p in comp.props:
         problem = rules.check_value(p.line)
@@ -177,8 +219,13 @@ def _component(comp: Component, zones: set[str], method: bool) -> list[Violation
         tzid = p.line.param("TZID")
         if tzid is not None and tzid not in zones and tzid not in rules.known_zones():
             out.append(
-                _v("icalendar.unknown_tzid", comp, p.name,
-                   f"{comp.label}: {p.name} names the time zone {tzid[:60]!r}, which is no IANA zone and no VTIMEZONE of the calendar",
-                   p.start, p.end)
+                _v(
+                    "icalendar.unknown_tzid",
+                    comp,
+                    p.name,
+                    f"{comp.label}: {p.name} names the time zone {tzid[:60]!r}, which is no IANA zone and no VTIMEZONE of the calendar",
+                    p.start,
+                    p.end,
+                )
             )
     return out

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
+from icalendar import Calendar
 
 from formatbook_core import HealError, get_format
 
@@ -67,8 +68,6 @@ def test_the_answer_is_the_expected_one_and_nothing_raises(name):
     else:
         assert FMT.is_valid(healed.text)
     if not analysis.violations:
-        from icalendar import Calendar
-
         assert isinstance(analysis.value, (Calendar, list))
 
 

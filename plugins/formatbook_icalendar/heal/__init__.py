@@ -47,7 +47,9 @@ def _refuse(h: Healing) -> None:
         raise HealError("not text", [Violation("icalendar.syntax", f"not text: {type(text).__name__}")])
     max_size = limits_from(h.options).max_size
     if len(text) > max_size:
-        raise HealError("too large", [Violation("icalendar.too_large", f"the text is longer than {max_size} characters")])
+        raise HealError(
+            "too large", [Violation("icalendar.too_large", f"the text is longer than {max_size} characters")]
+        )
     if not text.strip():
         raise HealError("empty", [Violation("icalendar.empty", "no iCalendar content (the text is empty)")])
 

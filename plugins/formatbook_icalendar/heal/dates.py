@@ -107,7 +107,12 @@ def rewrite_dates(h: Healing) -> None:
         if not changed:
             if parts.name in _UTC_ASSUMED and len(items) == 1 and re.fullmatch(r"\d{8}T\d{6}", parts.value):
                 line.set(ContentLine(parts.name, parts.params, parts.value + "Z"))
-                h.repair("utc_assumed", f"{parts.name} has no zone: read as UTC (RFC 5545 wants UTC here)", line.start, line.end)
+                h.repair(
+                    "utc_assumed",
+                    f"{parts.name} has no zone: read as UTC (RFC 5545 wants UTC here)",
+                    line.start,
+                    line.end,
+                )
             continue
         params = parts.params
         if drop_tz:

@@ -44,8 +44,13 @@ def read_lines(h: Healing) -> None:
             h.repair("blank_line", "an empty line removed", s, e)
             continue
         if stripped is not body and lines:
-            if _looks_like_property(stripped) and len(body) - len(stripped) != 1 or (
-                _looks_like_property(stripped) and stripped.split(":", 1)[0].split(";", 1)[0].upper() in ("BEGIN", "END")
+            if (
+                _looks_like_property(stripped)
+                and len(body) - len(stripped) != 1
+                or (
+                    _looks_like_property(stripped)
+                    and stripped.split(":", 1)[0].split(";", 1)[0].upper() in ("BEGIN", "END")
+                )
             ):
                 h.repair("indentation", "indentation before a property removed", s, s + len(body) - len(stripped))
                 lines.append(Line(stripped, s, e))
@@ -72,7 +77,10 @@ def read_lines(h: Healing) -> None:
             sep = "\\n" if prev.parts.name in rules.TEXT else ""  # the line break, escaped
             joined = split(prev.text + sep + line.text)
             if isinstance(joined, LineError):  # a control character: cannot be a value
-                raise HealError("a line cannot be joined to the one before it", [Violation("icalendar.syntax", joined.message, span=Span(line.start, line.end))])
+                raise HealError(
+                    "a line cannot be joined to the one before it",
+                    [Violation("icalendar.syntax", joined.message, span=Span(line.start, line.end))],
+                )
             h.repair("unfolded", f"a line broken inside the {prev.parts.name} value joined to it", line.start, line.end)
             prev.set(joined)
             prev.end = line.end

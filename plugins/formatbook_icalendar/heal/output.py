@@ -30,5 +30,8 @@ def confirm(h: Healing) -> None:
         first = analysis.violations[0]
         raise HealError(
             f"cannot heal the calendar: {first.message}",
-            [Violation(v.code, v.message, path=v.path, keyword=v.keyword, expected=v.expected) for v in analysis.violations],
+            [
+                Violation(v.code, v.message, path=v.path, keyword=v.keyword, expected=v.expected)
+                for v in analysis.violations
+            ],
         )

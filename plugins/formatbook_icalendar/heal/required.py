@@ -63,10 +63,14 @@ def add_required(h: Healing) -> None:
             elif name in _STAMPED:
                 if "UID" not in seen:
                     index = counter.get(name, 0)
-                    digest = hashlib.sha256(f"{name}#{index}\n".encode() + "\n".join(content).encode("utf-8")).hexdigest()
+                    digest = hashlib.sha256(
+                        f"{name}#{index}\n".encode() + "\n".join(content).encode("utf-8")
+                    ).hexdigest()
                     uid = f"{digest[:32]}@formatbook"
                     added.append(new_line(ContentLine("UID", (), uid), line.start))
-                    h.repair("added_uid", f"UID:{uid} added to the {name} (derived from its content)", line.start, line.start)
+                    h.repair(
+                        "added_uid", f"UID:{uid} added to the {name} (derived from its content)", line.start, line.start
+                    )
                 if "DTSTAMP" not in seen:
                     stamp = dtstamp(h.options.get("now"))
                     added.append(new_line(ContentLine("DTSTAMP", (), stamp), line.start))

@@ -28,7 +28,12 @@ def balance(h: Healing) -> None:
         if roots and not all(r in rules.WRAPPABLE or r.startswith("X-") for r in roots):
             raise HealError(
                 "cannot tell what calendar this is",
-                [Violation("icalendar.no_calendar", f"top-level components {sorted(set(roots))} are not calendar components")],
+                [
+                    Violation(
+                        "icalendar.no_calendar",
+                        f"top-level components {sorted(set(roots))} are not calendar components",
+                    )
+                ],
             )
         if not roots:
             raise HealError("no component to heal", [Violation("icalendar.empty", "no BEGIN line in the text")])
@@ -50,7 +55,9 @@ def balance(h: Healing) -> None:
                 continue
             while stack[-1] != name:
                 out.append(_end(stack.pop(), line.start))
-                h.repair("closed_component", f"END:{out[-1].parts.value} added before END:{name}", line.start, line.start)
+                h.repair(
+                    "closed_component", f"END:{out[-1].parts.value} added before END:{name}", line.start, line.start
+                )
             stack.pop()
         elif not stack:
             raise HealError(

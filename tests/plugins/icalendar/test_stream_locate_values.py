@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import ExpectationError, StreamGuard, check, get_format, guidance
+from formatbook_core import ExpectationError, Expectations, StreamGuard, check, get_format, guidance
 
 FMT = get_format("icalendar")
 GOOD = FMT.samples[0]
@@ -99,18 +99,16 @@ def test_schema_required_and_min():
     assert [v.code for v in FMT.validate(GOOD, {"VEVENT": {"max": 0}})] == ["schema.max_components"]
     with pytest.raises(ExpectationError):
         FMT.load_schema({"VEVENT": {"minimum": 1}})
-    result = check(no_location, {"format": "icalendar", "schema": schema} if False else _expect(schema))
+    result = check(no_location, _expect(schema))
     assert not result.ok and result.violations[0].code == "schema.required"
 
 
 def _expect(schema):
-    from formatbook_core import Expectations
-
     return Expectations(format="icalendar", schema=schema)
 
 
 def test_the_guard_stops_an_ics_reply_on_a_settled_word_limit():
-    guard = StreamGuard('EXPECT ICALENDAR\nEXPECT MAX 3 WORDS', strict=True)
+    guard = StreamGuard("EXPECT ICALENDAR\nEXPECT MAX 3 WORDS", strict=True)
     status = guard.feed(HEAD + "BEGIN:VEVENT\r\nSUMMARY:one two three four five\r\nX")
     assert not status
 

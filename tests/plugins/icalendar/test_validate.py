@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from icalendar import Calendar
 
 from formatbook_core import get_format
 
@@ -21,8 +22,6 @@ def codes(text: str) -> set[str]:
 
 
 def test_a_minimal_event_is_valid_and_the_value_is_the_calendar():
-    from icalendar import Calendar
-
     analysis = FMT.analyze(cal(EVENT.format("SUMMARY:Tea\r\n")))
     assert analysis.ok
     assert isinstance(analysis.value, Calendar)
@@ -85,7 +84,13 @@ def test_method_makes_dtstart_optional_and_long_lines_are_valid():
 
 def test_a_date_needs_value_date():
     assert "icalendar.value" in codes(cal(EVENT.format("DTEND:20250502\r\n")))
-    assert FMT.is_valid(cal(EVENT.format("DTEND;VALUE=DATE:20250502\r\n").replace("DTSTART:20250501T100000Z", "DTSTART;VALUE=DATE:20250501")))
+    assert FMT.is_valid(
+        cal(
+            EVENT.format("DTEND;VALUE=DATE:20250502\r\n").replace(
+                "DTSTART:20250501T100000Z", "DTSTART;VALUE=DATE:20250501"
+            )
+        )
+    )
 
 
 def test_several_calendars_are_a_list():
