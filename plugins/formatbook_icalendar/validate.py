@@ -12,6 +12,7 @@ Violations name the component with its index (``VEVENT[1] in VCALENDAR[0]``), an
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any
 
@@ -20,6 +21,8 @@ from formatbook_core import Analysis, Span, Violation
 from . import rules
 from .tree import Component, Tree, read_tree
 
+# A lone surrogate cannot be written as UTF-8: no calendar holds one.
+SURROGATE = re.compile("[\ud800-\udfff]")
 _PROBLEM_CODES = {"syntax": "icalendar.syntax", "structure": "icalendar.structure"}
 
 
@@ -47,6 +50,12 @@ def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1
         return Analysis(None, (Violation("icalendar.too_large", f"the text is longer than {max_size} characters"),))
     if not text.strip():
         return Analysis(None, (Violation("icalendar.empty", "no iCalendar content (the text is empty)"),))
+    surrogate = SURROGATE.search(text)
+    if surrogate is not None:
+        at = surrogate.start()
+        return Analysis(
+            None, (Violation("icalendar.syntax", "a lone surrogate: not Unicode text", span=Span(at, at + 1)),)
+        )
     tree = read_tree(text, max_depth)
     violations: list[Violation] = []
     bad_break = line_ending_problem(text)

@@ -52,6 +52,9 @@ def _refuse(h: Healing) -> None:
         )
     if not text.strip():
         raise HealError("empty", [Violation("icalendar.empty", "no iCalendar content (the text is empty)")])
+    surrogate = validate.SURROGATE.search(text)
+    if surrogate is not None:
+        raise HealError("not Unicode text", [Violation("icalendar.syntax", "a lone surrogate: not Unicode text")])
 
 
 #: The repair plan, in the order the steps run.

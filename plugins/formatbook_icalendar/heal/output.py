@@ -21,7 +21,9 @@ def write(h: Healing) -> None:
                 continue
             h.repair("folded", f"a line of {octets(line.text)} octets folded at 75", line.start, line.end)
         parts.append(fold(line.text))
-    h.output = CRLF.join(parts) + CRLF
+    # the last line ends with CRLF when the text given ended with a line break: a located
+    # payload (white space around it stripped) heals to text that locates to itself
+    h.output = CRLF.join(parts) + (CRLF if h.text[-1:] in ("\n", "\r") else "")
 
 
 def confirm(h: Healing) -> None:
