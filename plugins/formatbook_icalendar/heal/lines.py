@@ -36,57 +36,50 @@ def read_lines(h: Healing) -> None:
     bad = [(s, e, b) for s, e, b in physical if b not in ("\r\n", "")]
     if bad:
         h.repair("line_endings", f"{len(bad)} line break(s) written as CRLF", bad[0][1], bad[0][1] + len(bad[0][2]))
-    lines: list[Line] = []
+    # [pieces, start, end, raw pieces (None once changed)]: joined once, not per fold
+    rows: list[list] = []
     for s, e, _ in physical:
         body = text[s:e]
         stripped = body.lstrip(" \t")
         if not stripped.strip():
             h.repair("blank_line", "an empty line removed", s, e)
             continue
-        if stripped is not body and lines:
-            if (
-                _looks_like_property(stripped)
-                and len(body) - len(stripped) != 1
-                or (
-                    _looks_like_property(stripped)
-                    and stripped.split(":", 1)[0].split(";", 1)[0].upper() in ("BEGIN", "END")
-                )
-            ):
+        if stripped is not body and rows:
+            proper = _looks_like_property(stripped)
+            name = stripped.split(":", 1)[0].split(";", 1)[0].upper()
+            if proper and (len(body) - len(stripped) != 1 or name in ("BEGIN", "END")):
                 h.repair("indentation", "indentation before a property removed", s, s + len(body) - len(stripped))
-                lines.append(Line(stripped, s, e))
+                rows.append([[stripped], s, e, None])
                 continue
-            prev = lines[-1]
-            prev.text += body[1:]
-            prev.end = e
-            if prev.raw is not None:
-                prev.raw += "\r\n" + body
+            prev = rows[-1]
+            prev[0].append(body[1:])
+            prev[2] = e
+            if prev[3] is not None:
+                prev[3].append(body)
             continue
         if stripped is not body:
             h.repair("indentation", "indentation before the first line removed", s, s + len(body) - len(stripped))
-        lines.append(Line(stripped, s, e, raw=stripped))
+        rows.append([[stripped], s, e, [stripped]])
+    lines = [Line("".join(p), s, e, raw=None if r is None else "\r\n".join(r)) for p, s, e, r in rows]
     # parse; join lines broken inside a value; set prose aside
     out: list[Line] = []
+    joins: list[str] = []  # what the last line of out gets joined to it
     for line in lines:
         parsed = split(line.text)
         if not isinstance(parsed, LineError) and not _continues(out, line.text, parsed.name):
+            _join(out, joins)
             line.parts = parsed
             out.append(line)
             continue
         prev = out[-1] if out else None
         if prev is not None and prev.parts is not None and prev.parts.name not in ("BEGIN", "END"):
-            sep = "\\n" if prev.parts.name in rules.TEXT else ""  # the line break, escaped
-            joined = split(prev.text + sep + line.text)
-            if isinstance(joined, LineError):  # a control character: cannot be a value
-                raise HealError(
-                    "a line cannot be joined to the one before it",
-                    [Violation("icalendar.syntax", joined.message, span=Span(line.start, line.end))],
-                )
+            joins.append(("\\n" if prev.parts.name in rules.TEXT else "") + line.text)  # the break, escaped
             h.repair("unfolded", f"a line broken inside the {prev.parts.name} value joined to it", line.start, line.end)
-            prev.set(joined)
             prev.end = line.end
             continue
         h.repair("prose_removed", "text that is no content line set aside", line.start, line.end)
         h.set_aside.append(SetAside("prose", line.text, Span(line.start, line.end)))
+    _join(out, joins)
     h.lines = out
 
 
@@ -98,3 +91,18 @@ def _continues(out: list[Line], text: str, name: str) -> bool:
         return False
     written = text[: len(name)]
     return not (written.isupper() and (name in KNOWN or name.startswith("X-")))
+
+
+def _join(out: list[Line], joins: list[str]) -> None:
+    """Join the collected broken-off pieces to the last line (once, whatever their number)."""
+    if not joins:
+        return
+    prev = out[-1]
+    joined = split(prev.text + "".join(joins))
+    joins.clear()
+    if isinstance(joined, LineError):  # a control character: cannot be a value
+        raise HealError(
+            "a line cannot be joined to the one before it",
+            [Violation("icalendar.syntax", joined.message, span=Span(prev.start, prev.end))],
+        )
+    prev.set(joined)
