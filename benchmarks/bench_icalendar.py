@@ -49,7 +49,7 @@ def damaged_calendar(events: int) -> str:
             "DESCRIPTION:Agenda: review last week, plan the next one, and agree on owners.\nBring notes.\n"
             "RRULE:FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10\nEND:VEVENT\n"
         )
-    return "".join(parts)[:-len("END:VEVENT\n")]  # cut off: the last END lines are missing
+    return "".join(parts)[: -len("END:VEVENT\n")]  # cut off: the last END lines are missing
 
 
 def best(fn, runs: int) -> float:
@@ -73,7 +73,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     print(f"iCalendar, best of {args.runs} runs (CPU time)\n")
-    print(f"{'size':>10} {'events':>7} {'from_ical':>10} {'validate':>10} {'heal':>10} {'stream':>10}   ratios to from_ical")
+    print(
+        f"{'size':>10} {'events':>7} {'from_ical':>10} {'validate':>10} {'heal':>10} {'stream':>10}   ratios to from_ical"
+    )
     for events in (330, 3300):
         good = valid_calendar(events)
         bad = damaged_calendar(events)

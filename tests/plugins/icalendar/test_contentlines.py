@@ -38,7 +38,7 @@ def test_split_names_params_and_value():
         ("DTSTART;;VALUE=DATE:20250101", 8),
         ("X;P:v", 3),
         ('X;P="a"b:v', 7),
-        ("X;P=a\"b:v", 5),
+        ('X;P=a"b:v', 5),
         ("X:a\x00b", 3),
         ('X;P="open', 9),
     ],
