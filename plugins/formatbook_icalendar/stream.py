@@ -27,14 +27,55 @@ text is joined only at ``finish()``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from formatbook_core import StreamStatus
 from formatbook_core.results import ok_status
 
 from . import rules
-from .contentlines import ContentLine, LineError, LineScanner, split
+from .contentlines import VALUE, ContentLine, LineError, LineScanner, split
 from .values import extract_values, line_values
+
+# Prefixes of the values whose form is simple enough to judge before the line ends (every
+# prefix of a valid value matches; rules.check_value judges the complete value).
+_PREFIXES = {
+    "DATE": re.compile(r"[0-9]{0,8}"),
+    "DATE-TIME": re.compile(r"[0-9]{0,8}|[0-9]{8}T[0-9]{0,6}|[0-9]{8}T[0-9]{6}Z"),
+    "INTEGER": re.compile(r"[+-]?[0-9]{0,12}"),
+    "DURATION": re.compile(r"[+-]?(?:P[0-9WDTHMS]*)?"),
+    "UTC-OFFSET": re.compile(r"(?:[+-][0-9]{0,6})?"),
+}
+_MAX_TYPED = 40  # longer than any valid value of those types (a duration included)
+
+
+def _prefix_pattern(head: ContentLine) -> re.Pattern[str] | str:
+    if head.name not in rules.VALUE_TYPES:
+        return ""
+    kind, problem = rules.value_type(head)
+    if problem or kind is None:
+        return ""  # judged when the line is complete
+    if head.name not in rules.LISTS and head.name not in (
+        "DTSTART",
+        "DTEND",
+        "DUE",
+        "RECURRENCE-ID",
+        "DTSTAMP",
+        "CREATED",
+        "LAST-MODIFIED",
+        "COMPLETED",
+        "DURATION",
+        "TRIGGER",
+        "TZOFFSETFROM",
+        "TZOFFSETTO",
+        "PRIORITY",
+        "SEQUENCE",
+        "PERCENT-COMPLETE",
+        "REPEAT",
+    ):
+        return ""
+    return _PREFIXES.get(kind, "")
+
 
 # physical-line states
 _LINE_START, _IN_LINE, _AFTER_CR = range(3)
@@ -80,6 +121,10 @@ class CalendarChecker:
         self._line_start = 0
         self._stack: list[_Frame] = []
         self._seen_root = False
+        # the prefix pattern the value of the open line must keep matching ("" when none:
+        # text, or a type whose prefixes are not checked), None until its value starts
+        self._typed: re.Pattern[str] | str | None = None
+        self._value = ""  # the value so far of a typed line
 
     def copy(self) -> CalendarChecker:
         clone = CalendarChecker(strict=self.strict, max_depth=self.max_depth, final=self._final, relaxed=self._relaxed)
@@ -92,6 +137,8 @@ class CalendarChecker:
         clone._line_start = self._line_start
         clone._stack = [f.copy() for f in self._stack]
         clone._seen_root = self._seen_root
+        clone._typed = self._typed
+        clone._value = self._value
         return clone
 
     # --- feeding -------------------------------------------------------------------------
@@ -123,6 +170,10 @@ class CalendarChecker:
                     error = self._scanner.feed(piece)
                     if error is not None:
                         return self._fail(f"not a content line: {error.message}", self._line_start + error.offset)
+                    if self._typed != "" and self._scanner.state == VALUE:
+                        problem = self._value_prefix(piece)
+                        if problem is not None:
+                            return self._fail(problem, base + stop - 1)
                 if stop == n:
                     break
                 if chunk[stop] == "\n":
@@ -149,10 +200,36 @@ class CalendarChecker:
                     if problem is not None:
                         return self._fail(problem, self._line_start)
                 self._scanner = LineScanner()
+                self._typed = None
                 self._line = []
                 self._line_start = base + i
                 self._state = _IN_LINE
         return ok_status(tuple(values)) if values else ok_status()
+
+    def _value_prefix(self, piece: str) -> str | None:
+        """Why the value written so far of a typed property (a date, a date-time, a
+        duration, an offset, an integer) can never be valid, whatever follows. The work
+        per feed is bounded: such a value is short, or already wrong."""
+        assert self._scanner is not None
+        if self._typed is None:
+            line = "".join(self._line)
+            self._line = [line]
+            start = self._scanner.value_start
+            head = split(line[:start])
+            self._typed = _prefix_pattern(head) if isinstance(head, ContentLine) else ""
+            self._value = line[start:]
+        else:
+            self._value += piece
+        if self._typed == "":
+            return None
+        assert isinstance(self._typed, re.Pattern)
+        value = self._value
+        if len(value) > _MAX_TYPED * 50:
+            return f"the value {value[:40]!r} can never be valid for its type"
+        for item in value.split(","):
+            if len(item) > _MAX_TYPED or self._typed.fullmatch(item) is None:
+                return f"the value {value[:40]!r} can never be valid for its type"
+        return None
 
     def _fail(self, reason: str, position: int) -> StreamStatus:
         self._failed = StreamStatus(False, reason, position)

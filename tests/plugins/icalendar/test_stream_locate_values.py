@@ -24,7 +24,8 @@ def first_failure(text: str) -> int | None:
     [
         (HEAD + "BEGIN:VEVENT\r\nEND:VTODO\r\nX", "X"),  # the wrong END, known once its line ends
         (HEAD + "SUM@MARY:x", "@"),  # a line that is no property: at the character
-        (HEAD + "BEGIN:VEVENT\r\nDTSTART:2025-05-01\r\nX", "X"),  # a value that can never parse
+        (HEAD + "BEGIN:VEVENT\r\nDTSTART:2025-", "-"),  # a value that can never parse: at the character
+        (HEAD + "BEGIN:VEVENT\r\nRRULE:FREQ=OFTEN\r\nX", "X"),  # one judged when its line is complete
         ("BEGIN:VEVENT\r\nX", "X"),  # a bare component
         (HEAD + "BEGIN:VEVENT\nX", "\n"),  # LF alone
         (HEAD + "BEGIN:VEVENT\r\nUID:1\r\nUID:2\r\nX", "X"),  # once-only property twice
