@@ -61,6 +61,15 @@ def read_lines(h: Healing) -> None:
             h.repair("indentation", "indentation before the first line removed", s, s + len(body) - len(stripped))
         rows.append([[stripped], s, e, [stripped]])
     lines = [Line("".join(p), s, e, raw=None if r is None else "\r\n".join(r)) for p, s, e, r in rows]
+    if lines and _cut_off(lines[-1].text):
+        last = lines.pop()
+        h.repair(
+            "truncated_line",
+            f"the last line {last.text[:30]!r} was cut off before its value: removed",
+            last.start,
+            last.end,
+        )
+        h.set_aside.append(SetAside("truncated", last.text, Span(last.start, last.end)))
     # parse; join lines broken inside a value; set prose aside
     out: list[Line] = []
     joins: list[str] = []  # what the last line of out gets joined to it
@@ -106,3 +115,12 @@ def _join(out: list[Line], joins: list[str]) -> None:
             [Violation("icalendar.syntax", joined.message, span=Span(prev.start, prev.end))],
         )
     prev.set(joined)
+
+
+def _cut_off(text: str) -> bool:
+    """The reply ended inside a property's name or parameters (``DTST``, ``DTSTART;TZID=Eu``):
+    no ``:`` yet, and an upper-case name, so it is no broken-off piece of a text value."""
+    if ":" in text:
+        return False
+    name = text.split(";", 1)[0]
+    return bool(name) and name.isupper() and all(ch == "-" or (ch.isascii() and ch.isalnum()) for ch in name)

@@ -37,10 +37,12 @@ def balance(h: Healing) -> None:
             )
         if not roots:
             raise HealError("no component to heal", [Violation("icalendar.empty", "no BEGIN line in the text")])
-        end = lines[-1].end
+        # END:VCALENDAR is added at the end, after whatever a cut-off reply left open
         lines.insert(0, _begin("VCALENDAR", lines[0].start))
-        lines.append(_end("VCALENDAR", end))
         h.repair("wrapped", "the bare component(s) wrapped in BEGIN:VCALENDAR … END:VCALENDAR", 0, 0)
+        wrapped = True
+    else:
+        wrapped = False
     out: list[Line] = []
     stack: list[str] = []
     for line in lines:
@@ -69,7 +71,8 @@ def balance(h: Healing) -> None:
     while stack:
         name = stack.pop()
         out.append(_end(name, end))
-        h.repair("truncated_component", f"END:{name} added: the reply ended inside it", end, end)
+        if not (wrapped and not stack):  # the wrapper's own END is part of "wrapped"
+            h.repair("truncated_component", f"END:{name} added: the reply ended inside it", end, end)
     h.lines = out
 
 

@@ -149,3 +149,11 @@ def test_check_heals_a_reply_with_prose_and_a_fence():
     assert any(r.kind == "located" for r in result.repairs)
     for r in result.repairs:
         assert r.span is not None and 0 <= r.span.start <= r.span.end <= len(reply)
+
+
+def test_a_last_line_cut_off_inside_its_name_is_removed_not_glued_to_the_value_before():
+    reply = "BEGIN:VEVENT\nDTSTART:20250501T100000Z\nSUMMARY:Tea\nDTST"
+    healed, cal = heal(reply)
+    assert {"truncated_line", "truncated_component"} <= kinds(healed)
+    assert str(cal.walk("VEVENT")[0]["SUMMARY"]) == "Tea"
+    assert any(s.text == "DTST" for s in healed.set_aside)
