@@ -13,7 +13,8 @@ def guidance(schema: Any = None) -> str:
         "Each VEVENT (or VTODO, VJOURNAL) needs UID, DTSTAMP and DTSTART; give DTEND or DURATION, not both.",
         "Write dates as YYYYMMDD (with VALUE=DATE) and date-times as YYYYMMDDTHHMMSSZ (UTC) "
         "or YYYYMMDDTHHMMSS with TZID=<IANA zone>; durations as PT1H30M.",
-        "In text values escape \\, ; , and write line breaks as \\n. End lines with CRLF.",
+        "In text values write \\; for ;, \\, for a comma, \\\\ for a backslash and \\n for a line break. "
+        "End lines with CRLF.",
     ]
     rules = getattr(schema, "rules", ())
     for rule in rules:
