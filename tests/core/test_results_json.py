@@ -43,6 +43,13 @@ REPLIES = {
         "",
     ],
     "text": ["Hello world.", "<think>x</think>Hi", ""],
+    "icalendar": [
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20250101T000000Z\r\n"
+        "DTSTART;TZID=Europe/Paris:20250501T100000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\n"
+        "GEO:48.85;2.35\r\nSUMMARY:Tea\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+        "```ics\nBEGIN:VEVENT\nSUMMARY:Lunch, Bob\nDTSTART:2025-05-01\nEND:VEVENT\n```",  # healed
+        "BEGIN:VEVENT\nSUMMARY:no start\nEND:VEVENT",  # a failure
+    ],
 }
 
 
