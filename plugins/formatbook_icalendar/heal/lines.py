@@ -119,8 +119,11 @@ def _join(out: list[Line], joins: list[str]) -> None:
 
 def _cut_off(text: str) -> bool:
     """The reply ended inside a property's name or parameters (``DTST``, ``DTSTART;TZID=Eu``):
-    no ``:`` yet, and an upper-case name, so it is no broken-off piece of a text value."""
+    no ``:`` yet, and the beginning (two letters or more, upper case) of a property name
+    RFC 5545 knows or of an ``X-`` name — else it is read as a broken-off piece of a value."""
     if ":" in text:
         return False
     name = text.split(";", 1)[0]
-    return bool(name) and name.isupper() and all(ch == "-" or (ch.isascii() and ch.isalnum()) for ch in name)
+    if not (len(name) >= 2 and name.isupper()):
+        return False
+    return name.startswith("X-") or any(known.startswith(name) for known in KNOWN)
