@@ -73,7 +73,8 @@ def test_each_reply_gets_the_verdict_its_name_announces(reply: Path):
     expect = reply.with_suffix(".expect")
     _skip_without(_format_of(expect))
     expectations = parse_expectations(expect.read_text(encoding="utf-8"), base_dir=REPLIES)
-    result = check(reply.read_bytes().decode("utf-8"), expectations)  # bytes: CRLF kept (vCard)
+    # bytes, as the CLI reads them: line breaks as written (CRLF is part of vCard and iCalendar)
+    result = check(reply.read_bytes().decode("utf-8"), expectations)
     wanted = reply.name.split("-", 1)[0]
     details = [str(v) for v in result.violations] + [r.message for r in result.repairs]
     assert result.verdict == wanted, details

@@ -49,6 +49,13 @@ REPLIES = {
         "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nN:A;;;;\r\nEND:VCARD\r\n" * 2,  # a list of components
         "Sorry, no card.",
     ],
+    "icalendar": [
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20250101T000000Z\r\n"
+        "DTSTART;TZID=Europe/Paris:20250501T100000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\n"
+        "GEO:48.85;2.35\r\nSUMMARY:Tea\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+        "```ics\nBEGIN:VEVENT\nSUMMARY:Lunch, Bob\nDTSTART:2025-05-01\nEND:VEVENT\n```",  # healed
+        "BEGIN:VEVENT\nSUMMARY:no start\nEND:VEVENT",  # a failure
+    ],
 }
 
 

@@ -1,0 +1,87 @@
+"""Healing iCalendar: the repair plan, and :func:`heal`, which runs it.
+
+A valid text comes back unchanged. Otherwise the plan runs in order, each step one
+module, each change a listed ``Repair`` whose span indexes the text given:
+
+1. ``refuse``: not text, empty, or longer than ``max_size``: ``HealError``.
+2. ``lines`` (:mod:`.lines`): line breaks to CRLF, blank lines and indentation removed,
+   folds read, lines broken inside a value joined back, prose set aside.
+3. ``zones`` (:mod:`.zones`): Windows zone names in ``TZID`` to IANA names.
+4. ``dates`` (:mod:`.dates`): ISO 8601 dates and times to RFC 5545 form.
+5. ``escape`` (:mod:`.escape`): ``,`` ``;`` ``\\`` and line breaks escaped in text values.
+6. ``structure`` (:mod:`.structure`): bare components wrapped, components closed.
+7. ``required`` (:mod:`.required`): ``VERSION``, ``PRODID``, ``UID``, ``DTSTAMP`` added.
+8. ``write`` (:mod:`.output`): CRLF, lines over 75 octets folded.
+9. ``confirm`` (:mod:`.output`): the result must be valid (schema included), else ``HealError``.
+
+No value the reply gave is dropped or changed beyond its encoding: what cannot be
+repaired that way (a missing ``DTSTART``, ``DTEND`` with ``DURATION``, an unknown zone) is
+left for ``confirm`` to refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from formatbook_core import Healed, HealError, Violation
+from formatbook_core.limits import limits_from
+
+from .. import validate
+from . import dates, escape, lines, output, required, structure, zones
+from .state import Healing
+
+__all__ = ["PLAN", "Step", "heal"]
+
+
+class Step(NamedTuple):
+    """One step of the plan: ``run`` changes the healing in progress or raises ``HealError``."""
+
+    name: str
+    run: Callable[[Healing], None]
+
+
+def _refuse(h: Healing) -> None:
+    text = h.text
+    if not isinstance(text, str):
+        raise HealError("not text", [Violation("icalendar.syntax", f"not text: {type(text).__name__}")])
+    max_size = limits_from(h.options).max_size
+    if len(text) > max_size:
+        raise HealError(
+            "too large", [Violation("icalendar.too_large", f"the text is longer than {max_size} characters")]
+        )
+    if not text.strip():
+        raise HealError("empty", [Violation("icalendar.empty", "no iCalendar content (the text is empty)")])
+    surrogate = validate.SURROGATE.search(text)
+    if surrogate is not None:
+        raise HealError("not Unicode text", [Violation("icalendar.syntax", "a lone surrogate: not Unicode text")])
+
+
+#: The repair plan, in the order the steps run.
+PLAN: tuple[Step, ...] = (
+    Step("refuse", _refuse),
+    Step("lines", lines.read_lines),
+    Step("zones", zones.windows_to_iana),
+    Step("dates", dates.rewrite_dates),
+    Step("escape", escape.escape_values),
+    Step("structure", structure.balance),
+    Step("required", required.add_required),
+    Step("write", output.write),
+    Step("confirm", output.confirm),
+)
+
+
+def heal(text: str, schema: Any = None, options: dict[str, Any] | None = None) -> Healed:
+    """``text`` repaired into a valid calendar by running :data:`PLAN`; valid input comes
+    back unchanged. Raises ``HealError`` with the violations that say why not."""
+    options = options or {}
+    if isinstance(text, str):
+        limits = limits_from(options)
+        if validate.analyze(text, schema, limits.max_size, limits.max_depth).ok:
+            return Healed(text)
+    h = Healing(text, schema, options)
+    for _, run in PLAN:
+        run(h)
+    if h.output == text:
+        return Healed(text)
+    return Healed(h.output, tuple(h.repairs), tuple(h.set_aside))

@@ -1,0 +1,105 @@
+"""Where an iCalendar payload sits in a reply: fenced blocks tagged ``ics``,
+``icalendar``, ``ical`` (or ``vcalendar``) first; else each ``BEGIN:VCALENDAR`` line
+through its ``END:VCALENDAR`` (or the end of the reply when it was cut off); else a bare
+``BEGIN:VEVENT`` (``VTODO``, ``VJOURNAL``...) through its ``END``. Prose around the
+payload is left to the core, which sets it aside. ``<think>`` blocks are never searched.
+"""
+
+from __future__ import annotations
+
+from formatbook_core import Span
+from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+
+from .rules import WRAPPABLE
+
+FENCE_TAGS = frozenset({"ics", "icalendar", "ical", "vcalendar", "text/calendar"})
+
+
+def _blank(reply: str, spans: list[Span]) -> str:
+    """``reply`` with ``spans`` replaced by spaces (offsets kept)."""
+    if not spans:
+        return reply
+    pieces, pos = [], 0
+    for start, end in spans:
+        pieces += [reply[pos:start], " " * (end - start)]
+        pos = end
+    return "".join(pieces) + reply[pos:]
+
+
+def _line_starts(text: str, word: str) -> list[int]:
+    """Offsets where a line of ``text`` starts with ``word`` (case-insensitive)."""
+    upper = text.upper()
+    found = []
+    pos = 0
+    while True:
+        i = upper.find(word, pos)
+        if i < 0:
+            return found
+        if i == 0 or text[i - 1] in "\r\n":
+            found.append(i)
+        pos = i + 1
+
+
+def _block(text: str, start: int, name: str) -> Span:
+    """From the ``BEGIN:name`` line at ``start`` through its matching ``END:name`` line
+    (nesting of the same name counted), or to the end of ``text``."""
+    upper = text.upper()
+    begin, end = f"BEGIN:{name}", f"END:{name}"
+    depth = 0
+    pos = start
+    n = len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        line_end = n if nl < 0 else nl
+        line = upper[pos:line_end].rstrip("\r \t")
+        if line == begin:
+            depth += 1
+        elif line == end:
+            depth -= 1
+            if depth == 0:
+                return Span(start, line_end)
+        pos = line_end + 1
+    return Span(start, n)
+
+
+def locate(reply: str) -> list[Span]:
+    """Candidate payloads, best first (see the module doc)."""
+    thoughts = think_spans(reply)
+    visible = _blank(reply, thoughts)
+    candidates: list[Span] = []
+    blocks = fences(visible)
+    for f in blocks:
+        if f.info in FENCE_TAGS:
+            candidates.append(strip_span(reply, f.body))
+    for f in blocks:
+        body = strip_span(reply, f.body)
+        if f.info == "" and visible[body.start : body.start + 6].upper() == "BEGIN:":
+            candidates.append(body)
+    # outside fences: calendars, then bare components
+    fenced = [f.span for f in blocks]
+    text = _blank(visible, fenced)
+    for start in _line_starts(text, "BEGIN:VCALENDAR"):
+        if not any(c.start <= start < c.end for c in candidates):
+            candidates.append(strip_span(reply, _block(text, start, "VCALENDAR")))
+    if not _line_starts(text, "BEGIN:VCALENDAR"):
+        # bare components, one after another: one payload from the first to the last
+        starts = sorted((s, name) for name in WRAPPABLE for s in _line_starts(text, f"BEGIN:{name}"))
+        first = last = -1
+        for start, name in starts:
+            if start < last or any(c.start <= start < c.end for c in candidates):
+                continue
+            if first < 0:
+                first = start
+            last = _block(text, start, name).end
+        if first >= 0:
+            candidates.append(strip_span(reply, Span(first, last)))
+    if not candidates:
+        rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
+        rest = [s for s in rest if s.end > s.start]
+        rest.sort(key=lambda s: s.start - s.end)
+        candidates.extend(rest)
+    out: list[Span] = []
+    for span in candidates:
+        if span.end > span.start and span not in out:
+            out.append(span)
+    return out or [Span(0, len(reply))]

@@ -1,0 +1,141 @@
+"""The component tree of an iCalendar text, read from its content lines with the spans
+of every line kept (so that a violation or a repair points into the text).
+
+``read_tree`` never raises: a line that is no content line, an ``END`` that closes the
+wrong component or nothing, a property outside every component and a component left
+open are reported as :class:`Problem` values in the order met.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .contentlines import ContentLine, LineError, LogicalLine, split, unfold
+
+
+@dataclass
+class Prop:
+    """A property line: its parts and the span of its logical line."""
+
+    line: ContentLine
+    start: int
+    end: int
+
+    @property
+    def name(self) -> str:
+        return self.line.name
+
+
+@dataclass
+class Component:
+    """``BEGIN:NAME`` … ``END:NAME``: ``index`` counts the components of that name under
+    the same parent (0 for the first), ``path`` leads to it from the root."""
+
+    name: str
+    index: int
+    path: tuple[str | int, ...]
+    start: int
+    end: int = -1  # the end of its END line; -1 while open
+    props: list[Prop] = field(default_factory=list)
+    children: list[Component] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """``VEVENT[1]`` (in ``VCALENDAR[0]``)."""
+        parts = [f"{self.path[i]}[{self.path[i + 1]}]" for i in range(0, len(self.path), 2)]
+        if len(parts) == 1:
+            return parts[0]
+        return f"{parts[-1]} in {' > '.join(parts[:-1])}"
+
+    def get(self, name: str) -> list[Prop]:
+        return [p for p in self.props if p.line.name == name]
+
+    def walk(self):
+        stack = [self]
+        while stack:
+            comp = stack.pop()
+            yield comp
+            stack.extend(reversed(comp.children))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something that makes the text no iCalendar stream: ``kind`` is ``"syntax"``,
+    ``"structure"`` or ``"no_calendar"``."""
+
+    kind: str
+    message: str
+    start: int
+    end: int
+
+
+@dataclass
+class Tree:
+    roots: list[Component]
+    lines: list[LogicalLine]
+    problems: list[Problem]
+
+
+def component_name(line: ContentLine) -> str:
+    """The component a ``BEGIN``/``END`` line names (upper case, blanks around it ignored
+    only for reporting: a name must be a token)."""
+    return line.value.upper()
+
+
+def _is_token(text: str) -> bool:
+    return bool(text) and all(ch == "-" or ch.isascii() and ch.isalnum() for ch in text)
+
+
+def read_tree(text: str, max_depth: int = 1000) -> Tree:
+    """The components of ``text`` and the problems met while reading it."""
+    lines = unfold(text)
+    roots: list[Component] = []
+    problems: list[Problem] = []
+    stack: list[Component] = []
+    for ll in lines:
+        parsed = split(ll.text)
+        if isinstance(parsed, LineError):
+            problems.append(
+                Problem("syntax", f"line {ll.text[:40]!r} is no content line: {parsed.message}", ll.start, ll.end)
+            )
+            continue
+        if parsed.name == "BEGIN":
+            name = component_name(parsed)
+            if not _is_token(name):
+                problems.append(Problem("syntax", f"BEGIN names no component: {parsed.value!r}", ll.start, ll.end))
+                continue
+            if len(stack) >= max_depth:
+                problems.append(
+                    Problem("structure", f"components nested deeper than {max_depth} levels", ll.start, ll.end)
+                )
+                continue
+            siblings = stack[-1].children if stack else roots
+            index = sum(1 for c in siblings if c.name == name)
+            parent_path = stack[-1].path if stack else ()
+            comp = Component(name, index, (*parent_path, name, index), ll.start)
+            siblings.append(comp)
+            stack.append(comp)
+        elif parsed.name == "END":
+            name = component_name(parsed)
+            if not stack:
+                problems.append(Problem("structure", f"END:{parsed.value} closes no open component", ll.start, ll.end))
+            elif stack[-1].name != name:
+                problems.append(
+                    Problem(
+                        "structure",
+                        f"END:{parsed.value} where END:{stack[-1].name} was expected ({stack[-1].label} is open)",
+                        ll.start,
+                        ll.end,
+                    )
+                )
+            else:
+                stack.pop().end = ll.end
+        elif not stack:
+            problems.append(Problem("structure", f"property {parsed.name} outside every component", ll.start, ll.end))
+        else:
+            stack[-1].props.append(Prop(parsed, ll.start, ll.end))
+    for comp in reversed(stack):
+        problems.append(
+            Problem("structure", f"{comp.label} is never closed (no END:{comp.name})", comp.start, len(text))
+        )
+    return Tree(roots, lines, problems)

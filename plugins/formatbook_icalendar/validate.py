@@ -1,0 +1,240 @@
+"""Parses versus valid.
+
+*Parses*: every line is a content line, ``BEGIN``/``END`` balance and nest, and the
+``icalendar`` library reads the text. *Valid*: on top of that, CRLF line breaks, only
+``VCALENDAR`` objects at the top, the properties RFC 5545 requires, none given twice that
+may occur once, no excluded pairs, values of their type, every ``TZID`` known (a
+``VTIMEZONE`` of the calendar or an IANA zone) — and the schema, when one is given.
+
+Violations name the component with its index (``VEVENT[1] in VCALENDAR[0]``), and
+``path`` leads to it: ``("VCALENDAR", 0, "VEVENT", 1, "UID")``.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any
+
+from formatbook_core import Analysis, Span, Violation
+
+from . import rules
+from .tree import Component, Tree, read_tree
+
+# A lone surrogate cannot be written as UTF-8: no calendar holds one.
+SURROGATE = re.compile("[\ud800-\udfff]")
+_PROBLEM_CODES = {"syntax": "icalendar.syntax", "structure": "icalendar.structure"}
+
+
+def line_ending_problem(text: str) -> int:
+    """The offset of the first line break that is not CRLF, or -1."""
+    i = text.find("\n")
+    while i >= 0:
+        if i == 0 or text[i - 1] != "\r":
+            return i
+        i = text.find("\n", i + 1)
+    i = text.find("\r")
+    while i >= 0:
+        if i + 1 >= len(text) or text[i + 1] != "\n":
+            return i
+        i = text.find("\r", i + 1)
+    return -1
+
+
+def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> Analysis:
+    """Parse and validate ``text``; the value is the ``icalendar.Calendar`` (a list of them
+    for several calendars) when the text parses, else ``None``."""
+    if not isinstance(text, str):
+        return Analysis(None, (Violation("icalendar.syntax", f"not text: {type(text).__name__}"),))
+    if max_size and len(text) > max_size:
+        return Analysis(None, (Violation("icalendar.too_large", f"the text is longer than {max_size} characters"),))
+    if not text.strip():
+        return Analysis(None, (Violation("icalendar.empty", "no iCalendar content (the text is empty)"),))
+    surrogate = SURROGATE.search(text)
+    if surrogate is not None:
+        at = surrogate.start()
+        return Analysis(
+            None, (Violation("icalendar.syntax", "a lone surrogate: not Unicode text", span=Span(at, at + 1)),)
+        )
+    tree = read_tree(text, max_depth)
+    violations: list[Violation] = []
+    bad_break = line_ending_problem(text)
+    if bad_break >= 0:
+        violations.append(
+            Violation(
+                "icalendar.line_ending",
+                "lines must end with CRLF (RFC 5545 3.1), found a bare " + ("LF" if text[bad_break] == "\n" else "CR"),
+                span=Span(bad_break, bad_break + 1),
+                expected="\\r\\n",
+            )
+        )
+    for p in tree.problems:
+        violations.append(Violation(_PROBLEM_CODES[p.kind], p.message, span=Span(p.start, p.end)))
+    if not tree.roots and not tree.problems:
+        violations.append(Violation("icalendar.empty", "no component (BEGIN:VCALENDAR) in the text"))
+    for root in tree.roots:
+        if root.name != "VCALENDAR":
+            violations.append(
+                Violation(
+                    "icalendar.no_calendar",
+                    f"{root.label} is not inside a VCALENDAR (a bare component is no iCalendar object)",
+                    path=root.path,
+                    span=Span(root.start, root.end if root.end >= 0 else len(text)),
+                    expected="VCALENDAR",
+                )
+            )
+    violations.extend(component_violations(tree))
+    value = None
+    if not tree.problems and tree.roots:
+        value, error = parse_value(text)
+        if error is not None:
+            violations.append(Violation("icalendar.parse", f"the icalendar library cannot read the text: {error}"))
+    if schema is not None and not violations:
+        violations.extend(schema.violations(tree))
+    return Analysis(value, tuple(violations))
+
+
+def parse_value(text: str) -> tuple[Any, str | None]:
+    """``icalendar``'s reading of the text: one ``Calendar`` (a list for several), or the
+    error it raised."""
+    from icalendar import Calendar
+
+    try:
+        with warnings.catch_warnings():  # the library warns about guesses: the rules above judge
+            warnings.simplefilter("ignore")
+            found = Calendar.from_ical(text, multiple=True)
+    except Exception as err:
+        return None, str(err) or type(err).__name__
+    for comp in found:
+        for sub in comp.walk():
+            errors = getattr(sub, "errors", None)
+            if errors:
+                prop, message = errors[0]
+                return None, f"{sub.name}: {prop or ''} {message}".strip()
+    if not found:
+        return None, "no calendar"
+    return (found[0] if len(found) == 1 else list(found)), None
+
+
+def component_violations(tree: Tree) -> list[Violation]:
+    """The RFC 5545 rules on every component of the tree."""
+    out: list[Violation] = []
+    for root in tree.roots:
+        zones = {z.get("TZID")[0].line.value for z in root.walk() if z.name == "VTIMEZONE" and z.get("TZID")}
+        method = bool(root.get("METHOD"))
+        for comp in root.walk():
+            out.extend(_component(comp, zones, method))
+    return out
+
+
+def _v(code: str, comp: Component, prop: str | None, message: str, start: int, end: int, **kw: Any) -> Violation:
+    path = (*comp.path, prop) if prop else comp.path
+    return Violation(code, message, path=path, span=Span(start, end), **kw)
+
+
+def _component(comp: Component, zones: set[str], method: bool) -> list[Violation]:
+    out: list[Violation] = []
+    name = comp.name
+    end = comp.end if comp.end >= 0 else comp.start
+    parent = comp.path[-4] if len(comp.path) >= 4 else None
+    if comp.path[:1] == ("VCALENDAR",):
+        where = rules.placement_problem(name, parent if isinstance(parent, str) else None)
+        if where:
+            out.append(_v("icalendar.structure", comp, None, f"{comp.label}: {where}", comp.start, end))
+    counts: dict[str, int] = {}
+    for p in comp.props:
+        counts[p.name] = counts.get(p.name, 0) + 1
+    required = list(rules.REQUIRED.get(name, ()))
+    if name == "VEVENT" and not method:
+        required.append("DTSTART")
+    for prop in required:
+        if prop not in counts:
+            out.append(
+                _v(
+                    "icalendar.missing_property",
+                    comp,
+                    prop,
+                    f"{comp.label} has no {prop}",
+                    comp.start,
+                    end,
+                    expected=prop,
+                )
+            )
+    if name == "VTIMEZONE" and not any(c.name in ("STANDARD", "DAYLIGHT") for c in comp.children):
+        out.append(
+            _v("icalendar.missing_component", comp, None, f"{comp.label} has no STANDARD or DAYLIGHT", comp.start, end)
+        )
+    if name == "VTODO" and "DURATION" in counts and "DTSTART" not in counts:
+        out.append(
+            _v(
+                "icalendar.missing_property",
+                comp,
+                "DTSTART",
+                f"{comp.label} has DURATION but no DTSTART",
+                comp.start,
+                end,
+            )
+        )
+    if name == "VALARM" and ("DURATION" in counts) != ("REPEAT" in counts):
+        out.append(
+            _v(
+                "icalendar.missing_property",
+                comp,
+                "REPEAT" if "DURATION" in counts else "DURATION",
+                f"{comp.label}: DURATION and REPEAT go together",
+                comp.start,
+                end,
+            )
+        )
+    once = rules.ONCE.get(name, frozenset())
+    for prop, n in counts.items():
+        if n > 1 and prop in once:
+            second = comp.get(prop)[1]
+            out.append(
+                _v(
+                    "icalendar.duplicate_property",
+                    comp,
+                    prop,
+                    f"{comp.label} has {prop} {n} times (at most once)",
+                    second.start,
+                    second.end,
+                )
+            )
+    for a, b in rules.EXCLUSIVE.get(name, ()):
+        if a in counts and b in counts:
+            p = comp.get(b)[0]
+            out.append(
+                _v("icalendar.exclusive_properties", comp, b, f"{comp.label} has both {a} and {b}", p.start, p.end)
+            )
+    if name == "VCALENDAR":
+        for p in comp.get("VERSION"):
+            if p.line.value not in ("2.0",) and not p.line.value.endswith(";2.0"):
+                out.append(
+                    _v(
+                        "icalendar.version",
+                        comp,
+                        "VERSION",
+                        f"VERSION is {p.line.value[:20]!r}, not 2.0",
+                        p.start,
+                        p.end,
+                        expected="2.0",
+                    )
+                )
+    for p in comp.props:
+        problem = rules.check_value(p.line)
+        if problem:
+            code = "icalendar.text_escape" if p.name in rules.TEXT or p.name in rules.TEXT_LISTS else "icalendar.value"
+            out.append(_v(code, comp, p.name, f"{comp.label}: {problem}", p.start, p.end))
+        tzid = p.line.param("TZID")
+        if tzid is not None and tzid not in zones and tzid not in rules.known_zones():
+            out.append(
+                _v(
+                    "icalendar.unknown_tzid",
+                    comp,
+                    p.name,
+                    f"{comp.label}: {p.name} names the time zone {tzid[:60]!r}, which is no IANA zone and no VTIMEZONE of the calendar",
+                    p.start,
+                    p.end,
+                )
+            )
+    return out

@@ -1,0 +1,41 @@
+"""Pathological iCalendar replies for tests/fuzz/test_pathological.py: each ``Case`` is run
+at ``size`` and ``8 * size``; check, heal and a StreamGuard fed in small chunks must grow
+about linearly."""
+
+from formatbook_core.fuzzing.pathological import Case
+
+HEAD = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+EVENT = (
+    "BEGIN:VEVENT\r\nUID:{i}\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250101T000000Z\r\nSUMMARY:a b\r\nEND:VEVENT\r\n"
+)
+
+CASES = [
+    Case(
+        "many-events",
+        lambda n: HEAD + "".join(EVENT.format(i=i) for i in range(n)) + "END:VCALENDAR\r\n",
+        300,
+        "EXPECT ICALENDAR",
+    ),
+    Case(
+        "long-folded-description",
+        lambda n: HEAD + "BEGIN:VEVENT\r\nDESCRIPTION:" + "word\r\n " * n,
+        3_000,
+        "EXPECT ICALENDAR",
+    ),
+    Case("deep-unclosed-components", lambda n: "BEGIN:VCALENDAR\n" + "BEGIN:X-A\n" * n, 1_000, "EXPECT ICALENDAR"),
+    Case(
+        "many-lf-lines-broken-value",
+        lambda n: "BEGIN:VEVENT\nDESCRIPTION:start\n" + "more text here\n" * n,
+        1_000,
+        "EXPECT ICS",
+    ),
+    Case("many-params", lambda n: HEAD + "BEGIN:VEVENT\r\nX-A" + ";P=1" * n + ":v\r\n", 3_000, "EXPECT ICALENDAR"),
+    Case("backslashes-in-text", lambda n: "BEGIN:VEVENT\nSUMMARY:" + "\\x" * n + "\nEND:VEVENT", 3_000, "EXPECT ICS"),
+    Case("many-commas-to-escape", lambda n: "BEGIN:VEVENT\nSUMMARY:" + "a," * n + "\nEND:VEVENT", 3_000, "EXPECT ICS"),
+    Case(
+        "prose-then-calendar",
+        lambda n: "word " * n + "\n" + HEAD + EVENT.format(i=1) + "END:VCALENDAR",
+        3_000,
+        "EXPECT ICALENDAR",
+    ),
+]
