@@ -159,8 +159,6 @@ def default_locate(reply: str, names: tuple[str, ...]) -> list[Span]:
     rest = [s for s in rest if s.end > s.start]
     if len(rest) > 1:
         rest.sort(key=lambda s: s.start - s.end)
-    candidates: list[Span] = []
-    for span in [*tagged, *bare, *rest]:
-        if span not in candidates:
-            candidates.append(span)
+    # in order, each once (a set: a reply may hold thousands of fences)
+    candidates = list(dict.fromkeys([*tagged, *bare, *rest]))
     return candidates or [Span(0, len(reply))]
