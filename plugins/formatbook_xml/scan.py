@@ -181,6 +181,16 @@ class Scanner:
             return self.error
         if self.done and self.st == OUT:
             return None
+        st = self.st
+        if st not in (OUT, CONTENT):
+            what = (
+                "a comment" if st in (_COMMENT, _COMMENT_DD) else "a CDATA section" if st == _CDATA
+                else "a processing instruction" if st in (_PI_TARGET, _PI_BODY, _PI_Q)
+                else "a DOCTYPE" if st in (_DT_SP, _DT_NAME, _DT_AFTER)
+                else "a reference" if st in (_REF, _ENAME, _CREF, _DEC, _HEXREF)
+                else "a tag"
+            )
+            return ("xml.unclosed" if self.stack else "xml.syntax", f"the text ends inside {what}", self.pos)
         if not self.root_seen:
             return ("xml.empty", "no root element: the text holds no XML element", self.pos)
         if self.stack:

@@ -42,6 +42,8 @@ RNG_NS = "http://relaxng.org/ns/structure/1.0"
 _DTD_DECL = re.compile(r"<!(?:ELEMENT|ATTLIST|ENTITY|NOTATION)\b")
 _DTD_EXTERNAL = re.compile(r"\b(?:SYSTEM|PUBLIC)\b")
 _SIMPLE_KEYS = {"root", "required"}
+#: The violation code of each schema language.
+_CODES = {"xsd": "schema.xsd", "relaxng": "schema.relaxng", "dtd": "schema.dtd"}
 
 
 @dataclass
@@ -64,7 +66,7 @@ class XmlSchema:
         try:
             ok = validator.validate(root.getroottree())
         except Exception as err:  # libxml2 can refuse a tree it cannot validate: a violation
-            return [Violation(f"schema.{self.kind}", f"the {self.kind.upper()} schema could not check the reply: {err}")]
+            return [Violation(_CODES[self.kind], f"the {self.kind.upper()} schema could not check the reply: {err}")]
         if ok:
             return []
         out = []
@@ -76,8 +78,8 @@ class XmlSchema:
                 start = offset_of(text, entry.line, entry.column or 1)
                 span = Span(start, min(start + 1, len(text)))
             segments = tuple(p for p in path.split("/") if p)
-            out.append(Violation(f"schema.{self.kind}", f"{entry.message.strip()} ({where})", path=segments, span=span))
-        return out or [Violation(f"schema.{self.kind}", f"the reply does not match the {self.kind.upper()} schema")]
+            out.append(Violation(_CODES[self.kind], f"{entry.message.strip()} ({where})", path=segments, span=span))
+        return out or [Violation(_CODES[self.kind], f"the reply does not match the {self.kind.upper()} schema")]
 
 
 def _local(tag: Any) -> str:
