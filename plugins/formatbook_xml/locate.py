@@ -115,9 +115,11 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
         if f.info == "" and reply.startswith("<", body.start) and body not in candidates:
             candidates.append(body)
     outside = _blank(blanked, [f.span for f in blocks])
+    seen = set(candidates)
     for span in element_spans(outside, together=together):
         span = strip_span(reply, span)
-        if span not in candidates:
+        if span not in seen:
+            seen.add(span)
             candidates.append(span)
     if not candidates:
         whole = strip_span(reply, Span(0, len(reply)))

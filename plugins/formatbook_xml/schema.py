@@ -72,14 +72,31 @@ class XmlSchema:
         out = []
         for entry in validator.error_log:
             path = entry.path or ""
-            where = f"line {entry.line}, column {entry.column}" + (f", at {path}" if path else "")
-            span = None
-            if entry.line:
-                start = offset_of(text, entry.line, entry.column or 1)
-                span = Span(start, min(start + 1, len(text)))
+            where = f"line {entry.line}" + (f", column {entry.column}" if entry.column else "")
+            where += f", at {path}" if path else ""
+            span = _element_span(root, path, entry.line, text)
             segments = tuple(p for p in path.split("/") if p)
             out.append(Violation(_CODES[self.kind], f"{entry.message.strip()} ({where})", path=segments, span=span))
         return out or [Violation(_CODES[self.kind], f"the reply does not match the {self.kind.upper()} schema")]
+
+
+def _element_span(root: Any, path: str, line: int, text: str) -> Span | None:
+    """Where the element at ``path`` (on ``line``) starts in ``text``: its start tag when
+    the path leads to it, else the start of the line."""
+    if not line:
+        return None
+    start = offset_of(text, line, 1)
+    try:
+        found = root.getroottree().xpath(path) if path.startswith("/") else []
+    except Exception:  # a path libxml2 wrote that XPath cannot read: the line is enough
+        found = []
+    if found and isinstance(getattr(found[0], "tag", None), str) and found[0].sourceline == line:
+        element = found[0]
+        name = _local(element.tag) if not element.prefix else f"{element.prefix}:{_local(element.tag)}"
+        at = text.find("<" + name, start)
+        if at >= 0:
+            start = at
+    return Span(start, min(start + 1, len(text)))
 
 
 def _local(tag: Any) -> str:
@@ -292,11 +309,19 @@ def _top_element(doc: Any, kind: str) -> tuple[str | None, tuple[str, ...]]:
         top = doc.find(f"{{{XSD_NS}}}element")
         if top is None or not top.get("name"):
             return None, ()
-        names = [e.get("name") or e.get("ref") for e in top.iter(f"{{{XSD_NS}}}element") if e is not top]
+        names = [
+            e.get("name") or e.get("ref")
+            for e in top.iter(f"{{{XSD_NS}}}element")
+            if e is not top and next(e.iterancestors(f"{{{XSD_NS}}}element"), None) is top
+        ]
         children = tuple(n for n in names if n)
         return top.get("name"), children[:12]
     top = doc if _local(doc.tag) == "element" else doc.find(f".//{{{RNG_NS}}}element")
     if top is None or not top.get("name"):
         return None, ()
-    names = [e.get("name") for e in top.iter(f"{{{RNG_NS}}}element") if e is not top]
+    names = [
+        e.get("name")
+        for e in top.iter(f"{{{RNG_NS}}}element")
+        if e is not top and next(e.iterancestors(f"{{{RNG_NS}}}element"), None) is top
+    ]
     return top.get("name"), tuple(n for n in names if n)[:12]
