@@ -46,7 +46,9 @@ class XmlFormat(BaseFormat):
     aliases = ()
     mime_types = ("application/xml", "text/xml")
     scope_kind = "XPath"
-    description = "XML 1.0 (lxml, safe parsing), with XSD, RelaxNG, DTD or a simple root/required form; scopes are XPath."
+    description = (
+        "XML 1.0 (lxml, safe parsing), with XSD, RelaxNG, DTD or a simple root/required form; scopes are XPath."
+    )
     samples = _SAMPLES
     option_specs = (
         Option(
@@ -56,7 +58,12 @@ class XmlFormat(BaseFormat):
             "the element several top-level elements are wrapped in by healing; also makes locate take them as one payload",
             check=_xml_name,
         ),
-        Option("allow_fetch", bool, False, "a schema given as a URL, and its imports and includes, may be fetched (http/https)"),
+        Option(
+            "allow_fetch",
+            bool,
+            False,
+            "a schema given as a URL, and its imports and includes, may be fetched (http/https)",
+        ),
         Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
     )
 

@@ -102,7 +102,9 @@ def element_spans(text: str, *, together: bool) -> list[Span]:
 def locate(reply: str, *, root: str | None = None) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc)."""
     together = root is not None
-    thinks = [s for s in think_spans(reply) if not (together and reply[s.start + 1 : s.start + 10].lower() == "reasoning")]
+    thinks = [
+        s for s in think_spans(reply) if not (together and reply[s.start + 1 : s.start + 10].lower() == "reasoning")
+    ]
     blanked = _blank(reply, thinks)
     blocks = fences(blanked)
     candidates: list[Span] = []

@@ -75,7 +75,11 @@ def parse(text: str) -> tuple[Any, list[Problem]]:
 
 def _problem(entry: Any) -> Problem:
     return Problem(
-        max(1, entry.line or 1), max(1, entry.column or 1), entry.message.strip(), getattr(entry, "path", None), entry.type_name
+        max(1, entry.line or 1),
+        max(1, entry.column or 1),
+        entry.message.strip(),
+        getattr(entry, "path", None),
+        entry.type_name,
     )
 
 

@@ -184,10 +184,16 @@ class Scanner:
         st = self.st
         if st not in (OUT, CONTENT):
             what = (
-                "a comment" if st in (_COMMENT, _COMMENT_DD) else "a CDATA section" if st == _CDATA
-                else "a processing instruction" if st in (_PI_TARGET, _PI_BODY, _PI_Q)
-                else "a DOCTYPE" if st in (_DT_SP, _DT_NAME, _DT_AFTER)
-                else "a reference" if st in (_REF, _ENAME, _CREF, _DEC, _HEXREF)
+                "a comment"
+                if st in (_COMMENT, _COMMENT_DD)
+                else "a CDATA section"
+                if st == _CDATA
+                else "a processing instruction"
+                if st in (_PI_TARGET, _PI_BODY, _PI_Q)
+                else "a DOCTYPE"
+                if st in (_DT_SP, _DT_NAME, _DT_AFTER)
+                else "a reference"
+                if st in (_REF, _ENAME, _CREF, _DEC, _HEXREF)
                 else "a tag"
             )
             return ("xml.unclosed" if self.stack else "xml.syntax", f"the text ends inside {what}", self.pos)
@@ -277,7 +283,9 @@ class Scanner:
                     if not self.stack:
                         self.pos = base + i
                         if self.done:
-                            return self.fail(base + i, "a closing tag after the root element's end", "xml.text_after_root")
+                            return self.fail(
+                                base + i, "a closing tag after the root element's end", "xml.text_after_root"
+                            )
                         return self.fail(base + i, "a closing tag before any element", "xml.mismatched_tag")
                     self._ename = self.stack[-1]
                     self._eidx = 0
@@ -291,7 +299,9 @@ class Scanner:
                 elif NAME_START.match(c):
                     if self.done:
                         self.pos = base + i
-                        return self.fail(base + i - 1, "a second root element after the first one's end", "xml.second_root")
+                        return self.fail(
+                            base + i - 1, "a second root element after the first one's end", "xml.second_root"
+                        )
                     self._parts = [c]
                     self._attrs = set()
                     st = _STAG_NAME
@@ -447,7 +457,9 @@ class Scanner:
                             k += 1
                         self.pos = base + i + k
                         return self.fail(
-                            base + i + k, f"the closing tag does not match the open element <{ename}>", "xml.mismatched_tag"
+                            base + i + k,
+                            f"the closing tag does not match the open element <{ename}>",
+                            "xml.mismatched_tag",
                         )
                     self._eidx = eidx = eidx + len(run)
                     i = j
@@ -455,7 +467,9 @@ class Scanner:
                         break
                 if eidx != len(ename):
                     self.pos = base + i
-                    return self.fail(base + i, f"the closing tag does not match the open element <{ename}>", "xml.mismatched_tag")
+                    return self.fail(
+                        base + i, f"the closing tag does not match the open element <{ename}>", "xml.mismatched_tag"
+                    )
                 st = _ETAG_END
                 continue
             if st == _REF:
@@ -468,8 +482,14 @@ class Scanner:
                 else:
                     self.pos = base + i
                     if NAME_START.match(c):
-                        return self.fail(base + i - 1, "an entity XML does not predefine (only &lt; &gt; &amp; &apos; &quot;)", "xml.entity")
-                    return self.fail(base + i - 1, "'&' starts no reference (a literal '&' is written &amp;)", "xml.entity")
+                        return self.fail(
+                            base + i - 1,
+                            "an entity XML does not predefine (only &lt; &gt; &amp; &apos; &quot;)",
+                            "xml.entity",
+                        )
+                    return self.fail(
+                        base + i - 1, "'&' starts no reference (a literal '&' is written &amp;)", "xml.entity"
+                    )
                 i += 1
                 continue
             if st == _ENAME:
@@ -481,7 +501,11 @@ class Scanner:
                     self._parts = [sofar]
                     if not any(p.startswith(sofar) for p in _PREDEFINED):
                         self.pos = base + i
-                        return self.fail(base + i, "an entity XML does not predefine (only &lt; &gt; &amp; &apos; &quot;)", "xml.entity")
+                        return self.fail(
+                            base + i,
+                            "an entity XML does not predefine (only &lt; &gt; &amp; &apos; &quot;)",
+                            "xml.entity",
+                        )
                     i = j
                     if i >= n:
                         break
@@ -524,7 +548,11 @@ class Scanner:
                         break
                 if chunk[i] != ";" or not self._count or not is_xml_char(self._value):
                     self.pos = base + i
-                    return self.fail(base + i, "a character reference to a character XML does not allow, or without ';'", "xml.entity")
+                    return self.fail(
+                        base + i,
+                        "a character reference to a character XML does not allow, or without ';'",
+                        "xml.entity",
+                    )
                 st = self._ret
                 self._count = 0
                 i += 1
@@ -606,7 +634,9 @@ class Scanner:
                 elif not any(o.startswith(lit) for o in options):
                     self.pos = base + i
                     if "DOCTYPE".startswith(lit):
-                        return self.fail(self._markup, "a DOCTYPE is allowed only once, before the root element", "xml.doctype")
+                        return self.fail(
+                            self._markup, "a DOCTYPE is allowed only once, before the root element", "xml.doctype"
+                        )
                     if "[CDATA[".startswith(lit):
                         return self.fail(self._markup, "CDATA is allowed only inside the root element")
                     return self.fail(base + i, "'<!' starts no comment, CDATA section or DOCTYPE")

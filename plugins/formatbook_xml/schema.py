@@ -165,8 +165,10 @@ def _simple(data: dict) -> XmlSchema:
     required = data.get("required", [])
     if root is not None and (not isinstance(root, str) or not root.strip()):
         raise ExpectationError("the simple XML schema's 'root' is an element name (text)")
-    if isinstance(required, str) or not isinstance(required, (list, tuple)) or not all(
-        isinstance(r, str) and r.strip() for r in required
+    if (
+        isinstance(required, str)
+        or not isinstance(required, (list, tuple))
+        or not all(isinstance(r, str) and r.strip() for r in required)
     ):
         raise ExpectationError("the simple XML schema's 'required' is a list of element names")
     return XmlSchema("simple", root=root, required=tuple(required), source=data)
@@ -291,9 +293,7 @@ def _xml_schema(text: str, base_url: str | None, *, allow_fetch: bool, max_size:
     elif namespace == RNG_NS:
         kind = "relaxng"
     else:
-        raise ExpectationError(
-            f"the XML schema's root <{doc.tag}> is neither an XSD xs:schema nor a RelaxNG pattern"
-        )
+        raise ExpectationError(f"the XML schema's root <{doc.tag}> is neither an XSD xs:schema nor a RelaxNG pattern")
     check_references(doc, kind, base_url, allow_fetch=allow_fetch)
     try:
         validator = etree.XMLSchema(doc) if kind == "xsd" else etree.RelaxNG(doc)

@@ -43,7 +43,9 @@ def problem_violation(text: str, problem: Problem, code: str = "xml.syntax") -> 
     if problem.type_name.startswith("NS_"):
         code = "xml.namespace"
     where = f"line {problem.line}, column {problem.column}"
-    return Violation(code, f"{problem.message} ({where})", span=_span(text, offset_of(text, problem.line, problem.column)))
+    return Violation(
+        code, f"{problem.message} ({where})", span=_span(text, offset_of(text, problem.line, problem.column))
+    )
 
 
 def check_syntax(text: Any, limits: Limits) -> tuple[Any, list[Violation]]:

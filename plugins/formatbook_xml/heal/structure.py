@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, tokens
+from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, PI, START, STRAY, TEXT, tokens
 from ..syntax import depth_limit
 from .state import Healing, fail
 from .tags import fix_start_tag
@@ -45,7 +45,9 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             if not stack:
                 if piece.strip():
                     where = "after" if roots else "before"
-                    raise fail(f"text {where} the root element", "xml.heal", start + len(piece) - len(piece.lstrip()), end)
+                    raise fail(
+                        f"text {where} the root element", "xml.heal", start + len(piece) - len(piece.lstrip()), end
+                    )
                 if not seen_content and start == 0 and text.startswith("<?xml", end) and _decl_at(text, end):
                     h.repair("xml_declaration", "removed white space before the XML declaration", start, end)
                     continue
@@ -91,7 +93,10 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
         if kind == DOCTYPE:
             if tok.cut or not _PLAIN_DOCTYPE.match(piece) or roots or stack:
                 raise fail(
-                    "a DOCTYPE with an internal subset or an external DTD (or misplaced) is refused", "xml.doctype", start, end
+                    "a DOCTYPE with an internal subset or an external DTD (or misplaced) is refused",
+                    "xml.doctype",
+                    start,
+                    end,
                 )
             out.append(piece)
             seen_content = True
@@ -115,7 +120,9 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             continue
         # END
         if tok.cut:
-            h.repair("truncated_tag", f"removed the closing tag </{tok.name} cut off by the end of the text", start, end)
+            h.repair(
+                "truncated_tag", f"removed the closing tag </{tok.name} cut off by the end of the text", start, end
+            )
             continue
         name = tok.name
         if stack and stack[-1][0] == name:
@@ -123,12 +130,16 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             out.append(piece)
         elif stack and stack[-1][0].lower() == name.lower():
             right = stack.pop()[0]
-            h.repair("close_tag_case", f"wrote </{name}> as </{right}>, the case the element was opened with", start, end)
+            h.repair(
+                "close_tag_case", f"wrote </{name}> as </{right}>, the case the element was opened with", start, end
+            )
             out.append(f"</{right}>")
         elif name in closed_early or name.lower() in (c.lower() for c in closed_early):
             match = next(c for c in reversed(closed_early) if c.lower() == name.lower())
             closed_early.remove(match)
-            h.repair("misnested", f"removed </{name}>: <{match}> was already closed where its parent closed", start, end)
+            h.repair(
+                "misnested", f"removed </{name}>: <{match}> was already closed where its parent closed", start, end
+            )
             continue
         else:
             depth = _find(stack, name)
@@ -147,7 +158,9 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             )
             right = stack.pop()[0]
             if right != name:
-                h.repair("close_tag_case", f"wrote </{name}> as </{right}>, the case the element was opened with", start, end)
+                h.repair(
+                    "close_tag_case", f"wrote </{name}> as </{right}>, the case the element was opened with", start, end
+                )
             out.append(f"</{right}>")
         if not stack:
             last_root_out = len(out)

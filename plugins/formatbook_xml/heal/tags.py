@@ -45,7 +45,9 @@ def fix_start_tag(h: Healing, tag: str, offset: int) -> str:
             h.repair("attribute_space", f"put a space before the attribute {attr!r}", offset + pos, offset + pos)
             out.append(" ")
         if attr in seen:
-            raise fail(f"the attribute {attr!r} is written twice in <{name}>", start=offset + pos, end=offset + pos + len(attr))
+            raise fail(
+                f"the attribute {attr!r} is written twice in <{name}>", start=offset + pos, end=offset + pos + len(attr)
+            )
         seen.add(attr)
         out.append(attr)
         pos += len(attr)

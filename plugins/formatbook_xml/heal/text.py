@@ -64,7 +64,9 @@ def fix_text(h: Healing, text: str, offset: int, *, attribute: str = "") -> str:
                 continue
             if name is not None and (name + ";") in html.entities.html5:
                 char = html.entities.html5[name + ";"]
-                h.repair("html_entity", f"replaced the HTML entity {whole} by the character it names", at, at + len(whole))
+                h.repair(
+                    "html_entity", f"replaced the HTML entity {whole} by the character it names", at, at + len(whole)
+                )
                 out.append("".join(_ESCAPE.get(ch, ch) for ch in char))
                 pos = i + len(whole)
                 continue

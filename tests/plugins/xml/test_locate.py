@@ -22,7 +22,10 @@ def _first(reply: str, **options) -> str:
         ("```\n<a>1</a>\n```", "<a>1</a>"),
         ("Answer: <answer>42</answer> — hope it helps!", "<answer>42</answer>"),
         ("<think>I should use <b> tags</think>\n<answer>42</answer>", "<answer>42</answer>"),
-        ('Sure.\n<?xml version="1.0"?>\n<!-- c -->\n<r><x/></r>\n<!-- end -->\nBye', '<?xml version="1.0"?>\n<!-- c -->\n<r><x/></r>\n<!-- end -->'),
+        (
+            'Sure.\n<?xml version="1.0"?>\n<!-- c -->\n<r><x/></r>\n<!-- end -->\nBye',
+            '<?xml version="1.0"?>\n<!-- c -->\n<r><x/></r>\n<!-- end -->',
+        ),
         ("Result:\n<a><b>cut off", "<a><b>cut off"),
         ("<a><b><a>nested same name</a></b></a> after", "<a><b><a>nested same name</a></b></a>"),
         ("If a < b then <r>x</r>.", "<r>x</r>"),

@@ -84,12 +84,16 @@ def test_bad_schemas_are_expectation_errors(bad):
 
 def test_an_xsd_that_does_not_compile_is_an_expectation_error():
     with pytest.raises(ExpectationError, match="compiled"):
-        XML.load_schema('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="a" type="nope"/></xs:schema>')
+        XML.load_schema(
+            '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="a" type="nope"/></xs:schema>'
+        )
 
 
 def test_check_with_a_schema_file_in_an_expect_line(tmp_path):
     (tmp_path / "order.xsd").write_text((FIXTURES / "order.xsd").read_text())
-    ok = check("Here:\n```xml\n" + ORDER_OK + "\n```", "EXPECT XML order.xsd".replace("order.xsd", str(tmp_path / "order.xsd")))
+    ok = check(
+        "Here:\n```xml\n" + ORDER_OK + "\n```", "EXPECT XML order.xsd".replace("order.xsd", str(tmp_path / "order.xsd"))
+    )
     assert ok.ok
     bad = check(ORDER_BAD_PRICE, f"EXPECT XML {tmp_path / 'order.xsd'}")
     assert not bad.ok

@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from lxml import etree
 
 from formatbook_core import ExpectationError, HealError, StreamGuard, check, get_format, parse_expectations
 from formatbook_xml.parser import SETTINGS, safe_parser
@@ -79,8 +80,6 @@ def test_the_parser_settings_are_the_safe_ones():
     assert SETTINGS["load_dtd"] is False
     assert SETTINGS["huge_tree"] is False
     # the parser lxml builds from them refuses to expand an internal entity
-    from lxml import etree
-
     root = etree.fromstring(b'<!DOCTYPE r [<!ENTITY e "EXPANDED">]><r>&e;</r>', parser)
     assert "EXPANDED" not in etree.tostring(root).decode()
 
@@ -148,7 +147,9 @@ RNG_INCLUDE = """<grammar xmlns="http://relaxng.org/ns/structure/1.0">
 </grammar>"""
 
 
-@pytest.mark.parametrize("template", [XSD_INCLUDE, XSD_IMPORT, RNG_INCLUDE], ids=["xsd-include", "xsd-import", "rng-include"])
+@pytest.mark.parametrize(
+    "template", [XSD_INCLUDE, XSD_IMPORT, RNG_INCLUDE], ids=["xsd-include", "xsd-import", "rng-include"]
+)
 def test_schema_references_are_refused_without_allow_fetch(template, secret_file, server):
     url, hits = server
     for loc in (f"file://{secret_file}", str(secret_file), f"{url}/other.xsd"):
@@ -169,7 +170,9 @@ def test_schema_references_to_files_are_refused_even_with_allow_fetch(secret_fil
 
 def test_an_xsd_include_over_http_is_fetched_only_with_allow_fetch(server):
     url, hits = server
-    included = '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="extra" type="xs:int"/></xs:schema>'
+    included = (
+        '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="extra" type="xs:int"/></xs:schema>'
+    )
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lxml import etree
 
 from formatbook_core import StreamGuard, check, get_format
 from formatbook_xml.scan import Scanner
@@ -61,7 +62,11 @@ def _escape_attr(value: str) -> str:
 @st.composite
 def _element(draw, depth=0):
     name = draw(_names)
-    attrs = draw(st.dictionaries(st.sampled_from(["id", "k", "z:q"]), st.text(alphabet="ab <&\"'\u00e9\t>", max_size=5), max_size=2))
+    attrs = draw(
+        st.dictionaries(
+            st.sampled_from(["id", "k", "z:q"]), st.text(alphabet="ab <&\"'\u00e9\t>", max_size=5), max_size=2
+        )
+    )
     ns = ' xmlns:x="urn:x" xmlns:z="urn:z"' if depth == 0 else ""
     head = f"<{name}{ns}" + "".join(f' {k}="{_escape_attr(v)}"' for k, v in attrs.items())
     if draw(st.booleans()) and depth > 0:
@@ -92,8 +97,6 @@ def _document(draw):
 @given(_document(), st.lists(st.integers(1, 7), min_size=1, max_size=50))
 def test_every_prefix_of_a_valid_document_stays_truthy(doc, sizes):
     # hand-built to be well-formed, and checked against lxml: the property is about the checker
-    from lxml import etree
-
     etree.fromstring(doc.encode("utf-8"))
     assert XML.is_valid(doc), XML.validate(doc)
     checker = XML.stream()
@@ -111,9 +114,9 @@ def test_every_prefix_of_a_valid_document_stays_truthy(doc, sizes):
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.sampled_from(list("<>/&;!-?[]=\"' abx:\n") + ["<a>", "</a>", "<![CDATA[", "]]>", "<!--", "-->"]), max_size=30).map(
-        "".join
-    ),
+    st.lists(
+        st.sampled_from(list("<>/&;!-?[]=\"' abx:\n") + ["<a>", "</a>", "<![CDATA[", "]]>", "<!--", "-->"]), max_size=30
+    ).map("".join),
     st.integers(1, 5),
 )
 def test_the_verdict_does_not_depend_on_the_chunking(text, size):

@@ -4,6 +4,7 @@ comments, PIs, entities) and on LLM-style replies, with the violation codes and 
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 
 from formatbook_core import get_format
 
@@ -85,8 +86,6 @@ def test_invalid_with_its_code(text, code):
 
 
 def test_lxml_agrees_on_the_valid_cases():
-    from lxml import etree
-
     for text in VALID:
         etree.fromstring(text.encode("utf-8"), etree.XMLParser(resolve_entities=False))
 

@@ -74,6 +74,6 @@ def test_a_scope_that_is_not_xpath_is_an_expectation_error():
 def test_no_regular_expressions_from_scopes():
     # EXSLT regular expressions are off: the re: prefix means nothing, the scope selects nothing
     reply = "<r><a>" + "a" * 30 + "!</a></r>"
-    result = check(reply, 'EXPECT XML\nEXPECT MAX 5 WORDS IN "//a[re:test(., \'^(a+)+$\')]"')
+    result = check(reply, "EXPECT XML\nEXPECT MAX 5 WORDS IN \"//a[re:test(., '^(a+)+$')]\"")
     assert not result.ok
     assert result.violations[0].code == "count.scope_missing"
