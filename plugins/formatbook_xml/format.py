@@ -14,7 +14,8 @@ from . import stream as _stream
 from . import values as _values
 from .scan import NAME_RUN, NAME_START
 from .schema import XmlSchema, load_schema
-from .syntax import check_syntax, depth_limit
+from .parser import parse
+from .syntax import check_syntax, depth_limit, problem_violation
 
 _SAMPLES = (
     "<answer>Paris</answer>",
@@ -125,8 +126,15 @@ class XmlFormat(BaseFormat):
         if strict:
 
             def accept(text: str) -> str | None:
-                analysis = self.analyze(text, xs, **options)
-                return None if analysis.ok else analysis.violations[0].message
+                # the checker's scanner has read this very text: lxml and the schema are left
+                root, problems = parse(text)
+                if root is None:
+                    return problem_violation(text, problems[0]).message
+                if xs is not None:
+                    violations = xs.violations(root, text)
+                    if violations:
+                        return violations[0].message
+                return None
 
         else:
 

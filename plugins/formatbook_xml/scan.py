@@ -38,7 +38,7 @@ import re
 
 from formatbook_core.limits import MAX_DEPTH
 
-__all__ = ["Scanner", "is_xml_char", "BAD_CHAR", "NAME_START", "NAME_RUN"]
+__all__ = ["Scanner", "is_xml_char", "BAD_CHAR", "NAME_START", "NAME_RUN", "PLAIN_TEXT", "CONTENT", "OUT"]
 
 #: A character XML 1.0 never allows, anywhere.
 BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -51,7 +51,7 @@ _CHARS = _START + "\\-.0-9\xb7\u0300-\u036f\u203f\u2040"
 NAME_START = re.compile(f"[{_START}]")
 #: A run of name characters (possibly empty).
 NAME_RUN = re.compile(f"[{_CHARS}]*")
-_PLAIN = re.compile("[^<&\\]>\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]*").fullmatch
+PLAIN_TEXT = re.compile("[^<&\\]>\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]*").fullmatch
 _WS_RUN = re.compile("[ \t\r\n]*")
 _TEXT_RUN = re.compile(r"[^<&\]>]*")
 _ATTR_RUN = {'"': re.compile('[^"<&]*'), "'": re.compile("[^'<&]*")}
@@ -211,7 +211,7 @@ class Scanner:
     def feed(self, chunk: str) -> bool:
         if self.error is not None:
             return False
-        if self.st == CONTENT and _PLAIN(chunk) is not None:
+        if self.st == CONTENT and PLAIN_TEXT(chunk) is not None:
             # the commonest chunk while streaming: plain text inside an element
             if chunk:
                 self._count = 0

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from formatbook_core.results import StreamStatus
 
-from .scan import Scanner
+from .scan import CONTENT, PLAIN_TEXT, Scanner
 
 __all__ = ["XmlChecker", "can_be_valid"]
 
@@ -34,7 +34,7 @@ class XmlChecker:
     (or heals, for the relaxed checker), else the reason.
     """
 
-    __slots__ = ("_strict", "_scanner", "_parts", "_failed", "_accept", "_length")
+    __slots__ = ("_strict", "_scanner", "_parts", "_failed", "_accept")
 
     def __init__(self, accept: Callable[[str], str | None], *, strict: bool = True, max_depth: int = 256) -> None:
         self._strict = strict
@@ -42,16 +42,22 @@ class XmlChecker:
         self._parts: list[str] = []
         self._failed: StreamStatus | None = None
         self._accept = accept
-        self._length = 0
 
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the reply; O(len(chunk))."""
         if self._failed is not None:
             return self._failed
         self._parts.append(chunk)
-        self._length += len(chunk)
         scanner = self._scanner
-        if scanner is not None and not scanner.feed(chunk):
+        if scanner is None:
+            return _OK
+        if scanner.st == CONTENT and PLAIN_TEXT(chunk) is not None:
+            # the commonest chunk: plain text inside an element (as Scanner.feed's own short path)
+            if chunk:
+                scanner._count = 0
+                scanner.pos += len(chunk)
+            return _OK
+        if not scanner.feed(chunk):
             code, message, position = scanner.error  # type: ignore[misc]
             self._failed = StreamStatus(False, message, position)
             return self._failed
@@ -64,7 +70,6 @@ class XmlChecker:
         clone._parts = ["".join(self._parts)] if self._parts else []
         clone._failed = self._failed
         clone._accept = self._accept
-        clone._length = self._length
         return clone
 
     def finish(self) -> StreamStatus:
