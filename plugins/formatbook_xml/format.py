@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from formatbook_core import Analysis, BaseFormat, Healed, Option, ScopeNotFound, Span, Violation
@@ -12,9 +13,9 @@ from . import heal as _heal
 from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
+from .parser import parse
 from .scan import NAME_RUN, NAME_START
 from .schema import XmlSchema, load_schema
-from .parser import parse
 from .syntax import check_syntax, depth_limit, problem_violation
 
 _SAMPLES = (
@@ -28,6 +29,28 @@ _SAMPLES = (
     "  <empty/>\n  <char>&#233;&#x263A; caf\u00e9</char>\n</doc>",
     "<!DOCTYPE note>\n<note lang='en'>AT&amp;T said &quot;hi&quot; &apos;there&apos;</note>\n<!-- end -->",
 )
+
+
+# The check pipeline analyzes a payload and then extracts its values: the tree analyze
+# built for a text is kept here (one per thread) so that the text is not parsed twice.
+_LAST = threading.local()
+
+
+def _tree(text: Any, options: dict[str, Any]) -> tuple[Any, list[Violation]]:
+    """``check_syntax(text)``, reusing (once: the entry is dropped) the tree the last
+    ``analyze`` of this very text built; ``keep`` stores the tree built here."""
+    limits = limits_from(options)
+    last = getattr(_LAST, "entry", None)
+    if last is not None:
+        _LAST.entry = None
+        if last[1] == limits and (last[0] is text or last[0] == text):
+            return last[2], []
+    root, violations = check_syntax(text, limits)
+    return root, violations
+
+
+def _keep(text: str, options: dict[str, Any], root: Any) -> None:
+    _LAST.entry = (text, limits_from(options), root) if root is not None else None
 
 
 def _xml_name(value: Any) -> str | None:
@@ -91,6 +114,7 @@ class XmlFormat(BaseFormat):
             root, violations = check_syntax(value, limits_from(options))
         except Exception as err:  # a last guard: a violation, never a crash
             return Analysis(None, (Violation("xml.syntax", f"cannot read the text as XML: {err}"),))
+        _keep(value, options, root)
         if root is None:
             return Analysis(None, tuple(violations))
         xs = self._schema(schema, options)
@@ -165,12 +189,12 @@ class XmlFormat(BaseFormat):
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
         """Text nodes and attribute values (CDATA included), not names; ``[]`` when the
         text is not well-formed."""
-        root, _ = check_syntax(value, limits_from(options))
+        root, _ = _tree(value, options)
         return _values.extract_values(root)
 
     def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
         """The values under the XPath ``scope``. Raises ``ScopeNotFound``."""
-        root, violations = check_syntax(value, limits_from(options))
+        root, violations = _tree(value, options)
         if root is None:
             raise ScopeNotFound(f"cannot find {scope!r}: the text is not well-formed XML ({violations[0].message})")
         return _values.extract_scope(root, scope)

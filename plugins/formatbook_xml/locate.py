@@ -23,13 +23,18 @@ closed through), as healing reads them: the walk is linear in the reply.
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, strip_span, think_spans
+from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, strip_span, think_close, think_spans
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, tokens
 
 __all__ = ["locate", "element_spans"]
 
 _PROLOG = (COMMENT, PI, DOCTYPE)
+
+
+def _think_name(reply: str, start: int) -> str:
+    m = THINK_OPEN.match(reply, start)
+    return m.group(1).lower() if m else ""
 
 
 def _blank(reply: str, spans: list[Span]) -> str:
@@ -40,16 +45,28 @@ def _blank(reply: str, spans: list[Span]) -> str:
     return "".join(pieces) + reply[pos:]
 
 
-def element_spans(text: str, *, together: bool) -> list[Span]:
-    """The top-level XML documents in ``text`` (see the module doc), in order."""
+def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) -> list[Span]:
+    """The top-level XML documents in ``text`` (see the module doc), in order. A top-level
+    element named in ``thinking`` is a think block: skipped through its first closing tag
+    (to the end when there is none), as ``formatbook_core.locating.think_spans`` reads it;
+    inside an element it is an element like any other."""
     found: list[Span] = []
+    it = tokens(text)
     stack: list[str] = []
     start: int | None = None  # where the current candidate starts
     prolog: int | None = None  # where a run of prolog markup before an element starts
     end: int | None = None  # where the current candidate's root ended
     closed_early: list[str] = []  # elements closed through by a misnested end tag
-    for tok in tokens(text):
+    while (tok := next(it, None)) is not None:
         kind = tok.kind
+        if not stack and kind == START and tok.name.lower() in thinking:
+            if end is not None:  # a think block after a root ends its candidate
+                found.append(Span(start, end))  # type: ignore[arg-type]
+                start = end = prolog = None
+                closed_early = []
+            close = think_close(tok.name).search(text, tok.end)
+            it = tokens(text, close.end() if close else len(text))
+            continue
         if stack:
             if kind == START:
                 stack.append(tok.name.lower())
@@ -102,11 +119,9 @@ def element_spans(text: str, *, together: bool) -> list[Span]:
 def locate(reply: str, *, root: str | None = None) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc)."""
     together = root is not None
-    thinks = [
-        s for s in think_spans(reply) if not (together and reply[s.start + 1 : s.start + 10].lower() == "reasoning")
-    ]
-    blanked = _blank(reply, thinks)
-    blocks = fences(blanked)
+    thinking = tuple(t for t in THINK_TAGS if not (together and t == "reasoning"))
+    thinks = [s for s in think_spans(reply) if _think_name(reply, s.start) in thinking]
+    blocks = fences(_blank(reply, thinks))  # a fence inside a think block is a draft
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)
@@ -116,9 +131,9 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
         body = strip_span(reply, f.body)
         if f.info == "" and reply.startswith("<", body.start) and body not in candidates:
             candidates.append(body)
-    outside = _blank(blanked, [f.span for f in blocks])
+    outside = _blank(reply, [f.span for f in blocks])
     seen = set(candidates)
-    for span in element_spans(outside, together=together):
+    for span in element_spans(outside, together=together, thinking=thinking):
         span = strip_span(reply, span)
         if span not in seen:
             seen.add(span)

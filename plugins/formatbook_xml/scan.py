@@ -58,6 +58,18 @@ _ATTR_RUN = {'"': re.compile('[^"<&]*'), "'": re.compile("[^'<&]*")}
 _COMMENT_RUN = re.compile("[^-]*")
 _CDATA_RUN = re.compile(r"[^\]>]*")
 _PI_RUN = re.compile(r"[^?]*")
+_WSC = "[ \t\r\n]"
+# Whole tags taken in one match when a chunk holds them (a long chunk: is_valid's one
+# pass). Each is linear: no two quantifiers can take the same characters. A tag they do
+# not take (a reference in a value, a repeated attribute, a mismatch) goes the slow way,
+# which reports the exact position.
+_FAST_START = re.compile(
+    f"<([{_START}][{_CHARS}]*)((?:{_WSC}+[{_START}][{_CHARS}]*{_WSC}*={_WSC}*(?:\"[^\"<&]*\"|'[^'<&]*'))*){_WSC}*(/?)>"
+)
+_FAST_END = re.compile(f"</([{_START}][{_CHARS}]*){_WSC}*>")
+_ATTR_NAMES = re.compile(f"([{_START}][{_CHARS}]*){_WSC}*=")
+_FAST_REF = re.compile("&(?:lt|gt|amp|apos|quot);")
+_FAST_MIN = 24  # the chunk left must be this long for a whole-tag match to be tried
 _DIGITS = re.compile("[0-9]*")
 _HEX = re.compile("[0-9a-fA-F]*")
 _WS = " \t\r\n"
@@ -244,9 +256,37 @@ class Scanner:
                         break
                 c = chunk[i]
                 if c == "<":
+                    if n - i >= _FAST_MIN:
+                        if chunk[i + 1] == "/":
+                            m = _FAST_END.match(chunk, i)
+                            if m is not None and m.group(1) == self.stack[-1]:
+                                self.stack.pop()
+                                self._count = 0
+                                i = m.end()
+                                if not self.stack:
+                                    self.done = True
+                                    st = OUT
+                                continue
+                        else:
+                            m = _FAST_START.match(chunk, i)
+                            if m is not None and len(self.stack) < self.max_depth:
+                                attrs = m.group(2)
+                                names = _ATTR_NAMES.findall(attrs) if attrs.count("=") > 1 else ()
+                                if len(set(names)) == len(names):
+                                    if not m.group(3):
+                                        self.stack.append(m.group(1))
+                                    self._count = 0
+                                    i = m.end()
+                                    continue
                     self._markup = base + i
                     st = _LT
                 elif c == "&":
+                    if n - i >= 6:
+                        m = _FAST_REF.match(chunk, i)
+                        if m is not None:
+                            self._count = 0
+                            i = m.end()
+                            continue
                     self._ret = CONTENT
                     st = _REF
                 elif c == "]":

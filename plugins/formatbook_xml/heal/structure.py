@@ -182,7 +182,9 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
         out.insert(last_root_out, f"</{wrapper}>")
         out.insert(first_root_out, f"<{wrapper}>")
         h.repair("wrapped_roots", f"wrapped the {roots} top-level elements in <{wrapper}>", 0, n)
-    h.out = "".join(out)
+    # white space around the document is not part of it (locate takes the payload without
+    # it): a repaired text that kept it would be trimmed again by the next check
+    h.out = "".join(out).strip(" \t\r\n")
 
 
 def _decl_at(text: str, start: int) -> bool:

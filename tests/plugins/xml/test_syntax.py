@@ -26,6 +26,7 @@ VALID = [
     '<a b="&lt;&amp;" c=\'"\' d="\'"/>',
     "<a>]></a>",
     "<a>]]</a>",
+    "<r>]]<b/>> and ]]&amp;> and ]]<b></b>> then a long enough tail</r>",
     "<\u00e9l\u00e9ment attr\u00b7x='1'>\u65e5\u672c</\u00e9l\u00e9ment>",
     "<!DOCTYPE a>\n<a/>",
     "<a\n  b = '1'\n/>",
