@@ -54,9 +54,9 @@ def _keep(text: str, options: dict[str, Any], root: Any) -> None:
 
 
 def _xml_name(value: Any) -> str | None:
-    if NAME_START.match(value[:1]) and NAME_RUN.fullmatch(value):
+    if ":" not in value and NAME_START.match(value[:1]) and NAME_RUN.fullmatch(value):
         return None
-    return "must be an XML element name"
+    return "must be an XML element name without a prefix"
 
 
 class XmlFormat(BaseFormat):

@@ -153,3 +153,11 @@ def test_check_heals_an_llm_reply_with_prose_around():
     # repair spans are offsets into the reply
     amp = next(r for r in result.repairs if r.kind == "escaped_ampersand")
     assert reply[amp.span.start] == "&"
+
+
+@pytest.mark.parametrize("bad", ["1abc", "a b", "x:root", ""])
+def test_the_root_option_must_be_an_element_name(bad):
+    from formatbook_core import ExpectationError, Expectations
+
+    with pytest.raises(ExpectationError):
+        Expectations(format="xml", options={"root": bad})
