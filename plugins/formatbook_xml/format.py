@@ -151,6 +151,8 @@ class XmlFormat(BaseFormat):
 
             def accept(text: str) -> str | None:
                 # the checker's scanner has read this very text: lxml and the schema are left
+                if len(text) > limits.max_size:
+                    return f"the text is longer than {limits.max_size:,} characters (max_size)"
                 root, problems = parse(text)
                 if root is None:
                     return problem_violation(text, problems[0]).message

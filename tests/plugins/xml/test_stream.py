@@ -189,3 +189,10 @@ def test_stream_guard_never_stops_what_check_accepts():
     for ch in reply:
         assert guard.feed(ch)
     assert guard.finish().ok
+
+
+def test_strict_finish_keeps_the_size_limit():
+    checker = XML.stream(max_size=10)
+    assert checker.feed("<a>0123456789</a>")
+    assert not checker.finish()
+    assert not XML.is_valid("<a>0123456789</a>", max_size=10)
