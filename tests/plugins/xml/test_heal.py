@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from formatbook_core import HealError, check, get_format
+from formatbook_core import ExpectationError, Expectations, HealError, check, get_format
 
 XML = get_format("xml")
 
@@ -157,7 +157,5 @@ def test_check_heals_an_llm_reply_with_prose_around():
 
 @pytest.mark.parametrize("bad", ["1abc", "a b", "x:root", ""])
 def test_the_root_option_must_be_an_element_name(bad):
-    from formatbook_core import ExpectationError, Expectations
-
     with pytest.raises(ExpectationError):
         Expectations(format="xml", options={"root": bad})
