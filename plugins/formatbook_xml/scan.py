@@ -51,7 +51,7 @@ _CHARS = _START + "\\-.0-9\xb7\u0300-\u036f\u203f\u2040"
 NAME_START = re.compile(f"[{_START}]")
 #: A run of name characters (possibly empty).
 NAME_RUN = re.compile(f"[{_CHARS}]*")
-PLAIN_TEXT = re.compile("[^<&\\]>\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]*").fullmatch
+PLAIN_TEXT = re.compile("[^<&\\]>\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]*").fullmatch
 _WS_RUN = re.compile("[ \t\r\n]*")
 _TEXT_RUN = re.compile(r"[^<&\]>]*")
 _ATTR_RUN = {'"': re.compile('[^"<&]*'), "'": re.compile("[^'<&]*")}
@@ -69,6 +69,9 @@ _FAST_START = re.compile(
 _FAST_END = re.compile(f"</([{_START}][{_CHARS}]*){_WSC}*>")
 _ATTR_NAMES = re.compile(f"([{_START}][{_CHARS}]*){_WSC}*=")
 _FAST_REF = re.compile("&(?:lt|gt|amp|apos|quot);")
+_ATTR_PAIRS = re.compile(f"([{_START}][{_CHARS}]*){_WSC}*={_WSC}*(\"[^\"]*\"|'[^']*')")
+_ATTR_WS = str.maketrans("\t\n", "  ")
+_PREDEFINED_CHAR = {"lt": "<", "gt": ">", "amp": "&", "apos": "'", "quot": '"'}
 _FAST_MIN = 24  # the chunk left must be this long for a whole-tag match to be tried
 _DIGITS = re.compile("[0-9]*")
 _HEX = re.compile("[0-9a-fA-F]*")
@@ -144,9 +147,15 @@ class Scanner:
         "_markup",
         "_space",
         "_lit",
+        "collect",
+        "vals",
+        "_text",
+        "_aval",
+        "_aname",
+        "_cr",
     )
 
-    def __init__(self, max_depth: int = MAX_DEPTH) -> None:
+    def __init__(self, max_depth: int = MAX_DEPTH, *, collect: bool = False) -> None:
         self.st = OUT
         self.pos = 0  # absolute offset of the next character
         self.stack: list[str] = []
@@ -167,6 +176,14 @@ class Scanner:
         self._markup = 0  # offset of the '<' that opened the markup being read
         self._space = False  # white space seen since the last attribute
         self._lit = ""  # what '<!' has been followed by so far
+        # values (collect=True): text nodes and attribute values as lxml gives them,
+        # appended to ``vals`` as each one settles (see XmlChecker)
+        self.collect = collect
+        self.vals: list[str] = []
+        self._text: list[str] = []  # the text node being read (decoded, line ends normalised)
+        self._aval: list[str] = []  # the attribute value being read
+        self._aname = ""  # its attribute's name
+        self._cr = False  # the last raw piece ended with '\r' (a '\n' after it is the same line end)
 
     def copy(self) -> Scanner:
         clone = Scanner.__new__(Scanner)
@@ -175,7 +192,45 @@ class Scanner:
         clone.stack = list(self.stack)
         clone._parts = list(self._parts)
         clone._attrs = set(self._attrs)
+        clone.vals = list(self.vals)
+        clone._text = list(self._text)
+        clone._aval = list(self._aval)
         return clone
+
+    # --- values -----------------------------------------------------------------------
+    def raw(self, piece: str, into: list[str], attribute: bool = False) -> None:
+        """Append raw text to a value as XML reads it: line ends (``\r\n``, ``\r``) are
+        ``\n``, and in an attribute value every white-space character is a space."""
+        if self._cr:
+            self._cr = False
+            if piece[:1] == "\n":
+                piece = piece[1:]
+        if not piece:
+            return
+        if "\r" in piece:
+            self._cr = piece[-1] == "\r"
+            piece = piece.replace("\r\n", "\n").replace("\r", "\n")
+        if attribute:
+            piece = piece.translate(_ATTR_WS)
+        into.append(piece)
+
+    def _decoded(self, char: str) -> None:
+        self._cr = False
+        (self._text if self._ret == CONTENT else self._aval).append(char)
+
+    def settle(self) -> None:
+        """The text node being read ends here (markup other than CDATA follows)."""
+        self._cr = False
+        text = self._text
+        if text:
+            value = text[0] if len(text) == 1 else "".join(text)
+            self._text = []
+            if not value.isspace():
+                self.vals.append(value)
+
+    def _attribute(self, name: str, value: str) -> None:
+        if value.strip() and name != "xmlns" and not name.startswith("xmlns:"):
+            self.vals.append(value)
 
     @property
     def ok(self) -> bool:
@@ -228,7 +283,15 @@ class Scanner:
             if chunk:
                 self._count = 0
                 self.pos += len(chunk)
+                if self.collect:
+                    self.raw(chunk, self._text)  # (a plain chunk holds no '\r')
             return True
+        return self.feed_other(chunk)
+
+    def feed_other(self, chunk: str) -> bool:
+        """``feed`` for a chunk that is not plain text inside an element (or may not be)."""
+        if self.error is not None:
+            return False
         bad = BAD_CHAR.search(chunk)
         if bad is not None:
             if not self._run(chunk[: bad.start()]):
@@ -251,6 +314,11 @@ class Scanner:
                 j = m.end()
                 if j > i:
                     self._count = 0
+                    if self.collect:
+                        if self._cr or "\r" in chunk:
+                            self.raw(chunk[i:j], self._text)
+                        else:
+                            self._text.append(chunk[i:j])
                     i = j
                     if i >= n:
                         break
@@ -260,6 +328,8 @@ class Scanner:
                         if chunk[i + 1] == "/":
                             m = _FAST_END.match(chunk, i)
                             if m is not None and m.group(1) == self.stack[-1]:
+                                if self.collect and self._text:
+                                    self.settle()
                                 self.stack.pop()
                                 self._count = 0
                                 i = m.end()
@@ -273,6 +343,14 @@ class Scanner:
                                 attrs = m.group(2)
                                 names = _ATTR_NAMES.findall(attrs) if attrs.count("=") > 1 else ()
                                 if len(set(names)) == len(names):
+                                    if self.collect:
+                                        if self._text:
+                                            self.settle()
+                                        for aname, quoted in _ATTR_PAIRS.findall(attrs):
+                                            into: list[str] = []
+                                            self.raw(quoted[1:-1], into, True)
+                                            self._cr = False
+                                            self._attribute(aname, "".join(into))
                                     if not m.group(3):
                                         self.stack.append(m.group(1))
                                     self._count = 0
@@ -285,17 +363,24 @@ class Scanner:
                         m = _FAST_REF.match(chunk, i)
                         if m is not None:
                             self._count = 0
+                            if self.collect:
+                                self._cr = False
+                                self._text.append(_PREDEFINED_CHAR[m.group()[1:-1]])
                             i = m.end()
                             continue
                     self._ret = CONTENT
                     st = _REF
                 elif c == "]":
                     self._count += 1
+                    if self.collect:
+                        self.raw(c, self._text)
                 else:  # '>'
                     if self._count >= 2:
                         self.pos = base + i
                         return self.fail(base + i, "']]>' is not allowed in text (write ]]&gt;)")
                     self._count = 0
+                    if self.collect:
+                        self.raw(c, self._text)
                 i += 1
                 continue
             if st == OUT:
@@ -327,6 +412,8 @@ class Scanner:
                                 base + i, "a closing tag after the root element's end", "xml.text_after_root"
                             )
                         return self.fail(base + i, "a closing tag before any element", "xml.mismatched_tag")
+                    if self.collect and self._text:
+                        self.settle()
                     self._ename = self.stack[-1]
                     self._eidx = 0
                     st = _ETAG_NAME
@@ -334,6 +421,8 @@ class Scanner:
                     self._lit = ""
                     st = _BANG
                 elif c == "?":
+                    if self.collect and self._text:
+                        self.settle()
                     self._parts = []
                     st = _PI_TARGET
                 elif NAME_START.match(c):
@@ -342,6 +431,8 @@ class Scanner:
                         return self.fail(
                             base + i - 1, "a second root element after the first one's end", "xml.second_root"
                         )
+                    if self.collect and self._text:
+                        self.settle()
                     self._parts = [c]
                     self._attrs = set()
                     st = _STAG_NAME
@@ -387,6 +478,7 @@ class Scanner:
                     if name in self._attrs:
                         return self.fail(base + i, f"attribute {name!r} repeated in <{self.stack[-1]}>")
                     self._attrs.add(name)
+                    self._aname = name
                     st = _ATTR_EQ
                     continue  # the character is looked at in _ATTR_EQ
                 elif st == _PI_TARGET:
@@ -448,11 +540,16 @@ class Scanner:
                         self.pos = base + i
                         return self.fail(base + i, "an attribute value must be in quotes")
                     self._quote = c
+                    self._aval = []
+                    self._cr = False
                     st = _ATTR_VAL
                 i += 1
                 continue
             if st == _ATTR_VAL:
-                i = _ATTR_RUN[self._quote].match(chunk, i).end()
+                j = _ATTR_RUN[self._quote].match(chunk, i).end()
+                if self.collect and j > i:
+                    self.raw(chunk[i:j], self._aval, True)
+                i = j
                 if i >= n:
                     break
                 c = chunk[i]
@@ -463,6 +560,10 @@ class Scanner:
                     self._ret = _ATTR_VAL
                     st = _REF
                 else:
+                    if self.collect:
+                        self._attribute(self._aname, "".join(self._aval))
+                        self._aval = []
+                        self._cr = False
                     self._space = False
                     st = _TAG_SPACE
                 i += 1
@@ -552,6 +653,8 @@ class Scanner:
                 if chunk[i] != ";" or "".join(self._parts) not in _PREDEFINED:
                     self.pos = base + i
                     return self.fail(base + i, "an entity reference must end with ';'", "xml.entity")
+                if self.collect:
+                    self._decoded(_PREDEFINED_CHAR["".join(self._parts)])
                 st = self._ret
                 self._count = 0
                 i += 1
@@ -593,6 +696,8 @@ class Scanner:
                         "a character reference to a character XML does not allow, or without ';'",
                         "xml.entity",
                     )
+                if self.collect:
+                    self._decoded(chr(self._value))
                 st = self._ret
                 self._count = 0
                 i += 1
@@ -618,8 +723,11 @@ class Scanner:
                 i += 1
                 continue
             if st == _CDATA:
+                # (the ']' run is held back until what follows tells whether it ends the section)
                 j = _CDATA_RUN.match(chunk, i).end()
                 if j > i:
+                    if self.collect:
+                        self.raw("]" * self._count + chunk[i:j], self._text)
                     self._count = 0
                     i = j
                     if i >= n:
@@ -628,9 +736,13 @@ class Scanner:
                 if c == "]":
                     self._count += 1
                 elif c == ">" and self._count >= 2:
+                    if self.collect and self._count > 2:
+                        self.raw("]" * (self._count - 2), self._text)
                     st = CONTENT
                     self._count = 0
                 else:
+                    if self.collect:
+                        self.raw("]" * self._count + c, self._text)
                     self._count = 0
                 i += 1
                 continue
@@ -662,6 +774,8 @@ class Scanner:
                         options.append("DOCTYPE")
                 if lit in options:
                     if lit == "--":
+                        if self.collect and self._text:
+                            self.settle()
                         st = _COMMENT
                         self._count = 0
                     elif lit == "[CDATA[":

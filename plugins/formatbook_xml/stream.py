@@ -8,6 +8,12 @@ the first pass of ``is_valid``, so it cannot refuse what ``is_valid`` accepts). 
 (and checks the schema, when there is one), so that it is truthy exactly when
 ``is_valid`` is.
 
+The strict checker reports the values it has seen settle (``StreamStatus.values``), as
+``extract_values`` gives them: a text node once the markup after it begins (CDATA and
+references do not end it; comments, processing instructions and tags do), an attribute
+value at its closing quote (namespace declarations left out), white-space-only ones left
+out. A ``StreamGuard(strict=True)`` keeps MAX counts on them while the reply streams.
+
 ``XmlChecker(strict=False)`` follows what healing accepts: prose, fences, think blocks,
 broken markup and a cut-off end may all be repaired, so it never fails while the text
 streams (it cannot know healing will fail before the end); ``finish()`` is truthy when
@@ -18,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from formatbook_core.results import StreamStatus
+from formatbook_core.results import StreamStatus, ok_status
 
 from .scan import CONTENT, PLAIN_TEXT, Scanner
 
@@ -38,7 +44,7 @@ class XmlChecker:
 
     def __init__(self, accept: Callable[[str], str | None], *, strict: bool = True, max_depth: int = 256) -> None:
         self._strict = strict
-        self._scanner = Scanner(max_depth) if strict else None
+        self._scanner = Scanner(max_depth, collect=True) if strict else None
         self._parts: list[str] = []
         self._failed: StreamStatus | None = None
         self._accept = accept
@@ -51,16 +57,24 @@ class XmlChecker:
         scanner = self._scanner
         if scanner is None:
             return _OK
-        if scanner.st == CONTENT and PLAIN_TEXT(chunk) is not None:
-            # the commonest chunk: plain text inside an element (as Scanner.feed's own short path)
-            if chunk:
-                scanner._count = 0
-                scanner.pos += len(chunk)
+        if scanner.st == CONTENT and chunk and PLAIN_TEXT(chunk) is not None:
+            # the commonest chunk: plain text inside an element, no '\r' (as Scanner.feed's
+            # own short path)
+            scanner._count = 0
+            scanner.pos += len(chunk)
+            if scanner._cr:
+                scanner.raw(chunk, scanner._text)
+            else:
+                scanner._text.append(chunk)
             return _OK
-        if not scanner.feed(chunk):
+        if not scanner.feed_other(chunk):
             code, message, position = scanner.error  # type: ignore[misc]
             self._failed = StreamStatus(False, message, position)
             return self._failed
+        if scanner.vals:
+            values = tuple(scanner.vals)
+            scanner.vals.clear()
+            return ok_status(values)
         return _OK
 
     def copy(self) -> XmlChecker:

@@ -196,3 +196,45 @@ def test_strict_finish_keeps_the_size_limit():
     assert checker.feed("<a>0123456789</a>")
     assert not checker.finish()
     assert not XML.is_valid("<a>0123456789</a>", max_size=10)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_document(), st.lists(st.integers(1, 9), min_size=1, max_size=50), st.booleans())
+def test_values_reported_while_streaming_are_extract_values(doc, sizes, windows):
+    if windows:
+        doc = doc.replace("\n", "\r\n")
+    checker = XML.stream()
+    reported: list[str] = []
+    pos = i = 0
+    while pos < len(doc):
+        size = sizes[i % len(sizes)]
+        i += 1
+        status = checker.feed(doc[pos : pos + size])
+        assert status
+        reported.extend(status.values)
+        pos += size
+    assert checker.finish()
+    assert reported == XML.extract_values(doc)
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        '<r a="x\r\ny\tz" b="&#10;&#13;q" xmlns:p="urn:p" p:c="v">t&#13;\r\nu<![CDATA[c\r\n]]]]>w<!--x-->tail<?p?>z</r>',
+        "<r>]]&gt;<![CDATA[]]]><![CDATA[]]]]]>e</r>",
+        "<r>\r</r>",
+        "<r><a>1</a><b>2 &amp; 3</b>  <c k='v'/></r>",
+    ],
+)
+def test_values_reported_char_by_char(doc):
+    checker = XML.stream()
+    reported = [v for ch in doc for v in checker.feed(ch).values]
+    assert reported == XML.extract_values(doc)
+    whole = XML.stream().feed(doc).values
+    assert list(whole) == XML.extract_values(doc)
+
+
+def test_strict_stream_guard_stops_when_settled_words_exceed_the_limit():
+    guard = StreamGuard("EXPECT XML\nEXPECT MAX 3 WORDS", strict=True)
+    assert guard.feed("<r><a>one two</a>")
+    assert not guard.feed("<b>three four</b>")
