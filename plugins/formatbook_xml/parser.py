@@ -13,9 +13,10 @@ schema's references to other documents go only through the resolver formatbook i
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple
 
-__all__ = ["SETTINGS", "safe_parser", "parse", "Problem", "offset_of"]
+__all__ = ["SETTINGS", "safe_parser", "parse", "Problem", "offset_of", "element_class"]
 
 #: The parser settings, in one place (tests check a parser made here has them).
 SETTINGS: dict[str, Any] = {
@@ -44,13 +45,29 @@ class Problem(NamedTuple):
 
 
 def safe_parser(resolver: Any = None) -> Any:
-    """A new lxml ``XMLParser`` with :data:`SETTINGS` (and ``resolver`` registered)."""
+    """A new lxml ``XMLParser`` with :data:`SETTINGS` (and ``resolver`` registered); its
+    elements are :func:`element_class` instances."""
     from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
 
     parser = etree.XMLParser(**SETTINGS)
+    parser.set_element_class_lookup(etree.ElementDefaultClassLookup(element=element_class()))
     if resolver is not None:
         parser.resolvers.add(resolver)
     return parser
+
+
+@functools.cache
+def element_class() -> Any:
+    """The class of the elements formatbook parses: an lxml element in every way, which
+    also knows its JSON form (``to_json()``: the element as XML text), so that
+    ``CheckResult.to_dict()`` and the CLI's ``--json`` write the value, not a repr."""
+    from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
+
+    class XmlElement(etree.ElementBase):
+        def to_json(self) -> str:
+            return etree.tostring(self, encoding="unicode", with_tail=False)
+
+    return XmlElement
 
 
 def parse(text: str) -> tuple[Any, list[Problem]]:
