@@ -383,63 +383,33 @@ class Scanner:
                         self.raw(c, self._text)
                 i += 1
                 continue
-            if st == OUT:
-                m = _WS_RUN.match(chunk, i)
-                i = m.end()
-                if i >= n:
-                    break
-                c = chunk[i]
-                if c == "<":
-                    self._markup = base + i
-                    st = _LT
-                    i += 1
-                    continue
-                if c == "\ufeff" and base + i == 0:
-                    self.bom = True
-                    i += 1
-                    continue
-                self.pos = base + i
-                if self.done:
-                    return self.fail(base + i, "text after the root element's end", "xml.text_after_root")
-                return self.fail(base + i, "text before the root element", "xml.text_before_root")
-            if st == _LT:
-                c = chunk[i]
-                if c == "/":
-                    if not self.stack:
-                        self.pos = base + i
-                        if self.done:
-                            return self.fail(
-                                base + i, "a closing tag after the root element's end", "xml.text_after_root"
-                            )
-                        return self.fail(base + i, "a closing tag before any element", "xml.mismatched_tag")
-                    if self.collect and self._text:
-                        self.settle()
-                    self._ename = self.stack[-1]
-                    self._eidx = 0
-                    st = _ETAG_NAME
-                elif c == "!":
-                    self._lit = ""
-                    st = _BANG
-                elif c == "?":
-                    if self.collect and self._text:
-                        self.settle()
-                    self._parts = []
-                    st = _PI_TARGET
-                elif NAME_START.match(c):
-                    if self.done:
-                        self.pos = base + i
+            if st == _ETAG_NAME:
+                m = NAME_RUN.match(chunk, i)
+                j = m.end()
+                ename = self._ename
+                eidx = self._eidx
+                if j > i:
+                    run = chunk[i:j]
+                    if not ename.startswith(run, eidx):
+                        k = 0
+                        while eidx + k < len(ename) and run[k] == ename[eidx + k]:
+                            k += 1
+                        self.pos = base + i + k
                         return self.fail(
-                            base + i - 1, "a second root element after the first one's end", "xml.second_root"
+                            base + i + k,
+                            f"the closing tag does not match the open element <{ename}>",
+                            "xml.mismatched_tag",
                         )
-                    if self.collect and self._text:
-                        self.settle()
-                    self._parts = [c]
-                    self._attrs = set()
-                    st = _STAG_NAME
-                else:
+                    self._eidx = eidx = eidx + len(run)
+                    i = j
+                    if i >= n:
+                        break
+                if eidx != len(ename):
                     self.pos = base + i
-                    return self.fail(base + i - 1, "'<' starts no tag (a literal '<' is written &lt;)")
-                i += 1
+                    return self.fail(
+                        base + i, f"the closing tag does not match the open element <{ename}>", "xml.mismatched_tag"
+                    )
+                st = _ETAG_END
                 continue
             if st == _STAG_NAME or st == _ATTR_NAME or st == _PI_TARGET or st == _DT_NAME:
                 if st == _PI_TARGET and not self._parts:
@@ -500,6 +470,68 @@ class Scanner:
                     continue
                 i += 1
                 continue
+            if st == _ATTR_VAL:
+                j = _ATTR_RUN[self._quote].match(chunk, i).end()
+                if self.collect and j > i:
+                    self.raw(chunk[i:j], self._aval, True)
+                i = j
+                if i >= n:
+                    break
+                c = chunk[i]
+                if c == "<":
+                    self.pos = base + i
+                    return self.fail(base + i, "'<' is not allowed in an attribute value (write &lt;)")
+                if c == "&":
+                    self._ret = _ATTR_VAL
+                    st = _REF
+                else:
+                    if self.collect:
+                        self._attribute(self._aname, "".join(self._aval))
+                        self._aval = []
+                        self._cr = False
+                    self._space = False
+                    st = _TAG_SPACE
+                i += 1
+                continue
+            if st == _LT:
+                c = chunk[i]
+                if c == "/":
+                    if not self.stack:
+                        self.pos = base + i
+                        if self.done:
+                            return self.fail(
+                                base + i, "a closing tag after the root element's end", "xml.text_after_root"
+                            )
+                        return self.fail(base + i, "a closing tag before any element", "xml.mismatched_tag")
+                    if self.collect and self._text:
+                        self.settle()
+                    self._ename = self.stack[-1]
+                    self._eidx = 0
+                    st = _ETAG_NAME
+                elif c == "!":
+                    self._lit = ""
+                    st = _BANG
+                elif c == "?":
+                    if self.collect and self._text:
+                        self.settle()
+                    self._parts = []
+                    st = _PI_TARGET
+                elif NAME_START.match(c):
+                    if self.done:
+                        self.pos = base + i
+                        return self.fail(
+                            base + i - 1, "a second root element after the first one's end", "xml.second_root"
+                        )
+                    if self.collect and self._text:
+                        self.settle()
+                    self._parts = [c]
+                    self._attrs = set()
+                    st = _STAG_NAME
+                else:
+                    self.pos = base + i
+                    return self.fail(base + i - 1, "'<' starts no tag (a literal '<' is written &lt;)")
+                i += 1
+                continue
             if st == _TAG_SPACE:
                 m = _WS_RUN.match(chunk, i)
                 j = m.end()
@@ -525,6 +557,23 @@ class Scanner:
                     return self.fail(base + i, f"unexpected {c!r} in the start tag <{self.stack[-1]}>")
                 i += 1
                 continue
+            if st == _EMPTY or st == _ETAG_END:
+                if st == _ETAG_END:
+                    i = _WS_RUN.match(chunk, i).end()
+                    if i >= n:
+                        break
+                if chunk[i] != ">":
+                    self.pos = base + i
+                    return self.fail(base + i, "'>' expected to end the tag")
+                self.stack.pop()
+                if self.stack:
+                    st = CONTENT
+                    self._count = 0
+                else:
+                    self.done = True
+                    st = OUT
+                i += 1
+                continue
             if st == _ATTR_EQ or st == _ATTR_Q:
                 i = _WS_RUN.match(chunk, i).end()
                 if i >= n:
@@ -543,94 +592,6 @@ class Scanner:
                     self._aval = []
                     self._cr = False
                     st = _ATTR_VAL
-                i += 1
-                continue
-            if st == _ATTR_VAL:
-                j = _ATTR_RUN[self._quote].match(chunk, i).end()
-                if self.collect and j > i:
-                    self.raw(chunk[i:j], self._aval, True)
-                i = j
-                if i >= n:
-                    break
-                c = chunk[i]
-                if c == "<":
-                    self.pos = base + i
-                    return self.fail(base + i, "'<' is not allowed in an attribute value (write &lt;)")
-                if c == "&":
-                    self._ret = _ATTR_VAL
-                    st = _REF
-                else:
-                    if self.collect:
-                        self._attribute(self._aname, "".join(self._aval))
-                        self._aval = []
-                        self._cr = False
-                    self._space = False
-                    st = _TAG_SPACE
-                i += 1
-                continue
-            if st == _EMPTY or st == _ETAG_END:
-                if st == _ETAG_END:
-                    i = _WS_RUN.match(chunk, i).end()
-                    if i >= n:
-                        break
-                if chunk[i] != ">":
-                    self.pos = base + i
-                    return self.fail(base + i, "'>' expected to end the tag")
-                self.stack.pop()
-                if self.stack:
-                    st = CONTENT
-                    self._count = 0
-                else:
-                    self.done = True
-                    st = OUT
-                i += 1
-                continue
-            if st == _ETAG_NAME:
-                m = NAME_RUN.match(chunk, i)
-                j = m.end()
-                ename = self._ename
-                eidx = self._eidx
-                if j > i:
-                    run = chunk[i:j]
-                    if not ename.startswith(run, eidx):
-                        k = 0
-                        while eidx + k < len(ename) and run[k] == ename[eidx + k]:
-                            k += 1
-                        self.pos = base + i + k
-                        return self.fail(
-                            base + i + k,
-                            f"the closing tag does not match the open element <{ename}>",
-                            "xml.mismatched_tag",
-                        )
-                    self._eidx = eidx = eidx + len(run)
-                    i = j
-                    if i >= n:
-                        break
-                if eidx != len(ename):
-                    self.pos = base + i
-                    return self.fail(
-                        base + i, f"the closing tag does not match the open element <{ename}>", "xml.mismatched_tag"
-                    )
-                st = _ETAG_END
-                continue
-            if st == _REF:
-                c = chunk[i]
-                if c == "#":
-                    st = _CREF
-                elif NAME_START.match(c) and any(p.startswith(c) for p in _PREDEFINED):
-                    self._parts = [c]
-                    st = _ENAME
-                else:
-                    self.pos = base + i
-                    if NAME_START.match(c):
-                        return self.fail(
-                            base + i - 1,
-                            "an entity XML does not predefine (only &lt; &gt; &amp; &apos; &quot;)",
-                            "xml.entity",
-                        )
-                    return self.fail(
-                        base + i - 1, "'&' starts no reference (a literal '&' is written &amp;)", "xml.entity"
-                    )
                 i += 1
                 continue
             if st == _ENAME:
@@ -659,6 +620,45 @@ class Scanner:
                 self._count = 0
                 i += 1
                 continue
+            if st == _REF:
+                c = chunk[i]
+                if c == "#":
+                    st = _CREF
+                elif NAME_START.match(c) and any(p.startswith(c) for p in _PREDEFINED):
+                    self._parts = [c]
+                    st = _ENAME
+                else:
+                    self.pos = base + i
+                    if NAME_START.match(c):
+                        return self.fail(
+                            base + i - 1,
+                            "an entity XML does not predefine (only &lt; &gt; &amp; &apos; &quot;)",
+                            "xml.entity",
+                        )
+                    return self.fail(
+                        base + i - 1, "'&' starts no reference (a literal '&' is written &amp;)", "xml.entity"
+                    )
+                i += 1
+                continue
+            if st == OUT:
+                m = _WS_RUN.match(chunk, i)
+                i = m.end()
+                if i >= n:
+                    break
+                c = chunk[i]
+                if c == "<":
+                    self._markup = base + i
+                    st = _LT
+                    i += 1
+                    continue
+                if c == "\ufeff" and base + i == 0:
+                    self.bom = True
+                    i += 1
+                    continue
+                self.pos = base + i
+                if self.done:
+                    return self.fail(base + i, "text after the root element's end", "xml.text_after_root")
+                return self.fail(base + i, "text before the root element", "xml.text_before_root")
             if st == _CREF:
                 c = chunk[i]
                 self._value = 0

@@ -32,6 +32,20 @@ __all__ = ["XmlChecker", "can_be_valid"]
 
 _OK = StreamStatus(True)
 
+# Short chunks of plain text seen before (a token stream repeats its chunks): a set
+# look-up is cheaper than the regular expression. Bounded in count and length.
+_PLAIN: set[str] = set()
+_PLAIN_MAX = 4096
+
+
+def _plain(chunk: str) -> bool:
+    """Whether ``chunk`` is plain text (no markup character, no '\\r'), remembered when short."""
+    if not chunk or PLAIN_TEXT(chunk) is None:
+        return False
+    if len(chunk) <= 16 and len(_PLAIN) < _PLAIN_MAX:
+        _PLAIN.add(chunk)
+    return True
+
 
 class XmlChecker:
     """The ``Checker`` of the XML format (see the module doc).
@@ -57,7 +71,7 @@ class XmlChecker:
         scanner = self._scanner
         if scanner is None:
             return _OK
-        if scanner.st == CONTENT and chunk and PLAIN_TEXT(chunk) is not None:
+        if scanner.st == CONTENT and (chunk in _PLAIN or _plain(chunk)):
             # the commonest chunk: plain text inside an element, no '\r' (as Scanner.feed's
             # own short path)
             scanner._count = 0
