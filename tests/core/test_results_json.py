@@ -56,6 +56,12 @@ REPLIES = {
         "```ics\nBEGIN:VEVENT\nSUMMARY:Lunch, Bob\nDTSTART:2025-05-01\nEND:VEVENT\n```",  # healed
         "BEGIN:VEVENT\nSUMMARY:no start\nEND:VEVENT",  # a failure
     ],
+    "xml": [
+        '<answer lang="en">Paris &amp; Lyon<![CDATA[ <b> ]]></answer>',
+        "Sure:\n```xml\n<a x=1>AT&T</a>\n```",  # healed
+        "<a><b>",  # healed (cut off)
+        "Sorry, no XML.",  # a failure
+    ],
 }
 
 
@@ -72,6 +78,11 @@ def test_to_dict_round_trips_through_json(fmt, reply):
     assert round_trips(data), data
     strict_loads(dumps_json(data))
     strict_loads(dumps_json(data, indent=2))
+
+
+def test_an_xml_value_is_its_xml_text_not_a_repr():
+    data = check('<answer lang="en">Paris</answer>', "EXPECT XML").to_dict()
+    assert data["value"] == '<answer lang="en">Paris</answer>'
 
 
 def test_a_markdown_value_is_json_data_not_a_repr():

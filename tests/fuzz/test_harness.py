@@ -60,7 +60,7 @@ def test_targets_file_resolves_schemas_from_its_folder() -> None:
     specs = read_targets(ROOT / "tests" / "fuzz" / "targets.txt", ROOT)
     assert specs and all(s.base_dir == "tests/fuzz" for s in specs)
     built = [s.build(ROOT) for s in specs]
-    assert {t.format for t in built} == {"json", "markdown"}
+    assert {"json", "markdown"} <= {t.format for t in built}
     assert any(t.expectations.schema is not None for t in built if t.format == "json")
 
 

@@ -1,0 +1,213 @@
+"""``XmlFormat``: the ``xml`` format, a thin adapter over the modules beside it."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from formatbook_core import Analysis, BaseFormat, Healed, Option, ScopeNotFound, Span, Violation
+from formatbook_core.limits import limits_from
+
+from . import guidance as _guidance
+from . import heal as _heal
+from . import locate as _locate
+from . import stream as _stream
+from . import values as _values
+from .parser import parse
+from .scan import NAME_RUN, NAME_START
+from .schema import XmlSchema, load_schema
+from .syntax import check_syntax, depth_limit, problem_violation
+
+_SAMPLES = (
+    "<answer>Paris</answer>",
+    '<?xml version="1.0" encoding="UTF-8"?>\n<response>\n  <reasoning>The user asks for the capital of France.'
+    "</reasoning>\n  <answer>Paris</answer>\n</response>",
+    '<order id="42" status="open">\n  <item sku="A-1" qty="2"><name>Tea &amp; biscuits</name><price>3.50</price></item>\n'
+    '  <item sku="B-7" qty="1"><name>Mug</name><price>8.00</price></item>\n</order>',
+    '<doc xmlns="urn:example:doc" xmlns:x="urn:example:x">\n  <!-- a comment -->\n  <?render mode="fast"?>\n'
+    "  <x:note>if a &lt; b &amp;&amp; c &gt; d</x:note>\n  <code><![CDATA[if (a < b && c) { return; }]]></code>\n"
+    "  <empty/>\n  <char>&#233;&#x263A; caf\u00e9</char>\n</doc>",
+    "<!DOCTYPE note>\n<note lang='en'>AT&amp;T said &quot;hi&quot; &apos;there&apos;</note>\n<!-- end -->",
+)
+
+
+# The check pipeline analyzes a payload and then extracts its values: the tree analyze
+# built for a text is kept here (one per thread) so that the text is not parsed twice.
+_LAST = threading.local()
+
+
+def _tree(text: Any, options: dict[str, Any]) -> tuple[Any, list[Violation]]:
+    """``check_syntax(text)``, reusing (once: the entry is dropped) the tree the last
+    ``analyze`` of this very text built; ``keep`` stores the tree built here."""
+    limits = limits_from(options)
+    last = getattr(_LAST, "entry", None)
+    if last is not None:
+        _LAST.entry = None
+        if last[1] == limits and (last[0] is text or last[0] == text):
+            return last[2], []
+    root, violations = check_syntax(text, limits)
+    return root, violations
+
+
+def _keep(text: str, options: dict[str, Any], root: Any) -> None:
+    _LAST.entry = (text, limits_from(options), root) if root is not None else None
+
+
+def _xml_name(value: Any) -> str | None:
+    if ":" not in value and NAME_START.match(value[:1]) and NAME_RUN.fullmatch(value):
+        return None
+    return "must be an XML element name without a prefix"
+
+
+class XmlFormat(BaseFormat):
+    """XML 1.0 (well-formed, one root element), parsed by lxml with entity expansion,
+    DTD loading and network access off. Schemas: the simple form
+    ``{"root": ..., "required": [...]}``, XSD, RelaxNG or DTD (text or path). Options:
+    ``root`` (the element several roots are wrapped in; locate then takes several
+    top-level elements as one payload), ``allow_fetch``, ``base_dir``, and the limits."""
+
+    name = "xml"
+    aliases = ()
+    mime_types = ("application/xml", "text/xml")
+    scope_kind = "XPath"
+    description = (
+        "XML 1.0 (lxml, safe parsing), with XSD, RelaxNG, DTD or a simple root/required form; scopes are XPath."
+    )
+    samples = _SAMPLES
+    option_specs = (
+        Option(
+            "root",
+            str,
+            None,
+            "the element several top-level elements are wrapped in by healing; also makes locate take them as one payload",
+            check=_xml_name,
+        ),
+        Option(
+            "allow_fetch",
+            bool,
+            False,
+            "a schema given as a URL, and its imports and includes, may be fetched (http/https)",
+        ),
+        Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+    )
+
+    # --- schemas --------------------------------------------------------------------
+    def load_schema(self, schema: Any, **options: Any) -> XmlSchema:
+        """An :class:`~formatbook_xml.schema.XmlSchema` (see :mod:`formatbook_xml.schema`)."""
+        return load_schema(
+            schema,
+            allow_fetch=bool(options.get("allow_fetch", False)),
+            base_dir=options.get("base_dir"),
+            max_size=limits_from(options).max_size,
+        )
+
+    def _schema(self, schema: Any, options: dict[str, Any]) -> XmlSchema | None:
+        if schema is None or isinstance(schema, XmlSchema):
+            return schema
+        return self.load_schema(schema, **options)
+
+    # --- checking -------------------------------------------------------------------
+    def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
+        """Well-formedness (the strict scanner, then lxml), then the schema. The value
+        is the root element (an lxml element)."""
+        try:
+            root, violations = check_syntax(value, limits_from(options))
+        except Exception as err:  # a last guard: a violation, never a crash
+            return Analysis(None, (Violation("xml.syntax", f"cannot read the text as XML: {err}"),))
+        _keep(value, options, root)
+        if root is None:
+            return Analysis(None, tuple(violations))
+        xs = self._schema(schema, options)
+        if xs is None:
+            return Analysis(root)
+        return Analysis(root, tuple(xs.violations(root, value)))
+
+    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
+        return list(self.analyze(value, schema, **options).violations)
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        """Well-formed XML with one root element, satisfying the schema. Never raises."""
+        try:
+            return self.analyze(value, schema, **options).ok
+        except Exception:
+            return False
+
+    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
+        """The root element (lxml), or ``None`` when the text is not well-formed."""
+        return self.analyze(value, schema, **options).value
+
+    def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
+        """Whether some continuation of ``partial`` is well-formed XML (the schema is not
+        consulted). Linear in ``partial``."""
+        limits = limits_from(options)
+        return _stream.can_be_valid(partial, depth_limit(limits), limits.max_size)
+
+    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> _stream.XmlChecker:
+        """The incremental checker (see :mod:`formatbook_xml.stream`)."""
+        xs = self._schema(schema, options)
+        limits = limits_from(options)
+
+        if strict:
+
+            def accept(text: str) -> str | None:
+                # the checker's scanner has read this very text: lxml and the schema are left
+                if len(text) > limits.max_size:
+                    return f"the text is longer than {limits.max_size:,} characters (max_size)"
+                root, problems = parse(text)
+                if root is None:
+                    return problem_violation(text, problems[0]).message
+                if xs is not None:
+                    violations = xs.violations(root, text)
+                    if violations:
+                        return violations[0].message
+                return None
+
+        else:
+
+            def accept(text: str) -> str | None:
+                if self.is_valid(text, xs, **options):
+                    return None
+                try:
+                    self.heal(text, xs, **options)
+                except Exception as err:  # HealError: the reason
+                    return str(err)
+                return None
+
+        return _stream.XmlChecker(accept, strict=strict, max_depth=depth_limit(limits))
+
+    # --- finding and healing --------------------------------------------------------
+    def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
+        """Candidate payloads, best first (see :mod:`formatbook_xml.locate`)."""
+        return _locate.locate(reply, root=options.get("root"))
+
+    def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
+        """Repair what :data:`formatbook_xml.heal.PLAN` lists; valid input comes back
+        unchanged; ``HealError`` when a repair would be a guess."""
+        xs = self._schema(schema, options)
+        wrapper = options.get("root") or (xs.root if xs is not None and xs.kind == "simple" else None) or "root"
+        return _heal.heal(value, xs, limits_from(options), wrapper=wrapper)
+
+    # --- values ---------------------------------------------------------------------
+    def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
+        """Text nodes and attribute values (CDATA included), not names; ``[]`` when the
+        text is not well-formed."""
+        root, _ = _tree(value, options)
+        return _values.extract_values(root)
+
+    def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """The values under the XPath ``scope``. Raises ``ScopeNotFound``."""
+        root, violations = _tree(value, options)
+        if root is None:
+            raise ScopeNotFound(f"cannot find {scope!r}: the text is not well-formed XML ({violations[0].message})")
+        return _values.extract_scope(root, scope)
+
+    def validate_scope(self, scope: str) -> str | None:
+        """A scope is an XPath expression (``//answer``)."""
+        try:
+            _values.compile_scope(scope)
+        except ScopeNotFound as err:
+            return f'{err}; an XML scope is an XPath expression such as "//{scope}"'
+        return None
+
+    def guidance(self, schema: Any = None, **options: Any) -> str:
+        return _guidance.guidance(self._schema(schema, options), options.get("root"))

@@ -1,0 +1,64 @@
+"""Healing XML: the repair plan, and :func:`heal`, which runs it.
+
+The plan is ordered data: each :class:`Step` is named and runs one module's step on the
+:class:`~.state.Healing` in progress. Healing edits the text in place (the layout
+survives, only the broken bits change) and lists every edit as a ``Repair`` whose span
+indexes the payload. It never invents content: what it cannot decide is a ``HealError``.
+
+1. ``refuse`` (:mod:`.steps`): not text, or longer than ``max_size``: ``HealError``.
+2. ``valid`` (:mod:`.steps`): a well-formed text needs no repair; against a schema it
+   breaks, healing cannot help (``HealError`` with the schema's violations).
+3. ``structure`` (:mod:`.structure`): one walk over the tolerant tokens repairs the
+   declaration's place, closing tags (case, misnesting), truncation, several roots, and
+   hands text to :mod:`.text` (``&``, ``<``, HTML entities) and start tags to
+   :mod:`.tags` (quotes around attribute values).
+4. ``confirm`` (:mod:`.steps`): the repaired text must be well-formed and satisfy the
+   schema, else ``HealError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from formatbook_core import Healed
+from formatbook_core.limits import DEFAULT, Limits
+
+from . import steps, structure
+from .state import Healing
+
+__all__ = ["PLAN", "Step", "heal"]
+
+
+class Step(NamedTuple):
+    """One step of the plan: ``run`` changes the healing in progress (or raises
+    ``HealError``); ``when`` (``None``: always) says whether it is needed."""
+
+    name: str
+    run: Callable[[Healing], None]
+    when: Callable[[Healing], bool] | None = None
+
+
+def _not_done(h: Healing) -> bool:
+    return not h.done
+
+
+#: The repair plan, in the order the steps run.
+PLAN: tuple[Step, ...] = (
+    Step("refuse", steps.refuse),
+    Step("valid", steps.settle_if_valid),
+    Step("structure", structure.repair_structure, _not_done),
+    Step("confirm", steps.confirm, _not_done),
+)
+
+
+def heal(text: str, schema: Any = None, limits: Limits = DEFAULT, *, wrapper: str = "root") -> Healed:
+    """``text`` repaired into well-formed XML (see :data:`PLAN`); a valid text comes back
+    unchanged. Raises ``HealError`` with the violations that say why it cannot."""
+    h = Healing(text, schema, limits, wrapper)
+    for _, run, when in PLAN:
+        if when is None or when(h):
+            run(h)
+    if not h.repairs:
+        return Healed(text)
+    return Healed(h.out, tuple(h.repairs))

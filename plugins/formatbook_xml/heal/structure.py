@@ -1,0 +1,204 @@
+"""The walk that repairs structure: one pass over the tolerant tokens (:mod:`..markup`).
+
+* an XML declaration not at the start: white space before it is removed; one after other
+  content is removed (it declares nothing there);
+* a closing tag differing only in case is written as the element was opened;
+* misnested tags (``<b><i></b></i>``): the inner element is closed where the outer one
+  closes, and its own closing tag, arriving later, is removed;
+* a raw ``<`` in text is escaped; text and tags go through :mod:`.text` and :mod:`.tags`;
+* markup cut by the end of the text (a tag, a comment, CDATA, a processing instruction)
+  is closed when its content can be kept (comment, CDATA, PI) or removed when it is an
+  unfinished tag; elements still open at the end are closed (``truncated_*`` repairs);
+* several root elements are wrapped in one element (``Healing.wrapper``).
+
+It refuses (``HealError``): text outside the root element, a closing tag that matches no
+open element, a DOCTYPE with an internal subset or an external identifier, no element.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, PI, START, STRAY, TEXT, tokens
+from ..syntax import depth_limit
+from .state import Healing, fail
+from .tags import fix_start_tag
+from .text import fix_text
+
+_PLAIN_DOCTYPE = re.compile(r"<!DOCTYPE[ \t\r\n]+[^\s\[>]+[ \t\r\n]*>\Z")
+
+
+def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch per token kind
+    text = h.text
+    out: list[str] = []
+    stack: list[tuple[str, int]] = []  # open elements: name, offset of their start tag
+    closed_early: list[str] = []  # elements closed at a misnested end tag, whose own end tag is still to come
+    roots = 0
+    first_root_out: int | None = None  # index in ``out`` where the first root starts
+    last_root_out = 0  # length of ``out`` when the last root ended
+    limit = depth_limit(h.limits)
+    seen_content = False  # anything but white space before (for the XML declaration)
+    for tok in tokens(text):
+        kind, start, end = tok.kind, tok.start, tok.end
+        piece = text[start:end]
+        if kind == TEXT:
+            if not stack:
+                if piece.strip():
+                    where = "after" if roots else "before"
+                    raise fail(
+                        f"text {where} the root element", "xml.heal", start + len(piece) - len(piece.lstrip()), end
+                    )
+                if not seen_content and start == 0 and text.startswith("<?xml", end) and _decl_at(text, end):
+                    h.repair("xml_declaration", "removed white space before the XML declaration", start, end)
+                    continue
+                out.append(piece)
+                continue
+            out.append(fix_text(h, piece, start))
+            seen_content = True
+            continue
+        if kind == STRAY:
+            if not stack:
+                raise fail("a stray '<' outside the root element", "xml.heal", start, end)
+            h.repair("escaped_lt", "escaped a raw '<' in text as &lt;", start, end)
+            out.append("&lt;")
+            continue
+        if kind == PI:
+            if tok.name.lower() == "xml" and _decl_at(text, start):
+                if seen_content or stack or roots:
+                    h.repair("xml_declaration", "removed an XML declaration that was not at the start", start, end)
+                    continue
+                if tok.cut:
+                    raise fail("the XML declaration is cut off", "xml.heal", start, end)
+            if tok.cut:
+                h.repair("truncated_pi", "closed a processing instruction cut off by the end of the text", end, end)
+                piece += "?>"
+            out.append(piece)
+            seen_content = True
+            continue
+        if kind == COMMENT:
+            if tok.cut:
+                h.repair("truncated_comment", "closed a comment cut off by the end of the text", end, end)
+                piece = piece.rstrip("-") + " -->" if piece.endswith("-") else piece + " -->"
+            out.append(piece)
+            seen_content = True
+            continue
+        if kind == CDATA:
+            if not stack:
+                raise fail("CDATA outside the root element", "xml.heal", start, end)
+            if tok.cut:
+                h.repair("truncated_cdata", "closed a CDATA section cut off by the end of the text", end, end)
+                piece += "]]>"
+            out.append(piece)
+            continue
+        if kind == DOCTYPE:
+            if tok.cut or not _PLAIN_DOCTYPE.match(piece) or roots or stack:
+                raise fail(
+                    "a DOCTYPE with an internal subset or an external DTD (or misplaced) is refused",
+                    "xml.doctype",
+                    start,
+                    end,
+                )
+            out.append(piece)
+            seen_content = True
+            continue
+        if kind in (START, EMPTY):
+            if tok.cut:
+                h.repair("truncated_tag", f"removed the tag <{tok.name} cut off by the end of the text", start, end)
+                continue
+            if not stack:
+                roots += 1
+                if first_root_out is None:
+                    first_root_out = len(out)
+            out.append(fix_start_tag(h, piece, start))
+            seen_content = True
+            if kind == START:
+                if len(stack) >= limit:
+                    raise fail(f"elements nested deeper than {limit}", "xml.too_deep", start, end)
+                stack.append((tok.name, start))
+            elif not stack:
+                last_root_out = len(out)
+            continue
+        # END
+        if tok.cut:
+            h.repair(
+                "truncated_tag", f"removed the closing tag </{tok.name} cut off by the end of the text", start, end
+            )
+            continue
+        name = tok.name
+        if stack and stack[-1][0] == name:
+            stack.pop()
+            out.append(piece)
+        elif stack and stack[-1][0].lower() == name.lower():
+            right = stack.pop()[0]
+            h.repair(
+                "close_tag_case", f"wrote </{name}> as </{right}>, the case the element was opened with", start, end
+            )
+            out.append(f"</{right}>")
+        elif name in closed_early or name.lower() in (c.lower() for c in closed_early):
+            match = next(c for c in reversed(closed_early) if c.lower() == name.lower())
+            closed_early.remove(match)
+            h.repair(
+                "misnested", f"removed </{name}>: <{match}> was already closed where its parent closed", start, end
+            )
+            continue
+        else:
+            depth = _find(stack, name)
+            if depth is None:
+                raise fail(f"the closing tag </{name}> matches no open element", "xml.mismatched_tag", start, end)
+            inner = stack[depth + 1 :]
+            del stack[depth + 1 :]
+            for inner_name, _ in reversed(inner):
+                closed_early.append(inner_name)
+                out.append(f"</{inner_name}>")
+            h.repair(
+                "misnested",
+                "closed " + ", ".join(f"<{n}>" for n, _ in reversed(inner)) + f" before </{name}> (misnested tags)",
+                start,
+                start,
+            )
+            right = stack.pop()[0]
+            if right != name:
+                h.repair(
+                    "close_tag_case", f"wrote </{name}> as </{right}>, the case the element was opened with", start, end
+                )
+            out.append(f"</{right}>")
+        if not stack:
+            last_root_out = len(out)
+    n = len(text)
+    if stack:
+        names = [name for name, _ in reversed(stack)]
+        h.repair(
+            "truncated_element",
+            "closed " + ", ".join(f"<{x}>" for x in names) + " left open at the end of the text",
+            n,
+            n,
+        )
+        out.extend(f"</{x}>" for x in names)
+        last_root_out = len(out)
+    if roots == 0:
+        raise fail("no XML element in the text", "xml.empty")
+    if roots > 1 and first_root_out is not None:
+        wrapper = h.wrapper
+        out.insert(last_root_out, f"</{wrapper}>")
+        out.insert(first_root_out, f"<{wrapper}>")
+        h.repair("wrapped_roots", f"wrapped the {roots} top-level elements in <{wrapper}>", 0, n)
+    # white space around the document is not part of it (locate takes the payload without
+    # it): a repaired text that kept it would be trimmed again by the next check
+    h.out = "".join(out).strip(" \t\r\n")
+
+
+def _decl_at(text: str, start: int) -> bool:
+    """Whether the processing instruction at ``start`` is an XML declaration (``<?xml`` and
+    white space or ``?>``), not a PI such as ``<?xml-stylesheet``."""
+    return text[start + 5 : start + 6] in (" ", "\t", "\r", "\n", "?", "")
+
+
+def _find(stack: list[tuple[str, int]], name: str) -> int | None:
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i][0] == name:
+            return i
+    lower = name.lower()
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i][0].lower() == lower:
+            return i
+    return None

@@ -1,0 +1,144 @@
+"""Where the XML payload sits in a reply.
+
+Candidates, best first:
+
+1. the body of each fenced block tagged ``xml`` (```` ```xml ````);
+2. the body of each untagged fence that starts with ``<``;
+3. outside fences and think blocks: the first element with the prolog just before it (an
+   XML declaration, a DOCTYPE, comments and processing instructions, white space between
+   them) through the end of the matching root element, with the comments and
+   processing instructions that follow it; then each later top-level element. The
+   prose around is left out (the pipeline sets it aside). A root never closed runs to
+   the end of the reply (a cut-off reply: healing closes it).
+
+With the option ``root`` (the element healing wraps several roots in), top-level elements
+separated only by white space, comments or processing instructions are one payload:
+``<reasoning>…</reasoning>\\n<answer>…</answer>`` is located whole, and a
+``<reasoning>`` block is then part of the payload rather than a think block set aside.
+
+Matching a closing tag to its element is tolerant here (case-insensitive, misnested tags
+closed through), as healing reads them: the walk is linear in the reply.
+"""
+
+from __future__ import annotations
+
+from formatbook_core import Span
+from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, strip_span, think_close, think_spans
+
+from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, tokens
+
+__all__ = ["locate", "element_spans"]
+
+_PROLOG = (COMMENT, PI, DOCTYPE)
+
+
+def _think_name(reply: str, start: int) -> str:
+    m = THINK_OPEN.match(reply, start)
+    return m.group(1).lower() if m else ""
+
+
+def _blank(reply: str, spans: list[Span]) -> str:
+    pieces, pos = [], 0
+    for start, end in spans:
+        pieces += [reply[pos:start], " " * (end - start)]
+        pos = end
+    return "".join(pieces) + reply[pos:]
+
+
+def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) -> list[Span]:
+    """The top-level XML documents in ``text`` (see the module doc), in order. A top-level
+    element named in ``thinking`` is a think block: skipped through its first closing tag
+    (to the end when there is none), as ``formatbook_core.locating.think_spans`` reads it;
+    inside an element it is an element like any other."""
+    found: list[Span] = []
+    it = tokens(text)
+    stack: list[str] = []
+    start: int | None = None  # where the current candidate starts
+    prolog: int | None = None  # where a run of prolog markup before an element starts
+    end: int | None = None  # where the current candidate's root ended
+    closed_early: list[str] = []  # elements closed through by a misnested end tag
+    while (tok := next(it, None)) is not None:
+        kind = tok.kind
+        if not stack and kind == START and tok.name.lower() in thinking:
+            if end is not None:  # a think block after a root ends its candidate
+                found.append(Span(start, end))  # type: ignore[arg-type]
+                start = end = prolog = None
+                closed_early = []
+            close = think_close(tok.name).search(text, tok.end)
+            it = tokens(text, close.end() if close else len(text))
+            continue
+        if stack:
+            if kind == START:
+                stack.append(tok.name.lower())
+            elif kind == END:
+                name = tok.name.lower()
+                if name in stack:
+                    at = len(stack) - 1 - stack[::-1].index(name)
+                    closed_early.extend(stack[at + 1 :])  # misnested: their own end tags come later
+                    del stack[at:]
+                elif name in closed_early:
+                    closed_early.remove(name)
+                if not stack:
+                    end = tok.end
+            continue
+        if end is not None:  # after a root: its trailing comments and PIs, maybe more roots
+            if kind == TEXT and not text[tok.start : tok.end].strip():
+                continue
+            if kind in (COMMENT, PI) or (kind == END and tok.name.lower() in closed_early):
+                if kind == END:
+                    closed_early.remove(tok.name.lower())
+                end = tok.end
+                continue
+            if together and kind in (START, EMPTY):
+                end = tok.end if kind == EMPTY else None
+                if kind == START:
+                    stack.append(tok.name.lower())
+                continue
+            found.append(Span(start, end))  # type: ignore[arg-type]
+            start = end = prolog = None
+            closed_early = []
+        if kind in (START, EMPTY):
+            start = prolog if prolog is not None else tok.start
+            prolog = None
+            if kind == START:
+                stack.append(tok.name.lower())
+            else:
+                end = tok.end
+        elif kind in _PROLOG:
+            if prolog is None:
+                prolog = tok.start
+        elif kind == TEXT and not text[tok.start : tok.end].strip():
+            pass
+        elif kind in (TEXT, STRAY, CDATA, END):
+            prolog = None
+    if start is not None:
+        found.append(Span(start, end if end is not None and not stack else len(text)))
+    return found
+
+
+def locate(reply: str, *, root: str | None = None) -> list[Span]:
+    """Candidate payloads of ``reply``, best first (see the module doc)."""
+    together = root is not None
+    thinking = tuple(t for t in THINK_TAGS if not (together and t == "reasoning"))
+    thinks = [s for s in think_spans(reply) if _think_name(reply, s.start) in thinking]
+    blocks = fences(_blank(reply, thinks))  # a fence inside a think block is a draft
+    candidates: list[Span] = []
+    for f in blocks:
+        body = strip_span(reply, f.body)
+        if f.info == "xml" and body.end > body.start:
+            candidates.append(body)
+    for f in blocks:
+        body = strip_span(reply, f.body)
+        if f.info == "" and reply.startswith("<", body.start) and body not in candidates:
+            candidates.append(body)
+    outside = _blank(reply, [f.span for f in blocks])
+    seen = set(candidates)
+    for span in element_spans(outside, together=together, thinking=thinking):
+        span = strip_span(reply, span)
+        if span not in seen:
+            seen.add(span)
+            candidates.append(span)
+    if not candidates:
+        whole = strip_span(reply, Span(0, len(reply)))
+        candidates.append(whole)
+    return candidates

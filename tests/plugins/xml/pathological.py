@@ -1,0 +1,31 @@
+"""Pathological XML replies for tests/fuzz/test_pathological.py: each ``Case`` is run at
+``size`` and ``8 * size``; check, heal and a StreamGuard fed in small chunks must grow about
+linearly."""
+
+from formatbook_core.fuzzing.pathological import Case
+
+CASES = [
+    Case("deep-unclosed", lambda n: "<a>" * n, 30, "EXPECT XML max_depth=250"),
+    Case("long-text", lambda n: "<a>" + "word " * n + "</a>", 15_000, "EXPECT XML"),
+    Case("long-unclosed-text", lambda n: "<a>" + "x" * n, 37_500, "EXPECT XML"),
+    Case("many-elements", lambda n: "<r>" + "<i k='v'>t</i>" * n + "</r>", 3_000, "EXPECT XML"),
+    Case("many-ampersands", lambda n: "<a>" + "AT&T " * n + "</a>", 3_000, "EXPECT XML"),
+    Case("many-stray-lt", lambda n: "<a>" + "a < b " * n + "</a>", 3_000, "EXPECT XML"),
+    Case("many-html-entities", lambda n: "<a>" + "&nbsp;" * n + "</a>", 3_000, "EXPECT XML"),
+    Case(
+        "many-unquoted-attributes",
+        lambda n: "<a " + " ".join(f"k{i}={i}" for i in range(n)) + "/>",
+        1_500,
+        "EXPECT XML",
+    ),
+    Case("many-roots", lambda n: "<a>x</a>\n" * n, 1_500, "EXPECT XML root=r"),
+    Case("many-candidates", lambda n: "<a/> and " * n, 1_500, "EXPECT XML"),
+    Case("misnested-run", lambda n: "<r>" + "<b><i>x</b></i>" * n + "</r>", 1_500, "EXPECT XML"),
+    Case("unclosed-comment", lambda n: "<a><!--" + "-x" * n, 15_000, "EXPECT XML"),
+    Case("unclosed-attribute", lambda n: '<a b="' + "x" * n, 37_500, "EXPECT XML"),
+    Case("long-name", lambda n: "<" + "n" * n + ">x</" + "n" * n + ">", 15_000, "EXPECT XML"),
+    Case("prose-then-payload", lambda n: "word " * n + "<a>1</a>", 7_500, "EXPECT XML"),
+    Case(
+        "values-counted", lambda n: "<r>" + "<v>one two</v>" * n + "</r>", 1_500, "EXPECT XML\nEXPECT MAX 100000 WORDS"
+    ),
+]

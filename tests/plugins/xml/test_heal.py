@@ -1,0 +1,161 @@
+"""Healing LLM-style XML: each repair listed with its span; the result parsed and its text
+and structure compared with what the reply meant (written by hand); HealError when a
+repair would be a guess."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from formatbook_core import ExpectationError, Expectations, HealError, check, get_format
+
+XML = get_format("xml")
+
+
+def _tree(text: str):
+    """(tag, attributes, text, [children], tail) of the parsed text, to compare structure."""
+
+    def walk(e):
+        return (e.tag, dict(e.attrib), e.text or "", [walk(c) for c in e], e.tail or "")
+
+    return walk(etree.fromstring(text.encode("utf-8")))
+
+
+CASES = [
+    # reply, what it meant (as valid XML written by hand), repair kinds
+    ("<answer>AT&T and P&G</answer>", "<answer>AT&amp;T and P&amp;G</answer>", ["escaped_ampersand"] * 2),
+    ("<answer>if a < b then a</answer>", "<answer>if a &lt; b then a</answer>", ["escaped_lt"]),
+    ("<answer>x<y</answer>".replace("x<y", "x < 3"), "<answer>x &lt; 3</answer>", ["escaped_lt"]),
+    ("<item id=3 name=tea>x</item>", '<item id="3" name="tea">x</item>', ["unquoted_attribute"] * 2),
+    ('<item id="3"name="tea"/>', '<item id="3" name="tea"/>', ["attribute_space"]),
+    ("<Answer>Paris</answer>", "<Answer>Paris</Answer>", ["close_tag_case"]),
+    ("<p><b><i>bold italic</b></i></p>", "<p><b><i>bold italic</i></b></p>", ["misnested", "misnested"]),
+    (
+        "<response><reasoning>The capital is Par",
+        "<response><reasoning>The capital is Par</reasoning></response>",
+        ["truncated_element"],
+    ),
+    (
+        "<response><answer>Paris</answer></resp",
+        "<response><answer>Paris</answer></response>",
+        ["truncated_tag", "truncated_element"],
+    ),
+    (
+        "<response><answer>Paris</answer><fin",
+        "<response><answer>Paris</answer></response>",
+        ["truncated_tag", "truncated_element"],
+    ),
+    ("<code><![CDATA[if (a < b) {", "<code><![CDATA[if (a < b) {]]></code>", ["truncated_cdata", "truncated_element"]),
+    ("<a>x<!-- note", "<a>x<!-- note --></a>", ["truncated_comment", "truncated_element"]),
+    (
+        "<reasoning>why</reasoning>\n<answer>what</answer>",
+        "<root><reasoning>why</reasoning>\n<answer>what</answer></root>",
+        ["wrapped_roots"],
+    ),
+    ("<p>caf&eacute;&nbsp;&mdash; &copy; 2024</p>", "<p>caf\u00e9\u00a0\u2014 \u00a9 2024</p>", ["html_entity"] * 4),
+    ("<p>&LT;tag&GT;</p>", "<p>&lt;tag&gt;</p>", ["html_entity"] * 2),
+    ('\n  <?xml version="1.0"?>\n<a>x</a>', '<?xml version="1.0"?>\n<a>x</a>', ["xml_declaration"]),
+    ('<a><?xml version="1.0"?>x</a>', "<a>x</a>", ["xml_declaration"]),
+    ("<a>]]></a>", "<a>]]&gt;</a>", ["escaped_cdata_end"]),
+    ("<a>bell\x07</a>", "<a>bell</a>", ["invalid_char"]),
+    ('<a title="x < y & z">t</a>', '<a title="x &lt; y &amp; z">t</a>', ["escaped_lt", "escaped_ampersand"]),
+    (
+        "<response>\n  <reasoning>Compare a < b & check</reasoning>\n  <Answer>Yes</answer>\n",
+        "<response>\n  <reasoning>Compare a &lt; b &amp; check</reasoning>\n  <Answer>Yes</Answer>\n</response>",
+        ["escaped_lt", "escaped_ampersand", "close_tag_case", "truncated_element"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "meant", "kinds"), CASES)
+def test_heal_gives_what_was_meant(reply, meant, kinds):
+    healed = XML.heal(reply)
+    assert [r.kind for r in healed.repairs] == kinds
+    assert _tree(healed.text) == _tree(meant)
+    for r in healed.repairs:
+        assert 0 <= r.span.start <= r.span.end <= len(reply)
+    again = XML.heal(healed.text)
+    assert again.text == healed.text and not again.repairs
+
+
+def test_repair_spans_point_at_what_was_repaired():
+    reply = "<a>AT&T</a>"
+    (r,) = XML.heal(reply).repairs
+    assert reply[r.span.start : r.span.end] == "&"
+    reply = "<Answer>x</answer>"
+    (r,) = XML.heal(reply).repairs
+    assert reply[r.span.start : r.span.end] == "</answer>"
+    reply = "<a b=1/>"
+    (r,) = XML.heal(reply).repairs
+    assert reply[r.span.start : r.span.end] == "1"
+
+
+def test_the_root_option_names_the_wrapper():
+    healed = XML.heal("<a/><b/>", root="reply")
+    assert healed.text == "<reply><a/><b/></reply>"
+
+
+def test_the_simple_schema_root_names_the_wrapper():
+    healed = XML.heal("<reasoning>r</reasoning><final>f</final>", {"root": "answer", "required": ["final"]})
+    assert healed.text == "<answer><reasoning>r</reasoning><final>f</final></answer>"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sorry, I cannot help.",
+        "<a>x</b>",  # </b> closes nothing: a typo for </a>, or a lost <b>? not decidable
+        "<input disabled>",  # an attribute without a value
+        '<a x="1" x="2"/>',  # which value?
+        "text before <a/>",
+        "<a/> text after",
+        '<!DOCTYPE a [<!ENTITY e "v">]><a>&e;</a>',
+        '<!DOCTYPE a SYSTEM "a.dtd"><a/>',
+        "",
+    ],
+)
+def test_heal_refuses_to_guess(reply):
+    with pytest.raises(HealError) as err:
+        XML.heal(reply)
+    assert err.value.violations
+
+
+def test_valid_replies_come_back_unchanged():
+    for text in XML.samples:
+        healed = XML.heal(text)
+        assert healed.text == text and not healed.repairs
+
+
+def test_a_schema_violation_is_not_healed():
+    with pytest.raises(HealError) as err:
+        XML.heal("<answer><final>x</final></answer>", {"root": "answer", "required": ["reasoning"]})
+    assert err.value.violations[0].code == "schema.required"
+
+
+def test_check_heals_an_llm_reply_with_prose_around():
+    reply = (
+        "Sure! Here is the answer in the requested format:\n\n"
+        "<reasoning>AT&T's revenue grew because a < b</reasoning>\n<answer>Yes &mdash; it grew</answer>\n\n"
+        "Let me know if you need more."
+    )
+    result = check(reply, "EXPECT XML root=response")
+    assert result.ok
+    assert result.verdict == "healed"
+    root = etree.fromstring(result.text.encode())
+    assert root.tag == "response"
+    assert [c.tag for c in root] == ["reasoning", "answer"]
+    assert root[0].text == "AT&T's revenue grew because a < b"
+    assert root[1].text == "Yes \u2014 it grew"
+    kinds = [r.kind for r in result.repairs]
+    assert kinds[0] == "located"
+    assert {"wrapped_roots", "escaped_ampersand", "escaped_lt", "html_entity"} <= set(kinds)
+    assert [s.kind for s in result.set_aside] == ["prose", "prose"]
+    # repair spans are offsets into the reply
+    amp = next(r for r in result.repairs if r.kind == "escaped_ampersand")
+    assert reply[amp.span.start] == "&"
+
+
+@pytest.mark.parametrize("bad", ["1abc", "a b", "x:root", ""])
+def test_the_root_option_must_be_an_element_name(bad):
+    with pytest.raises(ExpectationError):
+        Expectations(format="xml", options={"root": bad})

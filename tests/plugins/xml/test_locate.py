@@ -1,0 +1,69 @@
+"""Where the payload sits: fences, the first element through its root's end, prose and
+think blocks set aside, several top-level tags together with the option ``root``."""
+
+from __future__ import annotations
+
+import pytest
+
+from formatbook_core import check, get_format
+
+XML = get_format("xml")
+
+
+def _first(reply: str, **options) -> str:
+    span = XML.locate(reply, **options)[0]
+    return reply[span.start : span.end]
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ("Here you go:\n```xml\n<a>1</a>\n```\nDone.", "<a>1</a>"),
+        ("```\n<a>1</a>\n```", "<a>1</a>"),
+        ("Answer: <answer>42</answer> — hope it helps!", "<answer>42</answer>"),
+        ("<think>I should use <b> tags</think>\n<answer>42</answer>", "<answer>42</answer>"),
+        (
+            'Sure.\n<?xml version="1.0"?>\n<!-- c -->\n<r><x/></r>\n<!-- end -->\nBye',
+            '<?xml version="1.0"?>\n<!-- c -->\n<r><x/></r>\n<!-- end -->',
+        ),
+        ("Result:\n<a><b>cut off", "<a><b>cut off"),
+        ("<a><b><a>nested same name</a></b></a> after", "<a><b><a>nested same name</a></b></a>"),
+        ("If a < b then <r>x</r>.", "<r>x</r>"),
+        ("<p><b><i>x</b></i></p> tail", "<p><b><i>x</b></i></p>"),
+        ("<reasoning>why</reasoning>\n<answer>what</answer>", "<answer>what</answer>"),
+    ],
+)
+def test_first_candidate(reply, payload):
+    assert _first(reply) == payload
+
+
+def test_several_top_level_tags_are_one_payload_with_root():
+    reply = "Sure!\n<reasoning>why</reasoning>\n<answer>what</answer>\nCheers"
+    assert _first(reply, root="response") == "<reasoning>why</reasoning>\n<answer>what</answer>"
+    result = check(reply, "EXPECT XML root=response")
+    assert result.ok
+    assert result.text == "<response><reasoning>why</reasoning>\n<answer>what</answer></response>"
+    assert [s.text.strip() for s in result.set_aside] == ["Sure!", "Cheers"]
+
+
+def test_prose_between_top_level_tags_ends_the_payload():
+    reply = "<a>1</a>\nand then\n<b>2</b>"
+    assert _first(reply, root="r") == "<a>1</a>"
+
+
+def test_later_elements_are_later_candidates():
+    reply = "<a>1</a> text <b>2</b>"
+    spans = XML.locate(reply)
+    assert [reply[s.start : s.end] for s in spans] == ["<a>1</a>", "<b>2</b>"]
+
+
+def test_a_reply_without_xml_fails_with_a_violation():
+    result = check("I'm sorry, I can't do that.", "EXPECT XML")
+    assert not result.ok
+    assert result.violations
+
+
+def test_locate_is_linear_on_many_candidates():
+    reply = "<a/> x " * 20_000
+    spans = XML.locate(reply)
+    assert len(spans) == 20_000

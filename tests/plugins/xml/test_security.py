@@ -1,0 +1,210 @@
+"""Hostile replies and schemas: no entity expansion, no file read, no request, fast answers.
+
+A real temporary file holds a secret that must never appear in any output, and a local
+HTTP server records every request it gets: it must get none."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+import time
+
+import pytest
+from lxml import etree
+
+from formatbook_core import ExpectationError, HealError, StreamGuard, check, get_format, parse_expectations
+from formatbook_xml.parser import SETTINGS, safe_parser
+
+XML = get_format("xml")
+SECRET = "TOP-SECRET-4f1c9e"
+
+
+@pytest.fixture
+def secret_file(tmp_path):
+    path = tmp_path / "secret.txt"
+    path.write_text(SECRET, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def server():
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the http.server name
+            hits.append(self.path)
+            body = b'<!ENTITY x "FETCHED">' if self.path.endswith(".dtd") else b"<r>FETCHED</r>"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", hits
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def _attacks(secret: str, url: str) -> dict[str, str]:
+    laughs = '<!DOCTYPE lolz [<!ENTITY lol "lol">' + "".join(
+        f'<!ENTITY lol{i} "' + (f"&lol{i - 1};" if i > 1 else "&lol;") * 10 + '">' for i in range(1, 10)
+    )
+    return {
+        "xxe-file": f'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file://{secret}">]><r>&x;</r>',
+        "xxe-plain-path": f'<!DOCTYPE r [<!ENTITY x SYSTEM "{secret}">]><r>&x;</r>',
+        "xxe-http": f'<!DOCTYPE r [<!ENTITY x SYSTEM "{url}/x">]><r>&x;</r>',
+        "xxe-parameter": f'<!DOCTYPE r [<!ENTITY % p SYSTEM "{url}/p.dtd"> %p;]><r>&x;</r>',
+        "external-dtd": f'<!DOCTYPE r SYSTEM "{url}/r.dtd"><r>&x;</r>',
+        "external-dtd-public": f'<!DOCTYPE r PUBLIC "-//X//Y" "{url}/r.dtd"><r/>',
+        "billion-laughs": laughs + "]><lolz>&lol9;</lolz>",
+        "xxe-in-fence": f'Sure:\n```xml\n<!DOCTYPE r [<!ENTITY x SYSTEM "file://{secret}">]>\n<r>&x;</r>\n```',
+        "xinclude": f'<r xmlns:xi="http://www.w3.org/2001/XInclude"><xi:include href="file://{secret}" parse="text"/></r>',
+    }
+
+
+def _everything(result) -> str:
+    return repr(result.to_dict()) + repr([str(v) for v in result.violations]) + repr(result.value)
+
+
+def test_the_parser_settings_are_the_safe_ones():
+    parser = safe_parser()
+    assert SETTINGS["resolve_entities"] is False
+    assert SETTINGS["no_network"] is True
+    assert SETTINGS["load_dtd"] is False
+    assert SETTINGS["huge_tree"] is False
+    # the parser lxml builds from them refuses to expand an internal entity
+    root = etree.fromstring(b'<!DOCTYPE r [<!ENTITY e "EXPANDED">]><r>&e;</r>', parser)
+    assert "EXPANDED" not in etree.tostring(root).decode()
+
+
+@pytest.mark.parametrize("name", list(_attacks("/x", "http://h")))
+def test_attacks_are_violations_fast_with_no_file_read_and_no_request(name, secret_file, server):
+    url, hits = server
+    reply = _attacks(str(secret_file), url)[name]
+    started = time.perf_counter()
+    result = check(reply, "EXPECT XML\nEXPECT MAX 100 WORDS")
+    healed_error = None
+    try:
+        XML.heal(reply)
+    except HealError as err:
+        healed_error = err
+    guard = StreamGuard("EXPECT XML")
+    for i in range(0, len(reply), 7):
+        guard.feed(reply[i : i + 7])
+    streamed = guard.finish()
+    values = XML.extract_values(reply)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 1.0, f"{name} took {elapsed:.2f}s"
+    assert hits == [], f"{name}: the server got {hits}"
+    for text in (_everything(result), _everything(streamed), repr(values), repr(healed_error)):
+        assert SECRET not in text
+        assert "FETCHED" not in text
+        assert "lollollol" not in text
+    if name == "xinclude":
+        # XInclude is never processed: the element stays an element, nothing is read
+        assert result.ok and "xi:include" in result.text
+    else:
+        assert not result.ok
+        assert healed_error is not None
+        assert any(v.code in ("xml.doctype", "xml.entity") for v in result.violations), result.violations
+
+
+def test_doctype_violation_points_at_the_refused_part():
+    reply = '<!DOCTYPE r [<!ENTITY x "y">]><r>&x;</r>'
+    (violation,) = XML.validate(reply)
+    assert violation.code == "xml.doctype"
+    assert reply[violation.span.start] == "["
+
+
+def test_a_bare_doctype_is_allowed():
+    assert XML.is_valid("<!DOCTYPE note>\n<note>hi</note>")
+
+
+def test_can_be_valid_refuses_the_entity_declaration_as_soon_as_it_shows():
+    assert XML.can_be_valid("<!DOCTYPE r ")
+    assert not XML.can_be_valid("<!DOCTYPE r [")
+    assert not XML.can_be_valid("<!DOCTYPE r SYSTEM")
+
+
+XSD_INCLUDE = """<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:include schemaLocation="{loc}"/>
+  <xs:element name="r" type="xs:string"/>
+</xs:schema>"""
+XSD_IMPORT = """<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:import namespace="urn:other" schemaLocation="{loc}"/>
+  <xs:element name="r" type="xs:string"/>
+</xs:schema>"""
+RNG_INCLUDE = """<grammar xmlns="http://relaxng.org/ns/structure/1.0">
+  <include href="{loc}"/>
+  <start><element name="r"><text/></element></start>
+</grammar>"""
+
+
+@pytest.mark.parametrize(
+    "template", [XSD_INCLUDE, XSD_IMPORT, RNG_INCLUDE], ids=["xsd-include", "xsd-import", "rng-include"]
+)
+def test_schema_references_are_refused_without_allow_fetch(template, secret_file, server):
+    url, hits = server
+    for loc in (f"file://{secret_file}", str(secret_file), f"{url}/other.xsd"):
+        with pytest.raises(ExpectationError) as err:
+            XML.load_schema(template.format(loc=loc))
+        assert "allow_fetch" in str(err.value)
+        assert SECRET not in str(err.value)
+    assert hits == []
+
+
+def test_schema_references_to_files_are_refused_even_with_allow_fetch(secret_file, server):
+    url, hits = server
+    for loc in (f"file://{secret_file}", "secret.txt"):
+        with pytest.raises(ExpectationError, match="only http and https"):
+            XML.load_schema(XSD_INCLUDE.format(loc=loc), allow_fetch=True)
+    assert hits == []
+
+
+def test_an_xsd_include_over_http_is_fetched_only_with_allow_fetch(server):
+    url, hits = server
+    included = (
+        '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="extra" type="xs:int"/></xs:schema>'
+    )
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            body = included.encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        loc = f"http://127.0.0.1:{httpd.server_address[1]}/inc.xsd"
+        schema = XML.load_schema(XSD_INCLUDE.format(loc=loc), allow_fetch=True)
+        assert XML.is_valid("<extra>5</extra>", schema)
+        assert not XML.is_valid("<extra>five</extra>", schema)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert hits == []  # the other server was never asked
+
+
+def test_a_dtd_schema_naming_an_external_entity_is_refused(secret_file):
+    with pytest.raises(ExpectationError, match="SYSTEM or PUBLIC"):
+        XML.load_schema(f'<!ELEMENT r (#PCDATA)>\n<!ENTITY x SYSTEM "file://{secret_file}">')
+
+
+def test_a_schema_url_needs_allow_fetch(server):
+    url, hits = server
+    with pytest.raises(ExpectationError, match="allow_fetch"):
+        parse_expectations(f"EXPECT XML {url}/s.xsd").loaded_schema  # noqa: B018 - loading is the test
+    assert hits == []
