@@ -1,0 +1,97 @@
+"""The line pass of healing: tabs used as indentation, stray document markers, plain
+scalars that break the parse (quoted). One pass over the lines, edits listed with spans
+into the text as received."""
+
+from __future__ import annotations
+
+import re
+
+from .state import Healing
+
+# "key: value" or "- key: value" with a plain value: groups are the text up to the
+# value, and the value (linear: the key holds no ": ", the value runs to the line end)
+_KEY_VALUE = re.compile(r"((?:[ ]*-[ ]+)*[ ]*(?:[^\s#:\-\"'\[\]{}&*!|>][^:\n]*?|-[^\s:][^:\n]*?)[ ]*:[ ]+)([^\n]*)")
+_BLOCK_HEADER = re.compile(r"[^#]*:[ \t]*[|>][0-9+\-]*[ \t]*(?:#.*)?|[ \t]*-[ \t]+[|>][0-9+\-]*[ \t]*(?:#.*)?")
+_RESERVED = "@`%"
+TAB_WIDTH = 2
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _needs_quotes(value: str) -> bool:
+    """A plain value that cannot be read as written: it holds ': ' (or ends with ':'),
+    or starts with a reserved indicator."""
+    v = value.rstrip()
+    if not v or v[0] in "\"'[{|>&*!#":
+        return False
+    if v[0] in _RESERVED:
+        return True
+    head = v.split(" #", 1)[0] if ": " not in v else v
+    return ": " in head or head.endswith(":") or head.startswith(("]", "}", ","))
+
+
+def repair_lines(h: Healing) -> None:
+    text = h.text
+    out: list[str] = []
+    pos = 0
+    block_parent: int | None = None  # indent of the line that opened a block scalar
+    lines = text.split("\n")
+    content_after = [False] * (len(lines) + 1)
+    for i in range(len(lines) - 1, -1, -1):
+        stripped = lines[i].strip()
+        content_after[i] = content_after[i + 1] or (bool(stripped) and not stripped.startswith("#")
+                                                    and stripped not in ("---", "..."))
+    seen_content = False
+    for i, line in enumerate(lines):
+        start = pos
+        pos += len(line) + 1
+        body = line.rstrip("\r")
+        stripped = body.strip()
+        lead_len = len(body) - len(body.lstrip(" \t"))
+        ind = len(body) - len(body.lstrip(" "))
+        if block_parent is not None:
+            if not stripped or lead_len > block_parent and "\t" not in body[:lead_len]:
+                out.append(line)
+                continue
+            if stripped and lead_len > block_parent:
+                out.append(line)
+                continue
+            block_parent = None
+        if stripped in ("---", "...") and body.startswith(stripped):
+            stray = (stripped == "..." and not content_after[i + 1]) or (
+                stripped == "---" and (not content_after[i + 1] or (not seen_content and i > 0 and _only_markers(lines[:i])))
+            )
+            if stray:
+                h.repair("stray_marker", f"removed a stray document marker {stripped!r}", start, start + len(body))
+                out.append(None)  # type: ignore[arg-type]
+                continue
+            out.append(line)
+            continue
+        if stripped and not stripped.startswith("#"):
+            seen_content = True
+        if "\t" in body[:lead_len] and stripped and not stripped.startswith("#"):
+            lead = body[:lead_len]
+            fixed = lead.replace("\t", " " * TAB_WIDTH)
+            h.repair("tab_indentation", "replaced tabs used as indentation with spaces", start, start + lead_len)
+            body = fixed + body[lead_len:]
+            line = body + ("\r" if line.endswith("\r") else "")
+            ind = len(fixed)
+        m = _KEY_VALUE.fullmatch(body)
+        if m is not None and _needs_quotes(m.group(2)):
+            value = m.group(2).rstrip()
+            vstart = start + m.start(2)
+            h.repair("quoted_scalar", "quoted a plain value holding ': ' or a reserved indicator", vstart, vstart + len(value))
+            body = m.group(1) + _quote(value)
+            line = body + ("\r" if line.endswith("\r") else "")
+        if _BLOCK_HEADER.fullmatch(body):
+            block_parent = ind
+        out.append(line)
+    h.text = "\n".join(x for x in out if x is not None)
+    h.reread()
+
+
+def _only_markers(lines: list[str]) -> bool:
+    return all(not x.strip() or x.strip().startswith("#") or x.strip() in ("---", "...") or x.startswith("%")
+               for x in lines)

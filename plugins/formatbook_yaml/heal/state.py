@@ -1,0 +1,56 @@
+"""The healing in progress, and the plan's first and last syntax steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from formatbook_core import HealError, Repair, Span, Violation
+from formatbook_core.limits import limits_from
+
+from ..syntax import Reading, read
+
+
+class Healing:
+    """The text being healed, its ``repairs`` so far and its last strict ``reading``."""
+
+    def __init__(self, fmt: Any, text: str, schema: Any, options: dict[str, Any]):
+        self.fmt = fmt
+        self.original = text
+        self.text = text
+        self.schema = schema
+        self.options = options
+        self.max_size, self.max_depth = limits_from(options)
+        self.repairs: list[Repair] = []
+        self.reading: Reading | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.reading is not None and self.reading.violation is None
+
+    def reread(self) -> Reading:
+        self.reading = read(self.text, self.options, self.max_depth)
+        return self.reading
+
+    def repair(self, kind: str, message: str, start: int, end: int) -> None:
+        """List a repair; its span is clamped into the text as received."""
+        n = len(self.original)
+        start = max(0, min(start, n))
+        self.repairs.append(Repair(kind, message, Span(start, max(start, min(end, n)))))
+
+
+def refuse(h: Healing) -> None:
+    if not isinstance(h.text, str):
+        raise HealError("cannot heal YAML: the reply is not text", [Violation("yaml.syntax", "not text")])
+    if len(h.text) > h.max_size:
+        v = Violation("yaml.too_large", f"the YAML is longer than {h.max_size} characters")
+        raise HealError(f"cannot heal YAML: {v.message}", [v])
+
+
+def check(h: Healing) -> None:
+    h.reread()
+
+
+def confirm(h: Healing) -> None:
+    reading = h.reread()
+    if reading.violation is not None:
+        raise HealError(f"cannot heal YAML: {reading.violation.message}", [reading.violation])
