@@ -437,7 +437,9 @@ class LineScanner:
             j += 1
         return -1
 
-    def _after_node(self, s: str, j: int, *, col: int = -1, first: bool = False, tabbed: bool = False) -> None:
+    def _after_node(
+        self, s: str, j: int, *, col: int = -1, first: bool = False, tabbed: bool = False, flow: bool = False
+    ) -> None:
         """After a quoted scalar or a flow collection closed on this line."""
         n = len(s)
         if j < n and s[j] == "#":
@@ -446,7 +448,7 @@ class LineScanner:
         if k >= n or s[k] == "#":
             if first and not self.root_done:
                 self.root_done = True
-                if self.collection_root and not self.levels and not self.flow:
+                if self.collection_root and not self.levels and not flow:
                     self._fail("yaml.root", "the document is a bare scalar, not a mapping or a list", col)
             self.root_done = True
             self.pending = False
@@ -501,7 +503,7 @@ class LineScanner:
                 if not flow:
                     self.prev = "x"
                     if key_col >= 0:
-                        self._after_node(s, j + 1, col=key_col, first=first, tabbed=tabbed)
+                        self._after_node(s, j + 1, col=key_col, first=first, tabbed=tabbed, flow=True)
                     else:
                         self._after_flow(s, j + 1)
                     return
