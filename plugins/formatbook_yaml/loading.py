@@ -152,6 +152,8 @@ def check_graph(root: Any, max_depth: int) -> None:
             raise YamlError(Violation("yaml.alias_cycle", "an alias refers to a node that holds it", span=_span(node)))
         on_path.add(key)
         distinct += 1
+        if "python" in tag_of(node).lower():
+            raise _bad_tag(node, tag_of(node))
         stack.append((node, True))
         for kid in _children(node, MappingNode, SequenceNode):
             if id(kid) in on_path:

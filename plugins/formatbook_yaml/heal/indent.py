@@ -15,7 +15,7 @@ def repair_indentation(h: Healing) -> None:
     for _ in range(MAX_ROUNDS):
         scanner = scan(h.text, **scanner_options(h.options, h.max_depth))
         err = scanner.error
-        if err is None or err.code not in ("yaml.indentation", "yaml.syntax"):
+        if err is None or err.code not in ("yaml.indentation", "yaml.syntax", "yaml.plain_colon"):
             break
         if not _snap(h, err.position):
             break
