@@ -27,10 +27,16 @@ _SAMPLES = (
 )
 
 _OPTIONS = (
-    Option("root", str, "collection", "what a document's root may be: a mapping or list, or any node",
-           choices=("collection", "any")),
-    Option("documents", str, "one", "one document, or a stream of them (the value is then a list)",
-           choices=("one", "many")),
+    Option(
+        "root",
+        str,
+        "collection",
+        "what a document's root may be: a mapping or list, or any node",
+        choices=("collection", "any"),
+    ),
+    Option(
+        "documents", str, "one", "one document, or a stream of them (the value is then a list)", choices=("one", "many")
+    ),
     Option("allow_fetch", bool, False, "a schema given as a URL (http or https) may be fetched"),
     Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
 )

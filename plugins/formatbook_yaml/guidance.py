@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-_PLAIN = "Reply with YAML only: a mapping or a list, no prose around it. Quote strings holding \": \" or \" #\"."
+_PLAIN = 'Reply with YAML only: a mapping or a list, no prose around it. Quote strings holding ": " or " #".'
 _MAX_DEPTH = 6
 _MAX_ENUM = 12
 
@@ -37,7 +37,12 @@ def guidance(schema: dict | bool | None) -> str:
 
 def _resolve(schema: Any, root: dict) -> dict:
     seen = 0
-    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#") and seen < 16:
+    while (
+        isinstance(schema, dict)
+        and isinstance(schema.get("$ref"), str)
+        and schema["$ref"].startswith("#")
+        and seen < 16
+    ):
         target: Any = root
         for part in schema["$ref"][1:].lstrip("/").split("/"):
             if not part:

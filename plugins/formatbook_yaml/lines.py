@@ -42,8 +42,14 @@ class LineScanner:
     first :class:`Refusal` (then nothing more is read). ``spacing_tabs`` (when asked for)
     lists offsets of tabs the loader may read as spaces."""
 
-    def __init__(self, *, one_document: bool = True, collection_root: bool = True, max_depth: int = 1000,
-                 collect_tabs: bool = False):
+    def __init__(
+        self,
+        *,
+        one_document: bool = True,
+        collection_root: bool = True,
+        max_depth: int = 1000,
+        collect_tabs: bool = False,
+    ):
         self.one_document = one_document
         self.collection_root = collection_root
         self.max_depth = max_depth
@@ -254,8 +260,9 @@ class LineScanner:
                 levels.pop()
                 self.pending = False
                 return
-            self._fail("yaml.indentation", f"a {'list item' if kind == 'seq' else 'key'} out of line with its siblings",
-                       where)
+            self._fail(
+                "yaml.indentation", f"a {'list item' if kind == 'seq' else 'key'} out of line with its siblings", where
+            )
         if levels and (popped or not self.pending):
             self._fail("yaml.indentation", "an indentation that matches no open block", where)
         if not levels and self.root_done and not self.pending:
@@ -329,8 +336,7 @@ class LineScanner:
                 self.flow_indent = parent
                 self.prev = c
                 self._depth(i)
-                self._flow(s, i + 1, key_col=at if not key_seen else -1, first=first and not key_seen,
-                           tabbed=tabbed)
+                self._flow(s, i + 1, key_col=at if not key_seen else -1, first=first and not key_seen, tabbed=tabbed)
                 return
             if c in "\"'":
                 self.quote = c

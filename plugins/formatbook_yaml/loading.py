@@ -57,12 +57,30 @@ class Document:
         self.value = value
 
 
+_CLASSES: list[Any] = []
+
+
 def _yaml(max_depth: int) -> Any:
+    """A ruamel ``YAML`` reading plain scalars as marked (resolved here, by the YAML 1.2
+    core schema) and ``!`` as a string tag; its classes are built once."""
+    from ruamel.yaml import YAML  # noqa: PLC0415 - lazy: heavy
+
+    if not _CLASSES:
+        _CLASSES.extend(_classes())
+    resolver, composer = _CLASSES
+    y = YAML(typ="safe", pure=True)
+    y.Resolver = resolver
+    y.Composer = composer
+    y.max_depth = max(1, min(max_depth, PARSER_DEPTH))
+    return y
+
+
+def _classes() -> tuple[Any, Any]:
     from ruamel.yaml import YAML  # noqa: PLC0415 - lazy: heavy
     from ruamel.yaml.resolver import VersionedResolver  # noqa: PLC0415 - lazy: heavy
     from ruamel.yaml.tag import Tag  # noqa: PLC0415 - lazy: heavy
 
-    class PlainResolver(VersionedResolver):  # type: ignore[misc]
+    class PlainResolver(VersionedResolver):
         """Marks plain scalars instead of resolving them (YAML 1.2 core schema below)."""
 
         def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
@@ -74,7 +92,7 @@ def _yaml(max_depth: int) -> Any:
 
     from ruamel.yaml.composer import Composer  # noqa: PLC0415 - lazy: heavy
 
-    class StrictComposer(Composer):  # type: ignore[misc]
+    class StrictComposer(Composer):
         """``! 12`` (the non-specific tag) is the string "12", never the number."""
 
         def compose_scalar_node(self, anchor: Any) -> Any:
@@ -83,11 +101,7 @@ def _yaml(max_depth: int) -> Any:
                 event.ctag = Tag(suffix=CORE + "str")
             return super().compose_scalar_node(anchor)
 
-    y = YAML(typ="safe", pure=True)
-    y.Resolver = PlainResolver
-    y.Composer = StrictComposer
-    y.max_depth = max(1, min(max_depth, PARSER_DEPTH))
-    return y
+    return PlainResolver, StrictComposer
 
 
 def compose(text: str, max_depth: int) -> list[Any]:

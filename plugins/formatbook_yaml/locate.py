@@ -22,7 +22,9 @@ from formatbook_core.locating import fences, outside_spans, strip_span, think_sp
 _TAGS = {"yaml", "yml"}
 # a line that opens YAML data at the margin: an item, a marker, a flow collection, a key
 # (a word or a quoted key, then ": " or ":" at the end); linear: no nested quantifiers
-_DATA = re.compile(r"""(?:-(?:[ \t]|$)|---|\{|\[|"[^"\n]{0,200}"[ \t]*:(?:[ \t]|$)|'[^'\n]{0,200}'[ \t]*:(?:[ \t]|$)|[^\s:#"'\-\[\]{}][^:\n]{0,200}?:(?:[ \t]|$))""")
+_DATA = re.compile(
+    r"""(?:-(?:[ \t]|$)|---|\{|\[|"[^"\n]{0,200}"[ \t]*:(?:[ \t]|$)|'[^'\n]{0,200}'[ \t]*:(?:[ \t]|$)|[^\s:#"'\-\[\]{}][^:\n]{0,200}?:(?:[ \t]|$))"""
+)
 
 
 def _is_prose_key(line: str, next_line: str | None) -> bool:
@@ -31,6 +33,12 @@ def _is_prose_key(line: str, next_line: str | None) -> bool:
     if not body.endswith(":") or len(body[:-1].split()) < 3:
         return False
     return next_line is None or not next_line[:1].isspace() or next_line.strip() == ""
+
+
+def _prose_like(line: str) -> bool:
+    """A line at the margin that reads as a sentence, not as YAML syntax."""
+    first = line[:1]
+    return first.isalnum() or first in "(\u201c\u00ab\u00bf\u00a1" or line.startswith("**")
 
 
 def trimmed(reply: str, span: Span) -> Span:
@@ -50,7 +58,7 @@ def trimmed(reply: str, span: Span) -> Span:
         if _DATA.match(line) and not _is_prose_key(line, nxt):
             first = i
             break
-        if line[:1].isspace():  # an indented line before any data: not prose to skip
+        if line[:1].isspace() or not _prose_like(line):  # not prose to skip: keep it all
             return span
     if first is None:
         return span
@@ -59,7 +67,7 @@ def trimmed(reply: str, span: Span) -> Span:
         line = lines[i]
         if line.strip() == "" or line[:1].isspace() or line.startswith("#"):
             continue
-        if _DATA.match(line) or line.startswith(("...", "]", "}")):
+        if _DATA.match(line) or not _prose_like(line):
             last = i
             continue
         break

@@ -70,7 +70,9 @@ def _cases() -> list[Path]:
 
 
 CASES = _cases()
-pytestmark = pytest.mark.skipif(not CASES, reason=f"yaml-test-suite not found at {CORPUS} (set FORMATBOOK_CONFORMANCE_DIR)")
+pytestmark = pytest.mark.skipif(
+    not CASES, reason=f"yaml-test-suite not found at {CORPUS} (set FORMATBOOK_CONFORMANCE_DIR)"
+)
 
 
 def _json_stream(text: str) -> list:

@@ -47,8 +47,8 @@ def _snap(h: Healing, position: int) -> bool:
     last_ind, last_item = previous[-1]
     # the sibling column: the previous line's when it is the same kind of entry,
     # else the nearest column an earlier line used
-    target = last_ind if last_item == item and abs(last_ind - ind) <= 2 else min(
-        indents, key=lambda c: (abs(c - ind), -c)
+    target = (
+        last_ind if last_item == item and abs(last_ind - ind) <= 2 else min(indents, key=lambda c: (abs(c - ind), -c))
     )
     if target == ind:
         return False

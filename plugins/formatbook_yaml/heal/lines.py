@@ -41,8 +41,9 @@ def repair_lines(h: Healing) -> None:
     content_after = [False] * (len(lines) + 1)
     for i in range(len(lines) - 1, -1, -1):
         stripped = lines[i].strip()
-        content_after[i] = content_after[i + 1] or (bool(stripped) and not stripped.startswith("#")
-                                                    and stripped not in ("---", "..."))
+        content_after[i] = content_after[i + 1] or (
+            bool(stripped) and not stripped.startswith("#") and stripped not in ("---", "...")
+        )
     seen_content = False
     for i, line in enumerate(lines):
         start = pos
@@ -61,7 +62,8 @@ def repair_lines(h: Healing) -> None:
             block_parent = None
         if stripped in ("---", "...") and body.startswith(stripped):
             stray = (stripped == "..." and not content_after[i + 1]) or (
-                stripped == "---" and (not content_after[i + 1] or (not seen_content and i > 0 and _only_markers(lines[:i])))
+                stripped == "---"
+                and (not content_after[i + 1] or (not seen_content and i > 0 and _only_markers(lines[:i])))
             )
             if stray:
                 h.repair("stray_marker", f"removed a stray document marker {stripped!r}", start, start + len(body))
@@ -82,7 +84,12 @@ def repair_lines(h: Healing) -> None:
         if m is not None and _needs_quotes(m.group(2)):
             value = m.group(2).rstrip()
             vstart = start + m.start(2)
-            h.repair("quoted_scalar", "quoted a plain value holding ': ' or a reserved indicator", vstart, vstart + len(value))
+            h.repair(
+                "quoted_scalar",
+                "quoted a plain value holding ': ' or a reserved indicator",
+                vstart,
+                vstart + len(value),
+            )
             body = m.group(1) + _quote(value)
             line = body + ("\r" if line.endswith("\r") else "")
         if _BLOCK_HEADER.fullmatch(body):
@@ -93,5 +100,6 @@ def repair_lines(h: Healing) -> None:
 
 
 def _only_markers(lines: list[str]) -> bool:
-    return all(not x.strip() or x.strip().startswith("#") or x.strip() in ("---", "...") or x.startswith("%")
-               for x in lines)
+    return all(
+        not x.strip() or x.strip().startswith("#") or x.strip() in ("---", "...") or x.startswith("%") for x in lines
+    )

@@ -61,9 +61,13 @@ def repair_against_schema(h: Healing) -> None:
             continue
         start, end = target.start_mark.index, target.end_mark.index
         edits.append((start, end, text))
-        message = op.describe() if kind == op.kind else (
-            f"turned the YAML 1.1 word {words[op.path]!r} into the boolean the schema asks for at /"
-            + "/".join(str(p) for p in op.path)
+        message = (
+            op.describe()
+            if kind == op.kind
+            else (
+                f"turned the YAML 1.1 word {words[op.path]!r} into the boolean the schema asks for at /"
+                + "/".join(str(p) for p in op.path)
+            )
         )
         h.repair(kind, message, start, end)
     if not edits:
@@ -102,8 +106,9 @@ def _nodes(roots: list[Any], wanted: set[tuple], many: bool) -> dict[tuple, tupl
         return memo[id(n)]
 
     prefixes = {p[:i] for p in wanted for i in range(len(p) + 1)}
-    start = [((i,), None, r) for i, r in enumerate(roots)] if many else [((), None, roots[0])]
-    stack = list(start)
+    stack: list[tuple[tuple, Any, Any]] = (
+        [((i,), None, r) for i, r in enumerate(roots)] if many else [((), None, roots[0])]
+    )
     while stack:
         path, key_node, node = stack.pop()
         if path in wanted:

@@ -33,7 +33,7 @@ def repair_end(h: Healing) -> None:
     if cut < 0:
         h.reread()
         return
-    candidate = stripped[: cut + 1]
+    candidate = stripped[:cut].rstrip()
     if candidate.strip():
         previous = h.text
         h.text = candidate

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import HealError, check, get_format
+from formatbook_core import Expectations, HealError, check, get_format
 
 FMT = get_format("yaml")
 
@@ -100,11 +100,15 @@ def test_yaml_1_2_words_stay_strings_and_the_schema_repair_is_listed():
 def test_schema_repairs_through_the_shared_layer():
     schema = {
         "type": "object",
-        "properties": {"age": {"type": "integer"}, "status": {"enum": ["Active", "Closed"]}, "firstName": {"type": "string"}},
+        "properties": {
+            "age": {"type": "integer"},
+            "status": {"enum": ["Active", "Closed"]},
+            "firstName": {"type": "string"},
+        },
         "required": ["age"],
     }
     reply = "# person\nage: '42'\nstatus: active\nfirst_name: Ada\n"
-    result = check(reply, {"format": "yaml", "schema": schema} if False else _expect(schema))
+    result = check(reply, _expect(schema))
     assert result.ok, result.violations
     assert result.value == {"age": 42, "status": "Active", "firstName": "Ada"}
     assert {r.kind for r in result.repairs} >= {"string_to_number", "enum_case", "renamed_key"}
@@ -113,8 +117,6 @@ def test_schema_repairs_through_the_shared_layer():
 
 
 def _expect(schema):
-    from formatbook_core import Expectations
-
     return Expectations(format="yaml", schema=schema)
 
 
