@@ -76,7 +76,6 @@ def _yaml(max_depth: int) -> Any:
 
 
 def _classes() -> tuple[Any, Any]:
-    from ruamel.yaml import YAML  # noqa: PLC0415 - lazy: heavy
     from ruamel.yaml.resolver import VersionedResolver  # noqa: PLC0415 - lazy: heavy
     from ruamel.yaml.tag import Tag  # noqa: PLC0415 - lazy: heavy
 

@@ -53,24 +53,16 @@ def _snap(h: Healing, position: int) -> bool:
     if target == ind:
         return False
     delta = target - ind
-    new = list(lines)
-    new[row] = " " * target + line.lstrip(" ")
+    edits = [(starts[row], starts[row] + ind, " " * target)]
     for k in range(row + 1, len(lines)):
         child = lines[k]
         if child.strip() and len(child) - len(child.lstrip(" ")) <= ind:
             break
         if child.strip():
             c_ind = len(child) - len(child.lstrip(" "))
-            new[k] = " " * max(0, c_ind + delta) + child.lstrip(" ")
+            edits.append((starts[k], starts[k] + c_ind, " " * max(0, c_ind + delta)))
     h.repair(
-        "indentation",
-        f"moved a line indented {ind} onto its siblings' column {target}",
-        _back(h, starts[row]),
-        _back(h, starts[row] + ind),
+        "indentation", f"moved a line indented {ind} onto its siblings' column {target}", starts[row], starts[row] + ind
     )
-    h.text = "\n".join(new)
+    h.edit(edits)
     return True
-
-
-def _back(h: Healing, offset: int) -> int:
-    return min(offset, len(h.original))

@@ -34,7 +34,7 @@ def _needs_quotes(value: str) -> bool:
 
 def repair_lines(h: Healing) -> None:
     text = h.text
-    out: list[str] = []
+    edits: list[tuple[int, int, str]] = []
     pos = 0
     block_parent: int | None = None  # indent of the line that opened a block scalar
     lines = text.split("\n")
@@ -53,11 +53,9 @@ def repair_lines(h: Healing) -> None:
         lead_len = len(body) - len(body.lstrip(" \t"))
         ind = len(body) - len(body.lstrip(" "))
         if block_parent is not None:
-            if not stripped or lead_len > block_parent and "\t" not in body[:lead_len]:
-                out.append(line)
+            if not stripped or (lead_len > block_parent and "\t" not in body[:lead_len]):
                 continue
-            if stripped and lead_len > block_parent:
-                out.append(line)
+            if lead_len > block_parent:
                 continue
             block_parent = None
         if stripped in ("---", "...") and body.startswith(stripped):
@@ -67,35 +65,33 @@ def repair_lines(h: Healing) -> None:
             )
             if stray:
                 h.repair("stray_marker", f"removed a stray document marker {stripped!r}", start, start + len(body))
-                out.append(None)  # type: ignore[arg-type]
-                continue
-            out.append(line)
+                edits.append((start, min(pos, len(text)), ""))
             continue
         if stripped and not stripped.startswith("#"):
             seen_content = True
+        shift = 0
         if "\t" in body[:lead_len] and stripped and not stripped.startswith("#"):
-            lead = body[:lead_len]
-            fixed = lead.replace("\t", " " * TAB_WIDTH)
+            fixed = body[:lead_len].replace("\t", " " * TAB_WIDTH)
             h.repair("tab_indentation", "replaced tabs used as indentation with spaces", start, start + lead_len)
+            edits.append((start, start + lead_len, fixed))
+            shift = len(fixed) - lead_len
             body = fixed + body[lead_len:]
-            line = body + ("\r" if line.endswith("\r") else "")
             ind = len(fixed)
         m = _KEY_VALUE.fullmatch(body)
         if m is not None and _needs_quotes(m.group(2)):
             value = m.group(2).rstrip()
-            vstart = start + m.start(2)
+            vstart = start + m.start(2) - shift  # in the text as it was
             h.repair(
                 "quoted_scalar",
                 "quoted a plain value holding ': ' or a reserved indicator",
                 vstart,
                 vstart + len(value),
             )
+            edits.append((vstart, vstart + len(value), _quote(value)))
             body = m.group(1) + _quote(value)
-            line = body + ("\r" if line.endswith("\r") else "")
         if _BLOCK_HEADER.fullmatch(body):
             block_parent = ind
-        out.append(line)
-    h.text = "\n".join(x for x in out if x is not None)
+    h.edit(edits)
     h.reread()
 
 

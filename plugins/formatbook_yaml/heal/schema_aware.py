@@ -72,10 +72,7 @@ def repair_against_schema(h: Healing) -> None:
         h.repair(kind, message, start, end)
     if not edits:
         return
-    text = h.text
-    for start, end, new in sorted(edits, reverse=True):
-        text = text[:start] + new + text[end:]
-    h.text = text
+    h.edit(sorted(edits))
     h.reread()
 
 

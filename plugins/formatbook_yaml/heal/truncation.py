@@ -11,7 +11,7 @@ from .state import Healing
 
 def repair_end(h: Healing) -> None:
     text = h.text
-    end = len(h.original)
+    end = len(text.rstrip("\n"))
     scanner = scan(text, **scanner_options(h.options, h.max_depth))
     if scanner.error is None:
         added = ""
@@ -23,10 +23,12 @@ def repair_end(h: Healing) -> None:
             added += closers
             h.repair("truncated_flow", f"closed {len(scanner.flow)} flow collection(s) cut off at the end", end, end)
         if added:
-            h.text = text.rstrip("\n") + added + "\n" * (text.endswith("\n"))
+            maps = len(h.maps)
+            h.edit([(end, end, added)])
             if h.reread().violation is None:
                 return
             h.text = text
+            del h.maps[maps:]
             del h.repairs[-(bool(scanner.quote) + bool(scanner.flow)) :]
     stripped = h.text.rstrip("\n")
     cut = stripped.rfind("\n")
@@ -38,9 +40,10 @@ def repair_end(h: Healing) -> None:
         previous = h.text
         h.text = candidate
         if h.reread().violation is None:
-            start = len(h.original.rstrip("\n"))
-            start = h.original.rfind("\n", 0, start) + 1
-            h.repair("truncated_line", "dropped the incomplete last line", start, len(h.original))
+            h.text = previous
+            h.repair("truncated_line", "dropped the incomplete last line", cut + 1, len(previous))
+            h.edit([(len(candidate), len(previous), "")])
+            h.reread()
             return
         h.text = previous
     h.reread()
