@@ -485,7 +485,7 @@ class LineScanner:
                 if k < 0:
                     return
                 j = k
-                self.prev = "x"
+                self.prev = '"'  # a closed quoted scalar: a ':' right after it is an indicator
                 if j < n and s[j] == "#":
                     self._fail("yaml.comment", "a comment must be separated from the text before it by a space", j)
                 continue
@@ -521,7 +521,15 @@ class LineScanner:
                 continue
             elif c == "-" and self.prev in "[{,:?" and (j + 1 >= n or s[j + 1] in " \t,]}"):
                 self._fail("yaml.indicator", "a lone '-' in a flow collection", j)
-            if c not in _WS:
+            elif c == "?" and self.prev in "[{," and j + 1 < n and s[j + 1] not in _WS:
+                # YAML 1.2 reads "?x" here as a plain scalar, ruamel's parser as an explicit
+                # key: two readings, so a violation rather than a value that may be wrong
+                self._fail("yaml.ambiguous", "'?' glued to a scalar in a flow collection (quote it)", j)
+            if c == ":" and self.prev != '"' and j + 1 < n and s[j + 1] not in " \t,[]{}":
+                self.prev = "x"  # "a:b" is one plain scalar in flow, not a key and a value
+            elif c == "?" and j + 1 < n and s[j + 1] not in _WS:
+                self.prev = "x"
+            elif c not in _WS:
                 self.prev = c
             j += 1
 
