@@ -215,8 +215,12 @@ class LineScanner:
                 self._fail("yaml.syntax", "text after a document end marker (...)", j)
 
     def _continuation(self, s: str, i: int) -> None:
-        """A line of a multi-line plain scalar: no ``: `` in it."""
+        """A line of a multi-line plain scalar: no ``: `` in it. A line that starts
+        like a list item ("- two" under "- one") is read by YAML as more text of the
+        scalar, by the writer as an item out of line: two readings, a violation."""
         n = len(s)
+        if s[i] == "-" and (i + 1 == n or s[i + 1] in _WS) and self.levels and self.levels[-1][1] == "seq":
+            self._fail("yaml.ambiguous", "a list item out of line with its siblings (YAML reads it as text)", i)
         j = i
         while j < n:
             c = s[j]
@@ -398,6 +402,9 @@ class LineScanner:
                     self._fail("yaml.root", "the document is a bare scalar, not a mapping or a list", i)
             self.pending = False
             if j < n:  # a comment ends the scalar
+                if key_seen and j + 1 < n and s[j + 1].isalnum() and s[j - 1] == " ":
+                    # "title: Issue #42: crash": YAML reads a comment, the writer a value
+                    self._fail("yaml.ambiguous", "' #' glued to text inside a value (quote the value)", j)
                 self._tabs(s, i, j)
                 self.cont = None
             else:

@@ -44,10 +44,10 @@ def _prose_like(line: str) -> bool:
 def trimmed(reply: str, span: Span) -> Span:
     """``span`` of ``reply`` without its leading and trailing prose lines."""
     text = reply[span.start : span.end]
-    lines = text.split("\n")
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     offsets = []
     pos = 0
-    for line in lines:
+    for line in text.split("\n"):
         offsets.append(pos)
         pos += len(line) + 1
     first = None
@@ -85,6 +85,17 @@ def trimmed(reply: str, span: Span) -> Span:
     return strip_span(reply, Span(start, end))
 
 
+def _sentences_around(reply: str, outer: Span, inner: Span) -> bool:
+    """Every non-blank line cut off by ``inner`` reads as a sentence (three words or more,
+    or an ending in . ! ? :)."""
+    cut = reply[outer.start : inner.start] + "\n" + reply[inner.end : outer.end]
+    for line in cut.split("\n"):
+        line = line.strip()
+        if line and len(line.split()) < 3 and not line.endswith((".", "!", "?", ":")):
+            return False
+    return True
+
+
 def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     """Candidate spans of ``reply``, best first (see the module doc)."""
     thoughts = think_spans(reply)
@@ -103,7 +114,8 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     whole = rest[:1]
     if whole and not tagged and is_valid(reply[whole[0].start : whole[0].end]):
         inner = trimmed(reply, whole[0])
-        if inner == whole[0]:
+        # a valid reply keeps its first and last lines unless they read as sentences
+        if inner == whole[0] or not _sentences_around(reply, whole[0], inner):
             return whole
     for span in [*tagged, *bare, *[trimmed(reply, s) for s in rest[:1]], *whole]:
         if span.end > span.start and span not in candidates:

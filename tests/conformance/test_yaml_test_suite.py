@@ -52,6 +52,8 @@ KNOWN: dict[str, str] = {
     "M7A3": _EMPTY_NODE,
     "QT73": _EMPTY_NODE,
     "BEC7": "ruamel refuses a %YAML 1.3 directive (YAML 1.2 says to go on with a warning)",
+    "AB8U": "'- sequence entry' continuing a plain scalar under '- single multiline': YAML 1.2 reads more text, "
+    "a writer means a list item out of line; refused as ambiguous (yaml.ambiguous) rather than give a wrong value",
     "652Z": _QUESTION,
     "HM87/01": _QUESTION,
     "JEF9/02": _RUAMEL_VALUE + "keep chomping (|+) of a block scalar with only blank lines loses the line break",

@@ -15,8 +15,13 @@ def repair_indentation(h: Healing) -> None:
     for _ in range(MAX_ROUNDS):
         scanner = scan(h.text, **scanner_options(h.options, h.max_depth))
         err = scanner.error
-        if err is None or err.code not in ("yaml.indentation", "yaml.syntax", "yaml.plain_colon"):
+        if err is None or err.code not in ("yaml.indentation", "yaml.syntax", "yaml.plain_colon", "yaml.ambiguous"):
             break
+        tail = h.text[err.position :]
+        if "\n" not in tail.rstrip("\n"):
+            last = h.text.rstrip("\n").rsplit("\n", 1)[-1].strip()
+            if ":" not in last and not last.startswith("-"):
+                break  # a last line with no key: a cut-off key, the truncation step's business
         if not _snap(h, err.position):
             break
     h.reread()

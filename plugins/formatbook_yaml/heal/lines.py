@@ -13,6 +13,7 @@ from .state import Healing
 _KEY_VALUE = re.compile(r"((?:[ ]*-[ ]+)*[ ]*(?:[^\s#:\-\"'\[\]{}&*!|>][^:\n]*?|-[^\s:][^:\n]*?)[ ]*:[ ]+)([^\n]*)")
 _BLOCK_HEADER = re.compile(r"[^#]*:[ \t]*[|>][0-9+\-]*[ \t]*(?:#.*)?|[ \t]*-[ \t]+[|>][0-9+\-]*[ \t]*(?:#.*)?")
 _RESERVED = "@`%"
+_GLUED_HASH = re.compile(r" #[^\W_]")
 TAB_WIDTH = 2
 
 
@@ -22,14 +23,44 @@ def _quote(value: str) -> str:
 
 def _needs_quotes(value: str) -> bool:
     """A plain value that cannot be read as written: it holds ': ' (or ends with ':'),
-    or starts with a reserved indicator."""
+    ' #' glued to text ("Issue #42"), starts with a reserved indicator or with a quoted
+    part followed by more text ('"Hello" world'), or is Markdown emphasis read as an
+    alias ("*important*")."""
     v = value.rstrip()
-    if not v or v[0] in "\"'[{|>&*!#":
+    if not v:
         return False
-    if v[0] in _RESERVED:
+    first = v[0]
+    if first in "\"'":
+        end = _quote_end(v)
+        rest = v[end:].strip() if end > 0 else ""
+        return bool(rest) and not rest.startswith("#")
+    if first in "[{|>&!#":
+        return False
+    if first in _RESERVED:
         return True
-    head = v.split(" #", 1)[0] if ": " not in v else v
+    if first == "*":
+        return v.endswith("*") or " " in v
+    if _GLUED_HASH.search(v):
+        return True
+    head = v.split(" #", 1)[0]
     return ": " in head or head.endswith(":") or head.startswith(("]", "}", ","))
+
+
+def _quote_end(v: str) -> int:
+    """The offset after the quoted scalar opening ``v`` (-1: not closed on the line)."""
+    q = v[0]
+    j = 1
+    while j < len(v):
+        if q == '"' and v[j] == "\\":
+            j += 2
+            continue
+        if v[j] == q:
+            if q == "'" and j + 1 < len(v) and v[j + 1] == "'":
+                j += 2
+                continue
+            return j + 1
+        j += 1
+    return -1
 
 
 def repair_lines(h: Healing) -> None:

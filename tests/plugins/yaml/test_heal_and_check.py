@@ -42,6 +42,24 @@ HEALED = {
         {"tags": ["alpha", "beta", {"name": "gamma"}]},
         {"truncated_flow"},
     ),
+    "quoted-then-text": ('title: "Hello" world\nn: 1\n', {"title": '"Hello" world', "n": 1}, {"quoted_scalar"}),
+    "item-out-of-line": (
+        "steps:\n  - one\n   - two\n  - three\n",
+        {"steps": ["one", "two", "three"]},
+        {"indentation"},
+    ),
+    "mixed-indent": ("person:\n    name: A\n  age: 3\n", {"person": {"name": "A", "age": 3}}, {"indentation"}),
+    "markdown-emphasis": ("note: *important*\nn: 2\n", {"note": "*important*", "n": 2}, {"quoted_scalar"}),
+    "hash-in-value": (
+        "title: Issue #42 crashes on start\nstate: open\n",
+        {"title": "Issue #42 crashes on start", "state": "open"},
+        {"quoted_scalar"},
+    ),
+    "reserved-indicators": (
+        "user: @alice\ncmd: `ls -la`\nrate: %10\n",
+        {"user": "@alice", "cmd": "`ls -la`", "rate": "%10"},
+        {"quoted_scalar"},
+    ),
     "truncated-line": (
         "items:\n  - name: Bread\n    qty: 2\n  - name: Milk\n    qty",
         {"items": [{"name": "Bread", "qty": 2}, {"name": "Milk"}]},
@@ -72,6 +90,20 @@ def test_heal_keeps_comments():
     healed = FMT.heal(reply)
     assert "# settings" in healed.text and "# the name" in healed.text
     assert FMT.parse(healed.text) == {"name": "demo", "note": "a: b"}
+
+
+def test_two_readings_are_a_violation_not_a_guess():
+    # YAML reads a comment / more text; the writer meant a value / a list item
+    assert [v.code for v in FMT.validate("title: Issue #42 crashes\n")] == ["yaml.ambiguous"]
+    assert [v.code for v in FMT.validate("- one\n  - two\n")] == ["yaml.ambiguous"]
+    assert [v.code for v in FMT.validate("[?x]\n")] == ["yaml.ambiguous"]
+    assert FMT.is_valid("title: Issue # 42\n")  # a comment written as one stays one
+    assert FMT.parse("title: Issue # 42\n") == {"title": "Issue"}
+
+
+def test_windows_line_ends_are_not_prose():
+    result = check("a: 1\r\nb:\r\n  - x\r\n", "EXPECT YAML")
+    assert result.ok and result.value == {"a": 1, "b": ["x"]} and result.repairs == []
 
 
 def test_json_reply_is_yaml_unchanged():
