@@ -96,7 +96,10 @@ def repair_lines(h: Healing) -> None:
             )
             if stray:
                 h.repair("stray_marker", f"removed a stray document marker {stripped!r}", start, start + len(body))
-                edits.append((start, min(pos, len(text)), ""))
+                if not content_after[i + 1] and start > 0:  # at the end: its line break before it too
+                    edits.append((start - 1, start + len(line), ""))
+                else:
+                    edits.append((start, min(pos, len(text)), ""))
             continue
         if stripped and not stripped.startswith("#"):
             seen_content = True
