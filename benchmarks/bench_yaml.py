@@ -31,6 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ruamel.yaml import YAML  # noqa: E402
+
 from formatbook_yaml import YamlFormat  # noqa: E402
 
 _WORDS = (
@@ -55,7 +57,7 @@ def llm_like_yaml(size: int, seed: int = 7) -> str:
             f"    title: {sentence(4)}\n"
             f"    done: {'true' if rng.random() < 0.5 else 'false'}\n"
             f"    score: {rng.randint(0, 1000) / 10}\n"
-            f"    note: \"{sentence(8)}\"\n"
+            f'    note: "{sentence(8)}"\n'
             f"    owner:\n      name: {rng.choice(['Ada', 'Grace', 'Linus'])}\n      team: core  # the team\n"
             f"    tags: [{rng.choice(_WORDS)}, {rng.choice(_WORDS)}]\n"
         )
@@ -95,18 +97,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
-    from ruamel.yaml import YAML
-
     fmt = YamlFormat()
     pure = YAML(typ="safe", pure=True)
     try:
-        from ruamel.yaml import CSafeLoader  # noqa: F401
+        from ruamel.yaml import CSafeLoader  # noqa: F401, PLC0415 - only to know whether the C loader exists
 
         fast = YAML(typ="safe")
     except ImportError:
         fast = None
-    print(f"{'size':>8} {'ruamel load':>12} {'C load':>8} {'is_valid':>9} {'heal broken':>12} {'x load':>7} "
-          f"{'stream':>8} {'x load':>7} {'feed only':>9}")
+    print(
+        f"{'size':>8} {'ruamel load':>12} {'C load':>8} {'is_valid':>9} {'heal broken':>12} {'x load':>7} "
+        f"{'stream':>8} {'x load':>7} {'feed only':>9}"
+    )
     for size in (1_000, 100_000, 1_000_000):
         repeat = 2 if args.quick or size >= 1_000_000 else 5
         text = llm_like_yaml(size)
@@ -121,12 +123,12 @@ def main() -> None:
                 want["title"] = "Note: " + want["title"]
             assert item == want, f"heal changed a value in record {k + 1}: {item} != {want}"
         assert len(got["items"]) == len(expected["items"])
-        load = best(lambda: pure.load(text), repeat)
-        c_load = best(lambda: fast.load(text), repeat) if fast is not None else float("nan")
-        valid = best(lambda: fmt.is_valid(text), repeat)
-        heal = best(lambda: fmt.heal(bad), repeat)
+        load = best(lambda text=text: pure.load(text), repeat)
+        c_load = best(lambda text=text: fast.load(text), repeat) if fast is not None else float("nan")
+        valid = best(lambda text=text: fmt.is_valid(text), repeat)
+        heal = best(lambda bad=bad: fmt.heal(bad), repeat)
 
-        def stream(finish: bool = True) -> None:
+        def stream(finish: bool = True, text: str = text) -> None:
             checker = fmt.stream()
             for i in range(0, len(text), 16):
                 assert checker.feed(text[i : i + 16])
@@ -134,9 +136,11 @@ def main() -> None:
                 assert checker.finish()
 
         streamed = best(stream, repeat)
-        fed = best(lambda: stream(False), repeat)
-        print(f"{len(text):>8} {load * 1e3:>10.1f}ms {c_load * 1e3:>6.1f}ms {valid * 1e3:>7.1f}ms {heal * 1e3:>10.1f}ms "
-              f"{heal / load:>6.1f}x {streamed * 1e3:>6.0f}ms {streamed / load:>6.1f}x {fed * 1e3:>7.0f}ms")
+        fed = best(lambda stream=stream: stream(False), repeat)
+        print(
+            f"{len(text):>8} {load * 1e3:>10.1f}ms {c_load * 1e3:>6.1f}ms {valid * 1e3:>7.1f}ms {heal * 1e3:>10.1f}ms "
+            f"{heal / load:>6.1f}x {streamed * 1e3:>6.0f}ms {streamed / load:>6.1f}x {fed * 1e3:>7.0f}ms"
+        )
 
 
 if __name__ == "__main__":
