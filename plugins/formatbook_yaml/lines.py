@@ -335,35 +335,9 @@ class LineScanner:
                 self._fail("yaml.bracket", f"a closing {c!r} with nothing open", i)
             if c in "@`%,":
                 self._fail("yaml.indicator", f"a node cannot start with the reserved indicator {c!r}", i)
-            if c in "[{":
-                self.flow = [c]
-                self.flow_indent = parent
-                self.prev = c
-                self._depth(i)
-                self._flow(s, i + 1, key_col=at if not key_seen else -1, first=first and not key_seen, tabbed=tabbed)
-                return
-            if c in "\"'":
-                self.quote = c
-                self.quote_indent = parent
-                j = self._close_quote(s, i + 1)
-                if j < 0:
-                    self.root_done = True
-                    return
-                self._after_node(s, j, col=at if not key_seen else -1, first=first and not key_seen, tabbed=tabbed)
-                return
-            if c == "*":
-                j = i
-                while j < n and s[j] not in _WS:
-                    j += 1
-                self._after_node(s, j, col=at if not key_seen else -1, first=first and not key_seen, tabbed=tabbed)
-                return
-            if c in "|>":
-                self.root_done = True
-                if self.collection_root and not self.levels:
-                    self._fail("yaml.root", "the document is a block scalar, not a mapping or a list", i)
-                self.block_scalar = [parent, None]
-                self.pending = False
-                self._block_header(s, i + 1)
+            if c in "[{\"'*|>":
+                key_col = at if not key_seen else -1
+                self._opening(s, i, parent=parent, key_col=key_col, first=first and not key_seen, tabbed=tabbed)
                 return
             # a plain scalar: a key when ': ' follows on this line (an empty key with
             # properties: "&a : b")
@@ -393,24 +367,63 @@ class LineScanner:
                 first = False
                 start = -1
                 continue
-            # a plain value running to the line end or a comment
-            if not key_seen and first and start < 0 and self.levels and not self.pending and self.levels[-1][0] == col:
-                self._fail("yaml.syntax", "a line with no key or list item inside a block collection", i)
-            if not self.root_done:
-                self.root_done = True
-                if self.collection_root and not self.levels:
-                    self._fail("yaml.root", "the document is a bare scalar, not a mapping or a list", i)
-            self.pending = False
-            if j < n:  # a comment ends the scalar
-                if key_seen and j + 1 < n and s[j + 1].isalnum() and s[j - 1] == " ":
-                    # "title: Issue #42: crash": YAML reads a comment, the writer a value
-                    self._fail("yaml.ambiguous", "' #' glued to text inside a value (quote the value)", j)
-                self._tabs(s, i, j)
-                self.cont = None
-            else:
-                self._trailing(s)
-                self.cont = parent
+            self._plain_value(s, i, j, col=col, parent=parent, key_line=key_seen, bare=first and start < 0)
             return
+
+    def _opening(self, s: str, i: int, *, parent: int, key_col: int, first: bool, tabbed: bool) -> None:
+        """A node opened by a flow bracket, a quote, an alias or a block scalar header at
+        ``s[i]``; ``key_col`` is the column of a key it may turn out to be (-1: none)."""
+        c = s[i]
+        n = len(s)
+        if c in "[{":
+            self.flow = [c]
+            self.flow_indent = parent
+            self.prev = c
+            self._depth(i)
+            self._flow(s, i + 1, key_col=key_col, first=first, tabbed=tabbed)
+            return
+        if c in "\"'":
+            self.quote = c
+            self.quote_indent = parent
+            j = self._close_quote(s, i + 1)
+            if j < 0:
+                self.root_done = True
+                return
+            self._after_node(s, j, col=key_col, first=first, tabbed=tabbed)
+            return
+        if c == "*":
+            j = i
+            while j < n and s[j] not in _WS:
+                j += 1
+            self._after_node(s, j, col=key_col, first=first, tabbed=tabbed)
+            return
+        self.root_done = True  # a block scalar: | or >
+        if self.collection_root and not self.levels:
+            self._fail("yaml.root", "the document is a block scalar, not a mapping or a list", i)
+        self.block_scalar = [parent, None]
+        self.pending = False
+        self._block_header(s, i + 1)
+
+    def _plain_value(self, s: str, i: int, j: int, *, col: int, parent: int, key_line: bool, bare: bool) -> None:
+        """A plain value from ``s[i]`` to the line end or a comment at ``s[j]``; ``key_line``:
+        after a key on this line; ``bare``: the first node of the line, without properties."""
+        n = len(s)
+        if not key_line and bare and self.levels and not self.pending and self.levels[-1][0] == col:
+            self._fail("yaml.syntax", "a line with no key or list item inside a block collection", i)
+        if not self.root_done:
+            self.root_done = True
+            if self.collection_root and not self.levels:
+                self._fail("yaml.root", "the document is a bare scalar, not a mapping or a list", i)
+        self.pending = False
+        if j < n:  # a comment ends the scalar
+            if key_line and j + 1 < n and s[j + 1].isalnum() and s[j - 1] == " ":
+                # "title: Issue #42: crash": YAML reads a comment, the writer a value
+                self._fail("yaml.ambiguous", "' #' glued to text inside a value (quote the value)", j)
+            self._tabs(s, i, j)
+            self.cont = None
+        else:
+            self._trailing(s)
+            self.cont = parent
 
     def _block_header(self, s: str, i: int) -> None:
         n = len(s)
