@@ -55,7 +55,7 @@ def repair_against_schema(h: Healing) -> None:
             kind = "yaml11_boolean"
         elif op.path in words and op.kind != "string_to_boolean":
             continue
-        text = _edit(op, node)
+        text = _edit(op, node, h.text)
         target = key_node if op.what == "key" else node
         if text is None or target is None:
             continue
@@ -76,7 +76,9 @@ def repair_against_schema(h: Healing) -> None:
     h.reread()
 
 
-def _edit(op: SchemaRepair, node: Any) -> str | None:
+def _edit(op: SchemaRepair, node: Any, text: str) -> str | None:
+    """The new text for the node (or key) the repair names, or ``None`` when this repair
+    cannot be written at that node."""
     from ruamel.yaml.nodes import ScalarNode  # noqa: PLC0415 - lazy: heavy
 
     if op.what == "value":
@@ -85,8 +87,13 @@ def _edit(op: SchemaRepair, node: Any) -> str | None:
         return str(op.value) if isinstance(node, ScalarNode) else None
     if op.what == "key":
         return json.dumps(op.text, ensure_ascii=False)
-    if op.what == "wrap" and isinstance(node, ScalarNode) and "\n" not in str(node.value):
-        return None
+    if op.what == "wrap" and isinstance(node, ScalarNode):
+        # a one-line scalar goes into a flow sequence; a plain one only when nothing in it
+        # would read as flow syntax there (a comma, a bracket, ": ")
+        source = text[node.start_mark.index : node.end_mark.index]
+        plain_ok = node.style is not None or not any(ch in source for ch in ",[]{}#") and ": " not in source
+        if "\n" not in source and plain_ok:
+            return "[" + source + "]"
     return None
 
 

@@ -148,6 +148,14 @@ def test_schema_repairs_through_the_shared_layer():
     assert violations and violations[0].path == ("age",)
 
 
+def test_a_lone_scalar_is_wrapped_in_the_array_the_schema_asks_for():
+    schema = {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}}
+    healed = FMT.heal("tags: python  # one tag\nname: x\n", schema)
+    assert [r.kind for r in healed.repairs] == ["wrapped_in_array"]
+    assert healed.text == "tags: [python]  # one tag\nname: x\n"
+    assert FMT.parse(healed.text) == {"tags": ["python"], "name": "x"}
+
+
 def _expect(schema):
     return Expectations(format="yaml", schema=schema)
 
