@@ -62,6 +62,13 @@ REPLIES = {
         "<a><b>",  # healed (cut off)
         "Sorry, no XML.",  # a failure
     ],
+    "yaml": [
+        "name: Ada\nborn: 1815\nratio: 0.5\ntags: [a, b]\nnone: null\nwhen: 2024-01-05\n",
+        "Sure:\n```yaml\na:\n\tb: 1\n```",  # healed
+        "big: 123456789012345678901234567890\ninf: .inf\nminus: -.inf\nnan: .nan\n",  # non-finite floats
+        'a: "cut',  # healed (cut off)
+        "Sure, here it is",  # a failure
+    ],
 }
 
 

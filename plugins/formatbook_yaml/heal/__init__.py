@@ -1,0 +1,78 @@
+"""Healing YAML: the repair plan, and :func:`heal`, which runs it.
+
+The plan is ordered data: each :class:`Step` is named and runs one module's function on
+the :class:`~.state.Healing` in progress when its condition holds. Healing edits the text
+in place — comments and layout survive, only the broken lines change — and lists every
+edit as a ``Repair``.
+
+1. ``refuse`` (:mod:`.state`): longer than ``max_size``: ``HealError``.
+2. ``strict`` (:mod:`.state`): a valid text needs no syntax repair (a JSON reply is YAML
+   1.2 already: valid as it is, no repair).
+3. ``lines`` (:mod:`.lines`): one pass over the lines: tabs used as indentation, stray
+   ``---``/``...`` markers, plain scalars holding ``: `` or starting with a reserved
+   indicator (quoted).
+4. ``indentation`` (:mod:`.indent`): an item or key out of line with its siblings is
+   moved onto their column (its own children with it), line by line as the scanner of
+   :mod:`formatbook_yaml.lines` finds them (at most :data:`.indent.MAX_ROUNDS`).
+5. ``truncation`` (:mod:`.truncation`): a cut-off end: an open quoted string closed, open
+   flow collections closed, else the incomplete last line dropped.
+6. ``confirm`` (:mod:`.state`): the text must now read strictly, else ``HealError``.
+7. ``schema`` (:mod:`.schema_aware`): repairs only a schema justifies (``"42"`` to
+   ``42``, enum case, key spelling; ``yes``/``no``/``on``/``off`` where the schema asks
+   for a boolean), edited at the values' spans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from formatbook_core import Healed
+from formatbook_core.data_schema import JsonSchema
+
+from . import indent, lines, schema_aware, state, truncation
+from .state import Healing
+
+__all__ = ["PLAN", "Step", "heal"]
+
+
+class Step(NamedTuple):
+    """One step of the plan: ``run`` changes the healing in progress (or raises
+    ``HealError``); ``when`` (``None``: always) says whether it is needed."""
+
+    name: str
+    run: Callable[[Healing], None]
+    when: Callable[[Healing], bool] | None = None
+
+
+def _broken(h: Healing) -> bool:
+    return not h.valid
+
+
+def _has_schema(h: Healing) -> bool:
+    return h.schema is not None
+
+
+#: The repair plan, in the order the steps run.
+PLAN: tuple[Step, ...] = (
+    Step("refuse", state.refuse),
+    Step("strict", state.check),
+    Step("lines", lines.repair_lines, _broken),
+    Step("indentation", indent.repair_indentation, _broken),
+    Step("truncation", truncation.repair_end, _broken),
+    Step("confirm", state.confirm, _broken),
+    Step("schema", schema_aware.repair_against_schema, _has_schema),
+)
+
+
+def heal(fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any]) -> Healed:
+    """``text`` repaired into valid YAML (and into what ``schema`` asks for, where a
+    repair can tell) by running :data:`PLAN`. Valid input comes back unchanged. Raises
+    ``HealError``."""
+    h = Healing(fmt, text, schema, options)
+    for _, run, when in PLAN:
+        if when is None or when(h):
+            run(h)
+    if not h.repairs:
+        return Healed(text)
+    return Healed(h.text, tuple(h.repairs))

@@ -1,0 +1,105 @@
+"""The healing in progress, and the plan's first and last syntax steps."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any
+
+from formatbook_core import HealError, Repair, Span, Violation
+from formatbook_core.limits import limits_from
+
+from ..syntax import Reading, read
+
+
+class OffsetMap:
+    """Offsets of a text after some edits, mapped back to the text before them. Each edit
+    is ``(old_start, old_end, new_length)``, in order, not overlapping."""
+
+    def __init__(self, edits: list[tuple[int, int, int]]):
+        self._new_starts: list[int] = []
+        self._rows: list[tuple[int, int, int, int]] = []  # new start, new end, old start, old end
+        shift = 0
+        for old_start, old_end, new_len in edits:
+            new_start = old_start + shift
+            self._new_starts.append(new_start)
+            self._rows.append((new_start, new_start + new_len, old_start, old_end))
+            shift += new_len - (old_end - old_start)
+
+    def back(self, pos: int) -> int:
+        k = bisect_right(self._new_starts, pos) - 1
+        if k < 0:
+            return pos
+        new_start, new_end, old_start, old_end = self._rows[k]
+        if pos < new_end:
+            return old_start if pos == new_start else min(old_end, old_start + (pos - new_start))
+        return old_end + (pos - new_end)
+
+
+class Healing:
+    """The text being healed, its ``repairs`` so far and its last strict ``reading``."""
+
+    def __init__(self, fmt: Any, text: str, schema: Any, options: dict[str, Any]):
+        self.fmt = fmt
+        self.original = text
+        self.text = text
+        self.schema = schema
+        self.options = options
+        self.max_size, self.max_depth = limits_from(options)
+        self.repairs: list[Repair] = []
+        self.reading: Reading | None = None
+        self.maps: list[OffsetMap] = []  # one per edit of the text, oldest first
+
+    @property
+    def valid(self) -> bool:
+        return self.reading is not None and self.reading.violation is None
+
+    def reread(self) -> Reading:
+        self.reading = read(self.text, self.options, self.max_depth)
+        return self.reading
+
+    def back(self, pos: int) -> int:
+        """An offset into the current text, mapped back to the text as received."""
+        for m in reversed(self.maps):
+            pos = m.back(pos)
+        return pos
+
+    def repair(self, kind: str, message: str, start: int, end: int) -> None:
+        """List a repair at ``start:end`` of the current text (before the step edits it);
+        its span indexes the text as received."""
+        n = len(self.original)
+        start = max(0, min(self.back(start), n))
+        end = max(start, min(self.back(end), n))
+        self.repairs.append(Repair(kind, message, Span(start, end)))
+
+    def edit(self, edits: list[tuple[int, int, str]]) -> None:
+        """Replace ``text[start:end]`` by each new text (in order, not overlapping)."""
+        if not edits:
+            return
+        text = self.text
+        parts: list[str] = []
+        pos = 0
+        for start, end, new in edits:
+            parts.append(text[pos:start])
+            parts.append(new)
+            pos = end
+        parts.append(text[pos:])
+        self.text = "".join(parts)
+        self.maps.append(OffsetMap([(start, end, len(new)) for start, end, new in edits]))
+
+
+def refuse(h: Healing) -> None:
+    if not isinstance(h.text, str):
+        raise HealError("cannot heal YAML: the reply is not text", [Violation("yaml.syntax", "not text")])
+    if len(h.text) > h.max_size:
+        v = Violation("yaml.too_large", f"the YAML is longer than {h.max_size} characters")
+        raise HealError(f"cannot heal YAML: {v.message}", [v])
+
+
+def check(h: Healing) -> None:
+    h.reread()
+
+
+def confirm(h: Healing) -> None:
+    reading = h.reread()
+    if reading.violation is not None:
+        raise HealError(f"cannot heal YAML: {reading.violation.message}", [reading.violation])

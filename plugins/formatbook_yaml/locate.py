@@ -1,0 +1,123 @@
+"""Where the YAML sits in a reply: the candidate payloads, best first.
+
+1. Fenced blocks tagged ``yaml`` or ``yml`` (any case), then untagged fenced blocks.
+2. The reply (outside ``<think>`` blocks) with its leading and trailing prose set
+   aside: lines before the first line that opens YAML data (a ``key:`` line, a ``- ``
+   item, ``---``, a ``{``/``[`` line) and lines after the last line of the data (a line
+   at the margin that is neither a key nor an item, nor a comment, and what follows it).
+   An introduction like "Here is the YAML:" would read as a key with no value: a line
+   ending with a colon whose key holds three words or more, followed by a line at the
+   same margin, is prose.
+3. The reply without its think blocks, whole (when it differs from 2).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from formatbook_core import Span
+from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+
+_TAGS = {"yaml", "yml"}
+# a line that opens YAML data at the margin: an item, a marker, a flow collection, a key
+# (a word or a quoted key, then ": " or ":" at the end); linear: no nested quantifiers
+_DATA = re.compile(
+    r"""(?:-(?:[ \t]|$)|---|\{|\[|"[^"\n]{0,200}"[ \t]*:(?:[ \t]|$)|'[^'\n]{0,200}'[ \t]*:(?:[ \t]|$)|[^\s:#"'\-\[\]{}][^:\n]{0,200}?:(?:[ \t]|$))"""
+)
+
+
+def _is_prose_key(line: str, next_line: str | None) -> bool:
+    """ "Here is the YAML:" — a sentence ending with a colon, not a parent key."""
+    body = line.rstrip()
+    if not body.endswith(":") or len(body[:-1].split()) < 3:
+        return False
+    return next_line is None or not next_line[:1].isspace() or next_line.strip() == ""
+
+
+def _prose_like(line: str) -> bool:
+    """A line at the margin that reads as a sentence, not as YAML syntax."""
+    first = line[:1]
+    return first.isalnum() or first in "(\u201c\u00ab\u00bf\u00a1" or line.startswith("**")
+
+
+def trimmed(reply: str, span: Span) -> Span:
+    """``span`` of ``reply`` without its leading and trailing prose lines."""
+    text = reply[span.start : span.end]
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    offsets = []
+    pos = 0
+    for line in text.split("\n"):
+        offsets.append(pos)
+        pos += len(line) + 1
+    first = None
+    for i, line in enumerate(lines):
+        if line.strip() == "" or line.lstrip().startswith("#"):
+            continue
+        nxt = next((x for x in lines[i + 1 :] if x.strip()), None)
+        if _DATA.match(line) and not _is_prose_key(line, nxt):
+            first = i
+            break
+        if line[:1].isspace() or not _prose_like(line):  # not prose to skip: keep it all
+            return span
+    if first is None:
+        return span
+    last = first
+    for i in range(first + 1, len(lines)):
+        line = lines[i]
+        if line.strip() == "" or line[:1].isspace() or line.startswith("#"):
+            continue
+        if _DATA.match(line) or not _prose_like(line):
+            last = i
+            continue
+        break
+    else:
+        last = len(lines) - 1
+    # the data runs to the last non-blank line before the prose
+    end_line = last
+    for i in range(last, len(lines)):
+        if i > last and lines[i][:1] not in (" ", "\t", "#", "") and lines[i].strip():
+            break
+        if lines[i].strip():
+            end_line = i
+    start = span.start + offsets[first]
+    end = span.start + offsets[end_line] + len(lines[end_line])
+    return strip_span(reply, Span(start, end))
+
+
+def _sentences_around(reply: str, outer: Span, inner: Span) -> bool:
+    """Every non-blank line cut off by ``inner`` reads as a sentence (three words or more,
+    or an ending in . ! ? :)."""
+    cut = reply[outer.start : inner.start] + "\n" + reply[inner.end : outer.end]
+    for line in cut.split("\n"):
+        line = line.strip()
+        if line and len(line.split()) < 3 and not line.endswith((".", "!", "?", ":")):
+            return False
+    return True
+
+
+def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
+    """Candidate spans of ``reply``, best first (see the module doc)."""
+    thoughts = think_spans(reply)
+    pieces, pos = [], 0
+    for start, end in thoughts:
+        pieces += [reply[pos:start], " " * (end - start)]
+        pos = end
+    blanked = "".join(pieces) + reply[pos:]
+    blocks = fences(blanked)
+    candidates: list[Span] = []
+    tagged = [strip_span(reply, f.body) for f in blocks if f.info in _TAGS]
+    bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
+    rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
+    rest = [s for s in rest if s.end > s.start]
+    rest.sort(key=lambda s: s.start - s.end)
+    whole = rest[:1]
+    if whole and not tagged and is_valid(reply[whole[0].start : whole[0].end]):
+        inner = trimmed(reply, whole[0])
+        # a valid reply keeps its first and last lines unless they read as sentences
+        if inner == whole[0] or not _sentences_around(reply, whole[0], inner):
+            return whole
+    for span in [*tagged, *bare, *[trimmed(reply, s) for s in rest[:1]], *whole]:
+        if span.end > span.start and span not in candidates:
+            candidates.append(span)
+    return candidates or [Span(0, len(reply))]

@@ -1,0 +1,73 @@
+"""The strict reading of a YAML text: the line scan (:mod:`.lines`), then ruamel's parser
+(:mod:`.loading`), then the document rules (how many documents, what root)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from formatbook_core import Span, Violation
+
+from .lines import LineScanner, scan
+from .loading import Document, load
+
+
+class Reading:
+    """What a strict read gives: the ``documents``, the ``value`` (one document's value,
+    or the list of them with ``documents="many"``) and the ``violation`` (``None``: valid)."""
+
+    __slots__ = ("documents", "value", "violation")
+
+    def __init__(self, documents: list[Document], value: Any, violation: Violation | None):
+        self.documents = documents
+        self.value = value
+        self.violation = violation
+
+
+def scanner_options(options: dict[str, Any], max_depth: int) -> dict[str, Any]:
+    return {
+        "one_document": options.get("documents", "one") != "many",
+        "collection_root": options.get("root", "collection") != "any",
+        "max_depth": max_depth,
+    }
+
+
+def new_scanner(options: dict[str, Any], max_depth: int) -> LineScanner:
+    return LineScanner(**scanner_options(options, max_depth))
+
+
+def read(text: str, options: dict[str, Any], max_depth: int) -> Reading:
+    """Read ``text`` strictly; never raises on any text."""
+    many = options.get("documents", "one") == "many"
+    scanner = scan(text, collect_tabs=True, **scanner_options(options, max_depth))
+    if scanner.error is not None:
+        err = scanner.error
+        where = min(err.position, len(text))
+        return Reading([], None, Violation(err.code, err.reason, span=Span(where, min(len(text), where + 1))))
+    if scanner.spacing_tabs:
+        chars = list(text)
+        for k in scanner.spacing_tabs:
+            chars[k] = " "
+        text = "".join(chars)
+    docs, violation = load(text, max_depth=max_depth, many=many)
+    if violation is not None:
+        return Reading([], None, violation)
+    if not docs:
+        return Reading([], [] if many else None, None if many else Violation("yaml.empty", "no YAML document"))
+    if not many and len(docs) > 1:
+        return Reading(docs, None, Violation("yaml.documents", "a second document where one is asked for"))
+    if options.get("root", "collection") != "any":
+        for doc in docs:
+            if not isinstance(doc.value, (dict, list)):
+                node = doc.node
+                return Reading(
+                    docs,
+                    None,
+                    Violation(
+                        "yaml.root",
+                        "the document is a bare scalar, not a mapping or a list (text, not YAML data)",
+                        span=Span(node.start_mark.index, max(node.start_mark.index, node.end_mark.index)),
+                        expected="mapping or sequence",
+                    ),
+                )
+    value = [d.value for d in docs] if many else docs[0].value
+    return Reading(docs, value, None)

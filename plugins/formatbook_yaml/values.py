@@ -1,0 +1,84 @@
+"""The data a YAML reply carries, without its structure: scalar values in document order,
+as written (``1.50`` stays ``"1.50"``, ``yes`` stays ``"yes"``); keys, anchors, tags,
+indicators and nulls left out, and whitespace-only values too. Scopes are JSON pointers
+into the value (``/summary``, ``/items/0/name``; with ``documents="many"`` the first
+token picks the document)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+from formatbook_core import ScopeNotFound
+
+from .loading import key_text, scalar, to_value
+
+
+def node_values(root: Any) -> list[str]:
+    """Scalar values under ``root`` (a composed node), in document order."""
+    from ruamel.yaml.nodes import MappingNode, SequenceNode  # noqa: PLC0415 - lazy: heavy
+
+    out: list[str] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MappingNode):
+            stack.extend(v for _, v in reversed(node.value))
+        elif isinstance(node, SequenceNode):
+            stack.extend(reversed(node.value))
+        elif scalar(node) is not None and node.value.strip():
+            out.append(node.value)
+    return out
+
+
+def parse_pointer(pointer: str) -> tuple[str, ...]:
+    """The reference tokens of an RFC 6901 JSON pointer (``"#/a"`` accepted too);
+    raises ``ScopeNotFound`` for text that is not one."""
+    if pointer.startswith("#"):
+        pointer = unquote(pointer[1:])
+    if pointer == "":
+        return ()
+    if not pointer.startswith("/"):
+        raise ScopeNotFound(f"{pointer!r} is not a JSON pointer (it must start with '/')")
+    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer[1:].split("/"))
+
+
+def find(roots: list[Any], pointer: str, many: bool) -> list[Any]:
+    """The nodes the pointer names (the whole documents for ``""``); raises
+    ``ScopeNotFound``."""
+    from ruamel.yaml.nodes import MappingNode, SequenceNode  # noqa: PLC0415 - lazy: heavy
+
+    tokens = list(parse_pointer(pointer))
+    if not tokens:
+        return roots
+    if many:
+        first = tokens.pop(0)
+        if not first.isdigit() or int(first) >= len(roots):
+            raise ScopeNotFound(f"the YAML has no {pointer!r}: no document {first!r}")
+        node = roots[int(first)]
+    elif roots:
+        node = roots[0]
+    else:
+        raise ScopeNotFound(f"the YAML has no {pointer!r}: no document")
+    memo: dict[int, Any] = {}
+
+    def build(n: Any) -> Any:
+        if id(n) not in memo:
+            memo[id(n)] = to_value(n)
+        return memo[id(n)]
+
+    for token in tokens:
+        if isinstance(node, MappingNode):
+            for k, v in node.value:
+                if key_text(k, build) == token:
+                    node = v
+                    break
+            else:
+                raise ScopeNotFound(f"the YAML has no {pointer!r}: no key {token!r}")
+        elif isinstance(node, SequenceNode):
+            if not (token.isdigit() and (token == "0" or not token.startswith("0"))) or int(token) >= len(node.value):
+                raise ScopeNotFound(f"the YAML has no {pointer!r}: no item {token!r} in a list of {len(node.value)}")
+            node = node.value[int(token)]
+        else:
+            raise ScopeNotFound(f"the YAML has no {pointer!r}: {token!r} is inside a scalar")
+    return [node]

@@ -1,0 +1,23 @@
+"""Pathological YAML replies for tests/fuzz/test_pathological.py: each ``Case`` is run at
+``size`` and ``8 * size``; check, heal and a StreamGuard fed in small chunks must grow about
+linearly."""
+
+from formatbook_core.fuzzing.pathological import Case
+
+CASES = [
+    Case("many-keys", lambda n: "".join(f"k{i}: v{i}\n" for i in range(n)), 300, "EXPECT YAML"),
+    Case("long-plain-value", lambda n: "a: " + "word " * n + "\n", 3_000, "EXPECT YAML"),
+    Case("long-unclosed-quote", lambda n: 'a: "' + "x " * n, 3_000, "EXPECT YAML"),
+    Case("deep-flow", lambda n: "a: " + "[" * n + "]" * n + "\n", 30, "EXPECT YAML"),
+    Case("unclosed-flow", lambda n: "a: [" + "1, " * n, 1_000, "EXPECT YAML"),
+    Case("tab-indented", lambda n: "root:\n" + "".join(f"\tk{i}: {i}\n" for i in range(n)), 300, "EXPECT YAML"),
+    Case("colon-values", lambda n: "".join(f"k{i}: note: {i}\n" for i in range(n)), 300, "EXPECT YAML"),
+    Case("many-aliases", lambda n: "a: &a x\nb: [" + ", ".join("*a" for _ in range(n)) + "]\n", 1_000, "EXPECT YAML"),
+    Case("long-block-scalar", lambda n: "a: |\n" + "  line of text\n" * n, 300, "EXPECT YAML"),
+    Case(
+        "values-counted",
+        lambda n: "".join(f"- one two {i}\n" for i in range(n)),
+        300,
+        "EXPECT YAML\nEXPECT MAX 1000000 WORDS",
+    ),
+]

@@ -1,0 +1,36 @@
+"""The YAML format under the contract suite, with YAML's own hostile and damaged inputs."""
+
+from __future__ import annotations
+
+from formatbook_core import get_format
+from formatbook_core.testing import FormatContract
+
+from ...contract.foreign_attacks import FOREIGN_ATTACKS
+
+_LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join(f"*{chr(97 + i)}" for _ in range(9)) + "]\n" for i in range(8)
+)
+
+
+class TestYamlContract(FormatContract):
+    format = get_format("yaml")
+    attack_inputs = {
+        **FOREIGN_ATTACKS,
+        "billion-laughs": _LAUGHS,
+        "python-tag": "a: !!python/object/apply:os.system ['echo hacked']\n",
+        "python-name": "a: !!python/name:os.system\n",
+        "self-alias": "a: &x [*x]\n",
+        "deep-flow": "[" * 50_000,
+        "deep-block": "".join(" " * i + "- \n" for i in range(400)),
+        "many-aliases": "a: &a x\nb: [" + ", ".join("*a" for _ in range(50_000)) + "]\n",
+        "long-line": "a: " + "x" * 1_000_000 + "\n",
+        "version-1.3": "%YAML 1.3\n---\na: 1\n",
+    }
+    damaged_inputs = {
+        "tab-indent": "a:\n\tb: 1\n\tc: 2\n",
+        "colon-in-value": "title: Note: read this\nn: 1\n",
+        "out-of-line": "a:\n  b: 1\n   c: 2\n",
+        "stray-markers": "---\na: 1\n---\n",
+        "truncated-string": 'a: 1\nb: "cut off',
+        "truncated-flow": "a: [1, 2, {b: 3",
+    }
