@@ -1,0 +1,158 @@
+"""The tolerant reading healing starts from: records of cells, each with where it was,
+read with one delimiter the way a person reads a model's CSV.
+
+- blanks after a delimiter (or at a line's start) are layout, not data: skipped, noted;
+- a quote opens a quoted field only at a field's start; inside one, a quote closes it
+  only where a delimiter, a line end or the end of the text follows (blanks allowed
+  between), else it is a quote inside the field (``"He said "hi" to me"``), noted;
+- a quote inside an unquoted field is a character of it (``5'11"``), noted;
+- a carriage return alone ends a line; a blank line is no record, noted;
+- a quoted field the text ends inside of marks its record as cut off.
+
+Linear: each character is looked at a bounded number of times (``str.find`` and one
+anchored regular expression per unquoted field).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_UNQUOTED: dict[str, re.Pattern[str]] = {}
+
+
+@dataclass
+class Record:
+    """One record: ``cells``, ``quoted`` (per cell), ``starts`` (per cell, into the text),
+    ``start``/``end`` (its span without the line end), ``eol`` (its line end, ``""`` at the
+    end of the text), ``cut`` (the text ended inside a quoted field) and the ``notes``
+    made while reading it: ``(kind, start, end, message)``."""
+
+    cells: list[str] = field(default_factory=list)
+    quoted: list[bool] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    start: int = 0
+    end: int = 0
+    eol: str = ""
+    cut: bool = False
+    cut_multiline: bool = False
+    notes: list[tuple[str, int, int, str]] = field(default_factory=list)
+
+
+def _unquoted(delimiter: str) -> re.Pattern[str]:
+    pattern = _UNQUOTED.get(delimiter)
+    if pattern is None:
+        pattern = re.compile(rf"[^{re.escape(delimiter)}\r\n]*")
+        _UNQUOTED[delimiter] = pattern
+    return pattern
+
+
+def _blanks(delimiter: str) -> str:
+    return " " if delimiter == "\t" else " \t"
+
+
+def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]]:
+    """The records of ``text`` and the spans of its blank lines."""
+    records: list[Record] = []
+    blank_lines: list[tuple[int, int]] = []
+    n = len(text)
+    pos = 0
+    unquoted = _unquoted(delimiter).match
+    blanks = _blanks(delimiter)
+    while pos < n:
+        # a blank line (blanks only) is no record
+        j = pos
+        while j < n and text[j] in blanks:
+            j += 1
+        if j >= n or text[j] in "\r\n":
+            end = j + (2 if text.startswith("\r\n", j) else 1 if j < n else 0)
+            blank_lines.append((pos, min(end, n)))
+            pos = min(end, n)
+            continue
+        rec = Record(start=pos)
+        while True:
+            # one field
+            j = pos
+            while j < n and text[j] in blanks:
+                j += 1
+            if j > pos:
+                after = text[j] if j < n else ""
+                if after and after not in "\r\n" and after != delimiter:
+                    kind = "space_after_delimiter" if rec.cells else "leading_space"
+                    rec.notes.append((kind, pos, j, "removed blanks before a field"))
+                elif j > pos:  # a field of blanks only: empty
+                    rec.notes.append(("space_after_delimiter", pos, j, "emptied a field holding only blanks"))
+            pos = j
+            if pos < n and text[pos] == '"':
+                cell, pos, closed = _quoted(text, pos, delimiter, blanks, rec)
+                rec.cells.append(cell)
+                rec.quoted.append(True)
+                rec.starts.append(j)
+                if not closed:
+                    rec.cut = True
+                    rec.cut_multiline = "\n" in cell or "\r" in cell
+                    rec.end = n
+                    records.append(rec)
+                    return records, blank_lines
+                k = pos
+                while k < n and text[k] in blanks:
+                    k += 1
+                if k > pos:
+                    rec.notes.append(("space_after_delimiter", pos, k, "removed blanks after a quoted field"))
+                pos = k
+            else:
+                m = unquoted(text, pos)
+                cell = m.group()
+                if '"' in cell:
+                    q = pos + cell.index('"')
+                    rec.notes.append(("unescaped_quote", q, q + 1, "kept a quote inside an unquoted field as text"))
+                rec.cells.append(cell)
+                rec.quoted.append(False)
+                rec.starts.append(pos)
+                pos = m.end()
+            if pos >= n:
+                rec.end = n
+                records.append(rec)
+                return records, blank_lines
+            ch = text[pos]
+            if ch == delimiter:
+                pos += 1
+                continue
+            rec.end = pos
+            if text.startswith("\r\n", pos):
+                rec.eol = "\r\n"
+            elif ch == "\r":
+                rec.eol = "\r"
+                rec.notes.append(("line_break", pos, pos + 1, "read a carriage return alone as a line end"))
+            else:
+                rec.eol = "\n"
+            pos += len(rec.eol)
+            records.append(rec)
+            break
+    return records, blank_lines
+
+
+def _quoted(text: str, start: int, delimiter: str, blanks: str, rec: Record) -> tuple[str, int, bool]:
+    """The quoted field at ``start``: its value, the offset after its closing quote, and
+    whether it was closed."""
+    n = len(text)
+    parts: list[str] = []
+    pos = start + 1
+    while True:
+        q = text.find('"', pos)
+        if q < 0:
+            parts.append(text[pos:])
+            return "".join(parts), n, False
+        parts.append(text[pos:q])
+        if q + 1 < n and text[q + 1] == '"':
+            parts.append('"')
+            pos = q + 2
+            continue
+        k = q + 1
+        while k < n and text[k] in blanks:
+            k += 1
+        if k >= n or text[k] in "\r\n" or text[k] == delimiter:
+            return "".join(parts), q + 1, True
+        rec.notes.append(("unescaped_quote", q, q + 1, "kept a quote inside a quoted field as text (it closes nothing)"))
+        parts.append('"')
+        pos = q + 1
