@@ -8,9 +8,10 @@
    those of two lines or more first: a run of lines that each hold a delimiter (``,``
    ``;`` tab ``|``; a quoted cell may run across lines), a single blank line inside the run
    allowed (healing drops it), or a run of lines starting with ``|`` (a Markdown table).
-   A first line that ends with ``:`` (``Here is the table:``) or whose field count differs
-   from the two lines after it (which agree) is prose before the table and left out; so is
-   a last line whose count differs from the line before it and that ends like a sentence.
+   A first line that ends with ``:`` (``Here is the table:``) or holds a cell that is no
+   column name (:mod:`.names`) is prose before the table and left out — never a line that
+   could be the header, since the rows under a wrong header would be read wrongly; so is a
+   last line whose count differs from the line before it and that ends like a sentence.
 4. Otherwise the reply without its think blocks.
 
 What lies around the chosen span is set aside by the core. Linear: each line is looked at
@@ -23,6 +24,7 @@ from formatbook_core import Span
 from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
 
 from . import dialect
+from .names import name_problem
 
 _TAGS = {"csv", "tsv"}
 _DELIMS = frozenset(dialect.CANDIDATES)
@@ -115,17 +117,24 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
     return out
 
 
+def _prose_line(line: str, delimiter: str, following: str | None) -> bool:
+    """A line of prose, not a header: it ends with ``:``, or a cell of it is no column name
+    and its field count is not the next line's (a header with a bad name is left in, to
+    fail as one: dropping it would make the first row the header)."""
+    if line.endswith(":"):
+        return True
+    if following is None or line.count(delimiter) == following.count(delimiter):
+        return False
+    return any(name_problem(cell.strip()) for cell in line.split(delimiter) if cell.strip())
+
+
 def _trim(reply: str, run: list[tuple[int, int]]) -> list[tuple[int, int]]:
     if not run:
         return run
     texts = [reply[s:e].strip() for s, e in run]
     delimiter = dialect.detect(texts[1] if len(texts) > 1 else texts[0])
     counts = [t.count(delimiter) for t in texts]
-    first = 0
-    if len(texts) > 1 and texts[0].endswith(":"):
-        first = 1
-    elif len(texts) > 2 and counts[1] == counts[2] and counts[0] != counts[1]:
-        first = 1
+    first = 1 if len(texts) > 1 and _prose_line(texts[0], delimiter, texts[1]) else 0
     last = len(run)
     if last - first > 2 and counts[-1] != counts[-2] and texts[-1].endswith((".", "!", "?")):
         last -= 1

@@ -4,6 +4,7 @@ A paragraph of English with commas splits into "cells" too; what gives it away i
 header row. A header cell is a column name only when it is:
 
 - not empty, with no blanks around it and no line break inside;
+- free of the other candidate delimiters (``,`` ``;`` tab ``|``) unless quoted;
 - short: at most :data:`MAX_NAME_CHARS` characters and :data:`MAX_NAME_WORDS` words;
 - not a sentence or a clause: no sentence end inside it (``. `` ``! `` ``? ``), and it
   does not end with ``!``, ``?``, ``:`` or ``;``, nor with ``.`` unless it is one short
@@ -19,10 +20,19 @@ MAX_NAME_WORDS = 6
 _ENDS = ("!", "?", ":", ";", "\u2026")
 _INSIDE = (". ", "! ", "? ", "\u2026 ")
 _BLANKS = " \t\r\n\f\v\u00a0"
+_DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+CANDIDATES = (",", "\t", ";", "|")
 
 
-def name_problem(cell: str) -> str | None:
-    """Why ``cell`` is not a column name, or ``None`` when it can be one."""
+def others(delimiter: str) -> str:
+    """The candidate delimiters other than ``delimiter``."""
+    return "".join(c for c in CANDIDATES if c != delimiter)
+
+
+def name_problem(cell: str, others: str = "") -> str | None:
+    """Why ``cell`` is not a column name, or ``None`` when it can be one. ``others``: the
+    delimiters other than the one in use, which an unquoted name may not hold (``a;b`` in
+    a comma-separated header: which separates the fields cannot be told)."""
     stripped = cell.strip()
     if not stripped:
         return "an empty column name"
@@ -30,6 +40,9 @@ def name_problem(cell: str) -> str | None:
         return f"the column name {_show(cell)} has blanks around it"
     if "\n" in cell or "\r" in cell:
         return f"the column name {_show(cell)} holds a line break"
+    for other in others:
+        if other in cell:
+            return f"the column name {_show(cell)} holds a {_DELIMITER_NAMES.get(other, repr(other))}, another delimiter: quote it"
     if len(cell) > MAX_NAME_CHARS:
         return f"{_show(cell)} is {len(cell)} characters long: text, not a column name (at most {MAX_NAME_CHARS})"
     words = cell.split()

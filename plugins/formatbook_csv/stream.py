@@ -26,7 +26,7 @@ from formatbook_core import StreamStatus
 from formatbook_core.results import ok_status
 
 from . import dialect
-from .names import header_problem, name_problem
+from .names import header_problem, name_problem, others
 
 _START, _UNQUOTED, _QUOTED, _QUOTE, _CR = range(5)
 _RUNS: dict[str, re.Pattern[str]] = {}
@@ -56,6 +56,7 @@ class CsvChecker:
         self._fields = 0  # fields closed in the current row
         self._row_empty = True
         self._cell: list[str] = []
+        self._cell_quoted = False
         self._header: list[str] = []
         self._names: set[str] = set()
         self._failed: StreamStatus | None = None
@@ -168,6 +169,7 @@ class CsvChecker:
             if state == _START:
                 if ch == '"':
                     state = _QUOTED
+                    self._cell_quoted = True
                     self._row_empty = False
                     i += 1
                     continue
@@ -274,8 +276,10 @@ class CsvChecker:
     def _close_field(self, at: int) -> StatusOrNone:
         value = "".join(self._cell) if self._cell else ""
         self._cell = []
+        quoted, self._cell_quoted = self._cell_quoted, False
         if self._row == 0:
-            problem = name_problem(value)
+            assert self._delimiter is not None
+            problem = name_problem(value, "" if quoted else others(self._delimiter))
             if problem is None and value in self._names:
                 problem = f"the column {value!r} appears twice"
             if problem is not None:

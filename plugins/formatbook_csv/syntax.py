@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from formatbook_core import Span
 
-from .names import header_problem, name_problem
+from .names import header_problem, name_problem, others
 
 _FIELDS: dict[str, re.Pattern[str]] = {}
 
@@ -73,9 +73,12 @@ def _blank_start(cell: str, delimiter: str) -> bool:
     return bool(cell) and (cell[0] == " " or (cell[0] == "\t" and delimiter != "\t"))
 
 
-def split_line(text: str, pos: int, delimiter: str, row: int) -> tuple[list[str], int, list[int]]:
+def split_line(
+    text: str, pos: int, delimiter: str, row: int, quoted: list[bool] | None = None
+) -> tuple[list[str], int, list[int]]:
     """The fields of the record starting at ``pos`` (it may span lines inside quotes), the
-    offset after its line end, and where each field starts. Raises :class:`CsvError`."""
+    offset after its line end, and where each field starts (``quoted``, when given, gets
+    whether each was quoted). Raises :class:`CsvError`."""
     n = len(text)
     nl = text.find("\n", pos)
     line_end = n if nl < 0 else nl
@@ -93,6 +96,8 @@ def split_line(text: str, pos: int, delimiter: str, row: int) -> tuple[list[str]
             if _blank_start(cell, delimiter):
                 raise _blank_error(at, row)
             at += len(cell) + 1
+        if quoted is not None:
+            quoted += [False] * len(cells)
         return cells, (n if nl < 0 else nl + 1), starts
     pattern = field_pattern(delimiter)
     cells = []
@@ -102,6 +107,8 @@ def split_line(text: str, pos: int, delimiter: str, row: int) -> tuple[list[str]
         assert m is not None  # the unquoted alternative matches the empty string
         starts.append(pos)
         body = m.group(1)
+        if quoted is not None:
+            quoted.append(body is not None)
         if body is not None:
             cells.append(body.replace('""', '"'))
         else:
@@ -153,10 +160,12 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
         raise CsvError("csv.empty", "no CSV: the text is empty", Span(0, n))
     if text[0] in "\r\n":
         raise CsvError("csv.blank_line", "a blank line is no row", Span(0, 1), 0)
-    header, pos, starts = split_line(text, 0, delimiter, 0)
+    quoted: list[bool] = []
+    header, pos, starts = split_line(text, 0, delimiter, 0, quoted)
     seen: set[str] = set()
+    other = others(delimiter)
     for i, name in enumerate(header):
-        problem = name_problem(name)
+        problem = name_problem(name, "" if quoted[i] else other)
         end = starts[i + 1] - 1 if i + 1 < len(starts) else pos
         if problem is None and name in seen:
             problem = f"the column {name!r} appears twice"

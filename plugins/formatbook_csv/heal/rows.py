@@ -18,7 +18,7 @@ repair is certain, and the result written.
 from __future__ import annotations
 
 from .. import dialect
-from ..names import header_problem, name_problem
+from ..names import header_problem, name_problem, others
 from . import delimiters
 from .reader import Record
 from .state import Healing
@@ -60,8 +60,9 @@ def header(h: Healing) -> None:
                 h.repair("trailing_delimiter", "dropped an empty field past the last column", r.starts[-1] - 1, r.end)
                 _drop_last(r)
     seen: set[str] = set()
+    other = others(h.delimiter)
     for i, cell in enumerate(head.cells):
-        problem = name_problem(cell)
+        problem = name_problem(cell, "" if head.quoted[i] else other)
         code = "csv.header"
         if problem is None and cell in seen:
             problem, code = f"the column {cell!r} appears twice", "csv.duplicate_column"
