@@ -32,7 +32,7 @@ def check_option(value: Any) -> str | None:
         return None
     if len(value) != 1:
         return 'must be one character, "tab" or "auto"'
-    if value in "\"\r\n":
+    if value in '"\r\n':
         return "cannot be a quote or a line break"
     return None
 

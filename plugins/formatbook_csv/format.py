@@ -40,7 +40,9 @@ class CsvFormat(BaseFormat):
     description = "CSV (RFC 4180) with a header row; schemas name columns or type each row; scopes are columns."
     samples = _SAMPLES
     option_specs = (
-        Option("delimiter", str, ",", 'the field separator: one character, "tab", or "auto"', check=dialect.check_option),
+        Option(
+            "delimiter", str, ",", 'the field separator: one character, "tab", or "auto"', check=dialect.check_option
+        ),
         Option("allow_fetch", bool, False, "a JSON Schema given as a URL (http or https) may be fetched"),
         Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
     )
@@ -63,7 +65,9 @@ class CsvFormat(BaseFormat):
             return Analysis(None, (Violation("csv.syntax", f"a CSV reply is text, not {type(value).__name__}"),))
         max_size = limits_from(options).max_size
         if len(value) > max_size:
-            return Analysis(None, (Violation("csv.too_large", f"the CSV has more than {max_size:,} characters (max_size)"),))
+            return Analysis(
+                None, (Violation("csv.too_large", f"the CSV has more than {max_size:,} characters (max_size)"),)
+            )
         cs = self._schema(schema, options)
         delimiter = dialect.resolve(value, options)
         try:
@@ -80,7 +84,7 @@ class CsvFormat(BaseFormat):
         violations = cs.header_violations(table.header, Span(0, header_end))
         typed = [cs.typed(r) for r in records]
         if not violations:
-            for i, (record, row) in enumerate(zip(records, typed)):
+            for i, (record, row) in enumerate(zip(records, typed, strict=False)):
                 for v in cs.row_violations(i, record, row):
                     violations.append(_with_span(v, value, table))
                 if len(violations) >= MAX_VIOLATIONS:
@@ -225,7 +229,12 @@ def _build_models(model: Any, typed: list[dict[str, Any]], text: str, table: Tab
                 where = f'row {i + 1}, column "{loc[0]}": ' if loc else f"row {i + 1}: "
                 violations.append(
                     _with_span(
-                        Violation(f"schema.model.{e.get('type', 'invalid')}", where + f"{model.__name__}: {e.get('msg', 'invalid')}", (i, *loc), keyword=e.get("type")),
+                        Violation(
+                            f"schema.model.{e.get('type', 'invalid')}",
+                            where + f"{model.__name__}: {e.get('msg', 'invalid')}",
+                            (i, *loc),
+                            keyword=e.get("type"),
+                        ),
                         text,
                         table,
                     )

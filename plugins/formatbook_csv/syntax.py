@@ -66,7 +66,7 @@ class Table:
     def records(self) -> list[dict[str, str]]:
         """The rows as dicts keyed by the header."""
         header = self.header
-        return [dict(zip(header, row)) for row in self.rows]
+        return [dict(zip(header, row, strict=False)) for row in self.rows]
 
 
 def _blank_start(cell: str, delimiter: str) -> bool:

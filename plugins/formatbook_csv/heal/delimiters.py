@@ -73,7 +73,7 @@ def resplit(h: Healing, rec: Record, width: int, number: int) -> bool:
         cells: list[str] = []
         quoted: list[bool] = []
         starts: list[int] = []
-        for cell, q, start in zip(rec.cells, rec.quoted, rec.starts):
+        for cell, q, start in zip(rec.cells, rec.quoted, rec.starts, strict=False):
             if q or other not in cell:
                 cells.append(cell)
                 quoted.append(q)

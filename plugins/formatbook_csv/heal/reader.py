@@ -153,6 +153,8 @@ def _quoted(text: str, start: int, delimiter: str, blanks: str, rec: Record) -> 
             k += 1
         if k >= n or text[k] in "\r\n" or text[k] == delimiter:
             return "".join(parts), q + 1, True
-        rec.notes.append(("unescaped_quote", q, q + 1, "kept a quote inside a quoted field as text (it closes nothing)"))
+        rec.notes.append(
+            ("unescaped_quote", q, q + 1, "kept a quote inside a quoted field as text (it closes nothing)")
+        )
         parts.append('"')
         pos = q + 1

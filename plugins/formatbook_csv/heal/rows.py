@@ -45,7 +45,12 @@ def header(h: Healing) -> None:
     for i, cell in enumerate(head.cells):
         stripped = cell.strip(" \t")
         if stripped != cell and not head.quoted[i] and stripped:
-            h.repair("header_spaces", f"removed blanks around the column name {stripped!r}", head.starts[i], head.starts[i] + len(cell))
+            h.repair(
+                "header_spaces",
+                f"removed blanks around the column name {stripped!r}",
+                head.starts[i],
+                head.starts[i] + len(cell),
+            )
             head.cells[i] = stripped
     rows = h.records[1:]
     while (
@@ -53,7 +58,12 @@ def header(h: Healing) -> None:
         and not head.cells[-1].strip()
         and all(len(r.cells) < len(head.cells) or not r.cells[-1] for r in rows if len(r.cells) <= len(head.cells))
     ):
-        h.repair("trailing_delimiter", "dropped an empty last column (a delimiter ending the header)", head.starts[-1] - 1, head.end)
+        h.repair(
+            "trailing_delimiter",
+            "dropped an empty last column (a delimiter ending the header)",
+            head.starts[-1] - 1,
+            head.end,
+        )
         _drop_last(head)
         for r in rows:
             if len(r.cells) == len(head.cells) + 1 and not r.cells[-1]:
@@ -138,7 +148,12 @@ def rows(h: Healing) -> None:
                     rec.end,
                     path=(index,),
                 )
-            h.repair("trailing_delimiter", f"dropped {len(extra)} empty field(s) past the last column of row {number}", rec.starts[width] - 1, rec.end)
+            h.repair(
+                "trailing_delimiter",
+                f"dropped {len(extra)} empty field(s) past the last column of row {number}",
+                rec.starts[width] - 1,
+                rec.end,
+            )
             del rec.cells[width:], rec.quoted[width:], rec.starts[width:]
         kept.append(rec)
     if len(kept) < 2:

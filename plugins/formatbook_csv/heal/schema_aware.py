@@ -22,7 +22,7 @@ def repair(h: Healing) -> None:
     renamed: dict[int, str] = {}
     changed = False
     for rec in h.records[1:]:
-        record = dict(zip(header, rec.cells))
+        record = dict(zip(header, rec.cells, strict=False))
         for op in plan(schema.typed(record), schema.json.schema):
             if op.kind not in _KINDS or len(op.path) != 1:
                 continue
@@ -33,10 +33,20 @@ def repair(h: Healing) -> None:
             if op.kind == "renamed_key":
                 if i not in renamed:
                     renamed[i] = op.text
-                    h.repair("renamed_key", f"renamed the column {column!r} to {op.text!r}, as the schema spells it", head.starts[i], head.starts[i] + len(column))
+                    h.repair(
+                        "renamed_key",
+                        f"renamed the column {column!r} to {op.text!r}, as the schema spells it",
+                        head.starts[i],
+                        head.starts[i] + len(column),
+                    )
                     changed = True
             elif isinstance(op.value, str):
-                h.repair("enum_case", f"wrote {rec.cells[i]!r} as the schema's {op.value!r} in column {column!r}", rec.starts[i], rec.starts[i] + len(rec.cells[i]))
+                h.repair(
+                    "enum_case",
+                    f"wrote {rec.cells[i]!r} as the schema's {op.value!r} in column {column!r}",
+                    rec.starts[i],
+                    rec.starts[i] + len(rec.cells[i]),
+                )
                 rec.cells[i] = op.value
                 changed = True
     for i, target in renamed.items():

@@ -26,5 +26,5 @@ def write(rows: list[tuple[list[str], list[bool], str]], delimiter: str) -> str:
     """``rows`` as ``(cells, quoted, line end)``."""
     out: list[str] = []
     for cells, quoted, eol in rows:
-        out.append(delimiter.join(cell_text(c, q, delimiter) for c, q in zip(cells, quoted)) + eol)
+        out.append(delimiter.join(cell_text(c, q, delimiter) for c, q in zip(cells, quoted, strict=False)) + eol)
     return "".join(out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 
 import pytest
 
@@ -16,22 +17,67 @@ PEOPLE = [{"name": "Ada", "age": "36"}, {"name": "Alan", "age": "41"}]
 
 # (label, reply, the rows it means, repair kinds that must be listed)
 CASES = [
-    ("fenced-with-spaces", "Sure! Here is the data:\n\n```csv\nname, age\nAda, 36\nAlan, 41\n```\nAnything else?", PEOPLE, {"located", "space_after_delimiter"}),
-    ("markdown-table", "| Name | Age |\n|:-----|----:|\n| Ada | 36 |\n| Alan | 41 |", [{"Name": "Ada", "Age": "36"}, {"Name": "Alan", "Age": "41"}], {"markdown_table", "alignment_row"}),
-    ("markdown-table-escaped-pipe", "| expr | meaning |\n|---|---|\n| a \\| b | a or b |\n| a, b | both |", [{"expr": "a | b", "meaning": "a or b"}, {"expr": "a, b", "meaning": "both"}], {"markdown_table"}),
-    ("semicolons-decimal-commas", "item;price\nTea;2,50\nCake;3,10\n", [{"item": "Tea", "price": "2,50"}, {"item": "Cake", "price": "3,10"}], {"delimiter"}),
+    (
+        "fenced-with-spaces",
+        "Sure! Here is the data:\n\n```csv\nname, age\nAda, 36\nAlan, 41\n```\nAnything else?",
+        PEOPLE,
+        {"located", "space_after_delimiter"},
+    ),
+    (
+        "markdown-table",
+        "| Name | Age |\n|:-----|----:|\n| Ada | 36 |\n| Alan | 41 |",
+        [{"Name": "Ada", "Age": "36"}, {"Name": "Alan", "Age": "41"}],
+        {"markdown_table", "alignment_row"},
+    ),
+    (
+        "markdown-table-escaped-pipe",
+        "| expr | meaning |\n|---|---|\n| a \\| b | a or b |\n| a, b | both |",
+        [{"expr": "a | b", "meaning": "a or b"}, {"expr": "a, b", "meaning": "both"}],
+        {"markdown_table"},
+    ),
+    (
+        "semicolons-decimal-commas",
+        "item;price\nTea;2,50\nCake;3,10\n",
+        [{"item": "Tea", "price": "2,50"}, {"item": "Cake", "price": "3,10"}],
+        {"delimiter"},
+    ),
     ("tabs", "name\tage\nAda\t36\nAlan\t41\n", PEOPLE, {"delimiter"}),
-    ("mixed", "name,age,city\nAda,36,London\nAlan;41;Wilmslow\n", [{"name": "Ada", "age": "36", "city": "London"}, {"name": "Alan", "age": "41", "city": "Wilmslow"}], {"mixed_delimiters"}),
-    ("unescaped-quotes", 'name,quote\nAda,"She said "hi" to me"\nAlan,"ok"\n', [{"name": "Ada", "quote": 'She said "hi" to me'}, {"name": "Alan", "quote": "ok"}], {"unescaped_quote"}),
-    ("inch-mark", 'item,size\nTV,55"\nPhone,6"\n', [{"item": "TV", "size": '55"'}, {"item": "Phone", "size": '6"'}], {"unescaped_quote"}),
+    (
+        "mixed",
+        "name,age,city\nAda,36,London\nAlan;41;Wilmslow\n",
+        [{"name": "Ada", "age": "36", "city": "London"}, {"name": "Alan", "age": "41", "city": "Wilmslow"}],
+        {"mixed_delimiters"},
+    ),
+    (
+        "unescaped-quotes",
+        'name,quote\nAda,"She said "hi" to me"\nAlan,"ok"\n',
+        [{"name": "Ada", "quote": 'She said "hi" to me'}, {"name": "Alan", "quote": "ok"}],
+        {"unescaped_quote"},
+    ),
+    (
+        "inch-mark",
+        'item,size\nTV,55"\nPhone,6"\n',
+        [{"item": "TV", "size": '55"'}, {"item": "Phone", "size": '6"'}],
+        {"unescaped_quote"},
+    ),
     ("blank-lines", "name,age\n\nAda,36\n\nAlan,41\n\n", PEOPLE, {"blank_line"}),
     ("truncated-last-row", "name,age\nAda,36\nAlan,41\nGrace", PEOPLE, {"located"}),
     ("truncated-in-quotes", 'name,age\nAda,36\nAlan,41\n"Grace, 8', PEOPLE, {"truncated_row"}),
     ("trailing-commas", "name,age\nAda,36,\nAlan,41,\n", PEOPLE, {"trailing_delimiter"}),
     ("trailing-commas-everywhere", "name,age,\nAda,36,\nAlan,41,\n", PEOPLE, {"trailing_delimiter"}),
-    ("spaces-and-quoted", 'name, city\nAda, "London, UK"\nAlan, "Wilmslow, UK"\n', [{"name": "Ada", "city": "London, UK"}, {"name": "Alan", "city": "Wilmslow, UK"}], {"space_after_delimiter"}),
+    (
+        "spaces-and-quoted",
+        'name, city\nAda, "London, UK"\nAlan, "Wilmslow, UK"\n',
+        [{"name": "Ada", "city": "London, UK"}, {"name": "Alan", "city": "Wilmslow, UK"}],
+        {"space_after_delimiter"},
+    ),
     ("crlf-and-spaces", "name, age\r\nAda, 36\r\nAlan, 41\r\n", PEOPLE, {"space_after_delimiter"}),
-    ("prose-around", "Here are the results, as requested:\nname,age\nAda,36\nAlan,41\n\nLet me know if you need more.", PEOPLE, {"located"}),
+    (
+        "prose-around",
+        "Here are the results, as requested:\nname,age\nAda,36\nAlan,41\n\nLet me know if you need more.",
+        PEOPLE,
+        {"located"},
+    ),
     ("think-then-table", "<think>They want CSV, two columns.</think>\nname,age\nAda,36\nAlan,41", PEOPLE, {"located"}),
     ("padded-header", "name ,age \nAda,36\nAlan,41\n", PEOPLE, {"header_spaces"}),
 ]
@@ -75,8 +121,6 @@ def test_fails_rather_than_guessing(reply, code):
 
 
 def test_prose_with_commas_is_answered_fast():
-    import time
-
     prose = "Well, to be honest, I think, on balance, that it depends, mostly, on the weather. " * 2000
     start = time.perf_counter()
     assert not check(prose, "EXPECT CSV").ok

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import Expectations, ExpectationError, check, get_format, guidance
+from formatbook_core import ExpectationError, Expectations, StreamGuard, check, get_format, guidance
 
 CSV = get_format("csv")
 ROW_SCHEMA = {
@@ -48,7 +48,7 @@ def test_columns_forms():
     bad = check("name,age\nAda,\n", Expectations(format="csv", schema=schema))
     assert [(v.code, v.path) for v in bad.violations] == [("csv.required", (0, "age"))]
     with pytest.raises(ExpectationError):
-        Expectations(format="csv", schema={"columns": ["a"], "required": ["b"]}).loaded_schema
+        _ = Expectations(format="csv", schema={"columns": ["a"], "required": ["b"]}).loaded_schema
     # a one-column table needs a schema
     assert not CSV.is_valid("name\nAda\n")
     assert check("name\nAda\n", Expectations(format="csv", schema=["name"])).ok
@@ -140,8 +140,6 @@ def test_scoped_count_by_column():
 
 
 def test_guard_stops_on_a_settled_cell():
-    from formatbook_core import StreamGuard
-
     guard = StreamGuard('EXPECT CSV\nEXPECT MAX 3 WORDS IN "comment"', strict=True)
     assert guard.feed("name,comment\nAda,one two")
     assert not guard.feed(" three four\n")
