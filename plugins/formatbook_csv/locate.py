@@ -39,6 +39,9 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
     if len(rest) == 1 and callable(valid) and valid(reply[rest[0].start : rest[0].end]):
         return [rest[0]]
     blocks = [f for f in fences(reply) if not any(t.start <= f.span.start < t.end for t in thinks)]
+    # a fence whose body holds a think block is no payload: check() would set the block
+    # aside, so healing its body could never give a text that checks as it stands
+    blocks = [f for f in blocks if not any(f.body.start < t.end and t.start < f.body.end for t in thinks)]
     tagged = [strip_span(reply, f.body) for f in blocks if f.info in _TAGS]
     bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
     removed = sorted(thinks + [f.span for f in blocks], key=lambda s: s.start)

@@ -28,7 +28,7 @@ from formatbook_core.results import ok_status
 from . import dialect
 from .names import header_problem, name_problem, others
 
-_START, _UNQUOTED, _QUOTED, _QUOTE, _CR = range(5)
+_START, _UNQUOTED, _QUOTED, _QUOTE, _CR, _TRAIL = range(6)
 _RUNS: dict[str, re.Pattern[str]] = {}
 
 
@@ -60,6 +60,8 @@ class CsvChecker:
         self._header: list[str] = []
         self._names: set[str] = set()
         self._failed: StreamStatus | None = None
+        self._trail_reason = ""
+        self._trail_at = 0
         self._values: list[str] = []
         self._scoped: list[tuple[str, str]] = []
 
@@ -108,7 +110,7 @@ class CsvChecker:
             return self._fail("a quoted field is never closed", at)
         if self._state == _CR:
             return self._fail("a carriage return alone is no line end", at)
-        if not self._row_empty:
+        if not self._row_empty and self._state != _TRAIL:
             failure = self._close_field(at) or self._end_row(at)
             if failure is not None:
                 return failure
@@ -180,9 +182,14 @@ class CsvChecker:
                         return f
                     i += 1
                     continue
+                if self._row_empty and self._row == 0 and ch.isspace():
+                    i += 1  # white space before the header: around the payload, as check() sets it
+                    continue
+                if self._row_empty and ch in "\r\n ":
+                    state = self._trail("a blank line is no row", base + i)
+                    i += 1
+                    continue
                 if ch == "\n" or ch == "\r":
-                    if self._row_empty:
-                        return self._fail("a blank line is no row", base + i)
                     f = self._close_field(base + i)
                     if f is not None:
                         return f
@@ -195,7 +202,12 @@ class CsvChecker:
                     i += 1
                     continue
                 if ch in blank:
-                    return self._fail("a field starts with a blank: quote the field to keep it", base + i)
+                    f = None if self._row_empty else self._close_field(base + i) or self._end_row(base + i)
+                    if f is not None:
+                        return f
+                    state = self._trail("a field starts with a blank: quote the field to keep it", base + i)
+                    i += 1
+                    continue
                 state = _UNQUOTED
                 self._row_empty = False
                 continue
@@ -244,7 +256,14 @@ class CsvChecker:
                     i += 1
                     continue
                 if ch != d and ch != "\n" and ch != "\r":
-                    return self._fail("text after a closing quote (a quote inside a field must be doubled)", base + i)
+                    if not ch.isspace():
+                        return self._fail("text after a closing quote (a quote inside a field must be doubled)", base + i)
+                    f = self._close_field(base + i) or self._end_row(base + i)
+                    if f is not None:
+                        return f
+                    state = self._trail("text after a closing quote", base + i)
+                    i += 1
+                    continue
                 f = self._close_field(base + i)
                 if f is not None:
                     return f
@@ -262,9 +281,21 @@ class CsvChecker:
                     state = _START
                 i += 1
                 continue
+            if state == _TRAIL:  # only white space may follow (what check() strips)
+                if not ch.isspace():
+                    return self._fail(self._trail_reason, self._trail_at)
+                i += 1
+                continue
             # _CR: a line feed must follow
             if ch != "\n":
-                return self._fail("a carriage return alone is no line end", base + i - 1)
+                if not ch.isspace():
+                    return self._fail("a carriage return alone is no line end", max(base + i - 1, 0))
+                f = self._end_row(base + i)
+                if f is not None:
+                    return f
+                state = self._trail("a carriage return alone is no line end", max(base + i - 1, 0))
+                i += 1
+                continue
             f = self._end_row(base + i)
             if f is not None:
                 return f
@@ -272,6 +303,13 @@ class CsvChecker:
             i += 1
         self._state = state
         return None
+
+    def _trail(self, reason: str, at: int) -> int:
+        """White space where the strict grammar allows none: an error unless only white
+        space follows to the end (which ``check()`` sets aside around the payload)."""
+        self._trail_reason = reason
+        self._trail_at = at
+        return _TRAIL
 
     def _close_field(self, at: int) -> StatusOrNone:
         value = "".join(self._cell) if self._cell else ""

@@ -172,5 +172,9 @@ def write_out(h: Healing) -> None:
     for i, rec in enumerate(records):
         rec_eol = rec.eol if rec.eol in ("\n", "\r\n") else (eol if rec.eol == "\r" or i < len(records) - 1 else "")
         out_rows.append((rec.cells, rec.quoted, rec_eol))
-    # a dropped last row leaves the row before it ending with its line break: kept
+    # the text ends with a line break only when the reply's did (a dropped last row
+    # leaves the row before it with its own: taken off, as locate would take it)
+    if out_rows and not h.text.endswith(("\n", "\r")):
+        cells, quoted, _ = out_rows[-1]
+        out_rows[-1] = (cells, quoted, "")
     h.out = write(out_rows, h.delimiter if h.delimiter != dialect.AUTO else h.reading)

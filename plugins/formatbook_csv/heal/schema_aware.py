@@ -13,7 +13,32 @@ from .state import Healing
 _KINDS = ("enum_case", "renamed_key")
 
 
+def _norm(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch not in " _-")
+
+
+def rename_columns(h: Healing) -> None:
+    """A column name that differs from exactly one declared column only in case, blanks,
+    ``_`` or ``-`` (``First Name`` for ``first_name``) is renamed to it (``renamed_key``)."""
+    schema = h.schema
+    if schema is None or not schema.columns or not h.records:
+        return
+    head = h.records[0]
+    declared = schema.columns
+    for i, cell in enumerate(head.cells):
+        if cell in declared:
+            continue
+        matches = [c for c in declared if _norm(c) == _norm(cell) and c not in head.cells]
+        if len(matches) == 1:
+            start = head.starts[i] if i < len(head.starts) else head.start
+            h.repair(
+                "renamed_key", f"renamed the column {cell!r} to {matches[0]!r}, as the schema spells it", start, start + len(cell)
+            )
+            head.cells[i] = matches[0]
+
+
 def repair(h: Healing) -> None:
+    rename_columns(h)
     schema = h.schema
     if schema is None or schema.json is None or not isinstance(schema.json.schema, dict):
         return

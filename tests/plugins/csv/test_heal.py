@@ -162,5 +162,5 @@ def test_a_quote_left_open_across_lines_is_not_guessed():
 
 def test_truncated_last_row_dropped_and_listed():
     healed = CSV.heal("name,age,city\nAda,36,London\nAlan,41")
-    assert healed.text == "name,age,city\nAda,36,London\n"
+    assert healed.text == "name,age,city\nAda,36,London"
     assert [(r.kind, r.span) for r in healed.repairs] == [("truncated_row", (28, 35))]

@@ -96,7 +96,7 @@ def test_extra_field_fails_at_its_delimiter():
 
 @pytest.mark.parametrize(
     "prefix",
-    ['a,b\n1,"x"y', "a, b", "a,b\n\n", "a,b\r1", "a,a,", "The answer is yes. But,", 'a,b\n1,x"'],
+    ['a,b\n1,"x"y', "a, b", "a,b\n1,2\n\n3", "a,b\r1", "a,b\n1, 2", 'a,b\n"1" 2', "a,a,", "The answer is yes. But,", 'a,b\n1,x"'],
 )
 def test_impossible_prefixes_fail(prefix):
     assert not CSV.can_be_valid(prefix)
@@ -150,3 +150,11 @@ def test_tsv_alias():
     assert tsv.is_valid("a\tb\n1\t2\n") and not tsv.is_valid("a,b\n1,2\n")
     assert get_format("text/tab-separated-values").name == "csv"
     assert CSV.is_valid("a;b\n1;2\n", delimiter="auto")
+
+
+def test_white_space_check_sets_aside_never_stops_the_strict_checker():
+    # check() strips white space around the payload, so the strict guard may not stop there
+    for text in ("a,b\n1,2\n\n\n", "a,b\n1,2\r\r", "\n\na,b\n1,2", 'a,b\n1,"2"  ', "a,b\n1, \n"):
+        checker = CSV.stream(strict=True)
+        assert all(checker.feed(ch) for ch in text), repr(text)
+        assert check(text, "EXPECT CSV", ).ok or text == "a,b\n1, \n"
