@@ -27,7 +27,7 @@ from . import dialect
 from .names import name_problem
 
 _TAGS = {"csv", "tsv"}
-_DELIMS = frozenset(dialect.CANDIDATES)
+_DELIMS = dialect.CANDIDATES
 
 
 def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
@@ -100,7 +100,7 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
             else:
                 blank_pending = True
             continue
-        this = "md" if line.startswith("|") else ("csv" if _DELIMS.intersection(line) else "")
+        this = "md" if line.startswith("|") else ("csv" if any(c in line for c in _DELIMS) else "")
         if not this or (current and this != kind):
             if current:
                 runs.append(current)

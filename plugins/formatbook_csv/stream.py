@@ -257,7 +257,9 @@ class CsvChecker:
                     continue
                 if ch != d and ch != "\n" and ch != "\r":
                     if not ch.isspace():
-                        return self._fail("text after a closing quote (a quote inside a field must be doubled)", base + i)
+                        return self._fail(
+                            "text after a closing quote (a quote inside a field must be doubled)", base + i
+                        )
                     f = self._close_field(base + i) or self._end_row(base + i)
                     if f is not None:
                         return f

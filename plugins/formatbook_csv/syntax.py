@@ -89,13 +89,22 @@ def split_line(
             at = pos + body.index("\r")
             raise CsvError("csv.line_break", "a carriage return alone is no line end", Span(at, at + 1), row)
         cells = body.split(delimiter)
+        if (
+            body[:1] == " "
+            or (delimiter + " ") in body
+            or (delimiter != "\t" and (body[:1] == "\t" or (delimiter + "\t") in body))
+        ):
+            at = pos
+            for cell in cells:
+                if _blank_start(cell, delimiter):
+                    raise _blank_error(at, row)
+                at += len(cell) + 1
         starts = []
-        at = pos
-        for cell in cells:
-            starts.append(at)
-            if _blank_start(cell, delimiter):
-                raise _blank_error(at, row)
-            at += len(cell) + 1
+        if quoted is not None:  # the header: where each cell starts is wanted
+            at = pos
+            for cell in cells:
+                starts.append(at)
+                at += len(cell) + 1
         if quoted is not None:
             quoted += [False] * len(cells)
         return cells, (n if nl < 0 else nl + 1), starts
@@ -191,11 +200,37 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
     rows = table.rows
     row_starts = table.starts
     number = 0
+    d = delimiter
+    blank_after = (d + " ", d + "\t") if d != "\t" else (d + " ",)
+    find = text.find
     while pos < n:
         if text[pos] == "\n" or text.startswith("\r\n", pos):
             raise CsvError("csv.blank_line", "a blank line is no row", Span(pos, pos + 1), number + 1)
         number += 1
         start = pos
+        # the common case inline: a line without a quote, a blank after a delimiter or a
+        # lone carriage return (anything else goes through split_line, which says what)
+        nl = find("\n", pos)
+        line = text[pos:] if nl < 0 else text[pos:nl]
+        if line.endswith("\r"):
+            line = line[:-1]
+        if (
+            '"' not in line
+            and "\r" not in line
+            and line[:1] not in (" ", "\t")
+            and not any(b in line for b in blank_after)
+        ):
+            if line.count(d) + 1 != width:
+                raise CsvError(
+                    "csv.field_count",
+                    f"row {number} has {line.count(d) + 1} fields where the header has {width}",
+                    Span(start, n if nl < 0 else nl),
+                    number,
+                )
+            rows.append(line.split(d))
+            row_starts.append(start)
+            pos = n if nl < 0 else nl + 1
+            continue
         cells, pos, _ = split_line(text, pos, delimiter, number)
         if len(cells) != width:
             raise CsvError(

@@ -27,11 +27,19 @@ def _lines(text: str) -> list[tuple[int, int, str]]:
 
 def is_table(text: str) -> bool:
     """The text is a Markdown table: a row of pipes, then an alignment row."""
-    lines = [(s, e) for s, e, _ in _lines(text) if text[s:e].strip()]
+    lines: list[str] = []
+    pos = 0
+    while len(lines) < 2 and pos < len(text):  # only the first two non-blank lines
+        nl = text.find("\n", pos)
+        end = len(text) if nl < 0 else nl
+        line = text[pos:end].rstrip("\r")
+        if line.strip():
+            lines.append(line)
+        pos = end + 1
     if len(lines) < 2:
         return False
-    first = text[lines[0][0] : lines[0][1]].strip()
-    second = text[lines[1][0] : lines[1][1]]
+    first = lines[0].strip()
+    second = lines[1]
     return first.startswith("|") and "-" in second and _ALIGN.fullmatch(second) is not None
 
 

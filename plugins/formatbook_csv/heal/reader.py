@@ -16,27 +16,54 @@ anchored regular expression per unquoted field).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 _UNQUOTED: dict[str, re.Pattern[str]] = {}
 
 
-@dataclass
 class Record:
-    """One record: ``cells``, ``quoted`` (per cell), ``starts`` (per cell, into the text),
-    ``start``/``end`` (its span without the line end), ``eol`` (its line end, ``""`` at the
-    end of the text), ``cut`` (the text ended inside a quoted field) and the ``notes``
-    made while reading it: ``(kind, start, end, message)``."""
+    """One record: ``cells``, ``quoted`` (per cell), ``starts`` (per cell, into the text;
+    worked out when first asked for), ``start``/``end`` (its span without the line end),
+    ``eol`` (its line end, ``""`` at the end of the text), ``cut`` (the text ended inside a
+    quoted field) and the ``notes`` made while reading it: ``(kind, start, end, message)``."""
 
-    cells: list[str] = field(default_factory=list)
-    quoted: list[bool] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)
-    start: int = 0
-    end: int = 0
-    eol: str = ""
-    cut: bool = False
-    cut_multiline: bool = False
-    notes: list[tuple[str, int, int, str]] = field(default_factory=list)
+    __slots__ = ("cells", "quoted", "_starts", "_raw", "start", "end", "eol", "cut", "cut_multiline", "notes")
+
+    def __init__(
+        self,
+        cells: list[str] | None = None,
+        quoted: list[bool] | None = None,
+        starts: list[int] | None = None,
+        start: int = 0,
+        end: int = 0,
+        eol: str = "",
+    ):
+        self.cells = [] if cells is None else cells
+        self.quoted = [] if quoted is None else quoted
+        self._starts = [] if starts is None else starts
+        self._raw: list[str] | None = None
+        self.start = start
+        self.end = end
+        self.eol = eol
+        self.cut = False
+        self.cut_multiline = False
+        self.notes: list[tuple[str, int, int, str]] = []
+
+    @property
+    def starts(self) -> list[int]:
+        if self._raw is not None:  # a quote-free line: from the cells as written
+            raw, self._raw = self._raw, None
+            at = self.start
+            starts = []
+            for written, cell in zip(raw, self.cells, strict=True):
+                starts.append(at + len(written) - len(cell))
+                at += len(written) + 1
+            self._starts = starts
+        return self._starts
+
+    @starts.setter
+    def starts(self, value: list[int]) -> None:
+        self._raw = None
+        self._starts = value
 
 
 def _unquoted(delimiter: str) -> re.Pattern[str]:
@@ -60,6 +87,21 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
     unquoted = _unquoted(delimiter).match
     blanks = _blanks(delimiter)
     while pos < n:
+        # the common case: a line without a quote or a lone carriage return, split at once
+        nl = text.find("\n", pos)
+        line_end = n if nl < 0 else nl
+        line = text[pos:line_end]
+        if '"' not in line and "\r" not in line[:-1]:
+            crlf = line.endswith("\r")
+            body = line[:-1] if crlf else line
+            if not body.strip(blanks):
+                end = line_end + 1 if nl >= 0 else n
+                blank_lines.append((pos, end))
+                pos = end
+                continue
+            records.append(_split(body, pos, delimiter, blanks, "\r\n" if crlf else ("\n" if nl >= 0 else "")))
+            pos = line_end + 1 if nl >= 0 else n
+            continue
         # a blank line (blanks only) is no record
         j = pos
         while j < n and text[j] in blanks:
@@ -130,6 +172,30 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
             records.append(rec)
             break
     return records, blank_lines
+
+
+def _split(body: str, pos: int, delimiter: str, blanks: str, eol: str) -> Record:
+    """The record of one quote-free line: its cells, blanks before them noted and taken off."""
+    rec = Record(start=pos, end=pos + len(body), eol=eol)
+    raw = body.split(delimiter)
+    rec._raw = raw
+    rec.quoted = [False] * len(raw)
+    if body[:1] not in blanks and (delimiter + " ") not in body and (delimiter + blanks[-1]) not in body:
+        rec.cells = raw
+        return rec
+    rec.cells = [c.lstrip(blanks) for c in raw]
+    marks = [body.find(delimiter + b) for b in blanks]
+    found = [m + 1 for m in marks if m >= 0]
+    if body[:1] in blanks:
+        found.append(0)
+    first = min(found)
+    last = max(body.rfind(delimiter + b) for b in blanks) + 1
+    stop = last
+    while stop < len(body) and body[stop] in blanks:
+        stop += 1
+    count = sum(1 for a, b in zip(raw, rec.cells, strict=True) if len(a) != len(b))
+    rec.notes.append(("space_after_delimiter", pos + first, pos + stop, f"removed blanks before {count} field(s)"))
+    return rec
 
 
 def _quoted(text: str, start: int, delimiter: str, blanks: str, rec: Record) -> tuple[str, int, bool]:

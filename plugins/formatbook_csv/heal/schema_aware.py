@@ -32,7 +32,10 @@ def rename_columns(h: Healing) -> None:
         if len(matches) == 1:
             start = head.starts[i] if i < len(head.starts) else head.start
             h.repair(
-                "renamed_key", f"renamed the column {cell!r} to {matches[0]!r}, as the schema spells it", start, start + len(cell)
+                "renamed_key",
+                f"renamed the column {cell!r} to {matches[0]!r}, as the schema spells it",
+                start,
+                start + len(cell),
             )
             head.cells[i] = matches[0]
 

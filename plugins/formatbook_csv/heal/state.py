@@ -7,6 +7,7 @@ from typing import Any
 
 from formatbook_core import HealError, Repair, Span, Violation
 from formatbook_core.limits import DEFAULT, Limits
+from formatbook_core.results import make_repair
 
 from ..schema import CsvSchema
 from .reader import Record
@@ -32,7 +33,7 @@ class Healing:
     done: bool = False
 
     def repair(self, kind: str, message: str, start: int, end: int) -> None:
-        self.repairs.append(Repair(kind, message, Span(start, max(start, end))))
+        self.repairs.append(make_repair(kind, message, start, max(start, end)))
 
     def fail(self, code: str, message: str, start: int = 0, end: int | None = None, **extra: Any) -> HealError:
         span = Span(start, len(self.text) if end is None else max(start, end))
