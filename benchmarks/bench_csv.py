@@ -123,9 +123,9 @@ def main() -> None:
         recs = rows(SIZES[name])
         text = write(recs)
         assert check(text, "EXPECT CSV").value == recs
-        base = best(lambda: load(text), args.runs)
-        pd = best(lambda: pandas.read_csv(io.StringIO(text), dtype=str), args.runs) if pandas else None
-        ours = best(lambda: check(text, "EXPECT CSV"), args.runs)
+        base = best(lambda text=text: load(text), args.runs)
+        pd = best(lambda text=text: pandas.read_csv(io.StringIO(text), dtype=str), args.runs) if pandas else None
+        ours = best(lambda text=text: check(text, "EXPECT CSV"), args.runs)
         check_times[name] = (len(text), ours)
         pds = f"{pd * 1000:8.2f}ms" if pd is not None else "      n/a"
         print(f"{len(text):>10,} {base * 1000:9.2f}ms {pds} {ours * 1000:8.2f}ms {ours / base:6.1f}x")
@@ -140,12 +140,14 @@ def main() -> None:
     for name in sizes:
         recs = rows(SIZES[name])
         valid = write(recs)
-        base = best(lambda: load(valid), args.runs)
+        base = best(lambda valid=valid: load(valid), args.runs)
         for label, text in broken(recs).items():
             result = check(text, "EXPECT CSV")
             expected = recs[:] if label != "truncated" else recs
             good = result.ok and result.value == expected
-            ours = best(lambda: check(text, "EXPECT CSV"), max(1, args.runs // 2 if name == "1MB" else args.runs))
+            ours = best(
+                lambda text=text: check(text, "EXPECT CSV"), max(1, args.runs // 2 if name == "1MB" else args.runs)
+            )
             print(
                 f"{name:>6} {label:<22} {base * 1000:9.2f}ms {ours * 1000:8.2f}ms {ours / base:6.1f}x  {'✓' if good else '✗'}"
             )
@@ -158,16 +160,16 @@ def main() -> None:
         text = write(rows(SIZES[name]))
         chunks = [text[i : i + 16] for i in range(0, len(text), 16)]
 
-        def run() -> None:
+        def run(chunks: list[str] = chunks) -> None:
             checker = fmt.stream(strict=True)
             for c in chunks:
                 checker.feed(c)
             assert checker.finish()
 
-        base = best(lambda: load(text), args.runs)
+        base = best(lambda text=text: load(text), args.runs)
         ours = best(run, args.runs)
         stream_times[name] = (len(text), ours)
-        pd = best(lambda: pandas.read_csv(io.StringIO(text), dtype=str), args.runs) if pandas else None
+        pd = best(lambda text=text: pandas.read_csv(io.StringIO(text), dtype=str), args.runs) if pandas else None
         extra = f"  ({ours / pd:.1f}x pandas.read_csv)" if pd else ""
         print(
             f"{len(text):>10,} {len(chunks):>8,} {base * 1000:9.2f}ms {ours * 1000:8.2f}ms {ours / base:6.1f}x{extra}"

@@ -176,5 +176,9 @@ def write_out(h: Healing) -> None:
     # leaves the row before it with its own: taken off, as locate would take it)
     if out_rows and not h.text.endswith(("\n", "\r")):
         cells, quoted, _ = out_rows[-1]
+        if cells and cells[-1][-1:].isspace() and not quoted[-1]:
+            # a last cell ending in blanks is quoted, so that the text does not end in white
+            # space, which locate would take off the next time (the value is kept)
+            quoted = [*quoted[:-1], True]
         out_rows[-1] = (cells, quoted, "")
     h.out = write(out_rows, h.delimiter if h.delimiter != dialect.AUTO else h.reading)
