@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 _UNQUOTED: dict[str, re.Pattern[str]] = {}
+_BLANK_RUN = re.compile(r"(?:[ \t]*\r?\n)+")
 
 
 class Record:
@@ -95,8 +96,13 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
             crlf = line.endswith("\r")
             body = line[:-1] if crlf else line
             if not body.strip(blanks):
-                end = line_end + 1 if nl >= 0 else n
-                blank_lines.append((pos, end))
+                # a run of blank lines at once, one span (linear: each repeat ends at a \n)
+                end = _BLANK_RUN.match(text, pos).end() if nl >= 0 else n
+                end = max(end, line_end + 1 if nl >= 0 else n)
+                if blank_lines and blank_lines[-1][1] == pos:
+                    blank_lines[-1] = (blank_lines[-1][0], end)
+                else:
+                    blank_lines.append((pos, end))
                 pos = end
                 continue
             records.append(_split(body, pos, delimiter, blanks, "\r\n" if crlf else ("\n" if nl >= 0 else "")))

@@ -10,6 +10,7 @@ repair is certain, and the result written.
   (:mod:`.delimiters`); the last row, cut off by the end of the text, is dropped
   (``truncated_row``); another is padded with empty fields only when the schema lets the
   missing columns be empty (``ragged_row``), else a violation;
+- a row that repeats the header (a second table after a blank line?) is a violation;
 - a row with more fields: empty unquoted fields past the header's count are dropped
   (``trailing_delimiter``); anything else is ambiguous (which delimiter is data?): a
   violation.
@@ -29,7 +30,7 @@ _NOTE_KINDS = {"leading_space": "space_after_delimiter"}
 
 def notes(h: Healing) -> None:
     """Reading notes and blank lines as repairs, in text order."""
-    found = [(start, end, "blank_line", "dropped a blank line between rows") for start, end in h.blank]
+    found = [(start, end, "blank_line", "dropped blank line(s) between rows") for start, end in h.blank]
     for rec in h.records:
         for kind, start, end, message in rec.notes:
             found.append((start, end, _NOTE_KINDS.get(kind, kind), message))
@@ -117,6 +118,15 @@ def rows(h: Healing) -> None:
                 )
             h.repair("truncated_row", f"dropped row {number}, cut off inside a quoted field", rec.start, rec.end)
             continue
+        if rec.cells == head.cells:
+            raise h.fail(
+                "csv.ambiguous_row",
+                f"row {number} repeats the header: a second table follows, and which rows belong where "
+                "cannot be told",
+                rec.start,
+                rec.end,
+                path=(index,),
+            )
         if len(rec.cells) != width:
             delimiters.resplit(h, rec, width, number)
         if len(rec.cells) < width:

@@ -110,6 +110,7 @@ def test_healed_reply_means_what_was_written(label, reply, rows, kinds):
         ("1,2,3\n4,5,6\n", "csv.header"),
         ("name,name\nAda,Ada\n", "csv.duplicate_column"),
         ("name,age\n", "csv.no_data"),
+        ("name,age\nAda,36\n\nname,age\nAlan,41\n", "csv.ambiguous_row"),
     ],
 )
 def test_fails_rather_than_guessing(reply, code):
