@@ -16,7 +16,9 @@ violation saying so: never a plausible table with the wrong data.
 4. ``header``: blanks around names, an empty last column; prose is refused (:mod:`.rows`).
 5. ``rows``: mixed delimiters, truncated last row, ragged and over-long rows.
 6. ``schema``: enum case, column names spelled as the schema spells them.
-7. ``write``: the records as strict CSV; then it must read strictly (``confirm``).
+7. ``write``: the records as strict CSV; then it must read strictly (``confirm``) — with a
+   schema, or a detected delimiter, it is read again; otherwise the records written are
+   the value (the writer quotes what the strict reading needs quoted; a test compares).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from formatbook_core import Healed, HealError, Violation
+from formatbook_core import Analysis, Healed, HealError, Violation
 
 from . import delimiters, markdown_table, rows, schema_aware
 from .state import Healing
@@ -57,6 +59,10 @@ def _read(h: Healing) -> None:
 
 def _confirm(h: Healing) -> None:
     assert h.out is not None
+    if h.prime is not None:  # written from checked records: they are the value
+        header = h.records[0].cells
+        h.prime(h.out, Analysis([dict(zip(header, r.cells, strict=True)) for r in h.records[1:]]))
+        return
     analysis = h.analyze(h.out)
     if analysis.violations:
         first = analysis.violations[0]
@@ -76,11 +82,19 @@ PLAN: tuple[Step, ...] = (
 )
 
 
-def heal(text: str, delimiter: str, schema: Any, limits: Any, analyze: Callable[[str], Any]) -> Healed:
+def heal(
+    text: str,
+    delimiter: str,
+    schema: Any,
+    limits: Any,
+    analyze: Callable[[str], Any],
+    prime: Callable[[str, Analysis], None] | None = None,
+) -> Healed:
     """``text`` healed into strict CSV written with ``delimiter`` (see the module doc).
     ``analyze`` is the format's strict reading with the schema; ``HealError`` when the
     text cannot be healed with certainty."""
     h = Healing(text, delimiter, schema, limits, analyze)
+    h.prime = prime
     for _, run in PLAN:
         run(h)
     if h.out == text and not h.repairs:

@@ -121,8 +121,7 @@ def rows(h: Healing) -> None:
         if rec.cells == head.cells:
             raise h.fail(
                 "csv.ambiguous_row",
-                f"row {number} repeats the header: a second table follows, and which rows belong where "
-                "cannot be told",
+                f"row {number} repeats the header: a second table follows, and which rows belong where cannot be told",
                 rec.start,
                 rec.end,
                 path=(index,),

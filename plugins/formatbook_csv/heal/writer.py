@@ -34,6 +34,9 @@ def write(rows: list[tuple[list[str], list[bool], str]], delimiter: str) -> str:
     tab_ok = delimiter == "\t"  # a tab after a tab delimiter is an empty field, not a blank
     for cells, quoted, eol in rows:
         line = delimiter.join(cells)
+        if not line and len(cells) == 1:  # one empty cell: "" (an empty line is no row)
+            out.append('""' + eol)
+            continue
         # the common case at C speed: nothing quoted and nothing that needs quotes (no
         # quote or line break, no delimiter inside a cell, no cell starting with a blank)
         if (

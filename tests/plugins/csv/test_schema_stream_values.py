@@ -96,7 +96,17 @@ def test_extra_field_fails_at_its_delimiter():
 
 @pytest.mark.parametrize(
     "prefix",
-    ['a,b\n1,"x"y', "a, b", "a,b\n1,2\n\n3", "a,b\r1", "a,b\n1, 2", 'a,b\n"1" 2', "a,a,", "The answer is yes. But,", 'a,b\n1,x"'],
+    [
+        'a,b\n1,"x"y',
+        "a, b",
+        "a,b\n1,2\n\n3",
+        "a,b\r1",
+        "a,b\n1, 2",
+        'a,b\n"1" 2',
+        "a,a,",
+        "The answer is yes. But,",
+        'a,b\n1,x"',
+    ],
 )
 def test_impossible_prefixes_fail(prefix):
     assert not CSV.can_be_valid(prefix)
@@ -157,4 +167,10 @@ def test_white_space_check_sets_aside_never_stops_the_strict_checker():
     for text in ("a,b\n1,2\n\n\n", "a,b\n1,2\r\r", "\n\na,b\n1,2", 'a,b\n1,"2"  ', "a,b\n1, \n"):
         checker = CSV.stream(strict=True)
         assert all(checker.feed(ch) for ch in text), repr(text)
-        assert check(text, "EXPECT CSV", ).ok or text == "a,b\n1, \n"
+        assert (
+            check(
+                text,
+                "EXPECT CSV",
+            ).ok
+            or text == "a,b\n1, \n"
+        )
