@@ -27,7 +27,6 @@ from . import dialect
 from .names import name_problem
 
 _TAGS = {"csv", "tsv"}
-_DELIMS = dialect.CANDIDATES
 
 
 def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
@@ -65,20 +64,27 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
     return candidates or [Span(0, len(reply))]
 
 
-def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Logical lines of ``text[start:end]``: a quote left open carries a line on."""
-    out: list[tuple[int, int]] = []
+def _lines(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """Logical lines of ``text[start:end]`` with their text: a quote left open carries a
+    line on."""
+    region = text[start:end]
+    parts = region.split("\n")
+    out: list[tuple[int, int, str]] = []
     pos = start
+    if '"' not in region:  # the common case: every line is a line
+        for part in parts:
+            out.append((pos, pos + len(part), part))
+            pos += len(part) + 1
+        return out
     line_start = start
     open_quote = False
-    while pos < end:
-        nl = text.find("\n", pos, end)
-        stop = end if nl < 0 else nl
-        if text.count('"', pos, stop) % 2:
+    for i, part in enumerate(parts):
+        if part.count('"') % 2:
             open_quote = not open_quote
+        stop = pos + len(part)
         pos = stop + 1
-        if not open_quote or nl < 0:
-            out.append((line_start, stop))
+        if not open_quote or i == len(parts) - 1:
+            out.append((line_start, stop, text[line_start:stop]))
             line_start = pos
             open_quote = False
     return out
@@ -90,8 +96,8 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
     current: list[tuple[int, int]] = []
     kind = ""
     blank_pending = False
-    for s, e in _lines(reply, start, end):
-        line = reply[s:e].strip()
+    for s, e, raw in _lines(reply, start, end):
+        line = raw.strip()
         if not line:
             if blank_pending or not current:
                 if current:
@@ -100,7 +106,9 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
             else:
                 blank_pending = True
             continue
-        this = "md" if line.startswith("|") else ("csv" if any(c in line for c in _DELIMS) else "")
+        this = (
+            "md" if line[0] == "|" else ("csv" if ("," in line or "\t" in line or ";" in line or "|" in line) else "")
+        )
         if not this or (current and this != kind):
             if current:
                 runs.append(current)

@@ -51,6 +51,15 @@ def _cells(line: str, offset: int) -> tuple[list[str], list[int]]:
     body_end = lead + len(stripped) - (1 if stripped.endswith("|") and not stripped.endswith("\\|") else 0)
     cells: list[str] = []
     starts: list[int] = []
+    body = line[body_start:body_end]
+    if "\\" not in body:  # no escaped pipe: split at once
+        at = offset + body_start
+        for piece in body.split("|"):
+            stripped = piece.strip()
+            cells.append(stripped)
+            starts.append(at + (len(piece) - len(piece.lstrip()) if stripped else 0))
+            at += len(piece) + 1
+        return cells, starts
     current: list[str] = []
     cell_start = body_start
     i = body_start
