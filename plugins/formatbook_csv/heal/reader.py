@@ -190,17 +190,8 @@ def _split(body: str, pos: int, delimiter: str, blanks: str, eol: str) -> Record
         rec.cells = raw
         return rec
     rec.cells = [c.lstrip(blanks) for c in raw]
-    marks = [body.find(delimiter + b) for b in blanks]
-    found = [m + 1 for m in marks if m >= 0]
-    if body[:1] in blanks:
-        found.append(0)
-    first = min(found)
-    last = max(body.rfind(delimiter + b) for b in blanks) + 1
-    stop = last
-    while stop < len(body) and body[stop] in blanks:
-        stop += 1
-    count = sum(1 for a, b in zip(raw, rec.cells, strict=True) if len(a) != len(b))
-    rec.notes.append(("space_after_delimiter", pos + first, pos + stop, f"removed blanks before {count} field(s)"))
+    # one note for the line (its span: the line), however many fields lost blanks
+    rec.notes.append(("space_after_delimiter", pos, pos + len(body), "removed blanks before fields of this row"))
     return rec
 
 
