@@ -60,7 +60,7 @@ def choose(h: Healing) -> None:
                 len(header),
             )
     h.reading = reading
-    h.records, h.blank = read(text, reading)
+    h.records, h.blank, h.notes = read(text, reading)
 
 
 def resplit(h: Healing, rec: Record, width: int, number: int) -> bool:

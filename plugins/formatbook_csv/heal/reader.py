@@ -25,9 +25,9 @@ class Record:
     """One record: ``cells``, ``quoted`` (per cell), ``starts`` (per cell, into the text;
     worked out when first asked for), ``start``/``end`` (its span without the line end),
     ``eol`` (its line end, ``""`` at the end of the text), ``cut`` (the text ended inside a
-    quoted field) and the ``notes`` made while reading it: ``(kind, start, end, message)``."""
+    quoted field)."""
 
-    __slots__ = ("cells", "quoted", "_starts", "_raw", "start", "end", "eol", "cut", "cut_multiline", "notes")
+    __slots__ = ("cells", "quoted", "_starts", "_raw", "start", "end", "eol", "cut", "cut_multiline")
 
     def __init__(
         self,
@@ -40,14 +40,13 @@ class Record:
     ):
         self.cells = [] if cells is None else cells
         self.quoted = [] if quoted is None else quoted
-        self._starts = [] if starts is None else starts
+        self._starts = starts
         self._raw: list[str] | None = None
         self.start = start
         self.end = end
         self.eol = eol
         self.cut = False
         self.cut_multiline = False
-        self.notes: list[tuple[str, int, int, str]] = []
 
     @property
     def starts(self) -> list[int]:
@@ -59,6 +58,8 @@ class Record:
                 starts.append(at + len(written) - len(cell))
                 at += len(written) + 1
             self._starts = starts
+        if self._starts is None:
+            self._starts = []
         return self._starts
 
     @starts.setter
@@ -79,9 +80,14 @@ def _blanks(delimiter: str) -> str:
     return " " if delimiter == "\t" else " \t"
 
 
-def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]]:
-    """The records of ``text`` and the spans of its blank lines."""
+Note = tuple[str, int, int, str]
+
+
+def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
+    """The records of ``text``, the spans of its blank lines, and the notes made while
+    reading: ``(kind, start, end, message)``, in text order."""
     records: list[Record] = []
+    notes: list[Note] = []
     blank_lines: list[tuple[int, int]] = []
     n = len(text)
     pos = 0
@@ -105,7 +111,7 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
                     blank_lines.append((pos, end))
                 pos = end
                 continue
-            records.append(_split(body, pos, delimiter, blanks, "\r\n" if crlf else ("\n" if nl >= 0 else "")))
+            records.append(_split(body, pos, delimiter, blanks, "\r\n" if crlf else ("\n" if nl >= 0 else ""), notes))
             pos = line_end + 1 if nl >= 0 else n
             continue
         # a blank line (blanks only) is no record
@@ -127,12 +133,12 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
                 after = text[j] if j < n else ""
                 if after and after not in "\r\n" and after != delimiter:
                     kind = "space_after_delimiter" if rec.cells else "leading_space"
-                    rec.notes.append((kind, pos, j, "removed blanks before a field"))
+                    notes.append((kind, pos, j, "removed blanks before a field"))
                 elif j > pos:  # a field of blanks only: empty
-                    rec.notes.append(("space_after_delimiter", pos, j, "emptied a field holding only blanks"))
+                    notes.append(("space_after_delimiter", pos, j, "emptied a field holding only blanks"))
             pos = j
             if pos < n and text[pos] == '"':
-                cell, pos, closed = _quoted(text, pos, delimiter, blanks, rec)
+                cell, pos, closed = _quoted(text, pos, delimiter, blanks, notes)
                 rec.cells.append(cell)
                 rec.quoted.append(True)
                 rec.starts.append(j)
@@ -141,19 +147,19 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
                     rec.cut_multiline = "\n" in cell or "\r" in cell
                     rec.end = n
                     records.append(rec)
-                    return records, blank_lines
+                    return records, blank_lines, notes
                 k = pos
                 while k < n and text[k] in blanks:
                     k += 1
                 if k > pos:
-                    rec.notes.append(("space_after_delimiter", pos, k, "removed blanks after a quoted field"))
+                    notes.append(("space_after_delimiter", pos, k, "removed blanks after a quoted field"))
                 pos = k
             else:
                 m = unquoted(text, pos)
                 cell = m.group()
                 if '"' in cell:
                     q = pos + cell.index('"')
-                    rec.notes.append(("unescaped_quote", q, q + 1, "kept a quote inside an unquoted field as text"))
+                    notes.append(("unescaped_quote", q, q + 1, "kept a quote inside an unquoted field as text"))
                 rec.cells.append(cell)
                 rec.quoted.append(False)
                 rec.starts.append(pos)
@@ -161,7 +167,7 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
             if pos >= n:
                 rec.end = n
                 records.append(rec)
-                return records, blank_lines
+                return records, blank_lines, notes
             ch = text[pos]
             if ch == delimiter:
                 pos += 1
@@ -171,16 +177,16 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
                 rec.eol = "\r\n"
             elif ch == "\r":
                 rec.eol = "\r"
-                rec.notes.append(("line_break", pos, pos + 1, "read a carriage return alone as a line end"))
+                notes.append(("line_break", pos, pos + 1, "read a carriage return alone as a line end"))
             else:
                 rec.eol = "\n"
             pos += len(rec.eol)
             records.append(rec)
             break
-    return records, blank_lines
+    return records, blank_lines, notes
 
 
-def _split(body: str, pos: int, delimiter: str, blanks: str, eol: str) -> Record:
+def _split(body: str, pos: int, delimiter: str, blanks: str, eol: str, notes: list[Note]) -> Record:
     """The record of one quote-free line: its cells, blanks before them noted and taken off."""
     rec = Record(start=pos, end=pos + len(body), eol=eol)
     raw = body.split(delimiter)
@@ -191,11 +197,11 @@ def _split(body: str, pos: int, delimiter: str, blanks: str, eol: str) -> Record
         return rec
     rec.cells = [c.lstrip(blanks) for c in raw]
     # one note for the line (its span: the line), however many fields lost blanks
-    rec.notes.append(("space_after_delimiter", pos, pos + len(body), "removed blanks before fields of this row"))
+    notes.append(("space_after_delimiter", pos, pos + len(body), "removed blanks before fields of this row"))
     return rec
 
 
-def _quoted(text: str, start: int, delimiter: str, blanks: str, rec: Record) -> tuple[str, int, bool]:
+def _quoted(text: str, start: int, delimiter: str, blanks: str, notes: list[Note]) -> tuple[str, int, bool]:
     """The quoted field at ``start``: its value, the offset after its closing quote, and
     whether it was closed."""
     n = len(text)
@@ -216,8 +222,6 @@ def _quoted(text: str, start: int, delimiter: str, blanks: str, rec: Record) -> 
             k += 1
         if k >= n or text[k] in "\r\n" or text[k] == delimiter:
             return "".join(parts), q + 1, True
-        rec.notes.append(
-            ("unescaped_quote", q, q + 1, "kept a quote inside a quoted field as text (it closes nothing)")
-        )
+        notes.append(("unescaped_quote", q, q + 1, "kept a quote inside a quoted field as text (it closes nothing)"))
         parts.append('"')
         pos = q + 1

@@ -31,9 +31,8 @@ _NOTE_KINDS = {"leading_space": "space_after_delimiter"}
 def notes(h: Healing) -> None:
     """Reading notes and blank lines as repairs, in text order."""
     found = [(start, end, "blank_line", "dropped blank line(s) between rows") for start, end in h.blank]
-    for rec in h.records:
-        for kind, start, end, message in rec.notes:
-            found.append((start, end, _NOTE_KINDS.get(kind, kind), message))
+    for kind, start, end, message in h.notes:
+        found.append((start, end, _NOTE_KINDS.get(kind, kind), message))
     found.sort()
     for start, end, kind, message in found:
         h.repair(kind, message, start, end)

@@ -27,6 +27,7 @@ class Healing:
     reading: str = ","
     records: list[Record] = field(default_factory=list)
     blank: list[tuple[int, int]] = field(default_factory=list)
+    notes: list[tuple[str, int, int, str]] = field(default_factory=list)
     table: bool = False
     repairs: list[Repair] = field(default_factory=list)
     out: str | None = None
