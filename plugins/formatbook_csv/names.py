@@ -8,7 +8,8 @@ header row. A header cell is a column name only when it is:
 - short: at most :data:`MAX_NAME_CHARS` characters and :data:`MAX_NAME_WORDS` words;
 - not a sentence or a clause: no sentence end inside it (``. `` ``! `` ``? ``), and it
   does not end with ``!``, ``?``, ``:`` or ``;``, nor with ``.`` unless it is one short
-  word (``No.``, ``Qty.``).
+  word (``No.``, ``Qty.``);
+- not a label with its value (``Name: Ada``: a colon and a space inside).
 
 And a header row is not all numbers (``1,2,3`` is data without a header).
 """
@@ -50,6 +51,8 @@ def name_problem(cell: str, others: str = "") -> str | None:
         return f"{_show(cell)} has {len(words)} words: a phrase, not a column name (at most {MAX_NAME_WORDS})"
     if any(mark in cell for mark in _INSIDE):
         return f"{_show(cell)} holds a sentence end: prose, not a column name"
+    if ": " in cell:
+        return f"{_show(cell)} is a label with its value (`Name: Ada`), not a column name"
     if cell.endswith(_ENDS) or (cell.endswith(".") and (len(words) > 1 or len(cell) > 6)):
         return f"{_show(cell)} ends like a sentence: prose, not a column name"
     return None

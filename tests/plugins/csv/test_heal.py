@@ -103,6 +103,8 @@ def test_healed_reply_means_what_was_written(label, reply, rows, kinds):
         ("I think, however, that the answer is yes. But, honestly, it depends.", "csv.header"),
         ("Apples, oranges, and bananas are fruit.\nCarrots, peas, and beans are vegetables.", "csv.header"),
         ("Yes, I can.\nNo, you cannot.", "csv.header"),
+        ("Name: Ada, Age: 36\nName: Alan, Age: 41", "csv.header"),
+        ("First, preheat the oven.\nThen, mix the flour.\nFinally, bake it.", "csv.header"),
         ("name,age,city\nAda,36,London\nAlan,41,Wilmslow, UK\n", "csv.ambiguous_row"),
         ("name,age,city\nAda,36,London\nAlan,41\nGrace,85,Arlington\n", "csv.field_count"),
         ("name;age,city\nAda;36,London\n", "csv.header"),
