@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import ExpectationError, Expectations, StreamGuard, check, get_format, guidance
+from formatbook_core import Count, ExpectationError, Expectations, StreamGuard, check, get_format, guidance
 
 CSV = get_format("csv")
 ROW_SCHEMA = {
@@ -174,3 +174,24 @@ def test_white_space_check_sets_aside_never_stops_the_strict_checker():
             ).ok
             or text == "a,b\n1, \n"
         )
+
+
+def test_a_limit_per_value_applies_to_each_cell():
+    reply = "name,comment\nAda,short one\nAlan,a much longer comment than the other\n"
+    total = check(reply, 'EXPECT CSV\nEXPECT MAX 10 WORDS IN "comment"')
+    assert total.ok and total.counts == {'words IN "comment"': 9}
+    each = check(reply, 'EXPECT CSV\nEXPECT MAX 5 WORDS IN "comment" per=value')
+    assert not each.ok
+    assert each.counts == {'words IN "comment" per value': 7}
+    v = each.violations[0]
+    assert v.code == "count.max" and "a much longer comment" in v.message
+    assert check(reply, 'EXPECT CSV\nEXPECT MAX 7 WORDS IN "comment" per=value').ok
+    # a total and a per-value limit on one column are two limits, not a contradiction
+    both = check(reply, 'EXPECT CSV\nEXPECT MAX 9 WORDS IN "comment"\nEXPECT MAX 7 WORDS IN "comment" per=value')
+    assert both.ok, both.violations
+    low = check(reply, 'EXPECT CSV\nEXPECT MIN 3 WORDS IN "comment" per=value')
+    assert not low.ok and low.counts == {'words IN "comment" per value': 2}
+    assert "per=value" in each.violations[0].message or "in the value" in each.violations[0].message
+    with pytest.raises(ExpectationError):
+        Expectations(format="csv", counts=[Count("words", max=3, per="row")])
+    assert "in each value" in guidance('EXPECT CSV\nEXPECT MAX 5 WORDS IN "comment" per=value')
