@@ -93,12 +93,21 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
     pos = 0
     unquoted = _unquoted(delimiter).match
     blanks = _blanks(delimiter)
+    # the next line feed, quote and carriage return at or after pos, each found once and
+    # kept until pos passes it (a text of lone carriage returns must not be rescanned)
+    next_nl = next_q = next_cr = -2
     while pos < n:
         # the common case: a line without a quote or a lone carriage return, split at once
-        nl = text.find("\n", pos)
+        if next_nl != -1 and next_nl < pos:
+            next_nl = text.find("\n", pos)
+        if next_q != -1 and next_q < pos:
+            next_q = text.find('"', pos)
+        if next_cr != -1 and next_cr < pos:
+            next_cr = text.find("\r", pos)
+        nl = next_nl
         line_end = n if nl < 0 else nl
-        line = text[pos:line_end]
-        if '"' not in line and "\r" not in line[:-1]:
+        if not (0 <= next_q < line_end) and not (0 <= next_cr < line_end - 1):
+            line = text[pos:line_end]
             crlf = line.endswith("\r")
             body = line[:-1] if crlf else line
             if not body.strip(blanks):

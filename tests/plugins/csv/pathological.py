@@ -18,5 +18,6 @@ CASES = [
     Case("stray-quotes", lambda n: 'a,b\n1,"x "y" z"\n' * n, 1_500, _CSV),
     Case("prose-with-commas", lambda n: "Well, yes, and no, " * n, 3_000, _CSV),
     Case("ragged-rows", lambda n: "a,b,c\n" + "1,2,3\n" * n + "1,2\n", 3_000, _CSV),
+    Case("lone-carriage-returns", lambda n: "a,b\r" + "1,2\r" * n, 5_000, _CSV),
     Case("delimiter-lines-in-prose", lambda n: "Intro:\n" + "x,y\n\n" * n + "done.", 2_000, _CSV),
 ]
