@@ -50,3 +50,28 @@ class TestCsvAutoContract(FormatContract):
     format = get_format("csv")
     options = {"delimiter": "auto"}
     samples = ("a;b;c\n1;2;3\n", "name|age\nAda|36\n", "name,age\nAda,36\n", 'x\ty\n"1\t2"\t3\n')
+
+
+class TestCsvSchemaContract(FormatContract):
+    format = get_format("csv")
+    schema = get_format("csv").load_schema(
+        {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "age": {"type": "integer"}, "note": {"enum": ["ok", "late"]}},
+            "required": ["name"],
+        }
+    )
+    samples = ("name,age,note\nAda,36,ok\nAlan,,late\n", 'name,age,note\r\n"Hopper, Grace",85,ok\r\n')
+    hypothesis_examples = 50
+    damaged_inputs = {
+        "enum-case": "name,age,note\nAda,36,OK\n",
+        "column-spelling": "Name,Age,Note\nAda,36,ok\n",
+        "ragged-optional": "name,age,note\nAda,36\nAlan,41,ok\n",
+    }
+
+
+class TestCsvColumnsContract(FormatContract):
+    format = get_format("csv")
+    schema = get_format("csv").load_schema(["item"])
+    samples = ("item\nlamp\n", 'item\n"desk, oak"\n""\n')
+    hypothesis_examples = 50
