@@ -8,10 +8,11 @@
    those of two lines or more first: a run of lines that each hold a delimiter (``,``
    ``;`` tab ``|``; a quoted cell may run across lines), a single blank line inside the run
    allowed (healing drops it), or a run of lines starting with ``|`` (a Markdown table).
-   A first line that ends with ``:`` (``Here is the table:``) or holds a cell that is no
-   column name (:mod:`.names`) is prose before the table and left out — never a line that
-   could be the header, since the rows under a wrong header would be read wrongly; so is a
-   last line whose count differs from the line before it and that ends like a sentence.
+   A first line that ends with ``:`` ``.`` ``!`` ``?`` (``Here you go, enjoy.``) or holds a
+   cell that is no column name (:mod:`.names`) with another field count than the next line
+   is prose before the table and left out; so is a last line that ends like a sentence
+   with another field count than the line before it, or a blank after a delimiter where
+   that line has none (``Hope this helps, let me know!``).
 4. Otherwise the reply without its think blocks.
 
 What lies around the chosen span is set aside by the core. Linear: each line is looked at
@@ -129,11 +130,11 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
 
 
 def _prose_line(line: str, delimiter: str, following: str | None) -> bool:
-    """A line of prose, not a header: it ends with ``:``, or a cell of it is no column name
+    """A line of prose, not a header: it ends with ``:`` ``.`` ``!`` ``?``, or a cell of it is no column name
     and its field count is not the next line's (a header with a bad name is left in, to
     fail as one: dropping it would make the first row the header)."""
-    if line.endswith(":"):
-        return True
+    if line.endswith((":", ".", "!", "?")) and not line.endswith('"'):
+        return True  # an introduction ("Here you go, enjoy."): a header never ends so
     if following is None or line.count(delimiter) == following.count(delimiter):
         return False
     return any(name_problem(cell.strip()) for cell in line.split(delimiter) if cell.strip())
@@ -147,6 +148,10 @@ def _trim(reply: str, run: list[tuple[int, int]]) -> list[tuple[int, int]]:
     counts = [t.count(delimiter) for t in texts]
     first = 1 if len(texts) > 1 and _prose_line(texts[0], delimiter, texts[1]) else 0
     last = len(run)
-    if last - first > 2 and counts[-1] != counts[-2] and texts[-1].endswith((".", "!", "?")):
-        last -= 1
+    if last - first > 2 and texts[-1].endswith((".", "!", "?")):
+        spaced = delimiter + " "
+        # a closing sentence ("Hope this helps, let me know!"): its count differs, or it
+        # has a blank after the delimiter where the row before it has none
+        if counts[-1] != counts[-2] or (spaced in texts[-1] and spaced not in texts[-2]):
+            last -= 1
     return run[first:last]

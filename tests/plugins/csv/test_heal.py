@@ -78,6 +78,12 @@ CASES = [
         PEOPLE,
         {"located"},
     ),
+    (
+        "intro-and-outro-sentences",
+        "Here you go, enjoy.\nname,age\nAda,36\nAlan,41\nHope this helps, let me know!",
+        PEOPLE,
+        {"located"},
+    ),
     ("think-then-table", "<think>They want CSV, two columns.</think>\nname,age\nAda,36\nAlan,41", PEOPLE, {"located"}),
     ("padded-header", "name ,age \nAda,36\nAlan,41\n", PEOPLE, {"header_spaces"}),
 ]
