@@ -43,6 +43,11 @@ REPLIES = {
         "",
     ],
     "text": ["Hello world.", "<think>x</think>Hi", ""],
+    "csv": [
+        'name,age,note\nAda,36,"said ""hi"""\n',
+        "Sure!\n```csv\nname; age\nAda; 36\n```",  # healed
+        "I think, however, that it depends.",  # a failure
+    ],
 }
 
 
