@@ -139,7 +139,7 @@ def format_expectation_error(exc: Any) -> str:
 
 def cmd_formats(args: argparse.Namespace) -> int:
     from .options import declared_options
-    from .registry import list_formats
+    from .registry import default_registry, list_formats
 
     entries = list_formats()
     rows: list[dict[str, Any]] = []
@@ -149,7 +149,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
         rows.append(
             {
                 "name": fmt.name,
-                "aliases": list(getattr(fmt, "aliases", ()) or ()),
+                "aliases": list(getattr(fmt, "aliases", ()) or ()) + default_registry().option_aliases(fmt),
                 "mime_types": list(getattr(fmt, "mime_types", ()) or ()),
                 "plugin": entry.plugin,
                 "scope_kind": getattr(fmt, "scope_kind", None),

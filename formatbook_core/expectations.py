@@ -6,6 +6,7 @@ One expectation per line, Promptbook style, case-insensitive, a leading ``- `` a
     EXPECT MARKDOWN contract.md level=2     format options as key=value (values may be quoted)
     EXPECT MIN 2 WORDS                      MIN/MINIMUM, MAX/MAXIMUM, EXACTLY/EXACT
     EXPECT MAX 40 WORDS IN "Short answer"   a scope, resolved by the format
+    EXPECT MAX 10 WORDS IN "comment" per=value   the limit on each value (cell) on its own
 
 Every malformed or contradictory line raises ``ExpectationError`` naming the line and, where
 one is close, the nearest valid word.
@@ -40,18 +41,25 @@ _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 @dataclass(frozen=True)
 class Count:
     """A limit on a counting unit: ``Count("words", max=3)``, optionally within a ``scope``
-    that the format resolves (a Markdown section, a JSON pointer...)."""
+    that the format resolves (a Markdown section, a JSON pointer, a CSV column...).
+
+    ``per="value"`` (``EXPECT MAX 10 WORDS IN "comment" per=value``) applies the limit to
+    each value on its own (each cell, each string) instead of to their sum; the count
+    reported is the largest value's (the smallest's for a MIN-only limit)."""
 
     unit: str
     min: int | None = None
     max: int | None = None
     exactly: int | None = None
     scope: str | None = None
+    per: str | None = None
 
     @property
     def key(self) -> str:
-        """The key of this count in ``CheckResult.counts``: ``words`` or ``words IN "x"``."""
-        return self.unit if self.scope is None else f'{self.unit} IN "{self.scope}"'
+        """The key of this count in ``CheckResult.counts``: ``words``, ``words IN "x"``,
+        ``words IN "x" per value``."""
+        key = self.unit if self.scope is None else f'{self.unit} IN "{self.scope}"'
+        return key if self.per is None else f"{key} per {self.per}"
 
     @property
     def upper(self) -> int | None:
@@ -73,7 +81,8 @@ class Count:
             if self.max is not None:
                 parts.append(f"MAX {self.max}")
         scope = f' IN "{self.scope}"' if self.scope is not None else ""
-        return " ".join(f"{p} {self.unit.upper()}" for p in parts) + scope
+        per = f" per={self.per}" if self.per is not None else ""
+        return " ".join(f"{p} {self.unit.upper()}" for p in parts) + scope + per
 
 
 @dataclass
@@ -151,7 +160,7 @@ class Expectations:
             self.options = validate_options(fmt, self.options, self._lines.get(-1))
 
         registry = self._registry()
-        bounds: dict[tuple[str, str | None], dict[str, int]] = {}
+        bounds: dict[tuple[str, str | None, str | None], dict[str, int]] = {}
         for index, count in enumerate(self.counts):
             line = self._lines.get(index)
             if not isinstance(count, Count):
@@ -163,13 +172,15 @@ class Expectations:
                     f"unknown counting unit {count.unit!r}" + _hint(suggestion), line, suggestion and suggestion.upper()
                 )
             if unit.name != count.unit:
-                count = Count(unit.name, count.min, count.max, count.exactly, count.scope)
+                count = Count(unit.name, count.min, count.max, count.exactly, count.scope, count.per)
                 self.counts[index] = count
             for label, amount in (("MIN", count.min), ("MAX", count.max), ("EXACTLY", count.exactly)):
                 if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount < 0):
                     raise ExpectationError(f"{label} needs a whole number ≥ 0, not {amount!r}", line)
             if count.min is None and count.max is None and count.exactly is None:
                 raise ExpectationError(f"a count of {count.unit} needs MIN, MAX or EXACTLY", line)
+            if count.per not in (None, "value"):
+                raise ExpectationError(f'per={count.per!r}: the only "per" is per=value (each value on its own)', line)
             if count.scope is not None:
                 if fmt is None:
                     raise ExpectationError(f'a scope (IN "{count.scope}") needs a format that resolves it', line)
@@ -179,7 +190,7 @@ class Expectations:
                 problem = validate_scope(count.scope) if callable(validate_scope) else None
                 if problem:
                     raise ExpectationError(f'IN "{count.scope}" can never match: {problem}', line)
-            seen = bounds.setdefault((count.unit, count.scope), {})
+            seen = bounds.setdefault((count.unit, count.scope, count.per), {})
             for label, amount in (("min", count.min), ("max", count.max), ("exactly", count.exactly)):
                 if amount is None:
                     continue
@@ -314,15 +325,21 @@ def _parse_count(words: list[str], line: str, registry: Any) -> Count:
             f"{line!r}: unknown unit {unit_word!r}" + _hint(suggestion), line, suggestion and suggestion.upper()
         )
     scope = None
+    per = None
     rest = words[3:]
+    if rest and rest[-1].lower().startswith("per="):
+        per = rest[-1][4:].lower()
+        rest = rest[:-1]
     if rest:
         if rest[0].lower() != "in" or len(rest) != 2:
             suggestion = "IN" if rest[0].lower() != "in" else None
             raise ExpectationError(
-                f'{line!r}: after the unit only IN "scope" may follow' + _hint(suggestion), line, suggestion
+                f'{line!r}: after the unit only IN "scope" and per=value may follow' + _hint(suggestion),
+                line,
+                suggestion,
             )
         scope = rest[1]
-    return Count(unit.name, scope=scope, **{sign: amount})
+    return Count(unit.name, scope=scope, per=per, **{sign: amount})
 
 
 def _is_format(registry: Any, name: str) -> bool:

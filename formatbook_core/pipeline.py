@@ -341,6 +341,21 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult) -> Ch
                 result.violations.append(_plugin_failure(fmt, "extract_values", exc))
                 result.ok = False
                 continue
+            if count.per is not None:  # each value on its own: the first one off its limit
+                violation = None
+                amounts = []
+                for value in scoped:
+                    each = count_values(count.unit, [value], registry=exp._registry())
+                    amounts.append(each)
+                    if violation is None:
+                        violation = compare_count(count, each, value)
+                result.counts[count.key] = (
+                    (min(amounts) if count.max is None and count.exactly is None else max(amounts)) if amounts else 0
+                )
+                if violation is not None:
+                    result.violations.append(violation)
+                    result.ok = False
+                continue
             amount = count_values(count.unit, scoped, registry=exp._registry())
             result.counts[count.key] = amount
         violation = compare_count(count, amount)
@@ -350,10 +365,14 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult) -> Ch
     return result
 
 
-def compare_count(count: Count, amount: int) -> Violation | None:
-    """The violation of ``count`` by ``amount``, or ``None`` when it holds."""
+def compare_count(count: Count, amount: int, value: str | None = None) -> Violation | None:
+    """The violation of ``count`` by ``amount``, or ``None`` when it holds (``value``: the
+    one value counted, for a ``per="value"`` limit)."""
     unit = count.unit
     where = f' in "{count.scope}"' if count.scope is not None else ""
+    if value is not None:
+        shown = value if len(value) <= 40 else value[:39] + "…"
+        where += f" in the value {shown!r}"
     if count.exactly is not None and amount != count.exactly:
         return Violation(
             "count.exactly",
@@ -382,6 +401,8 @@ def count_guidance(count: Count, fmt: Any) -> str:
     """One count as an instruction a model acts on: ``Write at most 40 words in the
     section "Short answer".``, with pages and lines said in characters."""
     where = f" in {scope_words(count.scope, fmt)}" if count.scope is not None else ""
+    if count.per is not None:
+        where = f" in each value{where}"
     # counts run on the values a format carries, so say so when there is syntax around them
     structured = fmt is not None and getattr(fmt, "structured", True)
     about = " (count only the values, not the syntax)" if structured and not where else ""

@@ -80,6 +80,7 @@ class Registry:
         self._keys: dict[str, list[FormatEntry]] = {}
         self._units: dict[str, Any] = {}
         self._unit_keys: dict[str, Any] = {}
+        self._option_aliases: dict[int, list[str]] = {}  # id(format) -> aliases carrying options
         self.load_errors: dict[str, str] = {}
 
     # --- loading ---------------------------------------------------------------------
@@ -149,6 +150,7 @@ class Registry:
             entry = FormatEntry(fmt, plugin_name, options)
             if alias is not None:
                 self._add_key(alias, entry)
+                self._option_aliases.setdefault(id(fmt), []).append(alias)
                 continue
             self._formats.append(entry)
             for key in (fmt.name, *getattr(fmt, "aliases", ()), *getattr(fmt, "mime_types", ())):
@@ -186,6 +188,11 @@ class Registry:
         """Every registered format (not alias entries), in registration order."""
         self._ensure_loaded()
         return list(self._formats)
+
+    def option_aliases(self, fmt: Any) -> list[str]:
+        """The aliases registered for ``fmt`` with options (``tsv`` for ``csv``)."""
+        self._ensure_loaded()
+        return list(self._option_aliases.get(id(fmt), ()))
 
     def names(self) -> list[str]:
         self._ensure_loaded()

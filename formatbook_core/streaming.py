@@ -308,8 +308,8 @@ class StreamGuard:
         scope_key = getattr(self._checker, "scope_key", None)
         for count in exp.counts:
             upper = count.upper
-            if upper is None:
-                continue  # MIN counts are settled by finish()
+            if upper is None or count.per is not None:
+                continue  # MIN counts and limits on each value are settled by finish()
             key = None
             if count.scope is not None:
                 key = scope_key(count.scope) if scope_key is not None else None

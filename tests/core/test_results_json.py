@@ -69,6 +69,11 @@ REPLIES = {
         'a: "cut',  # healed (cut off)
         "Sure, here it is",  # a failure
     ],
+    "csv": [
+        'name,age,note\nAda,36,"said ""hi"""\n',
+        "Sure!\n```csv\nname; age\nAda; 36\n```",  # healed
+        "I think, however, that it depends.",  # a failure
+    ],
 }
 
 

@@ -1,0 +1,104 @@
+"""Healing CSV: the repair plan, and :func:`heal`, which runs it.
+
+The plan is ordered data: each :class:`Step` is named and runs one module's function on
+the :class:`~.state.Healing` in progress. A reply that needs healing is read tolerantly
+into records (each cell with where it was), fixed record by record, and written back as
+strict CSV — cells keep their quoting, records their line ends — with every change a
+``Repair`` whose span indexes the payload. When a repair is not certain (a row whose split
+is ambiguous, prose where the header should be) healing raises ``HealError`` with a
+violation saying so: never a plausible table with the wrong data.
+
+1. ``refuse``: not text, or longer than ``max_size``.
+2. ``read``: a Markdown table is read as one (:mod:`.markdown_table`, its alignment row
+   dropped); otherwise the delimiter is chosen from the header line (:mod:`.delimiters`)
+   and the text read tolerantly (:mod:`.reader`).
+3. ``notes``: blanks, stray quotes, lone carriage returns, blank lines, as repairs.
+4. ``header``: blanks around names, an empty last column; prose is refused (:mod:`.rows`).
+5. ``rows``: mixed delimiters, truncated last row, ragged and over-long rows.
+6. ``schema``: enum case, column names spelled as the schema spells them.
+7. ``write``: the records as strict CSV; then it must read strictly (``confirm``) — with a
+   schema, or a detected delimiter, it is read again; otherwise the records written are
+   the value (the writer quotes what the strict reading needs quoted; a test compares).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from formatbook_core import Analysis, Healed, HealError, Violation
+
+from . import delimiters, markdown_table, rows, schema_aware
+from .state import Healing
+
+__all__ = ["PLAN", "Step", "heal"]
+
+
+class Step(NamedTuple):
+    name: str
+    run: Callable[[Healing], None]
+
+
+def _refuse(h: Healing) -> None:
+    if not isinstance(h.text, str):
+        raise HealError("cannot heal CSV: the reply is not text", [Violation("csv.syntax", "the reply is not text")])
+    if len(h.text) > h.limits.max_size:
+        raise h.fail("csv.too_large", f"the CSV has more than {h.limits.max_size:,} characters (max_size)")
+
+
+def _read(h: Healing) -> None:
+    if markdown_table.is_table(h.text):
+        h.records, align, h.blank = markdown_table.read(h.text)
+        h.table = True
+        if h.records:
+            h.repair("markdown_table", "converted a Markdown table into CSV", h.records[0].start, h.records[-1].end)
+        h.repair("alignment_row", "dropped the Markdown table's alignment row", *align)
+        return
+    delimiters.choose(h)
+
+
+def _confirm(h: Healing) -> None:
+    assert h.out is not None
+    if h.prime is not None:  # written from checked records: they are the value
+        header = h.records[0].cells
+        h.prime(h.out, Analysis([dict(zip(header, r.cells, strict=True)) for r in h.records[1:]]))
+        return
+    analysis = h.analyze(h.out)
+    if analysis.violations:
+        first = analysis.violations[0]
+        raise HealError(f"cannot heal the CSV: {first.message}", list(analysis.violations))
+
+
+#: The repair plan, in the order the steps run.
+PLAN: tuple[Step, ...] = (
+    Step("refuse", _refuse),
+    Step("read", _read),
+    Step("notes", rows.notes),
+    Step("header", rows.header),
+    Step("rows", rows.rows),
+    Step("schema", schema_aware.repair),
+    Step("write", rows.write_out),
+    Step("confirm", _confirm),
+)
+
+
+def heal(
+    text: str,
+    delimiter: str,
+    schema: Any,
+    limits: Any,
+    analyze: Callable[[str], Any],
+    prime: Callable[[str, Analysis], None] | None = None,
+) -> Healed:
+    """``text`` healed into strict CSV written with ``delimiter`` (see the module doc).
+    ``analyze`` is the format's strict reading with the schema; ``HealError`` when the
+    text cannot be healed with certainty."""
+    h = Healing(text, delimiter, schema, limits, analyze)
+    h.prime = prime
+    for _, run in PLAN:
+        run(h)
+    if h.out == text and not h.repairs:
+        return Healed(text)
+    if not h.repairs:  # written differently but nothing to list: the reply was not healable
+        raise HealError("cannot heal the CSV", list(analyze(text).violations))
+    return Healed(h.out or text, tuple(h.repairs))

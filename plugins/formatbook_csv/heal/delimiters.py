@@ -1,0 +1,109 @@
+"""Delimiters: which one the reply uses, and rows written with another.
+
+- The header line decides: the expected delimiter when it occurs there (outside quotes);
+  else the one other candidate (``;``, tab, ``,``, ``|``) that does — a listed repair
+  (``delimiter``); several others and not the expected one: ambiguous, a violation.
+- A data row whose field count is not the header's, read again with its unquoted cells
+  split also at one other candidate: when exactly one candidate gives the header's count,
+  the row takes that split (``mixed_delimiters``); when several do, the split is ambiguous:
+  a violation.
+"""
+
+from __future__ import annotations
+
+from .. import dialect
+from .reader import Record, read
+from .state import Healing
+
+
+def outside_quotes(header: str) -> dict[str, int]:
+    counts = dict.fromkeys(dialect.CANDIDATES, 0)
+    quoted = False
+    at_start = True
+    for ch in header:
+        if quoted:
+            if ch == '"':
+                quoted = False
+            continue
+        if ch == '"' and at_start:
+            quoted = True
+            continue
+        if ch in counts:
+            counts[ch] += 1
+        at_start = ch in counts or ch in " \t"
+    return counts
+
+
+def choose(h: Healing) -> None:
+    """The plan's ``delimiter`` step, then the tolerant reading with it."""
+    text = h.text
+    end = dialect.header_line_end(text)
+    header = text if end < 0 else text[:end]
+    counts = outside_quotes(header)
+    reading = h.delimiter
+    if not counts.get(reading, 0) and reading in dialect.CANDIDATES:
+        others = [c for c in dialect.CANDIDATES if c != reading and counts[c]]
+        if len(others) > 1:
+            names = " and ".join(dialect.name(c) for c in others)
+            raise h.fail(
+                "csv.ambiguous_delimiter",
+                f"the header has no {dialect.name(reading)} but both {names}: which separates the fields cannot be told",
+                0,
+                len(header),
+            )
+        if others:
+            reading = others[0]
+            h.repair(
+                "delimiter",
+                f"read fields separated by {dialect.name(reading)} where {dialect.name(h.delimiter)} is expected",
+                0,
+                len(header),
+            )
+    h.reading = reading
+    h.records, h.blank, h.notes = read(text, reading)
+
+
+def resplit(h: Healing, rec: Record, width: int, number: int) -> bool:
+    """Split ``rec`` also at another delimiter when exactly one gives ``width`` fields."""
+    fits: list[tuple[str, list[str], list[bool], list[int]]] = []
+    raw = h.text[rec.start : rec.end]
+    for other in dialect.CANDIDATES:
+        if other == h.reading or other not in raw:
+            continue
+        cells: list[str] = []
+        quoted: list[bool] = []
+        starts: list[int] = []
+        for cell, q, start in zip(rec.cells, rec.quoted, rec.starts, strict=False):
+            if q or other not in cell:
+                cells.append(cell)
+                quoted.append(q)
+                starts.append(start)
+                continue
+            at = start
+            for piece in cell.split(other):
+                stripped = piece.lstrip(" \t" if other != "\t" else " ")
+                cells.append(stripped)
+                quoted.append(False)
+                starts.append(at + len(piece) - len(stripped))
+                at += len(piece) + 1
+        if len(cells) == width:
+            fits.append((other, cells, quoted, starts))
+    if len(fits) > 1:
+        names = " or ".join(dialect.name(f[0]) for f in fits)
+        raise h.fail(
+            "csv.ambiguous_row",
+            f"row {number} has {len(rec.cells)} fields where the header has {width}, and splitting it also at "
+            f"{names} gives {width}: which is meant cannot be told",
+            rec.start,
+            rec.end,
+        )
+    if not fits:
+        return False
+    other, rec.cells, rec.quoted, rec.starts = fits[0]
+    h.repair(
+        "mixed_delimiters",
+        f"split row {number} at {dialect.name(other)} too: it mixes {dialect.name(other)} with {dialect.name(h.reading)}",
+        rec.start,
+        rec.end,
+    )
+    return True

@@ -1,0 +1,103 @@
+"""A Markdown table given where CSV was asked for: read into records (the alignment row
+``|---|:--:|`` dropped), each cell stripped and ``\\|`` unescaped. The caller writes them
+as CSV and lists the conversion."""
+
+from __future__ import annotations
+
+import re
+
+from .reader import Record
+
+# |---|:---:|---:| — cells of dashes with optional colons, pipes around optional
+_ALIGN = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+
+
+def _lines(text: str) -> list[tuple[int, int, str]]:
+    out = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl
+        body_end = end - 1 if end > pos and text[end - 1] == "\r" else end
+        out.append((pos, body_end, "\r\n" if body_end < end else ("\n" if nl >= 0 else "")))
+        pos = end + 1 if nl >= 0 else n
+    return out
+
+
+def is_table(text: str) -> bool:
+    """The text is a Markdown table: a row of pipes, then an alignment row."""
+    lines: list[str] = []
+    pos = 0
+    while len(lines) < 2 and pos < len(text):  # only the first two non-blank lines
+        nl = text.find("\n", pos)
+        end = len(text) if nl < 0 else nl
+        line = text[pos:end].rstrip("\r")
+        if line.strip():
+            lines.append(line)
+        pos = end + 1
+    if len(lines) < 2:
+        return False
+    first = lines[0].strip()
+    second = lines[1]
+    return first.startswith("|") and "-" in second and _ALIGN.fullmatch(second) is not None
+
+
+def _cells(line: str, offset: int) -> tuple[list[str], list[int]]:
+    """The cells of one table line (outer pipes dropped) and where each starts."""
+    stripped = line.strip()
+    lead = len(line) - len(line.lstrip())
+    body_start = lead + (1 if stripped.startswith("|") else 0)
+    body_end = lead + len(stripped) - (1 if stripped.endswith("|") and not stripped.endswith("\\|") else 0)
+    cells: list[str] = []
+    starts: list[int] = []
+    body = line[body_start:body_end]
+    if "\\" not in body:  # no escaped pipe: split at once
+        at = offset + body_start
+        for piece in body.split("|"):
+            stripped = piece.strip()
+            cells.append(stripped)
+            starts.append(at + (len(piece) - len(piece.lstrip()) if stripped else 0))
+            at += len(piece) + 1
+        return cells, starts
+    current: list[str] = []
+    cell_start = body_start
+    i = body_start
+    while i < body_end:
+        ch = line[i]
+        if ch == "\\" and i + 1 < body_end and line[i + 1] == "|":
+            current.append("|")
+            i += 2
+            continue
+        if ch == "|":
+            cells.append("".join(current).strip())
+            starts.append(offset + cell_start)
+            current = []
+            cell_start = i + 1
+        else:
+            current.append(ch)
+        i += 1
+    cells.append("".join(current).strip())
+    starts.append(offset + cell_start)
+    return cells, starts
+
+
+def read(text: str) -> tuple[list[Record], tuple[int, int], list[tuple[int, int]]]:
+    """The table's records, the span of its alignment row, and spans of lines that are not
+    part of it (blank ones)."""
+    records: list[Record] = []
+    align: tuple[int, int] = (0, 0)
+    blank: list[tuple[int, int]] = []
+    seen_rows = 0
+    for start, end, eol in _lines(text):
+        line = text[start:end]
+        if not line.strip():
+            blank.append((start, end + len(eol)))
+            continue
+        if seen_rows == 1 and align == (0, 0) and _ALIGN.fullmatch(line):
+            align = (start, end + len(eol))
+            continue
+        cells, starts = _cells(line, start)
+        records.append(Record(cells, [False] * len(cells), starts, start, end, eol))
+        seen_rows += 1
+    return records, align, blank

@@ -1,0 +1,192 @@
+"""Rows: the header cleaned, every data row brought to the header's field count where the
+repair is certain, and the result written.
+
+- reading notes (blanks, quotes, carriage returns) and blank lines become repairs;
+- header cells lose blanks around them (``header_spaces``); an empty last column that
+  every row leaves empty too (a delimiter ending every line) is dropped
+  (``trailing_delimiter``); a header that is still no header of column names (prose, a
+  duplicate) is a violation;
+- a data row with fewer fields: split at a second delimiter when that fits
+  (:mod:`.delimiters`); the last row, cut off by the end of the text, is dropped
+  (``truncated_row``); another is padded with empty fields only when the schema lets the
+  missing columns be empty (``ragged_row``), else a violation;
+- a row that repeats the header (a second table after a blank line?) is a violation;
+- a row with more fields: empty unquoted fields past the header's count are dropped
+  (``trailing_delimiter``); anything else is ambiguous (which delimiter is data?): a
+  violation.
+"""
+
+from __future__ import annotations
+
+from .. import dialect
+from ..names import header_problem, name_problem, others
+from . import delimiters
+from .reader import Record
+from .state import Healing
+from .writer import write
+
+_NOTE_KINDS = {"leading_space": "space_after_delimiter"}
+
+
+def notes(h: Healing) -> None:
+    """Reading notes and blank lines as repairs, in text order."""
+    found = [(start, end, "blank_line", "dropped blank line(s) between rows") for start, end in h.blank]
+    for kind, start, end, message in h.notes:
+        found.append((start, end, _NOTE_KINDS.get(kind, kind), message))
+    found.sort()
+    for start, end, kind, message in found:
+        h.repair(kind, message, start, end)
+
+
+def header(h: Healing) -> None:
+    if not h.records:
+        raise h.fail("csv.empty", "no CSV: the text holds no row")
+    head = h.records[0]
+    for i, cell in enumerate(head.cells):
+        stripped = cell.strip(" \t")
+        if stripped != cell and not head.quoted[i] and stripped:
+            h.repair(
+                "header_spaces",
+                f"removed blanks around the column name {stripped!r}",
+                head.starts[i],
+                head.starts[i] + len(cell),
+            )
+            head.cells[i] = stripped
+    rows = h.records[1:]
+    while (
+        len(head.cells) > 1
+        and not head.cells[-1].strip()
+        and all(len(r.cells) < len(head.cells) or not r.cells[-1] for r in rows if len(r.cells) <= len(head.cells))
+    ):
+        h.repair(
+            "trailing_delimiter",
+            "dropped an empty last column (a delimiter ending the header)",
+            head.starts[-1] - 1,
+            head.end,
+        )
+        _drop_last(head)
+        for r in rows:
+            if len(r.cells) == len(head.cells) + 1 and not r.cells[-1]:
+                h.repair("trailing_delimiter", "dropped an empty field past the last column", r.starts[-1] - 1, r.end)
+                _drop_last(r)
+    seen: set[str] = set()
+    other = others(h.delimiter)
+    for i, cell in enumerate(head.cells):
+        problem = name_problem(cell, "" if head.quoted[i] else other)
+        code = "csv.header"
+        if problem is None and cell in seen:
+            problem, code = f"the column {cell!r} appears twice", "csv.duplicate_column"
+        if problem is not None:
+            raise h.fail(code, f"{problem}: the first row is not a header of column names", head.starts[i], head.end)
+        seen.add(cell)
+    problem = header_problem(head.cells)
+    if problem is not None:
+        raise h.fail("csv.header", problem, head.start, head.end)
+    minimum = 1 if h.schema is not None else 2
+    if len(head.cells) < minimum:
+        raise h.fail(
+            "csv.columns",
+            f"the header has {len(head.cells)} column; CSV data has at least {minimum} (a schema may declare one)",
+            head.start,
+            head.end,
+        )
+
+
+def _drop_last(rec: Record) -> None:
+    rec.cells.pop()
+    rec.quoted.pop()
+    rec.starts.pop()
+
+
+def rows(h: Healing) -> None:
+    head = h.records[0]
+    width = len(head.cells)
+    kept: list[Record] = [head]
+    data = h.records[1:]
+    for index, rec in enumerate(data):
+        number = index + 1
+        last = index == len(data) - 1
+        if rec.cut:
+            if rec.cut_multiline or not last:
+                raise h.fail(
+                    "csv.unclosed_quote",
+                    f"row {number} opens a quoted field that runs across lines to the end of the text: "
+                    "a cut-off cell or a stray quote cannot be told apart",
+                    rec.start,
+                    rec.end,
+                )
+            h.repair("truncated_row", f"dropped row {number}, cut off inside a quoted field", rec.start, rec.end)
+            continue
+        if rec.cells == head.cells:
+            raise h.fail(
+                "csv.ambiguous_row",
+                f"row {number} repeats the header: a second table follows, and which rows belong where cannot be told",
+                rec.start,
+                rec.end,
+                path=(index,),
+            )
+        if len(rec.cells) != width:
+            delimiters.resplit(h, rec, width, number)
+        if len(rec.cells) < width:
+            if last and not rec.eol:
+                h.repair("truncated_row", f"dropped row {number}, cut off by the end of the text", rec.start, rec.end)
+                continue
+            missing = head.cells[len(rec.cells) :]
+            if h.schema is None or not all(h.schema.may_be_empty(c) for c in missing):
+                why = "no schema lets" if h.schema is None else "the schema does not let"
+                raise h.fail(
+                    "csv.field_count",
+                    f"row {number} has {len(rec.cells)} fields where the header has {width} (a ragged row; {why} "
+                    f"{', '.join(repr(c) for c in missing)} be empty)",
+                    rec.start,
+                    rec.end,
+                    path=(index,),
+                )
+            h.repair("ragged_row", f"padded row {number} with {len(missing)} empty field(s)", rec.end, rec.end)
+            rec.cells += [""] * len(missing)
+            rec.quoted += [False] * len(missing)
+        if len(rec.cells) > width:
+            extra = rec.cells[width:]
+            if any(extra) or any(rec.quoted[width:]):
+                raise h.fail(
+                    "csv.ambiguous_row",
+                    f"row {number} has {len(rec.cells)} fields where the header has {width}: a delimiter inside an "
+                    "unquoted field? which one cannot be told",
+                    rec.start,
+                    rec.end,
+                    path=(index,),
+                )
+            h.repair(
+                "trailing_delimiter",
+                f"dropped {len(extra)} empty field(s) past the last column of row {number}",
+                rec.starts[width] - 1,
+                rec.end,
+            )
+            del rec.cells[width:], rec.quoted[width:], rec.starts[width:]
+        kept.append(rec)
+    if len(kept) < 2:
+        raise h.fail("csv.no_data", "a header and no data row: CSV data has at least one row")
+    if not kept[-1].eol and len(kept) < len(h.records):
+        pass
+    h.records = kept
+
+
+def write_out(h: Healing) -> None:
+    records = h.records
+    eol = next((r.eol for r in records if r.eol), "\n")
+    if eol == "\r":
+        eol = "\n"
+    out_rows = []
+    for i, rec in enumerate(records):
+        rec_eol = rec.eol if rec.eol in ("\n", "\r\n") else (eol if rec.eol == "\r" or i < len(records) - 1 else "")
+        out_rows.append((rec.cells, rec.quoted, rec_eol))
+    # the text ends with a line break only when the reply's did (a dropped last row
+    # leaves the row before it with its own: taken off, as locate would take it)
+    if out_rows and not h.text.endswith(("\n", "\r")):
+        cells, quoted, _ = out_rows[-1]
+        if cells and cells[-1][-1:].isspace() and not quoted[-1]:
+            # a last cell ending in blanks is quoted, so that the text does not end in white
+            # space, which locate would take off the next time (the value is kept)
+            quoted = [*quoted[:-1], True]
+        out_rows[-1] = (cells, quoted, "")
+    h.out = write(out_rows, h.delimiter if h.delimiter != dialect.AUTO else h.reading)

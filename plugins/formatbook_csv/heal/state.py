@@ -1,0 +1,42 @@
+"""The healing in progress, handed from step to step of the plan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from formatbook_core import HealError, Repair, Span, Violation
+from formatbook_core.limits import DEFAULT, Limits
+from formatbook_core.results import make_repair
+
+from ..schema import CsvSchema
+from .reader import Record
+
+
+@dataclass
+class Healing:
+    """``text`` (the payload as given), ``delimiter`` (the one to write), ``reading`` (the
+    one the reply uses), the ``records`` read, the ``repairs`` made (spans into ``text``)
+    and ``out`` (the healed text once written)."""
+
+    text: str
+    delimiter: str
+    schema: CsvSchema | None = None
+    limits: Limits = DEFAULT
+    analyze: Any = None
+    reading: str = ","
+    records: list[Record] = field(default_factory=list)
+    blank: list[tuple[int, int]] = field(default_factory=list)
+    notes: list[tuple[str, int, int, str]] = field(default_factory=list)
+    table: bool = False
+    repairs: list[Repair] = field(default_factory=list)
+    out: str | None = None
+    done: bool = False
+    prime: Any = None
+
+    def repair(self, kind: str, message: str, start: int, end: int) -> None:
+        self.repairs.append(make_repair(kind, message, start, max(start, end)))
+
+    def fail(self, code: str, message: str, start: int = 0, end: int | None = None, **extra: Any) -> HealError:
+        span = Span(start, len(self.text) if end is None else max(start, end))
+        return HealError(f"cannot heal the CSV: {message}", [Violation(code, message, span=span, **extra)])

@@ -1,0 +1,157 @@
+"""Where the CSV sits in a reply: the candidate payloads, best first.
+
+1. A reply that is wholly strict CSV (think blocks and blank space around it aside) is
+   that CSV, the only candidate.
+2. Fenced blocks (:func:`formatbook_core.locating.fences`, outside think blocks): tagged
+   ``csv`` or ``tsv`` (any case) whatever they hold, then untagged ones.
+3. Tables in the prose (outside think blocks and those fences), in order of appearance,
+   those of two lines or more first: a run of lines that each hold a delimiter (``,``
+   ``;`` tab ``|``; a quoted cell may run across lines), a single blank line inside the run
+   allowed (healing drops it), or a run of lines starting with ``|`` (a Markdown table).
+   A first line that ends with ``:`` ``.`` ``!`` ``?`` (``Here you go, enjoy.``) or holds a
+   cell that is no column name (:mod:`.names`) with another field count than the next line
+   is prose before the table and left out; so is a last line that ends like a sentence
+   with another field count than the line before it, or a blank after a delimiter where
+   that line has none (``Hope this helps, let me know!``).
+4. Otherwise the reply without its think blocks.
+
+What lies around the chosen span is set aside by the core. Linear: each line is looked at
+a bounded number of times.
+"""
+
+from __future__ import annotations
+
+from formatbook_core import Span
+from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+
+from . import dialect
+from .names import name_problem
+
+_TAGS = {"csv", "tsv"}
+
+
+def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
+    """Candidate spans of ``reply``, best first; ``valid(text)`` says whether a text is
+    strict CSV (rule 1)."""
+    thinks = think_spans(reply)
+    rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
+    rest = [s for s in rest if s.end > s.start]
+    if len(rest) == 1 and callable(valid) and valid(reply[rest[0].start : rest[0].end]):
+        return [rest[0]]
+    blocks = [f for f in fences(reply) if not any(t.start <= f.span.start < t.end for t in thinks)]
+    # a fence whose body holds a think block is no payload: check() would set the block
+    # aside, so healing its body could never give a text that checks as it stands
+    blocks = [f for f in blocks if not any(f.body.start < t.end and t.start < f.body.end for t in thinks)]
+    tagged = [strip_span(reply, f.body) for f in blocks if f.info in _TAGS]
+    bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
+    removed = sorted(thinks + [f.span for f in blocks], key=lambda s: s.start)
+    merged: list[Span] = []
+    for span in removed:
+        if merged and span.start <= merged[-1].end:
+            merged[-1] = Span(merged[-1].start, max(merged[-1].end, span.end))
+        else:
+            merged.append(span)
+    long_runs: list[Span] = []
+    short_runs: list[Span] = []
+    for region in outside_spans(len(reply), merged):
+        for span, lines in _runs(reply, region.start, region.end):
+            (long_runs if lines >= 2 else short_runs).append(span)
+    candidates: list[Span] = []
+    seen: set[Span] = set()
+    for span in (*tagged, *bare, *long_runs, *short_runs, *rest[:1]):
+        if span.end > span.start and span not in seen:
+            seen.add(span)
+            candidates.append(span)
+    return candidates or [Span(0, len(reply))]
+
+
+def _lines(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """Logical lines of ``text[start:end]`` with their text: a quote left open carries a
+    line on."""
+    region = text[start:end]
+    parts = region.split("\n")
+    out: list[tuple[int, int, str]] = []
+    pos = start
+    if '"' not in region:  # the common case: every line is a line
+        for part in parts:
+            out.append((pos, pos + len(part), part))
+            pos += len(part) + 1
+        return out
+    line_start = start
+    open_quote = False
+    for i, part in enumerate(parts):
+        if part.count('"') % 2:
+            open_quote = not open_quote
+        stop = pos + len(part)
+        pos = stop + 1
+        if not open_quote or i == len(parts) - 1:
+            out.append((line_start, stop, text[line_start:stop]))
+            line_start = pos
+            open_quote = False
+    return out
+
+
+def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
+    """Table-like runs of lines in ``reply[start:end]``: (span, number of lines)."""
+    runs: list[list[tuple[int, int]]] = []
+    current: list[tuple[int, int]] = []
+    kind = ""
+    blank_pending = False
+    for s, e, raw in _lines(reply, start, end):
+        line = raw.strip()
+        if not line:
+            if blank_pending or not current:
+                if current:
+                    runs.append(current)
+                current, kind, blank_pending = [], "", False
+            else:
+                blank_pending = True
+            continue
+        this = (
+            "md" if line[0] == "|" else ("csv" if ("," in line or "\t" in line or ";" in line or "|" in line) else "")
+        )
+        if not this or (current and this != kind):
+            if current:
+                runs.append(current)
+            current, kind, blank_pending = [], "", False
+            if not this:
+                continue
+        current.append((s, e))
+        kind = this
+        blank_pending = False
+    if current:
+        runs.append(current)
+    out: list[tuple[Span, int]] = []
+    for run in runs:
+        run = _trim(reply, run)
+        if run:
+            out.append((strip_span(reply, Span(run[0][0], run[-1][1])), len(run)))
+    return out
+
+
+def _prose_line(line: str, delimiter: str, following: str | None) -> bool:
+    """A line of prose, not a header: it ends with ``:`` ``.`` ``!`` ``?``, or a cell of it is no column name
+    and its field count is not the next line's (a header with a bad name is left in, to
+    fail as one: dropping it would make the first row the header)."""
+    if line.endswith((":", ".", "!", "?")) and not line.endswith('"'):
+        return True  # an introduction ("Here you go, enjoy."): a header never ends so
+    if following is None or line.count(delimiter) == following.count(delimiter):
+        return False
+    return any(name_problem(cell.strip()) for cell in line.split(delimiter) if cell.strip())
+
+
+def _trim(reply: str, run: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    if not run:
+        return run
+    texts = [reply[s:e].strip() for s, e in run]
+    delimiter = dialect.detect(texts[1] if len(texts) > 1 else texts[0])
+    counts = [t.count(delimiter) for t in texts]
+    first = 1 if len(texts) > 1 and _prose_line(texts[0], delimiter, texts[1]) else 0
+    last = len(run)
+    if last - first > 2 and texts[-1].endswith((".", "!", "?")):
+        spaced = delimiter + " "
+        # a closing sentence ("Hope this helps, let me know!"): its count differs, or it
+        # has a blank after the delimiter where the row before it has none
+        if counts[-1] != counts[-2] or (spaced in texts[-1] and spaced not in texts[-2]):
+            last -= 1
+    return run[first:last]

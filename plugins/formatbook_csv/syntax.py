@@ -1,0 +1,246 @@
+"""The strict reading of CSV: RFC 4180 quoting, LF or CRLF line ends, one delimiter,
+a header of column names (see :mod:`.names`), at least one data row, every row with the
+header's number of fields.
+
+Choices where RFC 4180 leaves room (each tested):
+
+- an unquoted field holds no quote, no line break and does not start with a blank
+  (a space, or a tab when tab is not the delimiter): ``a, b`` is written by models
+  meaning ``b`` — strictly invalid, healing removes the blank (quote a field to keep it);
+- a blank line is never a row (write ``""`` for a one-column row holding nothing);
+  one line break may end the text, no more;
+- a carriage return alone is no line end;
+- column names are unique.
+
+:func:`parse` reads the whole text once: a line without a quote is split by ``str.split``
+(the common case, fast); a line with one goes through one anchored regular expression per
+field, linear (the quoted body is ``[^"]*(?:""[^"]*)*``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from formatbook_core import Span
+
+from .names import header_problem, name_problem, others
+
+_FIELDS: dict[str, re.Pattern[str]] = {}
+
+
+def field_pattern(delimiter: str) -> re.Pattern[str]:
+    """One field at a position: a quoted body (group 1) or an unquoted run (group 2)."""
+    pattern = _FIELDS.get(delimiter)
+    if pattern is None:
+        d = re.escape(delimiter)
+        pattern = re.compile(rf'"([^"]*(?:""[^"]*)*)"|([^"{d}\r\n]*)')
+        _FIELDS[delimiter] = pattern
+    return pattern
+
+
+class CsvError(Exception):
+    """A strict reading failed: ``code`` (``csv.quote``...), ``message``, ``span``, and the
+    data row (1-based, 0 for the header) and column it concerns, where known."""
+
+    def __init__(self, code: str, message: str, span: Span, row: int | None = None, column: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.span = span
+        self.row = row
+        self.column = column
+
+
+@dataclass
+class Table:
+    """A strictly read CSV: ``header`` (column names), ``rows`` (data rows as lists of
+    cells) and ``starts`` (the offset where each data row starts)."""
+
+    header: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    header_start: int = 0
+    delimiter: str = ","
+
+    def records(self) -> list[dict[str, str]]:
+        """The rows as dicts keyed by the header."""
+        header = self.header
+        return [dict(zip(header, row, strict=False)) for row in self.rows]
+
+
+def _blank_start(cell: str, delimiter: str) -> bool:
+    return bool(cell) and (cell[0] == " " or (cell[0] == "\t" and delimiter != "\t"))
+
+
+def split_line(
+    text: str, pos: int, delimiter: str, row: int, quoted: list[bool] | None = None
+) -> tuple[list[str], int, list[int]]:
+    """The fields of the record starting at ``pos`` (it may span lines inside quotes), the
+    offset after its line end, and where each field starts (``quoted``, when given, gets
+    whether each was quoted). Raises :class:`CsvError`."""
+    n = len(text)
+    nl = text.find("\n", pos)
+    line_end = n if nl < 0 else nl
+    line = text[pos:line_end]
+    if '"' not in line:
+        body = line[:-1] if line.endswith("\r") else line
+        if "\r" in body:
+            at = pos + body.index("\r")
+            raise CsvError("csv.line_break", "a carriage return alone is no line end", Span(at, at + 1), row)
+        cells = body.split(delimiter)
+        if (
+            body[:1] == " "
+            or (delimiter + " ") in body
+            or (delimiter != "\t" and (body[:1] == "\t" or (delimiter + "\t") in body))
+        ):
+            at = pos
+            for cell in cells:
+                if _blank_start(cell, delimiter):
+                    raise _blank_error(at, row)
+                at += len(cell) + 1
+        starts = []
+        if quoted is not None:  # the header: where each cell starts is wanted
+            at = pos
+            for cell in cells:
+                starts.append(at)
+                at += len(cell) + 1
+        if quoted is not None:
+            quoted += [False] * len(cells)
+        return cells, (n if nl < 0 else nl + 1), starts
+    pattern = field_pattern(delimiter)
+    cells = []
+    starts = []
+    while True:
+        m = pattern.match(text, pos)
+        assert m is not None  # the unquoted alternative matches the empty string
+        starts.append(pos)
+        body = m.group(1)
+        if quoted is not None:
+            quoted.append(body is not None)
+        if body is not None:
+            cells.append(body.replace('""', '"'))
+        else:
+            cell = m.group(2)
+            if _blank_start(cell, delimiter):
+                raise _blank_error(pos, row)
+            if m.end() < n and text[m.end()] == '"':
+                if not cell and text.find('"', m.end() + 1) < 0:
+                    raise CsvError("csv.unclosed_quote", "a quoted field is never closed", Span(pos, n), row)
+                at = m.end()
+                raise CsvError(
+                    "csv.quote",
+                    "a quote inside an unquoted field (quote the field and double the quote)",
+                    Span(at, at + 1),
+                    row,
+                )
+            cells.append(cell)
+        end = m.end()
+        if end >= n:
+            return cells, n, starts
+        ch = text[end]
+        if ch == delimiter:
+            pos = end + 1
+            continue
+        if ch == "\n":
+            return cells, end + 1, starts
+        if ch == "\r":
+            if end + 1 < n and text[end + 1] == "\n":
+                return cells, end + 2, starts
+            raise CsvError("csv.line_break", "a carriage return alone is no line end", Span(end, end + 1), row)
+        raise CsvError(
+            "csv.quote", "text after a closing quote (a quote inside a field must be doubled)", Span(end, end + 1), row
+        )
+
+
+def _blank_error(at: int, row: int) -> CsvError:
+    return CsvError(
+        "csv.leading_space",
+        "a field starts with a blank (after the delimiter): quote the field to keep it",
+        Span(at, at + 1),
+        row,
+    )
+
+
+def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
+    """The strict reading of ``text`` (see the module doc); raises :class:`CsvError`."""
+    n = len(text)
+    if not text.strip():
+        raise CsvError("csv.empty", "no CSV: the text is empty", Span(0, n))
+    if text[0] in "\r\n":
+        raise CsvError("csv.blank_line", "a blank line is no row", Span(0, 1), 0)
+    quoted: list[bool] = []
+    header, pos, starts = split_line(text, 0, delimiter, 0, quoted)
+    seen: set[str] = set()
+    other = others(delimiter)
+    for i, name in enumerate(header):
+        problem = name_problem(name, "" if quoted[i] else other)
+        end = starts[i + 1] - 1 if i + 1 < len(starts) else pos
+        if problem is None and name in seen:
+            problem = f"the column {name!r} appears twice"
+            code = "csv.duplicate_column"
+        else:
+            code = "csv.header"
+        if problem is not None:
+            raise CsvError(code, problem, Span(starts[i], max(starts[i], end)), 0, name)
+        seen.add(name)
+    problem = header_problem(header)
+    if problem is not None:
+        raise CsvError("csv.header", problem, Span(0, pos), 0)
+    if len(header) < min_columns:
+        raise CsvError(
+            "csv.columns",
+            f"the header has {len(header)} column; CSV data has at least {min_columns} "
+            "(a schema may declare a single column)",
+            Span(0, pos),
+            0,
+        )
+    table = Table(header, delimiter=delimiter)
+    width = len(header)
+    rows = table.rows
+    row_starts = table.starts
+    number = 0
+    d = delimiter
+    blank_after = (d + " ", d + "\t") if d != "\t" else (d + " ",)
+    find = text.find
+    while pos < n:
+        if text[pos] == "\n" or text.startswith("\r\n", pos):
+            raise CsvError("csv.blank_line", "a blank line is no row", Span(pos, pos + 1), number + 1)
+        number += 1
+        start = pos
+        # the common case inline: a line without a quote, a blank after a delimiter or a
+        # lone carriage return (anything else goes through split_line, which says what)
+        nl = find("\n", pos)
+        line = text[pos:] if nl < 0 else text[pos:nl]
+        if line.endswith("\r"):
+            line = line[:-1]
+        if (
+            '"' not in line
+            and "\r" not in line
+            and line[:1] not in (" ", "\t")
+            and not any(b in line for b in blank_after)
+        ):
+            if line.count(d) + 1 != width:
+                raise CsvError(
+                    "csv.field_count",
+                    f"row {number} has {line.count(d) + 1} fields where the header has {width}",
+                    Span(start, n if nl < 0 else nl),
+                    number,
+                )
+            rows.append(line.split(d))
+            row_starts.append(start)
+            pos = n if nl < 0 else nl + 1
+            continue
+        cells, pos, _ = split_line(text, pos, delimiter, number)
+        if len(cells) != width:
+            raise CsvError(
+                "csv.field_count",
+                f"row {number} has {len(cells)} fields where the header has {width}",
+                Span(start, pos),
+                number,
+            )
+        rows.append(cells)
+        row_starts.append(start)
+    if not rows:
+        raise CsvError("csv.no_data", "a header and no data row: CSV data has at least one row", Span(0, n), 0)
+    return table

@@ -1,0 +1,35 @@
+"""The data a CSV reply carries: its data cells, row by row, without the header (and
+without cells of blanks only). Scopes are column names: ``IN "comment"`` counts the cells
+of that column."""
+
+from __future__ import annotations
+
+from formatbook_core import ScopeNotFound
+
+from .syntax import CsvError, Table, parse
+
+
+def _table(text: str, delimiter: str) -> Table | None:
+    try:
+        return parse(text, delimiter, min_columns=1)
+    except CsvError:
+        return None
+
+
+def extract_values(text: str, delimiter: str) -> list[str]:
+    """The non-blank data cells of the valid CSV ``text`` (none when it is not valid)."""
+    table = _table(text, delimiter)
+    if table is None:
+        return []
+    return [cell for row in table.rows for cell in row if cell.strip()]
+
+
+def extract_scope(text: str, column: str, delimiter: str) -> list[str]:
+    """The non-blank cells of ``column``; ``ScopeNotFound`` when the header lacks it."""
+    table = _table(text, delimiter)
+    if table is None:
+        raise ScopeNotFound(f"cannot find the column {column!r}: the text is not valid CSV")
+    if column not in table.header:
+        raise ScopeNotFound(f"the CSV has no column {column!r} (its columns: {', '.join(table.header)})")
+    i = table.header.index(column)
+    return [row[i] for row in table.rows if row[i].strip()]

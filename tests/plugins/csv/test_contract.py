@@ -1,0 +1,77 @@
+"""The CSV format (and its tsv alias) under the contract suite, with CSV's own hostile and
+damaged inputs."""
+
+from __future__ import annotations
+
+from formatbook_core import get_format
+from formatbook_core.testing import FormatContract
+
+from ...contract.foreign_attacks import FOREIGN_ATTACKS
+
+
+class TestCsvContract(FormatContract):
+    format = get_format("csv")
+    attack_inputs = {
+        **FOREIGN_ATTACKS,
+        "prose-with-commas": "I think, however, that the answer is yes. But, honestly, it depends on you, and them.",
+        "huge-quoted-field": lambda n: 'a,b\n1,"' + "x" * n + '"\n',
+        "huge-unclosed-quote": lambda n: 'a,b\n1,"' + "x\n" * (n // 2),
+        "many-columns": lambda n: ",".join(f"c{i}" for i in range(n // 8)) + "\n" + "1," * (n // 8),
+        "many-delimiters": lambda n: "a,b\n" + "," * n,
+        "many-blank-lines": lambda n: "a,b\n" + "\n" * n + "1,2\n",
+        "many-quotes": lambda n: 'a,b\n"' + '"' * n + "\n",
+        "carriage-returns": lambda n: "a,b\r" + "1,2\r" * (n // 4),
+        "markdown-pipes": lambda n: "|a|b|\n|-|-|\n" + "|1|2|\n" * (n // 6),
+    }
+    damaged_inputs = {
+        "spaces-after-commas": "name, age\nAda, 36\nAlan, 41\n",
+        "semicolons": "name;age\nAda;36\nAlan;41\n",
+        "tabs": "name\tage\nAda\t36\n",
+        "markdown-table": "| name | age |\n|:---|---:|\n| Ada | 36 |\n| Alan | 41 |\n",
+        "unescaped-quotes": 'name,said\nAda,"She said "hi" to me"\n',
+        "blank-lines": "name,age\n\nAda,36\n\nAlan,41\n\n",
+        "truncated-row": "name,age,city\nAda,36,London\nAlan,41",
+        "truncated-quote": 'name,notes\nAda,"fine\nAlan,"cut',
+        "trailing-delimiters": "name,age\nAda,36,\nAlan,41,\n",
+        "mixed-delimiters": "name,age,city\nAda,36,London\nAlan;41;Wilmslow\n",
+    }
+
+
+class TestTsvContract(FormatContract):
+    format = get_format("tsv")
+    samples = ("name\tage\nAda\t36\n", 'title\tnote\n"Tabs\tinside"\tok\r\nplain\t"a ""quote"""\r\n')
+    damaged_inputs = {
+        "commas": "name,age\nAda,36\n",
+        "spaces": "name\tage\nAda\t 36\n",
+    }
+
+
+class TestCsvAutoContract(FormatContract):
+    format = get_format("csv")
+    options = {"delimiter": "auto"}
+    samples = ("a;b;c\n1;2;3\n", "name|age\nAda|36\n", "name,age\nAda,36\n", 'x\ty\n"1\t2"\t3\n')
+
+
+class TestCsvSchemaContract(FormatContract):
+    format = get_format("csv")
+    schema = get_format("csv").load_schema(
+        {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "age": {"type": "integer"}, "note": {"enum": ["ok", "late"]}},
+            "required": ["name"],
+        }
+    )
+    samples = ("name,age,note\nAda,36,ok\nAlan,,late\n", 'name,age,note\r\n"Hopper, Grace",85,ok\r\n')
+    hypothesis_examples = 50
+    damaged_inputs = {
+        "enum-case": "name,age,note\nAda,36,OK\n",
+        "column-spelling": "Name,Age,Note\nAda,36,ok\n",
+        "ragged-optional": "name,age,note\nAda,36\nAlan,41,ok\n",
+    }
+
+
+class TestCsvColumnsContract(FormatContract):
+    format = get_format("csv")
+    schema = get_format("csv").load_schema(["item"])
+    samples = ("item\nlamp\n", 'item\n"desk, oak"\n""\n')
+    hypothesis_examples = 50
