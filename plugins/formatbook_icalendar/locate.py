@@ -102,4 +102,4 @@ def locate(reply: str) -> list[Span]:
     for span in candidates:
         if span.end > span.start and span not in out:
             out.append(span)
-    return out or [Span(0, len(reply))]
+    return out or [strip_span(reply, Span(0, len(reply)))]  # a payload never ends in white space

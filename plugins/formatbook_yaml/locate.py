@@ -62,6 +62,8 @@ def trimmed(reply: str, span: Span) -> Span:
             return span
     if first is None:
         return span
+    while first > 0 and lines[first - 1].startswith("#"):
+        first -= 1  # comment lines right above the data belong to it (healing keeps them)
     last = first
     for i in range(first + 1, len(lines)):
         line = lines[i]

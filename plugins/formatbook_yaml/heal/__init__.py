@@ -75,4 +75,18 @@ def heal(fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any]
             run(h)
     if not h.repairs:
         return Healed(text)
-    return Healed(h.text, tuple(h.repairs))
+    return Healed(_ends_as_given(fmt, text, h.text, options), tuple(h.repairs))
+
+
+def _ends_as_given(fmt: Any, given: str, healed: str, options: dict[str, Any]) -> str:
+    """``healed`` without the line break a removed last line left behind, when ``given``
+    ended without one (so that healing the result again changes nothing: the located
+    payload never ends in white space), unless that line break is data (a ``|+`` block
+    scalar keeps its trailing line breaks)."""
+    if not given or given[-1] in "\r\n" or healed[-1:] not in ("\r", "\n"):
+        return healed
+    trimmed = healed.rstrip("\r\n")
+    before, after = fmt.analyze(healed, None, **options), fmt.analyze(trimmed, None, **options)
+    if after.ok and before.ok and after.value == before.value:
+        return trimmed
+    return healed

@@ -8,6 +8,7 @@ import datetime
 import pytest
 from icalendar import Calendar
 
+import formatbook_core
 from formatbook_core import HealError, check, get_format
 
 FMT = get_format("icalendar")
@@ -157,3 +158,16 @@ def test_a_last_line_cut_off_inside_its_name_is_removed_not_glued_to_the_value_b
     assert {"truncated_line", "truncated_component"} <= kinds(healed)
     assert str(cal.walk("VEVENT")[0]["SUMMARY"]) == "Tea"
     assert any(s.text == "DTST" for s in healed.set_aside)
+
+
+def test_heal_is_idempotent_when_the_whole_reply_is_an_unclosed_think_block():
+    # found by the short fuzz pass (seed 2026): the fallback span kept the reply's final
+    # line break, so the first heal wrote a final CRLF the second (located) one dropped
+    reply = (
+        "<think>BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:1\nDTSTART;TZID=America/New_York:19970101T180000\n"
+        "END:VEVENT\nEND:V<think>CALENDAR\n"
+    )
+    exp = "EXPECT ICALENDAR now=20260101T000000Z"
+    first = formatbook_core.heal(reply, exp)
+    second = formatbook_core.heal(first.text, exp)
+    assert second.text == first.text and second.repairs == ()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+import formatbook_core
 from formatbook_core import Expectations, HealError, check, get_format
 
 FMT = get_format("yaml")
@@ -212,3 +213,20 @@ def test_locate_fence_and_prose():
     reply = "Here is the YAML you asked for:\nname: demo\nlist:\n  - 1\n\nLet me know if you need more."
     result = check(reply, "EXPECT YAML")
     assert result.ok and result.value == {"name": "demo", "list": [1]}
+
+
+# found by the short fuzz pass once every format was merged (seed 2026)
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "~~~\n# Sets are represented as a\n# Mapping where each key is\n# associated with a null value\n"
+        "--- !!set\n? Mark McGwire\n? Sammy Sosa\n? Ken Griff\n\n~~~",
+        "---\nmatches %: 20\n...\n\n...\n---\n...\n",
+    ],
+)
+def test_heal_is_idempotent_on_fuzz_findings(reply):
+    # comment lines right above the data belong to it (locate used to set them aside the
+    # second time); a removed last line leaves no line break the located payload never has
+    first = formatbook_core.heal(reply, "EXPECT YAML")
+    second = formatbook_core.heal(first.text, "EXPECT YAML")
+    assert second.text == first.text and second.repairs == ()
