@@ -6,7 +6,7 @@ The core knows no format by name: formats come from plugins (entry point group
 
 from __future__ import annotations
 
-from .definition import BaseFormat, Checker, FormatDefinition
+from .definition import AnalyzingFormat, BaseFormat, Checker, FormatDefinition
 from .expectations import Count, Expectations, parse_expectations
 from .hookspecs import hookimpl, hookspec
 from .limits import MAX_DEPTH, MAX_SIZE, Limits, limits_from
@@ -40,6 +40,7 @@ __all__ = [
     "limits_from",
     "Analysis",
     "Attempt",
+    "AnalyzingFormat",
     "BaseFormat",
     "CheckResult",
     "Checker",

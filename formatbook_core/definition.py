@@ -185,6 +185,29 @@ class BaseFormat:
         return f"<format {self.name}>"
 
 
+class AnalyzingFormat(BaseFormat):
+    """A format that parses and validates in one pass: it defines :meth:`analyze`, and
+    ``validate``, ``is_valid`` (which never raises) and ``parse`` follow from it. Every
+    built-in format with a parser is one."""
+
+    def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
+        raise TypeError(f"{type(self).__name__} must define analyze()")
+
+    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
+        return list(self.analyze(value, schema, **options).violations)
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        """Whether ``value`` is valid as it stands (the schema included). Never raises."""
+        try:
+            return self.analyze(value, schema, **options).ok
+        except Exception:  # a format's bug is no verdict: is_valid answers False
+            return False
+
+    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
+        """The value ``analyze`` gives (``None`` when the text is not valid)."""
+        return self.analyze(value, schema, **options).value
+
+
 class RecheckChecker:
     """The base class's quadratic fallback: asks ``can_be_valid`` on the whole prefix.
 

@@ -7,7 +7,7 @@ import json
 import threading
 from typing import Any
 
-from formatbook_core import Analysis, BaseFormat, Healed, Option, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, Span, Violation
 from formatbook_core.limits import limits_from
 
 from . import dialect
@@ -34,7 +34,7 @@ _SAMPLES = (
 )
 
 
-class CsvFormat(BaseFormat):
+class CsvFormat(AnalyzingFormat):
     """CSV (RFC 4180) with a header of column names. Schemas: a list of column names,
     ``{"columns": [...], "required": [...]}``, or a JSON Schema / pydantic model applied to
     each row. Options: ``delimiter`` (``","``; ``"auto"`` detects it), ``allow_fetch``,
@@ -115,18 +115,6 @@ class CsvFormat(BaseFormat):
         if cs.model is not None:
             return _build_models(cs.model, typed, value, table)
         return Analysis(typed)
-
-    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
-        return list(self.analyze(value, schema, **options).violations)
-
-    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
-        try:
-            return self.analyze(value, schema, **options).ok
-        except Exception:
-            return False
-
-    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
-        return self.analyze(value, schema, **options).value
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is strict CSV (the schema counts only

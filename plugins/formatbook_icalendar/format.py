@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Analysis, BaseFormat, Healed, Option, ScopeNotFound, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span
 from formatbook_core.limits import limits_from
 
 from . import guidance as _guidance
@@ -39,7 +39,7 @@ _SAMPLES = (
 )
 
 
-class ICalendarFormat(BaseFormat):
+class ICalendarFormat(AnalyzingFormat):
     """iCalendar (RFC 5545), read with the ``icalendar`` library. Schemas: a mapping
     from component names to ``min``/``max``/``required`` (see :mod:`.schema`). Options:
     ``now`` (the DTSTAMP healing adds), ``base_dir`` and the limits."""
@@ -69,18 +69,6 @@ class ICalendarFormat(BaseFormat):
         """Parse (the value is the ``icalendar.Calendar``) and validate; see :mod:`.validate`."""
         max_size, max_depth = limits_from(options)
         return _validate.analyze(value, self._schema(schema, options), max_size, max_depth)
-
-    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
-        return list(self.analyze(value, schema, **options).violations)
-
-    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
-        try:
-            return self.analyze(value, schema, **options).ok
-        except Exception:
-            return False
-
-    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
-        return self.analyze(value, schema, **options).value
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is a valid calendar (strict)."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from formatbook_core import (
     Analysis,
-    BaseFormat,
+    AnalyzingFormat,
     Healed,
     Option,
     ScopeNotFound,
@@ -39,7 +39,7 @@ _SAMPLES = (
 _PARSED = threading.local()
 
 
-class JsonFormat(BaseFormat):
+class JsonFormat(AnalyzingFormat):
     """JSON (RFC 8259). Schemas: JSON Schema as a dict, a file path, a URL (only with
     ``allow_fetch=True``) or a pydantic model class. Options: ``max_depth`` and
     ``max_size`` (see ``formatbook_core.limits``), ``allow_fetch`` (False), ``base_dir``."""
@@ -85,19 +85,6 @@ class JsonFormat(BaseFormat):
         if violations or js.model is None:
             return Analysis(parsed, violations)
         return _build_model(js.model, value, parsed)
-
-    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
-        return list(self.analyze(value, schema, **options).violations)
-
-    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
-        """Strict RFC 8259 plus the schema. Never raises."""
-        try:
-            return self.analyze(value, schema, **options).ok
-        except Exception:
-            return False
-
-    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
-        return self.analyze(value, schema, **options).value
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is strict JSON (the schema is not

@@ -19,7 +19,7 @@ from typing import Any
 
 from formatbook_core import (
     Analysis,
-    BaseFormat,
+    AnalyzingFormat,
     ExpectationError,
     Healed,
     HealError,
@@ -53,7 +53,7 @@ def _level_problem(level: Any) -> str | None:
     return None
 
 
-class MarkdownFormat(BaseFormat):
+class MarkdownFormat(AnalyzingFormat):
     """Markdown, optionally under a Flex-MD output contract (see README.md)."""
 
     name = "markdown"
@@ -128,20 +128,11 @@ class MarkdownFormat(BaseFormat):
             return Analysis(None, tuple(violations))
         return Analysis(result.extracted, ())
 
-    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
-        return list(self.analyze(value, schema, **options).violations)
-
     def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
         from .heal.enforce import extract_output  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
 
         spec, level, problem = self._setup(schema, options)
         return extract_output(_text(value), spec, level)
-
-    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
-        try:
-            return self.analyze(value, schema, **options).ok
-        except Exception:  # is_valid never raises
-            return False
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Analysis, BaseFormat, Healed, HealError, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, Healed, HealError, Span, Violation
 from formatbook_core.limits import limits_from
 
 from . import guidance as _guidance
@@ -29,7 +29,7 @@ _SAMPLES = (
 )
 
 
-class VCardFormat(BaseFormat):
+class VCardFormat(AnalyzingFormat):
     """vCard 3.0 (RFC 2426) and 4.0 (RFC 6350), read by vobject. ``check(...).value`` is
     the vobject component (a list of them for several cards). Options: ``max_size`` and
     ``max_depth`` (see ``formatbook_core.limits``)."""
@@ -49,15 +49,6 @@ class VCardFormat(BaseFormat):
             return analyze(value, limits_from(options).max_size)
         except Exception as err:  # a bug must not escape as an exception: a violation
             return Analysis(None, (Violation("vcard.unreadable", f"cannot read the vCard: {type(err).__name__}"),))
-
-    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
-        return list(self.analyze(value, schema, **options).violations)
-
-    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
-        return self.analyze(value, schema, **options).ok
-
-    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
-        return self.analyze(value, schema, **options).value
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is a valid vCard (strict grammar)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from formatbook_core import Analysis, BaseFormat, Healed, Option, ScopeNotFound, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
 
 from . import guidance as _guidance
@@ -59,7 +59,7 @@ def _xml_name(value: Any) -> str | None:
     return "must be an XML element name without a prefix"
 
 
-class XmlFormat(BaseFormat):
+class XmlFormat(AnalyzingFormat):
     """XML 1.0 (well-formed, one root element), parsed by lxml with entity expansion,
     DTD loading and network access off. Schemas: the simple form
     ``{"root": ..., "required": [...]}``, XSD, RelaxNG or DTD (text or path). Options:
@@ -121,20 +121,6 @@ class XmlFormat(BaseFormat):
         if xs is None:
             return Analysis(root)
         return Analysis(root, tuple(xs.violations(root, value)))
-
-    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
-        return list(self.analyze(value, schema, **options).violations)
-
-    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
-        """Well-formed XML with one root element, satisfying the schema. Never raises."""
-        try:
-            return self.analyze(value, schema, **options).ok
-        except Exception:
-            return False
-
-    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
-        """The root element (lxml), or ``None`` when the text is not well-formed."""
-        return self.analyze(value, schema, **options).value
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is well-formed XML (the schema is not

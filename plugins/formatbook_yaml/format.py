@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from formatbook_core import Analysis, BaseFormat, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
+from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
 from formatbook_core.data_schema import JsonSchema, load_schema
 from formatbook_core.limits import limits_from
 
@@ -42,7 +42,7 @@ _OPTIONS = (
 )
 
 
-class YamlFormat(BaseFormat):
+class YamlFormat(AnalyzingFormat):
     """YAML 1.2 (ruamel.yaml's parser, read as data only). Schemas: JSON Schema as a
     dict, a file path, a URL (only with ``allow_fetch=True``) or a pydantic model class,
     applied to the value as JSON types. Options: ``root`` (``"collection"``),
@@ -86,20 +86,6 @@ class YamlFormat(BaseFormat):
         if violations or js.model is None:
             return Analysis(reading.value, violations)
         return _build_model(js.model, reading.value)
-
-    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
-        return list(self.analyze(value, schema, **options).violations)
-
-    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
-        """YAML 1.2, one document with a mapping or list root (see the options), plus
-        the schema. Never raises."""
-        try:
-            return self.analyze(value, schema, **options).ok
-        except Exception:
-            return False
-
-    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
-        return self.analyze(value, schema, **options).value
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` can be valid YAML (the schema is not
