@@ -98,7 +98,9 @@ def locate(reply: str) -> list[Span]:
         rest = [s for s in rest if s.end > s.start]
         candidates = rest[:1] or [Span(0, len(reply))]
     out: list[Span] = []
+    seen: set[Span] = set()
     for span in candidates:
-        if span not in out:
+        if span not in seen:
+            seen.add(span)
             out.append(span)
     return out
