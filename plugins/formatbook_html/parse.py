@@ -307,14 +307,16 @@ def _where(parser: Any) -> int:
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of ``offset`` in the normalised ``text``."""
+    """Line (1-based) and column of ``offset`` in the normalised ``text``, as html5lib
+    gives them: the column is the 1-based column of the character just before
+    ``offset`` (the one that showed the error), 0 at the start of a line."""
     offset = max(0, min(offset, len(text)))
     line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1)
 
 
 class LineIndex:
-    """Line and column of many offsets in one text: the line starts found once."""
+    """:func:`line_col` of many offsets in one text: the line starts found once."""
 
     def __init__(self, text: str):
         starts = [0]
@@ -329,4 +331,4 @@ class LineIndex:
     def __call__(self, offset: int) -> tuple[int, int]:
         offset = max(0, min(offset, self._length))
         line = bisect_right(self._starts, offset)
-        return line, offset - self._starts[line - 1] + 1
+        return line, offset - self._starts[line - 1]

@@ -77,7 +77,7 @@ def step(state: Any) -> None:
         message = f"line {line}, column {col}: {error_message(err.code, err.datavars)} ({err.code}): "
         start, end = span(err.offset)
         state.repairs.append(make_repair(kind, message + KIND_MESSAGES[kind], start, end))
-    for node in reversed(closing):
+    for node in closing:  # outermost first, in the order they were opened
         line, col = line_col(node.pos)
         start, end = span(node.pos)
         state.repairs.append(
