@@ -197,10 +197,12 @@ class HtmlChecker:
         parser = run_.parser
         if run_.result is not None and run_.result.limit is not None and not (close or run_.result.limit_at_end):
             limit = run_.result.limit
-            return self._fail(f"{limit.message}", self._position(limit.offset))
+            return self._fail(f"{limit.message}", self._position(max(limit.offset - 1, 0)))
         if parser.definite:
             err = next(e for e in parser.kept if not e.at_end)
-            return self._fail(f"{error_message(err.code, err.datavars)} ({err.code})", self._position(err.offset))
+            return self._fail(
+                f"{error_message(err.code, err.datavars)} ({err.code})", self._position(max(err.offset - 1, 0))
+            )
         return StreamStatus(True)
 
     def _position(self, offset: int) -> int:
