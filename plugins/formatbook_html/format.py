@@ -22,9 +22,9 @@ _SAMPLES = (
     "<p>Paris is the capital of <strong>France</strong>.</p>",
     '<h2>Weekly report</h2>\n<ul>\n  <li>Fixed the login bug</li>\n  <li>Wrote the <a href="/docs">docs</a></li>\n'
     "</ul>\n<p>Two tasks, one &amp; a half hours each.</p>",
-    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Answer</title>\n</head>\n"
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Answer</title>\n</head>\n'
     "<body>\n<h1>Answer</h1>\n<p>It is <em>42</em>.</p>\n</body>\n</html>",
-    '<table>\n<thead><tr><th>City</th><th>Population</th></tr></thead>\n<tbody>\n<tr><td>Z\u00fcrich</td><td>421,878</td></tr>\n'
+    "<table>\n<thead><tr><th>City</th><th>Population</th></tr></thead>\n<tbody>\n<tr><td>Z\u00fcrich</td><td>421,878</td></tr>\n"
     "</tbody>\n</table>",
     '<figure><img src="cat.png" alt="A cat asleep"><figcaption>Our cat</figcaption></figure>\n'
     "<!-- a comment -->\n<p>Line one<br>line two</p>",
@@ -182,7 +182,7 @@ class HtmlFormat(BaseFormat):
         try:
             compile_selector(scope)
         except ExpectationError as err:
-            return f"{err}; an HTML scope is a CSS selector such as \"article p\""
+            return f'{err}; an HTML scope is a CSS selector such as "article p"'
         return None
 
     def guidance(self, schema: Any = None, **options: Any) -> str:

@@ -209,7 +209,9 @@ def parser_class() -> Any:
             self.open_at_end: list[Any] = []
             self.tree.on_foster_text = self._foster_text
 
-        def _parse(self, stream: Any, innerHTML: bool = False, container: str = "div", scripting: bool = False, **kw: Any) -> None:
+        def _parse(
+            self, stream: Any, innerHTML: bool = False, container: str = "div", scripting: bool = False, **kw: Any
+        ) -> None:
             self.innerHTMLMode = innerHTML
             self.container = container
             self.scripting = scripting

@@ -31,4 +31,6 @@ def step(state: Any) -> None:
             )
         )
     if not state.repairs:  # (cannot happen: an invalid parse has an error) — never a silent change
-        state.repairs.append(make_repair("recovered", "the HTML was rewritten as the HTML5 algorithm reads it", 0, length))
+        state.repairs.append(
+            make_repair("recovered", "the HTML was rewritten as the HTML5 algorithm reads it", 0, length)
+        )

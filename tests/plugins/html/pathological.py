@@ -35,7 +35,12 @@ _SIZES = {
 
 CASES = [Case(name, make, _SIZES[name], "EXPECT HTML") for name, make in ATTACKS.items()]
 CASES += [
-    Case("paragraphs", lambda n: "<p>Some <b>bold</b> text &amp; a <a href='x'>link</a>.</p>\n" * (n // 60), 12_500, "EXPECT HTML"),
+    Case(
+        "paragraphs",
+        lambda n: "<p>Some <b>bold</b> text &amp; a <a href='x'>link</a>.</p>\n" * (n // 60),
+        12_500,
+        "EXPECT HTML",
+    ),
     Case("prose-then-html", lambda n: "word " * (n // 5) + "<p>x</p>", 12_500, "EXPECT HTML"),
     Case("many-fences", lambda n: "```html\n<p>x</p>\n```\n" * (n // 25), 12_500, "EXPECT HTML"),
     Case("unclosed-paragraphs-strict", lambda n: "<div>" + "<p>x" * (n // 4), 12_500, "EXPECT HTML", strict=True),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from formatbook_core import guidance
+from formatbook_core import Expectations, guidance
 
 
 def test_guidance_names_elements_and_forbids_markdown():
@@ -14,7 +14,5 @@ def test_guidance_names_elements_and_forbids_markdown():
 
 
 def test_guidance_names_required_selectors():
-    from formatbook_core import Expectations
-
     text = guidance(Expectations(format="html", schema={"required": ["h1", "ul > li"]}))
     assert "`h1`" in text and "`ul > li`" in text

@@ -107,9 +107,7 @@ def test_repairs_name_where_the_closed_elements_were_opened():
     assert messages[1].startswith("<div> opened at line 2, column 7")
 
 
-@pytest.mark.parametrize(
-    "text", ["# Title\n- one", "Just prose.", "<p>ok</p>\n## Heading in the HTML", "<div>" * 2000]
-)
+@pytest.mark.parametrize("text", ["# Title\n- one", "Just prose.", "<p>ok</p>\n## Heading in the HTML", "<div>" * 2000])
 def test_what_cannot_be_healed_raises(text):
     with pytest.raises(HealError) as info:
         fmt.heal(text)
@@ -136,10 +134,43 @@ def test_pre_keeps_its_leading_newline():
 
 _PIECES = st.sampled_from(
     [
-        "<p>", "</p>", "<b>", "</b>", "<i>", "</i>", "<div>", "</div>", "<ul>", "<li>", "</ul>", "<table>", "<tr>",
-        "<td>", "</table>", "<a href=x>", "</a>", "<br>", "<img alt='pic'>", "<h2>", "</h2>", "&", "&amp;", "&copy",
-        "<", ">", "text ", "more words ", "\n", "<svg><circle r=1></svg>", "<pre>\n", "</pre>", "<!-- c -->",
-        "<select><option>o", "<textarea>t</textarea>", "<script>x<y</script>", "<p class=a class=b>",
+        "<p>",
+        "</p>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<div>",
+        "</div>",
+        "<ul>",
+        "<li>",
+        "</ul>",
+        "<table>",
+        "<tr>",
+        "<td>",
+        "</table>",
+        "<a href=x>",
+        "</a>",
+        "<br>",
+        "<img alt='pic'>",
+        "<h2>",
+        "</h2>",
+        "&",
+        "&amp;",
+        "&copy",
+        "<",
+        ">",
+        "text ",
+        "more words ",
+        "\n",
+        "<svg><circle r=1></svg>",
+        "<pre>\n",
+        "</pre>",
+        "<!-- c -->",
+        "<select><option>o",
+        "<textarea>t</textarea>",
+        "<script>x<y</script>",
+        "<p class=a class=b>",
     ]
 )
 

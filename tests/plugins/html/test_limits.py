@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from formatbook_core import check, get_format
-from formatbook_html.parse import MAX_ATTRIBUTES
+from formatbook_html.parse import MAX_ATTRIBUTES, parse
 from formatbook_html.tree import MAX_CLONES
 
 from .attacks import ATTACKS
@@ -33,8 +33,6 @@ def test_bounded_shapes_get_their_violation(name, code):
 
 
 def test_reconstruction_is_bounded():
-    from formatbook_html.parse import parse
-
     parsed = parse("".join(f"<p><b x={i}></p>" for i in range(300)) + "<p>x</p>" * 1000)
     assert parsed.limit is not None and parsed.limit.code == "html.too_complex"
     assert str(MAX_CLONES) in parsed.limit.message.replace(",", "")

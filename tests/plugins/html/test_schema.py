@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from formatbook_core import Expectations, ExpectationError, check, get_format, parse_expectations
+from formatbook_core import ExpectationError, Expectations, check, get_format, parse_expectations
 
 fmt = get_format("html")
 REPLY = "<h1>Plan</h1><ul><li>one</li><li>two</li></ul><p class=note>ok</p>"
@@ -31,10 +31,12 @@ def test_schema_file(tmp_path):
     assert not check("<p>x</p>", exp).ok
 
 
-@pytest.mark.parametrize("schema", [{"required": ["p[["]}, {"needed": ["h1"]}, {"required": "h1"}, 42, {"required": [""]}])
+@pytest.mark.parametrize(
+    "schema", [{"required": ["p[["]}, {"needed": ["h1"]}, {"required": "h1"}, 42, {"required": [""]}]
+)
 def test_bad_schemas_are_expectation_errors(schema):
     with pytest.raises(ExpectationError):
-        Expectations(format="html", schema=schema).loaded_schema
+        _ = Expectations(format="html", schema=schema).loaded_schema
 
 
 def test_a_list_is_read_as_required():

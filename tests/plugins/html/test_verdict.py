@@ -11,6 +11,7 @@ import html5lib
 import pytest
 
 from formatbook_core import get_format
+from formatbook_html.parse import mode_of
 
 HERE = Path(__file__).parent
 REPLIES = HERE / "fixtures" / "replies"
@@ -69,8 +70,6 @@ def test_the_fixtures_hold_both_verdicts():
     ],
 )
 def test_document_or_fragment(text, mode):
-    from formatbook_html.parse import mode_of
-
     assert mode_of(text) == mode
 
 
