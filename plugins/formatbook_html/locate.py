@@ -3,7 +3,10 @@
 1. Fenced blocks tagged ``html`` (also ``htm``, ``xhtml``), then untagged fences whose body
    starts with ``<``.
 2. Outside ``<think>`` blocks and those fences: from the first tag (``<`` and a letter, or
-   ``<!``) through the end of the last closing tag (``</name>``); prose around it is set
+   ``<!``) through the end of the last closing tag (``</name>``), widened to the blocks
+   they stand in (a block ends at a blank line): text on the same or an adjacent line is
+   part of the HTML (``Hello <b>world</b>!``, or the text the HTML5 algorithm moves out
+   of a table, which healing writes before it), prose separated by a blank line is set
    aside by the core. When the text after the last closing tag opens another tag (a reply
    cut off inside the HTML), or there is no closing tag at all, the payload runs to the
    end of the reply.
@@ -48,14 +51,44 @@ def _last_close(text: str, start: int, end: int) -> int:
     return -1
 
 
+def _blank(text: str, start: int, end: int) -> bool:
+    return not text[start:end].strip()
+
+
+def _block_start(text: str, pos: int, floor: int) -> int:
+    """The start of the block (lines up to a blank line) holding ``pos``."""
+    start = text.rfind("\n", floor, pos) + 1 or floor
+    start = max(start, floor)
+    while start > floor:
+        prev = max(text.rfind("\n", floor, start - 1) + 1, floor)
+        if _blank(text, prev, start - 1):
+            break
+        start = prev
+    return start
+
+
+def _block_end(text: str, pos: int, ceiling: int) -> int:
+    """The end of the block (lines up to a blank line) holding ``pos``."""
+    end = text.find("\n", pos, ceiling)
+    end = ceiling if end < 0 else end
+    while end < ceiling:
+        nxt = text.find("\n", end + 1, ceiling)
+        nxt = ceiling if nxt < 0 else nxt
+        if _blank(text, end + 1, nxt):
+            break
+        end = nxt
+    return end
+
+
 def _payload(text: str, region: Span) -> Span | None:
     first = _tag_start(text, region.start, region.end)
     if first < 0:
         return None
+    start = _block_start(text, first, region.start)
     close = _last_close(text, first, region.end)
     if close < 0 or _tag_start(text, close, region.end) >= 0:
-        return strip_span(text, Span(first, region.end))
-    return Span(first, close)
+        return strip_span(text, Span(start, region.end))
+    return strip_span(text, Span(start, _block_end(text, close, region.end)))
 
 
 def locate(reply: str) -> list[Span]:

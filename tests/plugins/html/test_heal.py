@@ -5,12 +5,15 @@ html5lib reads kept."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import lxml.html
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import HealError, get_format
+from formatbook_core import HealError, check, get_format
+from formatbook_core import heal as formatbook_heal
 
 fmt = get_format("html")
 
@@ -189,3 +192,30 @@ def test_heal_keeps_the_text_and_is_idempotent(text):
     assert fmt.extract_values(result.text) == fmt.extract_values(text)
     if fmt.is_valid(text):
         assert result.text == text and not result.repairs
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["", "Sure!\n\n", "Here is the table:\n", "Note: "]),
+    st.lists(_PIECES, min_size=1, max_size=20).map("".join),
+    st.sampled_from(["", "\n\nHope it helps.", " ok", "\nBye"]),
+)
+def test_check_accepts_what_heal_returns_as_it_stands(before, html, after):
+    """The pipeline's heal and check agree: the healed payload, located again, is whole."""
+    reply = before + html + after
+    try:
+        healed = formatbook_heal(reply, "EXPECT HTML")
+    except HealError:
+        return
+    result = check(healed.text, "EXPECT HTML")
+    assert result.ok and not result.repairs, (healed.text, result.violations, result.repairs)
+    again = formatbook_heal(healed.text, "EXPECT HTML")
+    assert again.text == healed.text and not again.repairs
+
+
+@pytest.mark.parametrize("name", ["invalid-table-text.html", "invalid-unclosed-div.html", "invalid-misnested.html"])
+def test_healed_fixtures_are_accepted_as_they_stand(name):
+    text = (Path(__file__).parent / "fixtures" / "replies" / name).read_text(encoding="utf-8")
+    healed = formatbook_heal(text, "EXPECT HTML")
+    result = check(healed.text, "EXPECT HTML")
+    assert result.ok and not result.repairs

@@ -19,10 +19,16 @@ def _texts(reply):
         ("Here you go:\n```html\n<p>x</p>\n```\nThanks", "<p>x</p>"),
         ("```HTML\n<ul><li>a</li></ul>\n```", "<ul><li>a</li></ul>"),
         ("```\n<p>bare fence</p>\n```", "<p>bare fence</p>"),
-        ("Sure! <p>Hello <b>there</b></p> Hope this helps.", "<p>Hello <b>there</b></p>"),
-        ("<think>I'll write <p>draft</p></think>\nFinal: <h2>T</h2><p>x</p>\nDone.", "<h2>T</h2><p>x</p>"),
-        ("Intro text <div><p>cut off", "<div><p>cut off"),
-        ("Text <br> more text", "<br> more text"),
+        ("Sure!\n\n<p>Hello <b>there</b></p>\n\nHope this helps.", "<p>Hello <b>there</b></p>"),
+        ("<think>I'll write <p>draft</p></think>\n\n<h2>T</h2><p>x</p>\n\nDone.", "<h2>T</h2><p>x</p>"),
+        ("Intro text:\n\n<div><p>cut off", "<div><p>cut off"),
+        ("Prose.\n\n<p>one</p>\n\nMore prose.\n\n<p>two</p>\n\nBye.", "<p>one</p>\n\nMore prose.\n\n<p>two</p>"),
+        # text on the same or an adjacent line belongs to the HTML: an inline fragment
+        ("Hello <b>world</b>!", "Hello <b>world</b>!"),
+        (
+            "Note: figures are estimates.\n<table><tr><td>1</td></tr></table>",
+            "Note: figures are estimates.\n<table><tr><td>1</td></tr></table>",
+        ),
         ("## Just markdown", "## Just markdown"),
     ],
 )
@@ -31,7 +37,7 @@ def test_locate(reply, first):
 
 
 def test_prose_is_set_aside_not_lost():
-    result = check("Sure! Here it is: <p>Hi</p> Let me know.", "EXPECT HTML")
+    result = check("Sure! Here it is:\n\n<p>Hi</p>\n\nLet me know.", "EXPECT HTML")
     assert result.ok and result.text == "<p>Hi</p>"
     assert "".join(s.text for s in result.set_aside).count("Sure!") == 1
     assert any("Let me know." in s.text for s in result.set_aside)
