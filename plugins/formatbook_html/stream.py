@@ -31,7 +31,7 @@ from typing import Any
 
 from formatbook_core import HealError, StreamStatus
 
-from .parse import FRAGMENT, LineIndex, Offsets, Parsed, mode_of, new_parser, run
+from .parse import FRAGMENT, LineIndex, Offsets, Parsed, mode_of, new_parser, paused_gc, run
 from .verdict import error_message
 
 #: Characters buffered before they are handed to the parser thread.
@@ -193,7 +193,8 @@ class HtmlChecker:
         text = "".join(self._buffer)
         self._buffer.clear()
         self._buffered = 0
-        run_.reader.give(text, close=close)
+        with paused_gc():  # (only while this thread waits for the parser: always restored)
+            run_.reader.give(text, close=close)
         parser = run_.parser
         if run_.result is not None and run_.result.limit is not None and not (close or run_.result.limit_at_end):
             limit = run_.result.limit
