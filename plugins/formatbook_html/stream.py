@@ -10,10 +10,11 @@ further): the checker turns falsy then. Errors that only the end of the input ca
 checker is sound by construction and exact at ``finish()``: it agrees with ``is_valid``.
 
 Each ``feed`` appends its chunk to a buffer (time in proportion to the chunk); the buffer
-is handed to the parser thread once it holds :data:`HANDOFF` characters, so the verdict on
-a prefix may lag by up to that much text (later than possible, never wrong), and a
-megabyte fed four characters at a time costs a few hundred thread switches, not a
-quarter of a million. Total work is one html5lib parse of the text.
+is handed to the parser thread once it holds :data:`HANDOFF` characters (more for a long
+reply: a sixteenth of the text so far, at most :data:`HANDOFF_MAX`), so the verdict on a
+prefix may lag by up to that much text (later than possible, never wrong), and a megabyte
+fed four characters at a time costs about forty thread hand-overs, not a quarter of a
+million. Total work is one html5lib parse of the text.
 
 ``copy()`` starts a new parser thread and feeds it what this one was fed (a thread's
 state cannot be cloned): it costs time in proportion to the text so far.
@@ -34,8 +35,12 @@ from formatbook_core import HealError, StreamStatus
 from .parse import FRAGMENT, LineIndex, Offsets, Parsed, mode_of, new_parser, paused_gc, run
 from .verdict import error_message
 
-#: Characters buffered before they are handed to the parser thread.
+#: Characters buffered before they are handed to the parser thread: at least this many,
+#: and a sixteenth of the text so far up to :data:`HANDOFF_MAX` (each hand-over wakes two
+#: threads, which on a loaded machine costs milliseconds: a megabyte takes about 40).
 HANDOFF = 4096
+HANDOFF_MAX = 65536
+_OK = StreamStatus(True)  # frozen: one shared truthy answer
 
 
 class _Aborted(Exception):
@@ -148,11 +153,13 @@ class HtmlChecker:
         self._options = options
         self._max_size = max_size
         self._max_depth = max_depth
-        self._parts: list[str] = []  # the raw text fed (for finish and copy)
+        self._blocks: list[str] = []  # the raw text fed, joined at each hand-over
+        self._parts: list[str] = []  # the raw text fed since (for finish and copy)
         self._length = 0
         self._head = ""  # text fed before the mode was known
         self._buffer: list[str] = []  # normalised text not handed over yet
         self._buffered = 0
+        self._threshold = HANDOFF
         self._norm = _Normaliser()
         self._run: _Run | None = None
         self._failed: StreamStatus | None = None
@@ -170,17 +177,18 @@ class HtmlChecker:
             self._head += chunk
             mode = mode_of(self._head)
             if mode is None:
-                return StreamStatus(True)
+                return _OK
             self._start(mode)
             chunk = self._head
             self._head = ""
-        text = self._norm.feed(chunk)
-        if text:
-            self._buffer.append(text)
-            self._buffered += len(text)
-        if self._buffered >= HANDOFF:
-            return self._hand_over()
-        return StreamStatus(True)
+        if "\r" in chunk or self._norm.carry:
+            chunk = self._norm.feed(chunk)
+        if chunk:
+            self._buffer.append(chunk)
+            self._buffered += len(chunk)
+            if self._buffered >= self._threshold:
+                return self._hand_over()
+        return _OK
 
     def _start(self, mode: str) -> None:
         run_ = _Run(mode, self._max_depth)
@@ -193,6 +201,9 @@ class HtmlChecker:
         text = "".join(self._buffer)
         self._buffer.clear()
         self._buffered = 0
+        self._blocks.append("".join(self._parts))  # the raw text, kept in blocks
+        self._parts.clear()
+        self._threshold = min(HANDOFF_MAX, max(HANDOFF, self._length // 16))
         with paused_gc():  # (only while this thread waits for the parser: always restored)
             run_.reader.give(text, close=close)
         parser = run_.parser
@@ -204,7 +215,7 @@ class HtmlChecker:
             return self._fail(
                 f"{error_message(err.code, err.datavars)} ({err.code})", self._position(max(err.offset - 1, 0))
             )
-        return StreamStatus(True)
+        return _OK
 
     def _position(self, offset: int) -> int:
         # the normalised offset as an offset into the text fed (line breaks counted as fed)
@@ -218,16 +229,14 @@ class HtmlChecker:
 
     @property
     def text(self) -> str:
-        if len(self._parts) > 1:
-            self._parts = ["".join(self._parts)]
-        return self._parts[0] if self._parts else ""
+        return "".join(self._blocks) + "".join(self._parts)
 
     # --- copy and finish ------------------------------------------------------------
     def copy(self) -> HtmlChecker:
         clone = HtmlChecker(self._fmt, self._schema, self._options, self._max_size, self._max_depth)
         if self._failed is not None:
             clone._failed = self._failed
-            clone._parts = [self.text]
+            clone._blocks = [self.text]
             clone._length = self._length
             return clone
         text = self.text
@@ -290,7 +299,7 @@ class RelaxedChecker:
                 False, f"the HTML has more than {self._max_size:,} characters (max_size)", self._max_size
             )
             return self._failed
-        return StreamStatus(True)
+        return _OK
 
     def copy(self) -> RelaxedChecker:
         clone = RelaxedChecker(self._fmt, self._schema, self._options, self._max_size)
