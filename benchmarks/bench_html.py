@@ -115,7 +115,7 @@ def measure(text: str, repeats: int) -> dict[str, float]:
         "can_be_valid": best(lambda: fmt.can_be_valid(text), repeats),
         "stream 4": best(lambda: stream(fmt, text, 4), repeats),
         "stream 64": best(lambda: stream(fmt, text, 64), repeats),
-        "guard": best(lambda: guard(text), repeats),
+        "guard": best(lambda: guard(fresh()), repeats),
     }
     return out
 

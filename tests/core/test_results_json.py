@@ -43,6 +43,7 @@ REPLIES = {
         "",
     ],
     "text": ["Hello world.", "<think>x</think>Hi", ""],
+    "html": ["<p>Hello <b>world</b></p>", "Sure:\n\n<div><p>cut", "## Markdown", ""],
 }
 
 
