@@ -55,6 +55,8 @@ def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
     analysis = fmt.analyze(text, schema, **options)
     if analysis.ok:
         return Healed(text)
+    if analysis.violations[0].code in ("html.too_large", "html.schema"):
+        raise HealError(f"cannot heal the HTML: {analysis.violations[0].message}", list(analysis.violations))
     parsed = parse(text, max_depth=fmt.depth(options), keep=MAX_HEAL_ERRORS, stop_after=MAX_HEAL_ERRORS + 1)
     state = State(text, parsed)
     for _name, step in PLAN:
