@@ -11,7 +11,8 @@
    cut off inside the HTML), or there is no closing tag at all, the payload runs to the
    end of the reply.
 3. When there is no tag: the reply without its think blocks (so that Markdown or prose
-   sent instead of HTML is judged as such, never silently dropped).
+   sent instead of HTML is judged as such, never silently dropped); an empty payload at
+   the end when the whole reply is think blocks.
 
 One scan with ``str.find``: linear.
 """
@@ -129,7 +130,8 @@ def locate(reply: str) -> list[Span]:
     if not candidates:
         rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
         rest = [s for s in rest if s.end > s.start]
-        candidates = rest[:1] or [Span(0, len(reply))]
+        # (a reply that is all think block has no payload: an empty one, judged as such)
+        candidates = rest[:1] or [Span(len(reply), len(reply))]
     out: list[Span] = []
     seen: set[Span] = set()
     for span in candidates:
