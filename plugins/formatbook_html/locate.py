@@ -105,13 +105,13 @@ def locate(reply: str) -> list[Span]:
     bare: list[Span] = []
     taken: list[Span] = []
     for f in fences(blanked):
-        body = strip_span(reply, f.body)
+        body = strip_span(blanked, f.body)  # a think block inside a fence is no part of it
         if body.end <= body.start:
             continue
         if f.info in _TAGS:
             tagged.append(body)
             taken.append(f.span)
-        elif f.info == "" and reply[body.start] == "<":
+        elif f.info == "" and blanked[body.start] == "<":
             bare.append(body)
             taken.append(f.span)
     candidates: list[Span] = [*tagged, *bare]
