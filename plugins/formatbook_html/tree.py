@@ -70,10 +70,14 @@ _CLASSES: dict[str, Any] = {}
 
 def classes() -> dict[str, Any]:
     """The node and tree-builder classes, built once on first use (html5lib imported then)."""
-    if _CLASSES:
-        return _CLASSES
-    base = _base()
+    if not _CLASSES:
+        base = _base()
+        nodes = _node_classes(base)
+        _CLASSES.update(nodes, TreeBuilder=_builder_class(base, nodes))
+    return _CLASSES
 
+
+def _node_classes(base: Any) -> dict[str, Any]:
     class Element(base.Node):
         """An element (also the document, the fragment root, comments and doctypes, told
         apart by ``kind``)."""
@@ -165,14 +169,18 @@ def classes() -> dict[str, Any]:
             self.publicId = publicId
             self.systemId = systemId
 
-    class TreeBuilder(base.TreeBuilder):
-        """html5lib's tree construction on the nodes above, with the limits of this module."""
+    return {"Element": Element, "Document": Document, "Fragment": Fragment, "Comment": Comment, "Doctype": Doctype}
 
-        documentClass = Document
-        elementClass = Element
-        commentClass = Comment
-        doctypeClass = Doctype
-        fragmentClass = Fragment
+
+def _builder_class(base: Any, nodes: dict[str, Any]) -> Any:
+    class TreeBuilder(base.TreeBuilder):
+        """html5lib's tree construction on the nodes of this module, with its limits."""
+
+        documentClass = nodes["Document"]
+        elementClass = nodes["Element"]
+        commentClass = nodes["Comment"]
+        doctypeClass = nodes["Doctype"]
+        fragmentClass = nodes["Fragment"]
 
         def __init__(self, namespaceHTMLElements: bool = True):
             super().__init__(namespaceHTMLElements)
@@ -227,7 +235,4 @@ def classes() -> dict[str, Any]:
         def testSerializer(self, node: Any) -> str:  # pragma: no cover - html5lib's own tests only
             return repr(node)
 
-    _CLASSES.update(
-        Element=Element, Document=Document, Fragment=Fragment, Comment=Comment, Doctype=Doctype, TreeBuilder=TreeBuilder
-    )
-    return _CLASSES
+    return TreeBuilder
