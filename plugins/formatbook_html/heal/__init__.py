@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Healed, HealError, Repair
+from formatbook_core import Healed, HealError, Repair, Violation
+from formatbook_core.locating import THINK_OPEN
 
 from . import recover, refuse, write
 
@@ -61,6 +62,13 @@ def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
     state = State(text, parsed)
     for _name, step in PLAN:
         step(state)
+    if THINK_OPEN.search(state.output) is not None:
+        # an element named like a think block (<think\n> read as <think>): written out, it
+        # would be set aside as one, so the repair would change what the reply says
+        raise HealError(
+            "cannot heal the HTML: it would hold an element named like a think block (<think>, <reasoning>...)",
+            [Violation("html.syntax", "an element named like a think block cannot be healed", keyword="think-element")],
+        )
     again = fmt.analyze(state.output, schema, **options)
     if not again.ok:
         raise HealError(
