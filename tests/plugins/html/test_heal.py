@@ -110,7 +110,9 @@ def test_repairs_name_where_the_closed_elements_were_opened():
     assert messages[1].startswith("<div> opened at line 2, column 7")
 
 
-@pytest.mark.parametrize("text", ["# Title\n- one", "Just prose.", "<p>ok</p>\n## Heading in the HTML", "<div>" * 2000])
+@pytest.mark.parametrize(
+    "text", ["# Title\n- one", "Just prose.", "<p>ok</p>\n## Heading in the HTML", "<div>" * 2000, "<think\n>x"]
+)
 def test_what_cannot_be_healed_raises(text):
     with pytest.raises(HealError) as info:
         fmt.heal(text)
