@@ -55,12 +55,17 @@ class Mirror:
             node, parent = stack.pop()
             if isinstance(node, Text) or getattr(node, "kind", "") != "element":
                 continue
-            name = _safe_name(node.name) or "x-invalid"
-            mirror = etree.SubElement(parent, name)
+            try:
+                mirror = etree.SubElement(parent, _safe_name(node.name) or "x-invalid")
+            except ValueError:  # a name lxml refuses all the same: no selector names it
+                mirror = etree.SubElement(parent, "x-invalid")
             for key, value in node.attributes.items():
                 attr = _safe_name(key if isinstance(key, str) else str(key[1]))
                 if attr is not None:
-                    mirror.set(attr, _NOT_XML.sub("\ufffd", str(value)))
+                    try:
+                        mirror.set(attr, _NOT_XML.sub("\ufffd", str(value)))
+                    except ValueError:  # (an attribute lxml refuses cannot be selected)
+                        pass
             mirror.set(_INDEX, str(len(self.elements)))
             self.elements.append(node)
             for child in reversed(node.childNodes):
