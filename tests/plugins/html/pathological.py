@@ -44,7 +44,7 @@ CASES += [
         "EXPECT HTML",
     ),
     Case("prose-then-html", lambda n: "word " * (n // 5) + "<p>x</p>", 12_500, "EXPECT HTML"),
-    Case("many-fences", lambda n: "```html\n<p>x</p>\n```\n" * (n // 25), 12_500, "EXPECT HTML"),
+    Case("many-fences", lambda n: "```html\n<p>x</p>\n```\n" * (n // 25), 50_000, "EXPECT HTML"),
     Case("unclosed-paragraphs-strict", lambda n: "<div>" + "<p>x" * (n // 4), 25_000, "EXPECT HTML", strict=True),
     Case("many-closing-tags-no-gt", lambda n: "<p>x</p>" + "</a" * (n // 3), 12_500, "EXPECT HTML"),
     Case(
