@@ -12,7 +12,7 @@ from . import guidance as _guidance
 from . import heal as _heal
 from . import locate as _locate
 from . import stream as _stream
-from .parse import Parsed, mode_of, parse
+from .parse import Parsed, discard, mode_of, parse
 from .schema import HtmlSchema, load_schema
 from .select import Mirror, compile_selector
 from .values import outermost, values_of
@@ -67,6 +67,8 @@ class HtmlFormat(BaseFormat):
         if last is not None and last[1] == depth and (last[0] is text or last[0] == text):
             return last[2]
         parsed = parse(text, max_depth=depth, keep=MAX_REPORTED, stop_after=MAX_REPORTED + 1)
+        if last is not None:
+            discard(last[2])  # (freed now, not by a later pause of the garbage collector)
         _LAST.value = (text, depth, parsed)
         return parsed
 
@@ -131,6 +133,7 @@ class HtmlFormat(BaseFormat):
             if mode is None:
                 return True
             parsed = parse(partial, mode, max_depth=max_depth, keep=1, stop_after=1, definite_only=True)
+            discard(parsed)
             if parsed.limit is not None and not parsed.limit_at_end:
                 return False
             return parsed.definite == 0

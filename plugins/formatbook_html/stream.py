@@ -32,7 +32,7 @@ from typing import Any
 
 from formatbook_core import HealError, StreamStatus
 
-from .parse import FRAGMENT, LineIndex, Offsets, Parsed, mode_of, new_parser, paused_gc, run
+from .parse import FRAGMENT, LineIndex, Offsets, Parsed, discard, mode_of, new_parser, paused_gc, run
 from .verdict import error_message
 
 #: Characters buffered before they are handed to the parser thread: at least this many,
@@ -269,6 +269,8 @@ class HtmlChecker:
             return self._finished
         result.offsets = Offsets(text)
         violations = self._fmt.violations_of(result, len(text), self._schema)
+        discard(result)
+        self._run.parser = None  # (html5lib's parser and its tree: freed now)
         if violations:
             first = violations[0]
             self._finished = StreamStatus(False, first.message, first.span.start if first.span else len(text))

@@ -51,7 +51,7 @@ class State:
 
 def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
     """Repair ``text`` following :data:`PLAN`; ``fmt`` is the format (to check again)."""
-    from ..parse import parse  # noqa: PLC0415 - a cycle of modules otherwise
+    from ..parse import discard, parse  # noqa: PLC0415 - a cycle of modules otherwise
 
     analysis = fmt.analyze(text, schema, **options)
     if analysis.ok:
@@ -60,8 +60,11 @@ def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
         raise HealError(f"cannot heal the HTML: {analysis.violations[0].message}", list(analysis.violations))
     parsed = parse(text, max_depth=fmt.depth(options), keep=MAX_HEAL_ERRORS, stop_after=MAX_HEAL_ERRORS + 1)
     state = State(text, parsed)
-    for _name, step in PLAN:
-        step(state)
+    try:
+        for _name, step in PLAN:
+            step(state)
+    finally:
+        discard(parsed)
     if THINK_OPEN.search(state.output) is not None:
         # an element named like a think block (<think\n> read as <think>): written out, it
         # would be set aside as one, so the repair would change what the reply says

@@ -6,7 +6,7 @@ from typing import Any
 
 from formatbook_core.results import make_repair
 
-from ..parse import DOCUMENT, parse
+from ..parse import DOCUMENT, discard, parse
 from ..serialize import Changes, serialize
 from ..values import values_of
 
@@ -23,7 +23,9 @@ def step(state: Any) -> None:
         # writing whose text reads back as the tree holds it
         want = values_of(list(parsed.root.childNodes))
         again = parse(state.output, parsed.mode, keep=0)
-        if again.root is None or values_of(list(again.root.childNodes)) != want:
+        same = again.root is not None and values_of(list(again.root.childNodes)) == want
+        discard(again)
+        if not same:
             changes = Changes()
             state.output = serialize(parsed.root, document, changes, pre_newline=False).strip(" \t\n\r\f")
     length = len(state.text)
