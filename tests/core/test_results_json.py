@@ -74,6 +74,7 @@ REPLIES = {
         "Sure!\n```csv\nname; age\nAda; 36\n```",  # healed
         "I think, however, that it depends.",  # a failure
     ],
+    "html": ["<p>Hello <b>world</b></p>", "Sure:\n\n<div><p>cut", "## Markdown", ""],
 }
 
 

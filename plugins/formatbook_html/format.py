@@ -1,0 +1,192 @@
+"""``HtmlFormat``: the ``html`` format, a thin adapter over the modules beside it."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from formatbook_core import Analysis, BaseFormat, ExpectationError, Healed, Option, ScopeNotFound, Span, Violation
+from formatbook_core.limits import limits_from
+
+from . import guidance as _guidance
+from . import heal as _heal
+from . import locate as _locate
+from . import stream as _stream
+from .parse import Parsed, discard, mode_of, parse
+from .schema import HtmlSchema, load_schema
+from .select import Mirror, compile_selector
+from .values import outermost, values_of
+from .verdict import MAX_REPORTED, content_violations, syntax_violations
+
+_SAMPLES = (
+    "<p>Paris is the capital of <strong>France</strong>.</p>",
+    '<h2>Weekly report</h2>\n<ul>\n  <li>Fixed the login bug</li>\n  <li>Wrote the <a href="/docs">docs</a></li>\n'
+    "</ul>\n<p>Two tasks, one &amp; a half hours each.</p>",
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Answer</title>\n</head>\n'
+    "<body>\n<h1>Answer</h1>\n<p>It is <em>42</em>.</p>\n</body>\n</html>",
+    "<table>\n<thead><tr><th>City</th><th>Population</th></tr></thead>\n<tbody>\n<tr><td>Z\u00fcrich</td><td>421,878</td></tr>\n"
+    "</tbody>\n</table>",
+    '<figure><img src="cat.png" alt="A cat asleep"><figcaption>Our cat</figcaption></figure>\n'
+    "<!-- a comment -->\n<p>Line one<br>line two</p>",
+    '<article><h3 title="Summary">Summary</h3><p>See <code>a &lt; b</code> and<br>the list:</p><ol><li>one<li>two</ol></article>',
+)
+
+# The last text parsed, kept for the next call on the same text in this thread (the
+# pipeline asks analyze, then extract_values, on one payload).
+_LAST = threading.local()
+
+
+class HtmlFormat(BaseFormat):
+    """HTML, judged by html5lib's implementation of the WHATWG parsing algorithm.
+
+    A reply starting with ``<!DOCTYPE`` or ``<html`` is a document, anything else a
+    fragment in a ``body`` context; valid means at least one element and no parse error.
+    Schema: ``{"required": [CSS selectors]}``. Scopes are CSS selectors. See README.md."""
+
+    name = "html"
+    aliases = ("htm", "xhtml5")
+    mime_types = ("text/html",)
+    scope_kind = "CSS selector"
+    description = "HTML, judged by the HTML5 (WHATWG) parsing algorithm; scopes are CSS selectors."
+    samples = _SAMPLES
+    option_specs = (Option("base_dir", str, None, "where a schema given as a relative path is looked for"),)
+
+    # --- helpers --------------------------------------------------------------------
+    @staticmethod
+    def depth(options: dict[str, Any]) -> int:
+        return limits_from(options).max_depth
+
+    def _schema(self, schema: Any, options: dict[str, Any]) -> HtmlSchema | None:
+        if schema is None or isinstance(schema, HtmlSchema):
+            return schema
+        return self.load_schema(schema, **options)
+
+    def _parse(self, text: str, options: dict[str, Any]) -> Parsed:
+        depth = self.depth(options)
+        last = getattr(_LAST, "value", None)
+        if last is not None and last[1] == depth and (last[0] is text or last[0] == text):
+            return last[2]
+        parsed = parse(text, max_depth=depth, keep=MAX_REPORTED, stop_after=MAX_REPORTED + 1)
+        if last is not None:
+            discard(last[2])  # (freed now, not by a later pause of the garbage collector)
+        _LAST.value = (text, depth, parsed)
+        return parsed
+
+    def violations_of(self, parsed: Parsed, length: int, schema: Any) -> list[Violation]:
+        """Every violation of one parse: syntax, then content, then the schema."""
+        if parsed.limit is not None or parsed.count or parsed.stopped:
+            return syntax_violations(parsed, length)
+        found = content_violations(parsed, length)
+        if found:
+            return found
+        if schema is not None:
+            return schema.violations(parsed.root)
+        return []
+
+    # --- schemas --------------------------------------------------------------------
+    def load_schema(self, schema: Any, **options: Any) -> Any:
+        """An :class:`~formatbook_html.schema.HtmlSchema` (required CSS selectors)."""
+        return load_schema(schema, base_dir=options.get("base_dir"))
+
+    # --- checking -------------------------------------------------------------------
+    def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
+        if not isinstance(value, str):
+            return Analysis(None, (Violation("html.syntax", f"the reply is {type(value).__name__}, not text"),))
+        max_size = limits_from(options).max_size
+        if len(value) > max_size:
+            return Analysis(
+                None, (Violation("html.too_large", f"the HTML has more than {max_size:,} characters (max_size)"),)
+            )
+        try:
+            loaded = self._schema(schema, options)
+        except ExpectationError as err:
+            return Analysis(None, (Violation("html.schema", f"the schema cannot be used: {err}"),))
+        parsed = self._parse(value, options)
+        violations = self.violations_of(parsed, len(value), loaded)
+        if violations:
+            return Analysis(None, tuple(violations))
+        return Analysis(value)
+
+    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
+        return list(self.analyze(value, schema, **options).violations)
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        """At least one element, no parse error, the schema's selectors matched. Never raises."""
+        try:
+            return self.analyze(value, schema, **options).ok
+        except Exception:
+            return False
+
+    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
+        return self.analyze(value, schema, **options).value
+
+    def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
+        """False only when html5lib reported an error before reaching the end of
+        ``partial`` (or a limit was passed): end-of-input errors may still be mended."""
+        try:
+            if not isinstance(partial, str):
+                return False
+            max_size, max_depth = limits_from(options)
+            if len(partial) > max_size:
+                return False
+            mode = mode_of(partial)
+            if mode is None:
+                return True
+            parsed = parse(partial, mode, max_depth=max_depth, keep=1, stop_after=1, definite_only=True)
+            discard(parsed)
+            if parsed.limit is not None and not parsed.limit_at_end:
+                return False
+            return parsed.definite == 0
+        except Exception:
+            return True  # never falsy by accident: a crash here says nothing about the text
+
+    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Any:
+        """The incremental checker (see :mod:`formatbook_html.stream`)."""
+        max_size, max_depth = limits_from(options)
+        loaded = self._schema(schema, options)
+        if strict:
+            return _stream.HtmlChecker(self, loaded, options, max_size, max_depth)
+        return _stream.RelaxedChecker(self, loaded, options, max_size)
+
+    # --- finding and healing --------------------------------------------------------
+    def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
+        return _locate.locate(reply)
+
+    def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
+        """Rewrite the tree the HTML5 algorithm builds, every change listed (see
+        :mod:`formatbook_html.heal`). Raises ``HealError``."""
+        return _heal.heal(value, self, self._schema(schema, options), options)
+
+    # --- values ---------------------------------------------------------------------
+    def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
+        """Visible text per block (not script/style), then alt and title attributes."""
+        if not isinstance(value, str) or not value.strip():
+            return []
+        parsed = self._parse(value, options)
+        if parsed.root is None:
+            return []
+        return values_of(list(parsed.root.childNodes))
+
+    def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """The values of the elements the CSS selector ``scope`` matches. Raises ``ScopeNotFound``."""
+        try:
+            compile_selector(scope)
+        except ExpectationError as err:
+            raise ScopeNotFound(str(err)) from None
+        parsed = self._parse(value, options) if isinstance(value, str) else None
+        if parsed is None or parsed.root is None:
+            raise ScopeNotFound(f"no element matches {scope!r}: the HTML could not be read")
+        found = Mirror(parsed.root).select(scope)
+        if not found:
+            raise ScopeNotFound(f"no element of the HTML matches the CSS selector {scope!r}")
+        return values_of(outermost(found))
+
+    def validate_scope(self, scope: str) -> str | None:
+        try:
+            compile_selector(scope)
+        except ExpectationError as err:
+            return f'{err}; an HTML scope is a CSS selector such as "article p"'
+        return None
+
+    def guidance(self, schema: Any = None, **options: Any) -> str:
+        return _guidance.guidance(self._schema(schema, options))

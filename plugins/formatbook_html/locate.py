@@ -1,0 +1,141 @@
+"""Where the HTML sits in a reply: the candidate payloads, best first.
+
+1. Fenced blocks tagged ``html`` (also ``htm``, ``xhtml``), then untagged fences whose body
+   starts with ``<``.
+2. Outside ``<think>`` blocks and those fences: from the first tag (``<`` and a letter, or
+   ``<!``) through the end of the last closing tag (``</name>``), widened to the blocks
+   they stand in (a block ends at a blank line): text on the same or an adjacent line is
+   part of the HTML (``Hello <b>world</b>!``, or the text the HTML5 algorithm moves out
+   of a table, which healing writes before it), prose separated by a blank line is set
+   aside by the core. When the text after the last closing tag opens another tag (a reply
+   cut off inside the HTML), or there is no closing tag at all, the payload runs to the
+   end of the reply.
+3. When there is no tag: the reply without its think blocks (so that Markdown or prose
+   sent instead of HTML is judged as such, never silently dropped); an empty payload at
+   the end when the whole reply is think blocks.
+
+One scan with ``str.find``: linear.
+"""
+
+from __future__ import annotations
+
+from formatbook_core import Span
+from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+
+_TAGS = {"html", "htm", "xhtml"}
+
+
+def _tag_start(text: str, pos: int, end: int) -> int:
+    """The first ``<`` in ``text[pos:end]`` that opens a tag, comment or doctype, or -1."""
+    find = text.find
+    while True:
+        lt = find("<", pos, end)
+        if lt < 0 or lt + 1 >= end:
+            return -1
+        nxt = text[lt + 1]
+        if nxt.isalpha() or nxt == "!":
+            return lt
+        pos = lt + 1
+
+
+def _last_close(text: str, start: int, end: int) -> int:
+    """The end of the last closing tag ``</name ...>`` in ``text[start:end]``, or -1."""
+    last_gt = text.rfind(">", start, end)
+    pos = last_gt
+    while pos > start:
+        lt = text.rfind("</", start, pos)
+        if lt < 0:
+            return -1
+        if text[lt + 2].isalpha():  # lt + 2 <= last_gt: a ">" follows, so it closes
+            return text.find(">", lt, end) + 1
+        pos = lt
+    return -1
+
+
+def _blank(text: str, start: int, end: int) -> bool:
+    return not text[start:end].strip()
+
+
+def _block_start(text: str, pos: int, floor: int) -> int:
+    """The start of the block (lines up to a blank line) holding ``pos``."""
+    start = text.rfind("\n", floor, pos) + 1 or floor
+    start = max(start, floor)
+    while start > floor:
+        prev = max(text.rfind("\n", floor, start - 1) + 1, floor)
+        if _blank(text, prev, start - 1):
+            break
+        start = prev
+    return start
+
+
+def _block_end(text: str, pos: int, ceiling: int) -> int:
+    """The end of the block (lines up to a blank line) holding ``pos``."""
+    end = text.find("\n", pos, ceiling)
+    end = ceiling if end < 0 else end
+    while end < ceiling:
+        nxt = text.find("\n", end + 1, ceiling)
+        nxt = ceiling if nxt < 0 else nxt
+        if _blank(text, end + 1, nxt):
+            break
+        end = nxt
+    return end
+
+
+def _payload(text: str, region: Span) -> Span | None:
+    first = _tag_start(text, region.start, region.end)
+    if first < 0:
+        return None
+    start = _block_start(text, first, region.start)
+    close = _last_close(text, first, region.end)
+    if close < 0 or _tag_start(text, close, region.end) >= 0:
+        return strip_span(text, Span(start, region.end))
+    return strip_span(text, Span(start, _block_end(text, close, region.end)))
+
+
+def locate(reply: str) -> list[Span]:
+    """Candidate payload spans of ``reply``, best first (see the module doc)."""
+    thinks = think_spans(reply)
+    # fences inside a think block are drafts: scanned with the blocks blanked out
+    pieces, pos = [], 0
+    for start, end in thinks:
+        pieces += [reply[pos:start], " " * (end - start)]
+        pos = end
+    blanked = "".join(pieces) + reply[pos:]
+    tagged: list[Span] = []
+    bare: list[Span] = []
+    taken: list[Span] = []
+    for f in fences(blanked):
+        body = strip_span(blanked, f.body)  # a think block inside a fence is no part of it
+        if body.end <= body.start:
+            continue
+        if f.info in _TAGS:
+            tagged.append(body)
+            taken.append(f.span)
+        elif f.info == "" and blanked[body.start] == "<":
+            bare.append(body)
+            taken.append(f.span)
+    candidates: list[Span] = [*tagged, *bare]
+    removed = sorted(thinks + taken)
+    merged: list[Span] = []
+    for span in removed:
+        if merged and span.start <= merged[-1].end:
+            merged[-1] = Span(merged[-1].start, max(merged[-1].end, span.end))
+        else:
+            merged.append(span)
+    for region in outside_spans(len(reply), merged):
+        found = _payload(reply, region)
+        if found is not None and found.end > found.start:
+            candidates.append(found)
+            break
+    if not candidates:
+        rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
+        rest = [s for s in rest if s.end > s.start]
+        # (a reply that is all think block has no payload: an empty one, judged as such)
+        candidates = rest[:1] or [Span(len(reply), len(reply))]
+    out: list[Span] = []
+    seen: set[Span] = set()
+    for span in candidates:
+        if span not in seen:
+            seen.add(span)
+            out.append(span)
+    return out
