@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from formatbook_core import Analysis, BaseFormat, ExpectationError, Healed, Option, ScopeNotFound, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, ExpectationError, Healed, Option, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
 
 from . import guidance as _guidance
@@ -36,7 +36,7 @@ _SAMPLES = (
 _LAST = threading.local()
 
 
-class HtmlFormat(BaseFormat):
+class HtmlFormat(AnalyzingFormat):
     """HTML, judged by html5lib's implementation of the WHATWG parsing algorithm.
 
     A reply starting with ``<!DOCTYPE`` or ``<html`` is a document, anything else a
@@ -106,19 +106,6 @@ class HtmlFormat(BaseFormat):
         if violations:
             return Analysis(None, tuple(violations))
         return Analysis(value)
-
-    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
-        return list(self.analyze(value, schema, **options).violations)
-
-    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
-        """At least one element, no parse error, the schema's selectors matched. Never raises."""
-        try:
-            return self.analyze(value, schema, **options).ok
-        except Exception:
-            return False
-
-    def parse(self, value: str, schema: Any = None, **options: Any) -> Any:
-        return self.analyze(value, schema, **options).value
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """False only when html5lib reported an error before reaching the end of
