@@ -4,7 +4,8 @@ Candidates, best first:
 
 1. the body of each fenced block tagged ``xml`` (```` ```xml ````);
 2. the body of each untagged fence that starts with ``<``;
-3. outside fences and think blocks: the first element with the prolog just before it (an
+3. outside fences and think blocks (a tag prose only names left out: see ``_mention``):
+   the first element with the prolog just before it (an
    XML declaration, a DOCTYPE, comments and processing instructions, white space between
    them) through the end of the matching root element, with the comments and
    processing instructions that follow it; then each later top-level element. The
@@ -25,7 +26,7 @@ from __future__ import annotations
 from formatbook_core import Span
 from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, strip_span, think_close, think_spans
 
-from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, tokens
+from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 
 __all__ = ["locate", "element_spans"]
 
@@ -43,6 +44,21 @@ def _blank(reply: str, spans: list[Span]) -> str:
         pieces += [reply[pos:start], " " * (end - start)]
         pos = end
     return "".join(pieces) + reply[pos:]
+
+
+def _mention(text: str, tok: Token) -> bool:
+    """A top-level tag prose only names: written as inline code (`` `<b>` ``), or a start
+    tag followed by prose and then the same start tag ("in an <answer> tag: <answer>42").
+    Read as a root, it would swallow the payload after it (healing closing it at the end)."""
+    if text[tok.start - 1 : tok.start] == "`" and text[tok.end : tok.end + 1] == "`":
+        return True
+    if tok.kind != START:
+        return False
+    nxt = text.find("<", tok.end)
+    if nxt < 0 or not text[tok.end : nxt].strip():
+        return False
+    after = nxt + 1 + len(tok.name)
+    return text.startswith(tok.name, nxt + 1) and text[after : after + 1] in (">", " ", "\t", "\n", "\r", "/")
 
 
 def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) -> list[Span]:
@@ -97,6 +113,9 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
             found.append(Span(start, end))  # type: ignore[arg-type]
             start = end = prolog = None
             closed_early = []
+        if kind in (START, EMPTY) and _mention(text, tok):
+            prolog = None
+            continue
         if kind in (START, EMPTY):
             start = prolog if prolog is not None else tok.start
             prolog = None
