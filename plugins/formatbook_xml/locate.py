@@ -135,6 +135,40 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
     return found
 
 
+def _root(reply: str, span: Span) -> tuple[str, bool]:
+    """The root's name in ``span``, and whether the span is that one element empty
+    (``<a/>``, ``<a></a>``, white space inside)."""
+    it = tokens(reply, span.start)
+    first = next(it, None)
+    if first is None or first.kind not in (START, EMPTY):
+        return "", False
+    following = next(it, None)
+    if first.kind == START and following is not None and following.kind == TEXT:
+        if reply[following.start : min(following.end, span.end)].strip():
+            return first.name, False
+        following = next(it, None)
+    if first.kind == START:
+        empty = following is not None and following.kind == END and following.end == span.end
+    else:
+        empty = first.end == span.end
+    return first.name, empty
+
+
+def _placeholders_last(reply: str, spans: list[Span]) -> list[Span]:
+    """An empty element followed by an element of the same name is a placeholder prose
+    names ("put it in <answer></answer> tags: <answer>42</answer>"): tried last."""
+    later: list[Span] = []
+    filled: set[str] = set()  # names of the non-empty roots after the one looked at
+    for span in reversed(spans):
+        name, empty = _root(reply, span)
+        if not empty:
+            filled.add(name)
+        elif name in filled:
+            later.append(span)
+    moved = set(later)
+    return [s for s in spans if s not in moved] + later[::-1]
+
+
 def locate(reply: str, *, root: str | None = None) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc)."""
     together = root is not None
@@ -152,11 +186,13 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
             candidates.append(body)
     outside = _blank(reply, [f.span for f in blocks])
     seen = set(candidates)
+    found = []
     for span in element_spans(outside, together=together, thinking=thinking):
         span = strip_span(reply, span)
         if span not in seen:
             seen.add(span)
-            candidates.append(span)
+            found.append(span)
+    candidates += _placeholders_last(reply, found)
     if not candidates:
         whole = strip_span(reply, Span(0, len(reply)))
         candidates.append(whole)

@@ -41,3 +41,35 @@ def test_a_cut_off_root_is_still_closed(reply: str, payload: str) -> None:
     result = check(reply, "EXPECT XML")
     assert result.ok
     assert _xml(result.value) == payload
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Put your answer in <answer></answer> tags.\n<answer>42</answer>",
+        "I'll use the <answer/> element:\n<answer>42</answer>",
+    ],
+)
+def test_an_empty_placeholder_named_in_prose_does_not_win_over_the_answer(reply: str) -> None:
+    # The empty element came first and won: ok=True with '<answer/>'.
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == "<answer>42</answer>"
+
+
+def test_a_lone_empty_element_is_still_the_payload() -> None:
+    result = check("Here: <done/>", "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == "<done/>"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a bare tag named in prose ('The tag <b> is bold.') is read as a root never closed: it "
+    "runs to the end of the reply and swallows the real payload, healing closes it (ok=True, "
+    "'<b> is bold. Here: <root>ok</root></b>'). Telling such a mention from a cut-off root "
+    "needs a rule not yet chosen (a cut-off '<answer>The capital is <b>Paris</b> and' looks alike)",
+)
+def test_a_bare_tag_named_in_prose_before_another_payload() -> None:
+    result = check("The tag <b> is bold. Here: <root>ok</root>", "EXPECT XML")
+    assert not result.ok or _xml(result.value) == "<root>ok</root>"
