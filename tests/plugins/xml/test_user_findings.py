@@ -73,3 +73,25 @@ def test_a_lone_empty_element_is_still_the_payload() -> None:
 def test_a_bare_tag_named_in_prose_before_another_payload() -> None:
     result = check("The tag <b> is bold. Here: <root>ok</root>", "EXPECT XML")
     assert not result.ok or _xml(result.value) == "<root>ok</root>"
+
+
+@pytest.mark.parametrize("reply", ["<list><li>one<li>two</list>", "<ul>\n  <li>one\n  <li>two\n</ul>"])
+def test_unclosed_siblings_of_one_name_are_not_nested_in_silence(reply: str) -> None:
+    # Healing closed both at </list>, nesting the second item inside the first:
+    # ok=True with '<list><li>one<li>two</li></li></list>', a structure the reply never meant.
+    result = check(reply, "EXPECT XML")
+    assert not result.ok
+    assert "xml.heal" in [v.code for v in result.violations]
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ("<p>Hello <b>world</p></b>", "<p>Hello <b>world</b></p>"),
+        ("<data><value>10</value><value>20</data>", "<data><value>10</value><value>20</value></data>"),
+    ],
+)
+def test_misnested_tags_of_different_elements_still_heal(reply: str, payload: str) -> None:
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
