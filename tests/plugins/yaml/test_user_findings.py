@@ -81,3 +81,19 @@ def test_prose_around_data_is_still_set_aside(reply: str, expected: object) -> N
 def test_a_value_starting_with_a_hash_is_not_silently_null() -> None:
     result = check("color: #ff0000\nsize: 3", "EXPECT YAML")
     assert not result.ok or result.value == {"color": "#ff0000", "size": 3}
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("key: 'it's broken'", {"key": "it's broken"}),
+        ("quote: '\"Hello\" world'", {"quote": '"Hello" world'}),
+        ("key: 'a' and 'b'", {"key": "'a' and 'b'"}),
+        ('key: "Hello" world', {"key": '"Hello" world'}),
+    ],
+)
+def test_an_apostrophe_in_a_single_quoted_value_keeps_the_quotes_as_quotes(reply: str, expected: object) -> None:
+    # "key: 'it's broken'" passed as {'key': "'it's broken'"}: the writer's quotes became data.
+    result = check(reply, "EXPECT YAML")
+    assert result.ok
+    assert result.value == expected
