@@ -148,7 +148,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             if depth is None:
                 raise fail(f"the closing tag </{name}> matches no open element", "xml.mismatched_tag", start, end)
             inner = stack[depth + 1 :]
-            for (outer_name, _), (inner_name, _) in zip(inner, inner[1:]):
+            for (outer_name, _), (inner_name, _) in zip(inner, inner[1:], strict=False):
                 if outer_name.lower() == inner_name.lower():  # <li>one<li>two</list>
                     raise fail(
                         f"</{name}> closes <{outer_name}> elements never closed, one inside the other: "
