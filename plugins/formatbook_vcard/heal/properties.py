@@ -87,6 +87,17 @@ def fix_version(h: Healing, card: Card, index: int) -> None:
     card.version = version
 
 
+def _raw_backslashes(value: str, escapable: str) -> bool:
+    """A backslash in ``value`` escapes nothing (``C:\\Users``): the writer wrote
+    backslashes as they are, so none of them is an escape (``\\notes`` is no newline)."""
+    i = value.find("\\")
+    while i >= 0:
+        if i + 1 >= len(value) or value[i + 1] not in escapable:
+            return True
+        i = value.find("\\", i + 2)
+    return False
+
+
 def _fix_escapes(name: str, value: str, version: str) -> str:
     must = ""
     if name in typed.SINGLE_TEXT:
@@ -94,12 +105,13 @@ def _fix_escapes(name: str, value: str, version: str) -> str:
     elif name in typed.COMPOUND_ESCAPED:
         must = ","
     out: list[str] = []
+    raw = _raw_backslashes(value, "\\,;nN")
     i = 0
     n = len(value)
     while i < n:
         ch = value[i]
         if ch == "\\":
-            if i + 1 < n and value[i + 1] in "\\,;nN":
+            if not raw and i + 1 < n and value[i + 1] in "\\,;nN":
                 out.append(value[i : i + 2])
                 i += 2
                 continue

@@ -30,3 +30,19 @@ def test_n_derived_from_fn_keeps_the_particles_of_the_family_name(
     assert as_list(n.family) == family
     assert n.given == given
     assert as_list(n.additional) == additional
+
+
+def test_a_windows_path_keeps_its_backslashes() -> None:
+    # '\n' of '\notes' was kept as an escape while '\U' and '\a' were doubled: the NOTE
+    # passed as 'C:\Users\ada' + newline + 'otes.txt'.
+    reply = "BEGIN:VCARD\nVERSION:3.0\nFN:Ada\nN:A;;;;\nNOTE:C:\\Users\\ada\\notes.txt\nEND:VCARD"
+    result = check(reply, "EXPECT VCARD")
+    assert result.ok
+    assert result.value.note.value == "C:\\Users\\ada\\notes.txt"
+
+
+def test_escapes_the_writer_meant_are_still_read() -> None:
+    reply = "BEGIN:VCARD\nVERSION:3.0\nFN:Ada\nN:A;;;;\nNOTE:one\\ntwo\\, three; four\nEND:VCARD"
+    result = check(reply, "EXPECT VCARD")
+    assert result.ok
+    assert result.value.note.value == "one\ntwo, three; four"
