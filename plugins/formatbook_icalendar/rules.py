@@ -178,6 +178,11 @@ def _check_value(line: ContentLine) -> str | None:
         problem = _check_one(name, kind, item)
         if problem:
             return problem
+        tzid = line.param("TZID")
+        if kind == "DATE-TIME" and tzid is not None and item.endswith("Z"):
+            # RFC 5545 §3.2.19: no TZID on a UTC time; icalendar reads it as local time
+            # in the zone, dropping the Z: an hour or more from what the text says
+            return f"{name} value {item!r} is UTC (Z) and names the time zone {tzid[:60]!r}: two different times"
     return None
 
 

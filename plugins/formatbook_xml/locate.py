@@ -4,7 +4,8 @@ Candidates, best first:
 
 1. the body of each fenced block tagged ``xml`` (```` ```xml ````);
 2. the body of each untagged fence that starts with ``<``;
-3. outside fences and think blocks: the first element with the prolog just before it (an
+3. outside fences and think blocks (a tag prose only names left out: see ``_mention``):
+   the first element with the prolog just before it (an
    XML declaration, a DOCTYPE, comments and processing instructions, white space between
    them) through the end of the matching root element, with the comments and
    processing instructions that follow it; then each later top-level element. The
@@ -25,7 +26,7 @@ from __future__ import annotations
 from formatbook_core import Span
 from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, strip_span, think_close, think_spans
 
-from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, tokens
+from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 
 __all__ = ["locate", "element_spans"]
 
@@ -43,6 +44,21 @@ def _blank(reply: str, spans: list[Span]) -> str:
         pieces += [reply[pos:start], " " * (end - start)]
         pos = end
     return "".join(pieces) + reply[pos:]
+
+
+def _mention(text: str, tok: Token) -> bool:
+    """A top-level tag prose only names: written as inline code (`` `<b>` ``), or a start
+    tag followed by prose and then the same start tag ("in an <answer> tag: <answer>42").
+    Read as a root, it would swallow the payload after it (healing closing it at the end)."""
+    if text[tok.start - 1 : tok.start] == "`" and text[tok.end : tok.end + 1] == "`":
+        return True
+    if tok.kind != START:
+        return False
+    nxt = text.find("<", tok.end)
+    if nxt < 0 or not text[tok.end : nxt].strip():
+        return False
+    after = nxt + 1 + len(tok.name)
+    return text.startswith(tok.name, nxt + 1) and text[after : after + 1] in (">", " ", "\t", "\n", "\r", "/")
 
 
 def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) -> list[Span]:
@@ -97,6 +113,9 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
             found.append(Span(start, end))  # type: ignore[arg-type]
             start = end = prolog = None
             closed_early = []
+        if kind in (START, EMPTY) and _mention(text, tok):
+            prolog = None
+            continue
         if kind in (START, EMPTY):
             start = prolog if prolog is not None else tok.start
             prolog = None
@@ -116,6 +135,40 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
     return found
 
 
+def _root(reply: str, span: Span) -> tuple[str, bool]:
+    """The root's name in ``span``, and whether the span is that one element empty
+    (``<a/>``, ``<a></a>``, white space inside)."""
+    it = tokens(reply, span.start)
+    first = next(it, None)
+    if first is None or first.kind not in (START, EMPTY):
+        return "", False
+    following = next(it, None)
+    if first.kind == START and following is not None and following.kind == TEXT:
+        if reply[following.start : min(following.end, span.end)].strip():
+            return first.name, False
+        following = next(it, None)
+    if first.kind == START:
+        empty = following is not None and following.kind == END and following.end == span.end
+    else:
+        empty = first.end == span.end
+    return first.name, empty
+
+
+def _placeholders_last(reply: str, spans: list[Span]) -> list[Span]:
+    """An empty element followed by an element of the same name is a placeholder prose
+    names ("put it in <answer></answer> tags: <answer>42</answer>"): tried last."""
+    later: list[Span] = []
+    filled: set[str] = set()  # names of the non-empty roots after the one looked at
+    for span in reversed(spans):
+        name, empty = _root(reply, span)
+        if not empty:
+            filled.add(name)
+        elif name in filled:
+            later.append(span)
+    moved = set(later)
+    return [s for s in spans if s not in moved] + later[::-1]
+
+
 def locate(reply: str, *, root: str | None = None) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc)."""
     together = root is not None
@@ -133,11 +186,13 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
             candidates.append(body)
     outside = _blank(reply, [f.span for f in blocks])
     seen = set(candidates)
+    found = []
     for span in element_spans(outside, together=together, thinking=thinking):
         span = strip_span(reply, span)
         if span not in seen:
             seen.add(span)
-            candidates.append(span)
+            found.append(span)
+    candidates += _placeholders_last(reply, found)
     if not candidates:
         whole = strip_span(reply, Span(0, len(reply)))
         candidates.append(whole)

@@ -268,6 +268,8 @@ def scalar(node: Any) -> Any:
             raise _bad_tag(node, tag)
         if name in ("int", "float", "bool", "null"):
             value = plain(text.strip())
+            if isinstance(value, str) and name in ("int", "float") and _INT10.fullmatch(value):
+                value = int(value)  # !!int 0777: the tag says it is a number
             ok = {
                 "int": isinstance(value, int) and not isinstance(value, bool),
                 "float": isinstance(value, (int, float)) and not isinstance(value, bool),
@@ -307,6 +309,8 @@ def plain(text: str) -> Any:
     if first in "0123456789-+.":
         try:
             if _INT10.fullmatch(text):
+                if len(text.lstrip("+-")) > 1 and text.lstrip("+-")[0] == "0":
+                    return text  # 0777, 01234: a code or zip more than a number (README)
                 return int(text) if len(text) < 4000 else float(text)
             if _INT8.fullmatch(text):
                 return int(text[2:], 8) if len(text) < 4000 else text

@@ -21,6 +21,8 @@ _TRIMMED = frozenset({"EMAIL", "TEL", "BDAY", "ANNIVERSARY", "DEATHDATE", "URL",
 _VERSION_SPELLINGS = {"3": "3.0", "3.0": "3.0", "4": "4.0", "4.0": "4.0"}
 _PREFIXES = frozenset("mr mr. mrs mrs. ms ms. miss dr dr. prof prof. sir dame rev rev. fr fr.".split())
 _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv phd ph.d. md m.d. esq esq.".split())
+# the particles of a family name (``van`` in Ludwig van Beethoven: family "van Beethoven")
+_PARTICLES = frozenset("van von der den de del della di da du dos das do le la ter ten bin ibn al el".split())
 
 
 def set_value(rec: Record, value: str) -> None:
@@ -85,6 +87,17 @@ def fix_version(h: Healing, card: Card, index: int) -> None:
     card.version = version
 
 
+def _raw_backslashes(value: str, escapable: str) -> bool:
+    """A backslash in ``value`` escapes nothing (``C:\\Users``): the writer wrote
+    backslashes as they are, so none of them is an escape (``\\notes`` is no newline)."""
+    i = value.find("\\")
+    while i >= 0:
+        if i + 1 >= len(value) or value[i + 1] not in escapable:
+            return True
+        i = value.find("\\", i + 2)
+    return False
+
+
 def _fix_escapes(name: str, value: str, version: str) -> str:
     must = ""
     if name in typed.SINGLE_TEXT:
@@ -92,12 +105,13 @@ def _fix_escapes(name: str, value: str, version: str) -> str:
     elif name in typed.COMPOUND_ESCAPED:
         must = ","
     out: list[str] = []
+    raw = _raw_backslashes(value, "\\,;nN")
     i = 0
     n = len(value)
     while i < n:
         ch = value[i]
         if ch == "\\":
-            if i + 1 < n and value[i + 1] in "\\,;nN":
+            if not raw and i + 1 < n and value[i + 1] in "\\,;nN":
                 out.append(value[i : i + 2])
                 i += 2
                 continue
@@ -145,7 +159,8 @@ def _first(card: Card, name: str) -> Record | None:
 def name_from_fn(fn: str) -> str:
     """An N value (family;given;additional;prefix;suffix, escaped) read from a formatted
     name: ``Dr. Ada King Lovelace Jr.`` → ``Lovelace;Ada;King;Dr.;Jr.``; ``Lovelace, Ada``
-    → ``Lovelace;Ada;;;``; a single word is the family name."""
+    → ``Lovelace;Ada;;;``; ``Ludwig van Beethoven`` → ``van Beethoven;Ludwig;;;`` (a family
+    name keeps its particles); a single word is the family name."""
     if fn.count(",") == 1:
         family, given = (part.strip() for part in fn.split(","))
         words = given.split()
@@ -156,9 +171,12 @@ def name_from_fn(fn: str) -> str:
         words = words[len(prefix) :]
         suffix = [w for w in words[-1:] if w.lower() in _SUFFIXES and len(words) > 1]
         words = words[: len(words) - len(suffix)]
-        family = words[-1:]
-        given = words[:-1][:1]
-        fields = [family, given, words[1:-1], prefix, suffix]
+        at = len(words) - 1  # where the family name starts: its particles with it
+        while at > 1 and words[at - 1].lower() in _PARTICLES:
+            at -= 1
+        family = [" ".join(words[at:])] if words else []
+        given = words[:at][:1]
+        fields = [family, given, words[1:at], prefix, suffix]
     return ";".join(",".join(escape_text(w) for w in f) for f in fields)
 
 

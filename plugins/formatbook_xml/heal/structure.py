@@ -12,7 +12,9 @@
 * several root elements are wrapped in one element (``Healing.wrapper``).
 
 It refuses (``HealError``): text outside the root element, a closing tag that matches no
-open element, a DOCTYPE with an internal subset or an external identifier, no element.
+open element, one that closes through two unclosed elements of one name, one inside the
+other (``<li>one<li>two</ul>``: siblings or nested?), a DOCTYPE with an internal subset or
+an external identifier, no element.
 """
 
 from __future__ import annotations
@@ -146,6 +148,15 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             if depth is None:
                 raise fail(f"the closing tag </{name}> matches no open element", "xml.mismatched_tag", start, end)
             inner = stack[depth + 1 :]
+            for (outer_name, _), (inner_name, _) in zip(inner, inner[1:], strict=False):
+                if outer_name.lower() == inner_name.lower():  # <li>one<li>two</list>
+                    raise fail(
+                        f"</{name}> closes <{outer_name}> elements never closed, one inside the other: "
+                        "siblings (HTML-style) or nested, the text does not say",
+                        "xml.heal",
+                        start,
+                        end,
+                    )
             del stack[depth + 1 :]
             for inner_name, _ in reversed(inner):
                 closed_early.append(inner_name)

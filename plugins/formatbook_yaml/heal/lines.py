@@ -21,6 +21,24 @@ def _quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+def _apostrophes_only(inner: str) -> bool:
+    """Every ``'`` in ``inner`` sits between two letters: apostrophes (``it's``)."""
+    at = inner.find("'")
+    while at >= 0:
+        if not (0 < at < len(inner) - 1 and inner[at - 1].isalpha() and inner[at + 1].isalpha()):
+            return False
+        at = inner.find("'", at + 1)
+    return True
+
+
+def _requote(value: str) -> str:
+    """``value`` single-quoted; ``'it's broken'`` — a single-quoted value whose apostrophe
+    was not doubled — keeps its quotes as quotes (the value is ``it's broken``)."""
+    if len(value) > 2 and value[0] == value[-1] == "'" and _apostrophes_only(value[1:-1]):
+        return _quote(value[1:-1])
+    return _quote(value)
+
+
 def _needs_quotes(value: str) -> bool:
     """A plain value that cannot be read as written: it holds ': ' (or ends with ':'),
     ' #' glued to text ("Issue #42"), starts with a reserved indicator or with a quoted
@@ -121,8 +139,9 @@ def repair_lines(h: Healing) -> None:
                 vstart,
                 vstart + len(value),
             )
-            edits.append((vstart, vstart + len(value), _quote(value)))
-            body = m.group(1) + _quote(value)
+            quoted = _requote(value)
+            edits.append((vstart, vstart + len(value), quoted))
+            body = m.group(1) + quoted
         if _BLOCK_HEADER.fullmatch(body):
             block_parent = ind
     h.edit(edits)

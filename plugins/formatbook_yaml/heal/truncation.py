@@ -30,6 +30,9 @@ def repair_end(h: Healing) -> None:
             h.text = text
             del h.maps[maps:]
             del h.repairs[-(bool(scanner.quote) + bool(scanner.flow)) :]
+    reading = h.reread()
+    if reading.violation is not None and reading.violation.code == "yaml.duplicate_key":
+        return  # a repeated key is written whole: no cut-off end explains it
     stripped = h.text.rstrip("\n")
     cut = stripped.rfind("\n")
     if cut < 0:

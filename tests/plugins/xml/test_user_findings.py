@@ -1,0 +1,97 @@
+"""Replies a new user checked as models write them, each a bug found in review: the
+reply must never pass with data it did not mean."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from formatbook_core import check
+
+
+def _xml(value: object) -> str:
+    return etree.tostring(value, encoding="unicode")  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ("Use the `<b>` tag for bold. Result:\n<root>ok</root>", "<root>ok</root>"),
+        ("Wrap it in <answer> tags:\n<answer>42</answer>", "<answer>42</answer>"),
+        ("I'll put the answer in an <answer> tag.\n\n<answer>Paris</answer>", "<answer>Paris</answer>"),
+    ],
+)
+def test_a_tag_prose_names_is_not_a_root_that_swallows_the_payload(reply: str, payload: str) -> None:
+    # Read as a root never closed, the mention ran to the end of the reply and healing
+    # closed it: ok=True with '<answer> tags:\n<answer>42</answer></answer>'.
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ("<root><a>1</a><b>2", "<root><a>1</a><b>2</b></root>"),
+        ("<answer>The capital is <b>Paris</b> and", "<answer>The capital is <b>Paris</b> and</answer>"),
+        ("<item>\n  <item>1</item>", "<item>\n  <item>1</item></item>"),
+    ],
+)
+def test_a_cut_off_root_is_still_closed(reply: str, payload: str) -> None:
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Put your answer in <answer></answer> tags.\n<answer>42</answer>",
+        "I'll use the <answer/> element:\n<answer>42</answer>",
+    ],
+)
+def test_an_empty_placeholder_named_in_prose_does_not_win_over_the_answer(reply: str) -> None:
+    # The empty element came first and won: ok=True with '<answer/>'.
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == "<answer>42</answer>"
+
+
+def test_a_lone_empty_element_is_still_the_payload() -> None:
+    result = check("Here: <done/>", "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == "<done/>"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a bare tag named in prose ('The tag <b> is bold.') is read as a root never closed: it "
+    "runs to the end of the reply and swallows the real payload, healing closes it (ok=True, "
+    "'<b> is bold. Here: <root>ok</root></b>'). Telling such a mention from a cut-off root "
+    "needs a rule not yet chosen (a cut-off '<answer>The capital is <b>Paris</b> and' looks alike)",
+)
+def test_a_bare_tag_named_in_prose_before_another_payload() -> None:
+    result = check("The tag <b> is bold. Here: <root>ok</root>", "EXPECT XML")
+    assert not result.ok or _xml(result.value) == "<root>ok</root>"
+
+
+@pytest.mark.parametrize("reply", ["<list><li>one<li>two</list>", "<ul>\n  <li>one\n  <li>two\n</ul>"])
+def test_unclosed_siblings_of_one_name_are_not_nested_in_silence(reply: str) -> None:
+    # Healing closed both at </list>, nesting the second item inside the first:
+    # ok=True with '<list><li>one<li>two</li></li></list>', a structure the reply never meant.
+    result = check(reply, "EXPECT XML")
+    assert not result.ok
+    assert "xml.heal" in [v.code for v in result.violations]
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ("<p>Hello <b>world</p></b>", "<p>Hello <b>world</b></p>"),
+        ("<data><value>10</value><value>20</data>", "<data><value>10</value><value>20</value></data>"),
+    ],
+)
+def test_misnested_tags_of_different_elements_still_heal(reply: str, payload: str) -> None:
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
