@@ -109,7 +109,12 @@ class CsvChecker:
         if self._state == _QUOTED:
             return self._fail("a quoted field is never closed", at)
         if self._state == _CR:
-            return self._fail("a carriage return alone is no line end", at)
+            # a carriage return that ends the text is white space around the payload (what
+            # check() strips): the row it ends is complete
+            failure = self._end_row(at)
+            if failure is not None:
+                return failure
+            self._state = _TRAIL
         if not self._row_empty and self._state != _TRAIL:
             failure = self._close_field(at) or self._end_row(at)
             if failure is not None:
