@@ -21,26 +21,15 @@ bits change — and lists every edit as a ``Repair`` whose span indexes the payl
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
-
 from formatbook_core import Healed
 from formatbook_core.data_schema import JsonSchema
+from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import DEFAULT, Limits
 
 from . import schema_aware, strict, structure
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
-
-
-class Step(NamedTuple):
-    """One step of the plan: ``run`` changes the healing in progress (or raises
-    ``HealError``); ``when`` (``None``: always) says whether it is needed."""
-
-    name: str
-    run: Callable[[Healing], None]
-    when: Callable[[Healing], bool] | None = None
 
 
 def _not_strict_yet(h: Healing) -> bool:
@@ -69,9 +58,7 @@ def heal(text: str, schema: JsonSchema | None = None, limits: Limits = DEFAULT, 
     gave the size limit (``size_given``), text longer than :data:`.strict.HEAL_MAX_SIZE`
     is refused: healing it could take too much memory."""
     h = Healing(text, schema, limits, None if size_given else strict.HEAL_MAX_SIZE)
-    for _, run, when in PLAN:
-        if when is None or when(h):
-            run(h)
+    run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
     return Healed(h.text, tuple(h.repairs), h.set_aside)

@@ -18,25 +18,16 @@ indexes the payload. It never invents content: what it cannot decide is a ``Heal
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from formatbook_core import Healed
+from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import DEFAULT, Limits
 
 from . import steps, structure
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
-
-
-class Step(NamedTuple):
-    """One step of the plan: ``run`` changes the healing in progress (or raises
-    ``HealError``); ``when`` (``None``: always) says whether it is needed."""
-
-    name: str
-    run: Callable[[Healing], None]
-    when: Callable[[Healing], bool] | None = None
 
 
 def _not_done(h: Healing) -> bool:
@@ -56,9 +47,7 @@ def heal(text: str, schema: Any = None, limits: Limits = DEFAULT, *, wrapper: st
     """``text`` repaired into well-formed XML (see :data:`PLAN`); a valid text comes back
     unchanged. Raises ``HealError`` with the violations that say why it cannot."""
     h = Healing(text, schema, limits, wrapper)
-    for _, run, when in PLAN:
-        if when is None or when(h):
-            run(h)
+    run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
     return Healed(h.out, tuple(h.repairs))

@@ -24,25 +24,16 @@ edit as a ``Repair``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from formatbook_core import Healed
 from formatbook_core.data_schema import JsonSchema
+from formatbook_core.healing import Step, run_plan
 
 from . import indent, lines, schema_aware, state, truncation
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
-
-
-class Step(NamedTuple):
-    """One step of the plan: ``run`` changes the healing in progress (or raises
-    ``HealError``); ``when`` (``None``: always) says whether it is needed."""
-
-    name: str
-    run: Callable[[Healing], None]
-    when: Callable[[Healing], bool] | None = None
 
 
 def _broken(h: Healing) -> bool:
@@ -70,9 +61,7 @@ def heal(fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any]
     repair can tell) by running :data:`PLAN`. Valid input comes back unchanged. Raises
     ``HealError``."""
     h = Healing(fmt, text, schema, options)
-    for _, run, when in PLAN:
-        if when is None or when(h):
-            run(h)
+    run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
     return Healed(_ends_as_given(fmt, text, h.text, options), tuple(h.repairs))
