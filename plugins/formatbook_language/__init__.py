@@ -1,0 +1,1 @@
+"""The LANGUAGE expectation kind (placeholder while the hook lands)."""
