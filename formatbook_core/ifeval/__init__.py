@@ -1,0 +1,101 @@
+"""IFEval's verifiable instructions, checked by formatbook, and IFEval's score.
+
+A row in IFEval's format (``{key, prompt, instruction_id_list, kwargs, response}``) is
+read with :func:`read_row`; each of its instructions becomes EXPECT lines
+(:func:`expect_lines`, formatbook's definitions) or an instruction object applying
+IFEval's own definitions (:class:`IfevalInstruction`); :func:`to_expectations` gives one
+``Expectations`` for the whole row. :func:`score` judges rows as IFEval's
+``evaluation_lib`` does: per reply each instruction followed or not, **strict** (the reply
+as it is) and **loose** (also the reply without its first line, without its last line,
+without both, and each of those with every ``*`` removed: eight texts, any one enough), and
+IFEval's instruction-level and prompt-level accuracy of both. A blank reply follows nothing.
+
+``definitions="ifeval"`` reproduces IFEval's reference checker; ``"formatbook"`` (the
+default) judges each instruction by its EXPECT lines. They differ, on purpose:
+
+* words — IFEval: runs of ``\\w`` (``don't`` is 2 words, ``3.14`` 2); formatbook: UAX #29
+  (``don't`` 1, ``3.14`` 1, each CJK ideograph 1).
+* sentences — IFEval: NLTK Punkt's English model (here approximated without NLTK: a
+  sentence ends at ``?``/``!``, and at ``.`` except after an abbreviation, an initial, or a
+  number followed by a lower-case word); formatbook: its sentence unit (a data file of
+  abbreviations, decimals and URLs never split, ``。！？`` end sentences).
+* keywords (CONTAINS, ``MIN 3 "data"``) — IFEval: a case-insensitive substring (``data``
+  inside ``database`` counts) read as a regular expression; formatbook: case-insensitive,
+  whole word when the literal starts and ends with a letter or digit. Forbidden words:
+  whole words in both.
+* letters — IFEval counts one character case-insensitively; formatbook's ``LETTERS "a"``
+  unit likewise (when no plugin registers it, IFEval's definition decides).
+* capital words — IFEval: tokens of NLTK's ``word_tokenize`` for which ``isupper()``
+  (``DON'T`` is 2, ``I`` is 1; approximated here without NLTK); formatbook: its CAPITAL
+  WORDS unit.
+* language — IFEval: langdetect, and an undetectable text counts as followed; formatbook:
+  lingua (``EXPECT LANGUAGE``), and an undetectable text fails (``language.unknown``).
+  With ``definitions="ifeval"`` lingua still decides (langdetect is not a dependency), an
+  undetectable text is followed, and Nepali (which lingua lacks) is judged by its script.
+* bullets, highlights, placeholders, sections, postscript, title, two responses, ``***``
+  paragraphs — IFEval's regular expressions (a line starting ``-`` is a bullet, even
+  ``---``; ``**bold**`` is two highlights; ``[`` … ``]`` on one line a placeholder);
+  formatbook: the instruction plugin's units (see its README).
+* JSON — IFEval: ``json.loads`` after stripping one fence; formatbook: ``EXPECT JSON``
+  (located in prose, healed when the repair is obvious).
+* starts / ends with, repeat prompt, end phrase — IFEval lower-cases and strips (and
+  strips ``"`` before the end phrase); formatbook: the STARTS WITH / ENDS WITH kinds.
+* a ``<think>`` block opening the reply — IFEval judges it as reply text; formatbook sets
+  it aside (the text format) before the formatbook definitions judge.
+
+Violation code of :class:`IfevalInstruction`: ``ifeval.not_followed``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..results import ExpectationError
+from .ids import GROUPS, INSTRUCTIONS
+from .mapping import IfevalInstruction, expect_lines, language_verdict
+from .reference import count_capital_words, count_sentences, count_words
+from .rows import Row, read_row
+from .score import DEFINITIONS, InstructionResult, RowResult, Score, loose_variants, score, score_row
+
+__all__ = [
+    "DEFINITIONS",
+    "GROUPS",
+    "INSTRUCTIONS",
+    "IfevalInstruction",
+    "InstructionResult",
+    "Row",
+    "RowResult",
+    "Score",
+    "count_capital_words",
+    "count_sentences",
+    "count_words",
+    "expect_lines",
+    "language_verdict",
+    "loose_variants",
+    "read_row",
+    "score",
+    "score_row",
+    "to_expectations",
+]
+
+
+def to_expectations(row: Row | dict[str, Any], definitions: str = "formatbook", *, registry: Any = None) -> Any:
+    """One ``Expectations`` holding every instruction of ``row``.
+
+    ``"formatbook"``: the EXPECT lines of :func:`expect_lines` (a JSON instruction makes
+    it an ``EXPECT JSON`` check); ``"ifeval"``: one :class:`IfevalInstruction` per
+    instruction, IFEval's own definitions.
+    """
+    from ..expectations import Expectations, parse_expectations  # noqa: PLC0415
+
+    if not isinstance(row, Row):
+        row = read_row(row)
+    if definitions == "ifeval":
+        return Expectations(
+            instructions=[IfevalInstruction(i, kw, registry) for i, kw in zip(row.instruction_ids, row.kwargs)],
+            registry=registry,
+        )
+    if definitions != "formatbook":
+        raise ExpectationError(f"definitions must be one of {', '.join(DEFINITIONS)}, not {definitions!r}")
+    lines = [line for i, kw in zip(row.instruction_ids, row.kwargs) for line in expect_lines(i, kw)]
+    return parse_expectations(lines, registry=registry)

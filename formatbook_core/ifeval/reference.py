@@ -1,0 +1,377 @@
+"""IFEval's own definitions, for ``definitions="ifeval"``: each check as the reference
+checker (google-research ``instruction_following_eval/instructions.py``) decides it,
+rewritten here as plain linear scans (its regular expressions ``^\\s*\\*[^\\*].*$`` and
+``\\[.*?\\]`` are read the way Python's ``re`` matches them, without their worst cases).
+
+Two definitions rest on NLTK in the reference and are approximated here, without NLTK's
+data files: sentences (Punkt's English model) and the words ``word_tokenize`` gives for
+capital words. Language detection uses the registered ``LANGUAGE`` kind (lingua) where
+the reference uses langdetect; as there, a text whose language cannot be told counts as
+followed. Keywords are matched literally (the reference reads them as regular expressions;
+IFEval's keywords are plain words, where the two agree).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["CHECKS", "count_sentences", "count_capital_words", "count_words"]
+
+_WORD = re.compile(r"\w+")
+
+#: Punkt-like abbreviations (lower case, without the final period).
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof st jr sr inc ltd co corp vs etc no nos fig figs approx dept est jan feb mar apr jun jul aug "
+    "sep sept oct nov dec mt ft lt col gen gov sen rep rev capt sgt cpl pvt".split()
+)
+#: Abbreviations a name follows: a capital after them does not start a sentence.
+_TITLES = frozenset("mr mrs ms dr prof st jr sr capt col gen gov sen rep rev lt sgt cpl pvt mt ft".split())
+#: What may follow a sentence's final punctuation before the white space (Punkt's list).
+_CLOSERS = ")\"';}]*:@({["
+_NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*")
+
+
+def count_words(text: str) -> int:
+    """IFEval's words: runs of ``\\w`` (NLTK's ``RegexpTokenizer(r"\\w+")``)."""
+    return sum(1 for _ in _WORD.finditer(text))
+
+
+def _starts(word: str | None) -> str:
+    if not word:
+        return ""
+    first = word[0]
+    return "upper" if first.isupper() else "lower" if first.islower() else ""
+
+
+def count_sentences(text: str) -> int:
+    """Sentences as NLTK's Punkt English model splits them, approximated (see README).
+
+    A sentence ends at ``?`` or ``!``; at ``.`` unless the word is a known abbreviation, a
+    single-letter initial or a number, which end one only before a capital (abbreviations
+    of titles: never). No end punctuation, no split: a line break alone splits nothing.
+    """
+    tokens = text.split()
+    if not tokens:
+        return 0
+    breaks = 0
+    for index, token in enumerate(tokens[:-1]):
+        core = token.rstrip(_CLOSERS)
+        if not core or core[-1] not in ".?!":
+            continue
+        following = tokens[index + 1]
+        after = _starts(following.lstrip("\"'([{*`“‘"))
+        tail = core.rstrip(".?!")
+        marks = core[len(tail) :]
+        if "?" in marks or "!" in marks:
+            breaks += 1
+            continue
+        if len(marks) > 1:  # an ellipsis
+            breaks += after == "upper"
+            continue
+        kind = tail.lstrip("\"'([{*`“‘").lower()
+        if kind in _TITLES:
+            continue
+        if kind in _ABBREVIATIONS or ("." in kind and kind.replace(".", "").isalpha()):
+            breaks += after == "upper"
+        elif len(kind) == 1 and kind.isalpha():
+            continue  # an initial
+        elif _NUMBER.fullmatch(kind):
+            breaks += after != "lower"
+        else:
+            breaks += 1
+    return breaks + 1
+
+
+_CLITICS = ("'s", "'m", "'d", "'ll", "'re", "'ve", "n't")
+_SPLIT_WORDS = {"cannot": 3, "gonna": 3, "gotta": 3, "wanna": 3, "gimme": 3, "lemme": 3}
+
+
+def _tokens(text: str) -> list[str]:
+    """Words about as NLTK's ``word_tokenize`` cuts them, for telling capital words."""
+    out: list[str] = []
+    for chunk in text.split():
+        piece: list[str] = []
+        for i, ch in enumerate(chunk):
+            split = ch in ";@#$%&?!()[]{}<>\"*“”‘’«»`" or (
+                ch in ",:" and (i + 1 >= len(chunk) or not chunk[i + 1].isdigit())
+            )
+            if split:
+                if piece:
+                    out.append("".join(piece))
+                piece = []
+            else:
+                piece.append(ch)
+        if piece:
+            out.append("".join(piece))
+    words: list[str] = []
+    for token in out:
+        lower = token.lower()
+        cut = next((c for c in _CLITICS if lower.endswith(c) and len(lower) > len(c)), None)
+        if cut is not None:
+            words.extend((token[: -len(cut)], token[-len(cut) :]))
+        elif lower in _SPLIT_WORDS:
+            words.extend((token[: _SPLIT_WORDS[lower]], token[_SPLIT_WORDS[lower] :]))
+        else:
+            words.append(token)
+    return words
+
+
+def count_capital_words(text: str) -> int:
+    """Words written in capitals (``str.isupper``), cut about as ``word_tokenize`` cuts them."""
+    return sum(1 for word in _tokens(text) if word.isupper())
+
+
+def _compare(value: int, relation: str, threshold: int) -> bool:
+    if relation == "less than":
+        return value < threshold
+    if relation == "at least":
+        return value >= threshold
+    raise ValueError(f"relation must be 'less than' or 'at least', not {relation!r}")
+
+
+def _count_literal(text: str, literal: str) -> int:
+    if not literal:
+        return 0
+    return len(re.findall(re.escape(literal), text, flags=re.IGNORECASE))
+
+
+def _placeholders(text: str) -> int:
+    count = 0
+    for line in text.split("\n"):
+        pos = 0
+        while True:
+            start = line.find("[", pos)
+            if start < 0:
+                break
+            end = line.find("]", start + 1)
+            if end < 0:
+                break
+            count += 1
+            pos = end + 1
+    return count
+
+
+def _bullets(text: str) -> int:
+    """``^\\s*\\*[^\\*].*$`` plus ``^\\s*-.*$`` (MULTILINE), counted as ``re.findall`` does."""
+    n = len(text)
+    total = 0
+    for mark in "*-":
+        pos = 0
+        while pos <= n:
+            k = pos
+            while k < n and text[k].isspace():
+                k += 1
+            matched = k < n and text[k] == mark
+            if matched and mark == "*":
+                matched = k + 1 < n and text[k + 1] != "*"
+            if matched:
+                total += 1
+                body = k + 2 if mark == "*" else k + 1
+                end = text.find("\n", body)
+                end = n if end < 0 else end
+            else:
+                end = text.find("\n", k)
+                if end < 0:
+                    break
+            pos = end + 1  # the next line start (a match ends at its line's end)
+    return total
+
+
+def _highlights(text: str) -> int:
+    count = 0
+    n = len(text)
+    i = text.find("*")
+    while 0 <= i < n:  # \*[^\n\*]*\*
+        j = i + 1
+        while j < n and text[j] not in "\n*":
+            j += 1
+        if j < n and text[j] == "*":
+            count += bool(text[i + 1 : j].strip())
+            i = text.find("*", j + 1)
+        else:
+            i = text.find("*", j)
+    i = text.find("**")
+    while i >= 0:  # \*\*[^\n\*]*\*\*
+        j = i + 2
+        while j < n and text[j] not in "\n*":
+            j += 1
+        if text.startswith("**", j):
+            count += bool(text[i + 2 : j].strip())
+            i = text.find("**", j + 2)
+        else:
+            i = text.find("**", i + 1)
+    return count
+
+
+def _sections(text: str, splitter: str) -> int:
+    if not splitter:
+        return 0
+    count = 0
+    pos = 0
+    n = len(text)
+    while True:
+        p = text.find(splitter, pos)
+        if p < 0:
+            return count
+        q = p + len(splitter)
+        if q < n and text[q].isspace() and q + 1 < n and text[q + 1].isdecimal():
+            q += 1
+        if q < n and text[q].isdecimal():
+            while q < n and text[q].isdecimal():
+                q += 1
+            count += 1
+            pos = q
+        else:
+            pos = p + 1
+
+
+def _paragraphs_stars(text: str, wanted: int) -> bool:
+    pieces = text.split("***")
+    count = len(pieces)
+    for index, piece in enumerate(pieces):
+        if not piece.strip():
+            if index in (0, len(pieces) - 1):
+                count -= 1
+            else:
+                return False
+    return count == wanted
+
+
+def _nth_paragraph(text: str, num_paragraphs: int, nth: int, first_word: str) -> bool:
+    paragraphs = text.split("\n\n")
+    count = sum(1 for p in paragraphs if p.strip())
+    if not (0 < nth <= count):
+        return False
+    paragraph = paragraphs[nth - 1].strip()
+    if not paragraph:
+        return False
+    word = paragraph.split()[0].strip().lstrip("'").lstrip('"')
+    found = []
+    for letter in word:
+        if letter in ".,?!'\"":
+            break
+        found.append(letter.lower())
+    return count == num_paragraphs and "".join(found) == first_word.lower()
+
+
+def _postscript(text: str, marker: str) -> bool:
+    value = text.lower()
+    if marker == "P.P.S":
+        return re.search(r"p\.\s?p\.\s?s", value) is not None
+    if marker == "P.S.":
+        return re.search(r"p\.\s?s\.", value) is not None
+    # the reference reads other markers as patterns: '.' is any character but a line break
+    pattern = "".join("[^\\n]" if ch == "." else re.escape(ch) for ch in marker.lower())
+    return re.search(pattern, value) is not None
+
+
+def _title(text: str) -> bool:
+    for line in text.split("\n"):
+        a = line.find("<<")
+        if a < 0:
+            continue
+        b = line.rfind(">>")
+        if b >= a + 3 and line[a : b + 2].lstrip("<").rstrip(">").strip():
+            return True
+    return False
+
+
+def _two_responses(text: str) -> bool:
+    pieces = text.split("******")
+    valid = []
+    for index, piece in enumerate(pieces):
+        if not piece.strip():
+            if index not in (0, len(pieces) - 1):
+                return False
+        else:
+            valid.append(piece)
+    return len(valid) == 2 and valid[0].strip() != valid[1].strip()
+
+
+def _json(text: str) -> bool:
+    value = text.strip()
+    for prefix in ("```json", "```Json", "```JSON", "```"):
+        if value.startswith(prefix):
+            value = value[len(prefix) :]
+            break
+    if value.endswith("```"):
+        value = value[:-3]
+    try:
+        json.loads(value.strip())
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+Language = Callable[[str, str], "bool | None"]
+
+
+def _language_followed(text: str, code: str, language: Language) -> bool:
+    verdict = language(text, code)
+    return True if verdict is None else verdict  # undetectable counts as followed, as in IFEval
+
+
+def _check(instruction_id: str, kw: dict[str, Any], text: str, language: Language) -> bool:
+    kind = instruction_id.split(":", 1)[1]
+    if kind == "existence":
+        return all(_count_literal(text, k) > 0 for k in kw["keywords"])
+    if kind == "frequency":
+        return _compare(_count_literal(text, kw["keyword"].strip()), kw["relation"], kw["frequency"])
+    if kind == "forbidden_words":
+        return not any(
+            re.search(r"\b" + re.escape(w) + r"\b", text, flags=re.IGNORECASE) for w in kw["forbidden_words"]
+        )
+    if kind == "letter_frequency":
+        letter = kw["letter"].strip().lower()
+        return _compare(text.lower().count(letter), kw["let_relation"], kw["let_frequency"])
+    if kind == "response_language":
+        return _language_followed(text, kw["language"], language)
+    if kind == "number_sentences":
+        return _compare(count_sentences(text), kw["relation"], kw["num_sentences"])
+    if kind == "number_paragraphs":
+        return _paragraphs_stars(text, kw["num_paragraphs"])
+    if kind == "number_words":
+        return _compare(count_words(text), kw["relation"], kw["num_words"])
+    if kind == "nth_paragraph_first_word":
+        return _nth_paragraph(text, kw["num_paragraphs"], kw["nth_paragraph"], kw["first_word"])
+    if kind == "number_placeholders":
+        return _placeholders(text) >= kw["num_placeholders"]
+    if kind == "postscript":
+        return _postscript(text, kw["postscript_marker"].strip())
+    if kind == "number_bullet_lists":
+        return _bullets(text) == kw["num_bullets"]
+    if kind == "constrained_response":
+        value = text.strip()
+        return any(o in value for o in ("My answer is yes.", "My answer is no.", "My answer is maybe."))
+    if kind == "number_highlighted_sections":
+        return _highlights(text) >= kw["num_highlights"]
+    if kind == "multiple_sections":
+        return _sections(text, kw["section_spliter"].strip()) >= kw["num_sections"]
+    if kind == "json_format":
+        return _json(text)
+    if kind == "title":
+        return _title(text)
+    if kind == "two_responses":
+        return _two_responses(text)
+    if kind == "repeat_prompt":
+        return text.strip().lower().startswith(kw["prompt_to_repeat"].strip().lower())
+    if kind == "end_checker":
+        return text.strip().strip('"').lower().endswith(kw["end_phrase"].strip().lower())
+    if kind == "capital_word_frequency":
+        return _compare(count_capital_words(text), kw["capital_relation"], kw["capital_frequency"])
+    if kind == "english_capital":
+        return text.isupper() and _language_followed(text, "en", language)
+    if kind == "english_lowercase":
+        return text.islower() and _language_followed(text, "en", language)
+    if kind == "no_comma":
+        return "," not in text
+    if kind == "quotation":
+        value = text.strip()
+        return len(value) > 1 and value[0] == '"' and value[-1] == '"'
+    raise KeyError(instruction_id)
+
+
+CHECKS = _check
