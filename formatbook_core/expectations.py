@@ -18,7 +18,7 @@ import difflib
 import re
 import shlex
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,11 @@ class Count:
 
     ``per="value"`` (``EXPECT MAX 10 WORDS IN "comment" per=value``) applies the limit to
     each value on its own (each cell, each string) instead of to their sum; the count
-    reported is the largest value's (the smallest's for a MIN-only limit)."""
+    reported is the largest value's (the smallest's for a MIN-only limit).
+
+    ``arg`` is the argument of a unit that takes one: ``Count("paragraphs separated by",
+    exactly=4, arg="***")``; the quoted-literal unit of the instructions plugin is
+    ``Count("literal", max=0, arg=",")`` (``EXPECT MAX 0 ","``)."""
 
     unit: str
     min: int | None = None
@@ -53,12 +57,25 @@ class Count:
     exactly: int | None = None
     scope: str | None = None
     per: str | None = None
+    arg: str | None = None
+    #: how the unit is written in an EXPECT line, set when the Expectations are built
+    #: (``","`` for a literal, ``PARAGRAPHS SEPARATED BY "***"``)
+    label: str | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def noun(self) -> str:
+        """The unit as a count names it: ``words``, ``","``, ``paragraphs separated by "***"``."""
+        if self.label is not None:
+            return self.label
+        if self.arg is None:
+            return self.unit
+        return f"{self.unit} {_quote(self.arg)}"
 
     @property
     def key(self) -> str:
         """The key of this count in ``CheckResult.counts``: ``words``, ``words IN "x"``,
-        ``words IN "x" per value``."""
-        key = self.unit if self.scope is None else f'{self.unit} IN "{self.scope}"'
+        ``words IN "x" per value``, ``","``."""
+        key = self.noun if self.scope is None else f'{self.noun} IN "{self.scope}"'
         return key if self.per is None else f"{key} per {self.per}"
 
     @property
@@ -82,15 +99,29 @@ class Count:
                 parts.append(f"MAX {self.max}")
         scope = f' IN "{self.scope}"' if self.scope is not None else ""
         per = f" per={self.per}" if self.per is not None else ""
-        return " ".join(f"{p} {self.unit.upper()}" for p in parts) + scope + per
+        noun = self.noun
+        written = noun if noun.startswith('"') else _upper_outside_quotes(noun)
+        return " ".join(f"{p} {written}" for p in parts) + scope + per
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _upper_outside_quotes(text: str) -> str:
+    head, sep, tail = text.partition('"')
+    return head.upper() + sep + tail
 
 
 @dataclass
 class Expectations:
-    """What a reply must be: a format (with schema and options) and counts.
+    """What a reply must be: a format (with schema and options), counts and instructions.
 
     Every argument is optional; ``Expectations(format="json", schema=Person)`` is the same
-    as ``EXPECT JSON`` with that schema. Building one validates it (unknown format or unit,
+    as ``EXPECT JSON`` with that schema. ``instructions`` are the expectations that are not
+    counts (kinds registered by plugins): each is an instruction object or its EXPECT text
+    (``instructions=['ENDS WITH "Thanks!"']``), which is parsed when the Expectations are
+    built. Building one validates it (unknown format or unit,
     contradictory counts, a scope on a format without scopes or one the format's
     ``validate_scope`` says can never match) and raises
     ``ExpectationError``.
@@ -100,6 +131,7 @@ class Expectations:
     schema: Any = None
     options: dict[str, Any] = field(default_factory=dict)
     counts: list[Count] = field(default_factory=list)
+    instructions: list[Any] = field(default_factory=list)
     #: where relative schema paths were resolved from (informational)
     base_dir: Path | None = None
     registry: Any = field(default=None, repr=False, compare=False)
@@ -110,6 +142,7 @@ class Expectations:
     def __post_init__(self) -> None:
         self.options = dict(self.options or {})
         self.counts = list(self.counts or [])
+        self.instructions = list(self.instructions or [])
         self._validate()
 
     # --- resolved parts --------------------------------------------------------------
@@ -142,6 +175,12 @@ class Expectations:
             self._schema_loaded = True
         return self._loaded_schema
 
+    def unit_of(self, count: Count) -> Any:
+        """The unit object that counts ``count`` (with its argument bound)."""
+        from .kinds import bind_unit  # noqa: PLC0415 - light, but only for counts
+
+        return bind_unit(self._registry().unit(count.unit), count.arg)
+
     # --- validation ------------------------------------------------------------------
     def _validate(self) -> None:
         fmt = None
@@ -160,6 +199,17 @@ class Expectations:
             self.options = validate_options(fmt, self.options, self._lines.get(-1))
 
         registry = self._registry()
+        from .kinds import bind_unit  # noqa: PLC0415
+
+        for index, instruction in enumerate(self.instructions):
+            if isinstance(instruction, str):
+                self.instructions[index] = parse_instruction(instruction, registry)
+            elif not all(callable(getattr(instruction, m, None)) for m in ("check", "describe", "guidance", "stream")):
+                raise ExpectationError(
+                    f"an instruction is EXPECT text or an object with check(), describe(), guidance() and stream(), "
+                    f"not {instruction!r}",
+                    self._lines.get(-2 - index),
+                )
         bounds: dict[tuple[str, str | None, str | None], dict[str, int]] = {}
         for index, count in enumerate(self.counts):
             line = self._lines.get(index)
@@ -171,9 +221,15 @@ class Expectations:
                 raise ExpectationError(
                     f"unknown counting unit {count.unit!r}" + _hint(suggestion), line, suggestion and suggestion.upper()
                 )
-            if unit.name != count.unit:
-                count = Count(unit.name, count.min, count.max, count.exactly, count.scope, count.per)
+            if count.arg is not None and not isinstance(count.arg, str):
+                raise ExpectationError(f"the argument of a count is a string, not {count.arg!r}", line)
+            bound = bind_unit(unit, count.arg, line)
+            spelled = getattr(unit, "spelled", None)
+            label = spelled(count.arg) if callable(spelled) and count.arg is not None else None
+            if unit.name != count.unit or label != count.label:
+                count = replace(count, unit=unit.name, label=label)
                 self.counts[index] = count
+            del bound
             for label, amount in (("MIN", count.min), ("MAX", count.max), ("EXACTLY", count.exactly)):
                 if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount < 0):
                     raise ExpectationError(f"{label} needs a whole number ≥ 0, not {amount!r}", line)
@@ -190,7 +246,7 @@ class Expectations:
                 problem = validate_scope(count.scope) if callable(validate_scope) else None
                 if problem:
                     raise ExpectationError(f'IN "{count.scope}" can never match: {problem}', line)
-            seen = bounds.setdefault((count.unit, count.scope, count.per), {})
+            seen = bounds.setdefault((count.noun, count.scope, count.per), {})
             for label, amount in (("min", count.min), ("max", count.max), ("exactly", count.exactly)):
                 if amount is None:
                     continue
@@ -226,6 +282,7 @@ def parse_expectations(
     options: dict[str, Any] = {}
     counts: list[Count] = []
     count_lines: dict[int, str] = {}
+    instructions: list[Any] = []
 
     reg = registry or default_registry()
 
@@ -244,9 +301,13 @@ def parse_expectations(
             raise ExpectationError(f"{raw.strip()!r} expects nothing", raw.strip())
         head = words[0].lower()
         if head in SIGNS or head.isdigit() or head.lstrip("-").isdigit():
-            count = _parse_count(words, raw.strip(), reg)
+            count = _parse_count(_tokens(body, raw.strip()), raw.strip(), reg)
             count_lines[len(counts)] = raw.strip()
             counts.append(count)
+            continue
+        instruction = _parse_kind(_tokens(body, raw.strip()), raw.strip(), reg)
+        if instruction is not None:
+            instructions.append(instruction)
             continue
         # a format line
         if fmt_name is not None:
@@ -255,9 +316,9 @@ def parse_expectations(
                 raw.strip(),
             )
         if not _is_format(reg, words[0]):
-            suggestion = _nearest(head, [*reg.names(), *SIGNS, "expect"])
+            suggestion = _nearest_start(words, [*reg.names(), *SIGNS, "expect", *reg.kind_phrases()])
             raise ExpectationError(
-                f"unknown format or sign {words[0]!r} in {raw.strip()!r}" + _hint(suggestion),
+                f"unknown format, sign or kind {words[0]!r} in {raw.strip()!r}" + _hint(suggestion),
                 raw.strip(),
                 suggestion and suggestion.upper(),
             )
@@ -286,6 +347,7 @@ def parse_expectations(
         schema=schema,
         options=options,
         counts=counts,
+        instructions=instructions,
         base_dir=base,
         registry=registry,
         _lines=lines_by_index,
@@ -303,7 +365,64 @@ def as_expectations(value: Any, **kwargs: Any) -> Expectations:
     raise ExpectationError(f"expectations must be Expectations or EXPECT text, not {type(value).__name__}")
 
 
-def _parse_count(words: list[str], line: str, registry: Any) -> Count:
+def _tokens(body: str, line: str) -> list[Any]:
+    """The words of a count or kind line, each knowing whether it was quoted; a leading
+    ``EXPECT`` dropped."""
+    from .kinds import tokenize  # noqa: PLC0415
+
+    tokens = tokenize(body, line)
+    if tokens and not tokens[0].quoted and tokens[0].text.lower() == "expect":
+        tokens = tokens[1:]
+    return tokens
+
+
+def parse_instruction(text: str, registry: Any = None) -> Any:
+    """One instruction from its EXPECT line (``'ENDS WITH "Thanks!"'``, ``EXPECT`` optional),
+    through the kinds registered in ``registry`` (default: the process-wide one)."""
+    reg = registry or default_registry()
+    line = text.strip()
+    body = line[2:].strip() if line.startswith("- ") else line
+    instruction = _parse_kind(_tokens(body, line), line, reg)
+    if instruction is None:
+        first = body.split()[:3]
+        suggestion = _nearest_start(first, reg.kind_phrases()) if first else None
+        raise ExpectationError(
+            f"{line!r} names no registered expectation kind" + _hint(suggestion), line, suggestion and suggestion.upper()
+        )
+    return instruction
+
+
+def _parse_kind(tokens: list[Any], line: str, registry: Any) -> Any:
+    """The instruction of the longest registered kind phrase the line starts with, or
+    ``None`` when no phrase matches."""
+    words: list[str] = []
+    for token in tokens:
+        if token.quoted:
+            break
+        words.append(token.text.lower())
+    for size in range(len(words), 0, -1):
+        try:
+            kind = registry.kind(" ".join(words[:size]))
+        except ConflictError as exc:
+            raise ExpectationError(str(exc), line) from exc
+        if kind is None:
+            continue
+        try:
+            instruction = kind.parse(list(tokens[size:]), line)
+        except ExpectationError as exc:
+            if exc.line is None:
+                raise ExpectationError(str(exc), line, exc.suggestion) from exc
+            raise
+        except Exception as exc:  # a plugin failure is a bad expectation, named as such
+            raise ExpectationError(
+                f"{line!r}: the {kind.phrase.upper()} kind's parse() failed: {type(exc).__name__}: {exc}", line
+            ) from exc
+        return instruction
+    return None
+
+
+def _parse_count(tokens: list[Any], line: str, registry: Any) -> Count:
+    words = [t.text for t in tokens]
     head = words[0].lower()
     if head not in SIGNS:
         raise ExpectationError(f"{line!r}: a count starts with MIN, MAX or EXACTLY", line, "MAX")
@@ -317,29 +436,78 @@ def _parse_count(words: list[str], line: str, registry: Any) -> Count:
         amount = int(amount_word)
     else:
         raise ExpectationError(f"{line!r}: the amount must be a whole number ≥ 0, not {words[1]!r}", line)
-    unit_word = words[2]
-    unit = registry.unit(unit_word)
+    unit, used = _unit_at(tokens, 2, registry)
     if unit is None:
+        unit_word = words[2]
+        if tokens[2].quoted:
+            raise ExpectationError(
+                f"{line!r}: no plugin counts quoted literals ({unit_word!r}); is formatbook_instructions installed?", line
+            )
         suggestion = _nearest(unit_word.lower(), registry.unit_names())
-        raise ExpectationError(
-            f"{line!r}: unknown unit {unit_word!r}" + _hint(suggestion), line, suggestion and suggestion.upper()
-        )
+        hint = _hint(suggestion)
+        if not suggestion and not any(c.isalnum() for c in unit_word):
+            hint = f' (a literal is written in quotes: {words[0].upper()} {words[1]} "{unit_word}")'
+        raise ExpectationError(f"{line!r}: unknown unit {unit_word!r}" + hint, line, suggestion and suggestion.upper())
+    rest = tokens[2 + used :]
+    arg = None
+    if getattr(unit, "literal", False):
+        arg = tokens[2].text
+    elif getattr(unit, "argument", None) is not None:
+        from .kinds import example_of  # noqa: PLC0415
+
+        if not rest or (not rest[0].quoted and rest[0].text.lower() in ("in",) or rest[0].text.lower().startswith("per=")):
+            raise ExpectationError(
+                f"{line!r}: {unit.name.upper()} needs a {unit.argument}: e.g. {example_of(unit)}", line
+            )
+        arg = rest[0].text
+        rest = rest[1:]
     scope = None
     per = None
-    rest = words[3:]
-    if rest and rest[-1].lower().startswith("per="):
-        per = rest[-1][4:].lower()
+    if rest and not rest[-1].quoted and rest[-1].text.lower().startswith("per="):
+        per = rest[-1].text[4:].lower()
         rest = rest[:-1]
     if rest:
-        if rest[0].lower() != "in" or len(rest) != 2:
-            suggestion = "IN" if rest[0].lower() != "in" else None
+        if rest[0].quoted or rest[0].text.lower() != "in" or len(rest) != 2:
+            suggestion = "IN" if rest[0].quoted or rest[0].text.lower() != "in" else None
             raise ExpectationError(
                 f'{line!r}: after the unit only IN "scope" and per=value may follow' + _hint(suggestion),
                 line,
                 suggestion,
             )
-        scope = rest[1]
-    return Count(unit.name, scope=scope, per=per, **{sign: amount})
+        scope = rest[1].text
+    return Count(unit.name, scope=scope, per=per, arg=arg, **{sign: amount})
+
+
+def _unit_at(tokens: list[Any], index: int, registry: Any) -> tuple[Any, int]:
+    """The unit written from ``tokens[index]`` on and how many tokens it takes: a quoted
+    word is a literal (the unit marked ``literal``); otherwise the longest run of words
+    naming a registered unit (``CAPITAL WORDS``, ``PARAGRAPHS SEPARATED BY``)."""
+    if tokens[index].quoted:
+        for unit in registry.units().values():
+            if getattr(unit, "literal", False):
+                return unit, 1
+        return None, 1
+    words: list[str] = []
+    for token in tokens[index:]:
+        if token.quoted:
+            break
+        words.append(token.text.lower())
+    for size in range(len(words), 0, -1):
+        unit = registry.unit(" ".join(words[:size]))
+        if unit is not None:
+            return unit, size
+    return None, 1
+
+
+def _nearest_start(words: list[str], choices: Iterable[str]) -> str | None:
+    """The nearest choice to the first one, two or three words (kinds have several)."""
+    choices = list(choices)
+    for size in (3, 2, 1):
+        if len(words) >= size:
+            found = _nearest(" ".join(words[:size]).lower(), choices)
+            if found:
+                return found
+    return None
 
 
 def _is_format(registry: Any, name: str) -> bool:

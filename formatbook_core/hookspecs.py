@@ -1,4 +1,4 @@
-"""Hook specifications: how a plugin adds formats and counting units.
+"""Hook specifications: how a plugin adds formats, counting units and expectation kinds.
 
 A plugin is a module (named by an entry point in the ``formatbook`` group) with functions
 marked ``@hookimpl``. Built-in formats are written exactly like third-party ones::
@@ -59,4 +59,20 @@ def register_units(register: Callable[[Any], None]) -> None:
     while a reply streams. The return value is ignored.
 
     :param register: a callable taking one unit.
+    """
+
+
+@hookspec
+def register_expectation_kinds(register: Callable[[Any], None]) -> None:
+    """Register expectation kinds that are not counts (``EXPECT ENDS WITH "Thanks!"``).
+
+    Call ``register(kind)`` once per kind. A kind has ``phrase`` (the lower-case words its
+    EXPECT lines start with, such as ``"ends with"``), ``description`` and
+    ``parse(args, line)``, which turns the rest of the line (a list of
+    :class:`formatbook_core.kinds.Token`) into an instruction with ``describe()``,
+    ``check(text) -> list[Violation]``, ``guidance()`` and ``stream()``; see
+    :mod:`formatbook_core.kinds`. Two plugins registering one phrase make lines with that
+    phrase fail with an error naming both. The return value is ignored.
+
+    :param register: a callable taking one kind.
     """

@@ -62,7 +62,7 @@ def check(
         result = CheckResult(
             True, reply, text=plain.text, value=plain.text, repairs=plain.repairs, set_aside=plain.set_aside
         )
-        return _finish(exp, None, schema, result)
+        return _finish(exp, None, schema, result, plain.span.start)
 
     chosen, ok = _select(fmt, reply, schema, exp.options)
     if ok and chosen.analysis is not None:
@@ -75,7 +75,8 @@ def check(
             repairs=chosen.repairs,
             set_aside=chosen.set_aside,
         )
-        return _finish(exp, fmt, schema, result)
+        as_located = chosen.text == reply[chosen.span.start : chosen.span.end]
+        return _finish(exp, fmt, schema, result, chosen.span.start if as_located else None)
     return CheckResult(
         False,
         reply,
@@ -122,6 +123,8 @@ def guidance(expectations: Expectations | str | None = None) -> str:
             parts.append(text.strip())
     for count in exp.counts:
         parts.append(count_guidance(count, fmt))
+    for instruction in exp.instructions:
+        parts.append(instruction.guidance())
     return "\n".join(parts)
 
 
@@ -305,17 +308,28 @@ def _set_aside_surroundings(what: str, reply: str, span: Span, candidate: _Candi
     )
 
 
-def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult) -> CheckResult:
-    """Count what the expectations ask for and compare."""
-    if not exp.counts:
-        return result
+def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset: int | None = 0) -> CheckResult:
+    """Count what the expectations ask for and compare; then the instructions judge the
+    checked text (``offset``: where it starts in the reply, ``None`` when it was healed)."""
+    if exp.counts:
+        _counts(exp, fmt, schema, result, offset)
+    if exp.instructions:
+        from .instructing import judge  # noqa: PLC0415 - only when instructions are asked for
+
+        judge(exp, result, offset)
+    return result
+
+
+def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset: int | None) -> CheckResult:
     from .counting import count_values  # noqa: PLC0415 - counting (and regex) only when limits are asked for
 
     text = result.text or ""
     values: list[str] | None = None
     for count in exp.counts:
+        violation: Violation | None = None
         if count.key in result.counts:
             amount = result.counts[count.key]
+            violation = compare_count(count, amount)
         else:
             try:
                 if count.scope is not None:
@@ -344,8 +358,9 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult) -> Ch
             if count.per is not None:  # each value on its own: the first one off its limit
                 violation = None
                 amounts = []
+                unit = exp.unit_of(count)
                 for value in scoped:
-                    each = count_values(count.unit, [value], registry=exp._registry())
+                    each = count_values(unit, [value], registry=exp._registry())
                     amounts.append(each)
                     if violation is None:
                         violation = compare_count(count, each, value)
@@ -356,9 +371,14 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult) -> Ch
                     result.violations.append(violation)
                     result.ok = False
                 continue
-            amount = count_values(count.unit, scoped, registry=exp._registry())
+            unit = exp.unit_of(count)
+            amount = count_values(unit, scoped, registry=exp._registry())
             result.counts[count.key] = amount
-        violation = compare_count(count, amount)
+            violation = compare_count(count, amount)
+            if violation is not None and count.upper is not None and amount > count.upper:
+                from .instructing import where_counted  # noqa: PLC0415
+
+                violation = where_counted(violation, unit, scoped, text if fmt is None else None, offset)
         if violation is not None:
             result.violations.append(violation)
             result.ok = False
@@ -368,7 +388,7 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult) -> Ch
 def compare_count(count: Count, amount: int, value: str | None = None) -> Violation | None:
     """The violation of ``count`` by ``amount``, or ``None`` when it holds (``value``: the
     one value counted, for a ``per="value"`` limit)."""
-    unit = count.unit
+    unit = count.noun
     where = f' in "{count.scope}"' if count.scope is not None else ""
     if value is not None:
         shown = value if len(value) <= 40 else value[:39] + "…"
@@ -406,14 +426,28 @@ def count_guidance(count: Count, fmt: Any) -> str:
     # counts run on the values a format carries, so say so when there is syntax around them
     structured = fmt is not None and getattr(fmt, "structured", True)
     about = " (count only the values, not the syntax)" if structured and not where else ""
+    noun = count.noun
+    if count.arg is not None:  # a literal or a unit with an argument: say it as counted
+        noun = f"occurrences of {noun}" if noun.startswith('"') else noun
+        amounts = [count.exactly] if count.exactly is not None else [count.min, count.max]
+        limit = (
+            f"exactly {count.exactly}"
+            if count.exactly is not None
+            else f"between {count.min} and {count.max}"
+            if None not in amounts
+            else f"at most {count.max}"
+            if count.max is not None
+            else f"at least {count.min}"
+        )
+        return f"Use {limit} {noun}{where}{about}."
     if count.exactly is not None:
-        limit = f"exactly {_amount(count.exactly, count.unit)}"
+        limit = f"exactly {_amount(count.exactly, noun)}"
     elif count.min is not None and count.max is not None:
-        limit = f"between {count.min} and {_amount(count.max, count.unit)}"
+        limit = f"between {count.min} and {_amount(count.max, noun)}"
     elif count.max is not None:
-        limit = f"at most {_amount(count.max, count.unit)}"
+        limit = f"at most {_amount(count.max, noun)}"
     else:
-        limit = f"at least {_amount(count.min, count.unit)}"
+        limit = f"at least {_amount(count.min, noun)}"
     return f"Write {limit}{where}{about}.{_unit_words(count)}"
 
 

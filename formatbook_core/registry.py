@@ -65,7 +65,7 @@ class FormatEntry:
 
 
 class Registry:
-    """Formats and units registered by plugins."""
+    """Formats, units and expectation kinds registered by plugins."""
 
     def __init__(self, *, autoload: bool | None = None, blocked: Iterable[str] = ()):
         if autoload is None:
@@ -80,6 +80,7 @@ class Registry:
         self._keys: dict[str, list[FormatEntry]] = {}
         self._units: dict[str, Any] = {}
         self._unit_keys: dict[str, Any] = {}
+        self._kinds: dict[str, list[tuple[Any, str]]] = {}  # phrase -> [(kind, plugin)]
         self._option_aliases: dict[int, list[str]] = {}  # id(format) -> aliases carrying options
         self.load_errors: dict[str, str] = {}
 
@@ -131,6 +132,7 @@ class Registry:
         """
         formats: list[tuple[Any, str | None, dict[str, Any]]] = []
         units: list[Any] = []
+        kinds: list[Any] = []
 
         def register_format(fmt: Any, alias: str | None = None, options: dict[str, Any] | None = None) -> None:
             formats.append((fmt, alias, dict(options or {})))
@@ -143,6 +145,7 @@ class Registry:
         try:
             self.pm.subset_hook_caller("register_formats", others)(register=register_format)
             self.pm.subset_hook_caller("register_units", others)(register=units.append)
+            self.pm.subset_hook_caller("register_expectation_kinds", others)(register=kinds.append)
         except BaseException:
             self.pm.unregister(plugin)
             raise
@@ -159,6 +162,11 @@ class Registry:
             self._units[unit.name] = unit
             for key in (unit.name, *getattr(unit, "aliases", ())):
                 self._unit_keys[key.lower()] = unit
+        for kind in kinds:
+            phrase = " ".join(str(kind.phrase).lower().split())
+            bucket = self._kinds.setdefault(phrase, [])
+            if all(k is not kind for k, _ in bucket):
+                bucket.append((kind, plugin_name))
 
     def _add_key(self, key: str, entry: FormatEntry) -> None:
         bucket = self._keys.setdefault(key.lower(), [])
@@ -213,6 +221,27 @@ class Registry:
     def unit_names(self) -> list[str]:
         self._ensure_loaded()
         return sorted(self._unit_keys)
+
+    def kind(self, phrase: str) -> Any:
+        """The expectation kind registered for ``phrase`` (``"ends with"``), or ``None``;
+        raises ``ConflictError`` when several plugins registered it."""
+        self._ensure_loaded()
+        bucket = self._kinds.get(" ".join(phrase.lower().split()))
+        if not bucket:
+            return None
+        if len(bucket) > 1:
+            plugins = ", ".join(sorted(p for _, p in bucket))
+            raise ConflictError(f"expectation kind {phrase.upper()!r} is claimed by several plugins: {plugins}")
+        return bucket[0][0]
+
+    def kinds(self) -> dict[str, Any]:
+        """Every expectation kind by phrase (a phrase claimed twice: the first one)."""
+        self._ensure_loaded()
+        return {phrase: bucket[0][0] for phrase, bucket in sorted(self._kinds.items())}
+
+    def kind_phrases(self) -> list[str]:
+        self._ensure_loaded()
+        return sorted(self._kinds)
 
 
 class BoundFormat:

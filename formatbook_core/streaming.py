@@ -315,9 +315,18 @@ class StreamGuard:
                 key = scope_key(count.scope) if scope_key is not None else None
                 if key is None:
                     continue  # a scope the checker does not keep is settled by finish()
-            unit = registry.unit(count.unit)
+            unit = exp.unit_of(count)
             base = registry.unit(unit.based_on) if getattr(unit, "based_on", None) else unit
             self._limits.append(_Limit(count, upper, unit, base, key))
+        # instructions stream only without a format: then the text the guard feeds on is
+        # the text check() judges (with a format, check() judges the located payload,
+        # which the stream cannot know yet), so finish() judges them
+        self._streams: list[Any] = []
+        if fmt is None:
+            for instruction in exp.instructions:
+                stream = instruction.stream()
+                if stream is not None:
+                    self._streams.append(stream)
 
     @property
     def text(self) -> str:
@@ -427,8 +436,19 @@ class StreamGuard:
                     bound = limit.lower_bound()
                     if bound > limit.upper:
                         return self._fail(
-                            f"{bound} {limit.count.unit} already exceed {limit.count.describe()}", self._length
+                            f"{bound} {limit.count.noun} already exceed {limit.count.describe()}", self._length
                         )
+        for stream in self._streams:
+            try:
+                verdict = stream.feed(piece)
+            except Exception as exc:
+                return self._fail(f"an instruction's stream failed: {type(exc).__name__}: {exc}", self._length)
+            if not verdict:
+                position = verdict.position
+                return self._fail(
+                    verdict.reason or "the reply can no longer follow an instruction",
+                    self._in_reply(position) if position is not None else self._length,
+                )
         return status
 
     def _in_reply(self, position: int) -> int:

@@ -16,6 +16,7 @@ import pytest
 from formatbook_core import hookimpl, hookspecs
 from formatbook_core import registry as registry_module
 from formatbook_core.registry import PluginLoadWarning, Registry
+from formatbook_core.results import ExpectationError
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -26,7 +27,7 @@ def hook_specs() -> dict[str, types.FunctionType]:
 
 
 def test_the_hooks_are_the_documented_ones():
-    assert set(hook_specs()) == {"register_formats", "register_units"}
+    assert set(hook_specs()) == {"register_formats", "register_units", "register_expectation_kinds"}
 
 
 @pytest.mark.parametrize("name", sorted(hook_specs()))
@@ -100,6 +101,67 @@ def test_hook_register_units():
     registry.register_plugin(Plugin(), "widget-plugin")
     assert registry.unit("Widget").count("wow w") == 3
     assert "widgets" in registry.unit_names() and "widget" in registry.unit_names()
+
+
+def test_hook_register_expectation_kinds():
+    from formatbook_core import check
+    from formatbook_core.expectations import parse_expectations
+    from formatbook_core.results import Violation
+
+    class NoShouting:
+        def __init__(self, word):
+            self.word = word
+
+        def describe(self):
+            return f'NO SHOUTING "{self.word}"'
+
+        def check(self, text):
+            at = text.find(self.word.upper())
+            return [] if at < 0 else [Violation("shout.found", f"{self.word.upper()} shouted at {at}")]
+
+        def guidance(self):
+            return f"Do not write {self.word.upper()}."
+
+        def stream(self):
+            return None
+
+    class Kind:
+        phrase = "no shouting"
+        description = "a word never written in capitals"
+
+        def parse(self, args, line):
+            assert [a.quoted for a in args] == [True]
+            return NoShouting(args[0].text)
+
+    calls = []
+
+    class Plugin:
+        @hookimpl
+        def register_expectation_kinds(self, register):
+            calls.append(register)
+            register(Kind())
+            return "ignored"
+
+    registry = Registry(autoload=False)
+    registry.register_plugin(Plugin(), "shout-plugin")
+    assert len(calls) == 1
+    assert registry.kind("No  Shouting").phrase == "no shouting"  # case and spacing do not matter
+    assert registry.kind_phrases() == ["no shouting"]
+    exp = parse_expectations('EXPECT NO SHOUTING "stop"', registry=registry)
+    assert [i.describe() for i in exp.instructions] == ['NO SHOUTING "stop"']
+    result = check("please STOP now", exp)
+    assert not result.ok and [v.code for v in result.violations] == ["shout.found"]
+    assert result.violations[0].message == "STOP shouted at 7"
+    assert check("please stop now", exp).ok
+    # a second plugin claiming the phrase makes it fail with both names
+    class Other:
+        @hookimpl
+        def register_expectation_kinds(self, register):
+            register(Kind())
+
+    registry.register_plugin(Other(), "other-plugin")
+    with pytest.raises(ExpectationError, match="other-plugin.*shout-plugin"):
+        parse_expectations('EXPECT NO SHOUTING "x"', registry=registry)
 
 
 def test_a_hookimpl_not_in_the_specs_is_rejected():
