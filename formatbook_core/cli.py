@@ -195,6 +195,10 @@ def _show_default(value: Any) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if getattr(args, "ifeval", False):
+        from .cli_ifeval import cmd_check_ifeval
+
+        return cmd_check_ifeval(args)
     if args.jsonl is not None:
         if args.input not in (None, "-"):
             raise UsageError("give either a reply FILE or --jsonl FILE, not both")
@@ -676,6 +680,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="with --jsonl: write the verdicts (JSONL) here; without it they go to stdout when it is piped",
     )
+    from .cli_ifeval import add_ifeval_options
+
+    add_ifeval_options(p)
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser(

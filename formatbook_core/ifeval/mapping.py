@@ -43,7 +43,7 @@ def expect_lines(instruction_id: str, kw: dict[str, Any]) -> list[str]:
     if kind == "forbidden_words":
         return [f"EXPECT NOT CONTAINS {_q(w)}" for w in kw["forbidden_words"]]
     if kind == "letter_frequency":
-        return ["EXPECT " + _limit(kw["let_relation"], kw["let_frequency"], f"LETTERS {_q(kw['letter'].strip())}")]
+        return ["EXPECT " + _limit(kw["let_relation"], kw["let_frequency"], _q(kw["letter"].strip()))]
     if kind == "response_language":
         return [f"EXPECT LANGUAGE {kw['language']}"]
     if kind == "number_sentences":
