@@ -1,0 +1,83 @@
+"""The LANGUAGE kind: accuracy on a small hand-written multilingual set, the EXPECT line,
+streaming (judged at finish) and refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from formatbook_core import ExpectationError, StreamGuard, check
+from formatbook_language import detect
+
+FIXTURES = Path(__file__).parent / "fixtures" / "sentences.tsv"
+
+
+def _sentences() -> list[tuple[str, str]]:
+    rows = []
+    for line in FIXTURES.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            code, text = line.split("\t")
+            rows.append((code, text))
+    return rows
+
+
+def test_accuracy_on_the_multilingual_set():
+    """49 sentences in 25 languages (one-line and multi-sentence texts), written by hand.
+
+    Measured: asked "is this language X?" (the expected language among the finalists, as
+    EXPECT LANGUAGE asks), 49/49 correct; detected blind, 48/49 (the short English line
+    "Thank you for your quick reply!" reads as Swedish). The test holds both at ≥ 95%."""
+    rows = _sentences()
+    languages = {code for code, _ in rows}
+    assert len(rows) >= 40 and len(languages) >= 10
+    asked = sum(detect(text, code).code == code for code, text in rows)
+    blind = sum(detect(text).code == code for code, text in rows)
+    assert asked / len(rows) >= 0.95
+    assert blind / len(rows) >= 0.95
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("Am Wochenende fahren wir mit dem Fahrrad an den See.", True),
+        ("On the weekend we ride our bikes to the lake.", False),
+        ("12345 !!!", False),  # no letters: cannot tell, so it fails (language.unknown)
+    ],
+)
+def test_expect_language(reply, ok):
+    result = check(reply, "EXPECT LANGUAGE de")
+    assert result.ok is ok
+    if not ok:
+        assert result.violations[0].code in ("language.mismatch", "language.unknown")
+
+
+def test_mismatch_names_both_languages():
+    result = check("On the weekend we ride our bikes to the lake.", "EXPECT LANGUAGE de")
+    assert "English (en" in result.violations[0].message and "German (de)" in result.violations[0].message
+
+
+def test_streaming_is_judged_at_finish():
+    guard = StreamGuard("EXPECT LANGUAGE de")
+    assert guard.feed("Hello, ")  # an English start may still be a German reply
+    assert guard.feed("this is English to the end.")
+    assert not guard.finish().ok
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("EXPECT LANGUAGE german", "did you mean de"),
+        ("EXPECT LANGUAGE ne", "Nepali"),
+        ("EXPECT LANGUAGE xx", "not an ISO 639-1 code"),
+        ("EXPECT LANGUAGE", "one ISO 639-1 code"),
+    ],
+)
+def test_bad_lines(line, message):
+    with pytest.raises(ExpectationError, match=message):
+        check("text", line)
+
+
+def test_scripts_without_a_lingua_model():
+    assert detect("ಇಂದು ಬೆಳಿಗ್ಗೆ ರೈಲು ಮತ್ತೆ ತಡವಾಗಿ ಬಂದಿತು.").code == "kn"
+    assert check("ഇന്ന് രാവിലെ ട്രെയിൻ വീണ്ടും വൈകി.", "EXPECT LANGUAGE ml").ok
