@@ -116,7 +116,9 @@ def cmd_check_ifeval(args: argparse.Namespace) -> int:
     if not result.rows:
         raise UsageError(f"{args.jsonl} holds no IFEval rows")
     table = result.per_instruction()
-    fallbacks = sorted({r.instruction_id for row in result.rows for r in row.results if r.definition != args.definitions})
+    fallbacks = sorted(
+        {r.instruction_id for row in result.rows for r in row.results if r.definition != args.definitions}
+    )
     if args.json:
         summary = {
             "rows": len(result.rows),

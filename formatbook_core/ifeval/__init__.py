@@ -92,10 +92,12 @@ def to_expectations(row: Row | dict[str, Any], definitions: str = "formatbook", 
         row = read_row(row)
     if definitions == "ifeval":
         return Expectations(
-            instructions=[IfevalInstruction(i, kw, registry) for i, kw in zip(row.instruction_ids, row.kwargs)],
+            instructions=[
+                IfevalInstruction(i, kw, registry) for i, kw in zip(row.instruction_ids, row.kwargs, strict=True)
+            ],
             registry=registry,
         )
     if definitions != "formatbook":
         raise ExpectationError(f"definitions must be one of {', '.join(DEFINITIONS)}, not {definitions!r}")
-    lines = [line for i, kw in zip(row.instruction_ids, row.kwargs) for line in expect_lines(i, kw)]
+    lines = [line for i, kw in zip(row.instruction_ids, row.kwargs, strict=True) for line in expect_lines(i, kw)]
     return parse_expectations(lines, registry=registry)

@@ -95,7 +95,7 @@ def _tokens(text: str) -> list[str]:
     for chunk in text.split():
         piece: list[str] = []
         for i, ch in enumerate(chunk):
-            split = ch in ";@#$%&?!()[]{}<>\"*“”‘’«»`" or (
+            split = ch in ';@#$%&?!()[]{}<>"*“”‘’«»`' or (
                 ch in ",:" and (i + 1 >= len(chunk) or not chunk[i + 1].isdigit())
             )
             if split:

@@ -45,7 +45,7 @@ def read_row(data: Any, *, response_field: str = "response") -> Row:
             hint = f" (did you mean {near}?)" if near else ""
             raise ExpectationError(f"unknown IFEval instruction id {instruction_id!r}{hint}")
     cleaned = tuple({k: v for k, v in kw.items() if v is not None} for kw in kwargs)
-    for instruction_id, kw in zip(ids, cleaned):
+    for instruction_id, kw in zip(ids, cleaned, strict=True):
         missing = [name for name in INSTRUCTIONS[instruction_id] if name not in kw]
         if missing:
             raise ExpectationError(f"{instruction_id} needs kwargs {', '.join(missing)}")

@@ -158,7 +158,7 @@ def score_row(row: Row, definitions: str = "formatbook", *, registry: Any = None
         raise ExpectationError(f"definitions must be one of {', '.join(DEFINITIONS)}, not {definitions!r}")
     variants = loose_variants(row.response)
     results = []
-    for instruction_id, kwargs in zip(row.instruction_ids, row.kwargs):
+    for instruction_id, kwargs in zip(row.instruction_ids, row.kwargs, strict=True):
         judge = _judge(instruction_id, kwargs, definitions, registry)
         strict = judge.followed(row.response)
         loose = strict or any(judge.followed(text) for text in variants[1:])

@@ -63,7 +63,7 @@ class LanguageKind:
     """``LANGUAGE <code>``: the reply's natural language, detected by lingua."""
 
     phrase = "language"
-    description = 'the reply is written in one language, by ISO 639-1 code (LANGUAGE de)'
+    description = "the reply is written in one language, by ISO 639-1 code (LANGUAGE de)"
 
     def parse(self, args: list[Any], line: str) -> LanguageInstruction:
         if len(args) != 1:

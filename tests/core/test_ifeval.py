@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from formatbook_core import check
 from formatbook_core.ifeval import (
     INSTRUCTIONS,
     count_capital_words,
@@ -60,7 +61,12 @@ CASES = [
     ("detectable_content:number_placeholders", {"num_placeholders": 2}, "[name] [a [b] [x\n]", True),
     ("detectable_content:number_placeholders", {"num_placeholders": 3}, "[name] [a [b] [x\n]", False),
     # SectionChecker: split at \s?SECTION\s?\d+\s?: two separators, 3 parts, 2 >= 2
-    ("detectable_format:multiple_sections", {"section_spliter": "SECTION", "num_sections": 2}, "SECTION 1\nx\nSECTION2 y", True),
+    (
+        "detectable_format:multiple_sections",
+        {"section_spliter": "SECTION", "num_sections": 2},
+        "SECTION 1\nx\nSECTION2 y",
+        True,
+    ),
     # "Section 1" does not match the case-sensitive "SECTION"
     ("detectable_format:multiple_sections", {"section_spliter": "SECTION", "num_sections": 1}, "Section 1\nx", False),
     # ParagraphChecker: split at \s?\*\*\*\s?; an empty part inside fails
@@ -92,7 +98,7 @@ CASES = [
     (
         "length_constraints:nth_paragraph_first_word",
         {"num_paragraphs": 2, "nth_paragraph": 2, "first_word": "however"},
-        "First part.\n\n\"However, second.",
+        'First part.\n\n"However, second.',
         True,
     ),
     (
@@ -176,9 +182,7 @@ def test_blank_reply_follows_nothing():
 
 
 def test_accuracies_over_rows():
-    rows = [
-        read_row(json.loads(line)) for line in (ROOT / "examples/ifeval/rows.jsonl").read_text().splitlines()
-    ]
+    rows = [read_row(json.loads(line)) for line in (ROOT / "examples/ifeval/rows.jsonl").read_text().splitlines()]
     result = score(rows, "ifeval")
     # row 2 fails number_words (5 \w+ words, not < 5); row 3 fails quotation strictly,
     # follows it loosely; the other 6 instructions are followed: 6/8 strict, 7/8 loose
@@ -205,7 +209,6 @@ def test_to_expectations_both_definitions():
         "instruction_id_list": ["language:response_language", "length_constraints:number_words"],
         "kwargs": [{"language": "en"}, {"num_words": 3, "relation": "at least"}],
     }
-    from formatbook_core import check
 
     text = "We walked along the river this morning and watched the boats."
     assert check(text, to_expectations(row)).ok
@@ -257,8 +260,20 @@ def test_reference_scans_are_linear_on_long_input():
 def test_cli_scores_the_example(tmp_path):
     out = tmp_path / "scored.jsonl"
     run = subprocess.run(
-        [sys.executable, "-m", "formatbook_core", "check", "--jsonl", str(ROOT / "examples/ifeval/rows.jsonl"),
-         "--ifeval", "--definitions", "ifeval", "--json", "--out", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "formatbook_core",
+            "check",
+            "--jsonl",
+            str(ROOT / "examples/ifeval/rows.jsonl"),
+            "--ifeval",
+            "--definitions",
+            "ifeval",
+            "--json",
+            "--out",
+            str(out),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
