@@ -298,3 +298,64 @@ def test_cli_bad_row_is_a_usage_error(tmp_path):
     )
     assert run.returncode == 2
     assert "line 1" in run.stderr
+
+
+# --- the linear scans against the reference's own regular expressions -----------------
+# (re.findall/re.split with the reference's patterns, applied here to small generated texts
+# only: in the product they run as scans, since some of them backtrack on long inputs)
+
+import re  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from formatbook_core.ifeval import reference  # noqa: E402
+
+_TEXTS = st.text(alphabet=st.sampled_from(list("ab *-[]<>\n\t.PpSs1 2SECTION")), max_size=40)
+
+
+def _bullets_re(text):
+    return len(re.findall(r"^\s*\*[^\*].*$", text, flags=re.MULTILINE)) + len(
+        re.findall(r"^\s*-.*$", text, flags=re.MULTILINE)
+    )
+
+
+def _highlights_re(text):
+    count = sum(1 for h in re.findall(r"\*[^\n\*]*\*", text) if h.strip("*").strip())
+    return count + sum(
+        1 for h in re.findall(r"\*\*[^\n\*]*\*\*", text) if h.removeprefix("**").removesuffix("**").strip()
+    )
+
+
+def _title_re(text):
+    return any(t.lstrip("<").rstrip(">").strip() for t in re.findall(r"<<[^\n]+>>", text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+def test_scans_equal_the_reference_patterns(text):
+    assert reference._bullets(text) == _bullets_re(text)
+    assert reference._highlights(text) == _highlights_re(text)
+    assert reference._placeholders(text) == len(re.findall(r"\[.*?\]", text))
+    assert reference._title(text) == _title_re(text)
+    assert reference._sections(text, "SECTION") == len(re.split(r"\s?SECTION\s?\d+\s?", text)) - 1
+    assert reference._postscript(text, "P.S.") == bool(re.findall(r"\s*p\.\s?s\..*$", text.lower(), flags=re.M))
+    assert reference.count_words(text) == len(re.findall(r"\w+", text))
+
+
+def _paragraphs_re(text, wanted):
+    paragraphs = re.split(r"\s?\*\*\*\s?", text)
+    count = len(paragraphs)
+    for index, paragraph in enumerate(paragraphs):
+        if not paragraph.strip():
+            if index == 0 or index == len(paragraphs) - 1:
+                count -= 1
+            else:
+                return False
+    return count == wanted
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("a *\n")), max_size=30), st.integers(0, 4))
+def test_star_paragraphs_equal_the_reference_split(text, wanted):
+    assert reference._paragraphs_stars(text, wanted) == _paragraphs_re(text, wanted)
