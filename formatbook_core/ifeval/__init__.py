@@ -23,8 +23,8 @@ default) judges each instruction by its EXPECT lines. They differ, on purpose:
   inside ``database`` counts) read as a regular expression; formatbook: case-insensitive,
   whole word when the literal starts and ends with a letter or digit. Forbidden words:
   whole words in both.
-* letters — IFEval counts one character case-insensitively; formatbook's ``LETTERS "a"``
-  unit likewise (when no plugin registers it, IFEval's definition decides).
+* letters — both count one character case-insensitively (formatbook: the one-character
+  literal ``MIN 3 "z"``, which no whole-word rule applies to).
 * capital words — IFEval: tokens of NLTK's ``word_tokenize`` for which ``isupper()``
   (``DON'T`` is 2, ``I`` is 1; approximated here without NLTK); formatbook: its CAPITAL
   WORDS unit.
@@ -39,7 +39,13 @@ default) judges each instruction by its EXPECT lines. They differ, on purpose:
 * JSON — IFEval: ``json.loads`` after stripping one fence; formatbook: ``EXPECT JSON``
   (located in prose, healed when the repair is obvious).
 * starts / ends with, repeat prompt, end phrase — IFEval lower-cases and strips (and
-  strips ``"`` before the end phrase); formatbook: the STARTS WITH / ENDS WITH kinds.
+  strips ``"`` before the end phrase); formatbook: the STARTS WITH / ENDS WITH kinds,
+  case-sensitive, with no quote stripped.
+* one of ("My answer is yes." ...) — IFEval: an option anywhere in the reply; formatbook:
+  ``ONE OF``, the reply (outer white space aside) is exactly one option.
+* two responses — IFEval also requires the two to differ and fails an empty part between
+  separators; formatbook: ``EXACTLY 2 RESPONSES SEPARATED BY "******"`` counts non-blank
+  parts. Paragraphs separated by ``***``: likewise, an empty part inside fails IFEval only.
 * a ``<think>`` block opening the reply — IFEval judges it as reply text; formatbook sets
   it aside (the text format) before the formatbook definitions judge.
 

@@ -5,13 +5,17 @@ evaluation_lib.py); each case says why."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from formatbook_core import check
+from formatbook_core.expectations import parse_expectations
 from formatbook_core.ifeval import (
     INSTRUCTIONS,
     count_capital_words,
@@ -20,6 +24,7 @@ from formatbook_core.ifeval import (
     expect_lines,
     loose_variants,
     read_row,
+    reference,
     score,
     score_row,
     to_expectations,
@@ -155,8 +160,12 @@ def test_ifeval_definitions_match_the_reference(instruction_id, kwargs, response
 def test_every_instruction_id_has_a_case_and_a_mapping():
     assert len(INSTRUCTIONS) == 25
     assert {case[0] for case in CASES} == set(INSTRUCTIONS)
-    for instruction_id, kwargs, _response, _expected in CASES:
-        assert expect_lines(instruction_id, kwargs)
+    for instruction_id, kwargs, response, _expected in CASES:
+        lines = expect_lines(instruction_id, kwargs)
+        assert lines and all(line.startswith("EXPECT ") for line in lines)
+        parse_expectations(lines)  # every line is valid grammar (the instructions plugin's)
+        # judged by formatbook's definitions, not handed back to IFEval's
+        assert score_row(_row(instruction_id, kwargs, response)).results[0].definition == "formatbook"
 
 
 def test_loose_variants_are_ifevals_eight():
@@ -200,6 +209,33 @@ def test_formatbook_words_differ_from_ifevals():
     assert expect_lines("length_constraints:number_words", {"num_words": 5, "relation": "less than"}) == [
         "EXPECT MAX 4 WORDS"
     ]
+
+
+@pytest.mark.parametrize(
+    ("instruction_id", "kwargs", "response", "formatbook", "ifeval"),
+    [
+        # whole word: "Database" is no "data"; IFEval counts substrings (2)
+        (
+            "keywords:frequency",
+            {"keyword": "data", "frequency": 2, "relation": "at least"},
+            "Database and data",
+            False,
+            True,
+        ),
+        # ONE OF: the whole reply must be an option; IFEval: an option anywhere
+        ("detectable_format:constrained_response", {}, "Well... My answer is no.", False, True),
+        # a '---' rule is no bullet for formatbook; IFEval's ^\s*-.*$ counts it (3 != 2)
+        ("detectable_format:number_bullet_lists", {"num_bullets": 2}, "* a\n* b\n---", True, False),
+        # ENDS WITH is case-sensitive
+        ("startend:end_checker", {"end_phrase": "Any other questions?"}, "Hi. any other questions?", False, True),
+        # a reply without letters: formatbook cannot tell (fails), IFEval counts it followed
+        ("language:response_language", {"language": "de"}, "12345 678", False, True),
+    ],
+)
+def test_deliberate_differences(instruction_id, kwargs, response, formatbook, ifeval):
+    row = _row(instruction_id, kwargs, response)
+    assert score_row(row, "formatbook").results[0].strict is formatbook
+    assert score_row(row, "ifeval").results[0].strict is ifeval
 
 
 def test_to_expectations_both_definitions():
@@ -304,12 +340,6 @@ def test_cli_bad_row_is_a_usage_error(tmp_path):
 # (re.findall/re.split with the reference's patterns, applied here to small generated texts
 # only: in the product they run as scans, since some of them backtrack on long inputs)
 
-import re  # noqa: E402
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from formatbook_core.ifeval import reference  # noqa: E402
 
 _TEXTS = st.text(alphabet=st.sampled_from(list("ab *-[]<>\n\t.PpSs1 2SECTION")), max_size=40)
 

@@ -9,6 +9,7 @@ import pytest
 
 from formatbook_core import ExpectationError, StreamGuard, check
 from formatbook_language import detect
+from tests.core.test_lazy_imports import loaded_modules
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sentences.tsv"
 
@@ -81,3 +82,15 @@ def test_bad_lines(line, message):
 def test_scripts_without_a_lingua_model():
     assert detect("ಇಂದು ಬೆಳಿಗ್ಗೆ ರೈಲು ಮತ್ತೆ ತಡವಾಗಿ ಬಂದಿತು.").code == "kn"
     assert check("ഇന്ന് രാവിലെ ട്രെയിൻ വീണ്ടും വൈകി.", "EXPECT LANGUAGE ml").ok
+
+
+def test_lingua_is_imported_only_to_judge():
+    parsed = loaded_modules(
+        "from formatbook_core import parse_expectations, list_formats\n"
+        "list_formats()\nparse_expectations('EXPECT LANGUAGE de')\n"
+    )
+    assert "lingua" not in parsed
+    judged = loaded_modules(
+        "from formatbook_core import check\ncheck('Guten Tag, wie geht es?', 'EXPECT LANGUAGE de')\n"
+    )
+    assert "lingua" in judged
