@@ -61,7 +61,7 @@ from .ids import GROUPS, INSTRUCTIONS
 from .mapping import IfevalInstruction, expect_lines, language_verdict
 from .reference import count_capital_words, count_sentences, count_words
 from .rows import Row, read_row
-from .score import DEFINITIONS, InstructionResult, RowResult, Score, loose_variants, score, score_row
+from .score import DEFINITIONS, InstructionResult, RowResult, Score, _expectations, loose_variants, score, score_row
 
 __all__ = [
     "DEFINITIONS",
@@ -92,7 +92,7 @@ def to_expectations(row: Row | dict[str, Any], definitions: str = "formatbook", 
     it an ``EXPECT JSON`` check); ``"ifeval"``: one :class:`IfevalInstruction` per
     instruction, IFEval's own definitions.
     """
-    from ..expectations import Expectations, parse_expectations  # noqa: PLC0415
+    from ..expectations import Expectations  # noqa: PLC0415
 
     if not isinstance(row, Row):
         row = read_row(row)
@@ -106,4 +106,4 @@ def to_expectations(row: Row | dict[str, Any], definitions: str = "formatbook", 
     if definitions != "formatbook":
         raise ExpectationError(f"definitions must be one of {', '.join(DEFINITIONS)}, not {definitions!r}")
     lines = [line for i, kw in zip(row.instruction_ids, row.kwargs, strict=True) for line in expect_lines(i, kw)]
-    return parse_expectations(lines, registry=registry)
+    return _expectations(lines, registry)

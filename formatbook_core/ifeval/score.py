@@ -42,11 +42,9 @@ class Judge:
         self.fallback: str | None = None
         self._reference = IfevalInstruction(instruction_id, dict(kwargs), registry)
         if definitions == "formatbook":
-            from ..expectations import parse_expectations  # noqa: PLC0415 - loads the kinds' plugins
-
             try:
                 self.lines = expect_lines(instruction_id, kwargs)
-                self._expectations = parse_expectations(self.lines, registry=registry)
+                self._expectations = _expectations(self.lines, registry)
             except ExpectationError as exc:
                 # a line formatbook cannot state (e.g. a unit no plugin registers): IFEval's
                 # definition decides, and the result says so
@@ -61,6 +59,26 @@ class Judge:
         from ..pipeline import check  # noqa: PLC0415
 
         return bool(check(text, self._expectations).ok)
+
+
+def _expectations(lines: list[str], registry: Any) -> Any:
+    """``Expectations`` from EXPECT lines; a line whose quoted argument holds a line break
+    (a multi-line prompt to repeat) is read whole, as one instruction."""
+    from ..expectations import Expectations, parse_expectations, parse_instruction  # noqa: PLC0415
+
+    single = [line for line in lines if "\n" not in line and "\r" not in line]
+    parsed = parse_expectations(single, registry=registry)
+    extra = [parse_instruction(line, registry) for line in lines if line not in single]
+    if not extra:
+        return parsed
+    return Expectations(
+        format=parsed.format,
+        schema=parsed.schema,
+        options=parsed.options,
+        counts=parsed.counts,
+        instructions=[*parsed.instructions, *extra],
+        registry=registry,
+    )
 
 
 @dataclass(frozen=True)

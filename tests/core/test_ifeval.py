@@ -389,3 +389,18 @@ def _paragraphs_re(text, wanted):
 @given(st.text(alphabet=st.sampled_from(list("a *\n")), max_size=30), st.integers(0, 4))
 def test_star_paragraphs_equal_the_reference_split(text, wanted):
     assert reference._paragraphs_stars(text, wanted) == _paragraphs_re(text, wanted)
+
+
+def test_a_multi_line_prompt_to_repeat():
+    prompt = 'Write a poem about "rain".\nUse two stanzas.'
+    row = _row("combination:repeat_prompt", {"prompt_to_repeat": prompt}, prompt + "\n\nRain falls.")
+    assert score_row(row, "formatbook").results[0].strict is True
+    assert score_row(row, "ifeval").results[0].strict is True
+    other = _row("combination:repeat_prompt", {"prompt_to_repeat": prompt}, "Write a poem.\nRain falls.")
+    assert score_row(other, "formatbook").results[0].strict is False
+    assert check(
+        prompt + " Rain.",
+        to_expectations(
+            {"instruction_id_list": ["combination:repeat_prompt"], "kwargs": [{"prompt_to_repeat": prompt}]}
+        ),
+    ).ok
