@@ -3,9 +3,10 @@ checker (google-research ``instruction_following_eval/instructions.py``) decides
 rewritten here as plain linear scans (its regular expressions ``^\\s*\\*[^\\*].*$`` and
 ``\\[.*?\\]`` are read the way Python's ``re`` matches them, without their worst cases).
 
-Two definitions rest on NLTK in the reference and are approximated here, without NLTK's
-data files: sentences (Punkt's English model) and the words ``word_tokenize`` gives for
-capital words. Language detection uses the registered ``LANGUAGE`` kind (lingua) where
+Two definitions rest on NLTK in the reference and are rebuilt here without NLTK: sentences
+(Punkt's English model: its abbreviation and sentence-starter lists, its statistics of
+capitalisation approximated) and the words ``word_tokenize`` gives for capital words
+(``benchmarks/ifeval_agreement.py`` measures both against NLTK). Language detection uses the registered ``LANGUAGE`` kind (lingua) where
 the reference uses langdetect; as there, a text whose language cannot be told counts as
 followed. Keywords are matched literally (the reference reads them as regular expressions;
 IFEval's keywords are plain words, where the two agree).
@@ -22,16 +23,38 @@ __all__ = ["CHECKS", "count_sentences", "count_capital_words", "count_words"]
 
 _WORD = re.compile(r"\w+")
 
-#: Punkt-like abbreviations (lower case, without the final period).
+#: The abbreviations of Punkt's English model (NLTK ``punkt_tab/english``: lower case,
+#: without the final period). Note what is not there: ``e.g``, ``i.e``, ``etc``.
 _ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof st jr sr inc ltd co corp vs etc no nos fig figs approx dept est jan feb mar apr jun jul aug "
-    "sep sept oct nov dec mt ft lt col gen gov sen rep rev capt sgt cpl pvt".split()
+    "a.a a.c a.d a.g a.h a.m a.m.e a.s a.t adm ala ariz aug ave b.f b.v bros c c.i.t c.o.m.b c.v calif chg cie co "
+    "col colo conn corp cos ct d d.c d.h d.w dec dr e e.f e.h e.l e.m f f.g f.j feb fla fri ft g g.d g.f g.k ga gen "
+    "h h.c h.f h.m i.m.s ill inc j.b j.c j.j j.k j.p j.r jan jr k kan ky l l.a l.f l.p lt ltd m m.b.a m.d.c m.j maj "
+    "messrs mg mich minn mr mrs ms n n.c n.d n.h n.j n.m n.v n.y nev nov oct ok okla ore p p.a.m p.m pa ph.d prof r "
+    "r.a r.h r.i r.j r.k r.t rep reps s s.a s.a.y s.c s.g s.p.a s.s sen sep sept sr st sw t t.j tenn tues u.k u.n "
+    "u.s u.s.a u.s.s.r v va vs vt w w.c w.r w.va w.w wash wed wis yr".split()
 )
-#: Abbreviations a name follows: a capital after them does not start a sentence.
-_TITLES = frozenset("mr mrs ms dr prof st jr sr capt col gen gov sen rep rev lt sgt cpl pvt mt ft".split())
-#: What may follow a sentence's final punctuation before the white space (Punkt's list).
-_CLOSERS = ")\"';}]*:@({["
-_NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*")
+#: The sentence starters of Punkt's English model: after an abbreviation or an ellipsis,
+#: one of them capitalised starts a sentence.
+_STARTERS = frozenset(
+    "according although among both but despite even he however i if in indeed instead it many meanwhile moreover "
+    "most nevertheless nonetheless nor sales separately similarly since so some the there these they this though "
+    "thus under when while yet".split()
+)
+#: Common words that Punkt's statistics have seen in lower case and not capitalised inside a
+#: sentence (its orthographic heuristic then says a capitalised one starts a sentence);
+#: approximates that heuristic without the model's 20,000-word table.
+_COMMON = _STARTERS | frozenset(
+    "a an and or then we you my our your she his her its their what how why where who which each every all no not "
+    "one to for with on at by as from of after before also first finally next here now please let note that those "
+    "just only once other another such".split()
+)
+#: What Punkt lets follow a sentence's final punctuation directly (else white space must).
+_AFTER_END = "?!)\";}]*:@'({["
+#: Characters that are words of their own in Punkt's tokens; a word does not start with these.
+_NON_WORD = ")\";}]*:@'({[!?"
+_NOT_WORD_START = '("`{[:;&#*@)}]-,'
+_NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*\.?")
+_INITIAL = re.compile(r"[^\W\d]\.")
 
 
 def count_words(text: str) -> int:
@@ -39,50 +62,88 @@ def count_words(text: str) -> int:
     return sum(1 for _ in _WORD.finditer(text))
 
 
-def _starts(word: str | None) -> str:
-    if not word:
-        return ""
-    first = word[0]
-    return "upper" if first.isupper() else "lower" if first.islower() else ""
+def _first_token(word: str) -> str:
+    """The first of Punkt's tokens in a white-space-separated word."""
+    if word[0] in _NOT_WORD_START:
+        return word[0]
+    end = 1  # a word may start with "'" (Punkt's words end before a non-word character)
+    while end < len(word) and word[end] not in _NON_WORD:
+        end += 1
+    return word[:end] or word[0]
+
+
+def _end_at(word: str) -> int:
+    """Where a candidate sentence end sits in ``word`` (-1: none): the last ``.?!`` followed
+    by the word's end or by a character of :data:`_AFTER_END` (Punkt's period context)."""
+    for k in range(len(word) - 1, -1, -1):
+        if word[k] in ".?!" and (k + 1 == len(word) or word[k + 1] in _AFTER_END):
+            return k
+    return -1
+
+
+def _breaks(word: str, k: int, following: str) -> bool:
+    """Does the candidate end at ``word[k]`` end a sentence, before ``following`` (the
+    next of Punkt's tokens)? Punkt's two passes, its orthographic statistics approximated:
+    a lower-case word never starts a sentence, a capitalised one does only when it is one
+    of the model's sentence starters."""
+    if word[k] in "?!":
+        return True
+    start = k
+    while start > 0 and word[start - 1] not in _NON_WORD:
+        start -= 1
+    if start > 0 and word[start - 1] not in _NOT_WORD_START:
+        start -= 1  # "'", "!" or "?" may start a word
+    while start < k and word[start] in _NOT_WORD_START:
+        start += 1
+    token = word[start : k + 1]
+    if len(token) >= 2 and token[-2] == ".":  # an ellipsis ("word..." is "word" and "...")
+        abbreviation, ellipsis = False, True
+    else:
+        kind = token[:-1].lower()
+        abbreviation, ellipsis = kind in _ABBREVIATIONS or kind.split("-")[-1] in _ABBREVIATIONS, False
+    initial = _INITIAL.fullmatch(token) is not None
+    number = not ellipsis and _NUMBER.fullmatch(token) is not None
+    upper = following[:1].isupper()
+    lower = following[:1].islower() or following in (";", ":", ",", ".", "!", "?")
+    starter = upper and following.lower() in _STARTERS
+    common = upper and following.lower() in _COMMON
+    if ellipsis:
+        return upper
+    if abbreviation and not initial:
+        return common or starter
+    if initial or number:
+        if lower:
+            return False
+        if initial and upper and not common:
+            return False
+    return not abbreviation
 
 
 def count_sentences(text: str) -> int:
-    """Sentences as NLTK's Punkt English model splits them, approximated (see README).
-
-    A sentence ends at ``?`` or ``!``; at ``.`` unless the word is a known abbreviation, a
-    single-letter initial or a number, which end one only before a capital (abbreviations
-    of titles: never). No end punctuation, no split: a line break alone splits nothing.
+    """Sentences as NLTK's Punkt English model splits them (IFEval's ``count_sentences``),
+    approximated without its data: a sentence ends at ``?`` or ``!``; at ``.`` unless
+    the word is one of the model's abbreviations, an initial, or a number before a
+    lower-case word; after an abbreviation or an ellipsis only before a sentence starter.
+    No end punctuation, no split: a line break alone splits nothing.
     """
-    tokens = text.split()
-    if not tokens:
+    words = text.split()
+    if not words:
         return 0
-    breaks = 0
-    for index, token in enumerate(tokens[:-1]):
-        core = token.rstrip(_CLOSERS)
-        if not core or core[-1] not in ".?!":
+    count = 1
+    for index, word in enumerate(words):
+        k = _end_at(word)
+        if k < 0:
             continue
-        following = tokens[index + 1]
-        after = _starts(following.lstrip("\"'([{*`“‘"))
-        tail = core.rstrip(".?!")
-        marks = core[len(tail) :]
-        if "?" in marks or "!" in marks:
-            breaks += 1
-            continue
-        if len(marks) > 1:  # an ellipsis
-            breaks += after == "upper"
-            continue
-        kind = tail.lstrip("\"'([{*`“‘").lower()
-        if kind in _TITLES:
-            continue
-        if kind in _ABBREVIATIONS or ("." in kind and kind.replace(".", "").isalpha()):
-            breaks += after == "upper"
-        elif len(kind) == 1 and kind.isalpha():
-            continue  # an initial
-        elif _NUMBER.fullmatch(kind):
-            breaks += after != "lower"
+        if k + 1 < len(word):
+            following = word[k + 1]  # a closing bracket or quote right after the mark
+            if index + 1 == len(words) and not word[k + 1 :].strip("\"')]}"):
+                continue  # closers ending the text join the last sentence
+        elif index + 1 < len(words):
+            following = _first_token(words[index + 1])
         else:
-            breaks += 1
-    return breaks + 1
+            continue  # the text's last word
+        count += _breaks(word, k, following)
+    return count
 
 
 _CLITICS = ("'s", "'m", "'d", "'ll", "'re", "'ve", "n't")
