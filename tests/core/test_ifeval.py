@@ -29,6 +29,7 @@ from formatbook_core.ifeval import (
     score_row,
     to_expectations,
 )
+from formatbook_core.registry import Registry
 from formatbook_core.results import ExpectationError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -411,3 +412,51 @@ def test_a_multi_line_prompt_to_repeat():
             {"instruction_id_list": ["combination:repeat_prompt"], "kwargs": [{"prompt_to_repeat": prompt}]}
         ),
     ).ok
+
+
+def test_without_the_instructions_plugin_ifevals_definition_decides():
+    registry = Registry(blocked=("instructions",))
+    row = _row("punctuation:no_comma", {}, "One, two.")
+    result = score_row(row, "formatbook", registry=registry).results[0]
+    assert (result.strict, result.definition) == (False, "ifeval")
+
+
+def test_score_reports_progress_and_per_instruction_counts():
+    rows = [
+        _row("punctuation:no_comma", {}, "No commas."),
+        _row("punctuation:no_comma", {}, "A, b."),
+        _row("startend:quotation", {}, 'Sure:\n"x y"'),
+    ]
+    seen = []
+    result = score(rows, "ifeval", progress=seen.append)
+    assert len(seen) == 3
+    assert result.per_instruction() == {"punctuation:no_comma": (2, 1, 1), "startend:quotation": (1, 0, 1)}
+
+
+def test_cli_prints_the_tables():
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "formatbook_core",
+            "check",
+            "--jsonl",
+            str(ROOT / "examples/ifeval/rows.jsonl"),
+            "--ifeval",
+            "--definitions",
+            "ifeval",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 1, run.stderr
+    assert "75.0%" in run.stdout and "87.5%" in run.stdout  # instruction-level strict, loose
+    assert "startend:quotation" in run.stdout
+
+
+def test_cli_ifeval_needs_jsonl():
+    run = subprocess.run(
+        [sys.executable, "-m", "formatbook_core", "check", "--ifeval"], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 2 and "--jsonl" in run.stderr

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import ExpectationError, StreamGuard, check
-from formatbook_language import detect
+from formatbook_core import ExpectationError, StreamGuard, check, guidance
+from formatbook_core.kinds import Token
+from formatbook_language import LanguageKind, detect
 from tests.core.test_lazy_imports import loaded_modules
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sentences.tsv"
@@ -94,3 +95,8 @@ def test_lingua_is_imported_only_to_judge():
         "from formatbook_core import check\ncheck('Guten Tag, wie geht es?', 'EXPECT LANGUAGE de')\n"
     )
     assert "lingua" in judged
+
+
+def test_guidance_and_description():
+    assert "German" in guidance("EXPECT LANGUAGE de")
+    assert LanguageKind().parse([Token("fi")], "LANGUAGE fi").describe() == "LANGUAGE fi"
