@@ -237,6 +237,12 @@ class Expectations:
                 raise ExpectationError(f"a count of {count.unit} needs MIN, MAX or EXACTLY", line)
             if count.per not in (None, "value"):
                 raise ExpectationError(f'per={count.per!r}: the only "per" is per=value (each value on its own)', line)
+            if count.scope is not None and getattr(unit, "reads", "values") == "text":
+                raise ExpectationError(
+                    f"{unit.name.upper()} counts markup in the whole checked text: it cannot be scoped"
+                    f' (IN "{count.scope}")',
+                    line,
+                )
             if count.scope is not None:
                 if fmt is None:
                     raise ExpectationError(f'a scope (IN "{count.scope}") needs a format that resolves it', line)

@@ -332,7 +332,9 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
             violation = compare_count(count, amount)
         else:
             try:
-                if count.scope is not None:
+                if fmt is not None and getattr(exp.unit_of(count), "reads", "values") == "text":
+                    scoped = [text] if text.strip() else []  # markup units count the payload
+                elif count.scope is not None:
                     scoped = _strings(fmt.extract_scope(text, count.scope, schema, **exp.options))
                 elif fmt is None:
                     scoped = [text] if text.strip() else []
@@ -378,7 +380,8 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
             if violation is not None and count.upper is not None and amount > count.upper:
                 from .instructing import where_counted  # noqa: PLC0415
 
-                violation = where_counted(violation, unit, scoped, text if fmt is None else None, offset)
+                whole = fmt is None or getattr(unit, "reads", "values") == "text"
+                violation = where_counted(violation, unit, scoped, text if whole else None, offset)
         if violation is not None:
             result.violations.append(violation)
             result.ok = False

@@ -93,6 +93,7 @@ class Bullets(_Defined):
     ``*``, or with ``-`` (``---`` and ``-5`` included)."""
 
     name = "bullets"
+    reads = "text"  # markup: counted in the checked text, not in a format's values
     aliases = ("bullet", "bullet points", "bullet point")
     description = "Markdown bullet items (lines starting with '* ' or '- ')"
 
@@ -106,17 +107,25 @@ class Bullets(_Defined):
 
 
 def _ifeval_bullets(text: str) -> list[tuple[int, int]]:
-    """IFEval's ``^\\s*\\*[^\\*].*$`` and ``^\\s*-.*$`` (multiline), line by line (its
-    ``\\s*`` may cross blank lines, which finds the same bullet lines)."""
+    """IFEval's ``^\\s*\\*[^\\*].*$`` and ``^\\s*-.*$`` (multiline), line by line: its ``\\s*``
+    may cross blank lines (which finds the same bullet lines), and its ``[^\\*]`` may be
+    the line break after a lone ``*``, which then takes the next line with it."""
     found = []
     pos = 0
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
+    taken = False  # this line was swallowed by a lone "*" on the line before
+    for line in text.split("\n"):
+        body = line
         stripped = body.lstrip()
         at = pos + len(body) - len(stripped)
-        if stripped.startswith("-") or (stripped.startswith("*") and stripped[1:2] not in ("", "*")):
+        ends = pos + len(line) < len(text)  # a line break follows
+        lone = stripped == "*" and ends
+        star = not taken and stripped.startswith("*") and (stripped[1:2] not in ("", "*") or lone)
+        taken = star and lone
+        if star:
             found.append((at, pos + len(body)))
-        pos += len(line)
+        if stripped.startswith("-"):
+            found.append((at, pos + len(body)))
+        pos += len(line) + 1
     return found
 
 
@@ -133,6 +142,7 @@ class Highlights(_Defined):
     is no highlight) and not using a bullet marker's ``*``."""
 
     name = "highlights"
+    reads = "text"
     aliases = ("highlight", "highlighted sections", "highlighted section")
     description = "*highlighted* spans (one line, non-blank text)"
 
@@ -234,6 +244,7 @@ class SeparatedParts(_Defined):
     separators, which a count cannot say (see the README)."""
 
     argument = "separator"
+    reads = "text"
 
     def __init__(self, name: str, separator: str | None = None, definition: str = "formatbook"):
         super().__init__(definition)
