@@ -42,7 +42,11 @@ class _Instruction:
         return f"<instruction {self.describe()}{suffix}>"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and vars(other) == vars(self)
+        return (
+            type(other) is type(self)
+            and isinstance(other, _Instruction)
+            and (other.describe(), other.definition) == (self.describe(), self.definition)
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.describe(), self.definition))

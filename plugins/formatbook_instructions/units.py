@@ -96,6 +96,7 @@ class Bullets(_Defined):
     reads = "text"  # markup: counted in the checked text, not in a format's values
     aliases = ("bullet", "bullet points", "bullet point")
     description = "Markdown bullet items (lines starting with '* ' or '- ')"
+    hint = "Markdown bullet points: lines starting with '* '"
 
     def find(self, text: str) -> list[tuple[int, int]]:
         if self.definition == "ifeval":
@@ -145,6 +146,7 @@ class Highlights(_Defined):
     reads = "text"
     aliases = ("highlight", "highlighted sections", "highlighted section")
     description = "*highlighted* spans (one line, non-blank text)"
+    hint = "highlight with Markdown, like *this*"
 
     def find(self, text: str) -> list[tuple[int, int]]:
         if self.definition == "formatbook":
@@ -178,6 +180,7 @@ class Placeholders(_Defined):
     name = "placeholders"
     aliases = ("placeholder",)
     description = "[name]-style placeholders"
+    hint = "in square brackets, such as [address]"
 
     def find(self, text: str) -> list[tuple[int, int]]:
         if self.definition == "ifeval":
@@ -222,6 +225,7 @@ class CapitalWords(_Defined):
     name = "capital words"
     aliases = ("capital word", "all-capital words", "uppercase words")
     description = "words written all in capitals"
+    hint = "words written entirely in capital letters"
 
     def find(self, text: str) -> list[tuple[int, int]]:
         pattern = _IFEVAL_TOKEN if self.definition == "ifeval" else _WORD
