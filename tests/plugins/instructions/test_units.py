@@ -258,3 +258,24 @@ def test_ifeval_emulations_agree_with_ifeval_patterns(text):
     )
     assert Highlights("ifeval").count(text) == highlights
     assert Placeholders("ifeval").count(text) == len(re.findall(r"\[.*?\]", text))
+
+
+# --- the settled_end contract, on generated texts ---------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PIECES = st.sampled_from(
+    ["a", "A", "t", "d", "data", "DATA", " ", "\n", ",", "*", "**", "* ", "- ", "[", "]", "(", "'", "_",
+     "***", "SECTION", "1", "É", "ab", "aba", "\r"]  # fmt: skip
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES, max_size=25), st.lists(PIECES, max_size=4), st.sampled_from(UNITS))
+def test_settled_end_contract_on_generated_text(pieces, more, unit):
+    text, continuation = "".join(pieces), "".join(more)
+    for start in (0, len(text) // 2, len(text)):
+        i = unit.settled_end(text, start)
+        assert 0 <= i <= len(text)
+        assert unit.count(text[:i]) + unit.count(text[i:] + continuation) == unit.count(text + continuation)
