@@ -65,7 +65,7 @@ def where_counted(violation: Violation, unit: Any, values: list[str], text: str 
         return violation
     quoted = ", ".join(repr(v if len(v) <= 40 else v[:39] + "…") for v in holding[:SHOWN])
     more = ", …" if len(holding) > SHOWN else ""
-    return replace(violation, message=f"{violation.message}, in the values {quoted}{more}")
+    return replace(violation, message=f"{violation.message}: the values {quoted}{more}")
 
 
 def _describe(instruction: Any) -> str:
