@@ -62,7 +62,9 @@ class LiteralUnit(_Defined):
     def __init__(self, text: str | None = None, definition: str = "formatbook"):
         super().__init__(definition)
         self.text = text
-        self._literal = None if text is None else Literal(text, "formatbook" if definition == "formatbook" else "substring")
+        self._literal = (
+            None if text is None else Literal(text, "formatbook" if definition == "formatbook" else "substring")
+        )
 
     def with_argument(self, value: str) -> LiteralUnit:
         return LiteralUnit(value, self.definition)

@@ -16,9 +16,7 @@ def test_the_correction_lists_each_instruction_with_its_fix():
     message = correction(Attempt("p", reply, check(reply, exp)), exp)
     lines = message.splitlines()
     assert lines[0] == "Your reply was not accepted:"
-    assert lines[1] == (
-        '- 1 "," exceed the maximum of 0: line 1 col 16. Shorten it: do not use "," at all.'
-    )
+    assert lines[1] == ('- 1 "," exceed the maximum of 0: line 1 col 16. Shorten it: do not use "," at all.')
     assert "ends with 'Thanks!' instead of 'Any other questions?'" in lines[2]
     assert lines[2].endswith('End your reply with exactly "Any other questions?", with nothing after it.')
     assert "1 capital letter (CASE lower): line 2 col 1 'T'" in message
@@ -30,7 +28,14 @@ def test_the_correction_lists_each_instruction_with_its_fix():
 def test_a_stopped_reply_is_reminded_of_the_streamed_instructions():
     exp = parse_expectations(EXP)
     message = correction(
-        Attempt("p", "all good until Now", check("x", exp), stopped=True, stop_reason="a capital letter 'N'", stop_position=15),
+        Attempt(
+            "p",
+            "all good until Now",
+            check("x", exp),
+            stopped=True,
+            stop_reason="a capital letter 'N'",
+            stop_position=15,
+        ),
         exp,
     )
     assert "stopped after 18 characters" in message

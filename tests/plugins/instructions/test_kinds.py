@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import Expectations, check
+from formatbook_core import Expectations, check, guidance
 from formatbook_core.expectations import parse_expectations
 from formatbook_core.results import ExpectationError
 from formatbook_instructions import (
@@ -282,7 +282,7 @@ def test_check_reports_each_failed_instruction():
 
 def test_spans_are_offsets_into_the_reply_after_a_think_block():
     reply = "<think>Plan, plan</think>\nhello World"
-    result = check(reply, "EXPECT CASE lower\nEXPECT MAX 0 \",\"")
+    result = check(reply, 'EXPECT CASE lower\nEXPECT MAX 0 ","')
     (v,) = result.violations  # the think block's comma and capital are set aside
     assert v.code == "instructions.case"
     assert reply[v.span.start : v.span.end] == "W"
@@ -304,8 +304,6 @@ def test_ifeval_registry_selects_ifeval_definitions():
 
 
 def test_guidance_says_each_instruction():
-    from formatbook_core import guidance
-
     text = guidance('EXPECT CASE lower\nEXPECT MAX 0 ","\nEXPECT EXACTLY 3 BULLETS\nEXPECT QUOTED')
     assert "lowercase letters" in text
     assert 'Do not use ","' in text

@@ -16,6 +16,7 @@ from formatbook_core import StreamGuard, check, guidance
 from formatbook_core.cli import main
 from formatbook_core.expectations import parse_expectations
 from formatbook_core.registry import Registry, set_default_registry
+from formatbook_core.results import ExpectationError
 
 README = Path(__file__).resolve().parents[3] / "plugins" / "formatbook_instructions" / "README.md"
 
@@ -64,7 +65,5 @@ def test_the_kind_works_on_the_command_line(registry, capsys, monkeypatch):
 
 
 def test_without_the_plugin_the_line_is_an_error():
-    from formatbook_core.results import ExpectationError
-
     with pytest.raises(ExpectationError, match="unknown format, sign or kind 'NO'"):
         parse_expectations("EXPECT NO EMOJI", registry=Registry())

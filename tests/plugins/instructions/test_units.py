@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from formatbook_core import Count, Expectations, check
 from formatbook_core.counting import IncrementalCount
+from formatbook_core.expectations import parse_expectations
+from formatbook_core.results import ExpectationError
 from formatbook_instructions import (
     Bullets,
     CapitalWords,
@@ -202,7 +208,7 @@ def test_commas_in_json_count_on_values_only():
     result = check('{"name": "Lovelace, Ada"}', 'EXPECT JSON\nEXPECT MAX 0 ","')
     assert not result.ok
     assert result.counts['","'] == 1
-    assert result.violations[0].message == '1 "," exceed the maximum of 0: the values \'Lovelace, Ada\''
+    assert result.violations[0].message == "1 \",\" exceed the maximum of 0: the values 'Lovelace, Ada'"
 
 
 def test_markup_units_count_the_payload_text_with_a_format():
@@ -215,8 +221,6 @@ def test_markup_units_count_the_payload_text_with_a_format():
 
 
 def test_a_markup_unit_cannot_be_scoped():
-    from formatbook_core.results import ExpectationError
-
     with pytest.raises(ExpectationError, match="BULLETS counts markup in the whole checked text"):
         check("x", 'EXPECT MARKDOWN\nEXPECT EXACTLY 3 BULLETS IN "Steps"')
 
@@ -228,17 +232,16 @@ def test_a_word_count_in_a_markdown_section_still_counts_values():
 
 
 def test_python_count_equals_the_line():
-    from formatbook_core.expectations import parse_expectations
-
     parsed = parse_expectations('EXPECT EXACTLY 4 PARAGRAPHS SEPARATED BY "***"\nEXPECT MAX 0 ","')
-    built = Expectations(counts=[Count("paragraphs separated by", exactly=4, arg="***"), Count("literal", max=0, arg=",")])
+    built = Expectations(
+        counts=[Count("paragraphs separated by", exactly=4, arg="***"), Count("literal", max=0, arg=",")]
+    )
     assert parsed.counts == built.counts
     assert [c.describe() for c in built.counts] == ['EXACTLY 4 PARAGRAPHS SEPARATED BY "***"', 'MAX 0 ","']
 
 
 # --- the IFEval emulations against IFEval's own patterns (fine on these short samples) ------
 
-import re  # noqa: E402
 
 REFERENCE_SAMPLES = [
     "* one\n* two\n- three\n\n  * nested *x*\n---\n-5\n**bold** [a] [] [b](c)\n",
@@ -262,12 +265,35 @@ def test_ifeval_emulations_agree_with_ifeval_patterns(text):
 
 # --- the settled_end contract, on generated texts ---------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 PIECES = st.sampled_from(
-    ["a", "A", "t", "d", "data", "DATA", " ", "\n", ",", "*", "**", "* ", "- ", "[", "]", "(", "'", "_",
-     "***", "SECTION", "1", "É", "ab", "aba", "\r"]  # fmt: skip
+    [
+        "a",
+        "A",
+        "t",
+        "d",
+        "data",
+        "DATA",
+        " ",
+        "\n",
+        ",",
+        "*",
+        "**",
+        "* ",
+        "- ",
+        "[",
+        "]",
+        "(",
+        "'",
+        "_",
+        "***",
+        "SECTION",
+        "1",
+        "É",
+        "ab",
+        "aba",
+        "\r",
+    ]  # fmt: skip
 )
 
 
