@@ -117,6 +117,7 @@ def load_expectations(lines: Sequence[str] = (), expect_file: str | None = None,
         schema=main.schema,
         options=main.options,
         counts=[*from_file.counts, *from_cli.counts],
+        instructions=[*from_file.instructions, *from_cli.instructions],
         base_dir=main.base_dir,
     )
 

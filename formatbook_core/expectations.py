@@ -175,6 +175,17 @@ class Expectations:
             self._schema_loaded = True
         return self._loaded_schema
 
+    def _validate_instructions(self, registry: Any) -> None:
+        """Parse instructions given as EXPECT text; reject what is no instruction."""
+        for index, instruction in enumerate(self.instructions):
+            if isinstance(instruction, str):
+                self.instructions[index] = parse_instruction(instruction, registry)
+            elif not all(callable(getattr(instruction, m, None)) for m in ("check", "describe", "guidance", "stream")):
+                raise ExpectationError(
+                    f"an instruction is EXPECT text or an object with check(), describe(), guidance() and stream(), "
+                    f"not {instruction!r}"
+                )
+
     def unit_of(self, count: Count) -> Any:
         """The unit object that counts ``count`` (with its argument bound)."""
         from .kinds import bind_unit  # noqa: PLC0415 - light, but only for counts
@@ -199,17 +210,7 @@ class Expectations:
             self.options = validate_options(fmt, self.options, self._lines.get(-1))
 
         registry = self._registry()
-        from .kinds import bind_unit  # noqa: PLC0415
-
-        for index, instruction in enumerate(self.instructions):
-            if isinstance(instruction, str):
-                self.instructions[index] = parse_instruction(instruction, registry)
-            elif not all(callable(getattr(instruction, m, None)) for m in ("check", "describe", "guidance", "stream")):
-                raise ExpectationError(
-                    f"an instruction is EXPECT text or an object with check(), describe(), guidance() and stream(), "
-                    f"not {instruction!r}",
-                    self._lines.get(-2 - index),
-                )
+        self._validate_instructions(registry)
         bounds: dict[tuple[str, str | None, str | None], dict[str, int]] = {}
         for index, count in enumerate(self.counts):
             line = self._lines.get(index)
@@ -221,15 +222,7 @@ class Expectations:
                 raise ExpectationError(
                     f"unknown counting unit {count.unit!r}" + _hint(suggestion), line, suggestion and suggestion.upper()
                 )
-            if count.arg is not None and not isinstance(count.arg, str):
-                raise ExpectationError(f"the argument of a count is a string, not {count.arg!r}", line)
-            bound = bind_unit(unit, count.arg, line)
-            spelled = getattr(unit, "spelled", None)
-            label = spelled(count.arg) if callable(spelled) and count.arg is not None else None
-            if unit.name != count.unit or label != count.label:
-                count = replace(count, unit=unit.name, label=label)
-                self.counts[index] = count
-            del bound
+            count = self.counts[index] = _with_unit(count, unit, line)
             for label, amount in (("MIN", count.min), ("MAX", count.max), ("EXACTLY", count.exactly)):
                 if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount < 0):
                     raise ExpectationError(f"{label} needs a whole number ≥ 0, not {amount!r}", line)
@@ -237,6 +230,12 @@ class Expectations:
                 raise ExpectationError(f"a count of {count.unit} needs MIN, MAX or EXACTLY", line)
             if count.per not in (None, "value"):
                 raise ExpectationError(f'per={count.per!r}: the only "per" is per=value (each value on its own)', line)
+            if count.scope is not None and getattr(unit, "reads", "values") == "text":
+                raise ExpectationError(
+                    f"{unit.name.upper()} counts markup in the whole checked text: it cannot be scoped"
+                    f' (IN "{count.scope}")',
+                    line,
+                )
             if count.scope is not None:
                 if fmt is None:
                     raise ExpectationError(f'a scope (IN "{count.scope}") needs a format that resolves it', line)
@@ -263,6 +262,20 @@ class Expectations:
                 raise ExpectationError(f"EXACTLY {seen['exactly']} contradicts the other limits on {count.key}", line)
             if low is not None and high is not None and low > high:
                 raise ExpectationError(f"MIN {low} is more than MAX {high} on {count.key}", line)
+
+
+def _with_unit(count: Count, unit: Any, line: str | None) -> Count:
+    """``count`` naming ``unit`` by its name, its argument checked and its label set."""
+    from .kinds import bind_unit  # noqa: PLC0415
+
+    if count.arg is not None and not isinstance(count.arg, str):
+        raise ExpectationError(f"the argument of a count is a string, not {count.arg!r}", line)
+    bind_unit(unit, count.arg, line)  # raises for a missing or unexpected argument
+    spelled = getattr(unit, "spelled", None)
+    label = spelled(count.arg) if callable(spelled) and count.arg is not None else None
+    if unit.name != count.unit or label != count.label:
+        return replace(count, unit=unit.name, label=label)
+    return count
 
 
 def parse_expectations(
@@ -387,7 +400,9 @@ def parse_instruction(text: str, registry: Any = None) -> Any:
         first = body.split()[:3]
         suggestion = _nearest_start(first, reg.kind_phrases()) if first else None
         raise ExpectationError(
-            f"{line!r} names no registered expectation kind" + _hint(suggestion), line, suggestion and suggestion.upper()
+            f"{line!r} names no registered expectation kind" + _hint(suggestion),
+            line,
+            suggestion and suggestion.upper(),
         )
     return instruction
 
@@ -441,7 +456,8 @@ def _parse_count(tokens: list[Any], line: str, registry: Any) -> Count:
         unit_word = words[2]
         if tokens[2].quoted:
             raise ExpectationError(
-                f"{line!r}: no plugin counts quoted literals ({unit_word!r}); is formatbook_instructions installed?", line
+                f"{line!r}: no plugin counts quoted literals ({unit_word!r}); is formatbook_instructions installed?",
+                line,
             )
         suggestion = _nearest(unit_word.lower(), registry.unit_names())
         hint = _hint(suggestion)
@@ -455,7 +471,9 @@ def _parse_count(tokens: list[Any], line: str, registry: Any) -> Count:
     elif getattr(unit, "argument", None) is not None:
         from .kinds import example_of  # noqa: PLC0415
 
-        if not rest or (not rest[0].quoted and rest[0].text.lower() in ("in",) or rest[0].text.lower().startswith("per=")):
+        if not rest or (
+            not rest[0].quoted and rest[0].text.lower() in ("in",) or rest[0].text.lower().startswith("per=")
+        ):
             raise ExpectationError(
                 f"{line!r}: {unit.name.upper()} needs a {unit.argument}: e.g. {example_of(unit)}", line
             )
@@ -475,7 +493,8 @@ def _parse_count(tokens: list[Any], line: str, registry: Any) -> Count:
                 suggestion,
             )
         scope = rest[1].text
-    return Count(unit.name, scope=scope, per=per, arg=arg, **{sign: amount})
+    limits: dict[str, int] = {sign: amount}
+    return Count(unit.name, scope=scope, per=per, arg=arg, **limits)  # type: ignore[arg-type]
 
 
 def _unit_at(tokens: list[Any], index: int, registry: Any) -> tuple[Any, int]:

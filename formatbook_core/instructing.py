@@ -40,7 +40,9 @@ def judge(exp: Any, result: CheckResult, offset: int | None) -> None:
             result.ok = False
 
 
-def where_counted(violation: Violation, unit: Any, values: list[str], text: str | None, offset: int | None) -> Violation:
+def where_counted(
+    violation: Violation, unit: Any, values: list[str], text: str | None, offset: int | None
+) -> Violation:
     """``violation`` (a count over its MAX) with where the units are, when the unit can
     find them (``find(text) -> [(start, end), ...]``): ``line 2 col 14, line 5 col 3, …``
     in the checked ``text`` (no format), else the values that hold them."""
@@ -57,7 +59,9 @@ def where_counted(violation: Violation, unit: Any, values: list[str], text: str 
             span = Span(spots[0][0], spots[0][1])
             if offset is not None:
                 span = span.shift(offset)
-            return replace(violation, message=f"{violation.message}: {shown}{more}", span=span if offset is not None else None)
+            return replace(
+                violation, message=f"{violation.message}: {shown}{more}", span=span if offset is not None else None
+            )
         holding = [v for v in values if find(v)]
     except Exception:  # where is a courtesy: the count itself stands
         return violation
@@ -65,7 +69,7 @@ def where_counted(violation: Violation, unit: Any, values: list[str], text: str 
         return violation
     quoted = ", ".join(repr(v if len(v) <= 40 else v[:39] + "…") for v in holding[:SHOWN])
     more = ", …" if len(holding) > SHOWN else ""
-    return replace(violation, message=f"{violation.message}, in the values {quoted}{more}")
+    return replace(violation, message=f"{violation.message}: the values {quoted}{more}")
 
 
 def _describe(instruction: Any) -> str:

@@ -18,6 +18,10 @@ small protocols:
   can pass ``check``; it must never turn falsy on a text ``check`` accepts, and its work
   is linear in the text fed.
 
+A violation an instruction reports sets ``keyword`` to its kind's phrase (``"ends with"``)
+and ``expected`` to what it wanted: the re-ask message then finds the instruction and adds
+its ``guidance()`` as the fix.
+
 Units that take an argument (``PARAGRAPHS SEPARATED BY "***"``, and the quoted literal
 ``","``) are ordinary units with ``argument`` set (a noun: ``"separator"``) and a
 ``with_argument(value)`` method giving the bound unit; the quoted-literal unit sets

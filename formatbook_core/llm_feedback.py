@@ -9,6 +9,7 @@ it in the conversation.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .expectations import Count, Expectations
@@ -38,6 +39,7 @@ def correction(previous: Attempt, expectations: Expectations) -> str:
             f"accepted: {previous.stop_reason or 'it broke the rules'}{where}."
         )
         reminders = [count_guidance(c, expectations.fmt) for c in expectations.counts if c.upper is not None]
+        reminders += [i.guidance() for i in expectations.instructions if _streams(i)]
         if reminders:
             lines.append("Remember: " + " ".join(reminders))
     else:
@@ -109,6 +111,9 @@ def _fix(v: Violation, expectations: Expectations) -> str:
     code, expected = v.code, v.expected
     if code.startswith("count."):
         return _count_fix(code, _count_of(v, expectations), expectations)
+    instruction = _instruction_of(v, expectations)
+    if instruction is not None:
+        return str(instruction.guidance())
     if code == "reply.empty":
         return "Write the answer as text."
     if code.endswith(".not_found"):
@@ -133,14 +138,41 @@ def _fix(v: Violation, expectations: Expectations) -> str:
 
 
 def _count_of(v: Violation, expectations: Expectations) -> Count | None:
-    """The count a ``count.*`` violation is about: its limit, its unit and its scope match."""
+    """The count a ``count.*`` violation is about: its limit, its unit and its scope match
+    (read in the message before the limit: what follows lists positions or values)."""
+    head = re.split(r" exceed the maximum| fall short of the minimum|, expected exactly", v.message)[0]
     for c in expectations.counts:
         if not v.keyword or getattr(c, v.keyword, None) != v.expected:
             continue
-        scoped = f' in "{c.scope}"' in v.message if c.scope is not None else " in " not in v.message
-        if f" {c.unit}" in v.message and scoped:
+        scoped = f' in "{c.scope}"' in head if c.scope is not None else " in " not in head.replace(c.noun, "")
+        if f" {c.noun}" in head and scoped:
             return c
     return None
+
+
+def _instruction_of(v: Violation, expectations: Expectations) -> Any:
+    """The instruction a violation is about: its ``keyword`` is the kind's phrase (the start
+    of the instruction's EXPECT line); of several, the one naming ``expected``."""
+    if not v.keyword or not expectations.instructions:
+        return None
+    found = [i for i in expectations.instructions if _described(i).lower().startswith(v.keyword.lower())]
+    if len(found) > 1 and v.expected is not None:
+        found = [i for i in found if str(v.expected) in _described(i)] or found
+    return found[0] if found else None
+
+
+def _described(instruction: Any) -> str:
+    try:
+        return str(instruction.describe())
+    except Exception:  # a plugin's bug must not break the correction
+        return ""
+
+
+def _streams(instruction: Any) -> bool:
+    try:
+        return instruction.stream() is not None
+    except Exception:
+        return False
 
 
 def _count_fix(code: str, count: Count | None, expectations: Expectations) -> str:

@@ -332,7 +332,9 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
             violation = compare_count(count, amount)
         else:
             try:
-                if count.scope is not None:
+                if fmt is not None and getattr(exp.unit_of(count), "reads", "values") == "text":
+                    scoped = [text] if text.strip() else []  # markup units count the payload
+                elif count.scope is not None:
                     scoped = _strings(fmt.extract_scope(text, count.scope, schema, **exp.options))
                 elif fmt is None:
                     scoped = [text] if text.strip() else []
@@ -378,7 +380,8 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
             if violation is not None and count.upper is not None and amount > count.upper:
                 from .instructing import where_counted  # noqa: PLC0415
 
-                violation = where_counted(violation, unit, scoped, text if fmt is None else None, offset)
+                whole = fmt is None or getattr(unit, "reads", "values") == "text"
+                violation = where_counted(violation, unit, scoped, text if whole else None, offset)
         if violation is not None:
             result.violations.append(violation)
             result.ok = False
@@ -427,6 +430,8 @@ def count_guidance(count: Count, fmt: Any) -> str:
     structured = fmt is not None and getattr(fmt, "structured", True)
     about = " (count only the values, not the syntax)" if structured and not where else ""
     noun = count.noun
+    if count.arg is not None and count.upper == 0 and not count.lower:
+        return f"Do not use {noun} at all{where}{about}."
     if count.arg is not None:  # a literal or a unit with an argument: say it as counted
         noun = f"occurrences of {noun}" if noun.startswith('"') else noun
         amounts = [count.exactly] if count.exactly is not None else [count.min, count.max]
@@ -448,7 +453,18 @@ def count_guidance(count: Count, fmt: Any) -> str:
         limit = f"at most {_amount(count.max, noun)}"
     else:
         limit = f"at least {_amount(count.min, noun)}"
-    return f"Write {limit}{where}{about}.{_unit_words(count)}"
+    return f"Write {limit}{_hint(count)}{where}{about}.{_unit_words(count)}"
+
+
+def _hint(count: Count) -> str:
+    """What a unit means, in a few words a model acts on (a unit's optional ``hint``)."""
+    from .registry import default_registry  # noqa: PLC0415
+
+    try:
+        hint = getattr(default_registry().unit(count.unit), "hint", "")
+    except Exception:  # a registry that cannot load: the count says enough
+        return ""
+    return f" ({hint})" if isinstance(hint, str) and hint else ""
 
 
 def scope_words(scope: str, fmt: Any) -> str:

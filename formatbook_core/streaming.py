@@ -316,6 +316,8 @@ class StreamGuard:
                 if key is None:
                     continue  # a scope the checker does not keep is settled by finish()
             unit = exp.unit_of(count)
+            if fmt is not None and getattr(unit, "reads", "values") == "text":
+                continue  # a markup unit counts the located payload: settled by finish()
             base = registry.unit(unit.based_on) if getattr(unit, "based_on", None) else unit
             self._limits.append(_Limit(count, upper, unit, base, key))
         # instructions stream only without a format: then the text the guard feeds on is

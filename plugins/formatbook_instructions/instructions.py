@@ -42,7 +42,11 @@ class _Instruction:
         return f"<instruction {self.describe()}{suffix}>"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and vars(other) == vars(self)
+        return (
+            type(other) is type(self)
+            and isinstance(other, _Instruction)
+            and (other.describe(), other.definition) == (self.describe(), self.definition)
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.describe(), self.definition))
@@ -449,7 +453,9 @@ class ParagraphStartsWith(_Instruction):
     def __init__(self, number: int, word: str, definition: str = "formatbook"):
         self.definition = check_definition(definition)
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise ExpectationError(f"PARAGRAPH needs a number ≥ 1, not {number!r}: EXPECT PARAGRAPH 2 STARTS WITH \"However\"")
+            raise ExpectationError(
+                f'PARAGRAPH needs a number ≥ 1, not {number!r}: EXPECT PARAGRAPH 2 STARTS WITH "However"'
+            )
         if not word.strip():
             raise ExpectationError('PARAGRAPH n STARTS WITH needs a word: EXPECT PARAGRAPH 2 STARTS WITH "However"')
         self.number = number
@@ -494,9 +500,7 @@ class ParagraphStartsWith(_Instruction):
         rest = body[lead:]
         size = len(self.word)
         head = rest[:size]
-        ok = head.lower() == self.word.lower() and not (
-            self.word[-1].isalnum() and rest[size : size + 1].isalnum()
-        )
+        ok = head.lower() == self.word.lower() and not (self.word[-1].isalnum() and rest[size : size + 1].isalnum())
         if ok:
             return []
         shown = rest.split()[0] if rest.split() else rest
@@ -511,9 +515,7 @@ class ParagraphStartsWith(_Instruction):
         return Violation("instructions.paragraph_start", message, span=span, keyword="paragraph", expected=self.word)
 
     def guidance(self) -> str:
-        return (
-            f"Separate paragraphs with a blank line, and start paragraph {self.number} with the word {quote(self.word)}."
-        )
+        return f"Separate paragraphs with a blank line, and start paragraph {self.number} with the word {quote(self.word)}."
 
 
 # --- the kinds: EXPECT lines -------------------------------------------------------------
@@ -599,7 +601,9 @@ class OneOfKind(_Kind):
         for token in args:
             if expect_option:
                 if not token.quoted and token.text in ("|", "or", "OR"):
-                    raise ExpectationError(f"{line!r}: an option is missing before {token.text!r}: {self.example}", line)
+                    raise ExpectationError(
+                        f"{line!r}: an option is missing before {token.text!r}: {self.example}", line
+                    )
                 options.append(token.text)
             elif token.quoted or token.text not in ("|", "or", "OR"):
                 raise ExpectationError(

@@ -76,16 +76,20 @@ def _raw(text: str) -> re.Pattern[str]:
 
 def settled_end(lit: Literal, text: str, start: int = 0) -> int:
     """The largest index ``i`` (searched from about ``start`` on) where counting ``lit`` is
-    additive for every continuation: no occurrence (overlapping ones included) straddles
-    ``i``, every occurrence starting before ``i`` is fully known with its look-ahead, and
-    (whole words) the character before ``i`` is no letter or digit, so look-arounds agree.
-    0 when none is found; the cost is linear in ``len(text) - start`` times the literal's
-    length."""
+    additive for every continuation: no occurrence straddles ``i`` — neither one in the
+    text (overlapping ones included) nor one the text's end may begin (a suffix that is a
+    prefix of the literal) — and, for whole words, the character before ``i`` is no letter
+    or digit, so that the look-arounds on both sides agree. 0 when none is found; the cost
+    is linear in ``len(text) - start`` times the literal's length."""
     if lit.mode == "word":
         return 0  # \b around a non-word character looks past the split: never settled early
     size = len(lit.text)
     length = len(text)
-    high = length - size - lit.context + 1
+    high = length
+    for j in range(max(0, length - size + 1), length):  # an occurrence the continuation may complete
+        if _prefix(lit.text, length - j).fullmatch(text, j):
+            high = j
+            break
     low = max(1, start - size - 2)
     if high < low:
         return 0
@@ -102,3 +106,8 @@ def settled_end(lit: Literal, text: str, start: int = 0) -> int:
             continue
         return i
     return 0
+
+
+@lru_cache(maxsize=1024)
+def _prefix(text: str, size: int) -> re.Pattern[str]:
+    return re.compile(re.escape(text[:size]), re.IGNORECASE)

@@ -46,7 +46,9 @@ class StartsWithStream(_Stream):
                 continue
             want = self.prefix[self.matched]
             if c != want:
-                return self._fail(f"the reply starts {self.prefix[: self.matched] + c!r}, not {self.prefix!r}", start + i)
+                return self._fail(
+                    f"the reply starts {self.prefix[: self.matched] + c!r}, not {self.prefix!r}", start + i
+                )
             self.matched += 1
             if self.matched == len(self.prefix):
                 return _OK
@@ -159,5 +161,7 @@ class QuotedStream(_Stream):
             return _OK
         self.decided = True
         if stripped[0] not in self.openers:
-            return self._fail(f"the reply starts with {stripped[0]!r}, not a double quote", start + len(chunk) - len(stripped))
+            return self._fail(
+                f"the reply starts with {stripped[0]!r}, not a double quote", start + len(chunk) - len(stripped)
+            )
         return _OK

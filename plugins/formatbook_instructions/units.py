@@ -62,7 +62,9 @@ class LiteralUnit(_Defined):
     def __init__(self, text: str | None = None, definition: str = "formatbook"):
         super().__init__(definition)
         self.text = text
-        self._literal = None if text is None else Literal(text, "formatbook" if definition == "formatbook" else "substring")
+        self._literal = (
+            None if text is None else Literal(text, "formatbook" if definition == "formatbook" else "substring")
+        )
 
     def with_argument(self, value: str) -> LiteralUnit:
         return LiteralUnit(value, self.definition)
@@ -93,8 +95,10 @@ class Bullets(_Defined):
     ``*``, or with ``-`` (``---`` and ``-5`` included)."""
 
     name = "bullets"
+    reads = "text"  # markup: counted in the checked text, not in a format's values
     aliases = ("bullet", "bullet points", "bullet point")
     description = "Markdown bullet items (lines starting with '* ' or '- ')"
+    hint = "Markdown bullet points: lines starting with '* '"
 
     def find(self, text: str) -> list[tuple[int, int]]:
         if self.definition == "ifeval":
@@ -106,17 +110,25 @@ class Bullets(_Defined):
 
 
 def _ifeval_bullets(text: str) -> list[tuple[int, int]]:
-    """IFEval's ``^\\s*\\*[^\\*].*$`` and ``^\\s*-.*$`` (multiline), line by line (its
-    ``\\s*`` may cross blank lines, which finds the same bullet lines)."""
+    """IFEval's ``^\\s*\\*[^\\*].*$`` and ``^\\s*-.*$`` (multiline), line by line: its ``\\s*``
+    may cross blank lines (which finds the same bullet lines), and its ``[^\\*]`` may be
+    the line break after a lone ``*``, which then takes the next line with it."""
     found = []
     pos = 0
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
+    taken = False  # this line was swallowed by a lone "*" on the line before
+    for line in text.split("\n"):
+        body = line
         stripped = body.lstrip()
         at = pos + len(body) - len(stripped)
-        if stripped.startswith("-") or (stripped.startswith("*") and stripped[1:2] not in ("", "*")):
+        ends = pos + len(line) < len(text)  # a line break follows
+        lone = stripped == "*" and ends
+        star = not taken and stripped.startswith("*") and (stripped[1:2] not in ("", "*") or lone)
+        taken = star and lone
+        if star:
             found.append((at, pos + len(body)))
-        pos += len(line)
+        if stripped.startswith("-"):
+            found.append((at, pos + len(body)))
+        pos += len(line) + 1
     return found
 
 
@@ -133,8 +145,10 @@ class Highlights(_Defined):
     is no highlight) and not using a bullet marker's ``*``."""
 
     name = "highlights"
+    reads = "text"
     aliases = ("highlight", "highlighted sections", "highlighted section")
     description = "*highlighted* spans (one line, non-blank text)"
+    hint = "highlight with Markdown, like *this*"
 
     def find(self, text: str) -> list[tuple[int, int]]:
         if self.definition == "formatbook":
@@ -168,6 +182,7 @@ class Placeholders(_Defined):
     name = "placeholders"
     aliases = ("placeholder",)
     description = "[name]-style placeholders"
+    hint = "in square brackets, such as [address]"
 
     def find(self, text: str) -> list[tuple[int, int]]:
         if self.definition == "ifeval":
@@ -212,6 +227,7 @@ class CapitalWords(_Defined):
     name = "capital words"
     aliases = ("capital word", "all-capital words", "uppercase words")
     description = "words written all in capitals"
+    hint = "words written entirely in capital letters"
 
     def find(self, text: str) -> list[tuple[int, int]]:
         pattern = _IFEVAL_TOKEN if self.definition == "ifeval" else _WORD
@@ -234,6 +250,7 @@ class SeparatedParts(_Defined):
     separators, which a count cannot say (see the README)."""
 
     argument = "separator"
+    reads = "text"
 
     def __init__(self, name: str, separator: str | None = None, definition: str = "formatbook"):
         super().__init__(definition)

@@ -41,9 +41,14 @@ def _format_of(expect: Path) -> str | None:
             len(words) >= 2
             and words[0].upper() == "EXPECT"
             and words[1].upper() not in ("MIN", "MAX", "EXACTLY", "MINIMUM", "MAXIMUM", "EXACT")
+            and words[1].lower() not in _KIND_WORDS
         ):
             return words[1].lower()
     return None
+
+
+# the first words of the registered expectation kinds (ENDS WITH, CASE...): no format names
+_KIND_WORDS = {phrase.split()[0] for phrase in __import__("formatbook_core").registry.default_registry().kind_phrases()}
 
 
 def _skip_without(fmt: str | None) -> None:

@@ -13,10 +13,11 @@ from pathlib import Path
 import pluggy
 import pytest
 
-from formatbook_core import hookimpl, hookspecs
+from formatbook_core import check, hookimpl, hookspecs
 from formatbook_core import registry as registry_module
+from formatbook_core.expectations import parse_expectations
 from formatbook_core.registry import PluginLoadWarning, Registry
-from formatbook_core.results import ExpectationError
+from formatbook_core.results import ExpectationError, Violation
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -104,10 +105,6 @@ def test_hook_register_units():
 
 
 def test_hook_register_expectation_kinds():
-    from formatbook_core import check
-    from formatbook_core.expectations import parse_expectations
-    from formatbook_core.results import Violation
-
     class NoShouting:
         def __init__(self, word):
             self.word = word
@@ -153,6 +150,7 @@ def test_hook_register_expectation_kinds():
     assert not result.ok and [v.code for v in result.violations] == ["shout.found"]
     assert result.violations[0].message == "STOP shouted at 7"
     assert check("please stop now", exp).ok
+
     # a second plugin claiming the phrase makes it fail with both names
     class Other:
         @hookimpl
