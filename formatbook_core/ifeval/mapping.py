@@ -4,11 +4,13 @@ objects that apply IFEval's own definitions (:mod:`.reference`)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..results import ExpectationError, Violation
-from .reference import CHECKS
+from .ids import INSTRUCTIONS
+from .reference import check_instruction
 
 __all__ = ["expect_lines", "IfevalInstruction", "language_verdict"]
 
@@ -29,67 +31,54 @@ def _limit(relation: str, amount: int, noun: str) -> str:
     raise ExpectationError(f"relation must be 'less than' or 'at least', not {relation!r}")
 
 
+_LINES: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "existence": lambda kw: [f"EXPECT CONTAINS {_q(k)}" for k in kw["keywords"]],
+    "frequency": lambda kw: ["EXPECT " + _limit(kw["relation"], kw["frequency"], _q(kw["keyword"].strip()))],
+    "forbidden_words": lambda kw: [f"EXPECT NOT CONTAINS {_q(w)}" for w in kw["forbidden_words"]],
+    # a one-character literal matches every occurrence, as IFEval counts a letter
+    "letter_frequency": lambda kw: [
+        "EXPECT " + _limit(kw["let_relation"], kw["let_frequency"], _q(kw["letter"].strip()))
+    ],
+    "response_language": lambda kw: [f"EXPECT LANGUAGE {kw['language']}"],
+    "number_sentences": lambda kw: ["EXPECT " + _limit(kw["relation"], kw["num_sentences"], "SENTENCES")],
+    "number_paragraphs": lambda kw: [f'EXPECT EXACTLY {kw["num_paragraphs"]} PARAGRAPHS SEPARATED BY "***"'],
+    "number_words": lambda kw: ["EXPECT " + _limit(kw["relation"], kw["num_words"], "WORDS")],
+    "nth_paragraph_first_word": lambda kw: [
+        f"EXPECT EXACTLY {kw['num_paragraphs']} PARAGRAPHS",
+        f"EXPECT PARAGRAPH {kw['nth_paragraph']} STARTS WITH {_q(kw['first_word'])}",
+    ],
+    "number_placeholders": lambda kw: [f"EXPECT MIN {kw['num_placeholders']} PLACEHOLDERS"],
+    "postscript": lambda kw: [f"EXPECT POSTSCRIPT {_q(kw['postscript_marker'].strip())}"],
+    "number_bullet_lists": lambda kw: [f"EXPECT EXACTLY {kw['num_bullets']} BULLETS"],
+    "constrained_response": lambda kw: ["EXPECT ONE OF " + " | ".join(_q(o) for o in _ONE_OF)],
+    "number_highlighted_sections": lambda kw: [f"EXPECT MIN {kw['num_highlights']} HIGHLIGHTS"],
+    "multiple_sections": lambda kw: [
+        f"EXPECT MIN {kw['num_sections']} SECTIONS MARKED {_q(kw['section_spliter'].strip())}"
+    ],
+    "json_format": lambda kw: ["EXPECT JSON"],
+    "title": lambda kw: ["EXPECT TITLE"],
+    "two_responses": lambda kw: ['EXPECT EXACTLY 2 RESPONSES SEPARATED BY "******"'],
+    "repeat_prompt": lambda kw: [f"EXPECT STARTS WITH {_q(kw['prompt_to_repeat'].strip())}"],
+    "end_checker": lambda kw: [f"EXPECT ENDS WITH {_q(kw['end_phrase'].strip())}"],
+    "capital_word_frequency": lambda kw: [
+        "EXPECT " + _limit(kw["capital_relation"], kw["capital_frequency"], "CAPITAL WORDS")
+    ],
+    "english_capital": lambda kw: ["EXPECT CASE upper", "EXPECT LANGUAGE en"],
+    "english_lowercase": lambda kw: ["EXPECT CASE lower", "EXPECT LANGUAGE en"],
+    "no_comma": lambda kw: ['EXPECT MAX 0 ","'],
+    "quotation": lambda kw: ["EXPECT QUOTED"],
+}
+
+
 def expect_lines(instruction_id: str, kw: dict[str, Any]) -> list[str]:
     """The EXPECT lines that state one IFEval instruction with formatbook's definitions.
 
     >>> expect_lines("punctuation:no_comma", {})
     ['EXPECT MAX 0 ","']
     """
-    kind = instruction_id.split(":", 1)[-1]
-    if kind == "existence":
-        return [f"EXPECT CONTAINS {_q(k)}" for k in kw["keywords"]]
-    if kind == "frequency":
-        return ["EXPECT " + _limit(kw["relation"], kw["frequency"], _q(kw["keyword"].strip()))]
-    if kind == "forbidden_words":
-        return [f"EXPECT NOT CONTAINS {_q(w)}" for w in kw["forbidden_words"]]
-    if kind == "letter_frequency":
-        return ["EXPECT " + _limit(kw["let_relation"], kw["let_frequency"], _q(kw["letter"].strip()))]
-    if kind == "response_language":
-        return [f"EXPECT LANGUAGE {kw['language']}"]
-    if kind == "number_sentences":
-        return ["EXPECT " + _limit(kw["relation"], kw["num_sentences"], "SENTENCES")]
-    if kind == "number_paragraphs":
-        return [f'EXPECT EXACTLY {kw["num_paragraphs"]} PARAGRAPHS SEPARATED BY "***"']
-    if kind == "number_words":
-        return ["EXPECT " + _limit(kw["relation"], kw["num_words"], "WORDS")]
-    if kind == "nth_paragraph_first_word":
-        return [
-            f"EXPECT EXACTLY {kw['num_paragraphs']} PARAGRAPHS",
-            f"EXPECT PARAGRAPH {kw['nth_paragraph']} STARTS WITH {_q(kw['first_word'])}",
-        ]
-    if kind == "number_placeholders":
-        return [f"EXPECT MIN {kw['num_placeholders']} PLACEHOLDERS"]
-    if kind == "postscript":
-        return [f"EXPECT POSTSCRIPT {_q(kw['postscript_marker'].strip())}"]
-    if kind == "number_bullet_lists":
-        return [f"EXPECT EXACTLY {kw['num_bullets']} BULLETS"]
-    if kind == "constrained_response":
-        return ["EXPECT ONE OF " + " | ".join(_q(o) for o in _ONE_OF)]
-    if kind == "number_highlighted_sections":
-        return [f"EXPECT MIN {kw['num_highlights']} HIGHLIGHTS"]
-    if kind == "multiple_sections":
-        return [f"EXPECT MIN {kw['num_sections']} SECTIONS MARKED {_q(kw['section_spliter'].strip())}"]
-    if kind == "json_format":
-        return ["EXPECT JSON"]
-    if kind == "title":
-        return ["EXPECT TITLE"]
-    if kind == "two_responses":
-        return ['EXPECT EXACTLY 2 RESPONSES SEPARATED BY "******"']
-    if kind == "repeat_prompt":
-        return [f"EXPECT STARTS WITH {_q(kw['prompt_to_repeat'].strip())}"]
-    if kind == "end_checker":
-        return [f"EXPECT ENDS WITH {_q(kw['end_phrase'].strip())}"]
-    if kind == "capital_word_frequency":
-        return ["EXPECT " + _limit(kw["capital_relation"], kw["capital_frequency"], "CAPITAL WORDS")]
-    if kind == "english_capital":
-        return ["EXPECT CASE upper", "EXPECT LANGUAGE en"]
-    if kind == "english_lowercase":
-        return ["EXPECT CASE lower", "EXPECT LANGUAGE en"]
-    if kind == "no_comma":
-        return ['EXPECT MAX 0 ","']
-    if kind == "quotation":
-        return ["EXPECT QUOTED"]
-    raise ExpectationError(f"unknown IFEval instruction id {instruction_id!r}")
+    if instruction_id not in INSTRUCTIONS:
+        raise ExpectationError(f"unknown IFEval instruction id {instruction_id!r}")
+    return _LINES[instruction_id.split(":", 1)[1]](kw)
 
 
 def _devanagari(text: str) -> bool:
@@ -137,7 +126,7 @@ class IfevalInstruction:
         """IFEval's verdict on ``text`` (an empty or blank reply follows nothing)."""
         if not text.strip():
             return False
-        return bool(CHECKS(self.instruction_id, self.kwargs, text, self._language))
+        return bool(check_instruction(self.instruction_id, self.kwargs, text, self._language))
 
     def _language(self, text: str, code: str) -> bool | None:
         return language_verdict(text, code, self.registry)

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CHECKS", "count_sentences", "count_capital_words", "count_words"]
+__all__ = ["RULES", "check_instruction", "count_sentences", "count_capital_words", "count_words"]
 
 _WORD = re.compile(r"\w+")
 
@@ -375,64 +375,56 @@ def _language_followed(text: str, code: str, language: Language) -> bool:
     return True if verdict is None else verdict  # undetectable counts as followed, as in IFEval
 
 
-def _check(instruction_id: str, kw: dict[str, Any], text: str, language: Language) -> bool:
-    kind = instruction_id.split(":", 1)[1]
-    if kind == "existence":
-        return all(_count_literal(text, k) > 0 for k in kw["keywords"])
-    if kind == "frequency":
-        return _compare(_count_literal(text, kw["keyword"].strip()), kw["relation"], kw["frequency"])
-    if kind == "forbidden_words":
-        return not any(
-            re.search(r"\b" + re.escape(w) + r"\b", text, flags=re.IGNORECASE) for w in kw["forbidden_words"]
-        )
-    if kind == "letter_frequency":
-        letter = kw["letter"].strip().lower()
-        return _compare(text.lower().count(letter), kw["let_relation"], kw["let_frequency"])
-    if kind == "response_language":
-        return _language_followed(text, kw["language"], language)
-    if kind == "number_sentences":
-        return _compare(count_sentences(text), kw["relation"], kw["num_sentences"])
-    if kind == "number_paragraphs":
-        return _paragraphs_stars(text, kw["num_paragraphs"])
-    if kind == "number_words":
-        return _compare(count_words(text), kw["relation"], kw["num_words"])
-    if kind == "nth_paragraph_first_word":
-        return _nth_paragraph(text, kw["num_paragraphs"], kw["nth_paragraph"], kw["first_word"])
-    if kind == "number_placeholders":
-        return _placeholders(text) >= kw["num_placeholders"]
-    if kind == "postscript":
-        return _postscript(text, kw["postscript_marker"].strip())
-    if kind == "number_bullet_lists":
-        return _bullets(text) == kw["num_bullets"]
-    if kind == "constrained_response":
-        value = text.strip()
-        return any(o in value for o in ("My answer is yes.", "My answer is no.", "My answer is maybe."))
-    if kind == "number_highlighted_sections":
-        return _highlights(text) >= kw["num_highlights"]
-    if kind == "multiple_sections":
-        return _sections(text, kw["section_spliter"].strip()) >= kw["num_sections"]
-    if kind == "json_format":
-        return _json(text)
-    if kind == "title":
-        return _title(text)
-    if kind == "two_responses":
-        return _two_responses(text)
-    if kind == "repeat_prompt":
-        return text.strip().lower().startswith(kw["prompt_to_repeat"].strip().lower())
-    if kind == "end_checker":
-        return text.strip().strip('"').lower().endswith(kw["end_phrase"].strip().lower())
-    if kind == "capital_word_frequency":
-        return _compare(count_capital_words(text), kw["capital_relation"], kw["capital_frequency"])
-    if kind == "english_capital":
-        return text.isupper() and _language_followed(text, "en", language)
-    if kind == "english_lowercase":
-        return text.islower() and _language_followed(text, "en", language)
-    if kind == "no_comma":
-        return "," not in text
-    if kind == "quotation":
-        value = text.strip()
-        return len(value) > 1 and value[0] == '"' and value[-1] == '"'
-    raise KeyError(instruction_id)
+def _quoted(text: str) -> bool:
+    value = text.strip()
+    return len(value) > 1 and value[0] == '"' and value[-1] == '"'
 
 
-CHECKS = _check
+def _forbidden(text: str, words: list[str]) -> bool:
+    return not any(re.search(r"\b" + re.escape(w) + r"\b", text, flags=re.IGNORECASE) for w in words)
+
+
+_OPTIONS = ("My answer is yes.", "My answer is no.", "My answer is maybe.")
+
+Rule = Callable[[dict[str, Any], str, Language], bool]
+
+#: IFEval's check per instruction (the part of the id after the colon): kwargs, text,
+#: the language judge -> followed.
+RULES: dict[str, Rule] = {
+    "existence": lambda kw, t, _: all(_count_literal(t, k) > 0 for k in kw["keywords"]),
+    "frequency": lambda kw, t, _: _compare(_count_literal(t, kw["keyword"].strip()), kw["relation"], kw["frequency"]),
+    "forbidden_words": lambda kw, t, _: _forbidden(t, kw["forbidden_words"]),
+    "letter_frequency": lambda kw, t, _: _compare(
+        t.lower().count(kw["letter"].strip().lower()), kw["let_relation"], kw["let_frequency"]
+    ),
+    "response_language": lambda kw, t, lang: _language_followed(t, kw["language"], lang),
+    "number_sentences": lambda kw, t, _: _compare(count_sentences(t), kw["relation"], kw["num_sentences"]),
+    "number_paragraphs": lambda kw, t, _: _paragraphs_stars(t, kw["num_paragraphs"]),
+    "number_words": lambda kw, t, _: _compare(count_words(t), kw["relation"], kw["num_words"]),
+    "nth_paragraph_first_word": lambda kw, t, _: _nth_paragraph(
+        t, kw["num_paragraphs"], kw["nth_paragraph"], kw["first_word"]
+    ),
+    "number_placeholders": lambda kw, t, _: _placeholders(t) >= kw["num_placeholders"],
+    "postscript": lambda kw, t, _: _postscript(t, kw["postscript_marker"].strip()),
+    "number_bullet_lists": lambda kw, t, _: _bullets(t) == kw["num_bullets"],
+    "constrained_response": lambda kw, t, _: any(o in t.strip() for o in _OPTIONS),
+    "number_highlighted_sections": lambda kw, t, _: _highlights(t) >= kw["num_highlights"],
+    "multiple_sections": lambda kw, t, _: _sections(t, kw["section_spliter"].strip()) >= kw["num_sections"],
+    "json_format": lambda kw, t, _: _json(t),
+    "title": lambda kw, t, _: _title(t),
+    "two_responses": lambda kw, t, _: _two_responses(t),
+    "repeat_prompt": lambda kw, t, _: t.strip().lower().startswith(kw["prompt_to_repeat"].strip().lower()),
+    "end_checker": lambda kw, t, _: t.strip().strip('"').lower().endswith(kw["end_phrase"].strip().lower()),
+    "capital_word_frequency": lambda kw, t, _: _compare(
+        count_capital_words(t), kw["capital_relation"], kw["capital_frequency"]
+    ),
+    "english_capital": lambda kw, t, lang: t.isupper() and _language_followed(t, "en", lang),
+    "english_lowercase": lambda kw, t, lang: t.islower() and _language_followed(t, "en", lang),
+    "no_comma": lambda kw, t, _: "," not in t,
+    "quotation": lambda kw, t, _: _quoted(t),
+}
+
+
+def check_instruction(instruction_id: str, kw: dict[str, Any], text: str, language: Language) -> bool:
+    """IFEval's verdict for one instruction on ``text`` (``KeyError`` for an unknown id)."""
+    return RULES[instruction_id.split(":", 1)[1]](kw, text, language)
