@@ -35,7 +35,6 @@ single character class, linear); only markup characters take a Python step.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from formatbook_core.limits import MAX_DEPTH
 
@@ -113,40 +112,6 @@ FAILED = 99
 SYNTAX = "xml.syntax"
 
 
-_DECODE = re.compile(r"<!\[CDATA\[(.*?)\]\]>|&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|apos|quot);", re.DOTALL)
-
-
-def _unref(m: re.Match[str]) -> str:
-    cdata = m.group(1)
-    if cdata is not None:
-        return cdata
-    ref = m.group(2)
-    if ref[0] == "#":
-        return chr(int(ref[2:], 16) if ref[1] == "x" else int(ref[1:]))
-    return _PREDEFINED_CHAR[ref]
-
-
-def decode_text(raw: str) -> str:
-    """Text the scanner accepted, as XML reads it: line ends (CR LF, CR) are LF,
-    references are decoded, CDATA sections are their content."""
-    if "\r" in raw:
-        raw = raw.replace("\r\n", "\n").replace("\r", "\n")
-    if "&" in raw or "<" in raw:
-        raw = _DECODE.sub(_unref, raw)
-    return raw
-
-
-def decode_attribute(raw: str) -> str:
-    """An attribute value the scanner accepted, as XML reads it: every white-space
-    character (a line end counting once) is a space, then references are decoded."""
-    if "\r" in raw:
-        raw = raw.replace("\r\n", "\n").replace("\r", "\n")
-    raw = raw.translate(_ATTR_WS)
-    if "&" in raw:
-        raw = _DECODE.sub(_unref, raw)
-    return raw
-
-
 def is_xml_char(cp: int) -> bool:
     """Whether the code point ``cp`` is a character XML 1.0 allows."""
     return cp in (0x9, 0xA, 0xD) or 0x20 <= cp <= 0xD7FF or 0xE000 <= cp <= 0xFFFD or 0x10000 <= cp <= 0x10FFFF
@@ -184,13 +149,13 @@ class Scanner:
         "_lit",
         "collect",
         "vals",
-        "text_of",
-        "_tstart",
-        "_astart",
+        "_text",
+        "_aval",
         "_aname",
+        "_cr",
     )
 
-    def __init__(self, max_depth: int = MAX_DEPTH, *, text_of: Callable[[int, int], str] | None = None) -> None:
+    def __init__(self, max_depth: int = MAX_DEPTH, *, collect: bool = False) -> None:
         self.st = OUT
         self.pos = 0  # absolute offset of the next character
         self.stack: list[str] = []
@@ -211,15 +176,14 @@ class Scanner:
         self._markup = 0  # offset of the '<' that opened the markup being read
         self._space = False  # white space seen since the last attribute
         self._lit = ""  # what '<!' has been followed by so far
-        # values (with ``text_of(start, end)``, the text fed between two offsets): text
-        # nodes and attribute values as lxml gives them, appended to ``vals`` as each one
-        # settles (see XmlChecker). Only offsets are kept while a value is read.
-        self.text_of = text_of
-        self.collect = text_of is not None
+        # values (collect=True): text nodes and attribute values as lxml gives them,
+        # appended to ``vals`` as each one settles (see XmlChecker)
+        self.collect = collect
         self.vals: list[str] = []
-        self._tstart = -1  # where the text node being read starts (-1: none)
-        self._astart = 0  # where the attribute value being read starts
+        self._text: list[str] = []  # the text node being read (decoded, line ends normalised)
+        self._aval: list[str] = []  # the attribute value being read
         self._aname = ""  # its attribute's name
+        self._cr = False  # the last raw piece ended with '\r' (a '\n' after it is the same line end)
 
     def copy(self) -> Scanner:
         clone = Scanner.__new__(Scanner)
@@ -229,16 +193,40 @@ class Scanner:
         clone._parts = list(self._parts)
         clone._attrs = set(self._attrs)
         clone.vals = list(self.vals)
+        clone._text = list(self._text)
+        clone._aval = list(self._aval)
         return clone
 
     # --- values -----------------------------------------------------------------------
-    def settle(self, end: int) -> None:
-        """The text node being read ends at ``end`` (markup other than CDATA begins)."""
-        if self._tstart >= 0 and end > self._tstart and self.text_of is not None:
-            value = decode_text(self.text_of(self._tstart, end))
+    def raw(self, piece: str, into: list[str], attribute: bool = False) -> None:
+        """Append raw text to a value as XML reads it: line ends (``\r\n``, ``\r``) are
+        ``\n``, and in an attribute value every white-space character is a space."""
+        if self._cr:
+            self._cr = False
+            if piece[:1] == "\n":
+                piece = piece[1:]
+        if not piece:
+            return
+        if "\r" in piece:
+            self._cr = piece[-1] == "\r"
+            piece = piece.replace("\r\n", "\n").replace("\r", "\n")
+        if attribute:
+            piece = piece.translate(_ATTR_WS)
+        into.append(piece)
+
+    def _decoded(self, char: str) -> None:
+        self._cr = False
+        (self._text if self._ret == CONTENT else self._aval).append(char)
+
+    def settle(self) -> None:
+        """The text node being read ends here (markup other than CDATA follows)."""
+        self._cr = False
+        text = self._text
+        if text:
+            value = text[0] if len(text) == 1 else "".join(text)
+            self._text = []
             if not value.isspace():
                 self.vals.append(value)
-        self._tstart = -1
 
     def _attribute(self, name: str, value: str) -> None:
         if value.strip() and name != "xmlns" and not name.startswith("xmlns:"):
@@ -295,6 +283,8 @@ class Scanner:
             if chunk:
                 self._count = 0
                 self.pos += len(chunk)
+                if self.collect:
+                    self.raw(chunk, self._text)  # (a plain chunk holds no '\r')
             return True
         return self.feed_other(chunk)
 
@@ -324,6 +314,11 @@ class Scanner:
                 j = m.end()
                 if j > i:
                     self._count = 0
+                    if self.collect:
+                        if self._cr or "\r" in chunk:
+                            self.raw(chunk[i:j], self._text)
+                        else:
+                            self._text.append(chunk[i:j])
                     i = j
                     if i >= n:
                         break
@@ -333,12 +328,11 @@ class Scanner:
                         if chunk[i + 1] == "/":
                             m = _FAST_END.match(chunk, i)
                             if m is not None and m.group(1) == self.stack[-1]:
-                                if self.collect:
-                                    self.settle(base + i)
+                                if self.collect and self._text:
+                                    self.settle()
                                 self.stack.pop()
                                 self._count = 0
                                 i = m.end()
-                                self._tstart = base + i
                                 if not self.stack:
                                     self.done = True
                                     st = OUT
@@ -350,14 +344,17 @@ class Scanner:
                                 names = _ATTR_NAMES.findall(attrs) if attrs.count("=") > 1 else ()
                                 if len(set(names)) == len(names):
                                     if self.collect:
-                                        self.settle(base + i)
+                                        if self._text:
+                                            self.settle()
                                         for aname, quoted in _ATTR_PAIRS.findall(attrs):
-                                            self._attribute(aname, decode_attribute(quoted[1:-1]))
+                                            into: list[str] = []
+                                            self.raw(quoted[1:-1], into, True)
+                                            self._cr = False
+                                            self._attribute(aname, "".join(into))
                                     if not m.group(3):
                                         self.stack.append(m.group(1))
                                     self._count = 0
                                     i = m.end()
-                                    self._tstart = base + i
                                     continue
                     self._markup = base + i
                     st = _LT
@@ -366,17 +363,24 @@ class Scanner:
                         m = _FAST_REF.match(chunk, i)
                         if m is not None:
                             self._count = 0
+                            if self.collect:
+                                self._cr = False
+                                self._text.append(_PREDEFINED_CHAR[m.group()[1:-1]])
                             i = m.end()
                             continue
                     self._ret = CONTENT
                     st = _REF
                 elif c == "]":
                     self._count += 1
+                    if self.collect:
+                        self.raw(c, self._text)
                 else:  # '>'
                     if self._count >= 2:
                         self.pos = base + i
                         return self.fail(base + i, "']]>' is not allowed in text (write ]]&gt;)")
                     self._count = 0
+                    if self.collect:
+                        self.raw(c, self._text)
                 i += 1
                 continue
             if st == _ETAG_NAME:
@@ -436,7 +440,6 @@ class Scanner:
                     elif c == ">":
                         st = CONTENT
                         self._count = 0
-                        self._tstart = base + i + 1
                     elif c == "/":
                         st = _EMPTY
                     else:
@@ -468,7 +471,10 @@ class Scanner:
                 i += 1
                 continue
             if st == _ATTR_VAL:
-                i = _ATTR_RUN[self._quote].match(chunk, i).end()
+                j = _ATTR_RUN[self._quote].match(chunk, i).end()
+                if self.collect and j > i:
+                    self.raw(chunk[i:j], self._aval, True)
+                i = j
                 if i >= n:
                     break
                 c = chunk[i]
@@ -479,8 +485,10 @@ class Scanner:
                     self._ret = _ATTR_VAL
                     st = _REF
                 else:
-                    if self.text_of is not None:
-                        self._attribute(self._aname, decode_attribute(self.text_of(self._astart, base + i)))
+                    if self.collect:
+                        self._attribute(self._aname, "".join(self._aval))
+                        self._aval = []
+                        self._cr = False
                     self._space = False
                     st = _TAG_SPACE
                 i += 1
@@ -495,8 +503,8 @@ class Scanner:
                                 base + i, "a closing tag after the root element's end", "xml.text_after_root"
                             )
                         return self.fail(base + i, "a closing tag before any element", "xml.mismatched_tag")
-                    if self.collect:
-                        self.settle(self._markup)
+                    if self.collect and self._text:
+                        self.settle()
                     self._ename = self.stack[-1]
                     self._eidx = 0
                     st = _ETAG_NAME
@@ -504,8 +512,8 @@ class Scanner:
                     self._lit = ""
                     st = _BANG
                 elif c == "?":
-                    if self.collect:
-                        self.settle(self._markup)
+                    if self.collect and self._text:
+                        self.settle()
                     self._parts = []
                     st = _PI_TARGET
                 elif NAME_START.match(c):
@@ -514,8 +522,8 @@ class Scanner:
                         return self.fail(
                             base + i - 1, "a second root element after the first one's end", "xml.second_root"
                         )
-                    if self.collect:
-                        self.settle(self._markup)
+                    if self.collect and self._text:
+                        self.settle()
                     self._parts = [c]
                     self._attrs = set()
                     st = _STAG_NAME
@@ -536,7 +544,6 @@ class Scanner:
                 if c == ">":
                     st = CONTENT
                     self._count = 0
-                    self._tstart = base + i + 1
                 elif c == "/":
                     st = _EMPTY
                 elif NAME_START.match(c):
@@ -562,7 +569,6 @@ class Scanner:
                 if self.stack:
                     st = CONTENT
                     self._count = 0
-                    self._tstart = base + i + 1
                 else:
                     self.done = True
                     st = OUT
@@ -583,7 +589,8 @@ class Scanner:
                         self.pos = base + i
                         return self.fail(base + i, "an attribute value must be in quotes")
                     self._quote = c
-                    self._astart = base + i + 1
+                    self._aval = []
+                    self._cr = False
                     st = _ATTR_VAL
                 i += 1
                 continue
@@ -607,6 +614,8 @@ class Scanner:
                 if chunk[i] != ";" or "".join(self._parts) not in _PREDEFINED:
                     self.pos = base + i
                     return self.fail(base + i, "an entity reference must end with ';'", "xml.entity")
+                if self.collect:
+                    self._decoded(_PREDEFINED_CHAR["".join(self._parts)])
                 st = self._ret
                 self._count = 0
                 i += 1
@@ -687,6 +696,8 @@ class Scanner:
                         "a character reference to a character XML does not allow, or without ';'",
                         "xml.entity",
                     )
+                if self.collect:
+                    self._decoded(chr(self._value))
                 st = self._ret
                 self._count = 0
                 i += 1
@@ -708,13 +719,15 @@ class Scanner:
                     self.pos = base + i
                     return self.fail(base + i - 2, "'--' is not allowed inside a comment")
                 st = self._ctx()
-                self._tstart = base + i + 1
                 self._count = 0
                 i += 1
                 continue
             if st == _CDATA:
+                # (the ']' run is held back until what follows tells whether it ends the section)
                 j = _CDATA_RUN.match(chunk, i).end()
                 if j > i:
+                    if self.collect:
+                        self.raw("]" * self._count + chunk[i:j], self._text)
                     self._count = 0
                     i = j
                     if i >= n:
@@ -723,9 +736,13 @@ class Scanner:
                 if c == "]":
                     self._count += 1
                 elif c == ">" and self._count >= 2:
+                    if self.collect and self._count > 2:
+                        self.raw("]" * (self._count - 2), self._text)
                     st = CONTENT
                     self._count = 0
                 else:
+                    if self.collect:
+                        self.raw("]" * self._count + c, self._text)
                     self._count = 0
                 i += 1
                 continue
@@ -741,7 +758,6 @@ class Scanner:
                 if c == ">":
                     st = self._ctx()
                     self._count = 0
-                    self._tstart = base + i + 1
                 elif c != "?":
                     st = _PI_BODY
                 i += 1
@@ -758,8 +774,8 @@ class Scanner:
                         options.append("DOCTYPE")
                 if lit in options:
                     if lit == "--":
-                        if self.collect:
-                            self.settle(self._markup)
+                        if self.collect and self._text:
+                            self.settle()
                         st = _COMMENT
                         self._count = 0
                     elif lit == "[CDATA[":

@@ -54,15 +54,12 @@ class XmlChecker:
     (or heals, for the relaxed checker), else the reason.
     """
 
-    __slots__ = ("_strict", "_scanner", "_parts", "_failed", "_accept", "_blocks", "_starts", "_start")
+    __slots__ = ("_strict", "_scanner", "_parts", "_failed", "_accept")
 
     def __init__(self, accept: Callable[[str], str | None], *, strict: bool = True, max_depth: int = 256) -> None:
         self._strict = strict
-        self._scanner = Scanner(max_depth, text_of=self._text_of) if strict else None
-        self._parts: list[str] = []  # chunks fed since the last join
-        self._blocks: list[str] = []  # what was fed before, joined in blocks (see _text_of)
-        self._starts: list[int] = []  # the offset of each block
-        self._start = 0  # the offset of _parts[0]
+        self._scanner = Scanner(max_depth, collect=True) if strict else None
+        self._parts: list[str] = []
         self._failed: StreamStatus | None = None
         self._accept = accept
 
@@ -79,6 +76,10 @@ class XmlChecker:
             # own short path)
             scanner._count = 0
             scanner.pos += len(chunk)
+            if scanner._cr:
+                scanner.raw(chunk, scanner._text)
+            else:
+                scanner._text.append(chunk)
             return _OK
         if not scanner.feed_other(chunk):
             code, message, position = scanner.error  # type: ignore[misc]
