@@ -35,7 +35,7 @@ def make_renderer(stream: IO[str] | None = None) -> PlainRenderer:
 def count_key(count: Any) -> str:
     """The key under which ``CheckResult.counts`` reports a ``Count``."""
     scope = getattr(count, "scope", None)
-    unit = getattr(count, "unit", "")
+    unit = getattr(count, "noun", None) or getattr(count, "unit", "")  # a literal's noun is '","'
     return f'{unit} IN "{scope}"' if scope else str(unit)
 
 
