@@ -7,8 +7,9 @@
    at the margin that is neither a key nor an item, nor a comment, and what follows it).
    An introduction like "Here is the YAML:" would read as a key with no value: a line
    ending with a colon whose key holds three words or more, followed by a line at the
-   same margin, is prose. Data that would be one ``key:`` line over prose (``Steps:`` over
-   a numbered list) is a heading, not a key of null: the reply is not trimmed to it.
+   same margin, is prose. Data that would end with a ``key:`` line over prose (``Steps:``
+   over a numbered list, ``bio:`` over ``Loves maths``) is not trimmed into a key of
+   null: the prose may be its value.
 3. The reply without its think blocks, whole (when it differs from 2).
 """
 
@@ -83,8 +84,11 @@ def trimmed(reply: str, span: Span) -> Span:
             break
         if lines[i].strip():
             end_line = i
-    if first == end_line and lines[first].rstrip().endswith(":") and any(x.strip() for x in lines[end_line + 1 :]):
-        return span  # "Steps:" over a numbered list: a heading of the prose, no key of null
+    if lines[end_line].split(" #", 1)[0].rstrip().endswith(":") and any(x.strip() for x in lines[end_line + 1 :]):
+        # "Steps:" over a numbered list, "bio:" over "Loves maths": the lines after may be
+        # that key's value (a heading of the prose, or a value at the key's margin), so
+        # the reply is not trimmed into a key of null
+        return span
     start = span.start + offsets[first]
     end = span.start + offsets[end_line] + len(lines[end_line])
     return strip_span(reply, Span(start, end))
