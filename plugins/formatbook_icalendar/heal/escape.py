@@ -1,6 +1,10 @@
 """Step ``escape``: text values escaped as RFC 5545 3.3.11 wants — ``,`` and ``;`` as
 ``\\,`` and ``\\;``, a backslash that escapes nothing as ``\\\\``, a line break as
-``\\n``. In ``CATEGORIES`` and ``RESOURCES`` commas separate the items and stay."""
+``\\n``. In ``CATEGORIES`` and ``RESOURCES`` commas separate the items and stay.
+
+A value where one backslash escapes nothing (``C:\\Users\\ada\\notes.txt``) was written
+with its backslashes raw: none of them is an escape, so ``\\notes`` is no line break and
+every backslash is doubled (the vCard plugin reads such values the same way)."""
 
 from __future__ import annotations
 
@@ -11,14 +15,26 @@ from .state import Healing
 _ESCAPABLE = frozenset("\\;,nN")
 
 
+def raw_backslashes(value: str) -> bool:
+    """Some backslash in ``value`` escapes nothing: the writer wrote backslashes as they
+    are (a Windows path), so none of them is an escape."""
+    i = value.find("\\")
+    while i >= 0:
+        if i + 1 >= len(value) or value[i + 1] not in _ESCAPABLE:
+            return True
+        i = value.find("\\", i + 2)
+    return False
+
+
 def escape_text(value: str, is_list: bool) -> str:
+    raw = raw_backslashes(value)
     out: list[str] = []
     k = 0
     n = len(value)
     while k < n:
         ch = value[k]
         if ch == "\\":
-            if k + 1 < n and value[k + 1] in _ESCAPABLE:
+            if not raw and k + 1 < n and value[k + 1] in _ESCAPABLE:
                 out.append(value[k : k + 2])
                 k += 2
                 continue

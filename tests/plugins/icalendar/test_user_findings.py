@@ -43,14 +43,6 @@ def test_times_that_say_one_instant_still_pass_with_it(start: str, utc: dt.datet
     assert result.value.walk("VEVENT")[0]["DTSTART"].dt == utc
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="heal/escape.py keeps a backslash before n as the escape \\n even when the value's "
-    "other backslashes escape nothing (a raw Windows path): 'Open C:\\Users\\ada\\notes.txt' "
-    "passes with a newline in place of '\\n'. Doubling every backslash of such a value (the "
-    "vCard fix) is not enough here: heal/lines.py joins broken lines with an escaped '\\n' "
-    "before the escape step, which would then be doubled too",
-)
 def test_a_windows_path_keeps_its_backslashes() -> None:
     # '\n' of '\notes' was kept as an escape while '\U' and '\a' were doubled: the
     # DESCRIPTION passed as 'Open C:\Users\ada' + newline + 'otes.txt'.
@@ -60,8 +52,32 @@ def test_a_windows_path_keeps_its_backslashes() -> None:
     assert str(result.value.walk("VEVENT")[0]["DESCRIPTION"]) == "Open C:\\Users\\ada\\notes.txt"
 
 
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        # a value broken by a raw line break: the break is joined as an escaped '\n',
+        # the path's backslashes stay backslashes
+        ("Open C:\\Users\\ada\r\n\\notes.txt now", "Open C:\\Users\\ada\n\\notes.txt now"),
+        ("Open C:\\Users\\ada\\notes.txt\r\nand read it", "Open C:\\Users\\ada\\notes.txt\nand read it"),
+        ("Path D:\\new\\data, then D:\\temp", "Path D:\\new\\data, then D:\\temp"),
+    ],
+)
+def test_a_windows_path_in_a_broken_value_keeps_its_backslashes(description: str, expected: str) -> None:
+    start = "DTSTART:20240105T100000Z\r\nDESCRIPTION:" + description
+    result = check(_EVENT.format(start=start), "EXPECT ICALENDAR")
+    assert result.ok
+    assert str(result.value.walk("VEVENT")[0]["DESCRIPTION"]) == expected
+
+
 def test_escapes_the_writer_meant_are_still_read() -> None:
     start = "DTSTART:20240105T100000Z\r\nDESCRIPTION:one\\ntwo\\, three; four"
     result = check(_EVENT.format(start=start), "EXPECT ICALENDAR")
     assert result.ok
     assert str(result.value.walk("VEVENT")[0]["DESCRIPTION"]) == "one\ntwo, three; four"
+
+
+def test_escapes_in_a_value_broken_over_lines_are_still_read() -> None:
+    start = "DTSTART:20240105T100000Z\r\nDESCRIPTION:one\\, two\r\nthree; four"
+    result = check(_EVENT.format(start=start), "EXPECT ICALENDAR")
+    assert result.ok
+    assert str(result.value.walk("VEVENT")[0]["DESCRIPTION"]) == "one, two\nthree; four"
