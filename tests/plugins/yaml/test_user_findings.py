@@ -173,3 +173,25 @@ def test_a_cut_off_last_line_is_still_dropped(reply: str, expected: object) -> N
     assert result.ok
     assert result.value == expected
     assert "truncated_line" in [r.kind for r in result.repairs]
+
+
+@pytest.mark.parametrize("reply", ["- apples\n- bananas\ncherries", "- apples\n- bananas\ncherries\n\nEnjoy them."])
+def test_a_short_line_after_the_data_is_not_set_aside_as_prose(reply: str) -> None:
+    # 'cherries' (its '- ' forgotten) was set aside as trailing prose: ok=True without it.
+    result = check(reply, "EXPECT YAML")
+    assert not result.ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("- apples\n- bananas\nThese are my favourites.", ["apples", "bananas"]),
+        ("name: Ada\nage: 36\nHope this helps!", {"name": "Ada", "age": 36}),
+        ("name: Ada\nLet me know if you need more", {"name": "Ada"}),
+    ],
+)
+def test_a_sentence_after_the_data_is_still_set_aside(reply: str, expected: object) -> None:
+    result = check(reply, "EXPECT YAML")
+    assert result.ok
+    assert result.value == expected
+    assert [s.kind for s in result.set_aside] == ["prose"]
