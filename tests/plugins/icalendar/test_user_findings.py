@@ -81,3 +81,44 @@ def test_escapes_in_a_value_broken_over_lines_are_still_read() -> None:
     result = check(_EVENT.format(start=start), "EXPECT ICALENDAR")
     assert result.ok
     assert str(result.value.walk("VEVENT")[0]["DESCRIPTION"]) == "one, two\nthree; four"
+
+
+@pytest.mark.parametrize(
+    "times",
+    [
+        "DTSTART:20240105T100000\r\nDTEND:20240105T090000",  # an end before the start (floating)
+        "DTSTART:20240105T100000Z\r\nDTEND:20240104T100000Z",
+        "DTSTART;TZID=Europe/Paris:20240105T100000\r\nDTEND;TZID=Europe/Paris:20240105T093000",
+        "DTSTART;VALUE=DATE:20240105\r\nDTEND;VALUE=DATE:20240104",
+        "DTSTART;VALUE=DATE:20240105\r\nDTEND:20240106T100000Z",  # a DATE and a DATE-TIME
+    ],
+)
+def test_an_event_ending_before_it_starts_fails(times: str) -> None:
+    # It passed: RFC 5545 3.8.2.2 wants DTEND of DTSTART's type and later than it.
+    result = check(_EVENT.format(start=times), "EXPECT ICALENDAR")
+    assert not result.ok
+    assert "icalendar.value" in [v.code for v in result.violations]
+
+
+@pytest.mark.parametrize(
+    "times",
+    [
+        "DTSTART:20240105T100000\r\nDTEND:20240105T110000",
+        "DTSTART;VALUE=DATE:20240105\r\nDTEND;VALUE=DATE:20240106",
+        # two zones: 10:00 in New York is 16:00 in Paris, so this end is after the start
+        "DTSTART;TZID=America/New_York:20240105T100000\r\nDTEND;TZID=Europe/Paris:20240105T170000",
+    ],
+)
+def test_an_event_ending_after_it_starts_passes(times: str) -> None:
+    assert check(_EVENT.format(start=times), "EXPECT ICALENDAR").ok
+
+
+def test_a_task_due_before_it_starts_fails() -> None:
+    todo = (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VTODO\r\nUID:1@x\r\n"
+        "DTSTAMP:20240101T000000Z\r\nDTSTART:20240105T100000Z\r\nDUE:20240101T100000Z\r\n"
+        "SUMMARY:Report\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    )
+    result = check(todo, "EXPECT ICALENDAR")
+    assert not result.ok
+    assert "icalendar.value" in [v.code for v in result.violations]
