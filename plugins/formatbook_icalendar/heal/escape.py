@@ -8,6 +8,8 @@ every backslash is doubled (the vCard plugin reads such values the same way)."""
 
 from __future__ import annotations
 
+from formatbook_core.contentlines import raw_backslashes
+
 from .. import rules
 from ..contentlines import ContentLine
 from .state import Healing
@@ -15,19 +17,8 @@ from .state import Healing
 _ESCAPABLE = frozenset("\\;,nN")
 
 
-def raw_backslashes(value: str) -> bool:
-    """Some backslash in ``value`` escapes nothing: the writer wrote backslashes as they
-    are (a Windows path), so none of them is an escape."""
-    i = value.find("\\")
-    while i >= 0:
-        if i + 1 >= len(value) or value[i + 1] not in _ESCAPABLE:
-            return True
-        i = value.find("\\", i + 2)
-    return False
-
-
 def escape_text(value: str, is_list: bool) -> str:
-    raw = raw_backslashes(value)
+    raw = raw_backslashes(value)  # the same escapes as _ESCAPABLE
     out: list[str] = []
     k = 0
     n = len(value)

@@ -4,10 +4,10 @@ lines broken where they should not be), prose between components set aside."""
 from __future__ import annotations
 
 from formatbook_core import HealError, SetAside, Span, Violation
+from formatbook_core.contentlines import raw_backslashes
 
 from .. import rules
 from ..contentlines import LineError, physical_lines, split
-from .escape import raw_backslashes
 from .state import Healing, Line
 
 #: Property names RFC 5545 (and RFC 7986) define: a line starting with one of these

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from formatbook_core import check
+from formatbook_core import check, get_format
 
 _EVENT = (
     "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VEVENT\r\nUID:1@x\r\n"
@@ -122,3 +122,24 @@ def test_a_task_due_before_it_starts_fails() -> None:
     result = check(todo, "EXPECT ICALENDAR")
     assert not result.ok
     assert "icalendar.value" in [v.code for v in result.violations]
+
+
+_ZONE = (
+    "BEGIN:VCALENDAR\r\nPRODID:-//x//y//EN\r\nVERSION:2.0\r\nBEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"
+    "BEGIN:STANDARD\r\nDTSTART:19701025T030000\r\nTZOFFSETFROM:{offset}\r\nTZOFFSETTO:+0100\r\n"
+    "END:STANDARD\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n"
+)
+
+
+@pytest.mark.parametrize("offset", ["+0200000", "-0000", "+02", "+2400"])
+def test_a_utc_offset_not_in_the_rfc_form_fails(offset: str) -> None:
+    # '+0200000' passed (icalendar reads it as two hours) while the strict stream refused
+    # it: found by the contract's mutation run. RFC 5545 3.3.14: +HHMM or +HHMMSS, no -0000.
+    fmt = get_format("icalendar")
+    assert not fmt.is_valid(_ZONE.format(offset=offset))
+    assert "icalendar.value" in [v.code for v in fmt.analyze(_ZONE.format(offset=offset)).violations]
+
+
+@pytest.mark.parametrize("offset", ["+0200", "-0130", "+023000", "+0000"])
+def test_a_utc_offset_in_the_rfc_form_passes(offset: str) -> None:
+    assert get_format("icalendar").is_valid(_ZONE.format(offset=offset))
