@@ -121,3 +121,36 @@ def test_misnested_tags_of_different_elements_still_heal(reply: str, payload: st
     result = check(reply, "EXPECT XML")
     assert result.ok
     assert _xml(result.value) == payload
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ("<p>Hello <br> world</p>", "<p>Hello <br/> world</p>"),
+        ("<p>Line<br>\n<br>two</p>", "<p>Line<br/>\n<br/>two</p>"),
+        ("<p>a<br><b>x</p>", "<p>a<br/><b>x</b></p>"),
+        ("<p>Hello<br>world", "<p>Hello<br/>world</p>"),
+        ('<doc><img src="a.png"><caption>x</caption></doc>', '<doc><img src="a.png"/><caption>x</caption></doc>'),
+    ],
+)
+def test_an_unclosed_void_element_holds_no_text(reply: str, payload: str) -> None:
+    # '<p>Hello <br> world</p>' healed into '<p>Hello <br> world</br></p>': the line break
+    # became an element holding the text after it.
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
+    assert "void_element" in [r.kind for r in result.repairs]
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ('<doc><img src="a.png"></img></doc>', '<doc><img src="a.png"/></doc>'),  # closed: nothing to do
+        ("<rss><item><link>http://a</item></rss>", "<rss><item><link>http://a</link></item></rss>"),
+    ],
+)
+def test_elements_that_hold_text_are_still_closed_around_it(reply: str, payload: str) -> None:
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
+    assert "void_element" not in [r.kind for r in result.repairs]
