@@ -133,8 +133,16 @@ def rows(h: Healing) -> None:
             )
         if len(rec.cells) != width:
             delimiters.resplit(h, rec, width, number)
+        if _elision(rec) and width > 1:
+            raise h.fail(
+                "csv.field_count",
+                f"row {number} is {rec.cells[0].strip()!r}, standing for rows left out: the table is not whole",
+                rec.start,
+                rec.end,
+                path=(index,),
+            )
         if len(rec.cells) < width:
-            if last and not rec.eol and not _elision(rec):
+            if last and not rec.eol:
                 h.repair("truncated_row", f"dropped row {number}, cut off by the end of the text", rec.start, rec.end)
                 continue
             missing = head.cells[len(rec.cells) :]

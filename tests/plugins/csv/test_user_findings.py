@@ -21,6 +21,7 @@ def test_a_table_with_rows_left_out_does_not_pass_without_them(reply: str) -> No
     result = check(reply, "EXPECT CSV")
     assert not result.ok
     assert "csv.field_count" in [v.code for v in result.violations]
+    assert any("left out" in v.message for v in result.violations)
 
 
 @pytest.mark.parametrize(
