@@ -8,6 +8,7 @@
    those of two lines or more first: a run of lines that each hold a delimiter (``,``
    ``;`` tab ``|``; a quoted cell may run across lines), a single blank line inside the run
    allowed (healing drops it), or a run of lines starting with ``|`` (a Markdown table).
+   A line ``...`` (rows left out) inside a run is part of it (the table then fails).
    A first line that ends with ``:`` ``.`` ``!`` ``?`` (``Here you go, enjoy.``) or holds a
    cell that is no column name (:mod:`.names`) with another field count than the next line
    is prose before the table and left out; so is a last line that ends like a sentence
@@ -28,6 +29,10 @@ from . import dialect
 from .names import name_problem
 
 _TAGS = {"csv", "tsv"}
+#: A line standing for rows left out. Inside a table it stays in the run: the rows after
+#: it are the table's too, so the table fails (it is not whole) rather than passing
+#: without them.
+ELISIONS = frozenset({"...", "\u2026", "[...]", "(...)", "\u22ee", ". . ."})
 
 
 def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
@@ -110,6 +115,9 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
         this = (
             "md" if line[0] == "|" else ("csv" if ("," in line or "\t" in line or ";" in line or "|" in line) else "")
         )
+        if not this and current and line in ELISIONS:
+            this = kind  # rows left out ("..."): the table goes on, and fails as it stands
+
         if not this or (current and this != kind):
             if current:
                 runs.append(current)
@@ -148,7 +156,7 @@ def _trim(reply: str, run: list[tuple[int, int]]) -> list[tuple[int, int]]:
     counts = [t.count(delimiter) for t in texts]
     first = 1 if len(texts) > 1 and _prose_line(texts[0], delimiter, texts[1]) else 0
     last = len(run)
-    if last - first > 2 and texts[-1].endswith((".", "!", "?")):
+    if last - first > 2 and texts[-1].endswith((".", "!", "?")) and texts[-1] not in ELISIONS:
         spaced = delimiter + " "
         # a closing sentence ("Hope this helps, let me know!"): its count differs, or it
         # has a blank after the delimiter where the row before it has none

@@ -12,7 +12,9 @@ The API:
 
 - :func:`physical_lines` — ``(start, end, break)`` for every line of a text, any of
   ``\\r\\n``, ``\\n`` or ``\\r`` ending it (``break`` is the break as written, ``""`` at the
-  end of the text), so that callers can tell CRLF from the rest.
+  end of the text), so that callers can tell CRLF from the rest. It, :func:`fold`,
+  :func:`octets`, ``CRLF`` and ``FOLD_OCTETS`` come from
+  :mod:`formatbook_core.contentlines` (RFC 6350 defines them alike).
 - :func:`unfold` — the logical lines: ``LogicalLine(text, start, end)``, a fold being any
   line break followed by a space or tab; offsets are those of the first and last
   physical line in the original text.
@@ -28,16 +30,29 @@ Everything here is a plain scan, linear in its input; no regular expression back
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-CRLF = "\r\n"
-#: RFC 5545 3.1: lines SHOULD NOT be longer than this many octets, line break excluded.
-FOLD_OCTETS = 75
+from formatbook_core.contentlines import CRLF, FOLD_OCTETS, fold, octets, physical_lines
+
+__all__ = [
+    "CRLF",
+    "FOLD_OCTETS",
+    "ContentLine",
+    "LineError",
+    "LineScanner",
+    "LogicalLine",
+    "fold",
+    "format_line",
+    "octets",
+    "physical_lines",
+    "serialize",
+    "split",
+    "unfold",
+]
+
 
 # Control characters no value may hold (RFC 5545 3.1: CONTROL, HTAB allowed).
 _CTL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 # The scanner's states.
 NAME, PARAM_NAME, PARAM_VALUE, QUOTED, AFTER_QUOTE, VALUE = range(6)
@@ -99,19 +114,6 @@ class LogicalLine:
     text: str
     start: int
     end: int
-
-
-def physical_lines(text: str) -> Iterator[tuple[int, int, str]]:
-    """``(start, end, break)`` for each line of ``text``; the break is ``"\\r\\n"``,
-    ``"\\n"``, ``"\\r"`` or ``""`` for a last line without one. A text ending with a
-    break has no empty line after it."""
-    pos = 0
-    n = len(text)
-    for m in _LINE_BREAK.finditer(text):
-        yield pos, m.start(), m.group()
-        pos = m.end()
-    if pos < n:
-        yield pos, n, ""
 
 
 def unfold(text: str) -> list[LogicalLine]:
@@ -306,34 +308,6 @@ def _quote(value: str) -> str:
     if any(ch in value for ch in ":;,"):
         return '"' + value + '"'
     return value
-
-
-def octets(text: str) -> int:
-    """The length of ``text`` in UTF-8 octets."""
-    return len(text.encode("utf-8"))
-
-
-def fold(line: str, limit: int = FOLD_OCTETS) -> str:
-    """``line`` folded so that no physical line exceeds ``limit`` octets (a continuation
-    line's leading space counted), never inside a UTF-8 character; CRLF between parts,
-    none at the end."""
-    if len(line) * 4 <= limit or octets(line) <= limit:
-        return line
-    parts: list[str] = []
-    current: list[str] = []
-    size = 0
-    room = limit
-    for ch in line:
-        w = len(ch.encode("utf-8"))
-        if size + w > room:
-            parts.append("".join(current))
-            current = []
-            size = 0
-            room = limit - 1  # the leading space takes one octet
-        current.append(ch)
-        size += w
-    parts.append("".join(current))
-    return (CRLF + " ").join(parts)
 
 
 def serialize(lines: list[str]) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import re
 
+from formatbook_core.contentlines import split_unescaped
+
 from .contentlines import ContentLine
 
 # --- components -----------------------------------------------------------------------
@@ -136,6 +138,7 @@ TEXT = frozenset({"SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT", "T
 #: Text properties whose value is a list of texts separated by commas.
 TEXT_LISTS = frozenset({"CATEGORIES", "RESOURCES"})
 
+_UTC_OFFSET = re.compile(r"[+-][0-9]{4}(?:[0-9]{2})?")
 _INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
 _FLOAT = re.compile(r"[+-]?[0-9]{1,20}(?:\.[0-9]{1,20})?")
 _DATE = re.compile(r"[0-9]{8}")
@@ -205,6 +208,10 @@ def _check_one(name: str, kind: str, value: str) -> str | None:
     if kind == "PERIOD":
         return _reads(vPeriod, value, bad)
     if kind == "UTC-OFFSET":
+        # RFC 5545 3.3.14: +HHMM or +HHMMSS, never -0000; icalendar reads more
+        # ('+0200000' as two hours), so the form is checked first
+        if not _UTC_OFFSET.fullmatch(value) or value.lstrip("-").strip("0") == "":
+            return bad + " (+HHMM or +HHMMSS; not -0000)"
         return _reads(vUTCOffset, value, bad)
     if kind == "RECUR":
         return recur_problem(value)
@@ -337,42 +344,9 @@ def text_problem(value: str, is_list: bool, name: str = "text") -> str | None:
     return None
 
 
-def unescape_text(value: str) -> str:
-    """A text value decoded (``\\n`` to a line break, ``\\,`` to ``,``...)."""
-    if "\\" not in value:
-        return value
-    out: list[str] = []
-    k = 0
-    n = len(value)
-    while k < n:
-        ch = value[k]
-        if ch == "\\" and k + 1 < n:
-            nxt = value[k + 1]
-            out.append("\n" if nxt in "nN" else nxt)
-            k += 2
-            continue
-        out.append(ch)
-        k += 1
-    return "".join(out)
-
-
 def split_text_list(value: str) -> list[str]:
     """The items of a text list (commas not escaped separate them), still escaped."""
-    items: list[str] = []
-    start = 0
-    k = 0
-    n = len(value)
-    while k < n:
-        ch = value[k]
-        if ch == "\\":
-            k += 2
-            continue
-        if ch == ",":
-            items.append(value[start:k])
-            start = k + 1
-        k += 1
-    items.append(value[start:])
-    return items
+    return split_unescaped(value, ",")
 
 
 # --- time zones --------------------------------------------------------------------------

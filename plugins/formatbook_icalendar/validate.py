@@ -206,6 +206,11 @@ def _component(comp: Component, zones: set[str], method: bool) -> list[Violation
             out.append(
                 _v("icalendar.exclusive_properties", comp, b, f"{comp.label} has both {a} and {b}", p.start, p.end)
             )
+    for later in ("DTEND", "DUE"):
+        problem = _before_start(comp, later)
+        if problem:
+            p = comp.get(later)[0]
+            out.append(_v("icalendar.value", comp, later, f"{comp.label}: {problem}", p.start, p.end))
     if name == "VCALENDAR":
         for p in comp.get("VERSION"):
             if p.line.value not in ("2.0",) and not p.line.value.endswith(";2.0"):
@@ -238,3 +243,37 @@ def _component(comp: Component, zones: set[str], method: bool) -> list[Violation
                 )
             )
     return out
+
+
+def _instant(value: str) -> tuple[str, str] | None:
+    """``(form, sortable text)`` of a DATE (``YYYYMMDD``) or DATE-TIME
+    (``YYYYMMDDTHHMMSS``, ``Z`` for UTC) value; ``None`` for anything else (another
+    check reports it)."""
+    if len(value) == 8 and value.isdigit():
+        return "date", value
+    if len(value) in (15, 16) and value[8:9] == "T" and value[:8].isdigit() and value[9:15].isdigit():
+        if len(value) == 15:
+            return "local", value
+        if value[15] == "Z":
+            return "utc", value[:15]
+    return None
+
+
+def _before_start(comp: Component, later: str) -> str | None:
+    """RFC 5545 3.8.2.2 and 3.8.2.3: ``DTEND`` and ``DUE`` have DTSTART's value type and
+    are not before it. Compared only where the text alone tells: both dates, both UTC,
+    or both local times of the same zone (or both floating)."""
+    starts, ends = comp.get("DTSTART"), comp.get(later)
+    if len(starts) != 1 or len(ends) != 1:
+        return None
+    start, end = starts[0].line, ends[0].line
+    a, b = _instant(start.value), _instant(end.value)
+    if a is None or b is None:
+        return None
+    if (a[0] == "date") != (b[0] == "date"):
+        kinds = {True: "a DATE", False: "a DATE-TIME"}
+        return f"{later} is {kinds[b[0] == 'date']} while DTSTART is {kinds[a[0] == 'date']} (they must be of one type)"
+    same_zone = a[0] == b[0] and (a[0] != "local" or start.param("TZID") == end.param("TZID"))
+    if same_zone and b[1] < a[1]:
+        return f"{later} {end.value} is before DTSTART {start.value}"
+    return None

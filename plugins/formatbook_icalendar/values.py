@@ -9,9 +9,10 @@ property names and ``X-`` properties are structure, not text. Scopes are propert
 from __future__ import annotations
 
 from formatbook_core import ScopeNotFound
+from formatbook_core.contentlines import unescape_text
 
 from .contentlines import ContentLine, LineError, split, unfold
-from .rules import TEXT_LISTS, split_text_list, unescape_text
+from .rules import TEXT_LISTS, split_text_list
 
 #: Properties whose values are counted.
 TEXT_PROPERTIES = ("SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT", "CATEGORIES", "RESOURCES")

@@ -18,6 +18,9 @@ The API:
   naming the column; :class:`LineScanner` is the same grammar fed a piece at a time (the
   streaming checker uses it, so the two can never disagree);
 * :func:`fold` — a logical line folded at 75 octets (never inside a UTF-8 sequence);
+  it, :func:`physical_lines`, :func:`octets`, :func:`split_unescaped` and
+  :func:`unescape_text` come from
+  :mod:`formatbook_core.contentlines`, shared with the iCalendar plugin;
 * :func:`escape_text` / :func:`unescape_text` — backslash escapes of text values.
 
 Everything here is linear in its input: plain string scanning, and two regular
@@ -28,6 +31,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+# the layer RFC 5545 shares (physical lines, folding, splitting at unescaped separators)
+from formatbook_core.contentlines import (
+    CRLF,
+    FOLD_OCTETS,
+    fold,
+    octets,
+    physical_lines,
+    split_unescaped,
+    unescape_text,
+)
 
 __all__ = [
     "CRLF",
@@ -41,13 +55,11 @@ __all__ = [
     "octets",
     "parse",
     "physical_lines",
+    "split_unescaped",
     "unescape_text",
     "unfold",
 ]
 
-CRLF = "\r\n"
-#: RFC 6350 §3.2: lines SHOULD NOT be longer than 75 octets, line break excluded.
-FOLD_OCTETS = 75
 
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
 # Characters a value may not hold: controls but HTAB, and DEL (VALUE-CHAR = WSP / VCHAR / NON-ASCII).
@@ -93,33 +105,6 @@ class Logical:
     end: int
     brk: str
     pieces: tuple[tuple[int, int], ...]
-
-
-def physical_lines(text: str) -> list[tuple[int, int, str]]:
-    """``(start, end, break)`` for each physical line; ``break`` is ``"\\r\\n"``, ``"\\n"``,
-    ``"\\r"`` or ``""`` (the last line, unterminated). A text ending with a break has no
-    empty line after it."""
-    out: list[tuple[int, int, str]] = []
-    n = len(text)
-    pos = 0
-    find = text.find
-    while pos < n:
-        lf = find("\n", pos)
-        cr = find("\r", pos, lf if lf >= 0 else n)
-        if cr >= 0:
-            if cr + 1 < n and text[cr + 1] == "\n":
-                out.append((pos, cr, CRLF))
-                pos = cr + 2
-            else:
-                out.append((pos, cr, "\r"))
-                pos = cr + 1
-        elif lf >= 0:
-            out.append((pos, lf, "\n"))
-            pos = lf + 1
-        else:
-            out.append((pos, n, ""))
-            pos = n
-    return out
 
 
 def unfold(text: str, lines: list[tuple[int, int, str]] | None = None) -> list[Logical]:
@@ -319,75 +304,6 @@ def _split(line: str) -> ContentLine:
 def has_control(value: str) -> bool:
     """Whether ``value`` holds a character no value may hold."""
     return _BAD_VALUE_CHAR.search(value) is not None
-
-
-def octets(text: str) -> int:
-    """The length of ``text`` in UTF-8 octets."""
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
-def fold(line: str, limit: int = FOLD_OCTETS) -> str:
-    """``line`` folded so that no physical line exceeds ``limit`` octets (a continuation's
-    leading space included), never inside a character; lines joined by CRLF + space."""
-    if len(line) * 4 <= limit or octets(line) <= limit:
-        return line
-    out: list[str] = []
-    start = 0
-    size = 0
-    room = limit
-    for i, ch in enumerate(line):
-        o = ch.encode("utf-8", "surrogatepass")
-        w = len(o)
-        if size + w > room:
-            out.append(line[start:i])
-            start = i
-            size = 0
-            room = limit - 1  # the continuation's leading space
-        size += w
-    out.append(line[start:])
-    return "\r\n ".join(out)
-
-
-_UNESCAPE = {"n": "\n", "N": "\n", "\\": "\\", ",": ",", ";": ";"}
-
-
-def unescape_text(value: str) -> str:
-    """A text value with its backslash escapes decoded (``\\n`` newline, ``\\,``,
-    ``\\;``, ``\\\\``); an unknown escape keeps its backslash."""
-    if "\\" not in value:
-        return value
-    out: list[str] = []
-    i = 0
-    n = len(value)
-    while i < n:
-        j = value.find("\\", i)
-        if j < 0 or j == n - 1:
-            out.append(value[i:])
-            break
-        out.append(value[i:j])
-        nxt = value[j + 1]
-        out.append(_UNESCAPE.get(nxt, "\\" + nxt))
-        i = j + 2
-    return "".join(out)
-
-
-def split_unescaped(value: str, sep: str) -> list[str]:
-    """``value`` split at each ``sep`` not escaped by a backslash (escapes kept)."""
-    parts: list[str] = []
-    start = 0
-    i = 0
-    n = len(value)
-    while i < n:
-        ch = value[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == sep:
-            parts.append(value[start:i])
-            start = i + 1
-        i += 1
-    parts.append(value[start:])
-    return parts
 
 
 def escape_text(value: str, *, separators: str = ",;") -> str:

@@ -4,7 +4,8 @@ Candidates, best first:
 
 1. the body of each fenced block tagged ``xml`` (```` ```xml ````);
 2. the body of each untagged fence that starts with ``<``;
-3. outside fences and think blocks (a tag prose only names left out: see ``_mention``):
+3. outside fences and think blocks (a tag prose only names left out: see ``_mention``
+   and :func:`element_spans`):
    the first element with the prolog just before it (an
    XML declaration, a DOCTYPE, comments and processing instructions, white space between
    them) through the end of the matching root element, with the comments and
@@ -46,11 +47,30 @@ def _blank(reply: str, spans: list[Span]) -> str:
     return "".join(pieces) + reply[pos:]
 
 
+_LOOK = 200  # how far a tag's own line is read around it (bounded: linear over the reply)
+
+
+def _in_sentence(text: str, tok: Token) -> bool:
+    """``tok`` sits inside a line of prose: text before it on its line that does not end
+    with ``:`` or a tag (an introduction: "Here: <done/>"), and text after it."""
+    cut = text.rfind("\n", max(0, tok.start - _LOOK), tok.start)
+    before = text[max(cut + 1, tok.start - _LOOK) : tok.start].strip()
+    if not before or before.endswith((":", ">")):
+        return False
+    stop = text.find("\n", tok.end, tok.end + _LOOK)
+    return bool(text[tok.end : stop if stop >= 0 else tok.end + _LOOK].strip())
+
+
 def _mention(text: str, tok: Token) -> bool:
-    """A top-level tag prose only names: written as inline code (`` `<b>` ``), or a start
-    tag followed by prose and then the same start tag ("in an <answer> tag: <answer>42").
-    Read as a root, it would swallow the payload after it (healing closing it at the end)."""
+    """A top-level tag prose only names: written as inline code (`` `<b>` ``), a start
+    tag followed by prose and then the same start tag ("in an <answer> tag: <answer>42"),
+    or an empty element inside a sentence ("Use <br/> for breaks."). Read as a root, it
+    would be taken for the payload, or swallow the payload after it (healing closing it
+    at the end). A start tag inside a sentence that is never closed is one too: see
+    :func:`element_spans`."""
     if text[tok.start - 1 : tok.start] == "`" and text[tok.end : tok.end + 1] == "`":
+        return True
+    if tok.kind == EMPTY and _in_sentence(text, tok):
         return True
     if tok.kind != START:
         return False
@@ -61,13 +81,37 @@ def _mention(text: str, tok: Token) -> bool:
     return text.startswith(tok.name, nxt + 1) and text[after : after + 1] in (">", " ", "\t", "\n", "\r", "/")
 
 
+#: How many start tags inside sentences and never closed are read as mentions, at most
+#: (each one reads the rest of the reply again).
+MAX_MENTIONS = 16
+
+
 def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) -> list[Span]:
     """The top-level XML documents in ``text`` (see the module doc), in order. A top-level
     element named in ``thinking`` is a think block: skipped through its first closing tag
     (to the end when there is none), as ``formatbook_core.locating.think_spans`` reads it;
-    inside an element it is an element like any other."""
+    inside an element it is an element like any other.
+
+    A last root never closed whose start tag sits inside a sentence ("The tag <b> is
+    bold. Here: <root>ok</root>") is a tag prose names, not a cut-off payload: the text
+    after it is read again without it."""
     found: list[Span] = []
-    it = tokens(text)
+    begin = 0
+    for _ in range(MAX_MENTIONS + 1):
+        spans, unclosed = _walk(text, begin, together=together, thinking=thinking)
+        if unclosed is None or not _in_sentence(text, unclosed):
+            return found + spans
+        found += spans[:-1]
+        begin = unclosed.end
+    return found + spans
+
+
+def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -> tuple[list[Span], Token | None]:
+    """:func:`element_spans` from ``begin``, and the start tag of the last root when it is
+    never closed (else ``None``)."""
+    found: list[Span] = []
+    it = tokens(text, begin)
+    root: Token | None = None  # the current candidate's root start tag
     stack: list[str] = []
     start: int | None = None  # where the current candidate starts
     prolog: int | None = None  # where a run of prolog markup before an element starts
@@ -119,6 +163,7 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
         if kind in (START, EMPTY):
             start = prolog if prolog is not None else tok.start
             prolog = None
+            root = tok
             if kind == START:
                 stack.append(tok.name.lower())
             else:
@@ -132,7 +177,9 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
             prolog = None
     if start is not None:
         found.append(Span(start, end if end is not None and not stack else len(text)))
-    return found
+        if stack and root is not None and root.kind == START and root.start == start:
+            return found, root
+    return found, None
 
 
 def _root(reply: str, span: Span) -> tuple[str, bool]:

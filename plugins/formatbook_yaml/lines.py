@@ -27,6 +27,12 @@ _WS = " \t"
 _CLOSE = {"]": "[", "}": "{"}
 
 
+_HASHED = (
+    "a value starting with '#' glued to text ('color: #ff0000'): YAML reads a comment and no value, "
+    "the writer a value (quote the value)"
+)
+
+
 class Refusal(Exception):
     """No continuation can make the text valid: ``reason`` at ``position``."""
 
@@ -49,11 +55,15 @@ class LineScanner:
         collection_root: bool = True,
         max_depth: int = 1000,
         collect_tabs: bool = False,
+        collect_hashes: bool = False,
     ):
         self.one_document = one_document
         self.collection_root = collection_root
         self.max_depth = max_depth
         self.spacing_tabs: list[int] | None = [] if collect_tabs else None
+        # with collect_hashes, the '#' of each "color: #ff0000" (healing quotes them)
+        # instead of a refusal
+        self.hashes: list[int] | None = [] if collect_hashes else None
         self.error: Refusal | None = None
         self.flow: list[str] = []
         self.flow_indent = -1  # the indent of the block holding the open flow collection
@@ -64,6 +74,9 @@ class LineScanner:
         self.levels: list[list[Any]] = []  # [indent, "map" | "seq"]
         self.pending = False  # the last node line left a node to be given on later lines
         self.cont: int | None = None  # a plain scalar continues on lines indented more
+        # "color: #ff0000": a node with no value but a comment glued to its '#' —
+        # (offset of the '#', column a nested value must pass, a key: '- ' may follow at it)
+        self.hashed: tuple[int, int, bool] | None = None
         self.docs = 0
         self.in_doc = False
         self.has_content = False
@@ -133,6 +146,8 @@ class LineScanner:
             self.block_scalar = None
         ind = len(s) - len(s.lstrip(" "))
         blank = s.strip(_WS) == ""
+        if self.hashed is not None and not blank and not s.lstrip(_WS).startswith("#"):
+            self._hashed_value(s, ind, marker)
         if self.quote:
             if not blank and ind <= self.quote_indent:
                 self._fail("yaml.indentation", "a line of a quoted scalar is not indented inside its block", ind)
@@ -180,6 +195,34 @@ class LineScanner:
         if tabbed:
             self._tabs(s, ind, lead)
         self._node_line(s, ind, lead, tabbed)
+
+    def _hashed_value(self, s: str, ind: int, marker: bool) -> None:
+        """The line after ``key: #ff0000``: a value nested under the key makes the hash
+        a comment; anything else leaves the key with no value (see :meth:`end`)."""
+        assert self.hashed is not None
+        where, col, key = self.hashed
+        self.hashed = None
+        item = s[ind : ind + 1] == "-" and (len(s) == ind + 1 or s[ind + 1] in _WS)
+        if not marker and (ind > col or (key and ind == col and item)):
+            return
+        if self.hashes is not None:
+            self.hashes.append(where)
+            return
+        raise Refusal("yaml.ambiguous", _HASHED, where)
+
+    def _glued_hash(self, s: str, k: int, col: int, *, key: bool) -> None:
+        """Note ``s[k]``, a ``#`` right after an indicator, when text is glued to it."""
+        if k + 1 < len(s) and s[k + 1].isalnum():
+            self.hashed = (self.start + k, col, key)
+
+    def end(self) -> None:
+        """The text ends here (``scan`` calls it; a prefix being streamed does not)."""
+        if self.error is None and self.hashed is not None:
+            if self.hashes is not None:
+                self.hashes.append(self.hashed[0])
+            else:
+                self.error = Refusal("yaml.ambiguous", _HASHED, self.hashed[0])
+            self.hashed = None
 
     def _in_block_scalar(self, s: str) -> bool:
         assert self.block_scalar is not None
@@ -305,6 +348,8 @@ class LineScanner:
                 self.root_done = True
                 j = self._skip_ws(s, i + 1)
                 if j >= n or s[j] == "#":
+                    if j < n:
+                        self._glued_hash(s, j, i, key=c == ":")
                     self.pending = True
                     return
                 self.pending = True  # its node follows on this line
@@ -358,6 +403,8 @@ class LineScanner:
                 self.root_done = True
                 k = self._skip_ws(s, j + 1)
                 if k >= n or s[k] == "#":
+                    if k < n:
+                        self._glued_hash(s, k, at, key=True)
                     self.pending = True
                     return
                 self.pending = True
@@ -583,4 +630,5 @@ def scan(text: str, **options: Any) -> LineScanner:
         if scanner.error is not None:
             break
         pos = end + 1
+    scanner.end()
     return scanner

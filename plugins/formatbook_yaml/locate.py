@@ -4,11 +4,13 @@
 2. The reply (outside ``<think>`` blocks) with its leading and trailing prose set
    aside: lines before the first line that opens YAML data (a ``key:`` line, a ``- ``
    item, ``---``, a ``{``/``[`` line) and lines after the last line of the data (a line
-   at the margin that is neither a key nor an item, nor a comment, and what follows it).
+   at the margin that is neither a key nor an item, nor a comment, and reads as a
+   sentence — three words or more, or an end in ``. ! ? :`` — and what follows it).
    An introduction like "Here is the YAML:" would read as a key with no value: a line
    ending with a colon whose key holds three words or more, followed by a line at the
-   same margin, is prose. Data that would be one ``key:`` line over prose (``Steps:`` over
-   a numbered list) is a heading, not a key of null: the reply is not trimmed to it.
+   same margin, is prose. Data that would end with a ``key:`` line over prose (``Steps:``
+   over a numbered list, ``bio:`` over ``Loves maths``) is not trimmed into a key of
+   null: the prose may be its value.
 3. The reply without its think blocks, whole (when it differs from 2).
 """
 
@@ -42,6 +44,14 @@ def _prose_like(line: str) -> bool:
     return first.isalnum() or first in "(\u201c\u00ab\u00bf\u00a1" or line.startswith("**")
 
 
+def _sentence(line: str) -> bool:
+    """Prose after the data reads as a sentence: three words or more, or an ending in
+    ``. ! ? :``. A short line (``cherries`` under ``- bananas``, ``age 36``) is data
+    the writer got wrong or a cut-off line: healing judges it, it is not set aside."""
+    body = line.strip()
+    return len(body.split()) >= 3 or body.endswith((".", "!", "?", ":"))
+
+
 def trimmed(reply: str, span: Span) -> Span:
     """``span`` of ``reply`` without its leading and trailing prose lines."""
     text = reply[span.start : span.end]
@@ -70,7 +80,7 @@ def trimmed(reply: str, span: Span) -> Span:
         line = lines[i]
         if line.strip() == "" or line[:1].isspace() or line.startswith("#"):
             continue
-        if _DATA.match(line) or not _prose_like(line):
+        if _DATA.match(line) or not _prose_like(line) or not _sentence(line):
             last = i
             continue
         break
@@ -83,8 +93,11 @@ def trimmed(reply: str, span: Span) -> Span:
             break
         if lines[i].strip():
             end_line = i
-    if first == end_line and lines[first].rstrip().endswith(":") and any(x.strip() for x in lines[end_line + 1 :]):
-        return span  # "Steps:" over a numbered list: a heading of the prose, no key of null
+    if lines[end_line].split(" #", 1)[0].rstrip().endswith(":") and any(x.strip() for x in lines[end_line + 1 :]):
+        # "Steps:" over a numbered list, "bio:" over "Loves maths": the lines after may be
+        # that key's value (a heading of the prose, or a value at the key's margin), so
+        # the reply is not trimmed into a key of null
+        return span
     start = span.start + offsets[first]
     end = span.start + offsets[end_line] + len(lines[end_line])
     return strip_span(reply, Span(start, end))

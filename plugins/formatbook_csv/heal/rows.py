@@ -19,6 +19,7 @@ repair is certain, and the result written.
 from __future__ import annotations
 
 from .. import dialect
+from ..locate import ELISIONS
 from ..names import header_problem, name_problem, others
 from . import delimiters
 from .reader import Record
@@ -98,6 +99,11 @@ def _drop_last(rec: Record) -> None:
     rec.starts.pop()
 
 
+def _elision(rec: Record) -> bool:
+    """A row standing for rows left out (``...``): no cut-off row, the table is not whole."""
+    return len(rec.cells) == 1 and not rec.quoted[0] and rec.cells[0].strip() in ELISIONS
+
+
 def rows(h: Healing) -> None:
     head = h.records[0]
     width = len(head.cells)
@@ -127,6 +133,14 @@ def rows(h: Healing) -> None:
             )
         if len(rec.cells) != width:
             delimiters.resplit(h, rec, width, number)
+        if _elision(rec) and width > 1:
+            raise h.fail(
+                "csv.field_count",
+                f"row {number} is {rec.cells[0].strip()!r}, standing for rows left out: the table is not whole",
+                rec.start,
+                rec.end,
+                path=(index,),
+            )
         if len(rec.cells) < width:
             if last and not rec.eol:
                 h.repair("truncated_row", f"dropped row {number}, cut off by the end of the text", rec.start, rec.end)

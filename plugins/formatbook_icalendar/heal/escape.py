@@ -1,8 +1,14 @@
 """Step ``escape``: text values escaped as RFC 5545 3.3.11 wants — ``,`` and ``;`` as
 ``\\,`` and ``\\;``, a backslash that escapes nothing as ``\\\\``, a line break as
-``\\n``. In ``CATEGORIES`` and ``RESOURCES`` commas separate the items and stay."""
+``\\n``. In ``CATEGORIES`` and ``RESOURCES`` commas separate the items and stay.
+
+A value where one backslash escapes nothing (``C:\\Users\\ada\\notes.txt``) was written
+with its backslashes raw: none of them is an escape, so ``\\notes`` is no line break and
+every backslash is doubled (the vCard plugin reads such values the same way)."""
 
 from __future__ import annotations
+
+from formatbook_core.contentlines import raw_backslashes
 
 from .. import rules
 from ..contentlines import ContentLine
@@ -12,13 +18,14 @@ _ESCAPABLE = frozenset("\\;,nN")
 
 
 def escape_text(value: str, is_list: bool) -> str:
+    raw = raw_backslashes(value)  # the same escapes as _ESCAPABLE
     out: list[str] = []
     k = 0
     n = len(value)
     while k < n:
         ch = value[k]
         if ch == "\\":
-            if k + 1 < n and value[k + 1] in _ESCAPABLE:
+            if not raw and k + 1 < n and value[k + 1] in _ESCAPABLE:
                 out.append(value[k : k + 2])
                 k += 2
                 continue

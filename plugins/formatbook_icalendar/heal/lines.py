@@ -4,6 +4,7 @@ lines broken where they should not be), prose between components set aside."""
 from __future__ import annotations
 
 from formatbook_core import HealError, SetAside, Span, Violation
+from formatbook_core.contentlines import raw_backslashes
 
 from .. import rules
 from ..contentlines import LineError, physical_lines, split
@@ -82,7 +83,7 @@ def read_lines(h: Healing) -> None:
             continue
         prev = out[-1] if out else None
         if prev is not None and prev.parts is not None and prev.parts.name not in ("BEGIN", "END"):
-            joins.append(("\\n" if prev.parts.name in rules.TEXT else "") + line.text)  # the break, escaped
+            joins.append(line.text)
             h.repair("unfolded", f"a line broken inside the {prev.parts.name} value joined to it", line.start, line.end)
             prev.end = line.end
             continue
@@ -107,8 +108,17 @@ def _join(out: list[Line], joins: list[str]) -> None:
     if not joins:
         return
     prev = out[-1]
-    joined = split(prev.text + "".join(joins))
+    assert prev.parts is not None
+    value = prev.parts.value
+    head = prev.text[: len(prev.text) - len(value)]
+    pieces = [value, *joins]
     joins.clear()
+    if prev.parts.name in rules.TEXT or prev.parts.name in rules.TEXT_LISTS:
+        if any(raw_backslashes(p) for p in pieces):
+            # a raw Windows path: its backslashes escape nothing, the escaped breaks do
+            pieces = [p.replace("\\", "\\\\") for p in pieces]
+    # the break, escaped, in a text value (the escape step keeps a valid escape)
+    joined = split(head + ("\\n" if prev.parts.name in rules.TEXT else "").join(pieces))
     if isinstance(joined, LineError):  # a control character: cannot be a value
         raise HealError(
             "a line cannot be joined to the one before it",

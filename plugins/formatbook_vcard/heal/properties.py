@@ -5,6 +5,7 @@ N or ORG when missing. Nothing the reply gave is changed beyond its encoding."""
 from __future__ import annotations
 
 from formatbook_core import HealError, Span, Violation
+from formatbook_core.contentlines import raw_backslashes
 
 from .. import typed
 from ..contentlines import ContentLine, escape_text, split_unescaped, unescape_text
@@ -87,17 +88,6 @@ def fix_version(h: Healing, card: Card, index: int) -> None:
     card.version = version
 
 
-def _raw_backslashes(value: str, escapable: str) -> bool:
-    """A backslash in ``value`` escapes nothing (``C:\\Users``): the writer wrote
-    backslashes as they are, so none of them is an escape (``\\notes`` is no newline)."""
-    i = value.find("\\")
-    while i >= 0:
-        if i + 1 >= len(value) or value[i + 1] not in escapable:
-            return True
-        i = value.find("\\", i + 2)
-    return False
-
-
 def _fix_escapes(name: str, value: str, version: str) -> str:
     must = ""
     if name in typed.SINGLE_TEXT:
@@ -105,7 +95,7 @@ def _fix_escapes(name: str, value: str, version: str) -> str:
     elif name in typed.COMPOUND_ESCAPED:
         must = ","
     out: list[str] = []
-    raw = _raw_backslashes(value, "\\,;nN")
+    raw = raw_backslashes(value)
     i = 0
     n = len(value)
     while i < n:

@@ -27,6 +27,12 @@ from .state import Healing, fail
 from .tags import fix_start_tag
 from .text import fix_text
 
+#: HTML void elements a model writes unclosed in XML (``Hello <br> world``): one left open
+#: when its parent closes (or the text ends) was never a container, so its start tag is
+#: closed in place (``<br/>``) rather than wrapped around the text after it. ``link``,
+#: ``meta``, ``source`` hold text in RSS and other vocabularies: not listed.
+VOID = frozenset({"br", "hr", "img", "wbr", "input"})
+
 _PLAIN_DOCTYPE = re.compile(r"<!DOCTYPE[ \t\r\n]+[^\s\[>]+[ \t\r\n]*>\Z")
 
 
@@ -40,6 +46,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
     last_root_out = 0  # length of ``out`` when the last root ended
     limit = depth_limit(h.limits)
     seen_content = False  # anything but white space before (for the XML declaration)
+    written: dict[int, int] = {}  # start offset of an open void element -> its index in ``out``
     for tok in tokens(text):
         kind, start, end = tok.kind, tok.start, tok.end
         piece = text[start:end]
@@ -113,6 +120,8 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
                     first_root_out = len(out)
             out.append(fix_start_tag(h, piece, start))
             seen_content = True
+            if kind == START and tok.name.lower() in VOID:
+                written[start] = len(out) - 1
             if kind == START:
                 if len(stack) >= limit:
                     raise fail(f"elements nested deeper than {limit}", "xml.too_deep", start, end)
@@ -147,7 +156,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             depth = _find(stack, name)
             if depth is None:
                 raise fail(f"the closing tag </{name}> matches no open element", "xml.mismatched_tag", start, end)
-            inner = stack[depth + 1 :]
+            inner = _close_void(h, out, written, stack[depth + 1 :])
             for (outer_name, _), (inner_name, _) in zip(inner, inner[1:], strict=False):
                 if outer_name.lower() == inner_name.lower():  # <li>one<li>two</list>
                     raise fail(
@@ -161,12 +170,13 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             for inner_name, _ in reversed(inner):
                 closed_early.append(inner_name)
                 out.append(f"</{inner_name}>")
-            h.repair(
-                "misnested",
-                "closed " + ", ".join(f"<{n}>" for n, _ in reversed(inner)) + f" before </{name}> (misnested tags)",
-                start,
-                start,
-            )
+            if inner:
+                h.repair(
+                    "misnested",
+                    "closed " + ", ".join(f"<{n}>" for n, _ in reversed(inner)) + f" before </{name}> (misnested tags)",
+                    start,
+                    start,
+                )
             right = stack.pop()[0]
             if right != name:
                 h.repair(
@@ -176,6 +186,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
         if not stack:
             last_root_out = len(out)
     n = len(text)
+    stack = _close_void(h, out, written, stack)
     if stack:
         names = [name for name, _ in reversed(stack)]
         h.repair(
@@ -196,6 +207,22 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
     # white space around the document is not part of it (locate takes the payload without
     # it): a repaired text that kept it would be trimmed again by the next check
     h.out = "".join(out).strip(" \t\r\n")
+
+
+def _close_void(
+    h: Healing, out: list[str], written: dict[int, int], open_: list[tuple[str, int]]
+) -> list[tuple[str, int]]:
+    """``open_`` (elements about to be closed where their parent closes, or at the end)
+    without the void ones (:data:`VOID`), whose start tags are closed in place."""
+    kept = []
+    for name, at in open_:
+        index = written.get(at)
+        if index is None or not out[index].endswith(">"):
+            kept.append((name, at))
+            continue
+        out[index] = out[index][:-1].rstrip() + "/>"
+        h.repair("void_element", f"wrote <{name}> as <{name}/>: an HTML void element holds no content", at, at)
+    return kept
 
 
 def _decl_at(text: str, start: int) -> bool:

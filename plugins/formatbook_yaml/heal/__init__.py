@@ -8,16 +8,18 @@ edit as a ``Repair``.
 1. ``refuse`` (:mod:`.state`): longer than ``max_size``: ``HealError``.
 2. ``strict`` (:mod:`.state`): a valid text needs no syntax repair (a JSON reply is YAML
    1.2 already: valid as it is, no repair).
-3. ``lines`` (:mod:`.lines`): one pass over the lines: tabs used as indentation, stray
+3. ``hashed_values`` (:mod:`.hashes`): ``color: #ff0000`` with nothing nested under it
+   (YAML: a comment and no value) quoted, the writer's reading.
+4. ``lines`` (:mod:`.lines`): one pass over the lines: tabs used as indentation, stray
    ``---``/``...`` markers, plain scalars holding ``: `` or starting with a reserved
    indicator (quoted).
-4. ``indentation`` (:mod:`.indent`): an item or key out of line with its siblings is
+5. ``indentation`` (:mod:`.indent`): an item or key out of line with its siblings is
    moved onto their column (its own children with it), line by line as the scanner of
    :mod:`formatbook_yaml.lines` finds them (at most :data:`.indent.MAX_ROUNDS`).
-5. ``truncation`` (:mod:`.truncation`): a cut-off end: an open quoted string closed, open
+6. ``truncation`` (:mod:`.truncation`): a cut-off end: an open quoted string closed, open
    flow collections closed, else the incomplete last line dropped.
-6. ``confirm`` (:mod:`.state`): the text must now read strictly, else ``HealError``.
-7. ``schema`` (:mod:`.schema_aware`): repairs only a schema justifies (``"42"`` to
+7. ``confirm`` (:mod:`.state`): the text must now read strictly, else ``HealError``.
+8. ``schema`` (:mod:`.schema_aware`): repairs only a schema justifies (``"42"`` to
    ``42``, enum case, key spelling; ``yes``/``no``/``on``/``off`` where the schema asks
    for a boolean), edited at the values' spans.
 """
@@ -30,7 +32,7 @@ from formatbook_core import Healed
 from formatbook_core.data_schema import JsonSchema
 from formatbook_core.healing import Step, run_plan
 
-from . import indent, lines, schema_aware, state, truncation
+from . import hashes, indent, lines, schema_aware, state, truncation
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
@@ -48,6 +50,7 @@ def _has_schema(h: Healing) -> bool:
 PLAN: tuple[Step, ...] = (
     Step("refuse", state.refuse),
     Step("strict", state.check),
+    Step("hashed_values", hashes.quote_hashed_values, _broken),
     Step("lines", lines.repair_lines, _broken),
     Step("indentation", indent.repair_indentation, _broken),
     Step("truncation", truncation.repair_end, _broken),

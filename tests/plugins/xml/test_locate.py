@@ -64,6 +64,15 @@ def test_a_reply_without_xml_fails_with_a_violation():
 
 
 def test_locate_is_linear_on_many_candidates():
-    reply = "<a/> x " * 20_000
+    # one per line: "x <a/> x" on one line is an empty element inside a sentence (a mention)
+    reply = "<a/> x\n" * 20_000
     spans = XML.locate(reply)
     assert len(spans) == 20_000
+
+
+def test_locate_is_linear_on_many_mentions_in_sentences():
+    # each "<b>" inside a sentence and never closed is read again from after it, at most
+    # MAX_MENTIONS times; then the rest is one cut-off root
+    reply = "x <b> x " * 20_000 + "<root>ok</root>"
+    spans = XML.locate(reply)
+    assert spans and len(spans) <= 2

@@ -63,16 +63,42 @@ def test_a_lone_empty_element_is_still_the_payload() -> None:
     assert _xml(result.value) == "<done/>"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a bare tag named in prose ('The tag <b> is bold.') is read as a root never closed: it "
-    "runs to the end of the reply and swallows the real payload, healing closes it (ok=True, "
-    "'<b> is bold. Here: <root>ok</root></b>'). Telling such a mention from a cut-off root "
-    "needs a rule not yet chosen (a cut-off '<answer>The capital is <b>Paris</b> and' looks alike)",
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ("The tag <b> is bold. Here: <root>ok</root>", "<root>ok</root>"),
+        ("I will use <item> for each entry.\n<items><item>a</item></items>", "<items><item>a</item></items>"),
+        ("Wrap each in <item>.\n\n<items><item>a</item></items>", "<items><item>a</item></items>"),
+        ("Use <br/> for breaks. Here: <root>ok</root>", "<root>ok</root>"),
+    ],
 )
-def test_a_bare_tag_named_in_prose_before_another_payload() -> None:
-    result = check("The tag <b> is bold. Here: <root>ok</root>", "EXPECT XML")
-    assert not result.ok or _xml(result.value) == "<root>ok</root>"
+def test_a_bare_tag_named_in_prose_before_another_payload(reply: str, payload: str) -> None:
+    # The mention was read as a root never closed, running to the end and swallowing the
+    # payload (ok=True, '<b> is bold. Here: <root>ok</root></b>'); the empty '<br/>' won
+    # as the first complete element.
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ("Here: <answer>The capital is <b>Paris</b> and", "<answer>The capital is <b>Paris</b> and</answer>"),
+        ("<answer>The capital is <b>Paris</b> and", "<answer>The capital is <b>Paris</b> and</answer>"),
+        ("Here is the XML:\n<list>\n  <item>a</item>\n  <item>b", "<list>\n  <item>a</item>\n  <item>b</item></list>"),
+    ],
+)
+def test_a_cut_off_root_introduced_as_the_answer_is_still_closed(reply: str, payload: str) -> None:
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
+
+
+@pytest.mark.parametrize("reply", ["The answer is <answer>Paris and", "The result is <done/> now."])
+def test_a_tag_inside_a_sentence_alone_is_no_payload(reply: str) -> None:
+    # a mention with no payload after it: failing beats passing the mention as the answer
+    assert not check(reply, "EXPECT XML").ok
 
 
 @pytest.mark.parametrize("reply", ["<list><li>one<li>two</list>", "<ul>\n  <li>one\n  <li>two\n</ul>"])
@@ -95,3 +121,36 @@ def test_misnested_tags_of_different_elements_still_heal(reply: str, payload: st
     result = check(reply, "EXPECT XML")
     assert result.ok
     assert _xml(result.value) == payload
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ("<p>Hello <br> world</p>", "<p>Hello <br/> world</p>"),
+        ("<p>Line<br>\n<br>two</p>", "<p>Line<br/>\n<br/>two</p>"),
+        ("<p>a<br><b>x</p>", "<p>a<br/><b>x</b></p>"),
+        ("<p>Hello<br>world", "<p>Hello<br/>world</p>"),
+        ('<doc><img src="a.png"><caption>x</caption></doc>', '<doc><img src="a.png"/><caption>x</caption></doc>'),
+    ],
+)
+def test_an_unclosed_void_element_holds_no_text(reply: str, payload: str) -> None:
+    # '<p>Hello <br> world</p>' healed into '<p>Hello <br> world</br></p>': the line break
+    # became an element holding the text after it.
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
+    assert "void_element" in [r.kind for r in result.repairs]
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload"),
+    [
+        ('<doc><img src="a.png"></img></doc>', '<doc><img src="a.png"/></doc>'),  # closed: nothing to do
+        ("<rss><item><link>http://a</item></rss>", "<rss><item><link>http://a</link></item></rss>"),
+    ],
+)
+def test_elements_that_hold_text_are_still_closed_around_it(reply: str, payload: str) -> None:
+    result = check(reply, "EXPECT XML")
+    assert result.ok
+    assert _xml(result.value) == payload
+    assert "void_element" not in [r.kind for r in result.repairs]

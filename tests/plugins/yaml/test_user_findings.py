@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import check
+from formatbook_core import check, get_format
+
+FMT = get_format("yaml")
 
 
 @pytest.mark.parametrize(
@@ -72,15 +74,55 @@ def test_prose_around_data_is_still_set_aside(reply: str, expected: object) -> N
     assert result.value == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="README's known limit: 'color: #ff0000' reads as YAML reads it (a comment, no "
-    "value) and passes as {'color': None}; the writer meant the colour. Telling it from "
-    "'key:  # comment' over an empty value needs a rule not yet chosen",
+@pytest.mark.parametrize(
+    "reply",
+    ["color: #ff0000\nsize: 3", "size: 3\ncolor: #ff0000", "colors:\n  - #ff0000\n  - #00ff00"],
 )
-def test_a_value_starting_with_a_hash_is_not_silently_null() -> None:
-    result = check("color: #ff0000\nsize: 3", "EXPECT YAML")
-    assert not result.ok or result.value == {"color": "#ff0000", "size": 3}
+def test_a_value_starting_with_a_hash_is_not_read_strictly(reply: str) -> None:
+    # It passed as {'color': None}: YAML reads '#ff0000' as a comment, the writer meant the colour.
+    assert not FMT.is_valid(reply)
+    assert [v.code for v in FMT.analyze(reply).violations] == ["yaml.ambiguous"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("color: #ff0000\nsize: 3", {"color": "#ff0000", "size": 3}),
+        ("color: #ff0000", {"color": "#ff0000"}),
+        ("color: #ff0000 # red\n", {"color": "#ff0000"}),
+        ("tags: #python #yaml\nn: 1", {"tags": "#python #yaml", "n": 1}),
+        ("colors:\n  - #ff0000\n  - #00ff00", {"colors": ["#ff0000", "#00ff00"]}),
+        ("- name: a\n  color: #abc\n- name: b", [{"name": "a", "color": "#abc"}, {"name": "b"}]),
+    ],
+)
+def test_a_value_starting_with_a_hash_heals_into_the_text_written(reply: str, expected: object) -> None:
+    result = check(reply, "EXPECT YAML")
+    assert result.ok
+    assert result.value == expected
+    assert "quoted_scalar" in [r.kind for r in result.repairs]
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("a: # a comment\nb: 2", {"a": None, "b": 2}),
+        ("a: #note\n  b: 1", {"a": {"b": 1}}),
+        ("a: #note\n- 1\n- 2", {"a": [1, 2]}),
+        ("- #note\n  k: v", [{"k": "v"}]),
+    ],
+)
+def test_a_comment_over_a_nested_value_or_after_a_space_stays_a_comment(reply: str, expected: object) -> None:
+    result = check(reply, "EXPECT YAML")
+    assert result.ok
+    assert result.value == expected
+    assert not result.repairs
+
+
+def test_a_glued_hash_line_keeps_every_prefix_streamable() -> None:
+    # the key may still get a nested value: only the next line (or the end) decides
+    text = "color: #ff0000\nsize: 3\n"
+    for cut in range(len(text) + 1):
+        assert FMT.can_be_valid(text[:cut]) == (cut <= len("color: #ff0000\n") + len("size: 3")), cut
 
 
 @pytest.mark.parametrize(
@@ -99,13 +141,57 @@ def test_an_apostrophe_in_a_single_quoted_value_keeps_the_quotes_as_quotes(reply
     assert result.value == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the truncation step drops any last line whose removal makes the text valid, also a "
-    "line no continuation could make valid (so no cut-off explains it): '  -3' (meant '- 3') "
-    "is dropped and the reply passes as {'list': [1, 2]}. Needs a test that the last line is "
-    "a prefix of some valid line before dropping it",
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "list:\n  - 1\n  - 2\n  -3",  # meant '- 3': no continuation of '  -3' is valid
+        "Answer:\n42",  # the value at the key's margin, or a next key cut off
+        "name: Ada\nbio:\nLoves maths",
+        "steps:\n  - mix\n  - bake:\n  - cool\n  -serve",
+    ],
 )
-def test_a_last_line_no_cut_explains_is_not_dropped() -> None:
-    result = check("list:\n  - 1\n  - 2\n  -3", "EXPECT YAML")
-    assert not result.ok or result.value == {"list": [1, 2, 3]}
+def test_a_last_line_no_cut_explains_alone_is_not_dropped(reply: str) -> None:
+    # It passed as {'list': [1, 2]} and {'Answer': None}: the truncation step dropped any
+    # last line whose removal made the text valid.
+    result = check(reply, "EXPECT YAML")
+    assert not result.ok
+    assert "yaml.ambiguous" in [v.code for v in result.violations]
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        (
+            "items:\n  - name: Bread\n    qty: 2\n  - name: Milk\n    qty",
+            {"items": [{"name": "Bread", "qty": 2}, {"name": "Milk"}]},
+        ),
+        ("person:\n  name: Ada\n  ag", {"person": {"name": "Ada"}}),
+    ],
+)
+def test_a_cut_off_last_line_is_still_dropped(reply: str, expected: object) -> None:
+    result = check(reply, "EXPECT YAML")
+    assert result.ok
+    assert result.value == expected
+    assert "truncated_line" in [r.kind for r in result.repairs]
+
+
+@pytest.mark.parametrize("reply", ["- apples\n- bananas\ncherries", "- apples\n- bananas\ncherries\n\nEnjoy them."])
+def test_a_short_line_after_the_data_is_not_set_aside_as_prose(reply: str) -> None:
+    # 'cherries' (its '- ' forgotten) was set aside as trailing prose: ok=True without it.
+    result = check(reply, "EXPECT YAML")
+    assert not result.ok
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("- apples\n- bananas\nThese are my favourites.", ["apples", "bananas"]),
+        ("name: Ada\nage: 36\nHope this helps!", {"name": "Ada", "age": 36}),
+        ("name: Ada\nLet me know if you need more", {"name": "Ada"}),
+    ],
+)
+def test_a_sentence_after_the_data_is_still_set_aside(reply: str, expected: object) -> None:
+    result = check(reply, "EXPECT YAML")
+    assert result.ok
+    assert result.value == expected
+    assert [s.kind for s in result.set_aside] == ["prose"]

@@ -1,0 +1,37 @@
+"""Replies a new user checked as models write them, each a bug found in review: the
+reply must never pass with data it did not mean."""
+
+from __future__ import annotations
+
+import pytest
+
+from formatbook_core import check
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "id,name\n1,Ada\n2,Bob\n...\n10,Eve",  # rows 3-9 left out: row 10 was set aside as prose
+        "id,name\n1,Ada\n2,Bob\n\u2026",  # the last row an ellipsis: dropped as a cut-off row
+        "Here:\n\nid,name\n1,Ada\n...\n\nThat is all.",  # dropped as a closing sentence
+    ],
+)
+def test_a_table_with_rows_left_out_does_not_pass_without_them(reply: str) -> None:
+    # It passed with the rows before the '...' only: a table the reply says is not whole.
+    result = check(reply, "EXPECT CSV")
+    assert not result.ok
+    assert "csv.field_count" in [v.code for v in result.violations]
+    assert any("left out" in v.message for v in result.violations)
+
+
+@pytest.mark.parametrize(
+    ("reply", "rows"),
+    [
+        ("id,name\n1,Ada\n2,Bob\n\nHope this helps.", [{"id": "1", "name": "Ada"}, {"id": "2", "name": "Bob"}]),
+        ("id,name\n1,Ada\n2", [{"id": "1", "name": "Ada"}]),  # a cut-off row is still dropped
+    ],
+)
+def test_prose_after_the_table_and_a_cut_off_row_are_still_handled(reply: str, rows: list) -> None:
+    result = check(reply, "EXPECT CSV")
+    assert result.ok
+    assert result.value == rows
