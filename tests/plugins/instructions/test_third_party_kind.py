@@ -15,7 +15,7 @@ import pytest
 from formatbook_core import StreamGuard, check, guidance
 from formatbook_core.cli import main
 from formatbook_core.expectations import parse_expectations
-from formatbook_core.registry import Registry, set_default_registry
+from formatbook_core.registry import Registry, default_registry, set_default_registry
 from formatbook_core.results import ExpectationError
 
 README = Path(__file__).resolve().parents[3] / "plugins" / "formatbook_instructions" / "README.md"
@@ -32,11 +32,12 @@ def readme_plugin() -> types.ModuleType:
 
 @pytest.fixture
 def registry():
+    previous = default_registry()  # restored after: other tests hold its format objects
     fresh = Registry()  # the built-in plugins from their entry points, plus this one
     fresh.register_plugin(readme_plugin(), "no-emoji")
     set_default_registry(fresh)
     yield fresh
-    set_default_registry(None)
+    set_default_registry(previous)
 
 
 def test_the_kind_works_in_expect_lines_and_check(registry):
