@@ -37,7 +37,7 @@ Hugging Face ``transformers`` ``LogitsProcessor`` that masks the rejected top-k 
 from __future__ import annotations
 
 from .model import END, CallableModel, Candidate, CandidateModel, as_candidate, as_model
-from .search import GenerationError, Generated, generate
+from .search import Generated, GenerationError, generate
 
 __all__ = [
     "END",

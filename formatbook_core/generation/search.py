@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..expectations import Expectations, as_expectations
@@ -106,7 +106,9 @@ class _Search:
         while True:
             if frame.cands is None:
                 if len(tokens) >= self.max_tokens:
-                    raise self.fail(f"max_tokens ({self.max_tokens}) spent without a complete reply", max(best, text, key=len))
+                    raise self.fail(
+                        f"max_tokens ({self.max_tokens}) spent without a complete reply", max(best, text, key=len)
+                    )
                 self.calls += 1
                 frame.cands = list(self.model.candidates(self.prompt, text))
             taken: StreamGuard | None = None

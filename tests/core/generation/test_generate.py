@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from formatbook_core import Count, Expectations, check
+from formatbook_core import Count, Expectations, StreamGuard, check
 from formatbook_core.generation import END, Candidate, Generated, GenerationError, as_candidate, generate
+from formatbook_markdown.contract.parse import parse_output_format_spec
 
 SCHEMA = {
     "type": "object",
@@ -137,8 +138,6 @@ def test_max_tokens_is_kept():
 
 
 def test_markdown_contract_the_reply_ends_only_with_every_required_section():
-    from formatbook_markdown.contract.parse import parse_output_format_spec
-
     spec = parse_output_format_spec(
         "## Output format\n- Short answer — text (required)\n- Reasoning — ordered list (required)\n\n"
         "Empty sections:\n- Empty sections are not allowed.\n"
@@ -193,8 +192,6 @@ def test_candidates_from_a_plain_callable():
 
 
 def test_copies_of_the_guard_never_affect_the_original():
-    from formatbook_core import StreamGuard
-
     guard = StreamGuard("EXPECT JSON\nEXPECT MAX 3 WORDS", strict=True)
     assert guard.feed('{"a": "one two')
     clone = guard.copy()
