@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-RUN = 256  # chunks kept apart before they are joined into one string
+RUN = 64  # chunks kept apart before they are joined into one string
 
 
 class TextLog:
