@@ -20,7 +20,8 @@ step, the best candidate after which the reply can still pass:
 * **backtracking**: when no candidate fits (or the model offers none), the last step is
   undone and the next candidate at that step is tried; at most ``backtrack_budget``
   steps are undone in all. Only the last ``backtrack_budget + 1`` states are kept;
-* **failure**: when ``max_tokens`` pieces are in the reply without an accepted end, the
+* **failure**: when ``max_tokens`` pieces are in the reply and the model's next
+  candidates hold no end that passes (only the end may follow the last piece), the
   budget is spent, or the very first step has no candidate, :class:`GenerationError` is
   raised with ``prefix``, the longest valid prefix reached (strictly valid so far, within
   every MAX limit), and the counters.

@@ -104,11 +104,8 @@ class _Search:
         best = ""
         frame = _Frame(StreamGuard(self.exp, strict=True))
         while True:
+            full = len(tokens) >= self.max_tokens  # only the end may follow now
             if frame.cands is None:
-                if len(tokens) >= self.max_tokens:
-                    raise self.fail(
-                        f"max_tokens ({self.max_tokens}) spent without a complete reply", max(best, text, key=len)
-                    )
                 self.calls += 1
                 frame.cands = list(self.model.candidates(self.prompt, text))
             taken: StreamGuard | None = None
@@ -122,7 +119,7 @@ class _Search:
                         return self.result(result)
                     self.rejected += 1
                     continue
-                if not cand.text:
+                if not cand.text or full:
                     continue  # an empty piece would take a step and change nothing
                 probe = frame.guard.copy()
                 if probe.feed(cand.text):
@@ -140,6 +137,8 @@ class _Search:
             # no candidate fits: undo the last step and take the next candidate there
             if len(text) > len(best):
                 best = text
+            if full:
+                raise self.fail(f"max_tokens ({self.max_tokens}) spent without a complete reply", best)
             if not stack:
                 raise self.fail("no candidate can continue the reply", best)
             if self.backtracks >= self.budget:
@@ -171,9 +170,11 @@ def generate(
     after which the format's strict checker and every MAX limit still hold is taken; the
     end of text is taken only when the reply then passes ``check()`` (MIN limits, a
     complete document, the schema). With no candidate left, the last step is undone and
-    the next candidate there tried, at most ``backtrack_budget`` times in all. Raises
-    :class:`GenerationError` (with the longest valid prefix) when ``max_tokens`` pieces
-    or the budget are spent; raises ``ExpectationError`` for bad expectations.
+    the next candidate there tried, at most ``backtrack_budget`` times in all. The reply
+    holds at most ``max_tokens`` pieces: after the last one only the model's end of text
+    is taken. Raises :class:`GenerationError` (with the longest valid prefix) when
+    ``max_tokens`` or the budget is spent without a reply that passes; raises
+    ``ExpectationError`` for bad expectations.
     """
     if max_tokens < 0 or backtrack_budget < 0:
         raise ValueError("max_tokens and backtrack_budget are 0 or more")

@@ -134,7 +134,14 @@ def test_max_tokens_is_kept():
     with pytest.raises(GenerationError) as err:
         generate(lambda p, r: ["a"], "", "EXPECT TEXT", max_tokens=7)
     assert "max_tokens (7)" in err.value.reason and err.value.prefix == "a" * 7
-    assert err.value.steps == 7 and err.value.model_calls == 7
+    # asked once more after the seventh piece: only an end could have followed
+    assert err.value.steps == 7 and err.value.model_calls == 8 and err.value.backtracks == 0
+
+
+def test_the_end_may_follow_the_last_of_max_tokens_pieces():
+    result = generate(lambda p, r: ["a", None], "", "EXPECT MIN 1 WORDS", max_tokens=3)
+    assert result.ok and result.reply == "aaa"  # "a" first: the end comes only after the third
+    assert result.rejected == 0 and result.model_calls == 4
 
 
 def test_markdown_contract_the_reply_ends_only_with_every_required_section():
