@@ -93,7 +93,9 @@ class ExpectationsLogitsProcessor:
     """A ``transformers`` logits processor that masks the top-k tokens the expectations
     refuse (see the module docstring). ``eos_token_id`` defaults to the tokenizer's.
     ``texts[row]`` is what each row has written; ``errors[row]`` is ``None`` or why the row
-    was stopped; :meth:`result` is ``check()`` of a row's reply."""
+    was stopped; :meth:`finish` takes the last token ``generate`` chose and gives each
+    row's ``check()``. One processor serves one ``generate`` call (it reads the prompt's
+    length from its first call, and one new token per row at each call after it)."""
 
     def __init__(
         self,
