@@ -71,3 +71,21 @@ def test_a_guard_copy_costs_the_state_not_the_reply():
     clone = guard.copy()
     assert len(clone._log._parts) < RUN  # recent chunks only: the rest is a shared chain
     assert clone._log._runs is guard._log._runs
+
+
+def test_a_lag_guard_copies_its_gathered_chunks_and_can_end_checks_them():
+    guard = StreamGuard("EXPECT JSON", strict=True, lag=64)
+    assert guard.feed('{"a": [1, 2') and guard._batch  # gathered, not checked yet
+    clone = guard.copy()
+    clone.feed("]}")
+    assert clone.can_end() and not guard.can_end()  # the original still has an open array
+    assert guard.feed("]}") and guard.can_end() and guard.finish().ok
+    assert clone.text == guard.text == '{"a": [1, 2]}'
+
+
+def test_can_end_reads_text_held_as_a_possible_think_tag():
+    guard = StreamGuard("EXPECT JSON", strict=True)
+    assert guard.feed("[1] <thi")  # may begin a think tag: held back
+    assert not guard.can_end()  # at the end it is text after the JSON: not valid
+    assert guard.copy().feed("nk>x</think>") and guard.feed("nk>x</think>")
+    assert guard.can_end() and guard.finish().ok
