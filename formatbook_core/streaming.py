@@ -13,6 +13,7 @@ Every ``feed`` costs time in proportion to its chunk; besides the reply itself (
 
 from __future__ import annotations
 
+import copy
 import re
 from bisect import bisect_right
 from typing import Any
@@ -22,10 +23,10 @@ from .limits import limits_from
 from .locating import THINK_OPEN, THINK_OPEN_MAX, THINK_TAGS, think_close
 from .pipeline import check
 from .results import CheckResult, ExpectationError, StreamStatus
+from .textlog import TextLog
 
 _CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
 _OPEN_TAGS = tuple(f"<{tag}>" for tag in THINK_TAGS)
-_JOIN_RUN = 256  # chunks kept apart before they are joined into one string
 _OK = StreamStatus(True)  # frozen: the guard's usual answers are shared, not built per chunk
 _OK_COMPLETE = StreamStatus(True, complete=True)
 
@@ -164,6 +165,15 @@ class _ThinkSplitter:
         return pieces
 
 
+def _copy_splitter(splitter: _ThinkSplitter | None) -> _ThinkSplitter | None:
+    """A think splitter's clone: every field is immutable (strings, flags, a pattern)."""
+    if splitter is None:
+        return None
+    clone = object.__new__(_ThinkSplitter)
+    clone.__dict__.update(splitter.__dict__)
+    return clone
+
+
 class _Limit:
     """One MAX (or EXACTLY) count kept while streaming.
 
@@ -211,6 +221,13 @@ class _Limit:
                 self._open_blank = False
             grew = True
         return grew
+
+    def copy(self) -> _Limit:
+        """An independent clone (the open value's pending tail is a string: shared)."""
+        clone = object.__new__(_Limit)
+        clone.__dict__.update(self.__dict__)
+        clone._open = copy.copy(self._open)
+        return clone
 
     def lower_bound(self) -> int:
         total = self.settled if self._open_blank else self.settled + self._open.settled()
@@ -271,8 +288,7 @@ class StreamGuard:
         self.lag = lag
         self._batch: list[str] = []
         self._batch_start = 0
-        self._parts: list[str] = []
-        self._joined = 0  # parts before this index are joined runs
+        self._log = TextLog()  # the reply for finish(); copies share what came before them
         self._length = 0
         self._max_size = limits_from(exp.options).max_size
         self._failed: StreamStatus | None = None
@@ -333,12 +349,10 @@ class StreamGuard:
     @property
     def text(self) -> str:
         """The reply received so far (joined on each call after a feed: read it at the end)."""
+        text = self._log.text()
         if self._batch:  # lag mode: chunks gathered and not checked yet are part of it too
-            return "".join(self._parts) + "".join(self._batch)
-        if len(self._parts) > 1:
-            self._parts = ["".join(self._parts)]
-            self._joined = 1
-        return self._parts[0] if self._parts else ""
+            return text + "".join(self._batch)
+        return text
 
     def feed(self, chunk: str) -> StreamStatus:
         """Take the next piece of the reply; falsy once the reply cannot pass any more."""
@@ -388,13 +402,7 @@ class StreamGuard:
     def _keep(self, chunk: str) -> None:
         """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
         fed a character at a time costs a string, not an object per character."""
-        parts = self._parts
-        parts.append(chunk)
-        if len(parts) - self._joined >= _JOIN_RUN:
-            run = "".join(parts[self._joined :])
-            del parts[self._joined :]
-            parts.append(run)
-            self._joined += 1
+        self._log.append(chunk)
 
     def _advance(self, pieces: list[tuple[int, str]]) -> StreamStatus:
         for offset, piece in pieces:
@@ -461,6 +469,47 @@ class StreamGuard:
     def _fail(self, reason: str, position: int | None) -> StreamStatus:
         self._failed = StreamStatus(False, reason, position)
         return self._failed
+
+    def copy(self) -> StreamGuard:
+        """An independent clone: feeding either never changes what the other answers.
+
+        Costs the state, not the length of the reply: the format checker's ``copy()``, the
+        limits' open values, at most ``textlog.RUN`` recent chunks and the think splitter's
+        bounded tail; the text received before them is shared (an immutable chain).
+        """
+        clone = object.__new__(StreamGuard)
+        clone.__dict__.update(self.__dict__)
+        clone._batch = list(self._batch)
+        clone._log = self._log.copy()
+        clone._starts = list(self._starts)
+        clone._offsets = list(self._offsets)
+        clone._checker = self._checker.copy() if self._checker is not None else None
+        clone._think = _copy_splitter(self._think)
+        clone._limits = [limit.copy() for limit in self._limits]
+        return clone
+
+    def can_end(self) -> bool:
+        """Whether the format's checker, fed so far, would take the end of the reply now
+        (a copy's ``finish()``: the state's cost, not the reply's). ``finish()`` alone says
+        whether the whole reply passes: counts not bounded above are judged there."""
+        if self._batch:  # lag mode: check the gathered chunks on a copy first
+            probe_guard = self.copy()
+            probe_guard._flush_batch()
+            return probe_guard.can_end()
+        if self._failed is not None:
+            return False
+        checker = self._checker
+        if checker is None:
+            return True
+        try:
+            probe = checker.copy()
+            if self._think is not None:  # what finish() flushes: held text that is no tag
+                for _, piece in _copy_splitter(self._think).flush():  # type: ignore[union-attr]
+                    if not probe.feed(piece):
+                        return False
+            return bool(probe.finish())
+        except Exception:  # a plugin failure is no yes
+            return False
 
     def finish(self) -> CheckResult:
         """The reply has ended: the full verdict, exactly as ``check()`` gives it."""

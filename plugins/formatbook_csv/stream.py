@@ -24,6 +24,7 @@ from typing import Any
 
 from formatbook_core import StreamStatus
 from formatbook_core.results import ok_status
+from formatbook_core.textlog import TextLog
 
 from . import dialect
 from .names import header_problem, name_problem, others
@@ -47,7 +48,7 @@ class CsvChecker:
         self._delimiter = None if delimiter == dialect.AUTO else delimiter
         self._min_columns = min_columns
         self._verdict = verdict
-        self._parts: list[str] = []
+        self._parts = TextLog()
         self._pending: list[str] = []  # the header line while the delimiter is detected
         self._scan = [False, True]  # detection: inside quotes, at a field start
         self._fed = 0
@@ -73,7 +74,7 @@ class CsvChecker:
     def copy(self) -> CsvChecker:
         clone = CsvChecker.__new__(CsvChecker)
         clone.__dict__.update(self.__dict__)
-        clone._parts = list(self._parts)
+        clone._parts = self._parts.copy()
         clone._pending = list(self._pending)
         clone._scan = list(self._scan)
         clone._cell = list(self._cell)
@@ -121,7 +122,7 @@ class CsvChecker:
                 return failure
         if self._row < 2:
             return self._fail("a header and no data row: CSV data has at least one row", at)
-        problem = self._verdict("".join(self._parts))
+        problem = self._verdict(self._parts.text())
         if problem is not None:
             return self._fail(problem, at)
         return self._status(complete=True)
@@ -371,7 +372,7 @@ class RelaxedChecker:
 
     def __init__(self, accepts: Callable[[str], tuple[bool, Any]]):
         self._accepts = accepts
-        self._parts: list[str] = []
+        self._parts = TextLog()
         self._fed = 0
 
     def feed(self, chunk: str) -> StreamStatus:
@@ -381,13 +382,12 @@ class RelaxedChecker:
 
     def copy(self) -> RelaxedChecker:
         clone = RelaxedChecker(self._accepts)
-        clone._parts = list(self._parts)
+        clone._parts = self._parts.copy()
         clone._fed = self._fed
         return clone
 
     def finish(self) -> StreamStatus:
-        text = "".join(self._parts)
-        self._parts = [text]
+        text = self._parts.text()
         ok, detail = self._accepts(text)
         if not ok:
             return StreamStatus(False, detail, len(text))

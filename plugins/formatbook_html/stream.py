@@ -31,6 +31,7 @@ import weakref
 from typing import Any
 
 from formatbook_core import HealError, StreamStatus
+from formatbook_core.textlog import TextLog
 
 from .parse import FRAGMENT, LineIndex, Offsets, Parsed, discard, mode_of, new_parser, paused_gc, run
 from .verdict import error_message
@@ -287,7 +288,7 @@ class RelaxedChecker:
         self._schema = schema
         self._options = options
         self._max_size = max_size
-        self._parts: list[str] = []
+        self._parts = TextLog()
         self._length = 0
         self._failed: StreamStatus | None = None
 
@@ -305,7 +306,7 @@ class RelaxedChecker:
 
     def copy(self) -> RelaxedChecker:
         clone = RelaxedChecker(self._fmt, self._schema, self._options, self._max_size)
-        clone._parts = ["".join(self._parts)]
+        clone._parts = self._parts.copy()
         clone._length = self._length
         clone._failed = self._failed
         return clone
@@ -313,7 +314,7 @@ class RelaxedChecker:
     def finish(self) -> StreamStatus:
         if self._failed is not None:
             return self._failed
-        text = "".join(self._parts)
+        text = self._parts.text()
         if self._fmt.is_valid(text, self._schema, **self._options):
             return StreamStatus(True, complete=True)
         try:

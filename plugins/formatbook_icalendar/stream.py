@@ -32,6 +32,7 @@ from collections.abc import Callable
 
 from formatbook_core import StreamStatus
 from formatbook_core.results import ok_status
+from formatbook_core.textlog import TextLog
 
 from . import rules
 from .contentlines import VALUE, ContentLine, LineError, LineScanner, split
@@ -112,7 +113,7 @@ class CalendarChecker:
         self.max_depth = max_depth
         self._final = final
         self._relaxed = relaxed
-        self._parts: list[str] = []
+        self._parts = TextLog()
         self._length = 0
         self._failed: StreamStatus | None = None
         self._state = _LINE_START
@@ -128,7 +129,7 @@ class CalendarChecker:
 
     def copy(self) -> CalendarChecker:
         clone = CalendarChecker(strict=self.strict, max_depth=self.max_depth, final=self._final, relaxed=self._relaxed)
-        clone._parts = list(self._parts)
+        clone._parts = self._parts.copy()
         clone._length = self._length
         clone._failed = self._failed
         clone._state = self._state
@@ -311,8 +312,7 @@ class CalendarChecker:
     def finish(self) -> StreamStatus:
         if self._failed is not None:
             return self._failed
-        text = "".join(self._parts)
-        self._parts = [text]
+        text = self._parts.text()
         if not self.strict:
             if self._relaxed is None:
                 return StreamStatus(True, complete=True)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from formatbook_core.limits import MAX_DEPTH
 from formatbook_core.results import StreamStatus
+from formatbook_core.textlog import TextLog
 
 from .stream import JsonChecker
 
@@ -25,7 +26,7 @@ class SchemaChecker(JsonChecker):
     def __init__(self, refusal: Callable[[str], str | None], *, max_depth: int = MAX_DEPTH) -> None:
         super().__init__(True, max_depth=max_depth)
         self._refusal = refusal
-        self._chunks: list[str] = []
+        self._chunks = TextLog()  # copies share the text before them: copy() stays O(state)
 
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the document; O(len(chunk))."""
@@ -37,7 +38,7 @@ class SchemaChecker(JsonChecker):
         status = JsonChecker.finish(self)
         if not status:
             return status
-        reason = self._refusal("".join(self._chunks))
+        reason = self._refusal(self._chunks.text())
         if reason is not None:
             return self._fail(self._pos, reason)
         return status
@@ -47,5 +48,5 @@ class SchemaChecker(JsonChecker):
         clone = JsonChecker.copy(self)
         assert isinstance(clone, SchemaChecker)
         clone._refusal = self._refusal
-        clone._chunks = list(self._chunks)
+        clone._chunks = self._chunks.copy()
         return clone

@@ -36,6 +36,7 @@ from typing import Any
 
 from formatbook_core import HealError, StreamStatus
 from formatbook_core.locating import FENCE_LINE, THINK_OPEN, THINK_OPEN_MAX
+from formatbook_core.textlog import TextLog
 
 from .contract.names import normalize_section_name
 from .heal.glued import split_glued
@@ -75,7 +76,7 @@ class MarkdownChecker:
         self._shallowest = 7  # the shallowest heading level seen so far
         self._kind: str | None = None  # at L3: the declared kind of the section being written
         self._after_heading = False  # the previous non-blank line was a heading
-        self._parts: list[str] = []
+        self._parts = TextLog()
         self._length = 0
         self._pending: list[str] = []  # the unfinished line, in pieces (joined once it ends)
         self._line_start = 0  # where the unfinished line starts in the reply
@@ -172,7 +173,7 @@ class MarkdownChecker:
 
     def copy(self) -> MarkdownChecker:
         clone = _copy.copy(self)
-        clone._parts = list(self._parts)
+        clone._parts = self._parts.copy()
         clone._pending = list(self._pending)
         clone._settled = self._settled.copy()
         return clone
@@ -180,8 +181,7 @@ class MarkdownChecker:
     def finish(self) -> StreamStatus:
         if self._failed is not None:
             return self._failed
-        text = "".join(self._parts)
-        self._parts = [text]
+        text = self._parts.text()
         fmt, spec, opts = self._fmt, self._spec, self._options
         if fmt.is_valid(text, spec, **opts):
             return StreamStatus(True, complete=True, values=tuple(fmt.extract_values(text, spec, **opts)))

@@ -7,6 +7,7 @@ from typing import Any
 
 from formatbook_core import BaseFormat, Span, StreamStatus, hookimpl
 from formatbook_core.locating import leading_think
+from formatbook_core.textlog import TextLog
 
 
 class TextChecker:
@@ -14,19 +15,19 @@ class TextChecker:
     open value while it streams."""
 
     def __init__(self) -> None:
-        self._parts: list[str] = []
+        self._log = TextLog()  # copies share the text fed before them: copy() is O(1)
 
     def feed(self, chunk: str) -> StreamStatus:
-        self._parts.append(chunk)
+        self._log.append(chunk)
         return StreamStatus(True, open=chunk)
 
     def copy(self) -> TextChecker:
-        clone = TextChecker()
-        clone._parts = list(self._parts)
+        clone = TextChecker.__new__(TextChecker)
+        clone._log = self._log.copy()
         return clone
 
     def finish(self) -> StreamStatus:
-        text = "".join(self._parts)
+        text = self._log.text()
         return StreamStatus(True, complete=True, values=(text,) if text.strip() else ())
 
 

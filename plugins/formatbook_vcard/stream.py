@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from formatbook_core import Span, StreamStatus
+from formatbook_core.textlog import TextLog
 
 from .analysis import analyze
 from .cards import CardRules
@@ -41,7 +42,7 @@ class StrictChecker:
 
     def __init__(self, max_size: int) -> None:
         self._max_size = max_size
-        self._parts: list[str] = []
+        self._parts = TextLog()
         self._fed = 0  # characters fed
         self._next = 0  # offset of the next character to process
         self._started = False  # a character other than white space has come
@@ -61,7 +62,7 @@ class StrictChecker:
     def copy(self) -> StrictChecker:
         clone = StrictChecker(self._max_size)
         clone.__dict__.update(self.__dict__)
-        clone._parts = list(self._parts)
+        clone._parts = self._parts.copy()
         clone._held = list(self._held)
         clone._line = list(self._line)
         clone._scanner = self._scanner.copy()
@@ -215,8 +216,7 @@ class StrictChecker:
     def finish(self) -> StreamStatus:
         if self._failed is not None:
             return self._failed
-        text = "".join(self._parts)
-        self._parts = [text]
+        text = self._parts.text()
         analysis = analyze(text, self._max_size)
         if not analysis.ok:
             v = analysis.violations[0]
@@ -230,13 +230,13 @@ class RelaxedChecker:
     def __init__(self, heal: Callable[[str], object], max_size: int) -> None:
         self._heal = heal
         self._max_size = max_size
-        self._parts: list[str] = []
+        self._parts = TextLog()
         self._fed = 0
         self._failed: StreamStatus | None = None
 
     def copy(self) -> RelaxedChecker:
         clone = RelaxedChecker(self._heal, self._max_size)
-        clone._parts = list(self._parts)
+        clone._parts = self._parts.copy()
         clone._fed = self._fed
         clone._failed = self._failed
         return clone
@@ -254,8 +254,7 @@ class RelaxedChecker:
     def finish(self) -> StreamStatus:
         if self._failed is not None:
             return self._failed
-        text = "".join(self._parts)
-        self._parts = [text]
+        text = self._parts.text()
         try:
             self._heal(text)
         except Exception as err:  # HealError (and nothing else, the format guarantees)

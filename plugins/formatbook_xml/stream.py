@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from formatbook_core.results import StreamStatus, ok_status
+from formatbook_core.textlog import TextLog
 
 from .scan import CONTENT, PLAIN_TEXT, Scanner
 
@@ -59,7 +60,7 @@ class XmlChecker:
     def __init__(self, accept: Callable[[str], str | None], *, strict: bool = True, max_depth: int = 256) -> None:
         self._strict = strict
         self._scanner = Scanner(max_depth, collect=True) if strict else None
-        self._parts: list[str] = []
+        self._parts = TextLog()
         self._failed: StreamStatus | None = None
         self._accept = accept
 
@@ -95,7 +96,7 @@ class XmlChecker:
         clone = XmlChecker.__new__(XmlChecker)
         clone._strict = self._strict
         clone._scanner = self._scanner.copy() if self._scanner is not None else None
-        clone._parts = ["".join(self._parts)] if self._parts else []
+        clone._parts = self._parts.copy()
         clone._failed = self._failed
         clone._accept = self._accept
         return clone
@@ -109,8 +110,7 @@ class XmlChecker:
             if problem is not None:
                 self._failed = StreamStatus(False, problem[1], problem[2])
                 return self._failed
-        text = "".join(self._parts)
-        self._parts = [text]
+        text = self._parts.text()
         reason = self._accept(text)
         if reason is not None:
             return StreamStatus(False, reason, len(text))

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from formatbook_core import StreamStatus
+from formatbook_core.textlog import TextLog
 
 from .lines import LineScanner
 
@@ -26,7 +27,7 @@ class YamlChecker:
         self._scanner = scanner
         self._finish = finish
         self._strict = strict
-        self._parts: list[str] = []
+        self._parts = TextLog()
         self._line: list[str] = []  # the pieces of the line being written
         self._line_start = 0
         self._length = 0
@@ -61,7 +62,7 @@ class YamlChecker:
 
     def copy(self) -> YamlChecker:
         clone = YamlChecker(self._scanner.copy(), self._finish, strict=self._strict)
-        clone._parts = list(self._parts)
+        clone._parts = self._parts.copy()
         clone._line = list(self._line)
         clone._line_start = self._line_start
         clone._length = self._length
@@ -71,7 +72,7 @@ class YamlChecker:
     def finish(self) -> StreamStatus:
         if self._failed is not None:
             return self._failed
-        return self._finish("".join(self._parts))
+        return self._finish(self._parts.text())
 
 
 def can_be_valid(partial: str, **scanner_options: Any) -> bool:

@@ -1,0 +1,259 @@
+"""Hugging Face ``transformers`` adapters: a ``LogitsProcessor`` that keeps a reply within its
+expectations, and a candidate model for :func:`~formatbook_core.generation.generate`.
+
+``ExpectationsLogitsProcessor(tokenizer, expectations, top_k=...)`` goes in
+``model.generate(..., logits_processor=LogitsProcessorList([processor]))``. At each step it
+looks at the ``top_k`` most likely tokens, best first, and keeps those after which the reply
+can still pass (the strict checker and every MAX limit, through a copy of a
+:class:`~formatbook_core.streaming.StreamGuard` per token); every other token's score
+becomes ``-inf``. The end-of-sequence token is kept only when the reply then passes
+``check()`` (MIN counts, a complete document, the schema). When none of the top-k fits, the
+rest of the vocabulary is tried in order of score until one does; when no token at all
+fits, only the end-of-sequence token is left and ``errors[row]`` says why: ``generate``
+cannot undo a token, so a token that leads only to a dead end a few steps later (a comma
+when the word limit leaves no room for another value) is the processor's weak spot.
+``lookahead=True`` keeps a token only when some token of the vocabulary can follow it (or
+the reply may end after it): a dead end one step away is avoided, at a cost of up to the
+vocabulary's size in checks per refused token (for small vocabularies and tests). For
+deeper dead ends use :class:`HFCandidates` with :func:`generate`, which backtracks.
+
+Each token is decoded *against the text so far*, as vLLM's incremental detokenizer does:
+the ids since a recent offset are decoded with and without the token and the difference is
+the token's text, so byte-level pieces, merged tokens and a leading-space marker come out as
+the text they add. A token that ends inside a UTF-8 character (its text would end with
+U+FFFD) is masked: its character cannot be checked yet; a vocabulary with merged tokens for
+the characters it writes (byte-level BPE merges the frequent ones) writes them whole.
+Special tokens other than the end of sequence decode to nothing and are masked.
+
+torch and transformers are the optional extra ``hf`` (``pip install 'formatbook[hf]'``,
+``torch==2.13.0``); they are imported on first use only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..expectations import Expectations, as_expectations
+from ..pipeline import check
+from ..results import CheckResult
+from ..streaming import StreamGuard
+from .model import END, Candidate
+
+_NEG_INF = float("-inf")
+
+
+class _Text:
+    """The reply as token ids, the guard fed with its text, and the decoding offsets."""
+
+    __slots__ = ("guard", "ids", "prefix", "read", "prefix_text")
+
+    def __init__(self, guard: StreamGuard, ids: list[int], prefix: int, read: int):
+        self.guard = guard
+        self.ids = ids
+        self.prefix = prefix  # decoding starts here: a few tokens back, so merges resolve
+        self.read = read  # tokens before this have been turned into text and fed
+        self.prefix_text: str | None = None
+
+    def delta(self, tokenizer: Any, token: int) -> str | None:
+        """The text ``token`` adds; ``None`` when it ends inside a character or adds none."""
+        if self.prefix_text is None:
+            self.prefix_text = _decode(tokenizer, self.ids[self.prefix : self.read])
+        new = _decode(tokenizer, [*self.ids[self.prefix :], token])
+        if not new or new.endswith("\ufffd") or not new.startswith(self.prefix_text):
+            return None
+        return new[len(self.prefix_text) :] or None
+
+    def after(self, tokenizer: Any, token: int) -> _Text | None:
+        """The state after ``token``, ``None`` when the guard refuses its text."""
+        piece = self.delta(tokenizer, token)
+        if piece is None:
+            return None
+        guard = self.guard.copy()
+        if not guard.feed(piece):
+            return None
+        ids = [*self.ids[self.prefix :], token]  # only the decoding window is kept
+        return _Text(guard, ids, self.read - self.prefix, len(ids))
+
+
+def _decode(tokenizer: Any, ids: list[int]) -> str:
+    if not ids:
+        return ""
+    return str(tokenizer.decode(ids, skip_special_tokens=True, clean_up_tokenization_spaces=False))
+
+
+def _ends(guard: StreamGuard, exp: Expectations) -> CheckResult | None:
+    """The reply's ``CheckResult`` when it may end now."""
+    if not guard.can_end():
+        return None
+    result = check(guard.text, exp)
+    return result if result.ok else None
+
+
+class ExpectationsLogitsProcessor:
+    """A ``transformers`` logits processor that masks the top-k tokens the expectations
+    refuse (see the module docstring). ``eos_token_id`` defaults to the tokenizer's.
+    ``texts[row]`` is what each row has written; ``errors[row]`` is ``None`` or why the row
+    was stopped; :meth:`finish` takes the last token ``generate`` chose and gives each
+    row's ``check()``. One processor serves one ``generate`` call (it reads the prompt's
+    length from its first call, and one new token per row at each call after it)."""
+
+    def __init__(
+        self,
+        tokenizer: Any,
+        expectations: Expectations | str | None = None,
+        *,
+        top_k: int = 16,
+        eos_token_id: int | None = None,
+        lookahead: bool = False,
+    ):
+        if top_k < 1:
+            raise ValueError("top_k is 1 or more tokens")
+        self.tokenizer = tokenizer
+        self.expectations = as_expectations(expectations)
+        self.top_k = top_k
+        self.eos_token_id = tokenizer.eos_token_id if eos_token_id is None else eos_token_id
+        self.lookahead = lookahead
+        self._order: list[int] = []  # this step's tokens by score: the lookahead tries them in order
+        self._prompt_length: int | None = None
+        self._seen = 0  # the length of the sequences at the last call
+        self._rows: list[_Text] = []
+        self._allowed: list[dict[int, _Text]] = []
+        self._ended: list[bool] = []
+        self.errors: list[str | None] = []
+        self.rejected = 0  # tokens masked among those looked at
+
+    @property
+    def texts(self) -> list[str]:
+        return [row.guard.text for row in self._rows]
+
+    def result(self, row: int = 0) -> CheckResult:
+        """``check()`` of what row ``row`` has written (call :meth:`finish` first)."""
+        return check(self._rows[row].guard.text, self.expectations)
+
+    def finish(self, sequences: Any) -> list[CheckResult]:
+        """Take the last token of each row of ``sequences`` (what ``generate`` returned: the
+        processor never sees the token chosen at the last step) and ``check()`` each reply."""
+        if self._prompt_length is not None and sequences.shape[1] > self._seen:
+            for i in range(len(self._rows)):
+                if not self._ended[i]:
+                    self._take(i, int(sequences[i, self._seen]))
+            self._seen += 1
+        return [self.result(i) for i in range(len(self._rows))]
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        import torch  # noqa: PLC0415 - the optional extra, imported on first use
+
+        batch, length = input_ids.shape
+        if self._prompt_length is None:
+            self._prompt_length = length
+            self._rows = [_Text(StreamGuard(self.expectations, strict=True), [], 0, 0) for _ in range(batch)]
+            self._allowed = [{} for _ in range(batch)]
+            self._ended = [False] * batch
+            self.errors = [None] * batch
+        self._seen = length
+        masked = torch.full_like(scores, _NEG_INF)
+        for i in range(batch):
+            if length > self._prompt_length and not self._ended[i]:
+                self._take(i, int(input_ids[i, -1]))
+            if self._ended[i]:
+                masked[i] = scores[i]  # a finished row: generate pads it
+                continue
+            keep = self._choose(i, scores[i])
+            if keep:
+                index = torch.tensor(keep, dtype=torch.long, device=scores.device)
+                masked[i, index] = scores[i, index]
+        return masked
+
+    def _take(self, i: int, token: int) -> None:
+        """Row ``i`` took ``token`` (one this processor allowed, unless another forced it)."""
+        if token == self.eos_token_id:
+            self._ended[i] = True
+            return
+        state = self._allowed[i].get(token)
+        if state is None:
+            state = self._rows[i].after(self.tokenizer, token)
+            if state is None:
+                self.errors[i] = f"token {token} was taken though the expectations refuse it"
+                self._ended[i] = True
+                return
+        self._rows[i] = state
+
+    def _choose(self, i: int, row_scores: Any) -> list[int]:
+        """The tokens row ``i`` may take next, among the best ones."""
+        import torch  # noqa: PLC0415
+
+        row = self._rows[i]
+        allowed: dict[int, _Text] = {}
+        keep: list[int] = []
+        k = min(self.top_k, row_scores.shape[-1])
+        if self.lookahead:
+            self._order = torch.argsort(row_scores, descending=True).tolist()
+        order = torch.topk(row_scores, k).indices.tolist()
+        self._look(row, order, allowed, keep)
+        if not keep:  # none of the top-k fits: the rest, best first, until one does
+            rest = self._order[k:] if self.lookahead else torch.argsort(row_scores, descending=True).tolist()[k:]
+            for start in range(0, len(rest), 64):
+                if self._look(row, rest[start : start + 64], allowed, keep):
+                    break
+        if not keep:
+            self.errors[i] = "no token can continue the reply within its expectations"
+            if self.eos_token_id is not None:
+                keep = [self.eos_token_id]
+        self._allowed[i] = allowed
+        return keep
+
+    def _look(self, row: _Text, tokens: list[int], allowed: dict[int, _Text], keep: list[int]) -> bool:
+        for token in tokens:
+            if token == self.eos_token_id:
+                if _ends(row.guard, self.expectations) is not None:
+                    keep.append(token)
+                else:
+                    self.rejected += 1
+                continue
+            state = row.after(self.tokenizer, token)
+            if state is None or (self.lookahead and not self._viable(state)):
+                self.rejected += 1
+                continue
+            allowed[token] = state
+            keep.append(token)
+        return bool(keep)
+
+    def _viable(self, state: _Text) -> bool:
+        """Lookahead: some token continues ``state``, or the reply may end there."""
+        if _ends(state.guard, self.expectations) is not None:
+            return True
+        return any(t != self.eos_token_id and state.after(self.tokenizer, t) is not None for t in self._order)
+
+
+class HFCandidates:
+    """A :class:`~formatbook_core.generation.model.CandidateModel` from a causal LM: the
+    ``top_k`` most likely next tokens after ``prompt + reply`` (re-encoded each step),
+    each decoded against the reply's text; the end-of-sequence token is :data:`END`.
+    With :func:`~formatbook_core.generation.generate` it backtracks where the processor
+    cannot."""
+
+    def __init__(self, model: Any, tokenizer: Any, *, top_k: int = 16):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.top_k = top_k
+
+    def candidates(self, prompt: str, reply: str) -> list[Candidate]:
+        import torch  # noqa: PLC0415
+
+        ids = self.tokenizer(prompt + reply, return_tensors="pt").input_ids
+        with torch.no_grad():
+            logits = self.model(ids).logits[0, -1]
+        logprobs = torch.log_softmax(logits.float(), dim=-1)
+        top = torch.topk(logprobs, min(self.top_k, logprobs.shape[-1]))
+        tail = ids[0].tolist()[-8:]  # decode against the last few tokens: merges resolve
+        before = _decode(self.tokenizer, tail)
+        cands: list[Candidate] = []
+        for lp, token in zip(top.values.tolist(), top.indices.tolist(), strict=True):
+            if token == self.tokenizer.eos_token_id:
+                cands.append(END._replace(logprob=lp))
+                continue
+            new = _decode(self.tokenizer, [*tail, token])
+            if new.endswith("\ufffd") or not new.startswith(before) or len(new) == len(before):
+                continue
+            cands.append(Candidate(new[len(before) :], lp))
+        return cands
