@@ -195,9 +195,11 @@ def _show_default(value: Any) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    if args.jsonl is not None:
+    if args.jsonl is not None or getattr(args, "parquet", None) is not None:
         if args.input not in (None, "-"):
             raise UsageError("give either a reply FILE or --jsonl FILE, not both")
+        if args.jsonl is not None and args.parquet is not None:
+            raise UsageError("give either --jsonl FILE or --parquet FILE, not both")
         return _check_jsonl(args)
     source = args.input if args.input is not None else "-"
     if source != "-" and Path(source).is_dir():
@@ -345,6 +347,13 @@ def _check_jsonl(args: argparse.Namespace) -> int:
     non-blank row is read before anything is checked: when it is an object without the
     ``--field`` asked for, the command is wrong (exit 2), not each reply.
     """
+    from . import cli_batch  # many rows, every core: cli_batch.py
+
+    return cli_batch.run(args)
+
+
+def _check_jsonl_serial(args: argparse.Namespace) -> int:
+    """The single-process JSONL loop (``cli_batch`` replaced it; kept for reference)."""
     from .cli_render import is_terminal, make_renderer, summarize, summary_line
     from .results import dumps_json
 
@@ -676,6 +685,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="with --jsonl: write the verdicts (JSONL) here; without it they go to stdout when it is piped",
     )
+    from .cli_batch import add_arguments as add_batch_arguments  # --workers, --resume, --parquet...
+
+    add_batch_arguments(p)
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser(

@@ -1,0 +1,70 @@
+"""Verdict records: one plain, picklable, JSON-ready dict a reply.
+
+A record is ``CheckResult.to_dict()`` (``ok``, ``verdict``, ``format``, ``text``,
+``value`` as JSON data, ``repairs``, ``violations``, ``set_aside``, ``counts``) plus
+``expectations``: one entry per EXPECT line with its own ``ok`` (``None``: not evaluated,
+because the reply failed its format before anything could be counted).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..expectations import Count, Expectations
+from ..results import CheckResult, Violation
+
+#: violation codes of the batch layer itself
+CRASHED = "batch.crashed"
+TIMEOUT = "batch.timeout"
+BAD_EXPECTATIONS = "batch.expectations"
+BAD_INPUT = "input.jsonl"
+
+
+def verdict_record(result: CheckResult, expectations: Expectations | None = None) -> dict[str, Any]:
+    """The record of one checked reply (``expectations``: what it was checked against)."""
+    record = result.to_dict(attempts=False)
+    record["expectations"] = expectation_results(result, expectations) if expectations is not None else []
+    return record
+
+
+def failure_record(code: str, message: str, *, format: str | None = None) -> dict[str, Any]:
+    """The record of a reply that could not be checked: one violation says why."""
+    return verdict_record(CheckResult(False, "", format=format, violations=[Violation(code, message)]))
+
+
+def expectation_results(result: CheckResult, exp: Expectations) -> list[dict[str, Any]]:
+    """Each EXPECT line and whether the reply met it."""
+    out: list[dict[str, Any]] = []
+    counted = [v for v in result.violations if v.code.startswith("count.")]
+    if exp.format is not None:
+        line = exp._lines.get(-1) or f"EXPECT {exp.format.upper()}"
+        own = [v for v in result.violations if not v.code.startswith("count.")]
+        out.append({"expect": line, "ok": not own, "violations": [v.code for v in own]})
+    for index, count in enumerate(exp.counts):
+        entry: dict[str, Any] = {"expect": exp._lines.get(index) or f"EXPECT {count.describe()}"}
+        if count.key not in result.counts and not any(_belongs(v, count) for v in counted):
+            entry.update(ok=None, count=None, violations=[])
+        else:
+            mine = [v.code for v in counted if _belongs(v, count)]
+            entry.update(ok=not mine, count=result.counts.get(count.key), violations=mine)
+        out.append(entry)
+    return out
+
+
+def _belongs(v: Violation, count: Count) -> bool:
+    """``v`` was raised by ``count`` (the pipeline's count violations name their limit)."""
+    if v.code == "count.scope_missing":
+        return count.scope is not None and v.expected == count.scope
+    bound = {"max": count.max, "min": count.min, "exactly": count.exactly}.get(v.keyword or "")
+    if bound is None or v.expected != bound:
+        return False
+    # compare_count writes "<amount> <unit>[ in "<scope>"][ in the value '...'] <rule>"
+    where = f' in "{count.scope}"' if count.scope is not None else ""
+    lead = f" {count.unit}{where}"
+    at = v.message.find(lead)
+    if at < 0:
+        return False
+    after = v.message[at + len(lead) :]
+    if (count.per is not None) != after.startswith(" in the value"):
+        return False
+    return after.startswith((" exceed", " fall", ",", " in the value"))
