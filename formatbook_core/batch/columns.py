@@ -136,7 +136,9 @@ class BatchChecker:
             return out
         if module == "pandas":
             wanted = [n for n in (self.field, self.expect_field) if n is not None and n in batch.columns]
-            columns = self.check_columns({n: batch[n].tolist() for n in wanted} or {"": [None] * len(batch)})
+            # a missing cell is NaN or NA in pandas: None here, as in Arrow
+            cells = {n: batch[n].astype(object).where(batch[n].notna(), None).tolist() for n in wanted}
+            columns = self.check_columns(cells or {"": [None] * len(batch)})
             out = batch.copy()
             for name, values in columns.items():
                 out[name] = values
