@@ -7,7 +7,7 @@ text columns: a table's columns need one type, and a parsed value has any shape.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +106,7 @@ class BatchChecker:
             for row in rows
         ]
 
-    def check_columns(self, columns: dict[str, Sequence[Any]]) -> dict[str, list[Any]]:
+    def check_columns(self, columns: Mapping[str, Sequence[Any]]) -> dict[str, list[Any]]:
         """The verdict columns of a batch given as a dict of columns."""
         names = [self.field] + ([self.expect_field] if self.expect_field is not None else [])
         present = [n for n in names if n in columns]
@@ -115,7 +115,7 @@ class BatchChecker:
         return to_columns(self.records(rows), self.prefix)
 
     def __call__(self, batch: Any) -> Any:
-        if isinstance(batch, dict):
+        if isinstance(batch, Mapping):  # a dict, or the LazyBatch that datasets.map passes
             return {**batch, **self.check_columns(batch)}
         module = type(batch).__module__.split(".")[0]
         if module == "pyarrow":
