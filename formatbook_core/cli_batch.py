@@ -75,7 +75,11 @@ def _init(job: Job) -> None:
 def _check_chunk(chunk: list[tuple[int, Any]]) -> list[tuple[int, bool, str, Any]]:
     """Check ``(row number, raw JSONL line or row dict)`` pairs: ``(number, ok, verdict, output)``."""
     assert _job is not None, "_init runs first"
-    return [_output(number, _record(number, item)) for number, item in chunk]
+    out = []
+    for number, item in chunk:
+        record = _record(number, item)
+        out.append(_output(number, record, getattr(record, "exact", True)))
+    return out
 
 
 def _record(number: int, item: Any) -> dict[str, Any]:
@@ -103,16 +107,27 @@ def _record(number: int, item: Any) -> dict[str, Any]:
         input_code="input.jsonl",
         where=f"line {number}",
     )
-    return {"line": number, **record}
+    return _numbered(number, record)
 
 
-def _output(number: int, record: dict[str, Any]) -> tuple[int, bool, str, Any]:
+def _numbered(number: int, record: dict[str, Any]) -> Any:
+    """``{"line": number, **record}``, keeping what the record knows of its JSON."""
+    from .batch.record import VerdictRecord
+
+    out = VerdictRecord(line=number)
+    out.update(record)
+    out.exact = getattr(record, "exact", True)
+    return out
+
+
+def _output(number: int, record: dict[str, Any], exact: bool = True) -> tuple[int, bool, str, Any]:
     from .batch import flat_record
+    from .batch.record import record_json
     from .results import dumps_json
 
     assert _job is not None
     if not _job.columnar:
-        return number, record["ok"], record["verdict"], dumps_json(record) + "\n"
+        return number, record["ok"], record["verdict"], record_json(record, exact) + "\n"
     ident = record.get("id")
     flat = {"line": number, "id": ident if ident is None or isinstance(ident, str) else dumps_json(ident)}
     return number, record["ok"], record["verdict"], {**flat, **flat_record(record)}

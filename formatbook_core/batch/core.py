@@ -11,7 +11,7 @@ from ..pipeline import check
 from ..results import CheckResult, Violation
 from .cache import as_cached
 from .guard import ReplyTimeout, within
-from .record import BAD_EXPECTATIONS, CRASHED, TIMEOUT, failure_record, verdict_record
+from .record import BAD_EXPECTATIONS, CRASHED, TIMEOUT, VerdictRecord, failure_record, verdict_record
 
 
 def check_one(
@@ -56,7 +56,7 @@ def check_row(
     """The verdict record of one row: a reply string, or a mapping with the reply under
     ``field`` (and, under ``expect_field`` when the row has it, its own EXPECT text, which
     replaces ``expect``). A row's ``id`` is copied to the record."""
-    record: dict[str, Any] = {}
+    record = VerdictRecord()
     if isinstance(row, dict):
         if "id" in row:
             record["id"] = row["id"]
@@ -80,7 +80,9 @@ def check_row(
             reply.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate (JSON's "\\ud800"): reported as bytes that are not UTF-8
             reply = reply.encode("utf-8", "surrogatepass")
-    record.update(check_one(reply, expect, base_dir=base_dir, timeout=timeout))
+    checked = check_one(reply, expect, base_dir=base_dir, timeout=timeout)
+    record.update(checked)
+    record.exact = getattr(checked, "exact", True)
     return record
 
 

@@ -8,10 +8,11 @@ because the reply failed its format before anything could be counted).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..expectations import Count, Expectations
-from ..results import CheckResult, Violation
+from ..results import CheckResult, Violation, _as_dict, _convert, dumps_json
 
 #: violation codes of the batch layer itself
 CRASHED = "batch.crashed"
@@ -20,11 +21,49 @@ BAD_EXPECTATIONS = "batch.expectations"
 BAD_INPUT = "input.jsonl"
 
 
+class VerdictRecord(dict[str, Any]):
+    """A verdict record (a plain ``dict``) that knows whether ``json.dumps`` writes it as
+    :func:`~formatbook_core.results.dumps_json` would: ``exact`` is true when it holds an
+    ``ExactNumber`` (or data nested deeper than the C encoder goes)."""
+
+    exact: bool = True
+
+
 def verdict_record(result: CheckResult, expectations: Expectations | None = None) -> dict[str, Any]:
-    """The record of one checked reply (``expectations``: what it was checked against)."""
-    record = result.to_dict(attempts=False)
-    record["expectations"] = expectation_results(result, expectations) if expectations is not None else []
+    """The record of one checked reply (``expectations``: what it was checked against).
+
+    The same data as ``result.to_dict(attempts=False)`` (each value made JSON-ready once,
+    as it does), then ``expectations``."""
+    special = False
+
+    def ready(value: Any) -> Any:
+        nonlocal special
+        data, odd = _convert(value)
+        special = special or odd
+        return data
+
+    record = VerdictRecord(
+        ok=result.ok,
+        verdict=result.verdict,
+        format=result.format,
+        text=result.text,
+        value=ready(result.value),
+        repairs=[ready(_as_dict(r)) for r in result.repairs],
+        violations=[ready(_as_dict(v)) for v in result.violations],
+        set_aside=[ready(_as_dict(a)) for a in result.set_aside],
+        counts=dict(result.counts),
+        expectations=expectation_results(result, expectations) if expectations is not None else [],
+    )
+    record.exact = special
     return record
+
+
+def record_json(record: dict[str, Any], exact: bool = True) -> str:
+    """One line of JSON for a record: ``json.dumps`` (C speed) unless ``exact`` says the
+    record needs :func:`~formatbook_core.results.dumps_json`."""
+    if exact:
+        return dumps_json(record)
+    return json.dumps(record, ensure_ascii=False, allow_nan=False)
 
 
 def failure_record(code: str, message: str, *, format: str | None = None) -> dict[str, Any]:

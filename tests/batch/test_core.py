@@ -6,10 +6,11 @@ import json
 import pickle
 import threading
 import time
+from decimal import Decimal
 
 import pytest
 
-from formatbook_core import check
+from formatbook_core import CheckResult, check
 from formatbook_core.batch import (
     COLUMNS,
     BatchChecker,
@@ -20,12 +21,15 @@ from formatbook_core.batch import (
     flat_record,
     process_cache,
     to_columns,
+    verdict_record,
     within,
 )
 from formatbook_core.batch import cache as cache_module
 from formatbook_core.batch import core as batch_core
 from formatbook_core.batch.guard import ReplyTimeout
+from formatbook_core.batch.record import record_json
 from formatbook_core.expectations import Expectations
+from formatbook_core.results import dumps_json
 
 TEXT3 = "EXPECT TEXT\nEXPECT MAX 3 WORDS"
 
@@ -236,3 +240,14 @@ def test_to_columns_matches_the_records():
 def test_the_checker_needs_some_expectations():
     with pytest.raises(ValueError):
         BatchChecker()
+
+
+def test_a_record_is_written_as_dumps_json_writes_it():
+    plain = check_one('{"a": [1, 2.5, "é"], "b": 1e400}', "EXPECT JSON")
+    assert plain.exact is False  # type: ignore[attr-defined]
+    assert record_json(plain, False) == dumps_json(plain)
+    # a plugin's value may hold a Decimal no float holds: its digits are kept
+    exact = verdict_record(CheckResult(True, "x", value={"x": Decimal("0.10000000000000000000001")}))
+    assert exact.exact is True  # type: ignore[attr-defined]
+    assert '"x": 0.10000000000000000000001' in record_json(exact, True)
+    assert '"x": 0.1}' in json.dumps(exact)  # what the fast path would have lost
