@@ -261,7 +261,18 @@ def memory(folder: Path, megabytes: int) -> None:
             written += len(line)
             i += 1
     print(f"memory: {path.stat().st_size / 1e6:.0f} MB, {i} rows, --workers 2")
-    command = [sys.executable, "-m", "formatbook_core", "check", "--jsonl", str(path), "-e", "TEXT", "-e", "MAX 600 WORDS"]
+    command = [
+        sys.executable,
+        "-m",
+        "formatbook_core",
+        "check",
+        "--jsonl",
+        str(path),
+        "-e",
+        "TEXT",
+        "-e",
+        "MAX 600 WORDS",
+    ]
     start = time.perf_counter()
     proc = subprocess.Popen([*command, "--workers", "2", "--out", str(folder / "big-v.jsonl")])
     samples_rss: list[tuple[float, int]] = []
