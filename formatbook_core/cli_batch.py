@@ -62,12 +62,15 @@ class Job:
 
 _job: Job | None = None
 _expectations: Any = None
+_pid = 0
 
 
 def _init(job: Job) -> None:
     """Set a worker (or this process) up: the shared expectations parsed once."""
-    global _job, _expectations
-    _job = job
+    global _job, _expectations, _pid
+    if _job == job and _pid != os.getpid():
+        return  # a worker forked from the process that set this job up: nothing to parse again
+    _job, _pid = job, os.getpid()
     needed = bool(job.expect) or job.expect_file is not None
     _expectations = cli.load_expectations(job.expect, job.expect_file) if needed else None
 
@@ -357,9 +360,12 @@ def _verdicts(rows: Iterator[tuple[int, Any]], skip: int, workers: int | None, j
         return
     from .batch.pool import OrderedPool
 
+    # The first chunk is checked here: it loads the plugins and libraries the rows need and
+    # fills the expectation cache, and the workers, forked after it, start with them.
+    yield from _items(iter([_check_chunk(head[0])]))
     pool = OrderedPool(_check_chunk, workers, initializer=_init, initargs=(job,), on_broken=_crashed_chunk)
     try:
-        yield from _items(pool.map(itertools.chain(head, chunks)))
+        yield from _items(pool.map(itertools.chain(head[1:], chunks)))
     finally:
         pool.close()
 
