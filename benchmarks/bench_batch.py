@@ -14,7 +14,8 @@ and sentence limits. Measured:
   the CLI's per-row work (JSON row parsed, record written as JSON) against ``check()`` in a
   loop with the expectations parsed beforehand;
 - peak RSS of the whole process tree (parent and workers, sampled from /proc every 50 ms)
-  while ``--workers 2`` checks a generated JSONL of ``--mb`` megabytes;
+  while ``--workers 2`` checks a generated JSONL of ``--mb`` megabytes of short text
+  replies (200 MB: about a million rows), and that each row got one verdict, in order;
 - Ray Data local (``ray.init(num_cpus=2)``, one actor): the time per row over the
   in-process batch path, start-up excluded.
 """
@@ -251,8 +252,9 @@ def _tree_rss(pid: int) -> int:
 def memory(folder: Path, megabytes: int) -> None:
     rng = random.Random(3)
     path = folder / "big.jsonl"
-    # short text replies (about 2 KB): the memory run measures the stream, not the plugins
-    samples = [_text_reply(rng, rng.randint(1500, 2500)) for _ in range(200)]
+    # short text replies (100-300 bytes, as the issue's "a million short replies"): the
+    # memory run measures the stream and the pool, not the plugins
+    samples = [_text_reply(rng, rng.randint(100, 300)) for _ in range(500)]
     written, i = 0, 0
     with open(path, "w", encoding="utf-8") as f:
         while written < megabytes * 1_000_000:
@@ -291,11 +293,15 @@ def memory(folder: Path, megabytes: int) -> None:
     wall = time.perf_counter() - start
     rss = [r for _, r in samples_rss if r]
     settled = [r for t, r in samples_rss if r and t > 3.0] or rss  # after start-up (imports, workers)
-    verdicts = sum(1 for _ in open(folder / "big-v.jsonl", "rb"))
+    verdicts, in_order = 0, True
+    with open(folder / "big-v.jsonl", "rb") as f:
+        for verdicts, raw in enumerate(f, start=1):
+            in_order = in_order and raw.startswith(b'{"line": %d, ' % verdicts)
     print(
         f"  {i / wall:.0f} rows/s; RSS of the tree: after start-up {settled[0] / 1e6:.0f} MB, "
         f"peak {max(rss) / 1e6:.0f} MB, last {rss[-1] / 1e6:.0f} MB "
-        f"(peak - settled start = {(max(rss) - settled[0]) / 1e6:.0f} MB); {verdicts} verdicts for {i} rows"
+        f"(peak - settled start = {(max(rss) - settled[0]) / 1e6:.0f} MB); {verdicts} verdicts for {i} rows, "
+        f"in input order: {in_order}"
     )
 
 
