@@ -9,6 +9,7 @@ because the reply failed its format before anything could be counted).
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import Any
 
 from ..expectations import Count, Expectations
@@ -54,8 +55,14 @@ def verdict_record(result: CheckResult, expectations: Expectations | None = None
         counts=dict(result.counts),
         expectations=expectation_results(result, expectations) if expectations is not None else [],
     )
+    for extra in fields(result):  # a field CheckResult gains later (instruction results...) comes along
+        if extra.name not in record and extra.name not in _NOT_RECORDED:
+            record[extra.name] = ready(getattr(result, extra.name))
     record.exact = special
     return record
+
+
+_NOT_RECORDED = {"reply", "attempts"}  # the reply is the caller's; attempts belong to ask()
 
 
 def record_json(record: dict[str, Any], exact: bool = True) -> str:
