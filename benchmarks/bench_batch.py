@@ -276,7 +276,9 @@ def memory(folder: Path, megabytes: int) -> None:
         "MAX 600 WORDS",
     ]
     start = time.perf_counter()
-    proc = subprocess.Popen([*command, "--workers", "2", "--out", str(folder / "big-v.jsonl")])
+    proc = subprocess.Popen(
+        [*command, "--workers", "2", "--out", str(folder / "big-v.jsonl")], stdout=subprocess.DEVNULL
+    )
     samples_rss: list[tuple[float, int]] = []
     stop = threading.Event()
 
@@ -291,18 +293,24 @@ def memory(folder: Path, megabytes: int) -> None:
     stop.set()
     thread.join()
     wall = time.perf_counter() - start
-    rss = [r for _, r in samples_rss if r]
-    settled = [r for t, r in samples_rss if r and t > 3.0] or rss  # after start-up (imports, workers)
+    timed = [(t, r) for t, r in samples_rss if r]
+    rss = [r for _, r in timed]
+
+    def at(share: float) -> int:  # the RSS sampled nearest to that share of the run
+        return min(timed, key=lambda tr: abs(tr[0] - share * wall))[1]
+
+    middle = [r for t, r in timed if 0.1 * wall <= t <= 0.9 * wall]
     verdicts, in_order = 0, True
     with open(folder / "big-v.jsonl", "rb") as f:
         for verdicts, raw in enumerate(f, start=1):
             in_order = in_order and raw.startswith(b'{"line": %d, ' % verdicts)
+    shown = ", ".join(f"{int(q * 100)}% {at(q) / 1e6:.0f}" for q in (0.1, 0.25, 0.5, 0.75, 0.9))
+    print(f"  {i / wall:.0f} rows/s, {wall:.0f} s; RSS of the process tree (MB) at {shown}; peak {max(rss) / 1e6:.0f}")
     print(
-        f"  {i / wall:.0f} rows/s; RSS of the tree: after start-up {settled[0] / 1e6:.0f} MB, "
-        f"peak {max(rss) / 1e6:.0f} MB, last {rss[-1] / 1e6:.0f} MB "
-        f"(peak - settled start = {(max(rss) - settled[0]) / 1e6:.0f} MB); {verdicts} verdicts for {i} rows, "
-        f"in input order: {in_order}"
+        f"  from 10% to 90% of the run the RSS stays within {(max(middle) - min(middle)) / 1e6:.1f} MB "
+        f"({min(middle) / 1e6:.0f}-{max(middle) / 1e6:.0f} MB; three processes, pages shared after fork counted in each)"
     )
+    print(f"  {verdicts} verdicts for {i} rows, in input order: {in_order}")
 
 
 def ray_overhead(rows: list[dict], folder: Path) -> None:

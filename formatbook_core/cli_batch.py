@@ -34,7 +34,11 @@ CHUNK = 32  # rows a task: large enough to pay for the round trip, small enough 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The batch options of ``formatbook check``."""
-    p.add_argument("--parquet", metavar="FILE", help="check many replies from a Parquet file (needs pyarrow)")
+    p.add_argument(
+        "--parquet",
+        metavar="FILE",
+        help="check many replies from a Parquet file (needs pyarrow); an --out FILE.parquet is written as Parquet",
+    )
     p.add_argument(
         "--workers",
         type=int,
