@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import pickle
+import subprocess
+import sys
 import threading
 import time
 from decimal import Decimal
@@ -251,3 +253,12 @@ def test_a_record_is_written_as_dumps_json_writes_it():
     assert exact.exact is True  # type: ignore[attr-defined]
     assert '"x": 0.10000000000000000000001' in record_json(exact, True)
     assert '"x": 0.1}' in json.dumps(exact)  # what the fast path would have lost
+
+
+def test_the_batch_package_imports_no_optional_library():
+    code = (
+        "import sys, formatbook_core.batch, formatbook_core.batch.ray_data, formatbook_core.cli_batch\n"
+        "print(sorted(m for m in ('ray', 'pyarrow', 'pandas', 'datasets') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
