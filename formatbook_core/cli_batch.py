@@ -140,21 +140,33 @@ def _output(number: int, record: dict[str, Any], exact: bool = True) -> tuple[in
     return number, record["ok"], record["verdict"], {**flat, **flat_record(record)}
 
 
-def _crashed_chunk(chunk: list[tuple[int, Any]]) -> list[tuple[int, bool, str, Any]]:
+def _deadline(chunk: list[tuple[int, Any]]) -> float | None:
+    """How long a chunk may take before its worker is taken for stuck (``--timeout`` only):
+    each row its limit, and a margin, since the alarm stops a row in Python code long
+    before this."""
+    if _job is None or _job.timeout is None:
+        return None
+    return _job.timeout * (len(chunk) + 1) + 2.0
+
+
+def _crashed_chunk(chunk: list[tuple[int, Any]], how: str = "died") -> list[tuple[int, bool, str, Any]]:
     """A chunk whose worker died: each row again on its own, the culprit a ``batch.crashed`` verdict."""
     from .batch.pool import OrderedPool
 
-    def lost(one: list[tuple[int, Any]]) -> list[tuple[int, bool, str, Any]]:
+    def lost(one: list[tuple[int, Any]], how: str) -> list[tuple[int, bool, str, Any]]:
         from .batch import failure_record
-        from .batch.record import CRASHED
+        from .batch.record import CRASHED, TIMEOUT
 
         number = one[0][0]
+        if how == "hung":
+            message = f"the check of line {number} did not return within its time limit, even when interrupted"
+            return [_output(number, {"line": number, **failure_record(TIMEOUT, message)})]
         message = f"the worker process died while checking line {number} (a crash in a plugin or out of memory)"
         return [_output(number, {"line": number, **failure_record(CRASHED, message)})]
 
     assert _job is not None
     pool: OrderedPool[list[tuple[int, Any]], list[tuple[int, bool, str, Any]]] = OrderedPool(
-        _check_chunk, 1, initializer=_init, initargs=(_job,), window=1, on_broken=lost
+        _check_chunk, 1, initializer=_init, initargs=(_job,), window=1, on_broken=lost, deadline=_deadline
     )
     try:
         return [out for one in pool.map([[row] for row in chunk]) for out in one]
@@ -367,7 +379,9 @@ def _verdicts(rows: Iterator[tuple[int, Any]], skip: int, workers: int | None, j
     # The first chunk is checked here: it loads the plugins and libraries the rows need and
     # fills the expectation cache, and the workers, forked after it, start with them.
     yield from _items(iter([_check_chunk(head[0])]))
-    pool = OrderedPool(_check_chunk, workers, initializer=_init, initargs=(job,), on_broken=_crashed_chunk)
+    pool = OrderedPool(
+        _check_chunk, workers, initializer=_init, initargs=(job,), on_broken=_crashed_chunk, deadline=_deadline
+    )
     try:
         yield from _items(pool.map(itertools.chain(head[1:], chunks)))
     finally:

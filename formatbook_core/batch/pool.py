@@ -9,6 +9,8 @@ A worker process that dies (a crash in a C extension, the out-of-memory killer) 
 the pool; the tasks in flight are then run again one at a time in a fresh pool, and a
 task that breaks a pool on its own is handed to ``on_broken`` (which, in the CLI, checks
 its rows one by one so that only the culprit row is lost to a ``batch.crashed`` verdict).
+A task past its ``deadline`` (a worker stuck inside C code, where the per-reply alarm
+cannot reach it) has its pool's workers killed and is handled the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as TaskTimeout  # the builtin one from 3.11 on
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
 
@@ -54,7 +57,8 @@ class OrderedPool(Generic[T, R]):
         initializer: Callable[..., None] | None = None,
         initargs: tuple[Any, ...] = (),
         window: int | None = None,
-        on_broken: Callable[[T], R] | None = None,
+        on_broken: Callable[[T, str], R] | None = None,
+        deadline: Callable[[T], float | None] | None = None,
     ) -> None:
         self.fn = fn
         self.workers = max(1, workers)
@@ -62,6 +66,7 @@ class OrderedPool(Generic[T, R]):
         self.initializer = initializer
         self.initargs = initargs
         self.on_broken = on_broken
+        self.deadline = deadline
         self.restarts = 0
         self._executor: ProcessPoolExecutor | None = None
 
@@ -85,15 +90,29 @@ class OrderedPool(Generic[T, R]):
             self._executor.shutdown(wait=wait, cancel_futures=True)
             self._executor = None
 
+    def _kill(self) -> None:
+        """End the workers now: one is stuck where no signal reaches (inside C code)."""
+        if self._executor is not None:
+            # no public way to end a busy worker: its process is killed, the pool breaks
+            for process in list(getattr(self._executor, "_processes", {}).values()):
+                process.kill()
+        self._restart()
+
+    def _wait(self, item: T, future: Future[R]) -> R:
+        """The result of ``item`` (running: FIFO dispatch starts the oldest task first);
+        ``TimeoutError`` past its deadline."""
+        return future.result(timeout=self.deadline(item) if self.deadline is not None else None)
+
     def _alone(self, item: T) -> R:
         """``item`` with nothing else in flight: a broken pool is then its own doing."""
         try:
-            return self._pool().submit(self.fn, item).result()
-        except BrokenProcessPool:
-            self._restart()
+            return self._wait(item, self._pool().submit(self.fn, item))
+        except (BrokenProcessPool, TaskTimeout) as exc:
+            hung = isinstance(exc, TaskTimeout)
+            self._kill() if hung else self._restart()
             if self.on_broken is None:
                 raise
-            return self.on_broken(item)
+            return self.on_broken(item, "hung" if hung else "died")
 
     def map(self, items: Iterable[T]) -> Iterator[R]:
         pending: deque[tuple[T, Future[R]]] = deque()
@@ -111,9 +130,9 @@ class OrderedPool(Generic[T, R]):
                     return
                 item, future = pending.popleft()
                 try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    self._restart()
+                    result = self._wait(item, future)
+                except (BrokenProcessPool, TaskTimeout) as exc:
+                    self._kill() if isinstance(exc, TaskTimeout) else self._restart()
                     redo = [item, *(i for i, _ in pending)]
                     pending.clear()
                     for each in redo:

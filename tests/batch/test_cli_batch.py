@@ -272,3 +272,26 @@ def test_parquet_without_the_field_is_a_usage_error(run, tmp_path):
     pq.write_table(pa.table({"answer": ["a"]}), source)
     code, _, err = run("check", "--parquet", str(source), "-e", "TEXT")
     assert code == 2 and "'reply'" in err and "answer" in err
+
+
+def test_a_worker_stuck_in_c_code_is_ended_and_its_row_times_out(run, tmp_path, monkeypatch):
+    real = batch_core.check
+
+    def stuck(reply, exp):
+        if reply == "stuck":
+            # as a C extension that never returns to Python: the alarm is never handled
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+            time.sleep(60)
+        return real(reply, exp)
+
+    monkeypatch.setattr(batch_core, "check", stuck)
+    rows = _rows(tmp_path / "r.jsonl", 120, extra={100: "stuck"})  # past the first chunk, which the parent checks
+    out_file = tmp_path / "v.jsonl"
+    start = time.perf_counter()
+    code, _, _ = run(
+        "check", "--jsonl", str(rows), "-e", "TEXT", "--workers", "2", "--timeout", "0.2", "--out", str(out_file)
+    )
+    assert time.perf_counter() - start < 120
+    records = _records(out_file)
+    assert [r["line"] for r in records] == list(range(1, 121))
+    assert [(r["line"], r["violations"][0]["code"]) for r in records if not r["ok"]] == [(101, "batch.timeout")]
