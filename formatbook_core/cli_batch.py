@@ -9,8 +9,11 @@ Verdicts go to ``--out`` as JSONL (one record a row: ``line``, ``id``, the
 :mod:`formatbook_core.batch.record` fields) or, when ``--out`` ends in ``.parquet``, as
 Parquet (nested parts as JSON text). ``--resume`` keeps the verdicts already in a JSONL
 ``--out`` (an interrupted run's) and checks only the rows after them: each row then has
-exactly one verdict. ``--timeout SECONDS`` limits each reply (``batch.timeout``); a
-plugin that raises costs its row a ``batch.crashed`` verdict, not the run. A row may
+exactly one verdict. ``--timeout SECONDS`` limits each reply (``batch.timeout``; a
+worker stuck in C code past the limit is killed, and its chunk checked again row by row);
+a plugin that raises, or a worker that dies, costs its row a ``batch.crashed`` verdict,
+not the run. The first chunk is checked in this process, before the workers are forked
+(they then start with the plugins loaded). A row may
 carry its own EXPECT text in ``--expect-field`` (schema paths relative to the input
 file's folder).
 """

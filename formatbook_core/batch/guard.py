@@ -3,7 +3,8 @@
 The limit is a ``SIGALRM`` timer where one can be set (the main thread of a process on a
 POSIX system: the CLI and its worker processes): the check is interrupted at the next
 Python instruction once the time is up. Code running inside a C extension (one long
-``lxml`` parse) is interrupted only when it returns to Python. Elsewhere (a thread, as in
+``lxml`` parse) is interrupted only when it returns to Python; the CLI's worker pool
+kills a worker that stays stuck past its chunk's deadline (see ``pool.py``). Elsewhere (a thread, as in
 some Ray actors, or Windows) the check runs to its end and a check that took longer than
 the limit is then reported as timed out all the same, so that the verdict does not depend
 on where it ran.
