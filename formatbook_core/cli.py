@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import itertools
 import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -200,9 +199,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .cli_ifeval import cmd_check_ifeval
 
         return cmd_check_ifeval(args)
-    if args.jsonl is not None:
+    if args.jsonl is not None or getattr(args, "parquet", None) is not None:
         if args.input not in (None, "-"):
             raise UsageError("give either a reply FILE or --jsonl FILE, not both")
+        if args.jsonl is not None and args.parquet is not None:
+            raise UsageError("give either --jsonl FILE or --parquet FILE, not both")
         return _check_jsonl(args)
     source = args.input if args.input is not None else "-"
     if source != "-" and Path(source).is_dir():
@@ -350,50 +351,9 @@ def _check_jsonl(args: argparse.Namespace) -> int:
     non-blank row is read before anything is checked: when it is an object without the
     ``--field`` asked for, the command is wrong (exit 2), not each reply.
     """
-    from .cli_render import is_terminal, make_renderer, summarize, summary_line
-    from .results import dumps_json
+    from . import cli_batch  # many rows, every core: cli_batch.py
 
-    expectations = load_expectations(args.expect, args.expect_file)
-    with _open_binary(args.jsonl) as stream:
-        lines = iter(stream)
-        blank, first = _first_row(lines)
-        _require_field(first, args.field, blank + 1)
-        # Verdicts go to --out; without it, to stdout when it is piped (a terminal gets the
-        # summary only, since thousands of JSON lines help nobody there).
-        if args.out:
-            try:
-                sink: IO[str] | None = open(args.out, "w", encoding="utf-8")
-            except OSError as exc:
-                raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-            report = make_renderer()
-        elif args.json or not is_terminal(sys.stdout):
-            sink, report = sys.stdout, make_renderer(sys.stderr)
-        else:
-            sink, report = None, make_renderer()
-        totals = summarize(())  # replies by verdict
-        failed: list[int] = []  # the first line numbers not met, for the terminal
-        not_met = 0
-        rows = lines if first is None else itertools.chain([first], lines)
-        try:
-            for record in _progress(
-                _jsonl_verdicts(rows, blank + 1, args.field, expectations), lambda: _count_lines(args.jsonl)
-            ):
-                totals[record["verdict"]] = totals.get(record["verdict"], 0) + 1
-                if not record["ok"]:
-                    not_met += 1
-                    if len(failed) < 20:
-                        failed.append(record["line"])
-                if sink is not None:
-                    sink.write(dumps_json(record) + "\n")
-        finally:
-            if sink is not None and sink is not sys.stdout:
-                sink.close()
-    report.table("Verdicts" if report.rich else None, ["verdict", "replies"], [[n, c] for n, c in totals.items()])
-    if not_met and sink is None:
-        shown = ", ".join(str(n) for n in failed) + (" ..." if not_met > len(failed) else "")
-        report.write(f"lines not met: {shown} (use --out FILE for every verdict)")
-    report.write(summary_line(totals))
-    return EXIT_OK if not not_met else EXIT_NOT_MET
+    return cli_batch.run(args)
 
 
 def _open_binary(source: str) -> contextlib.AbstractContextManager[IO[bytes]]:
@@ -447,38 +407,6 @@ def _count_lines(source: str) -> int | None:
             count += block.count(b"\n")
             last = block[-1:]
     return count + (last != b"\n")
-
-
-def _jsonl_verdicts(
-    lines: Iterable[bytes], first_number: int, field: str, expectations: Any
-) -> Iterator[dict[str, Any]]:
-    from .results import CheckResult, Violation
-
-    for number, raw in enumerate(lines, start=first_number):
-        if not raw.strip():
-            continue
-        record: dict[str, Any] = {"line": number}
-        try:
-            item = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            result = CheckResult(
-                ok=False, reply="", violations=[Violation("input.jsonl", f"line {number} is not JSON: {exc}")]
-            )
-        else:
-            if isinstance(item, dict) and "id" in item:
-                record["id"] = item["id"]
-            reply = item.get(field) if isinstance(item, dict) else item
-            if reply is None and isinstance(item, dict) and field in item:
-                result = _safe_check(None, expectations)  # "reply": null - an empty reply
-            elif not isinstance(reply, str):
-                what = "has no" if isinstance(item, dict) and field not in item else "has no string in"
-                result = CheckResult(
-                    ok=False, reply="", violations=[Violation("input.jsonl", f"line {number} {what} field {field!r}")]
-                )
-            else:
-                result = _safe_check(reply.encode("utf-8", "surrogatepass"), expectations)
-        record.update(result.to_dict())
-        yield record
 
 
 def _progress(items: Iterator[dict[str, Any]], total: Callable[[], int | None]) -> Iterator[dict[str, Any]]:
@@ -681,8 +609,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="with --jsonl: write the verdicts (JSONL) here; without it they go to stdout when it is piped",
     )
+    from .cli_batch import add_arguments as add_batch_arguments  # --workers, --resume, --parquet...
     from .cli_ifeval import add_ifeval_options
 
+    add_batch_arguments(p)
     add_ifeval_options(p)
     p.set_defaults(func=cmd_check)
 

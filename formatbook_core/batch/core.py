@@ -1,0 +1,100 @@
+"""Check one reply, one row, or many rows: never an exception for what a reply holds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ..expectations import Expectations
+from ..pipeline import check
+from ..results import CheckResult, Violation
+from .cache import as_cached
+from .guard import ReplyTimeout, within
+from .record import BAD_EXPECTATIONS, CRASHED, TIMEOUT, VerdictRecord, failure_record, verdict_record
+
+
+def check_one(
+    reply: str | bytes | None,
+    expect: Expectations | str | None = None,
+    *,
+    base_dir: str | Path | None = None,
+    timeout: float | None = None,
+) -> dict[str, Any]:
+    """The verdict record of one reply (see :mod:`formatbook_core.batch.record`).
+
+    ``expect`` is ``Expectations`` or EXPECT text (parsed once per process through the
+    cache; schema paths relative to ``base_dir``, default the current folder). Bad
+    expectations make a record with the violation ``batch.expectations``; a plugin that
+    raises, ``batch.crashed``; a check longer than ``timeout`` seconds, ``batch.timeout``.
+    """
+    try:
+        exp = as_cached(expect, base_dir)
+    except Exception as exc:  # an ExpectationError, or a schema file that cannot be read
+        return failure_record(BAD_EXPECTATIONS, f"bad expectations: {exc}")
+    try:
+        result = within(timeout, lambda: check(reply, exp))
+    except ReplyTimeout as exc:
+        return verdict_record(CheckResult(False, "", format=exp.format, violations=[Violation(TIMEOUT, str(exc))]), exp)
+    except Exception as exc:  # a bug in a plugin costs this reply, not the run
+        message = f"formatbook failed on this reply: {type(exc).__name__}: {exc}"
+        return verdict_record(CheckResult(False, "", format=exp.format, violations=[Violation(CRASHED, message)]), exp)
+    return verdict_record(result, exp)
+
+
+def check_row(
+    row: Any,
+    expect: Expectations | str | None = None,
+    *,
+    field: str = "reply",
+    expect_field: str | None = None,
+    base_dir: str | Path | None = None,
+    timeout: float | None = None,
+    input_code: str = "input.row",
+    where: str = "the row",
+) -> dict[str, Any]:
+    """The verdict record of one row: a reply string, or a mapping with the reply under
+    ``field`` (and, under ``expect_field`` when the row has it, its own EXPECT text, which
+    replaces ``expect``). A row's ``id`` is copied to the record."""
+    record = VerdictRecord()
+    if isinstance(row, dict):
+        if "id" in row:
+            record["id"] = row["id"]
+        own = row.get(expect_field) if expect_field is not None else None
+        if own is not None:
+            if not isinstance(own, str):
+                record.update(failure_record(input_code, f"{where} has no EXPECT text in field {expect_field!r}"))
+                return record
+            expect = own
+        if field not in row:
+            record.update(failure_record(input_code, f"{where} has no field {field!r}"))
+            return record
+        reply = row[field]
+    else:
+        reply = row
+    if reply is not None and not isinstance(reply, (str, bytes)):
+        record.update(failure_record(input_code, f"{where} has no string in field {field!r}"))
+        return record
+    if isinstance(reply, str):
+        try:
+            reply.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (JSON's "\\ud800"): reported as bytes that are not UTF-8
+            reply = reply.encode("utf-8", "surrogatepass")
+    checked = check_one(reply, expect, base_dir=base_dir, timeout=timeout)
+    record.update(checked)
+    record.exact = getattr(checked, "exact", True)
+    return record
+
+
+def check_rows(
+    rows: Iterable[Any],
+    expect: Expectations | str | None = None,
+    *,
+    field: str = "reply",
+    expect_field: str | None = None,
+    base_dir: str | Path | None = None,
+    timeout: float | None = None,
+) -> Iterator[dict[str, Any]]:
+    """:func:`check_row` on each row, lazily, in order, in this process."""
+    for row in rows:
+        yield check_row(row, expect, field=field, expect_field=expect_field, base_dir=base_dir, timeout=timeout)

@@ -1,0 +1,145 @@
+"""Worker processes that return results in input order, with a bounded number of tasks
+in flight (so that a file larger than memory streams through in constant memory).
+
+``multiprocessing.Pool.imap`` is not used: its feeder thread reads the whole input as
+fast as it can, whatever the consumer's pace. Here a task is submitted only when an
+earlier result was taken.
+
+A worker process that dies (a crash in a C extension, the out-of-memory killer) breaks
+the pool; the tasks in flight are then run again one at a time in a fresh pool, and a
+task that breaks a pool on its own is handed to ``on_broken`` (which, in the CLI, checks
+its rows one by one so that only the culprit row is lost to a ``batch.crashed`` verdict).
+A task past its ``deadline`` (a worker stuck inside C code, where the per-reply alarm
+cannot reach it) has its pool's workers killed and is handled the same way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as TaskTimeout  # the builtin one from 3.11 on
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _ignore_interrupt(initializer: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
+    # Ctrl-C reaches every process of the group: the parent stops the run, workers are
+    # ended by it instead of each printing a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*args)
+
+
+def _context() -> Any:
+    """Fork where it is safe and available (Linux): workers start at once with the plugins
+    already loaded, instead of importing everything again (Python 3.14 made forkserver the
+    default)."""
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+class OrderedPool(Generic[T, R]):
+    """``fn`` over items in ``workers`` processes, results in input order."""
+
+    def __init__(
+        self,
+        fn: Callable[[T], R],
+        workers: int,
+        *,
+        initializer: Callable[..., None] | None = None,
+        initargs: tuple[Any, ...] = (),
+        window: int | None = None,
+        on_broken: Callable[[T, str], R] | None = None,
+        deadline: Callable[[T], float | None] | None = None,
+    ) -> None:
+        self.fn = fn
+        self.workers = max(1, workers)
+        self.window = window or self.workers * 4
+        self.initializer = initializer
+        self.initargs = initargs
+        self.on_broken = on_broken
+        self.deadline = deadline
+        self.restarts = 0
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=_context(),
+                initializer=_ignore_interrupt,
+                initargs=(self.initializer, self.initargs),
+            )
+        return self._executor
+
+    def _restart(self) -> None:
+        self.restarts += 1
+        self.close()
+
+    def close(self, wait: bool = False) -> None:
+        """End the workers (``wait``: until they have exited, as after the last result)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=wait, cancel_futures=True)
+            self._executor = None
+
+    def _kill(self) -> None:
+        """End the workers now: one is stuck where no signal reaches (inside C code)."""
+        if self._executor is not None:
+            # no public way to end a busy worker: its process is killed, the pool breaks
+            for process in list(getattr(self._executor, "_processes", {}).values()):
+                process.kill()
+        self._restart()
+
+    def _wait(self, item: T, future: Future[R]) -> R:
+        """The result of ``item`` (running: FIFO dispatch starts the oldest task first);
+        ``TimeoutError`` past its deadline."""
+        return future.result(timeout=self.deadline(item) if self.deadline is not None else None)
+
+    def _alone(self, item: T) -> R:
+        """``item`` with nothing else in flight: a broken pool is then its own doing."""
+        try:
+            return self._wait(item, self._pool().submit(self.fn, item))
+        except (BrokenProcessPool, TaskTimeout) as exc:
+            hung = isinstance(exc, TaskTimeout)
+            self._kill() if hung else self._restart()
+            if self.on_broken is None:
+                raise
+            return self.on_broken(item, "hung" if hung else "died")
+
+    def map(self, items: Iterable[T]) -> Iterator[R]:
+        pending: deque[tuple[T, Future[R]]] = deque()
+        source = iter(items)
+        try:
+            while True:
+                while len(pending) < self.window:
+                    try:
+                        item = next(source)
+                    except StopIteration:
+                        break
+                    pending.append((item, self._pool().submit(self.fn, item)))
+                if not pending:
+                    self.close(wait=True)
+                    return
+                item, future = pending.popleft()
+                try:
+                    result = self._wait(item, future)
+                except (BrokenProcessPool, TaskTimeout) as exc:
+                    self._kill() if isinstance(exc, TaskTimeout) else self._restart()
+                    redo = [item, *(i for i, _ in pending)]
+                    pending.clear()
+                    for each in redo:
+                        yield self._alone(each)
+                    continue
+                yield result
+        finally:
+            for _, future in pending:
+                future.cancel()
+            self.close()

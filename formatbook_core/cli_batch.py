@@ -1,0 +1,397 @@
+"""``formatbook check --jsonl FILE`` / ``--parquet FILE``: many replies, every core.
+
+Rows are read in chunks and checked in ``--workers`` processes (default: the machine's
+cores); at most a few chunks a worker are in flight, so memory stays flat whatever the
+input's size, and verdicts are written in input order. A small input (one chunk,
+32 rows, or less) is checked in this process: starting workers would cost more than it saves.
+
+Verdicts go to ``--out`` as JSONL (one record a row: ``line``, ``id``, the
+:mod:`formatbook_core.batch.record` fields) or, when ``--out`` ends in ``.parquet``, as
+Parquet (nested parts as JSON text). ``--resume`` keeps the verdicts already in a JSONL
+``--out`` (an interrupted run's) and checks only the rows after them: each row then has
+exactly one verdict. ``--timeout SECONDS`` limits each reply (``batch.timeout``; a
+worker stuck in C code past the limit is killed, and its chunk checked again row by row);
+a plugin that raises, or a worker that dies, costs its row a ``batch.crashed`` verdict,
+not the run. The first chunk is checked in this process, before the workers are forked
+(they then start with the plugins loaded). A row may
+carry its own EXPECT text in ``--expect-field`` (schema paths relative to the input
+file's folder).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from . import cli
+
+CHUNK = 32  # rows a task: large enough to pay for the round trip, small enough to share out
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The batch options of ``formatbook check``."""
+    p.add_argument(
+        "--parquet",
+        metavar="FILE",
+        help="check many replies from a Parquet file (needs pyarrow); an --out FILE.parquet is written as Parquet",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --jsonl/--parquet: worker processes (default: the machine's cores; 1: this process)",
+    )
+    p.add_argument("--resume", action="store_true", help="keep the verdicts already in --out and check the rest")
+    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="time limit for each reply")
+    p.add_argument("--expect-field", metavar="NAME", help="the field holding a row's own EXPECT lines, if any")
+
+
+@dataclass(frozen=True)
+class Job:
+    """What each worker needs (plain, picklable): expectations are parsed in the worker."""
+
+    expect: tuple[str, ...]
+    expect_file: str | None
+    field: str
+    expect_field: str | None
+    base_dir: str
+    timeout: float | None
+    columnar: bool
+
+
+_job: Job | None = None
+_expectations: Any = None
+_pid = 0
+
+
+def _init(job: Job) -> None:
+    """Set a worker (or this process) up: the shared expectations parsed once."""
+    global _job, _expectations, _pid
+    if _job == job and _pid != os.getpid():
+        return  # a worker forked from the process that set this job up: nothing to parse again
+    _job, _pid = job, os.getpid()
+    needed = bool(job.expect) or job.expect_file is not None
+    _expectations = cli.load_expectations(job.expect, job.expect_file) if needed else None
+
+
+def _check_chunk(chunk: list[tuple[int, Any]]) -> list[tuple[int, bool, str, Any]]:
+    """Check ``(row number, raw JSONL line or row dict)`` pairs: ``(number, ok, verdict, output)``."""
+    assert _job is not None, "_init runs first"
+    out = []
+    for number, item in chunk:
+        record = _record(number, item)
+        out.append(_output(number, record, getattr(record, "exact", True)))
+    return out
+
+
+def _record(number: int, item: Any) -> dict[str, Any]:
+    from .batch import check_row, failure_record
+
+    assert _job is not None
+    if isinstance(item, bytes):
+        try:
+            item = json.loads(item)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return {"line": number, **failure_record("input.jsonl", f"line {number} is not JSON: {exc}")}
+    expect = _expectations
+    if expect is None and not (isinstance(item, dict) and isinstance(item.get(_job.expect_field or ""), str)):
+        from .batch.record import BAD_EXPECTATIONS
+
+        record = failure_record(BAD_EXPECTATIONS, f"line {number} has no EXPECT text in field {_job.expect_field!r}")
+        return {"line": number, **({"id": item["id"]} if isinstance(item, dict) and "id" in item else {}), **record}
+    record = check_row(
+        item,
+        expect,
+        field=_job.field,
+        expect_field=_job.expect_field,
+        base_dir=_job.base_dir,
+        timeout=_job.timeout,
+        input_code="input.jsonl",
+        where=f"line {number}",
+    )
+    return _numbered(number, record)
+
+
+def _numbered(number: int, record: dict[str, Any]) -> Any:
+    """``{"line": number, **record}``, keeping what the record knows of its JSON."""
+    from .batch.record import VerdictRecord
+
+    out = VerdictRecord(line=number)
+    out.update(record)
+    out.exact = getattr(record, "exact", True)
+    return out
+
+
+def _output(number: int, record: dict[str, Any], exact: bool = True) -> tuple[int, bool, str, Any]:
+    from .batch import flat_record
+    from .batch.record import record_json
+    from .results import dumps_json
+
+    assert _job is not None
+    if not _job.columnar:
+        return number, record["ok"], record["verdict"], record_json(record, exact) + "\n"
+    ident = record.get("id")
+    flat = {"line": number, "id": ident if ident is None or isinstance(ident, str) else dumps_json(ident)}
+    return number, record["ok"], record["verdict"], {**flat, **flat_record(record)}
+
+
+def _deadline(chunk: list[tuple[int, Any]]) -> float | None:
+    """How long a chunk may take before its worker is taken for stuck (``--timeout`` only):
+    each row its limit, and a margin, since the alarm stops a row in Python code long
+    before this."""
+    if _job is None or _job.timeout is None:
+        return None
+    return _job.timeout * (len(chunk) + 1) + 2.0
+
+
+def _crashed_chunk(chunk: list[tuple[int, Any]], how: str = "died") -> list[tuple[int, bool, str, Any]]:
+    """A chunk whose worker died: each row again on its own, the culprit a ``batch.crashed`` verdict."""
+    from .batch.pool import OrderedPool
+
+    def lost(one: list[tuple[int, Any]], how: str) -> list[tuple[int, bool, str, Any]]:
+        from .batch import failure_record
+        from .batch.record import CRASHED, TIMEOUT
+
+        number = one[0][0]
+        if how == "hung":
+            message = f"the check of line {number} did not return within its time limit, even when interrupted"
+            return [_output(number, {"line": number, **failure_record(TIMEOUT, message)})]
+        message = f"the worker process died while checking line {number} (a crash in a plugin or out of memory)"
+        return [_output(number, {"line": number, **failure_record(CRASHED, message)})]
+
+    assert _job is not None
+    pool: OrderedPool[list[tuple[int, Any]], list[tuple[int, bool, str, Any]]] = OrderedPool(
+        _check_chunk, 1, initializer=_init, initargs=(_job,), window=1, on_broken=lost, deadline=_deadline
+    )
+    try:
+        return [out for one in pool.map([[row] for row in chunk]) for out in one]
+    finally:
+        pool.close()
+
+
+# --- input -----------------------------------------------------------------------------------
+
+
+def _jsonl_rows(stream: IO[bytes], args: argparse.Namespace) -> Iterator[tuple[int, Any]]:
+    """The non-blank lines; the first is read now: a first row without ``--field`` is a
+    usage error before anything is written."""
+    lines = iter(stream)
+    blank, first = cli._first_row(lines)
+    cli._require_field(first, args.field, blank + 1)
+    rows = lines if first is None else itertools.chain([first], lines)
+    return ((number, raw) for number, raw in enumerate(rows, start=blank + 1) if raw.strip())
+
+
+def _parquet_rows(path: str, args: argparse.Namespace) -> tuple[Iterator[tuple[int, Any]], int]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise cli.UsageError("--parquet needs pyarrow: pip install 'formatbook[parquet]'") from None
+    try:
+        parquet = pq.ParquetFile(path)
+    except FileNotFoundError:
+        raise cli.UsageError(f"no such file: {path}") from None
+    except Exception as exc:
+        raise cli.UsageError(f"cannot read {path} as Parquet: {exc}") from None
+    names = parquet.schema_arrow.names
+    if args.field not in names:
+        raise cli.UsageError(f"the replies have no field {args.field!r}: the columns are {', '.join(names[:20])}")
+    wanted = [n for n in dict.fromkeys(["id", args.field, args.expect_field]) if n is not None and n in names]
+
+    def rows() -> Iterator[tuple[int, Any]]:
+        number = 0
+        for batch in parquet.iter_batches(batch_size=1024, columns=wanted):
+            for row in batch.to_pylist():
+                number += 1
+                yield number, row
+
+    return rows(), parquet.metadata.num_rows
+
+
+def _chunks(rows: Iterator[tuple[int, Any]], skip: int) -> Iterator[list[tuple[int, Any]]]:
+    rows = (r for r in rows if r[0] > skip)
+    while chunk := list(itertools.islice(rows, CHUNK)):
+        yield chunk
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+class _ParquetSink:
+    """Verdict rows to a Parquet file, a row group every few thousand rows."""
+
+    GROUP = 4096
+
+    def __init__(self, path: str) -> None:
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise cli.UsageError("a .parquet --out needs pyarrow: pip install 'formatbook[parquet]'") from None
+        from .batch import arrow_schema
+
+        self.pa = pa
+        self.schema = pa.schema([("line", pa.int64()), ("id", pa.string()), *arrow_schema()])
+        try:
+            self.writer = pq.ParquetWriter(path, self.schema)
+        except OSError as exc:
+            raise cli.UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        self.rows: list[dict[str, Any]] = []
+
+    def write(self, row: dict[str, Any]) -> None:
+        self.rows.append(row)
+        if len(self.rows) >= self.GROUP:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.rows:
+            self.writer.write_table(self.pa.Table.from_pylist(self.rows, schema=self.schema))
+            self.rows = []
+
+    def close(self) -> None:
+        self.flush()
+        self.writer.close()
+
+
+def _open_sink(args: argparse.Namespace, report_default: Any) -> tuple[Any, Any, Any]:
+    """(JSONL sink or None, Parquet sink or None, the renderer for the summary)."""
+    from .cli_render import is_terminal, make_renderer
+
+    if args.out and args.out.endswith(".parquet"):
+        if args.resume:
+            raise cli.UsageError("--resume needs a JSONL --out (a Parquet file cut short cannot be read back)")
+        return None, _ParquetSink(args.out), make_renderer()
+    if args.out:
+        try:
+            return open(args.out, "a" if args.resume else "w", encoding="utf-8"), None, make_renderer()
+        except OSError as exc:
+            raise cli.UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    if args.resume:
+        raise cli.UsageError("--resume needs --out FILE (the verdicts already written there are kept)")
+    if args.json or not is_terminal(sys.stdout):
+        return sys.stdout, None, make_renderer(sys.stderr)
+    return None, None, report_default
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every row of ``--jsonl`` or ``--parquet``; exit 0 when all are met, 1 otherwise."""
+    from .batch.resume import ResumeError, resume_point
+    from .cli_render import make_renderer, summarize, summary_line
+
+    if args.workers is not None and args.workers < 1:
+        raise cli.UsageError("--workers needs a number ≥ 1")
+    if args.timeout is not None and args.timeout <= 0:
+        raise cli.UsageError("--timeout needs a number of seconds > 0")
+    source = args.parquet if args.parquet is not None else args.jsonl
+    base_dir = str(Path(source).resolve().parent) if source != "-" else os.getcwd()
+    job = Job(
+        tuple(args.expect),
+        args.expect_file,
+        args.field,
+        args.expect_field,
+        base_dir,
+        args.timeout,
+        bool(args.out and args.out.endswith(".parquet")),
+    )
+    _init(job)  # bad shared expectations: exit 2 before any row is read (and the workers parse them again)
+    if _expectations is None and args.expect_field is None:
+        cli.load_expectations((), None)  # raises the usage error that names -e
+    done = None
+    if args.resume and args.out:
+        try:
+            done = resume_point(args.out)
+        except ResumeError as exc:
+            raise cli.UsageError(f"cannot resume: {exc}") from None
+    with _Input(source, args) as (rows, total):
+        sink, parquet, report = _open_sink(args, make_renderer())
+        totals = summarize(())
+        if done is not None:
+            for name, n in done.totals.items():
+                totals[name] = totals.get(name, 0) + n
+        not_met = done.not_met if done is not None else 0
+        failed: list[int] = []
+        try:
+            for item in cli._progress(_verdicts(rows, done.last if done else 0, args.workers, job), total):
+                totals[item["verdict"]] = totals.get(item["verdict"], 0) + 1
+                if not item["ok"]:
+                    not_met += 1
+                    if len(failed) < 20:
+                        failed.append(item["line"])
+                if sink is not None:
+                    sink.write(item["out"])
+                elif parquet is not None:
+                    parquet.write(item["out"])
+                if item["flush"] and sink is not None:
+                    sink.flush()  # whole chunks reach the file: --resume finds them after a kill
+        finally:
+            if parquet is not None:
+                parquet.close()
+            if sink is not None and sink is not sys.stdout:
+                sink.close()
+    if done is not None and done.rows:
+        report.write(f"resumed: {done.rows} verdicts already in {args.out} (up to line {done.last})")
+    report.table("Verdicts" if report.rich else None, ["verdict", "replies"], [[n, c] for n, c in totals.items()])
+    if not_met and sink is None and parquet is None:
+        shown = ", ".join(str(n) for n in failed) + (" ..." if not_met > len(failed) else "")
+        report.write(f"lines not met: {shown} (use --out FILE for every verdict)")
+    report.write(summary_line(totals))
+    return cli.EXIT_OK if not not_met else cli.EXIT_NOT_MET
+
+
+class _Input:
+    """The input's rows and a function giving their count (for the progress bar)."""
+
+    def __init__(self, source: str, args: argparse.Namespace) -> None:
+        self.source, self.args = source, args
+        self.stream: Any = None
+
+    def __enter__(self) -> tuple[Iterator[tuple[int, Any]], Any]:
+        if self.args.parquet is not None:
+            rows, count = _parquet_rows(self.source, self.args)
+            return rows, lambda: count
+        self.stream = cli._open_binary(self.source).__enter__()
+        return _jsonl_rows(self.stream, self.args), lambda: cli._count_lines(self.source)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.stream is not None and self.stream is not sys.stdin.buffer:
+            self.stream.close()
+
+
+def _verdicts(rows: Iterator[tuple[int, Any]], skip: int, workers: int | None, job: Job) -> Iterator[dict[str, Any]]:
+    """The verdict of each row after ``skip``, in order: ``line``, ``ok``, ``verdict``, ``out``."""
+    chunks = _chunks(rows, skip)
+    head = list(itertools.islice(chunks, 2))
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    if workers == 1 or len(head) < 2:
+        results: Iterator[list[tuple[int, bool, str, Any]]] = map(_check_chunk, itertools.chain(head, chunks))
+        yield from _items(results)
+        return
+    from .batch.pool import OrderedPool
+
+    # The first chunk is checked here: it loads the plugins and libraries the rows need and
+    # fills the expectation cache, and the workers, forked after it, start with them.
+    yield from _items(iter([_check_chunk(head[0])]))
+    pool = OrderedPool(
+        _check_chunk, workers, initializer=_init, initargs=(job,), on_broken=_crashed_chunk, deadline=_deadline
+    )
+    try:
+        yield from _items(pool.map(itertools.chain(head[1:], chunks)))
+    finally:
+        pool.close()
+
+
+def _items(results: Iterator[list[tuple[int, bool, str, Any]]]) -> Iterator[dict[str, Any]]:
+    for chunk in results:
+        for i, (number, ok, verdict, out) in enumerate(chunk):
+            yield {"line": number, "ok": ok, "verdict": verdict, "out": out, "flush": i == len(chunk) - 1}

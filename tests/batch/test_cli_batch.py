@@ -1,0 +1,297 @@
+"""``formatbook check --jsonl/--parquet`` with worker processes, --resume, --timeout."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from formatbook_core.batch import core as batch_core
+from formatbook_core.batch.pool import OrderedPool
+from formatbook_core.cli import main
+
+EXPECT = ["-e", "TEXT", "-e", "MAX 5 WORDS"]
+
+
+@pytest.fixture
+def run(capsys):
+    def go(*args: str) -> tuple[int, str, str]:
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return go
+
+
+def _rows(path: Path, n: int, *, extra: dict[int, str] | None = None) -> Path:
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(n):
+            reply = (extra or {}).get(i, " ".join(["w"] * (i % 9)))
+            f.write(json.dumps({"id": i, "reply": reply}) + "\n")
+    return path
+
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_two_workers_write_what_one_process_writes_in_input_order(run, tmp_path):
+    rows = _rows(tmp_path / "r.jsonl", 500)
+    code1, _, _ = run("check", "--jsonl", str(rows), *EXPECT, "--workers", "1", "--out", str(tmp_path / "one.jsonl"))
+    code2, out, _ = run("check", "--jsonl", str(rows), *EXPECT, "--workers", "2", "--out", str(tmp_path / "two.jsonl"))
+    assert code1 == code2 == 1
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+    records = _records(tmp_path / "two.jsonl")
+    assert [r["line"] for r in records] == list(range(1, 501))
+    assert [r["id"] for r in records] == list(range(500))
+    # row i has i % 9 words: MAX 5 holds for the first six
+    assert [r["counts"]["words"] for r in records[:9]] == list(range(9))
+    assert [r["expectations"][1]["ok"] for r in records[:9]] == [True] * 6 + [False] * 3
+    assert "500 replies" in out
+
+
+def _slow_in_order(item: int) -> int:
+    time.sleep(0.02 * (5 - item % 5))  # later items finish first
+    return item * 10
+
+
+def test_the_pool_gives_results_in_input_order_with_a_bounded_window():
+    pool: OrderedPool[int, int] = OrderedPool(_slow_in_order, 2, window=3)
+    taken = []
+
+    def source():
+        for i in range(12):
+            taken.append(i)
+            yield i
+
+    results = []
+    for result in pool.map(source()):
+        results.append(result)
+        # never more than the window ahead of what was handed out
+        assert len(taken) <= len(results) + 3
+    assert results == [i * 10 for i in range(12)]
+
+
+def test_a_plugin_crash_in_a_worker_costs_one_row(run, tmp_path, monkeypatch):
+    real = batch_core.check
+
+    def flaky(reply, exp):
+        if reply == "boom":
+            raise ValueError("a plugin bug")
+        return real(reply, exp)
+
+    monkeypatch.setattr(batch_core, "check", flaky)  # workers are forked after this
+    rows = _rows(tmp_path / "r.jsonl", 200, extra={77: "boom"})
+    out_file = tmp_path / "v.jsonl"
+    code, _, _ = run("check", "--jsonl", str(rows), "-e", "TEXT", "--workers", "2", "--out", str(out_file))
+    records = _records(out_file)
+    assert len(records) == 200 and code == 1
+    assert [r["line"] for r in records if not r["ok"]] == [78]
+    assert records[77]["violations"][0]["code"] == "batch.crashed"
+    assert "a plugin bug" in records[77]["violations"][0]["message"]
+
+
+def test_a_worker_that_dies_costs_one_row(run, tmp_path, monkeypatch):
+    real = batch_core.check
+
+    def fatal(reply, exp):
+        if reply == "die":
+            os._exit(3)  # as a segfault in a C extension would end it
+        return real(reply, exp)
+
+    monkeypatch.setattr(batch_core, "check", fatal)
+    rows = _rows(tmp_path / "r.jsonl", 300, extra={150: "die"})
+    out_file = tmp_path / "v.jsonl"
+    code, _, _ = run("check", "--jsonl", str(rows), "-e", "TEXT", "--workers", "2", "--out", str(out_file))
+    records = _records(out_file)
+    assert [r["line"] for r in records] == list(range(1, 301))
+    assert [r["line"] for r in records if not r["ok"]] == [151]
+    assert records[150]["violations"][0]["code"] == "batch.crashed"
+    assert "died" in records[150]["violations"][0]["message"]
+
+
+def test_a_slow_reply_times_out_in_a_worker(run, tmp_path, monkeypatch):
+    real = batch_core.check
+
+    def slow(reply, exp):
+        if reply == "slow":
+            time.sleep(30)
+        return real(reply, exp)
+
+    monkeypatch.setattr(batch_core, "check", slow)
+    rows = _rows(tmp_path / "r.jsonl", 100, extra={10: "slow"})
+    out_file = tmp_path / "v.jsonl"
+    start = time.perf_counter()
+    code, _, _ = run(
+        "check", "--jsonl", str(rows), "-e", "TEXT", "--workers", "2", "--timeout", "0.5", "--out", str(out_file)
+    )
+    assert time.perf_counter() - start < 20
+    records = _records(out_file)
+    assert len(records) == 100
+    assert [(r["line"], r["violations"][0]["code"]) for r in records if not r["ok"]] == [(11, "batch.timeout")]
+
+
+def test_resume_after_a_kill_gives_exactly_one_verdict_a_row(tmp_path):
+    rows = _rows(tmp_path / "r.jsonl", 30_000)
+    reference = tmp_path / "reference.jsonl"
+    out_file = tmp_path / "v.jsonl"
+    command = [sys.executable, "-m", "formatbook_core", "check", "--jsonl", str(rows), *EXPECT, "--workers", "2"]
+    proc = subprocess.Popen(
+        [*command, "--out", str(out_file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out_file.exists() and out_file.stat().st_size > 200_000:
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGKILL)  # the run and its workers, mid-write
+    proc.wait()
+    cut = out_file.read_bytes()
+    written = cut.count(b"\n")
+    assert 0 < written < 30_000
+    resumed = subprocess.run(
+        [*command, "--out", str(out_file), "--resume"], capture_output=True, text=True, timeout=300
+    )
+    assert resumed.returncode == 1, resumed.stderr
+    assert f"resumed: {written} verdicts" in resumed.stderr + resumed.stdout
+    assert "30000 replies" in resumed.stderr + resumed.stdout
+    subprocess.run([*command, "--workers", "1", "--out", str(reference)], capture_output=True, timeout=300)
+    assert out_file.read_bytes() == reference.read_bytes()
+    records = _records(out_file)
+    assert [r["line"] for r in records] == list(range(1, 30_001))
+
+
+def test_resume_cuts_a_line_cut_short(run, tmp_path):
+    rows = _rows(tmp_path / "r.jsonl", 50)
+    reference = tmp_path / "ref.jsonl"
+    run("check", "--jsonl", str(rows), *EXPECT, "--out", str(reference))
+    whole = reference.read_bytes()
+    lines = whole.splitlines(keepends=True)
+    out_file = tmp_path / "v.jsonl"
+    out_file.write_bytes(b"".join(lines[:20]) + lines[20][:15])  # 20 verdicts and a piece of one
+    code, out, _ = run("check", "--jsonl", str(rows), *EXPECT, "--out", str(out_file), "--resume")
+    assert code == 1
+    assert out_file.read_bytes() == whole
+    assert "resumed: 20 verdicts" in out and "50 replies" in out
+
+
+def test_resume_on_a_finished_run_checks_nothing_again(run, tmp_path, monkeypatch):
+    rows = _rows(tmp_path / "r.jsonl", 40)
+    out_file = tmp_path / "v.jsonl"
+    run("check", "--jsonl", str(rows), *EXPECT, "--out", str(out_file))
+    whole = out_file.read_bytes()
+    monkeypatch.setattr(batch_core, "check", lambda *a: pytest.fail("checked again"))
+    code, out, _ = run("check", "--jsonl", str(rows), *EXPECT, "--out", str(out_file), "--resume")
+    assert out_file.read_bytes() == whole and code == 1 and "40 replies" in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--resume"], "--resume needs --out"),
+        (["--resume", "--out", "x.parquet"], "--resume needs a JSONL --out"),
+        (["--workers", "0"], "--workers"),
+        (["--timeout", "0"], "--timeout"),
+    ],
+)
+def test_usage_errors(run, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    rows = _rows(tmp_path / "r.jsonl", 3)
+    code, out, err = run("check", "--jsonl", str(rows), "-e", "TEXT", *args)
+    assert code == 2 and message in err and out == ""
+
+
+def test_resume_refuses_a_file_it_did_not_write(run, tmp_path):
+    rows = _rows(tmp_path / "r.jsonl", 3)
+    out_file = tmp_path / "v.jsonl"
+    out_file.write_text("not a verdict\n")
+    code, _, err = run("check", "--jsonl", str(rows), "-e", "TEXT", "--out", str(out_file), "--resume")
+    assert code == 2 and "cannot resume" in err
+    assert out_file.read_text() == "not a verdict\n"
+
+
+def test_rows_with_their_own_expectations(run, tmp_path):
+    (tmp_path / "s.json").write_text(json.dumps({"type": "object", "required": ["name"]}))
+    rows = tmp_path / "r.jsonl"
+    rows.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {"reply": '{"name": "Ada"}', "expect": "EXPECT JSON s.json"},
+                {"reply": '{"age": 3}', "expect": "EXPECT JSON s.json"},
+                {"reply": "three small words", "expect": "EXPECT TEXT\nEXPECT MAX 2 WORDS"},
+                {"reply": "no expectations here"},
+            ]
+        )
+        + "\n"
+    )
+    out_file = tmp_path / "v.jsonl"
+    code, _, _ = run("check", "--jsonl", str(rows), "--expect-field", "expect", "--out", str(out_file))
+    records = _records(out_file)
+    assert code == 1
+    assert [r["ok"] for r in records] == [True, False, False, False]
+    assert records[1]["violations"][0]["code"].startswith("schema.")
+    assert [v["code"] for v in records[2]["violations"]] == ["count.max"]
+    assert [v["code"] for v in records[3]["violations"]] == ["batch.expectations"]
+
+
+def test_parquet_in_and_out(run, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    jsonl = _rows(tmp_path / "r.jsonl", 120)
+    source = tmp_path / "r.parquet"
+    pq.write_table(pa.Table.from_pylist([json.loads(line) for line in jsonl.read_text().splitlines()]), source)
+    out_file = tmp_path / "v.parquet"
+    code, _, _ = run("check", "--parquet", str(source), *EXPECT, "--workers", "2", "--out", str(out_file))
+    assert code == 1
+    table = pq.read_table(out_file)
+    run("check", "--jsonl", str(jsonl), *EXPECT, "--out", str(tmp_path / "v.jsonl"))
+    expected = _records(tmp_path / "v.jsonl")
+    got = table.to_pylist()
+    assert [r["line"] for r in got] == list(range(1, 121))
+    assert [r["id"] for r in got] == [json.dumps(i) for i in range(120)]
+    assert [r["verdict"] for r in got] == [r["verdict"] for r in expected]
+    assert [json.loads(r["violations"]) for r in got] == [r["violations"] for r in expected]
+    assert [json.loads(r["value"]) for r in got] == [r["value"] for r in expected]
+    # Parquet in, JSONL out: the same verdicts as the JSONL input
+    run("check", "--parquet", str(source), *EXPECT, "--out", str(tmp_path / "p.jsonl"))
+    assert _records(tmp_path / "p.jsonl") == expected
+
+
+def test_parquet_without_the_field_is_a_usage_error(run, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    source = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"answer": ["a"]}), source)
+    code, _, err = run("check", "--parquet", str(source), "-e", "TEXT")
+    assert code == 2 and "'reply'" in err and "answer" in err
+
+
+def test_a_worker_stuck_in_c_code_is_ended_and_its_row_times_out(run, tmp_path, monkeypatch):
+    real = batch_core.check
+
+    def stuck(reply, exp):
+        if reply == "stuck":
+            # as a C extension that never returns to Python: the alarm is never handled
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+            time.sleep(60)
+        return real(reply, exp)
+
+    monkeypatch.setattr(batch_core, "check", stuck)
+    rows = _rows(tmp_path / "r.jsonl", 120, extra={100: "stuck"})  # past the first chunk, which the parent checks
+    out_file = tmp_path / "v.jsonl"
+    start = time.perf_counter()
+    code, _, _ = run(
+        "check", "--jsonl", str(rows), "-e", "TEXT", "--workers", "2", "--timeout", "0.2", "--out", str(out_file)
+    )
+    assert time.perf_counter() - start < 120
+    records = _records(out_file)
+    assert [r["line"] for r in records] == list(range(1, 121))
+    assert [(r["line"], r["violations"][0]["code"]) for r in records if not r["ok"]] == [(101, "batch.timeout")]
