@@ -109,3 +109,17 @@ def test_an_apostrophe_in_a_single_quoted_value_keeps_the_quotes_as_quotes(reply
 def test_a_last_line_no_cut_explains_is_not_dropped() -> None:
     result = check("list:\n  - 1\n  - 2\n  -3", "EXPECT YAML")
     assert not result.ok or result.value == {"list": [1, 2, 3]}
+
+
+def test_flow_collections_nested_past_the_loaders_depth_are_refused_at_once():
+    # fuzz seed 909: 480 nested flow collections took the loader seconds per read (heal
+    # reads many times) before it refused them; the line scanner now refuses them first
+    from formatbook_core import check
+
+    from formatbook_yaml.lines import FLOW_DEPTH
+    from formatbook_yaml.loading import PARSER_DEPTH
+
+    assert FLOW_DEPTH == PARSER_DEPTH
+    result = check('[{"":' * 240 + "es\nof text.\n", "EXPECT YAML")
+    assert not result.ok and result.violations[0].code == "yaml.too_deep"
+    assert check("[" * 250 + "]" * 250, "EXPECT YAML").ok  # the deepest the loader reads
