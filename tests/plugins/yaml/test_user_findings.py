@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from formatbook_core import check
+from formatbook_yaml.lines import FLOW_DEPTH
+from formatbook_yaml.loading import PARSER_DEPTH
 
 
 @pytest.mark.parametrize(
@@ -114,11 +116,6 @@ def test_a_last_line_no_cut_explains_is_not_dropped() -> None:
 def test_flow_collections_nested_past_the_loaders_depth_are_refused_at_once():
     # fuzz seed 909: 480 nested flow collections took the loader seconds per read (heal
     # reads many times) before it refused them; the line scanner now refuses them first
-    from formatbook_core import check
-
-    from formatbook_yaml.lines import FLOW_DEPTH
-    from formatbook_yaml.loading import PARSER_DEPTH
-
     assert FLOW_DEPTH == PARSER_DEPTH
     result = check('[{"":' * 240 + "es\nof text.\n", "EXPECT YAML")
     assert not result.ok and result.violations[0].code == "yaml.too_deep"
