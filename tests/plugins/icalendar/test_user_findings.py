@@ -7,7 +7,8 @@ import datetime as dt
 
 import pytest
 
-from formatbook_core import check
+from formatbook_core import check, heal
+from formatbook_icalendar.heal import required
 
 _EVENT = (
     "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VEVENT\r\nUID:1@x\r\n"
@@ -65,3 +66,25 @@ def test_escapes_the_writer_meant_are_still_read() -> None:
     result = check(_EVENT.format(start=start), "EXPECT ICALENDAR")
     assert result.ok
     assert str(result.value.walk("VEVENT")[0]["DESCRIPTION"]) == "one\ntwo, three; four"
+
+
+def test_check_and_heal_of_one_reply_a_second_apart_write_the_same_dtstamp(monkeypatch):
+    # fuzz seed 909: check() and heal() straddled a second's boundary and wrote two DTSTAMPs
+    reply = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x-1\nDTSTART:20250101T100000Z\nSUMMARY:Lunch\nEND:VEVENT\nEND:VCALENDAR"
+    times = iter(
+        [dt.datetime(2026, 1, 1, 0, 0, s, tzinfo=dt.timezone.utc) for s in (58, 59)]
+        + [dt.datetime(2026, 1, 1, 0, 1, 0, tzinfo=dt.timezone.utc)] * 10
+    )
+
+    class Clock(dt.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return next(times)
+
+    monkeypatch.setattr(required.datetime, "datetime", Clock)
+    monkeypatch.setattr(required, "_FIRST_HEALED", type(required._FIRST_HEALED)())
+    first = check(reply, "EXPECT ICALENDAR").text
+    assert "DTSTAMP:20260101T000058Z" in first
+    assert heal(reply, "EXPECT ICALENDAR").text == first
+    other = reply.replace("Lunch", "Dinner")
+    assert "DTSTAMP:20260101T000059Z" in heal(other, "EXPECT ICALENDAR").text
