@@ -62,6 +62,7 @@ def add_required(h: Healing) -> None:
     # components: [name, index of their BEGIN in out, names seen, lines]
     stack: list[list[Any]] = []
     counter: dict[str, int] = {}
+    stamp: str | None = None
     for line in h.lines:
         p = line.parts
         assert p is not None
@@ -91,7 +92,8 @@ def add_required(h: Healing) -> None:
                         "added_uid", f"UID:{uid} added to the {name} (derived from its content)", line.start, line.start
                     )
                 if "DTSTAMP" not in seen:
-                    stamp = dtstamp(h.options.get("now"), h.text)
+                    if stamp is None:  # once per heal: the first-healed look-up hashes the payload
+                        stamp = dtstamp(h.options.get("now"), h.text)
                     added.append(new_line(ContentLine("DTSTAMP", (), stamp), line.start))
                     h.repair("added_dtstamp", f"DTSTAMP:{stamp} added to the {name}", line.start, line.start)
                 counter[name] = counter.get(name, 0) + 1
