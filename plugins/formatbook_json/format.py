@@ -22,6 +22,7 @@ from . import heal as _heal
 from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
+from .commitment import CommittedChecker
 from .stream_schema import SchemaChecker
 from .syntax import JsonSyntaxError, parse_strict, to_violation
 
@@ -96,7 +97,10 @@ class JsonFormat(AnalyzingFormat):
         schema, the strict one also validates the whole text at ``finish()``, as
         ``is_valid`` does; the relaxed one never consults the schema."""
         max_depth = limits_from(options).max_depth
-        if schema is None or not strict:
+        if not strict:
+            # values count only once the payload is certain (formatbook_json.commitment)
+            return CommittedChecker(_stream.JsonChecker(strict=False, max_depth=max_depth))  # type: ignore[return-value]
+        if schema is None:
             return _stream.JsonChecker(strict=strict, max_depth=max_depth)
         js = self._schema(schema, options)
 

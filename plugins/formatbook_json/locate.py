@@ -35,6 +35,7 @@ from formatbook_core import Span
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.locating import Fence, fences, outside_spans, strip_span, think_spans
 
+from .commitment import committed_position, stream_pieces
 from .syntax import strict_value
 
 _TAGS = {"json", "jsonc", "json5", "jsonl"}
@@ -90,6 +91,9 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
             return [whole], value
     thinks = think_spans(reply)
     blocks = [f for f in fences(reply) if not _inside(f.span, thinks)]
+    at = committed_position(stream_pieces(reply))
+    if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
+        return [_committed(reply, at, thinks, blocks)], None
     own: list[Span] = []
     bare: list[Span] = []
     other: list[Span] = []
@@ -123,6 +127,38 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
         rest = [s for s in rest if s.end > s.start]
         candidates = rest[:1] or [Span(0, len(reply))]
     return candidates, None
+
+
+def _committed(reply: str, at: int, thinks: list[Span], blocks: list[Fence]) -> Span:
+    """The container the bracket at ``at`` opens: the body of the json fence it opens, or
+    the container read with think blocks blanked out (the stream reads across them, so a
+    think block inside it stays inside the candidate, and healing refuses it)."""
+    end = len(reply)
+    for f in blocks:
+        if f.span.start <= at < f.span.end:
+            body = _body(reply, f)
+            if body is not None and body.start == at:
+                return body
+            end = f.body.end
+            break
+        if f.span.start > at:
+            end = f.span.start
+            break
+    blanked = _blanked(reply, thinks)
+    found = _containers(blanked, at, end)
+    if found and found[0][0].start == at:
+        return found[0][0]
+    return Span(at, end)
+
+
+def _blanked(reply: str, thinks: list[Span]) -> str:
+    if not thinks:
+        return reply
+    pieces, pos = [], 0
+    for span in thinks:
+        pieces += [reply[pos : span.start], " " * (span.end - span.start)]
+        pos = span.end
+    return "".join(pieces) + reply[pos:]
 
 
 def _body(reply: str, f: Fence) -> Span | None:

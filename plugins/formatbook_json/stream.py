@@ -95,8 +95,11 @@ _RELAXED_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 _STRICT_STR_RUN = re.compile(r'[^"\\\x00-\x1f]*').match
 _RELAXED_STR_RUN = {q: re.compile("[^" + re.escape(q) + r"\\]*").match for q in _RELAXED_QUOTES.values()}
 _DIGIT_RUN = re.compile(r"[0-9]*").match
-_BARE_RUN = re.compile(r"[A-Za-z0-9_$]*").match
-_RNUM_RUN = re.compile(r"[0-9A-Za-z_.+\-]*").match
+# A bare word or loose number runs on over every word character, Unicode ones too, as the
+# healer's lexer (heal.lexer groups 6 and 7) reads it: '1\u1698' is one unreadable token
+# there, never the number 1.
+_BARE_RUN = re.compile(r"[\w$]*").match
+_RNUM_RUN = re.compile(r"[\w.+\-]*").match
 # Before the payload: an opening bracket, or an opening think tag (group 1: its name).
 _PROSE_SEARCH = re.compile(rf"[\[{{]|{THINK_OPEN.pattern}", THINK_OPEN.flags).search
 # A tag cut by a chunk's end is found again with the tail kept from the chunk before.
@@ -927,7 +930,7 @@ class JsonChecker:
                         nstart = i
                         i += 1
                         continue
-                    if c.isalpha() or c == "_" or c == "$":
+                    if (c.isalnum() and not c.isdecimal()) or c == "_" or c == "$":  # the lexer's [^\W\d]|\$
                         st = _BARE
                         self._bare_key = False
                         numparts = []

@@ -23,6 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
+#: As ``loading.PARSER_DEPTH`` (kept here: loading imports ruamel lazily, this module never).
+FLOW_DEPTH = 250
+
 _WS = " \t"
 _CLOSE = {"]": "[", "}": "{"}
 
@@ -124,6 +127,12 @@ class LineScanner:
     def _depth(self, where: int) -> None:
         if len(self.levels) + len(self.flow) > self.max_depth:
             self._fail("yaml.too_deep", f"the YAML is nested deeper than {self.max_depth} levels", where)
+        elif len(self.flow) > FLOW_DEPTH:
+            # each flow collection is a node inside the one around it, so the loader
+            # (loading.PARSER_DEPTH) refuses this anyway, but only after a scan that costs
+            # the flow depth per token (ruamel checks every open level for a simple key):
+            # 500 levels took seconds; refused here in one pass
+            self._fail("yaml.too_deep", f"the YAML nests more than {FLOW_DEPTH} flow collections", where)
 
     # -- lines ------------------------------------------------------------------
     def line(self, s: str, start: int) -> None:

@@ -36,7 +36,7 @@ _KNOWN = {"str", "int", "float", "bool", "null", "map", "seq", "binary", "timest
 EXPANSION_FACTOR = 100
 EXPANSION_FLOOR = 10_000
 #: The composer recurses per level: deeper documents are refused before Python's stack is.
-PARSER_DEPTH = 250
+PARSER_DEPTH = 250  # lines.FLOW_DEPTH follows it
 
 
 class YamlError(Exception):

@@ -124,8 +124,10 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     blanked = "".join(pieces) + reply[pos:]
     blocks = fences(blanked)
     candidates: list[Span] = []
-    tagged = [strip_span(reply, f.body) for f in blocks if f.info in _TAGS]
-    bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
+    # a body is trimmed in the blanked text: a think block that ends it (an unclosed one
+    # runs to the end) is no part of the payload, as heal's second pass would find
+    tagged = [strip_span(blanked, f.body) for f in blocks if f.info in _TAGS]
+    bare = [strip_span(blanked, f.body) for f in blocks if f.info == ""]
     rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
     rest = [s for s in rest if s.end > s.start]
     rest.sort(key=lambda s: s.start - s.end)

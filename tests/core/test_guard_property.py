@@ -115,16 +115,8 @@ def test_json_cut_off_at_the_end(case):
 
 
 # The same property over every shape: fences, prose after a cut payload, unescaped inner
-# quotes. Derandomized here whatever the profile, so that strict xfail is stable.
-@pytest.mark.xfail(
-    strict=True,
-    reason="JSON plugin: (1) its checker counts a string with unescaped inner quotes as two "
-    'values where healing keeps one (\'{"q": "He said "hi" to me"}\', 2 sentences vs 1); '
-    "(2) its checker commits to the first bracket in prose while locate prefers a later "
-    "```json fence; (3) locate scans an unclosed fence's body for brackets without setting its "
-    "think blocks aside, so check() takes a draft inside a think block as the payload; (4) its "
-    "checker counts text after a cut payload (a closing fence, prose) that healing drops",
-)
+# quotes (a strict xfail until the JSON stream and check() shared one payload:
+# formatbook_json.commitment). Derandomized here whatever the profile.
 @settings(EXAMPLES, derandomize=True, max_examples=300, database=None)
 @given(property_over(json_payload({**JSON_DAMAGE, **JSON_CUT, **JSON_INNER_QUOTES}), ("EXPECT JSON",)))
 def test_json_every_shape(case):

@@ -84,36 +84,14 @@ def test_markdown_strict_guard_sees_the_think_block_check_sets_aside():
 
 JSON_MISCOUNTED = [
     pytest.param('{"q": "He said "hi" to me"}', "EXPECT MAX 1 SENTENCES", id="inner-quotes"),
+    # formatbook_json.commitment: a bracket in prose is no certain payload (a later fence
+    # wins in check()), so the guard counts nothing from it while streaming
     pytest.param(
-        'Example: {"x": "many words here"}\n```json\n{"a": 1}\n```',
-        "EXPECT MAX 1 WORDS",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="JSON plugin: its checker commits to the first bracket in prose, locate prefers the later ```json fence",
-        ),
-        id="fence-after-prose-json",
+        'Example: {"x": "many words here"}\n```json\n{"a": 1}\n```', "EXPECT MAX 1 WORDS", id="fence-after-prose-json"
     ),
-    pytest.param(
-        'Here:\n```\n<think>{"d": "x"}</think>\n{"a": "one two three"}',
-        "EXPECT MAX 1 WORDS",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="JSON plugin: locate scans an unclosed fence's body without setting its think blocks aside "
-            "(check() takes the draft as the payload)",
-        ),
-        id="think-in-fence-body",
-    ),
-    pytest.param(
-        'Sure: {"a": "x", <think>hmm</think> "b": "y z w"}',
-        "EXPECT MAX 1 WORDS",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="JSON locate ends a payload at a think block inside it (each stretch between think blocks is "
-            "scanned alone), while the guard gives the checker the reply without its think blocks, which reads on "
-            "across it; one of the two must change (see the core-guard report)",
-        ),
-        id="think-inside-payload",
-    ),
+    pytest.param('Based on [1], here:\n```json\n{"a": null}\n```', "EXPECT MAX 0 WORDS", id="reference-before-fence"),
+    pytest.param('See [1, 2]. {"a": "b"}', "EXPECT MAX 1 WORDS", id="reference-before-content"),
+    pytest.param('Sure: {"a": "x", <think>hmm</think> "b": "y z w"}', "EXPECT MAX 1 WORDS", id="think-inside-payload"),
 ]
 
 
@@ -126,8 +104,38 @@ def test_json_guard_agrees_with_check(reply, limit, size):
 
 
 @pytest.mark.parametrize("size", [1, 100])
+def test_json_a_think_block_in_an_unclosed_fence_is_no_payload(size):
+    # check() sets the think block aside and takes the JSON after it (3 words): it fails
+    # MAX 1 WORDS, and the guard may stop it
+    reply = 'Here:\n```\n<think>{"d": "x"}</think>\n{"a": "one two three"}'
+    assert check(reply, "EXPECT JSON").value == {"a": "one two three"}
+    assert not check(reply, "EXPECT JSON\nEXPECT MAX 1 WORDS").ok
+    assert feed_all(StreamGuard("EXPECT JSON\nEXPECT MAX 3 WORDS"), reply, size) is None
+
+
+@pytest.mark.parametrize("size", [1, 100])
+def test_json_a_think_block_inside_a_payload_that_opens_the_reply_fails_it(size):
+    # the payload is certain (it opens the reply): the guard reads across the think block
+    # and counts "y z w"; check() does not take the part before it (the wrong data), it fails
+    reply = '{"a": "x", <think>hmm</think> "b": "y z w"}'
+    assert not check(reply, "EXPECT JSON").ok
+    assert feed_all(StreamGuard("EXPECT JSON\nEXPECT MAX 1 WORDS"), reply, size) is not None
+
+
+@pytest.mark.parametrize("size", [1, 100])
 def test_json_guard_agrees_with_check_on_a_cut_string_in_a_fence(size):
     exp = "EXPECT JSON\nEXPECT MAX 10 CHARACTERS"
     reply = '~~~\n["Dr. 3.5 bl\n~~~'
     assert check(reply, exp).ok
     assert feed_all(StreamGuard(exp), reply, size) is None
+
+
+@pytest.mark.parametrize("size", [1, 3, 100])
+def test_json_white_space_a_closing_fence_cuts_off_a_string_at_is_not_counted(size):
+    # check() heals the fence body without the blanks before the closing fence ("yes"):
+    # the guard holds an open string's trailing white space back until more of it follows
+    reply = '```json\n{"a": "yes \n```'
+    assert check(reply, "EXPECT JSON").value == {"a": "yes"}
+    assert feed_all(StreamGuard("EXPECT JSON\nEXPECT MAX 3 CHARACTERS"), reply, size) is None
+    assert feed_all(StreamGuard("EXPECT JSON\nEXPECT MAX 6 CHARACTERS"), '{"a": "yes  no"', size) is None
+    assert feed_all(StreamGuard("EXPECT JSON\nEXPECT MAX 3 CHARACTERS"), '{"a": "yes  no"', size) is not None

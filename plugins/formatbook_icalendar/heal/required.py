@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections import OrderedDict
 from typing import Any
 
 from formatbook_core import HealError, Violation
@@ -19,10 +20,28 @@ PRODID = "-//formatbook//healed//EN"
 _STAMPED = frozenset({"VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY"})
 
 
-def dtstamp(now: Any) -> str:
-    """``now`` (an ISO 8601 text or a datetime; naive means UTC) as a UTC DTSTAMP value."""
+# Without ``now``, the first time a payload is healed in this process stamps it: check()
+# and heal() of one reply (or one reply healed twice) a second apart give the same text
+# (the fuzzer's check/heal agreement found them differing across a second's boundary).
+_FIRST_HEALED: OrderedDict[str, datetime.datetime] = OrderedDict()
+_REMEMBERED = 256
+
+
+def _first_healed(payload: str) -> datetime.datetime:
+    key = hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+    moment = _FIRST_HEALED.get(key)
+    if moment is None:
+        moment = _FIRST_HEALED[key] = datetime.datetime.now(datetime.timezone.utc)
+        if len(_FIRST_HEALED) > _REMEMBERED:
+            _FIRST_HEALED.popitem(last=False)
+    return moment
+
+
+def dtstamp(now: Any, payload: str | None = None) -> str:
+    """``now`` (an ISO 8601 text or a datetime; naive means UTC) as a UTC DTSTAMP value;
+    without it the current UTC time (the time ``payload`` was first healed, when given)."""
     if now is None:
-        moment = datetime.datetime.now(datetime.timezone.utc)
+        moment = _first_healed(payload) if payload is not None else datetime.datetime.now(datetime.timezone.utc)
     elif isinstance(now, datetime.datetime):
         moment = now
     else:
@@ -43,6 +62,7 @@ def add_required(h: Healing) -> None:
     # components: [name, index of their BEGIN in out, names seen, lines]
     stack: list[list[Any]] = []
     counter: dict[str, int] = {}
+    stamp: str | None = None
     for line in h.lines:
         p = line.parts
         assert p is not None
@@ -72,7 +92,8 @@ def add_required(h: Healing) -> None:
                         "added_uid", f"UID:{uid} added to the {name} (derived from its content)", line.start, line.start
                     )
                 if "DTSTAMP" not in seen:
-                    stamp = dtstamp(h.options.get("now"))
+                    if stamp is None:  # once per heal: the first-healed look-up hashes the payload
+                        stamp = dtstamp(h.options.get("now"), h.text)
                     added.append(new_line(ContentLine("DTSTAMP", (), stamp), line.start))
                     h.repair("added_dtstamp", f"DTSTAMP:{stamp} added to the {name}", line.start, line.start)
                 counter[name] = counter.get(name, 0) + 1

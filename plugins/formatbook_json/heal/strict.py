@@ -6,6 +6,7 @@ from __future__ import annotations
 import orjson
 
 from formatbook_core import Span, Violation
+from formatbook_core.locating import think_spans
 
 from ..syntax import JsonSyntaxError, parse_strict, to_violation, unpadded
 from .state import Healing, refused
@@ -42,6 +43,23 @@ def refuse_long(h: Healing) -> None:
     if limit is not None and len(h.text) > limit:
         why = " (healing takes up to about 400 bytes of memory per character; pass max_size to heal longer text)"
         raise refused(_too_large(len(h.text), limit, why))
+
+
+def refuse_think(h: Healing) -> None:
+    """Refuse a payload with a think block inside it (``<think>…</think>`` between its
+    brackets: the container that opens a reply is read across think blocks, as a stream
+    reads it, formatbook_json.commitment): whether it belongs to a string or is a note
+    cannot be told, and dropping either reading's text could give the wrong data."""
+    found = think_spans(h.text)
+    if found:
+        first = found[0]
+        raise refused(
+            Violation(
+                "json.think_inside",
+                "a think block inside the JSON payload: it may be a note or part of a value; set it outside the JSON",
+                span=Span(first.start, first.end),
+            )
+        )
 
 
 def _too_large(length: int, limit: int, why: str) -> Violation:

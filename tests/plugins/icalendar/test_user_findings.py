@@ -7,7 +7,8 @@ import datetime as dt
 
 import pytest
 
-from formatbook_core import check, get_format
+from formatbook_core import check, get_format, heal
+from formatbook_icalendar.heal import required
 
 _EVENT = (
     "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VEVENT\r\nUID:1@x\r\n"
@@ -143,3 +144,25 @@ def test_a_utc_offset_not_in_the_rfc_form_fails(offset: str) -> None:
 @pytest.mark.parametrize("offset", ["+0200", "-0130", "+023000", "+0000"])
 def test_a_utc_offset_in_the_rfc_form_passes(offset: str) -> None:
     assert get_format("icalendar").is_valid(_ZONE.format(offset=offset))
+
+
+def test_check_and_heal_of_one_reply_a_second_apart_write_the_same_dtstamp(monkeypatch):
+    # fuzz seed 909: check() and heal() straddled a second's boundary and wrote two DTSTAMPs
+    reply = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x-1\nDTSTART:20250101T100000Z\nSUMMARY:Lunch\nEND:VEVENT\nEND:VCALENDAR"
+    times = iter(
+        [dt.datetime(2026, 1, 1, 0, 0, s, tzinfo=dt.timezone.utc) for s in (58, 59)]
+        + [dt.datetime(2026, 1, 1, 0, 1, 0, tzinfo=dt.timezone.utc)] * 10
+    )
+
+    class Clock(dt.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return next(times)
+
+    monkeypatch.setattr(required.datetime, "datetime", Clock)
+    monkeypatch.setattr(required, "_FIRST_HEALED", type(required._FIRST_HEALED)())
+    first = check(reply, "EXPECT ICALENDAR").text
+    assert "DTSTAMP:20260101T000058Z" in first
+    assert heal(reply, "EXPECT ICALENDAR").text == first
+    other = reply.replace("Lunch", "Dinner")
+    assert "DTSTAMP:20260101T000059Z" in heal(other, "EXPECT ICALENDAR").text

@@ -55,7 +55,16 @@ def test_the_candidate_the_schema_accepts_wins():
     assert value(reply) == {"draft": 1}
     assert value(reply, ANSWER) == {"answer": "final"}
     many = "".join(f'{{"draft": {i}}} ' for i in range(30)) + '{"answer": 2}'
-    assert value(many, ANSWER) == {"answer": 2}
+    assert value("Drafts: " + many, ANSWER) == {"answer": 2}
+
+
+def test_a_reply_that_opens_with_a_container_has_it_as_its_payload():
+    # formatbook_json.commitment: the stream commits to it, so check() takes no later
+    # candidate, even one the schema would accept: the reply fails, naming the first
+    many = "".join(f'{{"draft": {i}}} ' for i in range(30)) + '{"answer": 2}'
+    result = check(many, Expectations(format="json", schema=ANSWER))
+    assert not result.ok and result.violations[0].code == "schema.required"
+    assert [(s.start, s.end) for s in FMT.locate(many)] == [(0, len('{"draft": 0}'))]
 
 
 @pytest.mark.parametrize("tag", ["js", "javascript", "python", "text", "ts", "JSON5", "yaml"])

@@ -8,6 +8,8 @@ import pytest
 from formatbook_core import check, get_format
 
 FMT = get_format("yaml")
+from formatbook_yaml.lines import FLOW_DEPTH
+from formatbook_yaml.loading import PARSER_DEPTH
 
 
 @pytest.mark.parametrize(
@@ -195,3 +197,12 @@ def test_a_sentence_after_the_data_is_still_set_aside(reply: str, expected: obje
     assert result.ok
     assert result.value == expected
     assert [s.kind for s in result.set_aside] == ["prose"]
+
+
+def test_flow_collections_nested_past_the_loaders_depth_are_refused_at_once():
+    # fuzz seed 909: 480 nested flow collections took the loader seconds per read (heal
+    # reads many times) before it refused them; the line scanner now refuses them first
+    assert FLOW_DEPTH == PARSER_DEPTH
+    result = check('[{"":' * 240 + "es\nof text.\n", "EXPECT YAML")
+    assert not result.ok and result.violations[0].code == "yaml.too_deep"
+    assert check("[" * 250 + "]" * 250, "EXPECT YAML").ok  # the deepest the loader reads
