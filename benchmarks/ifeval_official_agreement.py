@@ -313,6 +313,31 @@ class Maker:
     def e_blank_lines(self, t: str, kw: dict) -> str:
         return t.replace("\n\n", self.rng.choice(["\n\n\n", "\n \n", "\n"]))
 
+    def e_spaces(self, t: str, kw: dict) -> str:
+        """Unusual white space: CR LF, tabs, no-break and em spaces, vertical tab, form feed, U+2028."""
+        chars = list(t)
+        for _ in range(self.rng.randint(1, 6)):
+            i = self.rng.randrange(len(chars) + 1)
+            chars.insert(i, self.rng.choice(["\r\n", "\t", "\u00a0", "\u2003", "\x0b", "\x0c", "\u2028", "\r", "\n\n"]))
+        return "".join(chars)
+
+    def e_noise(self, t: str, kw: dict) -> str:
+        """Characters the reference's regular expressions and splits care about, anywhere."""
+        chars = list(t)
+        for _ in range(self.rng.randint(1, 8)):
+            i = self.rng.randrange(len(chars) + 1)
+            chars.insert(i, self.rng.choice(["*", "**", "***", "-", "[", "]", "<<", ">>", '"', "'", "\n", "\n* ", "\n- ",
+                                             ".", "...", "?", "!", "P.S.", " SECTION 2 ", "******", "\n***\n", "#", "`"]))  # fmt: skip
+        return "".join(chars)
+
+    def e_sentences(self, t: str, kw: dict) -> str:
+        """Text that is hard for Punkt: abbreviations, initials, decimals, ellipses, quotes."""
+        bits = ["Dr. Smith arrived.", "It costs 3.5 dollars.", "See e.g. the U.S. rules.", "Wait... Then what?",
+                '"Yes." she said.', "J. R. R. Tolkien wrote it.", "It ended (finally.) Next one!", "Mr. and Mrs. Lee left.",
+                "version 1.2.3 is out. the next is due.", "He said: 'No!' It was late.", "etc. The end.",
+                "DON'T STOP. I CAN'T.", "well-known U.S.-based co. Inc. grew."]  # fmt: skip
+        return t + " " + " ".join(self.rng.sample(bits, self.rng.randint(1, 5)))
+
     def e_think(self, t: str, kw: dict) -> str:
         return "<think>plan</think>\n" + t
 
@@ -370,12 +395,12 @@ class Maker:
     RELEVANT = {
         "existence": ["e_keyword"], "frequency": ["e_keyword"], "forbidden_words": ["e_keyword"],
         "letter_frequency": ["e_letter", "e_upper"], "response_language": ["e_language"],
-        "number_sentences": ["e_blank_lines"], "number_paragraphs": ["e_stars", "e_stars_count"], "number_words": ["e_blank_lines"],
+        "number_sentences": ["e_sentences", "e_spaces"], "number_paragraphs": ["e_stars", "e_stars_count"], "number_words": ["e_blank_lines"],
         "nth_paragraph_first_word": ["e_paragraph_word", "e_paragraph_word"], "number_placeholders": ["e_placeholder"],
         "postscript": ["e_postscript"], "number_bullet_lists": ["e_bullets"], "constrained_response": ["e_answer"],
         "number_highlighted_sections": ["e_highlight"], "multiple_sections": ["e_sections"],
         "json_format": ["e_json"], "title": ["e_title"], "two_responses": ["e_two"], "repeat_prompt": ["e_repeat"],
-        "end_checker": ["e_end"], "capital_word_frequency": ["e_caps_words", "e_upper"],
+        "end_checker": ["e_end"], "capital_word_frequency": ["e_caps_words", "e_upper", "e_sentences"],
         "english_capital": ["e_upper", "e_language"], "english_lowercase": ["e_lower", "e_language"],
         "no_comma": ["e_no_comma", "e_comma"], "quotation": ["e_quote"],
     }  # fmt: skip
@@ -390,6 +415,8 @@ class Maker:
         for edit_name in self.RELEVANT[name]:
             if self.rng.random() < 0.6:
                 text = getattr(self, edit_name)(text, kw)
+        if self.rng.random() < 0.3:
+            text = self.rng.choice([self.e_noise, self.e_spaces])(text, kw)
         if self.rng.random() < 0.1:
             text = self.rng.choice(pool)(text, kw)
         return kw, text

@@ -153,7 +153,8 @@ _SPLIT_WORDS = {"cannot": 3, "gonna": 3, "gotta": 3, "wanna": 3, "gimme": 3, "le
 def _tokens(text: str) -> list[str]:
     """Words about as NLTK's ``word_tokenize`` cuts them, for telling capital words."""
     out: list[str] = []
-    for chunk in text.split():
+    # word_tokenize cuts every "..." out as a token of its own, even inside a word
+    for chunk in text.replace("...", " ").split():
         piece: list[str] = []
         for i, ch in enumerate(chunk):
             split = ch in ';@#$%&?!()[]{}<>"*“”‘’«»`' or (
@@ -169,12 +170,15 @@ def _tokens(text: str) -> list[str]:
             out.append("".join(piece))
     words: list[str] = []
     for token in out:
-        lower = token.lower()
+        # a sentence's final period is cut off before the clitics are ("CAN'T." is
+        # "CA", "N'T", "."); a period is never a capital word, so it is simply dropped
+        bare = token.rstrip(".") or token
+        lower = bare.lower()
         cut = next((c for c in _CLITICS if lower.endswith(c) and len(lower) > len(c)), None)
         if cut is not None:
-            words.extend((token[: -len(cut)], token[-len(cut) :]))
+            words.extend((bare[: -len(cut)], bare[-len(cut) :]))
         elif lower in _SPLIT_WORDS:
-            words.extend((token[: _SPLIT_WORDS[lower]], token[_SPLIT_WORDS[lower] :]))
+            words.extend((bare[: _SPLIT_WORDS[lower]], bare[_SPLIT_WORDS[lower] :]))
         else:
             words.append(token)
     return words

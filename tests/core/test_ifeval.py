@@ -289,6 +289,24 @@ def test_words_and_capital_words():
     assert count_capital_words("I DON'T know, NASA's AI/ML team. HELLO-WORLD") == 6
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # word_tokenize (NLTKWordTokenizer) cuts a sentence's final period off first, then the
+        # clitic: "CAN'T." -> CA, N'T, . and "DON'T." -> DO, N'T, .  (DO N'T STOP I CA N'T: 6)
+        ("DON'T STOP. I CAN'T.", 6),
+        ("WE WON'T.", 3),  # WE, WO, N'T
+        ("I CANNOT.", 3),  # I, CAN, NOT (CONTRACTIONS2 splits "cannot")
+        # its PUNCTUATION rule makes every "..." a token, inside a word too: TE ... XT
+        ("TE...XT", 2),
+        ("WAIT...THEN", 2),
+    ],
+)
+def test_capital_words_like_word_tokenize(text, expected):
+    # found by benchmarks/ifeval_official_agreement.py against lm_eval's checker
+    assert count_capital_words(text) == expected
+
+
 def test_reference_scans_are_linear_on_long_input():
     # patterns that make naive regexes backtrack: many blank lines, unclosed brackets
     text = "\n" * 50_000 + "[" * 50_000 + "*" * 50_000 + "<<" * 20_000
