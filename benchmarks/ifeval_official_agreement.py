@@ -42,7 +42,7 @@ from nltk.tokenize.destructive import NLTKWordTokenizer
 from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 from punkt.data import english
 
-from formatbook_core.ifeval import INSTRUCTIONS, read_row, score
+from formatbook_core.ifeval import INSTRUCTIONS, count_sentences, count_words, read_row, score
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -190,7 +190,9 @@ class Maker:
     def e_bullets(self, t: str, kw: dict) -> str:
         mark = self.rng.choice(["* ", "- ", "  * ", "-", "*"])
         n = kw["num_bullets"] + self.rng.randint(-1, 1) if "num_bullets" in kw and self.rng.random() < 0.7 else None
-        items = [f"{mark}{self.rng.choice(KEYWORDS)} item {i}" for i in range(n if n is not None else self.rng.randint(1, 6))]
+        items = [
+            f"{mark}{self.rng.choice(KEYWORDS)} item {i}" for i in range(n if n is not None else self.rng.randint(1, 6))
+        ]
         if n is not None and self.rng.random() < 0.5:
             t = t.split("\n")[0]
         if self.rng.random() < 0.2:
@@ -283,7 +285,9 @@ class Maker:
         body = json.dumps(value, indent=self.rng.choice([None, 2]))
         if self.rng.random() < 0.2:
             body = body[:-1]  # broken
-        return self.rng.choice(["```json\n{}\n```", "```\n{}\n```", "{}", "Here: {}", "```JSON\n{}```", "```json {}```"]).format(body)
+        return self.rng.choice(
+            ["```json\n{}\n```", "```\n{}\n```", "{}", "Here: {}", "```JSON\n{}```", "```json {}```"]
+        ).format(body)
 
     def e_language(self, t: str, kw: dict) -> str:
         code = self.rng.choice(sorted(self.foreign))
@@ -293,7 +297,9 @@ class Maker:
         return self.rng.choice([sentences, sentences, sentences + "\n\n" + t[:80], t[:60] + " " + sentences])
 
     def e_answer(self, t: str, kw: dict) -> str:
-        option = self.rng.choice(["My answer is yes.", "My answer is no.", "My answer is maybe.", "my answer is yes.", "My answer is yes"])
+        option = self.rng.choice(
+            ["My answer is yes.", "My answer is no.", "My answer is maybe.", "my answer is yes.", "My answer is yes"]
+        )
         return self.rng.choice([option, t[:50] + "\n" + option, option + " " + t[:30]])
 
     def e_paragraph_word(self, t: str, kw: dict) -> str:
@@ -305,9 +311,15 @@ class Maker:
                 parts.append(self.rng.choice(parts))
             t = "\n\n".join(parts[: max(1, n + self.rng.randint(-1, 1))])
         paragraphs = t.split("\n\n")
-        i = kw["nth_paragraph"] - 1 if "nth_paragraph" in kw and self.rng.random() < 0.7 else self.rng.randrange(len(paragraphs))
+        i = (
+            kw["nth_paragraph"] - 1
+            if "nth_paragraph" in kw and self.rng.random() < 0.7
+            else self.rng.randrange(len(paragraphs))
+        )
         i = min(i, len(paragraphs) - 1)
-        start = self.rng.choice([word, word, word.capitalize(), '"' + word, word + ",", "*" + word + "*", "#" + word, "x" + word])
+        start = self.rng.choice(
+            [word, word, word.capitalize(), '"' + word, word + ",", "*" + word + "*", "#" + word, "x" + word]
+        )
         paragraphs[i] = start + " " + paragraphs[i]
         return "\n\n".join(paragraphs)
 
@@ -361,15 +373,11 @@ class Maker:
         if name == "response_language":
             return {"language": r.choice(LANGS[:12] if r.random() < 0.7 else LANGS)}
         if name == "number_sentences":
-            from formatbook_core.ifeval import count_sentences
-
             n = max(1, count_sentences(text) + r.randint(-2, 2)) if r.random() < 0.6 else r.randint(1, 20)
             return {"num_sentences": n, "relation": relation}
         if name == "number_paragraphs":
             return {"num_paragraphs": r.randint(1, 5)}
         if name == "number_words":
-            from formatbook_core.ifeval import count_words
-
             n = max(1, count_words(text) + r.randint(-5, 5)) if r.random() < 0.6 else r.randint(50, 500)
             return {"num_words": n, "relation": relation}
         if name == "nth_paragraph_first_word":
