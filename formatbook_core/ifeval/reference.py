@@ -40,9 +40,11 @@ _STARTERS = frozenset(
     "most nevertheless nonetheless nor sales separately similarly since so some the there these they this though "
     "thus under when while yet".split()
 )
-#: Common words that Punkt's statistics have seen in lower case and not capitalised inside a
-#: sentence (its orthographic heuristic then says a capitalised one starts a sentence);
-#: approximates that heuristic without the model's 20,000-word table.
+#: Common words that Punkt's statistics have seen in lower case: after an initial ("J.")
+#: a capitalised one starts a sentence (the model's orthographic context has lower case for
+#: it); approximates that test without the model's 20,000-word table. After an abbreviation
+#: or an ellipsis only the sentence starters count: nearly all of these words have also been
+#: seen capitalised inside a sentence, which makes Punkt's heuristic undecided there.
 _COMMON = _STARTERS | frozenset(
     "a an and or then we you my our your she his her its their what how why where who which each every all no not "
     "one to for with on at by as from of after before also first finally next here now please let note that those "
@@ -107,10 +109,10 @@ def _breaks(word: str, k: int, following: str) -> bool:
     lower = following[:1].islower() or following in (";", ":", ",", ".", "!", "?")
     starter = upper and following.lower() in _STARTERS
     common = upper and following.lower() in _COMMON
-    if ellipsis:
-        return upper
-    if abbreviation and not initial:
-        return common or starter
+    if ellipsis or (abbreviation and not initial):
+        # Punkt's second pass: a break when the orthographic heuristic says so (not for
+        # "Then", "We", "And": seen capitalised mid-sentence) or the word is a starter
+        return starter
     if initial or number:
         if lower:
             return False

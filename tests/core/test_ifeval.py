@@ -277,6 +277,14 @@ def test_bad_rows_are_named():
         ("It costs $5. The end (really?). Yes!", 3),
         ("1. **Intro**: text here.\n2. **Body**: more text.\n3. end", 5),
         ("It ends here.)", 1),
+        # after an ellipsis or an abbreviation Punkt breaks only before a sentence starter
+        # (or a word its table never saw capitalised mid-sentence); "Then", "And", "We" have
+        # been (ortho context 126 / 46: _ORTHO_MID_UC set), so NLTK gives one sentence each
+        ("Wait... Then what?", 1),
+        ("Ask Dr. And then go.", 1),
+        ("It rose... We left.", 1),
+        # "However" is one of the model's sentence starters: two sentences, as NLTK says
+        ("It rose... However it fell.", 2),
     ],
 )
 def test_punkt_like_sentences(text, expected):
