@@ -655,7 +655,9 @@ class ParagraphKind(_Kind):
 
     def parse(self, args: list[Token], line: str) -> ParagraphStartsWith:
         words = [t.text.lower() if not t.quoted else None for t in args[1:3]]
-        if len(args) != 4 or not args[0].text.isdigit() or args[0].quoted or words != ["starts", "with"]:
+        number = args[0].text if args else ""
+        # ASCII digits only: "²".isdigit() holds, yet int("²") raises
+        if len(args) != 4 or not (number.isascii() and number.isdigit()) or args[0].quoted or words != ["starts", "with"]:
             raise ExpectationError(f"{line!r}: expected e.g. {self.example}", line)
         return ParagraphStartsWith(int(args[0].text), args[3].text, self.definition)
 

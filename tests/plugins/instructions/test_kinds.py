@@ -247,6 +247,8 @@ def test_each_line_parses_to_its_python_equivalent(line):
         ('EXPECT TITLE "x"', "TITLE takes nothing after it"),
         ('EXPECT PARAGRAPH two STARTS WITH "x"', 'expected e.g. EXPECT PARAGRAPH 2 STARTS WITH "However"'),
         ('EXPECT PARAGRAPH 0 STARTS WITH "x"', "a number ≥ 1"),
+        # "²".isdigit() holds: int() raised and the message named a ValueError
+        ('EXPECT PARAGRAPH ² STARTS WITH "x"', 'expected e.g. EXPECT PARAGRAPH 2 STARTS WITH "However"'),
         ('EXPECT STARTS WITH "a" "b"', "expected one quoted text"),
         ('EXPECT STARTS WITH "  "', "STARTS WITH needs a text"),
         ("EXPECT MAX 0 ,", 'a literal is written in quotes: MAX 0 ","'),
@@ -261,6 +263,7 @@ def test_malformed_lines_name_the_nearest_valid_form(line, fragment):
     with pytest.raises(ExpectationError) as info:
         parse_expectations(line)
     assert fragment in str(info.value)
+    assert "Error" not in str(info.value)  # no internal exception's name in the message
 
 
 def test_an_instruction_that_is_no_instruction_is_rejected():
