@@ -51,7 +51,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--resume", action="store_true", help="keep the verdicts already in --out and check the rest")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="time limit for each reply")
-    p.add_argument("--expect-field", metavar="NAME", help="the field holding a row's own EXPECT lines (a string or a list of lines), if any")
+    p.add_argument(
+        "--expect-field",
+        metavar="NAME",
+        help="the field holding a row's own EXPECT lines (a string or a list of lines), if any",
+    )
 
 
 @dataclass(frozen=True)

@@ -316,7 +316,13 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
     if exp.instructions:
         from .instructing import judge  # noqa: PLC0415 - only when instructions are asked for
 
-        judge(exp, result, offset)
+        values = None
+        if fmt is not None:  # the decoded values: CASE / CONTAINS judge what escapes spell too
+
+            def values() -> list[str]:
+                return _strings(fmt.extract_values(result.text or "", schema, **exp.options))
+
+        judge(exp, result, offset, values)
     return result
 
 

@@ -298,6 +298,29 @@ def test_kinds_judge_the_located_payload_with_a_format():
     assert [v.code for v in result.violations] == ["instructions.ends_with"]
 
 
+@pytest.mark.parametrize(
+    ("reply", "line", "ok", "code"),
+    [
+        # a regression: escapes hid what the value holds ('A', 'delve'), ok=True with wrong data
+        ('{"a": "\\u0041 b"}', "EXPECT CASE lower", False, "instructions.case"),
+        ('{"a": "d\\u0065lve"}', 'EXPECT NOT CONTAINS "delve"', False, "instructions.not_contains"),
+        ("<p>d&#101;lve</p>", 'EXPECT NOT CONTAINS "delve"', False, "instructions.not_contains"),
+        ('{"a": "d\\u0065lve"}', 'EXPECT CONTAINS "delve"', True, None),
+        # what the text already shows is judged as before
+        ('{"a": "hello"}', "EXPECT CASE lower", True, None),
+        ('{"A": "hello"}', "EXPECT CASE lower", False, "instructions.case"),
+        ('{"a": "hello"}', 'EXPECT NOT CONTAINS "delve"', True, None),
+    ],
+)
+def test_escaped_values_are_judged_as_decoded(reply, line, ok, code):
+    fmt = "HTML" if reply.startswith("<") else "JSON"
+    result = check(reply, f"EXPECT {fmt}\n{line}")
+    assert result.ok is ok, result.violations
+    assert [v.code for v in result.violations] == ([code] if code else [])
+    if code and "\\u" in reply:
+        assert "decoded values" in result.violations[0].message
+
+
 def test_ifeval_registry_selects_ifeval_definitions():
     registry = ifeval_registry()
     exp = parse_expectations('EXPECT MIN 2 "data"\nEXPECT ONE OF "yes" | "no"', registry=registry)
