@@ -306,6 +306,7 @@ def test_kinds_judge_the_located_payload_with_a_format():
         ('{"a": "d\\u0065lve"}', 'EXPECT NOT CONTAINS "delve"', False, "instructions.not_contains"),
         ("<p>d&#101;lve</p>", 'EXPECT NOT CONTAINS "delve"', False, "instructions.not_contains"),
         ('{"a": "d\\u0065lve"}', 'EXPECT CONTAINS "delve"', True, None),
+        ('{"\\u0041": "b"}', "EXPECT CASE lower", False, "instructions.case"),  # a key too
         # what the text already shows is judged as before
         ('{"a": "hello"}', "EXPECT CASE lower", True, None),
         ('{"A": "hello"}', "EXPECT CASE lower", False, "instructions.case"),
