@@ -51,7 +51,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--resume", action="store_true", help="keep the verdicts already in --out and check the rest")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="time limit for each reply")
-    p.add_argument("--expect-field", metavar="NAME", help="the field holding a row's own EXPECT lines, if any")
+    p.add_argument(
+        "--expect-field",
+        metavar="NAME",
+        help="the field holding a row's own EXPECT lines (a string or a list of lines), if any",
+    )
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,7 @@ def _check_chunk(chunk: list[tuple[int, Any]]) -> list[tuple[int, bool, str, Any
 
 def _record(number: int, item: Any) -> dict[str, Any]:
     from .batch import check_row, failure_record
+    from .batch.core import expect_text
 
     assert _job is not None
     if isinstance(item, bytes):
@@ -102,7 +107,7 @@ def _record(number: int, item: Any) -> dict[str, Any]:
         except (ValueError, UnicodeDecodeError) as exc:
             return {"line": number, **failure_record("input.jsonl", f"line {number} is not JSON: {exc}")}
     expect = _expectations
-    if expect is None and not (isinstance(item, dict) and isinstance(item.get(_job.expect_field or ""), str)):
+    if expect is None and not (isinstance(item, dict) and expect_text(item.get(_job.expect_field or "")) is not None):
         from .batch.record import BAD_EXPECTATIONS
 
         record = failure_record(BAD_EXPECTATIONS, f"line {number} has no EXPECT text in field {_job.expect_field!r}")

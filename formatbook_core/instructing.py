@@ -9,6 +9,7 @@ dropped (an offset into healed text is no offset into the reply).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -19,14 +20,32 @@ from .results import CheckResult, Span, Violation
 SHOWN = 5
 
 
-def judge(exp: Any, result: CheckResult, offset: int | None) -> None:
-    """Add the violations of ``exp.instructions`` on ``result.text`` to ``result``."""
+def judge(exp: Any, result: CheckResult, offset: int | None, values: Callable[[], list[str]] | None = None) -> None:
+    """Add the violations of ``exp.instructions`` on ``result.text`` to ``result``.
+
+    ``values`` (with a format) gives the payload's decoded values. An instruction whose
+    ``also_values`` is ``"nowhere"`` (CASE, NOT CONTAINS) is judged on them too: a value
+    written with escapes (JSON's ``"\\u0041"``, an HTML entity) must not hide a capital or
+    a forbidden word. ``"somewhere"`` (CONTAINS) passes when the values hold what the text
+    spells with escapes.
+    """
     text = result.text or ""
+    decoded: str | None = None
     for instruction in exp.instructions:
         try:
-            found = list(instruction.check(text))
-            if not all(isinstance(v, Violation) for v in found):
-                raise TypeError("check() returned something that is not a Violation")
+            found = _check(instruction, text)
+            mode = getattr(instruction, "also_values", None)
+            if values is not None and mode in ("nowhere", "somewhere") and (not found) == (mode == "nowhere"):
+                if decoded is None:
+                    decoded = "\n".join(values())
+                in_values = _check(instruction, decoded)
+                if mode == "somewhere" and not in_values:
+                    found = []
+                elif mode == "nowhere" and in_values:
+                    found = [
+                        replace(v, message=f"in the decoded values (escaped in the text): {v.message}", span=None)
+                        for v in in_values
+                    ]
         except Exception as exc:  # a plugin bug is reported like every plugin failure
             found = [
                 Violation(
@@ -38,6 +57,13 @@ def judge(exp: Any, result: CheckResult, offset: int | None) -> None:
                 violation = violation.shift(offset) if offset is not None else replace(violation, span=None)
             result.violations.append(violation)
             result.ok = False
+
+
+def _check(instruction: Any, text: str) -> list[Violation]:
+    found = list(instruction.check(text))
+    if not all(isinstance(v, Violation) for v in found):
+        raise TypeError("check() returned something that is not a Violation")
+    return found
 
 
 def where_counted(

@@ -264,6 +264,27 @@ def _spans(located: Any, length: int) -> list[Span]:
     return spans
 
 
+def _keys(value: Any) -> list[str]:
+    """The string keys of the mappings in a parsed value (JSON, YAML): decoded, as a key's
+    escapes spell it. Iterative, and each container once: YAML aliases may share one
+    (an alias bomb) or hold themselves."""
+    keys: list[str] = []
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (dict, list, tuple)):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+        if isinstance(item, dict):
+            keys.extend(k for k in item if isinstance(k, str))
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return keys
+
+
 def _strings(values: Any) -> list[str]:
     if not isinstance(values, (list, tuple)) or not all(isinstance(v, str) for v in values):
         raise TypeError(f"returned {type(values).__name__} {values!r:.60}, not a list of str")
@@ -316,7 +337,14 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
     if exp.instructions:
         from .instructing import judge  # noqa: PLC0415 - only when instructions are asked for
 
-        judge(exp, result, offset)
+        values = None
+        if fmt is not None:  # the decoded values: CASE / CONTAINS judge what escapes spell too
+
+            def values() -> list[str]:
+                decoded = _strings(fmt.extract_values(result.text or "", schema, **exp.options))
+                return decoded + _keys(result.value)
+
+        judge(exp, result, offset, values)
     return result
 
 

@@ -165,6 +165,12 @@ class _ThinkSplitter:
         return pieces
 
 
+def _copy_stream(stream: Any) -> Any:
+    """An instruction stream's clone: its own ``copy()`` when it has one, else a deep copy."""
+    own = getattr(stream, "copy", None)
+    return own() if callable(own) else copy.deepcopy(stream)
+
+
 def _copy_splitter(splitter: _ThinkSplitter | None) -> _ThinkSplitter | None:
     """A think splitter's clone: every field is immutable (strings, flags, a pattern)."""
     if splitter is None:
@@ -486,6 +492,9 @@ class StreamGuard:
         clone._checker = self._checker.copy() if self._checker is not None else None
         clone._think = _copy_splitter(self._think)
         clone._limits = [limit.copy() for limit in self._limits]
+        # an instruction's stream holds state too (a prefix matched, a failure seen): shared,
+        # a probe refused on one copy would refuse every later candidate on the others
+        clone._streams = [_copy_stream(stream) for stream in self._streams]
         return clone
 
     def can_end(self) -> bool:

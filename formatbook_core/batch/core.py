@@ -42,6 +42,18 @@ def check_one(
     return verdict_record(result, exp)
 
 
+def expect_text(value: Any) -> str | None:
+    """A row's own EXPECT text: a string, or a list of lines (as JSON or a Parquet list
+    column holds them) joined; ``None`` for anything else."""
+    if isinstance(value, str):
+        return value
+    if hasattr(value, "tolist"):  # a numpy array: a list column read by pandas
+        value = value.tolist()
+    if isinstance(value, (list, tuple)) and value and all(isinstance(line, str) for line in value):
+        return "\n".join(value)
+    return None
+
+
 def check_row(
     row: Any,
     expect: Expectations | str | None = None,
@@ -60,9 +72,9 @@ def check_row(
     if isinstance(row, dict):
         if "id" in row:
             record["id"] = row["id"]
-        own = row.get(expect_field) if expect_field is not None else None
-        if own is not None:
-            if not isinstance(own, str):
+        own = expect_text(row.get(expect_field)) if expect_field is not None else None
+        if expect_field is not None and row.get(expect_field) is not None:
+            if own is None:
                 record.update(failure_record(input_code, f"{where} has no EXPECT text in field {expect_field!r}"))
                 return record
             expect = own

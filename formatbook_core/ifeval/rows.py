@@ -27,6 +27,23 @@ class Row:
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
+_RELATIONS = ("less than", "at least")
+
+
+def _kwarg_problem(name: str, value: Any) -> str | None:
+    """What is wrong with an IFEval kwarg's value (None: nothing), checked before judging:
+    a wrong type or relation would otherwise fail deep inside a checker."""
+    if name.endswith("relation"):
+        return None if value in _RELATIONS else "must be 'less than' or 'at least'"
+    if name.startswith("num_") or name.endswith("frequency") or name == "nth_paragraph":
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        return None if ok else "must be a whole number ≥ 0"
+    if name in ("keywords", "forbidden_words"):
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        return None if ok else "must be a list of strings"
+    return None if isinstance(value, str) else "must be a string"
+
+
 def read_row(data: Any, *, response_field: str = "response") -> Row:
     """A :class:`Row` from a decoded JSON object; ``ExpectationError`` naming what is wrong."""
     if not isinstance(data, dict):
@@ -44,11 +61,20 @@ def read_row(data: Any, *, response_field: str = "response") -> Row:
             near = _nearest(instruction_id, INSTRUCTIONS)
             hint = f" (did you mean {near}?)" if near else ""
             raise ExpectationError(f"unknown IFEval instruction id {instruction_id!r}{hint}")
-    cleaned = tuple({k: v for k, v in kw.items() if v is not None} for kw in kwargs)
+    # None values are how a column-wise export (Hugging Face datasets) leaves out a kwarg;
+    # a number it wrote as 3.0 (pandas, a nullable int column) is the whole number 3
+    cleaned = tuple(
+        {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in kw.items() if v is not None}
+        for kw in kwargs
+    )
     for instruction_id, kw in zip(ids, cleaned, strict=True):
         missing = [name for name in INSTRUCTIONS[instruction_id] if name not in kw]
         if missing:
             raise ExpectationError(f"{instruction_id} needs kwargs {', '.join(missing)}")
+        for name in INSTRUCTIONS[instruction_id]:
+            problem = _kwarg_problem(name, kw[name])
+            if problem:
+                raise ExpectationError(f"{instruction_id}: kwargs {name} {problem}, not {kw[name]!r}")
     response = data.get(response_field, "")
     if response is None:
         response = ""

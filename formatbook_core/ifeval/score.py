@@ -10,7 +10,7 @@ from typing import Any
 
 from ..results import ExpectationError
 from .mapping import IfevalInstruction, expect_lines
-from .rows import Row
+from .rows import Row, read_row
 
 __all__ = ["DEFINITIONS", "InstructionResult", "RowResult", "Score", "loose_variants", "score", "score_row", "Judge"]
 
@@ -170,8 +170,11 @@ def _judge(instruction_id: str, kwargs: dict[str, Any], definitions: str, regist
     return judge
 
 
-def score_row(row: Row, definitions: str = "formatbook", *, registry: Any = None) -> RowResult:
-    """Judge every instruction of ``row`` on its response, strict and loose."""
+def score_row(row: Row | dict[str, Any], definitions: str = "formatbook", *, registry: Any = None) -> RowResult:
+    """Judge every instruction of ``row`` (a :class:`Row` or a decoded JSON row) on its
+    response, strict and loose."""
+    if not isinstance(row, Row):
+        row = read_row(row)
     if definitions not in DEFINITIONS:
         raise ExpectationError(f"definitions must be one of {', '.join(DEFINITIONS)}, not {definitions!r}")
     variants = loose_variants(row.response)
@@ -185,13 +188,13 @@ def score_row(row: Row, definitions: str = "formatbook", *, registry: Any = None
 
 
 def score(
-    rows: Iterable[Row],
+    rows: Iterable[Row | dict[str, Any]],
     definitions: str = "formatbook",
     *,
     registry: Any = None,
     progress: Callable[[RowResult], None] | None = None,
 ) -> Score:
-    """Score IFEval rows: see :class:`Score` (``progress`` is called after each row)."""
+    """Score IFEval rows (:class:`Row` objects or decoded JSON rows): see :class:`Score` (``progress`` is called after each row)."""
     result = Score()
     for row in rows:
         row_result = score_row(row, definitions, registry=registry)

@@ -64,6 +64,9 @@ class _Instruction:
 class Contains(_Instruction):
     """The literal occurs (the literal rule of :mod:`.literal`; IFEval: a substring)."""
 
+    #: with a format, the decoded values are judged too (an escape hides nothing): pipeline's judge()
+    also_values = "somewhere"
+
     def __init__(self, text: str, definition: str = "formatbook"):
         self.definition = check_definition(definition)
         self.text = text
@@ -90,6 +93,9 @@ class Contains(_Instruction):
 
 class NotContains(_Instruction):
     """The literal never occurs (IFEval: the word between ``\\b`` boundaries)."""
+
+    #: with a format, the decoded values are judged too (an escape hides nothing): pipeline's judge()
+    also_values = "nowhere"
 
     def __init__(self, text: str, definition: str = "formatbook"):
         self.definition = check_definition(definition)
@@ -218,6 +224,9 @@ def wrong_case(text: str, case: str) -> list[tuple[int, int]]:
 class Case(_Instruction):
     """All letters in one case: no letter whose ``lower()`` (``upper()``) differs from it.
     IFEval: ``str.islower()`` / ``str.isupper()``, which also need at least one cased letter."""
+
+    #: with a format, the decoded values are judged too (an escape hides nothing): pipeline's judge()
+    also_values = "nowhere"
 
     def __init__(self, case: str, definition: str = "formatbook"):
         self.definition = check_definition(definition)
@@ -655,7 +664,14 @@ class ParagraphKind(_Kind):
 
     def parse(self, args: list[Token], line: str) -> ParagraphStartsWith:
         words = [t.text.lower() if not t.quoted else None for t in args[1:3]]
-        if len(args) != 4 or not args[0].text.isdigit() or args[0].quoted or words != ["starts", "with"]:
+        number = args[0].text if args else ""
+        # ASCII digits only: "²".isdigit() holds, yet int("²") raises
+        if (
+            len(args) != 4
+            or not (number.isascii() and number.isdigit())
+            or args[0].quoted
+            or words != ["starts", "with"]
+        ):
             raise ExpectationError(f"{line!r}: expected e.g. {self.example}", line)
         return ParagraphStartsWith(int(args[0].text), args[3].text, self.definition)
 

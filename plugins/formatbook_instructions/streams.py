@@ -7,6 +7,7 @@ Positions are offsets into the text fed so far.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,14 @@ class _Stream:
         self.described = described
         self.fed = 0
         self.failed: StreamStatus | None = None
+
+    def copy(self) -> _Stream:
+        """An independent clone (``StreamGuard.copy``): the state is small and flat."""
+        clone = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, (set, list, dict)):
+                setattr(clone, name, copy.copy(value))
+        return clone
 
     def _fail(self, reason: str, position: int) -> StreamStatus:
         self.failed = StreamStatus(False, f"{reason} ({self.described})", position)

@@ -116,7 +116,13 @@ def detect(text: str, expected: str | None = None) -> Detection:
     answer to "is this German?" weighs German's full models; it never forces the answer.
     A text without letters gives ``Detection(None, 0.0)``.
     """
-    if not isinstance(text, str) or _letters(text) == 0:
+    if not isinstance(text, str):
+        return Detection(None, 0.0)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (JSON's "\ud800"): no letters, and lingua cannot take them
+        text = "".join(c for c in text if not "\ud800" <= c <= "\udfff")
+    if _letters(text) == 0:
         return Detection(None, 0.0)
     for code, block in SCRIPT_CODES.items():
         share = _script_share(text, block)

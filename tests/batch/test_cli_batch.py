@@ -242,6 +242,30 @@ def test_rows_with_their_own_expectations(run, tmp_path):
     assert [v["code"] for v in records[3]["violations"]] == ["batch.expectations"]
 
 
+def test_expect_field_takes_a_list_of_lines(run, tmp_path):
+    # a list of EXPECT lines (as IFEval-like data and Parquet list columns hold them) was
+    # refused as "no EXPECT text"; a list of non-strings still is
+    rows = tmp_path / "r.jsonl"
+    rows.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {"reply": "hello there", "expect": ["EXPECT CASE lower", 'EXPECT ENDS WITH "there"']},
+                {"reply": "Hello there", "expect": ["EXPECT CASE lower", 'EXPECT ENDS WITH "there"']},
+                {"reply": "hello", "expect": [1, 2]},
+            ]
+        )
+        + "\n"
+    )
+    out_file = tmp_path / "v.jsonl"
+    code, _, _ = run("check", "--jsonl", str(rows), "--expect-field", "expect", "--out", str(out_file))
+    records = _records(out_file)
+    assert code == 1
+    assert [r["ok"] for r in records] == [True, False, False]
+    assert [v["code"] for v in records[1]["violations"]] == ["instructions.case"]
+    assert [v["code"] for v in records[2]["violations"]] == ["batch.expectations"]
+
+
 def test_parquet_in_and_out(run, tmp_path):
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")

@@ -263,6 +263,39 @@ def test_bad_rows_are_named():
     assert row.kwargs == ({},)
 
 
+@pytest.mark.parametrize(
+    ("instruction_id", "kwargs", "message"),
+    [
+        ("length_constraints:number_words", {"relation": "roughly", "num_words": 3}, "relation must be"),
+        ("change_case:capital_word_frequency", {"capital_relation": "most", "capital_frequency": 2}, "relation"),
+        ("length_constraints:number_words", {"relation": "at least", "num_words": "3"}, "whole number"),
+        ("detectable_format:number_bullet_lists", {"num_bullets": -1}, "whole number"),
+        ("detectable_format:number_bullet_lists", {"num_bullets": True}, "whole number"),
+        ("keywords:existence", {"keywords": "data"}, "list of strings"),
+        ("startend:end_checker", {"end_phrase": 5}, "must be a string"),
+    ],
+)
+def test_ill_typed_kwargs_are_named_before_judging(instruction_id, kwargs, message):
+    # a regression: relation "roughly" escaped as an internal ValueError from the reference
+    # checker, and keywords given as a string were read letter by letter
+    row = {"instruction_id_list": [instruction_id], "kwargs": [kwargs], "response": "x"}
+    with pytest.raises(ExpectationError, match=message):
+        read_row(row)
+
+
+def test_score_takes_decoded_json_rows_and_whole_floats():
+    # score() took Row objects only (a dict raised AttributeError); pandas writes 3 as 3.0
+    row = {
+        "key": 1,
+        "instruction_id_list": ["detectable_format:number_bullet_lists"],
+        "kwargs": [{"num_bullets": 2.0}],
+        "response": "* a\n* b",
+    }
+    assert read_row(row).kwargs == ({"num_bullets": 2},)
+    result = score([row])
+    assert result.rows[0].results[0].strict is True
+
+
 # Expected counts from NLTK's own PunktSentenceTokenizer with the English model's
 # parameters (punkt_tab/english), run outside this project.
 @pytest.mark.parametrize(

@@ -89,3 +89,24 @@ def test_can_end_reads_text_held_as_a_possible_think_tag():
     assert not guard.can_end()  # at the end it is text after the JSON: not valid
     assert guard.copy().feed("nk>x</think>") and guard.feed("nk>x</think>")
     assert guard.can_end() and guard.finish().ok
+
+
+# (expectation, a piece the instruction refuses, a piece it takes)
+INSTRUCTIONS = [
+    ("EXPECT CASE lower", "A", "a"),
+    ('EXPECT STARTS WITH "ab"', "z", "a"),
+    ("EXPECT QUOTED", "z", '"'),
+    ('EXPECT ONE OF "ab" | "cd"', "z", "c"),
+    ('EXPECT NOT CONTAINS "x"', "x", "y"),
+    ('EXPECT MAX 0 ","', ",", "a"),
+]
+
+
+@pytest.mark.parametrize("expect,refused,taken", INSTRUCTIONS)
+def test_an_instruction_stream_is_not_shared_between_guard_copies(expect, refused, taken):
+    # a regression: the instruction streams were shared, so a refused probe on one copy
+    # made every later copy refuse too (generate() then backtracked to the start)
+    guard = StreamGuard(expect, strict=True)
+    assert not guard.copy().feed(refused)
+    assert guard.copy().feed(taken)
+    assert guard.feed(taken)

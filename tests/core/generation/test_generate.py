@@ -208,3 +208,18 @@ def test_copies_of_the_guard_never_affect_the_original():
     other = guard.copy()
     assert other.text == '{"a": "one two three"}'
     assert not other.feed("x") and guard.status
+
+
+def test_an_instruction_refusing_the_best_candidate_takes_the_next_one():
+    # CASE lower refuses "W"; the model's second candidate "w" is taken there, without
+    # backtracking (the refused probe once left the shared instruction stream failed)
+    target = "hello, World"
+
+    def model(prompt: str, reply: str) -> list[str | None]:
+        if len(reply) >= len(target):
+            return [None]
+        return [target[len(reply)], target[len(reply)].lower(), " "]
+
+    result = generate(model, "p", "EXPECT CASE lower")
+    assert result.text == "hello, world"
+    assert (result.rejected, result.backtracks) == (1, 0)

@@ -247,6 +247,8 @@ def test_each_line_parses_to_its_python_equivalent(line):
         ('EXPECT TITLE "x"', "TITLE takes nothing after it"),
         ('EXPECT PARAGRAPH two STARTS WITH "x"', 'expected e.g. EXPECT PARAGRAPH 2 STARTS WITH "However"'),
         ('EXPECT PARAGRAPH 0 STARTS WITH "x"', "a number ≥ 1"),
+        # "²".isdigit() holds: int() raised and the message named a ValueError
+        ('EXPECT PARAGRAPH ² STARTS WITH "x"', 'expected e.g. EXPECT PARAGRAPH 2 STARTS WITH "However"'),
         ('EXPECT STARTS WITH "a" "b"', "expected one quoted text"),
         ('EXPECT STARTS WITH "  "', "STARTS WITH needs a text"),
         ("EXPECT MAX 0 ,", 'a literal is written in quotes: MAX 0 ","'),
@@ -261,6 +263,7 @@ def test_malformed_lines_name_the_nearest_valid_form(line, fragment):
     with pytest.raises(ExpectationError) as info:
         parse_expectations(line)
     assert fragment in str(info.value)
+    assert "Error" not in str(info.value)  # no internal exception's name in the message
 
 
 def test_an_instruction_that_is_no_instruction_is_rejected():
@@ -293,6 +296,30 @@ def test_kinds_judge_the_located_payload_with_a_format():
     assert check(reply, 'EXPECT JSON\nEXPECT STARTS WITH "{"').ok
     result = check(reply, 'EXPECT JSON\nEXPECT ENDS WITH "Any other questions?"')
     assert [v.code for v in result.violations] == ["instructions.ends_with"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "line", "ok", "code"),
+    [
+        # a regression: escapes hid what the value holds ('A', 'delve'), ok=True with wrong data
+        ('{"a": "\\u0041 b"}', "EXPECT CASE lower", False, "instructions.case"),
+        ('{"a": "d\\u0065lve"}', 'EXPECT NOT CONTAINS "delve"', False, "instructions.not_contains"),
+        ("<p>d&#101;lve</p>", 'EXPECT NOT CONTAINS "delve"', False, "instructions.not_contains"),
+        ('{"a": "d\\u0065lve"}', 'EXPECT CONTAINS "delve"', True, None),
+        ('{"\\u0041": "b"}', "EXPECT CASE lower", False, "instructions.case"),  # a key too
+        # what the text already shows is judged as before
+        ('{"a": "hello"}', "EXPECT CASE lower", True, None),
+        ('{"A": "hello"}', "EXPECT CASE lower", False, "instructions.case"),
+        ('{"a": "hello"}', 'EXPECT NOT CONTAINS "delve"', True, None),
+    ],
+)
+def test_escaped_values_are_judged_as_decoded(reply, line, ok, code):
+    fmt = "HTML" if reply.startswith("<") else "JSON"
+    result = check(reply, f"EXPECT {fmt}\n{line}")
+    assert result.ok is ok, result.violations
+    assert [v.code for v in result.violations] == ([code] if code else [])
+    if code and "\\u" in reply:
+        assert "decoded values" in result.violations[0].message
 
 
 def test_ifeval_registry_selects_ifeval_definitions():

@@ -100,3 +100,12 @@ def test_lingua_is_imported_only_to_judge():
 def test_guidance_and_description():
     assert "German" in guidance("EXPECT LANGUAGE de")
     assert LanguageKind().parse([Token("fi")], "LANGUAGE fi").describe() == "LANGUAGE fi"
+
+
+def test_a_lone_surrogate_is_no_internal_error():
+    # a regression: lingua raised UnicodeEncodeError, reported as plugin.error
+    reply = "Am Wochenende fahren wir mit dem Fahrrad zum See. \ud800"
+    result = check(reply, "EXPECT LANGUAGE de")
+    assert result.ok, result.violations
+    only = check("\ud800\udfff", "EXPECT LANGUAGE de")
+    assert [v.code for v in only.violations] == ["language.unknown"]
