@@ -64,10 +64,18 @@ def _run(case: Case, op: str, text: str) -> None:
         guard.finish()
 
 
+def _cpu_seconds(case: Case, op: str, text: str) -> float:
+    # CPU time of this process, not wall time: on a loaded machine a short run fits in one
+    # time slice while a long one waits for many, which made linear cases look quadratic.
+    began = time.process_time()
+    _run(case, op, text)
+    return time.process_time() - began
+
+
 def measure(case: Case, limit: float) -> dict[str, Any]:
-    """Seconds per operation at about ``size`` and ``FACTOR * size``, after a warm-up on
-    ``size // 4`` (lazy imports); ``"timeout"`` for an operation that ran over ``limit``
-    seconds."""
+    """CPU seconds per operation at about ``size`` and ``FACTOR * size``, after a warm-up
+    on ``size // 4`` (lazy imports); ``"timeout"`` for an operation that ran over ``limit``
+    seconds (wall time)."""
     out: dict[str, Any] = {}
     for k, op in enumerate(OPERATIONS):
         # sizes a little apart per operation: no operation meets a text another one cached
@@ -76,9 +84,7 @@ def measure(case: Case, limit: float) -> dict[str, Any]:
             with time_budget(limit):
                 times = []
                 for text in texts:
-                    began = time.perf_counter()
-                    _run(case, op, text)
-                    times.append(time.perf_counter() - began)
+                    times.append(_cpu_seconds(case, op, text))
             out[op] = times[1:]
         except InputTimeout:
             out[op] = "timeout"
