@@ -5,7 +5,8 @@ no continuation can be valid:
 
 - a line break that is not CRLF, an empty line, a space opening the first line (such a
   fault right after the ``END`` that closes the calendar is held back while only white
-  space follows: white space ending the text is no part of the calendar for ``check()``);
+  space follows: ``check()`` takes the calendar without the white space after it; the
+  fault still fails ``finish()``, as ``is_valid`` refuses the text as it stands);
 - a character no content line can hold where it stands (a name with ``@``, a parameter
   without ``=``, a control character in a value) — at that character, through
   :class:`~.contentlines.LineScanner`;
@@ -129,8 +130,8 @@ class CalendarChecker:
         self._typed: re.Pattern[str] | str | None = None
         self._value = ""  # the value so far of a typed line
         # A line-break fault (LF alone, CR alone, an empty line) held back: only white
-        # space has followed it so far, and white space ending the text is no part of the
-        # calendar for check() (is_valid strips it). The first other character fails it.
+        # space has followed it so far, and check() takes the calendar without white space
+        # after it. The first other character fails it, and so does finish().
         self._pending: tuple[str, int] | None = None
 
     def copy(self) -> CalendarChecker:
@@ -357,11 +358,12 @@ class CalendarChecker:
                 return StreamStatus(False, why, len(text))
             return StreamStatus(True, complete=True, values=tuple(extract_values(healed)))
         values: list[str] = []
-        if self._state == _AFTER_CR and self._pending is None:
-            # a final CR is white space after the calendar when its line may end it
-            status = self._hold("the text ends with CR alone (RFC 5545 wants CRLF)", self._length - 1, "", 0, [])
-            if not status.ok:
-                return status
+        if self._pending is not None:
+            # the text as it stands has the fault (is_valid says so); check() takes the
+            # calendar without the white space, but that is another text
+            return self._fail(*self._pending)
+        if self._state == _AFTER_CR:
+            return self._fail("the text ends with CR alone (RFC 5545 wants CRLF)", self._length - 1)
         if self._scanner is not None:
             problem = self._complete(values)
             if problem is not None:
@@ -371,8 +373,6 @@ class CalendarChecker:
         if not self._seen_root:
             return self._fail("no VCALENDAR in the text", self._length)
         if self._final is not None:
-            if self._pending is not None:  # the white space from the held fault on is no part of it
-                text = text[: self._pending[1]]
             why = self._final(text)
             if why is not None:
                 return self._fail(why, self._length)
