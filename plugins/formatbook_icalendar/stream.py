@@ -188,7 +188,9 @@ class CalendarChecker:
                 if stop == n:
                     break
                 if chunk[stop] == "\n":
-                    return self._hold("a line ends with LF alone (RFC 5545 wants CRLF)", base + stop, chunk, stop + 1, values)
+                    return self._hold(
+                        "a line ends with LF alone (RFC 5545 wants CRLF)", base + stop, chunk, stop + 1, values
+                    )
                 self._state = _AFTER_CR
                 i = stop + 1
             elif state == _AFTER_CR:

@@ -20,7 +20,7 @@ def codes(reply: str) -> tuple[bool, list[str]]:
     "reply",
     [
         'Sure: {"a": "x", <think>hmm</think> "b": 2}',
-        'Sure: [1, 2, <think>hmm</think> 3]',
+        "Sure: [1, 2, <think>hmm</think> 3]",
         'Sure: {"a": "x", <think>hmm</think> "b": 2}}',  # a surplus bracket after it
         'Sure: {"a": "x", <think>cut off mid-thought',  # an unclosed block runs to the end
         'Sure: {"a": "x <think>hmm</think> y", }',  # inside a string of a broken payload
