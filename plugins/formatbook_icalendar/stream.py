@@ -3,7 +3,10 @@
 Strict (``strict=True``, what ``can_be_valid`` uses) fails as soon as the text shows that
 no continuation can be valid:
 
-- a line break that is not CRLF, an empty line, a space opening the first line;
+- a line break that is not CRLF, an empty line, a space opening the first line (such a
+  fault right after the ``END`` that closes the calendar is held back while only white
+  space follows: ``check()`` takes the calendar without the white space after it; the
+  fault still fails ``finish()``, as ``is_valid`` refuses the text as it stands);
 - a character no content line can hold where it stands (a name with ``@``, a parameter
   without ``=``, a control character in a value) — at that character, through
   :class:`~.contentlines.LineScanner`;
@@ -126,6 +129,10 @@ class CalendarChecker:
         # text, or a type whose prefixes are not checked), None until its value starts
         self._typed: re.Pattern[str] | str | None = None
         self._value = ""  # the value so far of a typed line
+        # A line-break fault (LF alone, CR alone, an empty line) held back: only white
+        # space has followed it so far, and check() takes the calendar without white space
+        # after it. The first other character fails it, and so does finish().
+        self._pending: tuple[str, int] | None = None
 
     def copy(self) -> CalendarChecker:
         clone = CalendarChecker(strict=self.strict, max_depth=self.max_depth, final=self._final, relaxed=self._relaxed)
@@ -140,6 +147,7 @@ class CalendarChecker:
         clone._seen_root = self._seen_root
         clone._typed = self._typed
         clone._value = self._value
+        clone._pending = self._pending
         return clone
 
     # --- feeding -------------------------------------------------------------------------
@@ -153,6 +161,8 @@ class CalendarChecker:
         self._length += len(chunk)
         if not self.strict or not chunk:
             return ok_status()
+        if self._pending is not None:
+            return self._trailing(chunk, 0)
         values: list[str] = []
         i = 0
         n = len(chunk)
@@ -178,12 +188,14 @@ class CalendarChecker:
                 if stop == n:
                     break
                 if chunk[stop] == "\n":
-                    return self._fail("a line ends with LF alone (RFC 5545 wants CRLF)", base + stop)
+                    return self._hold(
+                        "a line ends with LF alone (RFC 5545 wants CRLF)", base + stop, chunk, stop + 1, values
+                    )
                 self._state = _AFTER_CR
                 i = stop + 1
             elif state == _AFTER_CR:
                 if chunk[i] != "\n":
-                    return self._fail("a line ends with CR alone (RFC 5545 wants CRLF)", base + i - 1)
+                    return self._hold("a line ends with CR alone (RFC 5545 wants CRLF)", base + i - 1, chunk, i, values)
                 self._state = _LINE_START
                 i += 1
             else:  # _LINE_START: a fold continues the logical line, anything else ends it
@@ -195,7 +207,7 @@ class CalendarChecker:
                     i += 1
                     continue
                 if ch in "\r\n":
-                    return self._fail("an empty line (RFC 5545 allows none)", base + i)
+                    return self._hold("an empty line (RFC 5545 allows none)", base + i, chunk, i, values)
                 if self._scanner is not None:
                     problem = self._complete(values)
                     if problem is not None:
@@ -206,6 +218,33 @@ class CalendarChecker:
                 self._line_start = base + i
                 self._state = _IN_LINE
         return ok_status(tuple(values)) if values else ok_status()
+
+    def _hold(self, reason: str, position: int, chunk: str, rest: int, values: list[str]) -> StreamStatus:
+        """A line-break fault at ``position``: when the line it ends may end the calendar,
+        held back while only white space follows (from ``chunk[rest]`` on) and failed by
+        anything else; otherwise failed at once (no white space can end the text there)."""
+        if not self._may_end():
+            return self._fail(reason, position)
+        self._pending = (reason, position)
+        status = self._trailing(chunk, rest)
+        if status.ok and values:
+            return ok_status(tuple(values))
+        return status
+
+    def _may_end(self) -> bool:
+        """Whether the open logical line is an ``END`` closing the last open component:
+        then the text may end after it (checked once, at a fault)."""
+        if self._scanner is None or len(self._stack) != 1:
+            return False
+        parsed = split("".join(self._line))
+        return isinstance(parsed, ContentLine) and parsed.name == "END"
+
+    def _trailing(self, chunk: str, start: int) -> StreamStatus:
+        """Past a held fault: white space keeps it held, any other character fails it."""
+        assert self._pending is not None
+        if chunk[start:].strip(" \t\r\n"):
+            return self._fail(*self._pending)
+        return ok_status()
 
     def _value_prefix(self, piece: str) -> str | None:
         """Why the value written so far of a typed property (a date, a date-time, a
@@ -321,6 +360,10 @@ class CalendarChecker:
                 return StreamStatus(False, why, len(text))
             return StreamStatus(True, complete=True, values=tuple(extract_values(healed)))
         values: list[str] = []
+        if self._pending is not None:
+            # the text as it stands has the fault (is_valid says so); check() takes the
+            # calendar without the white space, but that is another text
+            return self._fail(*self._pending)
         if self._state == _AFTER_CR:
             return self._fail("the text ends with CR alone (RFC 5545 wants CRLF)", self._length - 1)
         if self._scanner is not None:

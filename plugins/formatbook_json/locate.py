@@ -6,9 +6,11 @@
    blocks tagged ``json`` (any case, also ``jsonc``/``json5``/``jsonl``) whatever they hold,
    then untagged blocks whose body starts with ``{`` or ``[``, then blocks with another tag
    (``js``, ``python``, ``text``...) whose body starts with ``{`` or ``[``.
-3. The containers in the rest of the reply (outside think blocks and the fences taken
-   above; a fence whose body is not JSON is prose here, but for its fence lines),
-   found by one scan: every
+3. The containers in the rest of the reply (outside the fences taken above; a fence
+   whose body is not JSON is prose here, but for its fence lines; think blocks read as
+   blank, so a container read across one keeps it inside and healing refuses it with
+   ``json.think_inside``: the block may be a note or part of a value), found by one
+   scan: every
    top-level balanced ``{…}``/``[…]`` in order of appearance, first those with content,
    then the bare references (``[1]``, ``[see above]``, ``{}``: a ``[…]`` holding no
    string and no container, or an empty container). A container the reply ends inside
@@ -112,9 +114,12 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
         taken.append(f.span)
     content: list[Span] = []
     references: list[Span] = []
-    removed = _merge(thinks + taken)
-    for region in outside_spans(len(reply), removed):
-        for span, has_content in _containers(reply, region.start, region.end):
+    # Think blocks are blanked out, not cut out: a container read across one keeps it
+    # inside (healing refuses it, json.think_inside), as the committed payload does;
+    # cut out, the part before the block would pass as the whole payload.
+    blanked = _blanked(reply, thinks)
+    for region in outside_spans(len(reply), _merge(taken)):
+        for span, has_content in _containers(blanked, region.start, region.end):
             (content if has_content else references).append(span)
     candidates: list[Span] = []
     seen: set[Span] = set()

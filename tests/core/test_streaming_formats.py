@@ -91,8 +91,22 @@ JSON_MISCOUNTED = [
     ),
     pytest.param('Based on [1], here:\n```json\n{"a": null}\n```', "EXPECT MAX 0 WORDS", id="reference-before-fence"),
     pytest.param('See [1, 2]. {"a": "b"}', "EXPECT MAX 1 WORDS", id="reference-before-content"),
-    pytest.param('Sure: {"a": "x", <think>hmm</think> "b": "y z w"}', "EXPECT MAX 1 WORDS", id="think-inside-payload"),
 ]
+
+
+@pytest.mark.parametrize("size", [1, 100])
+def test_json_a_think_block_inside_a_payload_after_prose_fails_both(size):
+    # check() once passed this with {"a": "x"}, the part before the block; now it refuses
+    # the block (json.think_inside) as for a payload opening the reply, and the guard
+    # (which counts nothing from a bracket in prose) ends with the same verdict
+    reply = 'Sure: {"a": "x", <think>hmm</think> "b": "y z w"}'
+    exp = "EXPECT JSON\nEXPECT MAX 1 WORDS"
+    result = check(reply, exp)
+    assert not result.ok and [v.code for v in result.violations] == ["json.think_inside"]
+    guard = StreamGuard(exp)
+    assert feed_all(guard, reply, size) is None
+    final = guard.finish()
+    assert not final.ok and [v.code for v in final.violations] == ["json.think_inside"]
 
 
 @pytest.mark.parametrize("reply, limit", JSON_MISCOUNTED)
