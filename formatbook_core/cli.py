@@ -28,13 +28,15 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from .decoding import decode_reply
 
 EXIT_OK, EXIT_NOT_MET, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 _EXPECT_WORD = re.compile(r"(?i)^(?:-\s+)?expect\b")
+
+T = TypeVar("T")
 
 
 class UsageError(Exception):
@@ -409,8 +411,11 @@ def _count_lines(source: str) -> int | None:
     return count + (last != b"\n")
 
 
-def _progress(items: Iterator[dict[str, Any]], total: Callable[[], int | None]) -> Iterator[dict[str, Any]]:
-    """A rich progress bar on stderr when it is a terminal; the items unchanged otherwise."""
+def _progress(
+    items: Iterator[T], total: Callable[[], int | None], line: Callable[[T], int], label: str = "checking"
+) -> Iterator[T]:
+    """A rich progress bar on stderr when it is a terminal (``line(item)``: the input line the
+    item has reached); the items unchanged otherwise."""
     from .cli_render import is_terminal
 
     if not is_terminal(sys.stderr):
@@ -420,16 +425,16 @@ def _progress(items: Iterator[dict[str, Any]], total: Callable[[], int | None]) 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(
-        TextColumn("checking"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         console=Console(file=sys.stderr),
         transient=True,
     ) as progress:
-        task = progress.add_task("check", total=total())
+        task = progress.add_task(label, total=total())
         for item in items:
-            progress.update(task, completed=item["line"])
+            progress.update(task, completed=line(item))
             yield item
 
 

@@ -327,7 +327,9 @@ def run(args: argparse.Namespace) -> int:
         not_met = done.not_met if done is not None else 0
         failed: list[int] = []
         try:
-            for item in cli._progress(_verdicts(rows, done.last if done else 0, args.workers, job), total):
+            for item in cli._progress(
+                _verdicts(rows, done.last if done else 0, args.workers, job), total, lambda item: item["line"]
+            ):
                 totals[item["verdict"]] = totals.get(item["verdict"], 0) + 1
                 if not item["ok"]:
                     not_met += 1

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -58,36 +57,13 @@ def _rows(stream: IO[bytes], field: str) -> Iterator[tuple[int, Any]]:
             raise UsageError(f"line {number}: {exc}") from None
 
 
-def _progress(rows: Iterator[tuple[int, Any]], total: int | None) -> Iterator[tuple[int, Any]]:
-    from .cli_render import is_terminal  # noqa: PLC0415
-
-    if not is_terminal(sys.stderr):
-        yield from rows
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    with Progress(
-        TextColumn("scoring"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(file=sys.stderr),
-        transient=True,
-    ) as progress:
-        task = progress.add_task("score", total=total)
-        for number, row in rows:
-            progress.update(task, completed=number)
-            yield number, row
-
-
 def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
 def cmd_check_ifeval(args: argparse.Namespace) -> int:
     """Score the IFEval rows of ``args.jsonl``; see the module docstring."""
-    from .cli import EXIT_NOT_MET, EXIT_OK, UsageError, _count_lines, _open_binary  # noqa: PLC0415
+    from .cli import EXIT_NOT_MET, EXIT_OK, UsageError, _count_lines, _open_binary, _progress  # noqa: PLC0415
     from .cli_render import make_renderer  # noqa: PLC0415
     from .ifeval import Score, score_row  # noqa: PLC0415
 
@@ -105,7 +81,7 @@ def cmd_check_ifeval(args: argparse.Namespace) -> int:
     result = Score()
     try:
         with _open_binary(args.jsonl) as stream:
-            for _number, row in _progress(_rows(stream, args.field), total):
+            for _number, row in _progress(_rows(stream, args.field), lambda: total, lambda item: item[0], "scoring"):
                 row_result = score_row(row, args.definitions)
                 result.rows.append(row_result)
                 if sink is not None:
