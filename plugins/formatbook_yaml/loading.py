@@ -243,6 +243,11 @@ def _plain_key(node: Any) -> Any:
     return scalar(node)
 
 
+#: the longest JSON text a collection key may read as (each level of collection keys inside
+#: collection keys escapes the level below again, so the text doubles with every level)
+MAX_KEY_TEXT = 100_000
+
+
 def key_text(node: Any, build: Any) -> str:
     """A mapping key as JSON wants it: a string (a scalar key as written, a collection
     key as its JSON text)."""
@@ -251,7 +256,20 @@ def key_text(node: Any, build: Any) -> str:
     if isinstance(node, ScalarNode):
         value = scalar(node)
         return value if isinstance(value, str) else str(node.value)
-    return json.dumps(build(node), ensure_ascii=False, sort_keys=True)
+    text = json.dumps(build(node), ensure_ascii=False, sort_keys=True)
+    if len(text) > MAX_KEY_TEXT:
+        # A collection key inside a collection key is escaped once more at every level:
+        # 32 nested '{' would make a key of billions of characters.
+        raise YamlError(
+            Violation(
+                "yaml.key_too_large",
+                f"a collection used as a mapping key reads as over {MAX_KEY_TEXT:,} characters of JSON "
+                "(collection keys nested in collection keys)",
+                span=_span(node),
+                expected=MAX_KEY_TEXT,
+            )
+        )
+    return text
 
 
 def scalar(node: Any) -> Any:

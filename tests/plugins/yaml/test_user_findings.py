@@ -206,3 +206,15 @@ def test_flow_collections_nested_past_the_loaders_depth_are_refused_at_once():
     result = check('[{"":' * 240 + "es\nof text.\n", "EXPECT YAML")
     assert not result.ok and result.violations[0].code == "yaml.too_deep"
     assert check("[" * 250 + "]" * 250, "EXPECT YAML").ok  # the deepest the loader reads
+
+
+def test_collection_keys_nested_in_collection_keys_are_refused_before_they_explode() -> None:
+    # fuzz seed 2112: '{' * 50 took minutes (32 levels: 18 s). A collection key reads as its
+    # JSON text, and each level escapes the one below again, so the key doubles per level.
+    nested = "{" * 20 + "}" * 20
+    result = check(nested, "EXPECT YAML")
+    assert not result.ok
+    assert [v.code for v in result.violations] == ["yaml.key_too_large"]
+    shallow = check("{" * 3 + "}" * 3, "EXPECT YAML")
+    assert shallow.ok and shallow.value == {'{"{}": null}': None}  # the key: the inner mapping as JSON
+    assert not check("{" * 50, "EXPECT YAML").ok  # the cut-off form: refused, in well under a second
