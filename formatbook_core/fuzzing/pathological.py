@@ -10,6 +10,7 @@ and at ``FACTOR * size``, or ``"timeout"``), or through ``growth_failures`` from
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
 import sys
@@ -67,9 +68,16 @@ def _run(case: Case, op: str, text: str) -> None:
 def _cpu_seconds(case: Case, op: str, text: str) -> float:
     # CPU time of this process, not wall time: on a loaded machine a short run fits in one
     # time slice while a long one waits for many, which made linear cases look quadratic.
-    began = time.process_time()
-    _run(case, op, text)
-    return time.process_time() - began
+    # And with the cyclic collector paused (as timeit does): a full collection of what earlier
+    # cases left alive landing in one run measured the collector, not the case (CI: 28x).
+    gc.collect()
+    gc.disable()
+    try:
+        began = time.process_time()
+        _run(case, op, text)
+        return time.process_time() - began
+    finally:
+        gc.enable()
 
 
 def measure(case: Case, limit: float) -> dict[str, Any]:
