@@ -71,8 +71,10 @@ def header_line_end(text: str, start: int = 0) -> int:
     return -1
 
 
-def detect(header: str) -> str:
-    """The delimiter of a header line: the candidate seen most often outside quotes."""
+def count_outside_quotes(header: str, *, blank_opens_field: bool = False) -> dict[str, int]:
+    """How often each candidate delimiter appears in ``header`` outside quoted fields (a
+    quote opens a field only at its start; ``blank_opens_field``: also after a space or tab,
+    as healing reads a header written with spaces after its delimiters)."""
     counts = dict.fromkeys(CANDIDATES, 0)
     quoted = False
     at_start = True
@@ -86,7 +88,13 @@ def detect(header: str) -> str:
             continue
         if ch in counts:
             counts[ch] += 1
-        at_start = ch in counts
+        at_start = ch in counts or (blank_opens_field and ch in " \t")
+    return counts
+
+
+def detect(header: str) -> str:
+    """The delimiter of a header line: the candidate seen most often outside quotes."""
+    counts = count_outside_quotes(header)
     best = max(CANDIDATES, key=lambda c: (counts[c], -CANDIDATES.index(c)))
     return best if counts[best] else ","
 

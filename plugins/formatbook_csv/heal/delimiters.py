@@ -16,30 +16,12 @@ from .reader import Record, read
 from .state import Healing
 
 
-def outside_quotes(header: str) -> dict[str, int]:
-    counts = dict.fromkeys(dialect.CANDIDATES, 0)
-    quoted = False
-    at_start = True
-    for ch in header:
-        if quoted:
-            if ch == '"':
-                quoted = False
-            continue
-        if ch == '"' and at_start:
-            quoted = True
-            continue
-        if ch in counts:
-            counts[ch] += 1
-        at_start = ch in counts or ch in " \t"
-    return counts
-
-
 def choose(h: Healing) -> None:
     """The plan's ``delimiter`` step, then the tolerant reading with it."""
     text = h.text
     end = dialect.header_line_end(text)
     header = text if end < 0 else text[:end]
-    counts = outside_quotes(header)
+    counts = dialect.count_outside_quotes(header, blank_opens_field=True)
     reading = h.delimiter
     if not counts.get(reading, 0) and reading in dialect.CANDIDATES:
         others = [c for c in dialect.CANDIDATES if c != reading and counts[c]]
