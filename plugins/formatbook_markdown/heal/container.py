@@ -19,6 +19,11 @@ from ..reply.body import MARKDOWN_LANGS
 from ..reply.outline import trim_blank
 from .state import Container, RepairState
 
+#: How many times below L2 a fence surfacing inside an unwrapped one is unwrapped in turn.
+#: Each round rescans the body, so the rounds are bounded; a reply whose Markdown fences are
+#: nested deeper is an issue (``markdown.container_depth``), not a half-unwrapped reply.
+MAX_UNWRAP_ROUNDS = 16
+
 
 def _inner(sc: Scan, f: FenceBlock) -> str:
     return sc.slice(f.line + 1, f.end_line - (1 if f.closed else 0))
@@ -45,7 +50,7 @@ def _normalize(st: RepairState) -> None:
     tagged = [f for f in sc.fences if f.lang in MARKDOWN_LANGS]
     if st.level < 2:
         # a fence nested in an unwrapped one surfaces: unwrap until none is left (bounded)
-        for _round in range(16):
+        for _round in range(MAX_UNWRAP_ROUNDS):
             if not tagged:
                 break
             pieces, pos = [], 0
@@ -61,6 +66,12 @@ def _normalize(st: RepairState) -> None:
             st.body = "".join(pieces)
             sc = scan(st.body)
             tagged = [f for f in sc.fences if f.lang in MARKDOWN_LANGS]
+        if tagged:
+            st.issue(
+                "markdown.container_depth",
+                f"Markdown fences are nested more than {MAX_UNWRAP_ROUNDS} deep: a ```` {tagged[0].marker}"
+                f"{tagged[0].lang} ```` fence is left after unwrapping {MAX_UNWRAP_ROUNDS} levels",
+            )
         return
     boxes = markdown_fences(sc, st.level)
     if not tagged:

@@ -12,7 +12,7 @@ from formatbook_core import Span, Violation
 class Issue:
     """One contract violation the repair plan could not repair.
 
-    Codes (stable): ``markdown.empty``, ``markdown.no_sections``,
+    Codes (stable): ``markdown.empty``, ``markdown.container_depth``, ``markdown.no_sections``,
     ``markdown.missing_section``, ``markdown.section_kind``, ``markdown.table_columns``,
     ``markdown.missing_table``, ``markdown.level``, ``markdown.spec``.
     """
