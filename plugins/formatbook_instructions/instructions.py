@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from formatbook_core.decoding import bom_length
 from formatbook_core.kinds import Token, line_col, quote
 from formatbook_core.results import ExpectationError, Span, StreamStatus, Violation
 
@@ -144,7 +145,7 @@ class StartsWith(_Instruction):
         return f"STARTS WITH {quote(self.prefix)}"
 
     def check(self, text: str) -> list[Violation]:
-        body = text.lstrip()
+        body = text[bom_length(text) :].lstrip()  # a byte order mark is no character of the reply
         if self.definition == "ifeval":
             ok = body.strip().lower().startswith(self.prefix.strip().lower())
         else:
@@ -284,7 +285,7 @@ class OneOf(_Instruction):
         return "ONE OF " + " | ".join(quote(o) for o in self.options)
 
     def check(self, text: str) -> list[Violation]:
-        body = text.strip()
+        body = text[bom_length(text) :].strip()
         ok = any(o in body for o in self.options) if self.definition == "ifeval" else body in self.options
         if ok:
             return []
@@ -403,7 +404,7 @@ class Quoted(_Instruction):
         return "QUOTED"
 
     def check(self, text: str) -> list[Violation]:
-        body = text.strip()
+        body = text[bom_length(text) :].strip()
         pairs = {'"': '"'} if self.definition == "ifeval" else _OPEN_QUOTES
         if len(body) > 1 and body[0] in pairs and body[-1] == pairs[body[0]]:
             return []
@@ -496,7 +497,8 @@ class ParagraphStartsWith(_Instruction):
                 return []
             found = "is missing" if first is None else f"starts with {first!r}"
             return [self._violation(f"paragraph {self.number} {found} instead of {self.word!r}")]
-        found_paragraphs = paragraphs(text)
+        skip = bom_length(text)  # a byte order mark opening the text starts no paragraph
+        found_paragraphs = [(a + skip, b + skip) for a, b in paragraphs(text[skip:])]
         if len(found_paragraphs) < self.number:
             return [
                 self._violation(

@@ -2,7 +2,8 @@
 bounded by the instruction's own text), and each turns falsy only once no continuation can
 pass the instruction's ``check`` (formatbook's definition).
 
-Positions are offsets into the text fed so far.
+Positions are offsets into the text fed so far. The streams that read the start of the
+text skip a byte order mark opening it (``_start``), as their ``check`` does.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+from formatbook_core.decoding import BOM
 from formatbook_core.results import StreamStatus
 
 _OK = StreamStatus(True)
@@ -30,6 +32,15 @@ class _Stream:
                 setattr(clone, name, copy.copy(value))
         return clone
 
+    def _start(self, chunk: str) -> tuple[int, str]:
+        """Count ``chunk`` as fed; its offset and the chunk, without the byte order mark
+        when it opens the text (its offset then one past the mark)."""
+        start = self.fed
+        self.fed += len(chunk)
+        if start == 0 and chunk.startswith(BOM):
+            return 1, chunk[1:]
+        return start, chunk
+
     def _fail(self, reason: str, position: int) -> StreamStatus:
         self.failed = StreamStatus(False, f"{reason} ({self.described})", position)
         return self.failed
@@ -46,8 +57,7 @@ class StartsWithStream(_Stream):
     def feed(self, chunk: str) -> StreamStatus:
         if self.failed is not None:
             return self.failed
-        start = self.fed
-        self.fed += len(chunk)
+        start, chunk = self._start(chunk)
         if self.matched >= len(self.prefix):
             return _OK
         for i, c in enumerate(chunk):
@@ -125,8 +135,7 @@ class OneOfStream(_Stream):
     def feed(self, chunk: str) -> StreamStatus:
         if self.failed is not None:
             return self.failed
-        start = self.fed
-        self.fed += len(chunk)
+        start, chunk = self._start(chunk)
         i = 0
         if not self.begun:
             stripped = chunk.lstrip()
@@ -161,8 +170,7 @@ class QuotedStream(_Stream):
     def feed(self, chunk: str) -> StreamStatus:
         if self.failed is not None:
             return self.failed
-        start = self.fed
-        self.fed += len(chunk)
+        start, chunk = self._start(chunk)
         if self.decided:
             return _OK
         stripped = chunk.lstrip()
