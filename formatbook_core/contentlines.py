@@ -11,17 +11,22 @@ this layer:
 - :func:`split_unescaped` — a value split at a separator no backslash escapes;
 - :func:`unescape_text` — a text value's escapes decoded;
 - :func:`raw_backslashes` — whether a value's backslashes were written raw (a Windows
-  path), so that none of them is an escape.
+  path), so that none of them is an escape;
+- :func:`is_fence_line` — a Markdown fence line, markup around the payload: a healer sets
+  it aside, never reads it as the rest of a value broken by a line break.
 
 Everything here is a plain scan, linear in its input.
 """
 
 from __future__ import annotations
 
+from .locating import FENCE_LINE
+
 __all__ = [
     "CRLF",
     "FOLD_OCTETS",
     "fold",
+    "is_fence_line",
     "octets",
     "physical_lines",
     "raw_backslashes",
@@ -140,3 +145,11 @@ def raw_backslashes(value: str, escapable: str = "\\;,nN") -> bool:
             return True
         i = value.find("\\", i + 2)
     return False
+
+
+def is_fence_line(line: str) -> bool:
+    """``line`` (one logical line, no line break) is a Markdown fence line: up to three
+    spaces, a run of three or more backticks or tildes, an info string or nothing
+    (```` ``` ````, ```` ```ics ````, ``~~~``). No content line starts so, and a reply puts
+    one around a payload, not inside a value."""
+    return FENCE_LINE.match(line) is not None

@@ -1,5 +1,6 @@
 """Where an iCalendar payload sits in a reply: fenced blocks tagged ``ics``,
-``icalendar``, ``ical`` (or ``vcalendar``) first; else each ``BEGIN:VCALENDAR`` line
+``icalendar``, ``ical`` (or ``vcalendar``) first; else calendars one after another with
+only white space between them, as one stream, then each ``BEGIN:VCALENDAR`` line
 through its ``END:VCALENDAR`` (or the end of the reply when it was cut off); else a bare
 ``BEGIN:VEVENT`` (``VTODO``, ``VJOURNAL``...) through its ``END``. Prose around the
 payload is left to the core, which sets it aside. ``<think>`` blocks are never searched.
@@ -62,6 +63,25 @@ def _block(text: str, start: int, name: str) -> Span:
     return Span(start, n)
 
 
+def _streams(text: str, calendars: list[Span]) -> list[Span]:
+    """Each run of two or more calendars with only white space between them, as one span:
+    an ``icalstream`` (RFC 5545 3.4) is one payload, as ``is_valid`` reads it (and as heal
+    writes it: a second heal must not take its first calendar alone)."""
+    runs: list[Span] = []
+    run: Span | None = None
+    count = 0
+    for span in calendars:
+        if run is not None and span.start >= run.end and not text[run.end : span.start].strip():
+            run, count = Span(run.start, span.end), count + 1
+            continue
+        if run is not None and count > 1:
+            runs.append(run)
+        run, count = span, 1
+    if run is not None and count > 1:
+        runs.append(run)
+    return runs
+
+
 def locate(reply: str) -> list[Span]:
     """Candidate payloads, best first (see the module doc)."""
     thoughts = think_spans(reply)
@@ -78,9 +98,13 @@ def locate(reply: str) -> list[Span]:
     # outside fences: calendars, then bare components
     fenced = [f.span for f in blocks]
     text = _blank(visible, fenced)
-    for start in _line_starts(text, "BEGIN:VCALENDAR"):
-        if not any(c.start <= start < c.end for c in candidates):
-            candidates.append(strip_span(reply, _block(text, start, "VCALENDAR")))
+    calendars = [
+        strip_span(reply, _block(text, start, "VCALENDAR"))
+        for start in _line_starts(text, "BEGIN:VCALENDAR")
+        if not any(c.start <= start < c.end for c in candidates)
+    ]
+    candidates += _streams(text, calendars)
+    candidates += calendars
     if not _line_starts(text, "BEGIN:VCALENDAR"):
         # bare components, one after another: one payload from the first to the last
         starts = sorted((s, name) for name in WRAPPABLE for s in _line_starts(text, f"BEGIN:{name}"))

@@ -5,8 +5,9 @@
 3. The stretch from the first ``BEGIN:VCARD`` line to the last ``END:VCARD`` line of the
    reply (outside think blocks); with no ``END:VCARD`` after it, to the first blank line
    or the end of the reply (it was cut off), keeping the line break of its last line (a
-   last line without one was cut: healing drops it). Prose before and after is set aside
-   by the core. An unclosed fence keeps that line break too.
+   last line without one was cut: healing drops it). A ``BEGIN:VCARD`` after the last
+   ``END:VCARD`` (a card cut off) extends the stretch the same way; the stretch without it
+   comes next. Prose before and after is set aside by the core. An unclosed fence keeps that line break too.
    When several fences hold cards, this stretch (from the first card to the last, prose
    and fence lines between them set aside by healing) comes first: one reply, every card.
 4. When none of these exists: the reply without its think blocks (so that prose gets its
@@ -63,6 +64,13 @@ def locate(reply: str) -> list[Span]:
             end = closing.end()
         if end >= 0:  # with the line break of END:VCARD: a healed text is located whole
             span = _keep_break(reply, strip_span(reply, Span(first.start(), end)), len(reply))
+            after = _BEGIN.search(scan, end)
+            if after is not None:
+                # a card opened after the last END (the reply was cut inside it): first the
+                # stretch through it, then the closed cards alone (when it cannot be healed)
+                cut = _cut_stretch(reply, scan, after.start())
+                if cut.end > span.end:
+                    stretch.append(Span(span.start, cut.end))
         else:
             span = _cut_stretch(reply, scan, first.start())
         if span.end > span.start:

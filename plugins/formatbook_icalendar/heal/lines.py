@@ -4,7 +4,7 @@ lines broken where they should not be), prose between components set aside."""
 from __future__ import annotations
 
 from formatbook_core import HealError, SetAside, Span, Violation
-from formatbook_core.contentlines import raw_backslashes
+from formatbook_core.contentlines import is_fence_line, raw_backslashes
 
 from .. import rules
 from ..contentlines import LineError, physical_lines, split
@@ -75,6 +75,11 @@ def read_lines(h: Healing) -> None:
     out: list[Line] = []
     joins: list[str] = []  # what the last line of out gets joined to it
     for line in lines:
+        if is_fence_line(line.text):
+            # Markdown around the calendar, not a line of a value: set aside, never joined to one
+            h.repair("prose_removed", "a Markdown fence line set aside", line.start, line.end)
+            h.set_aside.append(SetAside("prose", line.text, Span(line.start, line.end)))
+            continue
         parsed = split(line.text)
         if not isinstance(parsed, LineError) and not _continues(out, line.text, parsed.name):
             _join(out, joins)

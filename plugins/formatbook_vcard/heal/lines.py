@@ -4,17 +4,15 @@ lines broken without a fold, and parameters written vCard 2.1 style (``TEL;CELL:
 from __future__ import annotations
 
 from formatbook_core import SetAside, Span
+from formatbook_core.contentlines import is_fence_line
 
 from ..contentlines import ContentLine, ContentLineError, parse, physical_lines
 from ..typed import ESCAPED
 from .state import Healing, Record
 
-_FENCE_MARKS = ("```", "~~~")
-
 
 def _is_fence(line: str) -> bool:
-    s = line.strip()
-    return s.startswith(_FENCE_MARKS)
+    return is_fence_line(line.strip())
 
 
 def split_lines(h: Healing) -> None:
@@ -197,6 +195,10 @@ def join_broken(h: Healing) -> None:
             continue
         if rec.broken and in_card:
             out.append(rec)  # a cut line: the truncation step decides
+            continue
+        if _is_fence(rec.text):
+            # markup around the cards, not a line of a value: taken out, never joined to one
+            h.repair("fence", "took out a code fence line between the payload's lines", rec.span)
             continue
         if in_card and prev is not None and prev.cl is not None and prev.cl.name not in ("BEGIN", "END", "VERSION"):
             # a text value keeps the newline (escaped by the values step; an X- property's
