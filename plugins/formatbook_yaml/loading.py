@@ -103,6 +103,9 @@ def _classes() -> tuple[Any, Any]:
     return PlainResolver, StrictComposer
 
 
+_NO_CHARACTER = "not valid YAML: an escape names no Unicode character (the last is \\U0010FFFF)"
+
+
 def compose(text: str, max_depth: int) -> list[Any]:
     """The documents' root nodes; raises :class:`YamlError`."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError  # noqa: PLC0415 - lazy: heavy
@@ -121,7 +124,12 @@ def compose(text: str, max_depth: int) -> list[Any]:
         raise YamlError(Violation(code, f"not valid YAML: {what}{line}", span=_at(text, where))) from None
     except RecursionError:
         raise YamlError(Violation("yaml.too_deep", "the YAML is nested too deeply to read")) from None
+    except OverflowError:
+        # ruamel decodes "\\U" escapes with chr(): past 2**31 it overflows, not ValueError
+        raise YamlError(Violation("yaml.syntax", _NO_CHARACTER)) from None
     except (YAMLError, AssertionError, ValueError, TypeError, AttributeError, KeyError, IndexError) as err:
+        if isinstance(err, ValueError) and str(err).startswith("chr()"):
+            raise YamlError(Violation("yaml.syntax", _NO_CHARACTER)) from None
         # ruamel raises a few plain errors on odd input (an assert on a %YAML 1.3 directive)
         raise YamlError(Violation("yaml.syntax", f"not valid YAML: {str(err).strip()[:200]}")) from None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import check, get_format
+from formatbook_core import HealError, check, get_format, heal
 
 FMT = get_format("yaml")
 from formatbook_yaml.lines import FLOW_DEPTH
@@ -218,3 +218,24 @@ def test_collection_keys_nested_in_collection_keys_are_refused_before_they_explo
     shallow = check("{" * 3 + "}" * 3, "EXPECT YAML")
     assert shallow.ok and shallow.value == {'{"{}": null}': None}  # the key: the inner mapping as JSON
     assert not check("{" * 50, "EXPECT YAML").ok  # the cut-off form: refused, in well under a second
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        'a: "\\Uaaaaaaaa"',  # past 2**31: ruamel's chr() overflows (fuzz seed 7777, 2189c12a8e)
+        'a: "\\U00110000"',  # one past the last code point: chr() raises ValueError
+        '- "x\\Ufffffffff',  # cut off too
+    ],
+)
+def test_an_escape_past_the_last_code_point_is_a_syntax_violation(reply: str) -> None:
+    result = check(reply, "EXPECT YAML")
+    assert not result.ok
+    assert [v.code for v in result.violations] == ["yaml.syntax"]
+    assert "names no Unicode character" in result.violations[0].message
+    with pytest.raises(HealError):
+        heal(reply, "EXPECT YAML")
+
+
+def test_the_last_code_point_is_read() -> None:
+    assert check('a: "\\U0010FFFF"', "EXPECT YAML").value == {"a": "\U0010ffff"}
