@@ -23,7 +23,7 @@ a bounded number of times.
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import fences, no_payload, outside_spans, strip_span, think_spans
 
 from . import dialect
 from .names import name_problem
@@ -67,7 +67,7 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
         if span.end > span.start and span not in seen:
             seen.add(span)
             candidates.append(span)
-    return candidates or [Span(0, len(reply))]
+    return candidates or [no_payload(reply)]  # think blocks only: no payload, never their text
 
 
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int, str]]:

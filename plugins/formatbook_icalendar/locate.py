@@ -8,7 +8,7 @@ payload is left to the core, which sets it aside. ``<think>`` blocks are never s
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import fences, no_payload, outside_think, strip_span, think_spans
 
 from .rules import WRAPPABLE
 
@@ -94,12 +94,9 @@ def locate(reply: str) -> list[Span]:
         if first >= 0:
             candidates.append(strip_span(reply, Span(first, last)))
     if not candidates:
-        rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
-        rest = [s for s in rest if s.end > s.start]
-        rest.sort(key=lambda s: s.start - s.end)
-        candidates.extend(rest)
+        candidates.extend(outside_think(reply, thoughts))
     out: list[Span] = []
     for span in candidates:
         if span.end > span.start and span not in out:
             out.append(span)
-    return out or [strip_span(reply, Span(0, len(reply)))]  # a payload never ends in white space
+    return out or [no_payload(reply)]  # think blocks only: no payload, never their text

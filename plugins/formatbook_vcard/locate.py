@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import fences, outside_think, strip_span, think_spans
 
 _TAGS = {"vcard", "vcf", "vcards"}
 _BEGIN = re.compile(r"^[ \t]*BEGIN:VCARD", re.IGNORECASE | re.MULTILINE)
@@ -76,10 +76,8 @@ def locate(reply: str) -> list[Span]:
         if span not in candidates:
             candidates.append(span)
     if not candidates:
-        rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
-        rest = [s for s in rest if s.end > s.start]
-        rest.sort(key=lambda s: s.start - s.end)
-        candidates = rest[:1] or [Span(0, len(reply))]
+        # (think blocks only: an empty payload, never their text)
+        candidates = outside_think(reply, thinks)[:1]
     return candidates
 
 

@@ -25,7 +25,7 @@ closed through), as healing reads them: the walk is linear in the reply.
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, strip_span, think_close, think_spans
+from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, outside_think, strip_span, think_close, think_spans
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 
@@ -240,7 +240,6 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
             seen.add(span)
             found.append(span)
     candidates += _placeholders_last(reply, found)
-    if not candidates:
-        whole = strip_span(reply, Span(0, len(reply)))
-        candidates.append(whole)
+    if not candidates:  # prose: the reply without its think blocks (an empty payload when it is all think)
+        candidates += outside_think(reply, thinks)[:1]
     return candidates

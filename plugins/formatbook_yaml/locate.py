@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import fences, no_payload, outside_spans, strip_span, think_spans
 
 _TAGS = {"yaml", "yml"}
 # a line that opens YAML data at the margin: an item, a marker, a flow collection, a key
@@ -140,4 +140,4 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     for span in [*tagged, *bare, *[trimmed(reply, s) for s in rest[:1]], *whole]:
         if span.end > span.start and span not in candidates:
             candidates.append(span)
-    return candidates or [Span(0, len(reply))]
+    return candidates or [no_payload(reply)]  # think blocks only: no payload, never their text
