@@ -14,7 +14,8 @@
    is prose before the table and left out; so is a last line that ends like a sentence
    with another field count than the line before it, or a blank after a delimiter where
    that line has none (``Hope this helps, let me know!``).
-4. Otherwise the reply without its think blocks.
+4. Otherwise the reply without its think blocks; a reply of think blocks only has no
+   payload (an empty span: ``csv.empty``), never the think block's text.
 
 What lies around the chosen span is set aside by the core. Linear: each line is looked at
 a bounded number of times.

@@ -2,7 +2,9 @@
 ``icalendar``, ``ical`` (or ``vcalendar``) first; else each ``BEGIN:VCALENDAR`` line
 through its ``END:VCALENDAR`` (or the end of the reply when it was cut off); else a bare
 ``BEGIN:VEVENT`` (``VTODO``, ``VJOURNAL``...) through its ``END``. Prose around the
-payload is left to the core, which sets it aside. ``<think>`` blocks are never searched.
+payload is left to the core, which sets it aside; else the reply without its think
+blocks. ``<think>`` blocks are never searched: a reply of think blocks only has no payload
+(an empty span: ``icalendar.empty``), never the think block's text.
 """
 
 from __future__ import annotations

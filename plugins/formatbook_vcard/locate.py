@@ -10,7 +10,8 @@
    When several fences hold cards, this stretch (from the first card to the last, prose
    and fence lines between them set aside by healing) comes first: one reply, every card.
 4. When none of these exists: the reply without its think blocks (so that prose gets its
-   violations: prose is not a vCard).
+   violations: prose is not a vCard); a reply of think blocks only has no payload (an
+   empty span: ``vcard.empty``), never the think block's text.
 
 Fence lines are never part of a candidate. Every scan is one linear regular expression.
 """

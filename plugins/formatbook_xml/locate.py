@@ -12,6 +12,8 @@ Candidates, best first:
    processing instructions that follow it; then each later top-level element. The
    prose around is left out (the pipeline sets it aside). A root never closed runs to
    the end of the reply (a cut-off reply: healing closes it).
+4. With no element: the reply without its think blocks (its longest stretch); a reply of
+   think blocks only has no payload (an empty span: ``xml.empty``), never their text.
 
 With the option ``root`` (the element healing wraps several roots in), top-level elements
 separated only by white space, comments or processing instructions are one payload:

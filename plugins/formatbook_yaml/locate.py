@@ -11,7 +11,8 @@
    same margin, is prose. Data that would end with a ``key:`` line over prose (``Steps:``
    over a numbered list, ``bio:`` over ``Loves maths``) is not trimmed into a key of
    null: the prose may be its value.
-3. The reply without its think blocks, whole (when it differs from 2).
+3. The reply without its think blocks, whole (when it differs from 2); a reply of think
+   blocks only has no payload (an empty span: ``yaml.empty``), never the think block's text.
 """
 
 from __future__ import annotations
