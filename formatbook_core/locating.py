@@ -83,6 +83,28 @@ def outside_spans(text_length: int, removed: list[Span]) -> list[Span]:
     return out
 
 
+def no_payload(reply: str) -> Span:
+    """The candidate of a reply with nothing outside its ``<think>`` blocks but blank space
+    (a model that only thought, or was cut off mid-thought): an empty span at its end.
+
+    A format falls back on it when it found nothing else: it judges the empty payload as
+    it judges an empty text (its ``empty`` violation), so ``check`` fails and ``heal``
+    raises ``HealError``. The whole reply is never that fallback: the text of a think
+    block would be read as the payload (``<think>a: 1`` as the YAML ``{'<think>a': 1}``).
+    """
+    return Span(len(reply), len(reply))
+
+
+def outside_think(reply: str, thinks: list[Span] | None = None) -> list[Span]:
+    """The stretches of ``reply`` outside its think blocks (``thinks``, by default
+    :func:`think_spans`), without the white space around each, longest first; when there
+    is none, ``[no_payload(reply)]``. Never empty, never a think block's text."""
+    spans = [strip_span(reply, s) for s in outside_spans(len(reply), think_spans(reply) if thinks is None else thinks)]
+    spans = [s for s in spans if s.end > s.start]
+    spans.sort(key=lambda s: s.start - s.end)  # stable: of two as long, the first first
+    return spans or [no_payload(reply)]
+
+
 @dataclass(frozen=True)
 class Fence:
     """A fenced code block: ``info`` is the info string's first word (lower case, may be
@@ -143,7 +165,8 @@ def strip_span(text: str, span: Span) -> Span:
 
 def default_locate(reply: str, names: tuple[str, ...]) -> list[Span]:
     """Fences tagged with one of ``names`` first, then untagged fences, then the reply
-    without its ``<think>`` blocks (each remaining stretch, longest first)."""
+    without its ``<think>`` blocks (each remaining stretch, longest first); for a reply
+    with nothing outside its think blocks, :func:`no_payload`."""
     wanted = {n.lower() for n in names}
     thoughts = think_spans(reply)
     # A fence inside a <think> block is a draft: scan with the blocks blanked out (same
@@ -161,4 +184,4 @@ def default_locate(reply: str, names: tuple[str, ...]) -> list[Span]:
         rest.sort(key=lambda s: s.start - s.end)
     # in order, each once (a set: a reply may hold thousands of fences)
     candidates = list(dict.fromkeys([*tagged, *bare, *rest]))
-    return candidates or [Span(0, len(reply))]
+    return candidates or [no_payload(reply)]

@@ -13,7 +13,7 @@ from typing import Any
 from .decoding import decode_reply
 from .expectations import Count, Expectations, as_expectations
 from .limits import limits_from
-from .locating import leading_think, outside_spans, think_spans
+from .locating import leading_think, outside_spans, outside_think, think_spans
 from .results import (
     Analysis,
     CheckResult,
@@ -167,7 +167,8 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     """The first located candidate that passes (healed if need be), and True; else the
     first candidate, whose violations are the ones reported, and False."""
     try:
-        spans = _spans(fmt.locate(reply, schema, **options), len(reply)) or [Span(0, len(reply))]
+        # a plugin that located nothing: the reply without its think blocks (never their text)
+        spans = _spans(fmt.locate(reply, schema, **options), len(reply)) or outside_think(reply)
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
         return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False
     first: _Candidate | None = None

@@ -14,7 +14,8 @@
    is prose before the table and left out; so is a last line that ends like a sentence
    with another field count than the line before it, or a blank after a delimiter where
    that line has none (``Hope this helps, let me know!``).
-4. Otherwise the reply without its think blocks.
+4. Otherwise the reply without its think blocks; a reply of think blocks only has no
+   payload (an empty span: ``csv.empty``), never the think block's text.
 
 What lies around the chosen span is set aside by the core. Linear: each line is looked at
 a bounded number of times.
@@ -23,7 +24,7 @@ a bounded number of times.
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import fences, no_payload, outside_spans, strip_span, think_spans
 
 from . import dialect
 from .names import name_problem
@@ -67,7 +68,7 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
         if span.end > span.start and span not in seen:
             seen.add(span)
             candidates.append(span)
-    return candidates or [Span(0, len(reply))]
+    return candidates or [no_payload(reply)]  # think blocks only: no payload, never their text
 
 
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int, str]]:

@@ -20,7 +20,7 @@ One scan with ``str.find``: linear.
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import fences, no_payload, outside_spans, strip_span, think_spans
 
 _TAGS = {"html", "htm", "xhtml"}
 
@@ -131,7 +131,7 @@ def locate(reply: str) -> list[Span]:
         rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
         rest = [s for s in rest if s.end > s.start]
         # (a reply that is all think block has no payload: an empty one, judged as such)
-        candidates = rest[:1] or [Span(len(reply), len(reply))]
+        candidates = rest[:1] or [no_payload(reply)]
     out: list[Span] = []
     seen: set[Span] = set()
     for span in candidates:

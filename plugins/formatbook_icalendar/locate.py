@@ -3,13 +3,15 @@
 only white space between them, as one stream, then each ``BEGIN:VCALENDAR`` line
 through its ``END:VCALENDAR`` (or the end of the reply when it was cut off); else a bare
 ``BEGIN:VEVENT`` (``VTODO``, ``VJOURNAL``...) through its ``END``. Prose around the
-payload is left to the core, which sets it aside. ``<think>`` blocks are never searched.
+payload is left to the core, which sets it aside; else the reply without its think
+blocks. ``<think>`` blocks are never searched: a reply of think blocks only has no payload
+(an empty span: ``icalendar.empty``), never the think block's text.
 """
 
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import fences, no_payload, outside_think, strip_span, think_spans
 
 from .rules import WRAPPABLE
 
@@ -118,12 +120,9 @@ def locate(reply: str) -> list[Span]:
         if first >= 0:
             candidates.append(strip_span(reply, Span(first, last)))
     if not candidates:
-        rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
-        rest = [s for s in rest if s.end > s.start]
-        rest.sort(key=lambda s: s.start - s.end)
-        candidates.extend(rest)
+        candidates.extend(outside_think(reply, thoughts))
     out: list[Span] = []
     for span in candidates:
         if span.end > span.start and span not in out:
             out.append(span)
-    return out or [strip_span(reply, Span(0, len(reply)))]  # a payload never ends in white space
+    return out or [no_payload(reply)]  # think blocks only: no payload, never their text

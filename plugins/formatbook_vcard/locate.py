@@ -11,7 +11,8 @@
    When several fences hold cards, this stretch (from the first card to the last, prose
    and fence lines between them set aside by healing) comes first: one reply, every card.
 4. When none of these exists: the reply without its think blocks (so that prose gets its
-   violations: prose is not a vCard).
+   violations: prose is not a vCard); a reply of think blocks only has no payload (an
+   empty span: ``vcard.empty``), never the think block's text.
 
 Fence lines are never part of a candidate. Every scan is one linear regular expression.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 import re
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import fences, outside_think, strip_span, think_spans
 
 _TAGS = {"vcard", "vcf", "vcards"}
 _BEGIN = re.compile(r"^[ \t]*BEGIN:VCARD", re.IGNORECASE | re.MULTILINE)
@@ -84,10 +85,8 @@ def locate(reply: str) -> list[Span]:
         if span not in candidates:
             candidates.append(span)
     if not candidates:
-        rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
-        rest = [s for s in rest if s.end > s.start]
-        rest.sort(key=lambda s: s.start - s.end)
-        candidates = rest[:1] or [Span(0, len(reply))]
+        # (think blocks only: an empty payload, never their text)
+        candidates = outside_think(reply, thinks)[:1]
     return candidates
 
 

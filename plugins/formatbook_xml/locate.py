@@ -12,6 +12,8 @@ Candidates, best first:
    processing instructions that follow it; then each later top-level element. The
    prose around is left out (the pipeline sets it aside). A root never closed runs to
    the end of the reply (a cut-off reply: healing closes it).
+4. With no element: the reply without its think blocks (its longest stretch); a reply of
+   think blocks only has no payload (an empty span: ``xml.empty``), never their text.
 
 With the option ``root`` (the element healing wraps several roots in), top-level elements
 separated only by white space, comments or processing instructions are one payload:
@@ -25,7 +27,7 @@ closed through), as healing reads them: the walk is linear in the reply.
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, strip_span, think_close, think_spans
+from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, outside_think, strip_span, think_close, think_spans
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 
@@ -240,7 +242,6 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
             seen.add(span)
             found.append(span)
     candidates += _placeholders_last(reply, found)
-    if not candidates:
-        whole = strip_span(reply, Span(0, len(reply)))
-        candidates.append(whole)
+    if not candidates:  # prose: the reply without its think blocks (an empty payload when it is all think)
+        candidates += outside_think(reply, thinks)[:1]
     return candidates

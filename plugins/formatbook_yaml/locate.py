@@ -11,7 +11,8 @@
    same margin, is prose. Data that would end with a ``key:`` line over prose (``Steps:``
    over a numbered list, ``bio:`` over ``Loves maths``) is not trimmed into a key of
    null: the prose may be its value.
-3. The reply without its think blocks, whole (when it differs from 2).
+3. The reply without its think blocks, whole (when it differs from 2); a reply of think
+   blocks only has no payload (an empty span: ``yaml.empty``), never the think block's text.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import re
 from collections.abc import Callable
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import fences, no_payload, outside_spans, strip_span, think_spans
 
 _TAGS = {"yaml", "yml"}
 # a line that opens YAML data at the margin: an item, a marker, a flow collection, a key
@@ -140,4 +141,4 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     for span in [*tagged, *bare, *[trimmed(reply, s) for s in rest[:1]], *whole]:
         if span.end > span.start and span not in candidates:
             candidates.append(span)
-    return candidates or [Span(0, len(reply))]
+    return candidates or [no_payload(reply)]  # think blocks only: no payload, never their text

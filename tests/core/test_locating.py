@@ -203,8 +203,10 @@ def test_spans_point_into_the_reply_as_received():
 
 def test_empty_and_blank_replies_give_one_candidate():
     assert default_locate("", ("json",)) == [Span(0, 0)]
-    assert default_locate(" \n ", ("json",)) == [Span(0, 3)]
-    assert default_locate("<think>only thoughts</think>", ("json",)) == [Span(0, 28)]
+    # nothing but blank space and think blocks: no payload, an empty span at the end
+    # (never the think block's text, issue 9)
+    assert default_locate(" \n ", ("json",)) == [Span(3, 3)]
+    assert default_locate("<think>only thoughts</think>", ("json",)) == [Span(28, 28)]
 
 
 def test_no_duplicate_candidates():

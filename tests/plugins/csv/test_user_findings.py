@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import check
+from formatbook_core import HealError, check, heal
 
 
 @pytest.mark.parametrize(
@@ -35,3 +35,26 @@ def test_prose_after_the_table_and_a_cut_off_row_are_still_handled(reply: str, r
     result = check(reply, "EXPECT CSV")
     assert result.ok
     assert result.value == rows
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "<think>a,b\n1,2",  # was ok, [{'<think>a': '1', 'b': '2'}]
+        "<think>a,b\n1,2</think>\n\n",  # was ok, [{'<think>a': '1', 'b': '2</think>'}]
+        '<think>";a\na\t',  # fuzz repro csv-heal_idempotent-05d82c66dd: healed to '"<think>""",a\na,'
+    ],
+)
+def test_a_reply_of_think_blocks_only_is_no_csv(reply: str) -> None:
+    # issue 9: the think block's text is never read as the table
+    result = check(reply, "EXPECT CSV")
+    assert not result.ok and [v.code for v in result.violations] == ["csv.empty"]
+    with pytest.raises(HealError):
+        heal(reply, "EXPECT CSV")
+
+
+def test_a_quoted_field_holding_a_think_tag_fails_rather_than_passing_cut() -> None:
+    # '<think>' inside a quoted field opens a think block for every format (it runs to the
+    # end of the reply): the table is cut there and fails; it never passes without its rows
+    result = check('a,b\n"<think>",2\n3,4', "EXPECT CSV")
+    assert not result.ok and [v.code for v in result.violations] == ["csv.no_data"]

@@ -160,14 +160,16 @@ def test_a_last_line_cut_off_inside_its_name_is_removed_not_glued_to_the_value_b
     assert any(s.text == "DTST" for s in healed.set_aside)
 
 
-def test_heal_is_idempotent_when_the_whole_reply_is_an_unclosed_think_block():
-    # found by the short fuzz pass (seed 2026): the fallback span kept the reply's final
-    # line break, so the first heal wrote a final CRLF the second (located) one dropped
+def test_a_reply_that_is_an_unclosed_think_block_has_no_calendar():
+    # found by the short fuzz pass (seed 2026), when the fallback span was the whole reply
+    # and heal read the think block's text as the calendar; a reply of think blocks only has
+    # no payload (issue 9): heal raises, as check fails
     reply = (
         "<think>BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:1\nDTSTART;TZID=America/New_York:19970101T180000\n"
         "END:VEVENT\nEND:V<think>CALENDAR\n"
     )
     exp = "EXPECT ICALENDAR now=20260101T000000Z"
-    first = formatbook_core.heal(reply, exp)
-    second = formatbook_core.heal(first.text, exp)
-    assert second.text == first.text and second.repairs == ()
+    assert [v.code for v in formatbook_core.check(reply, exp).violations] == ["icalendar.empty"]
+    with pytest.raises(HealError) as info:
+        formatbook_core.heal(reply, exp)
+    assert info.value.violations[0].code == "icalendar.empty"

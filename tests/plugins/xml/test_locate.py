@@ -76,3 +76,19 @@ def test_locate_is_linear_on_many_mentions_in_sentences():
     reply = "x <b> x " * 20_000 + "<root>ok</root>"
     spans = XML.locate(reply)
     assert spans and len(spans) <= 2
+
+
+@pytest.mark.parametrize("reply", ["<think><a/>", "<think><a/></think>\n ", "<thinking>x</thinking><reasoning><a/>"])
+def test_a_reply_of_think_blocks_only_is_no_element(reply: str) -> None:
+    # issue 9: it was the element <think> (or a <root> healing wrapped around the blocks)
+    for expect in ("EXPECT XML", "EXPECT XML root=answer"):
+        if "reasoning" in reply and "root" in expect:
+            continue  # with root, <reasoning> is an element of the payload (below)
+        result = check(reply, expect)
+        assert not result.ok and [v.code for v in result.violations] == ["xml.empty"], expect
+
+
+def test_with_root_a_reasoning_element_is_still_the_payload() -> None:
+    assert check("<reasoning><a/></reasoning>", "EXPECT XML").violations[0].code == "xml.empty"
+    result = check("<think>x</think>\n<reasoning><a/></reasoning>", "EXPECT XML root=answer")
+    assert result.ok and result.text == "<reasoning><a/></reasoning>"
