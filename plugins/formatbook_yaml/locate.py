@@ -11,7 +11,9 @@
    same margin, is prose. Data that would end with a ``key:`` line over prose (``Steps:``
    over a numbered list, ``bio:`` over ``Loves maths``) is not trimmed into a key of
    null: the prose may be its value.
-3. The reply without its think blocks, whole (when it differs from 2).
+3. The reply without its think blocks, whole (when it differs from 2), unless every
+   line 2 set aside reads as a sentence: prose is never read as data, not even as a
+   fallback ("Here is the list:" over a list that does not heal is no key).
 """
 
 from __future__ import annotations
@@ -132,12 +134,16 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     rest = [s for s in rest if s.end > s.start]
     rest.sort(key=lambda s: s.start - s.end)
     whole = rest[:1]
-    if whole and not tagged and is_valid(reply[whole[0].start : whole[0].end]):
-        inner = trimmed(reply, whole[0])
+    inner = [trimmed(reply, s) for s in whole]
+    if whole and inner[0] != whole[0] and _sentences_around(reply, whole[0], inner[0]):
+        # the lines cut off read as sentences: prose, never data. The whole reply is no
+        # candidate, valid or healed (a heading "Here is the list:" read as a key, and
+        # healing's text located again without it: two values for one reply)
+        whole = []
+    elif whole and not tagged and is_valid(reply[whole[0].start : whole[0].end]):
         # a valid reply keeps its first and last lines unless they read as sentences
-        if inner == whole[0] or not _sentences_around(reply, whole[0], inner):
-            return whole
-    for span in [*tagged, *bare, *[trimmed(reply, s) for s in rest[:1]], *whole]:
+        return whole
+    for span in [*tagged, *bare, *inner, *whole]:
         if span.end > span.start and span not in candidates:
             candidates.append(span)
     return candidates or [Span(0, len(reply))]

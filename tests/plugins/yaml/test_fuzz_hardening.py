@@ -1,0 +1,52 @@
+"""Fuzz findings of issue 9 (heal idempotence, the strict guard), each checked by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+import formatbook_core
+from formatbook_core import check, get_format
+
+FMT = get_format("yaml")
+
+
+def _heal_twice(reply: str) -> tuple[str, formatbook_core.Healed]:
+    first = formatbook_core.heal(reply, "EXPECT YAML")
+    return first.text, formatbook_core.heal(first.text, "EXPECT YAML")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "a a a:\n- a\na",  # fuzz repro yaml-heal_idempotent-197e496567
+        "Here is the list:\n- a\n- b\nc",
+        "Here is the list:\n- a\n-b: [",
+    ],
+)
+def test_a_heading_set_aside_as_prose_is_never_read_as_a_key(reply: str) -> None:
+    # locate sets "Here is the list:" aside (a sentence: three words, a colon); the
+    # list under it does not heal ('c' after the list: no cut explains it). The whole
+    # reply was then healed as a fallback, the heading read as a key: ok=True with
+    # {'Here is the list': ['a', 'b']}, 'c' dropped as "cut off"; and heal's text,
+    # located again, lost the heading: heal(heal(x)) == ['a', 'b'] != heal(x).
+    assert FMT.locate(reply)[0].start == reply.index("\n") + 1
+    result = check(reply, "EXPECT YAML")
+    assert not result.ok
+    assert [v.code for v in result.violations] == ["yaml.ambiguous"]
+    with pytest.raises(formatbook_core.HealError):
+        formatbook_core.heal(reply, "EXPECT YAML")
+
+
+def test_a_valid_reply_under_a_heading_heals_to_its_list_once() -> None:
+    text, again = _heal_twice("a a a:\n- a")
+    assert text == "- a"
+    assert again.text == "- a" and again.repairs == ()
+    result = check("Here is the list:\n- a\n- b", "EXPECT YAML")
+    assert result.ok and result.value == ["a", "b"]
+
+
+def test_a_key_line_that_is_no_sentence_is_still_data() -> None:
+    # two words, a colon: a key (not trimmed), so the whole reply heals as before
+    result = check("my list:\n- a\n- b\nc", "EXPECT YAML")
+    assert result.ok and result.value == {"my list": ["a", "b"]}
+    assert [r.kind for r in result.repairs] == ["truncated_line"]
