@@ -71,13 +71,19 @@ def heal(fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any]
 
 
 def _ends_as_given(fmt: Any, given: str, healed: str, options: dict[str, Any]) -> str:
-    """``healed`` without the line break a removed last line left behind, when ``given``
-    ended without one (so that healing the result again changes nothing: the located
-    payload never ends in white space), unless that line break is data (a ``|+`` block
-    scalar keeps its trailing line breaks)."""
-    if not given or given[-1] in "\r\n" or healed[-1:] not in ("\r", "\n"):
+    """``healed`` without the white space a removed line (a stray marker, a cut-off last
+    line) left at an end where ``given`` had none, so that healing the result again
+    changes nothing: a located payload never starts or ends with white space
+    (``locating.strip_span``, ``str.isspace``), so healing's text must not either. Kept
+    when that white space is data (a ``|+`` block scalar keeps its trailing line breaks)
+    or when the text does not read the same without it."""
+    if not given or not healed:
         return healed
-    trimmed = healed.rstrip("\r\n")
+    start = 0 if given[0].isspace() else len(healed) - len(healed.lstrip())
+    end = len(healed) if given[-1].isspace() else len(healed.rstrip())
+    if (start, end) == (0, len(healed)) or start >= end:
+        return healed
+    trimmed = healed[start:end]
     before, after = fmt.analyze(healed, None, **options), fmt.analyze(trimmed, None, **options)
     if after.ok and before.ok and after.value == before.value:
         return trimmed

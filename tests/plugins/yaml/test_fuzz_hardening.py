@@ -50,3 +50,27 @@ def test_a_key_line_that_is_no_sentence_is_still_data() -> None:
     result = check("my list:\n- a\n- b\nc", "EXPECT YAML")
     assert result.ok and result.value == {"my list": ["a", "b"]}
     assert [r.kind for r in result.repairs] == ["truncated_line"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "healed"),
+    [
+        (":\n a\na\n \n...", ":\n a\n a"),  # fuzz repro yaml-heal_idempotent-dab02e2345
+        ("name: Ada\n  age: 3\n \n---", "name: Ada\nage: 3"),
+        ("a: 1\n\t\n---", "a: 1"),
+    ],
+)
+def test_a_removed_marker_leaves_no_white_space_at_the_end(reply: str, healed: str) -> None:
+    # removing the stray marker left the blank line before it (' ' or a tab): the healed
+    # text ended in white space, which locate strips from a payload, so a second heal
+    # gave another text. A located payload never ends in white space; healing's text
+    # must not either when the value reads the same without it.
+    text, again = _heal_twice(reply)
+    assert text == healed
+    assert again.text == healed and again.repairs == ()
+
+
+def test_a_given_text_ending_in_white_space_keeps_it() -> None:
+    # only white space healing left behind is removed: heal called on a text that ends
+    # with a line break (not a located payload) keeps it
+    assert FMT.heal("a: 1\n---\n").text == "a: 1\n"
