@@ -74,3 +74,49 @@ def test_a_given_text_ending_in_white_space_keeps_it() -> None:
     # only white space healing left behind is removed: heal called on a text that ends
     # with a line break (not a located payload) keeps it
     assert FMT.heal("a: 1\n---\n").text == "a: 1\n"
+
+
+def _stopped_at(reply: str, chunks: list[int]) -> int | None:
+    guard = formatbook_core.StreamGuard("EXPECT YAML", strict=True)
+    fed = 0
+    for n in chunks:
+        piece = reply[fed : fed + n]
+        fed += len(piece)
+        if piece and not guard.feed(piece):
+            return fed
+    return None
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        (":\u2028\n", {"": None}),  # fuzz repro yaml-guard_agrees-609db6060e, chunks [2, 1]
+        ("a: 1\n\u2028\n", {"a": 1}),
+        ("a:\u00a0\n \n\u3000\n", {"a": None}),
+        ("- x\n-\u2029\n", ["x", None]),
+    ],
+)
+def test_white_space_check_strips_at_the_end_does_not_stop_the_strict_guard(reply: str, value: object) -> None:
+    # check() strips white space around the payload as str.isspace says (U+2028, U+00A0,
+    # U+3000 too); YAML 1.2 reads those as text, so the strict checker refused ':\u2028'
+    # (a bare scalar) when its line ended, though check() reads ':' and passes
+    result = check(reply, "EXPECT YAML")
+    assert result.ok and result.value == value and result.repairs == []
+    for chunks in ([1] * len(reply), [len(reply)], [2, len(reply)]):
+        assert _stopped_at(reply, chunks) is None
+    checker = FMT.stream()
+    for ch in reply:
+        assert checker.feed(ch)
+    assert checker.finish()
+
+
+@pytest.mark.parametrize(
+    ("reply", "stop"),
+    [
+        (":\u2028\nb: 2\n", 4),  # 'b' shows ':\u2028' is inside the payload: a bare scalar
+        ("a: 1\n\u2028\nb: 2\n", 8),
+    ],
+)
+def test_a_held_line_is_judged_as_soon_as_text_follows_it(reply: str, stop: int) -> None:
+    assert not check(reply, "EXPECT YAML").ok
+    assert _stopped_at(reply, [1] * len(reply)) == stop
