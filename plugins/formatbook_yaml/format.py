@@ -8,7 +8,6 @@ from typing import Any
 from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
 from formatbook_core.data_schema import JsonSchema, load_schema
 from formatbook_core.limits import limits_from
-from formatbook_core.locating import strip_span
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -103,8 +102,6 @@ class YamlFormat(AnalyzingFormat):
         js = self._schema(schema, options) if strict else None
 
         def finish(text: str) -> StreamStatus:
-            # the text as check() takes a payload: without white space at its end
-            text = text[: strip_span(text, Span(0, len(text))).end]
             try:
                 if strict:
                     analysis = self.analyze(text, js, **options)

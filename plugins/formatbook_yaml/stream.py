@@ -3,8 +3,7 @@ so each character is read a bounded number of times, never the prefix again per 
 
 The strict checker turns falsy as soon as a complete line shows what no continuation can
 fix (see :mod:`.lines`); the line still being written is judged when it ends. ``finish``
-loads the whole text once, as ``is_valid`` does, without the white space ``check()``
-strips from the end of a payload.
+loads the whole text once, as ``is_valid`` does.
 
 White space around a payload is what :func:`formatbook_core.locating.strip_span` strips
 (``str.isspace``): more than YAML's spaces and tabs (U+2028 LINE SEPARATOR, U+0085,
