@@ -74,9 +74,11 @@ def _ends_as_given(fmt: Any, given: str, healed: str, options: dict[str, Any]) -
     """``healed`` without the white space a removed line (a stray marker, a cut-off last
     line) left at an end where ``given`` had none, so that healing the result again
     changes nothing: a located payload never starts or ends with white space
-    (``locating.strip_span``, ``str.isspace``), so healing's text must not either. Kept
-    when that white space is data (a ``|+`` block scalar keeps its trailing line breaks)
-    or when the text does not read the same without it."""
+    (``locating.strip_span``, ``str.isspace``), so healing's text must not either. That
+    holds even where the white space is data (the last line break of a ``|`` block
+    scalar, the kept ones of ``|+``): ``check()`` never reads it at a payload's end.
+    Kept only when the text without it is not valid (leading white space may be the
+    indentation of every line)."""
     if not given or not healed:
         return healed
     start = 0 if given[0].isspace() else len(healed) - len(healed.lstrip())
@@ -84,7 +86,4 @@ def _ends_as_given(fmt: Any, given: str, healed: str, options: dict[str, Any]) -
     if (start, end) == (0, len(healed)) or start >= end:
         return healed
     trimmed = healed[start:end]
-    before, after = fmt.analyze(healed, None, **options), fmt.analyze(trimmed, None, **options)
-    if after.ok and before.ok and after.value == before.value:
-        return trimmed
-    return healed
+    return trimmed if fmt.analyze(trimmed, None, **options).ok else healed
