@@ -1,6 +1,7 @@
 """Where the YAML sits in a reply: the candidate payloads, best first.
 
-1. Fenced blocks tagged ``yaml`` or ``yml`` (any case), then untagged fenced blocks.
+1. Fenced blocks tagged ``yaml`` or ``yml`` (any case), then untagged fenced blocks;
+   a block's first and last lines that read as sentences are prose, as in 2.
 2. The reply (outside ``<think>`` blocks) with its leading and trailing prose set
    aside: lines before the first line that opens YAML data (a ``key:`` line, a ``- ``
    item, ``---``, a ``{``/``[`` line) and lines after the last line of the data (a line
@@ -26,9 +27,11 @@ from formatbook_core.locating import fences, outside_spans, strip_span, think_sp
 
 _TAGS = {"yaml", "yml"}
 # a line that opens YAML data at the margin: an item, a marker, a flow collection, a key
-# (a word or a quoted key, then ": " or ":" at the end); linear: no nested quantifiers
+# (a word or a quoted key, then ": " or ":" at the end; a plain key may hold a ':' that no
+# space follows, as YAML reads "a::" and "http://x: 1"); linear: each repetition is one
+# character (a ':' only with a lookahead of one), at most 200 of them from a line start
 _DATA = re.compile(
-    r"""(?:-(?:[ \t]|$)|---|\{|\[|"[^"\n]{0,200}"[ \t]*:(?:[ \t]|$)|'[^'\n]{0,200}'[ \t]*:(?:[ \t]|$)|[^\s:#"'\-\[\]{}][^:\n]{0,200}?:(?:[ \t]|$))"""
+    r"""(?:-(?:[ \t]|$)|---|\{|\[|"[^"\n]{0,200}"[ \t]*:(?:[ \t]|$)|'[^'\n]{0,200}'[ \t]*:(?:[ \t]|$)|[^\s:#"'\-\[\]{}](?:[^:\n]|:(?=[^ \t\n])){0,200}?:(?:[ \t]|$))"""
 )
 
 
@@ -116,6 +119,14 @@ def _sentences_around(reply: str, outer: Span, inner: Span) -> bool:
     return True
 
 
+def _without_sentences(text: str, body: Span) -> Span:
+    """A fenced ``body`` without the first and last lines the reply would lose as prose
+    (when every line cut reads as a sentence): the payload healing gives is the text a
+    reply without the fence would give, so healing it again changes nothing."""
+    inner = trimmed(text, body)
+    return inner if inner != body and _sentences_around(text, body, inner) else body
+
+
 def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     """Candidate spans of ``reply``, best first (see the module doc)."""
     thoughts = think_spans(reply)
@@ -128,8 +139,8 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     candidates: list[Span] = []
     # a body is trimmed in the blanked text: a think block that ends it (an unclosed one
     # runs to the end) is no part of the payload, as heal's second pass would find
-    tagged = [strip_span(blanked, f.body) for f in blocks if f.info in _TAGS]
-    bare = [strip_span(blanked, f.body) for f in blocks if f.info == ""]
+    tagged = [_without_sentences(blanked, strip_span(blanked, f.body)) for f in blocks if f.info in _TAGS]
+    bare = [_without_sentences(blanked, strip_span(blanked, f.body)) for f in blocks if f.info == ""]
     rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
     rest = [s for s in rest if s.end > s.start]
     rest.sort(key=lambda s: s.start - s.end)

@@ -104,10 +104,28 @@ def test_white_space_check_strips_at_the_end_does_not_stop_the_strict_guard(repl
     assert result.ok and result.value == value and result.repairs == []
     for chunks in ([1] * len(reply), [len(reply)], [2, len(reply)]):
         assert _stopped_at(reply, chunks) is None
+    # the format's own checker holds the line too; its finish() is is_valid on the text
+    # as given (YAML 1.2: ':\u2028' is a bare scalar), as the contract asks
     checker = FMT.stream()
     for ch in reply:
         assert checker.feed(ch)
-    assert checker.finish()
+    assert bool(checker.finish()) is FMT.is_valid(reply) is False
+
+
+@pytest.mark.parametrize("text", ["[]\u00a0", "-\t-\x85", "[\n#\u2028"])
+def test_the_checkers_finish_reads_the_text_as_is_valid_and_heal_do(text: str) -> None:
+    # found by fuzz --seed 501 while finish() stripped white space as check() does:
+    # the contract wants finish() to agree with is_valid (strict) and heal (relaxed)
+    strict, relaxed = FMT.stream(), FMT.stream(strict=False)
+    strict.feed(text)
+    relaxed.feed(text)
+    assert bool(strict.finish()) is FMT.is_valid(text)
+    healed = True
+    try:
+        FMT.heal(text)
+    except formatbook_core.HealError:
+        healed = False
+    assert bool(relaxed.finish()) is healed
 
 
 @pytest.mark.parametrize(
@@ -120,3 +138,41 @@ def test_white_space_check_strips_at_the_end_does_not_stop_the_strict_guard(repl
 def test_a_held_line_is_judged_as_soon_as_text_follows_it(reply: str, stop: int) -> None:
     assert not check(reply, "EXPECT YAML").ok
     assert _stopped_at(reply, [1] * len(reply)) == stop
+
+
+@pytest.mark.parametrize(
+    ("reply", "healed", "value"),
+    [
+        # fuzz --seed 501: the block scalar's last line break was kept, as data; the
+        # next locate stripped it (': |\n a\n a')
+        (": |\n a\na\n \n...", ": |\n a\n a", {"": "a\na"}),
+        ("a: |+\n  x\n\n---", "a: |+\n  x", {"a": "x"}),
+    ],
+)
+def test_white_space_at_the_end_is_removed_even_when_it_was_data(reply: str, healed: str, value: object) -> None:
+    # check() never reads white space at a payload's end (locate strips it): the value
+    # of heal's text is the value check() gives it
+    text, again = _heal_twice(reply)
+    assert text == healed
+    assert again.text == healed and again.repairs == ()
+    assert check(reply, "EXPECT YAML").value == value == check(healed, "EXPECT YAML").value
+
+
+@pytest.mark.parametrize(
+    ("reply", "payload", "value"),
+    [
+        # fuzz --seed 501 (yaml-heal_idempotent-b4a3198f65): 'a::' (key 'a:', YAML reads
+        # it so) was trimmed as a sentence ending in ':' once the fence was gone
+        ("~~~\na: a\na::", "a: a\na::", {"a": "a", "a:": None}),
+        ("name: x\nurl: http://x.org\nhttp://y.org: 2", "name: x\nurl: http://x.org\nhttp://y.org: 2", None),
+        # a fenced body's heading reads as prose, as without the fence
+        ("```yaml\nHere is the list:\n- a\n- b\n```", "- a\n- b", ["a", "b"]),
+        ("```\nHere is the list:\n- a\n```\nThat is all.", "- a", ["a"]),
+    ],
+)
+def test_a_fenced_payload_reads_as_it_does_without_its_fence(reply: str, payload: str, value: object) -> None:
+    text, again = _heal_twice(reply)
+    assert text == payload
+    assert again.text == payload and again.repairs == ()
+    if value is not None:
+        assert check(reply, "EXPECT YAML").value == value == check(payload, "EXPECT YAML").value
