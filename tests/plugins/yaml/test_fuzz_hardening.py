@@ -6,6 +6,7 @@ import pytest
 
 import formatbook_core
 from formatbook_core import check, get_format
+from formatbook_yaml.loading import load
 
 FMT = get_format("yaml")
 
@@ -176,3 +177,31 @@ def test_a_fenced_payload_reads_as_it_does_without_its_fence(reply: str, payload
     assert again.text == payload and again.repairs == ()
     if value is not None:
         assert check(reply, "EXPECT YAML").value == value == check(payload, "EXPECT YAML").value
+
+
+@pytest.mark.parametrize(
+    ("reply", "parser_reads"),
+    [
+        ("a: x\x85y", "x y"),  # YAML 1.2: 'x\x85y'
+        ('a: "x\u2028 y"', "x\u2028y"),  # YAML 1.2: 'x\u2028 y'
+        ("a: x\u2029 y", "x\u2029y"),
+        ("a: x\u2028y", "x\u2028y"),  # the same in both, refused all the same: one rule
+    ],
+)
+def test_a_yaml_1_1_line_break_is_refused_as_two_readings(reply: str, parser_reads: str) -> None:
+    # ruamel's reader breaks lines at U+0085/U+2028/U+2029 (YAML 1.1) and folds the white
+    # space around them; the line scanner, the stream's checker, reads YAML 1.2, where they
+    # are characters. One rule in the scanner serves is_valid and the stream alike.
+    docs, _ = load(reply, max_depth=10, many=False)
+    assert docs[0].value == {"a": parser_reads}
+    result = check(reply, "EXPECT YAML")
+    assert not result.ok
+    assert [v.code for v in result.violations] == ["yaml.ambiguous"]
+    assert "reads two ways" in result.violations[0].message
+    assert not FMT.can_be_valid(reply + "\n")
+    assert _stopped_at(reply + "\n", [1] * (len(reply) + 1)) == len(reply) + 1
+
+
+def test_an_escaped_line_separator_is_read_as_written() -> None:
+    result = check('a: "x\\Ly"', "EXPECT YAML")
+    assert result.ok and result.value == {"a": "x\u2028y"}
