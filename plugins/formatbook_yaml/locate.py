@@ -1,7 +1,7 @@
 """Where the YAML sits in a reply: the candidate payloads, best first.
 
 1. Fenced blocks tagged ``yaml`` or ``yml`` (any case), then untagged fenced blocks;
-   a block's first and last lines that read as sentences are prose, as in 2.
+   each gives the candidates its text gives without the fence (2 and 3 on its body).
 2. The reply (outside ``<think>`` blocks) with its leading and trailing prose set
    aside: lines before the first line that opens YAML data (a ``key:`` line, a ``- ``
    item, ``---``, a ``{``/``[`` line) and lines after the last line of the data (a line
@@ -12,9 +12,10 @@
    same margin, is prose. Data that would end with a ``key:`` line over prose (``Steps:``
    over a numbered list, ``bio:`` over ``Loves maths``) is not trimmed into a key of
    null: the prose may be its value.
-3. The reply without its think blocks, whole (when it differs from 2), unless every
-   line 2 set aside reads as a sentence: prose is never read as data, not even as a
-   fallback ("Here is the list:" over a list that does not heal is no key).
+3. The reply without its think blocks, whole (when it differs from 2), unless it is not
+   valid and 2 set a heading aside (lines that read as sentences before the data): healing
+   never turns "Here is the list:" into a key. A valid reply is the only candidate when
+   the lines 2 would set aside do not all read as sentences.
 """
 
 from __future__ import annotations
@@ -108,23 +109,37 @@ def trimmed(reply: str, span: Span) -> Span:
     return strip_span(reply, Span(start, end))
 
 
-def _sentences_around(reply: str, outer: Span, inner: Span) -> bool:
-    """Every non-blank line cut off by ``inner`` reads as a sentence (three words or more,
-    or an ending in . ! ? :)."""
-    cut = reply[outer.start : inner.start] + "\n" + reply[inner.end : outer.end]
-    for line in cut.split("\n"):
+def _sentences(text: str) -> bool:
+    """Every non-blank line of ``text`` reads as a sentence (three words or more, or an
+    ending in . ! ? :)."""
+    for line in text.split("\n"):
         line = line.strip()
         if line and len(line.split()) < 3 and not line.endswith((".", "!", "?", ":")):
             return False
     return True
 
 
-def _without_sentences(text: str, body: Span) -> Span:
-    """A fenced ``body`` without the first and last lines the reply would lose as prose
-    (when every line cut reads as a sentence): the payload healing gives is the text a
-    reply without the fence would give, so healing it again changes nothing."""
-    inner = trimmed(text, body)
-    return inner if inner != body and _sentences_around(text, body, inner) else body
+def _sentences_around(reply: str, outer: Span, inner: Span) -> bool:
+    """Every non-blank line cut off by ``inner`` reads as a sentence."""
+    return _sentences(reply[outer.start : inner.start] + "\n" + reply[inner.end : outer.end])
+
+
+def _payloads(text: str, span: Span, inner: Span, valid: bool) -> list[Span]:
+    """``span`` (a fenced body, or the reply) and ``inner`` (it trimmed), best first.
+
+    A valid text keeps its first and last lines unless they read as sentences; then the
+    text without them comes first and the text as written after it. A text that is not
+    valid is tried trimmed, then whole (for healing), unless a heading was set aside
+    before it ("Here is the list:", lines that read as sentences): healing never turns
+    that heading into a key (``{'Here is the list': ['a']}``, a cut-off line dropped),
+    which the healed text, located again, would lose (two values for one reply)."""
+    if inner == span:
+        return [span]
+    if valid:
+        return [inner, span] if _sentences_around(text, span, inner) else [span]
+    if inner.start > span.start and _sentences(text[span.start : inner.start]):
+        return [inner]
+    return [inner, span]
 
 
 def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
@@ -138,23 +153,29 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     blocks = fences(blanked)
     candidates: list[Span] = []
     # a body is trimmed in the blanked text: a think block that ends it (an unclosed one
-    # runs to the end) is no part of the payload, as heal's second pass would find
-    tagged = [_without_sentences(blanked, strip_span(blanked, f.body)) for f in blocks if f.info in _TAGS]
-    bare = [_without_sentences(blanked, strip_span(blanked, f.body)) for f in blocks if f.info == ""]
+    # runs to the end) is no part of the payload, as heal's second pass would find. A
+    # body gives the candidates the same text gives without its fence, so that healing
+    # the payload it gives again changes nothing
+    tagged: list[Span] = []
+    bare: list[Span] = []
+    for f in blocks:
+        if f.info in _TAGS or f.info == "":
+            body = strip_span(blanked, f.body)
+            inner = trimmed(blanked, body)
+            valid = inner != body and is_valid(blanked[body.start : body.end])
+            (tagged if f.info in _TAGS else bare).extend(_payloads(blanked, body, inner, valid))
     rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
     rest = [s for s in rest if s.end > s.start]
     rest.sort(key=lambda s: s.start - s.end)
-    whole = rest[:1]
-    inner = [trimmed(reply, s) for s in whole]
-    if whole and inner[0] != whole[0] and _sentences_around(reply, whole[0], inner[0]):
-        # the lines cut off read as sentences: prose, never data. The whole reply is no
-        # candidate, valid or healed (a heading "Here is the list:" read as a key, and
-        # healing's text located again without it: two values for one reply)
-        whole = []
-    elif whole and not tagged and is_valid(reply[whole[0].start : whole[0].end]):
-        # a valid reply keeps its first and last lines unless they read as sentences
-        return whole
-    for span in [*tagged, *bare, *inner, *whole]:
+    outer: list[Span] = []
+    if rest:
+        whole = rest[0]
+        inner = trimmed(reply, whole)
+        valid = is_valid(reply[whole.start : whole.end])
+        outer = _payloads(reply, whole, inner, valid)
+        if valid and not tagged and outer == [whole]:
+            return outer
+    for span in [*tagged, *bare, *outer]:
         if span.end > span.start and span not in candidates:
             candidates.append(span)
     return candidates or [Span(0, len(reply))]

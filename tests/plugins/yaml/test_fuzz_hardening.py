@@ -205,3 +205,33 @@ def test_a_yaml_1_1_line_break_is_refused_as_two_readings(reply: str, parser_rea
 def test_an_escaped_line_separator_is_read_as_written() -> None:
     result = check('a: "x\\Ly"', "EXPECT YAML")
     assert result.ok and result.value == {"a": "x\u2028y"}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Steps to reproduce:\n- click\n- wait\nExpected: crash",
+        "```yaml\nSteps to reproduce:\n- click\n- wait\nExpected: crash\n```",
+    ],
+)
+def test_a_reply_valid_as_written_keeps_its_heading_when_the_rest_alone_fails(reply: str) -> None:
+    # the heading is set aside only for a reading that passes: '- click\n- wait\nExpected:
+    # crash' alone is no YAML, the text as written is (nothing healed, so heal's text is
+    # the reply's own and locating it again gives it back)
+    result = check(reply, "EXPECT YAML")
+    assert result.ok
+    assert result.value == {"Steps to reproduce": ["click", "wait"], "Expected": "crash"}
+    text, again = _heal_twice(reply)
+    assert again.text == text and again.repairs == ()
+
+
+def test_a_long_key_line_read_as_a_sentence_heals_once() -> None:
+    # fuzz --seed 503 (yaml-heal_idempotent-52c5f25a04): a key of 204 letters and a word
+    # reads as a sentence to locate (keys of data are at most 200 characters there), so
+    # '---' alone came first; the whole reply, healed (the stray '...' and the cut-off
+    # 'a' dropped), must stay a candidate when its text is located again
+    key = "a" * 204 + " a"
+    text, again = _heal_twice(f"---\n{key}: a\na\n...")
+    assert text == f"---\n{key}: a"
+    assert again.text == text and again.repairs == ()
+    assert check(text, "EXPECT YAML").value == {key: "a"}
