@@ -11,8 +11,9 @@ block collection, a closing bracket with nothing open (or the wrong one), a rese
 indicator starting a node, a second ``: `` in one line of plain scalars, an indentation
 that matches no open block, a line of a flow collection or quoted scalar not indented
 inside its block, a comment glued to a token, a directive inside a document, a second
-document when one is asked for, a bare scalar where a collection is asked for. When a
-line is not understood, it stays quiet: soundness first.
+document when one is asked for, a bare scalar where a collection is asked for; and, as
+two readings, a character YAML 1.1 and ruamel's reader take as a line break
+(:data:`BREAKS_1_1`). When a line is not understood, it stays quiet: soundness first.
 
 It also records the tabs that are only spacing (after an indicator, before a comment or
 a line end, on blank lines, before a flow node): ruamel's scanner refuses tabs there, the
@@ -28,6 +29,13 @@ FLOW_DEPTH = 250
 
 _WS = " \t"
 _CLOSE = {"]": "[", "}": "{"}
+
+#: Line breaks in YAML 1.1, characters in YAML 1.2 (NEL, LINE SEPARATOR, PARAGRAPH
+#: SEPARATOR). ruamel's reader still breaks lines at them and folds the white space
+#: around them ('x\x85y' reads 'x y', '"x\u2028 y"' reads 'x\u2028y'), the scanner reads
+#: YAML 1.2: two readings of the text, so a line holding one is refused. At the end of a
+#: reply they are white space that ``check()`` strips (see :mod:`.stream`).
+BREAKS_1_1 = "\x85\u2028\u2029"
 
 
 _HASHED = (
@@ -148,6 +156,7 @@ class LineScanner:
     def _line(self, s: str) -> None:
         if s.endswith("\r"):
             s = s[:-1]
+        self._breaks_1_1(s)
         marker = s[:3] in ("---", "...") and (len(s) == 3 or s[3] in _WS)
         if self.block_scalar is not None:
             if not marker and self._in_block_scalar(s):
@@ -204,6 +213,18 @@ class LineScanner:
         if tabbed:
             self._tabs(s, ind, lead)
         self._node_line(s, ind, lead, tabbed)
+
+    def _breaks_1_1(self, s: str) -> None:
+        """Refuse a line holding a character of :data:`BREAKS_1_1`."""
+        found = [k for k in (s.find(c) for c in BREAKS_1_1) if k >= 0]
+        if found:
+            k = min(found)
+            self._fail(
+                "yaml.ambiguous",
+                f"U+{ord(s[k]):04X} reads two ways: a line break (YAML 1.1, and the parser) or a character "
+                "(YAML 1.2); write a line break, or escape it in a double-quoted string",
+                k,
+            )
 
     def _hashed_value(self, s: str, ind: int, marker: bool) -> None:
         """The line after ``key: #ff0000``: a value nested under the key makes the hash

@@ -1,6 +1,7 @@
 """Where the YAML sits in a reply: the candidate payloads, best first.
 
-1. Fenced blocks tagged ``yaml`` or ``yml`` (any case), then untagged fenced blocks.
+1. Fenced blocks tagged ``yaml`` or ``yml`` (any case), then untagged fenced blocks;
+   each gives the candidates its text gives without the fence (2 and 3 on its body).
 2. The reply (outside ``<think>`` blocks) with its leading and trailing prose set
    aside: lines before the first line that opens YAML data (a ``key:`` line, a ``- ``
    item, ``---``, a ``{``/``[`` line) and lines after the last line of the data (a line
@@ -11,8 +12,11 @@
    same margin, is prose. Data that would end with a ``key:`` line over prose (``Steps:``
    over a numbered list, ``bio:`` over ``Loves maths``) is not trimmed into a key of
    null: the prose may be its value.
-3. The reply without its think blocks, whole (when it differs from 2); a reply of think
-   blocks only has no payload (an empty span: ``yaml.empty``), never the think block's text.
+3. The reply without its think blocks, whole (when it differs from 2), unless it is not
+   valid and 2 set a heading aside (lines that read as sentences before the data): healing
+   never turns "Here is the list:" into a key. A valid reply is the only candidate when
+   the lines 2 would set aside do not all read as sentences. A reply of think blocks only
+   has no payload (an empty span: ``yaml.empty``), never the think block's text.
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ from formatbook_core.locating import fences, no_payload, outside_spans, strip_sp
 
 _TAGS = {"yaml", "yml"}
 # a line that opens YAML data at the margin: an item, a marker, a flow collection, a key
-# (a word or a quoted key, then ": " or ":" at the end); linear: no nested quantifiers
+# (a word or a quoted key, then ": " or ":" at the end; a plain key may hold a ':' that no
+# space follows, as YAML reads "a::" and "http://x: 1"); linear: each repetition is one
+# character (a ':' only with a lookahead of one), at most 200 of them from a line start
 _DATA = re.compile(
-    r"""(?:-(?:[ \t]|$)|---|\{|\[|"[^"\n]{0,200}"[ \t]*:(?:[ \t]|$)|'[^'\n]{0,200}'[ \t]*:(?:[ \t]|$)|[^\s:#"'\-\[\]{}][^:\n]{0,200}?:(?:[ \t]|$))"""
+    r"""(?:-(?:[ \t]|$)|---|\{|\[|"[^"\n]{0,200}"[ \t]*:(?:[ \t]|$)|'[^'\n]{0,200}'[ \t]*:(?:[ \t]|$)|[^\s:#"'\-\[\]{}](?:[^:\n]|:(?=[^ \t\n])){0,200}?:(?:[ \t]|$))"""
 )
 
 
@@ -104,15 +110,37 @@ def trimmed(reply: str, span: Span) -> Span:
     return strip_span(reply, Span(start, end))
 
 
-def _sentences_around(reply: str, outer: Span, inner: Span) -> bool:
-    """Every non-blank line cut off by ``inner`` reads as a sentence (three words or more,
-    or an ending in . ! ? :)."""
-    cut = reply[outer.start : inner.start] + "\n" + reply[inner.end : outer.end]
-    for line in cut.split("\n"):
+def _sentences(text: str) -> bool:
+    """Every non-blank line of ``text`` reads as a sentence (three words or more, or an
+    ending in . ! ? :)."""
+    for line in text.split("\n"):
         line = line.strip()
         if line and len(line.split()) < 3 and not line.endswith((".", "!", "?", ":")):
             return False
     return True
+
+
+def _sentences_around(reply: str, outer: Span, inner: Span) -> bool:
+    """Every non-blank line cut off by ``inner`` reads as a sentence."""
+    return _sentences(reply[outer.start : inner.start] + "\n" + reply[inner.end : outer.end])
+
+
+def _payloads(text: str, span: Span, inner: Span, valid: bool) -> list[Span]:
+    """``span`` (a fenced body, or the reply) and ``inner`` (it trimmed), best first.
+
+    A valid text keeps its first and last lines unless they read as sentences; then the
+    text without them comes first and the text as written after it. A text that is not
+    valid is tried trimmed, then whole (for healing), unless a heading was set aside
+    before it ("Here is the list:", lines that read as sentences): healing never turns
+    that heading into a key (``{'Here is the list': ['a']}``, a cut-off line dropped),
+    which the healed text, located again, would lose (two values for one reply)."""
+    if inner == span:
+        return [span]
+    if valid:
+        return [inner, span] if _sentences_around(text, span, inner) else [span]
+    if inner.start > span.start and _sentences(text[span.start : inner.start]):
+        return [inner]
+    return [inner, span]
 
 
 def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
@@ -126,19 +154,29 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     blocks = fences(blanked)
     candidates: list[Span] = []
     # a body is trimmed in the blanked text: a think block that ends it (an unclosed one
-    # runs to the end) is no part of the payload, as heal's second pass would find
-    tagged = [strip_span(blanked, f.body) for f in blocks if f.info in _TAGS]
-    bare = [strip_span(blanked, f.body) for f in blocks if f.info == ""]
+    # runs to the end) is no part of the payload, as heal's second pass would find. A
+    # body gives the candidates the same text gives without its fence, so that healing
+    # the payload it gives again changes nothing
+    tagged: list[Span] = []
+    bare: list[Span] = []
+    for f in blocks:
+        if f.info in _TAGS or f.info == "":
+            body = strip_span(blanked, f.body)
+            inner = trimmed(blanked, body)
+            valid = inner != body and is_valid(blanked[body.start : body.end])
+            (tagged if f.info in _TAGS else bare).extend(_payloads(blanked, body, inner, valid))
     rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
     rest = [s for s in rest if s.end > s.start]
     rest.sort(key=lambda s: s.start - s.end)
-    whole = rest[:1]
-    if whole and not tagged and is_valid(reply[whole[0].start : whole[0].end]):
-        inner = trimmed(reply, whole[0])
-        # a valid reply keeps its first and last lines unless they read as sentences
-        if inner == whole[0] or not _sentences_around(reply, whole[0], inner):
-            return whole
-    for span in [*tagged, *bare, *[trimmed(reply, s) for s in rest[:1]], *whole]:
+    outer: list[Span] = []
+    if rest:
+        whole = rest[0]
+        inner = trimmed(reply, whole)
+        valid = is_valid(reply[whole.start : whole.end])
+        outer = _payloads(reply, whole, inner, valid)
+        if valid and not tagged and outer == [whole]:
+            return outer
+    for span in [*tagged, *bare, *outer]:
         if span.end > span.start and span not in candidates:
             candidates.append(span)
     return candidates or [no_payload(reply)]  # think blocks only: no payload, never their text

@@ -3,7 +3,14 @@ so each character is read a bounded number of times, never the prefix again per 
 
 The strict checker turns falsy as soon as a complete line shows what no continuation can
 fix (see :mod:`.lines`); the line still being written is judged when it ends. ``finish``
-loads the whole text once, as ``is_valid`` does. The relaxed checker (``strict=False``)
+loads the whole text once, as ``is_valid`` does.
+
+White space around a payload is what :func:`formatbook_core.locating.strip_span` strips
+(``str.isspace``): more than YAML's spaces and tabs (U+2028 LINE SEPARATOR, U+0085,
+U+00A0, U+3000...). YAML 1.2 reads those as content, so ``:\u2028`` is a plain scalar;
+but when nothing else follows them, ``check()`` never sees them (``:`` is a key). So a
+complete line that ends with such white space, or holds nothing else, is held back and
+judged only once a later line shows text: then it is inside the payload, read as written. The relaxed checker (``strict=False``)
 follows the grammar ``heal`` accepts: it stays truthy while text arrives (healing
 repairs tabs, stray markers, colons, indentation and a cut-off end) and heals at
 ``finish``.
@@ -14,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from formatbook_core import StreamStatus
+from formatbook_core import Span, StreamStatus
+from formatbook_core.locating import strip_span
 from formatbook_core.textlog import TextLog
 
 from .lines import LineScanner
@@ -32,6 +40,8 @@ class YamlChecker:
         self._line_start = 0
         self._length = 0
         self._failed: StreamStatus | None = None
+        # complete lines not judged yet: they may end the payload (see the module doc)
+        self._held: list[tuple[str, int]] = []
 
     def feed(self, chunk: str) -> StreamStatus:
         if self._failed is not None:
@@ -47,24 +57,53 @@ class YamlChecker:
             end = chunk.find("\n", pos)
             if end < 0:
                 if pos < len(chunk):
-                    self._line.append(chunk[pos:])
+                    piece = chunk[pos:]
+                    self._line.append(piece)
+                    if self._held and not piece.isspace():
+                        self._release()  # the line being written shows text
                 break
             self._line.append(chunk[pos:end])
-            scanner.line("".join(self._line), self._line_start)
+            self._complete_line("".join(self._line), self._line_start)
             self._line = []
             self._line_start = base + end + 1
             pos = end + 1
             if scanner.error is not None:
-                err = scanner.error
-                self._failed = StreamStatus(False, err.reason, err.position)
-                return self._failed
+                break
+        if scanner.error is not None:
+            err = scanner.error
+            self._failed = StreamStatus(False, err.reason, err.position)
+            return self._failed
         return StreamStatus(True)
+
+    def _complete_line(self, line: str, start: int) -> None:
+        """Judge ``line`` (at ``start``), or hold it while white space that ``check()``
+        would strip as the payload's end may end it (see the module doc)."""
+        content = strip_span(line, Span(0, len(line)))
+        yaml_end = len(line.rstrip(" \t\r"))
+        if content.start == content.end:  # white space only
+            if self._held or yaml_end:
+                self._held.append((line, start))
+            else:
+                self._scanner.line(line, start)
+            return
+        self._release()
+        if content.end < yaml_end:
+            self._held.append((line, start))
+        else:
+            self._scanner.line(line, start)
+
+    def _release(self) -> None:
+        """Text follows the held lines: they are inside the payload, judged as written."""
+        for line, start in self._held:
+            self._scanner.line(line, start)
+        self._held = []
 
     def copy(self) -> YamlChecker:
         clone = YamlChecker(self._scanner.copy(), self._finish, strict=self._strict)
         clone._parts = self._parts.copy()
         clone._line = list(self._line)
         clone._line_start = self._line_start
+        clone._held = list(self._held)
         clone._length = self._length
         clone._failed = self._failed
         return clone

@@ -71,14 +71,19 @@ def heal(fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any]
 
 
 def _ends_as_given(fmt: Any, given: str, healed: str, options: dict[str, Any]) -> str:
-    """``healed`` without the line break a removed last line left behind, when ``given``
-    ended without one (so that healing the result again changes nothing: the located
-    payload never ends in white space), unless that line break is data (a ``|+`` block
-    scalar keeps its trailing line breaks)."""
-    if not given or given[-1] in "\r\n" or healed[-1:] not in ("\r", "\n"):
+    """``healed`` without the white space a removed line (a stray marker, a cut-off last
+    line) left at an end where ``given`` had none, so that healing the result again
+    changes nothing: a located payload never starts or ends with white space
+    (``locating.strip_span``, ``str.isspace``), so healing's text must not either. That
+    holds even where the white space is data (the last line break of a ``|`` block
+    scalar, the kept ones of ``|+``): ``check()`` never reads it at a payload's end.
+    Kept only when the text without it is not valid (leading white space may be the
+    indentation of every line)."""
+    if not given or not healed:
         return healed
-    trimmed = healed.rstrip("\r\n")
-    before, after = fmt.analyze(healed, None, **options), fmt.analyze(trimmed, None, **options)
-    if after.ok and before.ok and after.value == before.value:
-        return trimmed
-    return healed
+    start = 0 if given[0].isspace() else len(healed) - len(healed.lstrip())
+    end = len(healed) if given[-1].isspace() else len(healed.rstrip())
+    if (start, end) == (0, len(healed)) or start >= end:
+        return healed
+    trimmed = healed[start:end]
+    return trimmed if fmt.analyze(trimmed, None, **options).ok else healed

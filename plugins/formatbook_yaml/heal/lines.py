@@ -9,8 +9,10 @@ import re
 from .state import Healing
 
 # "key: value" or "- key: value" with a plain value: groups are the text up to the
-# value, and the value (linear: the key holds no ": ", the value runs to the line end)
-_KEY_VALUE = re.compile(r"((?:[ ]*-[ ]+)*[ ]*(?:[^\s#:\-\"'\[\]{}&*!|>][^:\n]*?|-[^\s:][^:\n]*?)[ ]*:[ ]+)([^\n]*)")
+# value, and the value (linear: the key holds no ": ", the value runs to the line end;
+# the indent comes once, before the dashes: "(?:[ ]*-[ ]+)*" split the spaces between two
+# dashes two ways each, 2**n tries on "- -  -  - ... b")
+_KEY_VALUE = re.compile(r"([ ]*(?:-[ ]+)*(?:[^\s#:\-\"'\[\]{}&*!|>][^:\n]*?|-[^\s:][^:\n]*?)[ ]*:[ ]+)([^\n]*)")
 _BLOCK_HEADER = re.compile(r"[^#]*:[ \t]*[|>][0-9+\-]*[ \t]*(?:#.*)?|[ \t]*-[ \t]+[|>][0-9+\-]*[ \t]*(?:#.*)?")
 _RESERVED = "@`%"
 _GLUED_HASH = re.compile(r" #[^\W_]")

@@ -17,6 +17,11 @@ CASES = [
     Case("colon-values", lambda n: "".join(f"k{i}: note: {i}\n" for i in range(n)), 300, "EXPECT YAML"),
     Case("many-aliases", lambda n: "a: &a x\nb: [" + ", ".join("*a" for _ in range(n)) + "]\n", 1_000, "EXPECT YAML"),
     Case("long-block-scalar", lambda n: "a: |\n" + "  line of text\n" * n, 300, "EXPECT YAML"),
+    # the line pass of healing split the spaces between two dashes two ways each: 2**n
+    Case("dash-run", lambda n: "- a\n- " + "-  " * n + "- b\n", 30, "EXPECT YAML"),
+    # lines of white space check() strips at the end are held by the strict checker until
+    # text follows them (then each is read once)
+    Case("separator-lines", lambda n: "a: 1\n" + "\u2028\n" * n + "b: 2\n", 1_000, "EXPECT YAML"),
     Case(
         "values-counted",
         lambda n: "".join(f"- one two {i}\n" for i in range(n)),
