@@ -1326,9 +1326,12 @@ _FENCE_HEAD = re.compile(r"(?<=[\n\r]) {0,3}(?:`{0,2}|~{0,2})\Z")
 class _RelaxedChecker(JsonChecker):
     """``JsonChecker(strict=False)``: the automaton fed through a watch for fence lines.
 
-    The locator never takes a fence line into a candidate (``formatbook_json.locate``):
-    once the payload has begun, a line starting with ```` ``` ```` or ``~~~`` ends it
-    there, inside a string or not, and healing settles what came before. So the text
+    Once the payload has begun, a line starting with ```` ``` ```` or ``~~~`` ends it for
+    the stream, inside a string or not: the locator ends the candidate there and healing
+    settles what came before, unless the container goes on after the fence line and
+    closes (``formatbook_json.locate``: then check() takes it whole when the fence line
+    is inside a string, and refuses it, ``json.fence_inside``, when not; either way what
+    the stream counted before the fence is a lower bound of check()'s counts). So the text
     from such a line on is never fed (nothing after it is reported, and nothing can fail),
     and the start of a line that may still become a fence line (up to three spaces and
     one or two backticks or tildes) is held back, unreported, until the line tells: where
