@@ -101,7 +101,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     blocks = [f for f in fences(reply) if not _inside(f.span, thinks)]
     at = committed_position(stream_pieces(reply))
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
-        return [_committed(reply, at, thinks, blocks)], None
+        return [_unpadded(reply, _committed(reply, at, thinks, blocks))], None
     own: list[Span] = []
     bare: list[Span] = []
     other: list[Span] = []
@@ -158,7 +158,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
                 continue  # a part of a payload read across a fence line is not the payload
         if span not in seen:
             seen.add(span)
-            candidates.append(span)
+            candidates.append(_unpadded(reply, span))
     if not candidates:
         rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
         rest = [s for s in rest if s.end > s.start]
@@ -214,6 +214,21 @@ def _body(reply: str, f: Fence) -> Span | None:
         if not strict_value(reply[body.start : body.end])[0]:
             body = Span(body.start, f.body.end)
     return body if body.end > body.start else None
+
+
+def _unpadded(reply: str, span: Span) -> Span:
+    """A container the reply ends inside of keeps its trailing blanks (the reply was cut
+    there: they may belong to a cut string) unless its text is strict JSON without them,
+    as for an unclosed fence (``_body``): then they are no part of a value (a think tag
+    inside a string, ``{"a": "<think>"}\n``, leaves the container open when read with
+    think blocks blanked out); kept, healing would keep them once and drop them when
+    run again."""
+    if span.end != len(reply) or span.end == span.start or reply[span.end - 1] not in " \t\n\r":
+        return span
+    body = strip_span(reply, span)
+    if body.end > body.start and strict_value(reply[body.start : body.end])[0]:
+        return body
+    return span
 
 
 def _inside(span: Span, regions: list[Span]) -> bool:

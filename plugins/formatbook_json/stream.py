@@ -385,7 +385,8 @@ class JsonChecker:
     (``<think>``, ``<thinking>``, ``<reasoning>``, any case, as :mod:`formatbook_core.locating`); anything after the top-level value (prose, a closing fence, surplus closing
     brackets); trailing and missing commas; a missing colon; mismatched closing brackets;
     single-, double- and smart-quoted (“ ” ‘ ’) strings with raw control characters and
-    unknown escapes; unquoted keys; bare words (``True``/``False``/``None``, ``NaN``,
+    unknown escapes (reported as healing writes them: the backslash kept, ``\\q`` and
+    ``\\u12G`` as written, ``\\'`` an apostrophe); unquoted keys; bare words (``True``/``False``/``None``, ``NaN``,
     ``Infinity``, ``undefined``); loosely written numbers (``+1``, ``.5``, ``01``);
     ``//`` and ``/* */`` comments; stray characters between tokens. In relaxed mode
     ``True``/``False`` are reported as ``true``/``false`` (what healing writes); other bare
@@ -1093,8 +1094,10 @@ class JsonChecker:
                 elif strict:
                     return self._fail(base + i - 1, f"invalid escape '\\{c}' in a string")
                 else:
+                    # relaxed: as healing reads it (heal.strings), a backslash that starts
+                    # no escape is kept as a literal backslash; \' is an apostrophe
                     if collect:
-                        parts.append(c)
+                        parts.append(c if c == "'" else "\\" + c)
                     st = _STR
                 continue
 
@@ -1122,8 +1125,10 @@ class JsonChecker:
                         return self._fail(base + i, f"invalid \\u escape: expected a hex digit, got {c!r}")
                     if self._high >= 0 and collect:
                         parts.append("\ufffd")
+                    if collect:  # relaxed: the broken escape kept literally, as healing keeps it
+                        parts.append("\\u" + self._hex)
                     self._high = -1
-                    st = _STR  # relaxed: drop the broken escape, read c as content
+                    st = _STR  # then c read as content
                     continue
                 h = self._hex + c
                 self._hex = h

@@ -217,3 +217,60 @@ def test_heal_leaves_valid_json_orjson_cannot_read_unchanged():
     assert is_valid_json(text)
     healed = heal_payload(text)
     assert (healed.text, healed.repairs) == (text, ())
+
+
+# --- a think tag inside a string leaves no blanks in the payload (json-heal_idempotent-6e49115749)
+
+
+@pytest.mark.parametrize(
+    ("reply", "healed"),
+    [
+        # the tag opens a think block to the end of the reply, so the container read with
+        # think blocks blanked out never closes: the trailing line break was kept once
+        ('a{"x": "<think>"}\n', '{"x": "<think>"}'),
+        ('a{"": {"<reasoning>": ""}, "b": 2}\n  ', '{"": {"<reasoning>": ""}, "b": 2}'),
+    ],
+)
+def test_an_open_container_holding_strict_json_keeps_no_trailing_blanks(reply, healed):
+    first = heal(reply, "EXPECT JSON")
+    assert first.text == healed
+    again = heal(first.text, "EXPECT JSON")
+    assert (again.text, again.repairs) == (healed, ())
+
+
+def test_a_cut_string_still_keeps_its_trailing_blanks():
+    # not strict JSON without them: the reply was cut inside the string
+    assert heal('a{"x": "y \n', "EXPECT JSON").text == '{"x": "y \\n"}'
+
+
+# --- an unknown escape is reported as healing writes it (json-guard_limits-de1808735d) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # the stream dropped "\u" before a non-hex character: 'ᨇD' read as a capital word,
+        # which check()'s value '\\uᨇD' (backslash first) is not, so the guard at
+        # check()'s own counts stopped the reply
+        ('["\\u\u1a07D\na', "\\u\u1a07D\na"),
+        ('["a\\q"]', "a\\q"),
+        ('["a\\u12G"]', "a\\u12G"),
+        ('["\\ud800\\uZ"]', "\ufffd\\uZ"),
+        ('["it\\\'s"]', "it's"),
+        ('["a\\u', "a"),  # a cut escape is dropped, as healing drops it
+    ],
+)
+def test_the_relaxed_checker_reports_unknown_escapes_as_healing_writes_them(text, value):
+    assert JSON.parse(heal_payload(text).text) == [value]
+    for size in (1, 2, 100):
+        assert _reported(text, size)[0] == [value]
+
+
+def test_the_guard_at_check_s_own_counts_does_not_stop_an_unknown_escape():
+    reply = '["\\u\u1a07D\na'
+    counted = check(reply, "EXPECT JSON\nEXPECT MAX 1000 CAPITAL WORDS")
+    assert counted.ok and counted.counts["capital words"] == 0
+    for size in (1, 2, len(reply)):
+        guard = StreamGuard("EXPECT JSON\nEXPECT MAX 0 CAPITAL WORDS")
+        for i in range(0, len(reply), size):
+            assert guard.feed(reply[i : i + size])
