@@ -737,7 +737,7 @@ class JsonChecker:
             text = "".join(self._parts)
             if text.strip():
                 values = (text,)  # healing closes a cut string and keeps its text
-        elif st == _RNUM:
+        elif st == _RNUM and not self._bare_key:
             number = _json_number("".join(self._numparts))
             if number is not None:
                 values = (number,)  # as healing writes it (02134 -> 2134)
@@ -927,6 +927,7 @@ class JsonChecker:
                         continue
                     if c in _DIGITS or c in "-+.":
                         st = _RNUM
+                        self._bare_key = False
                         numparts = []
                         nstart = i
                         i += 1
@@ -973,7 +974,16 @@ class JsonChecker:
                         strrun = _RELAXED_STR_RUN[q]
                         i += 1
                         continue
-                    if c.isalnum() or c in "_$-":
+                    if c in _DIGITS or c == "-":
+                        # a key read as healing's lexer reads a number-like token (heal.lexer
+                        # group 6): '0+1' and '-1.5' are one key each, never a key and a value
+                        st = _RNUM
+                        self._bare_key = True
+                        numparts = []
+                        nstart = i
+                        i += 1
+                        continue
+                    if c.isalnum() or c in "_$":
                         st = _BARE
                         self._bare_key = True
                         numparts = []
@@ -1230,7 +1240,7 @@ class JsonChecker:
                 word = "".join(numparts)
                 numparts = []
                 i = j
-                if st == _BARE and self._bare_key:
+                if self._bare_key:
                     st = _COLON
                     continue
                 if st == _RNUM:

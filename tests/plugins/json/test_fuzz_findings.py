@@ -274,3 +274,33 @@ def test_the_guard_at_check_s_own_counts_does_not_stop_an_unknown_escape():
         guard = StreamGuard("EXPECT JSON\nEXPECT MAX 0 CAPITAL WORDS")
         for i in range(0, len(reply), size):
             assert guard.feed(reply[i : i + size])
+
+
+# --- a number-like key is one token, as healing reads it (json-guard_limits-fe116d5cc5) ---
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "healed"),
+    [
+        # the stream read '0' as a key and '+1' as its value (counted: 1 word) where
+        # healing reads the one key '0+1', dropped with no value: {} (0 words)
+        ("{0+1]", [], {}),
+        ("{0+1: 2}", ["2"], {"0+1": 2}),
+        ("{-1.5: 2}", ["2"], {"-1.5": 2}),
+        ("{1e+5: 2}", ["2"], {"1e+5": 2}),
+        ('{a: 1, 2b: 3, -4.5: "x y"}', ["1", "3", "x y"], {"a": 1, "2b": 3, "-4.5": "x y"}),
+    ],
+)
+def test_the_relaxed_checker_reads_a_number_like_key_as_one_key(text, values, healed):
+    assert JSON.parse(heal_payload(text).text) == healed
+    for size in (1, 2, 100):
+        assert _reported(text, size)[0] == values
+
+
+def test_the_guard_at_check_s_own_counts_does_not_stop_a_number_like_key():
+    reply = "{0+1]"
+    assert check(reply, "EXPECT JSON\nEXPECT MAX 1000 WORDS").counts["words"] == 0
+    for size in (1, 2, 5):
+        guard = StreamGuard("EXPECT JSON\nEXPECT MAX 0 WORDS\nEXPECT MAX 0 CHARACTERS")
+        for i in range(0, len(reply), size):
+            assert guard.feed(reply[i : i + size])
