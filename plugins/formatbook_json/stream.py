@@ -755,6 +755,9 @@ class JsonChecker:
     def _run(self, chunk: str) -> StreamStatus:  # noqa: C901 - one loop keeps the hot path fast
         if self._failed is not None:
             return self._failed
+        if self._cut:  # relaxed: nothing after a fence line or a mismatched bracket is read
+            self._pos += len(chunk)
+            return _OK
         strict = self._strict
         st = self._st
         stack = self._stack
@@ -857,7 +860,8 @@ class JsonChecker:
                         i += 1
                         continue
                     if c == "}" or c == "]":
-                        if strict and _CLOSER[stack[-1]] != c:
+                        mismatched = _CLOSER[stack[-1]] != c
+                        if strict and mismatched:
                             return self._fail(
                                 base + i,
                                 f"'{c}' does not close the open '{stack[-1]}' (expected ',' or '{_CLOSER[stack[-1]]}')",
@@ -865,6 +869,9 @@ class JsonChecker:
                         stack.pop()
                         st = _AFTER if stack else _DONE
                         i += 1
+                        if mismatched:
+                            self._cut = True  # relaxed: see _MISMATCHED
+                            break
                         continue
                     if strict:
                         return self._fail(base + i, f"expected ',' or '{_CLOSER[stack[-1]]}' after a value, got {c!r}")
@@ -940,9 +947,13 @@ class JsonChecker:
                         i += 1
                         continue
                     if c == "]" or c == "}":
+                        mismatched = _CLOSER[stack[-1]] != c
                         stack.pop()  # a trailing comma, or a mismatched bracket
                         st = _AFTER if stack else _DONE
                         i += 1
+                        if mismatched:
+                            self._cut = True  # see _MISMATCHED
+                            break
                         continue
                     if c == "/":
                         self._ret = st
@@ -990,11 +1001,12 @@ class JsonChecker:
                         nstart = i
                         i += 1
                         continue
-                    if c == "]":
+                    if c == "]":  # (relaxed) mismatched: the open container is an object
                         stack.pop()
                         st = _AFTER if stack else _DONE
                         i += 1
-                        continue
+                        self._cut = True  # see _MISMATCHED
+                        break
                     if c == "/":
                         self._ret = st
                         st = _SLASH
@@ -1332,6 +1344,14 @@ def can_be_valid(partial: str, *, max_depth: int = MAX_DEPTH, max_size: int = MA
         return False
 
 
+# _MISMATCHED: a closing bracket of the other kind than the open container's. The
+# relaxed checker pops one container, as the locator pairs brackets (the candidate's end);
+# healing closes up to the matching open bracket when one is open deeper (inserting the
+# missing closers), drops it when none is, and replaces it when only the root matches and
+# text follows. What follows is then read in a context the stream cannot know, so, as
+# after a fence line, nothing more is fed (nothing reported, nothing fails): its counts
+# stay a lower bound of check()'s ('{"": ["", {a""] "aa' is healed with "aa" a key cut off).
+
 # A fence line's start (at most three spaces, then ``` or ~~~, as FENCE_LINE), and the
 # start of a line that may still become one, at the end of the text.
 _FENCE_AT = re.compile(r"(?<=[\n\r]) {0,3}(?:```|~~~)")
@@ -1380,6 +1400,9 @@ class _RelaxedChecker(JsonChecker):
                     return status
                 statuses.append(status)
                 start = at
+                if self._cut:  # a mismatched closing bracket (_MISMATCHED)
+                    self._pos += len(text) - at
+                    return _merged(statuses)
             if self._started and self._st != _DONE:
                 # the payload ends at this fence line: what follows is never its text
                 self._cut = True
@@ -1393,6 +1416,9 @@ class _RelaxedChecker(JsonChecker):
             if not status:
                 return status
             statuses.append(status)
+            if self._cut:  # a mismatched closing bracket (_MISMATCHED)
+                self._pos += len(text) - end
+                return _merged(statuses)
         if end:
             self._last = text[:end]
         self._hold = text[end:]

@@ -304,3 +304,35 @@ def test_the_guard_at_check_s_own_counts_does_not_stop_a_number_like_key():
         guard = StreamGuard("EXPECT JSON\nEXPECT MAX 0 WORDS\nEXPECT MAX 0 CHARACTERS")
         for i in range(0, len(reply), size):
             assert guard.feed(reply[i : i + size])
+
+
+# --- after a mismatched closing bracket nothing more is counted (json-guard_limits-09e7e19de9)
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "healed"),
+    [
+        # the stream closed only the inner {, read "aa" as an array value and counted it;
+        # healing closes up to the [ (a } inserted) and reads "aa" as a key cut off: dropped
+        ('{"":["",{a""]"aa', [], {"": ["", {"a": ""}]}),
+        # healing replaces the bracket here (only the root matches, text follows): the
+        # stream cannot tell these apart when it reads the bracket, so it counts neither
+        ('[{a""]"aa', [], [{"a": ""}, "aa"]),
+        # values before the bracket are counted as before
+        ('{"a": {"b": [1, 2}, "c": 3}', ["1", "2"], {"a": {"b": [1, 2]}, "c": 3}),
+        ('{"a": "x"]', ["x"], {"a": "x"}),
+    ],
+)
+def test_the_relaxed_checker_counts_nothing_after_a_mismatched_bracket(text, values, healed):
+    assert check(text, "EXPECT JSON").value == healed
+    for size in (1, 2, 100):
+        assert _reported(text, size)[0] == values
+
+
+def test_the_guard_at_check_s_own_counts_does_not_stop_after_a_mismatched_bracket():
+    reply = '{"":["",{a""]"aa'
+    assert check(reply, "EXPECT JSON\nEXPECT MAX 1000 WORDS").counts["words"] == 0
+    for size in (1, 3, len(reply)):
+        guard = StreamGuard("EXPECT JSON\nEXPECT MAX 0 WORDS\nEXPECT MAX 0 CHARACTERS")
+        for i in range(0, len(reply), size):
+            assert guard.feed(reply[i : i + size])
