@@ -1174,8 +1174,14 @@ class JsonChecker:
                         self._high = -1
                         if 0xDC00 <= cp <= 0xDFFF:
                             ch = chr(0x10000 + ((high - 0xD800) << 10) + (cp - 0xDC00))
+                        elif 0xD800 <= cp <= 0xDBFF:  # relaxed only: the first high is lone,
+                            if collect:  # the second may pair with what follows (as healing reads it)
+                                parts.append("\ufffd")
+                            self._high = cp
+                            st = _LOW_BS
+                            continue
                         else:  # relaxed only
-                            ch = "\ufffd" + ("\ufffd" if 0xD800 <= cp <= 0xDFFF else chr(cp))
+                            ch = "\ufffd" + chr(cp)
                         if collect:
                             parts.append(ch)
                         st = _STR

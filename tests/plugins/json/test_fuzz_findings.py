@@ -336,3 +336,22 @@ def test_the_guard_at_check_s_own_counts_does_not_stop_after_a_mismatched_bracke
         guard = StreamGuard("EXPECT JSON\nEXPECT MAX 0 WORDS\nEXPECT MAX 0 CHARACTERS")
         for i in range(0, len(reply), size):
             assert guard.feed(reply[i : i + size])
+
+
+# --- a high surrogate after a lone high one may pair (json-guard_limits-07eeecb811) -------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # the stream wrote U+FFFD for both highs and for the low: three characters, where
+        # healing replaces only the first high and keeps the pair: two (U+FFFD, U+BABAA)
+        ('["\\udaaa\\udaaa\\uDFaa"]', "\ufffd\U000babaa"),
+        ('["\\ud800\\ud800\\ud800\\udc00x"]', "\ufffd\ufffd\U00010000x"),
+        ('["\\ud800\\ud800x"]', "\ufffd\ufffdx"),
+    ],
+)
+def test_a_high_surrogate_after_a_lone_one_pairs_as_healing_pairs_it(text, value):
+    assert JSON.parse(heal_payload(text).text) == [value]
+    for size in (1, 2, 3, 100):
+        assert _reported(text, size)[0] == [value]
