@@ -90,6 +90,13 @@ _CLOSING = "}], \t\n\r"  # what a chunk of closers may hold
 _BLANKS = " \t"
 # Relaxed: opening quote -> closing quote.
 _RELAXED_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+# Quotes that open a string for the healer anywhere a value or key may start, but for
+# the locator only right after a bracket, comma or colon (formatbook_json.locate): after
+# a missing colon or comma (`{a'}aa`) the locator reads the quote as text and ends the
+# candidate at the bracket after it, while the healer reads a string there. The stream
+# cannot follow both readings, so nothing from such a quote on is fed (as after a fence
+# line): its counts stay a lower bound of check()'s.
+_LOOSE_QUOTES = frozenset("'\u2018")
 
 # Run of string content up to the next quote, backslash or (strict) raw control char.
 _STRICT_STR_RUN = re.compile(r'[^"\\\x00-\x1f]*').match
@@ -880,6 +887,9 @@ class JsonChecker:
                         st = _SLASH
                         i += 1
                         continue
+                    if c in _LOOSE_QUOTES:  # see _LOOSE_QUOTES
+                        self._cut = True
+                        break
                     st = _VALUE if stack[-1] == "[" else _KEY  # a missing comma
                     continue
                 if st == _VALUE or st == _ARR_FIRST:
@@ -1024,6 +1034,9 @@ class JsonChecker:
                         st = _SLASH
                         i += 1
                         continue
+                    if c in _LOOSE_QUOTES:  # see _LOOSE_QUOTES
+                        self._cut = True
+                        break
                     if c == "=":
                         i += 1
                     st = _VALUE  # a missing colon

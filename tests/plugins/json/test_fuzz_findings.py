@@ -355,3 +355,25 @@ def test_a_high_surrogate_after_a_lone_one_pairs_as_healing_pairs_it(text, value
     assert JSON.parse(heal_payload(text).text) == [value]
     for size in (1, 2, 3, 100):
         assert _reported(text, size)[0] == [value]
+
+
+# --- a single quote after a missing colon or comma (json-guard_limits-c9cfc4f8ac) ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "healed"),
+    [
+        # the locator reads this ' as text (no bracket, comma or colon before it) and ends
+        # the candidate at the "}" after it; the healer reads a string "}" there. The stream
+        # read the string "}aa" (3 characters, check() counts 1): now it counts nothing
+        # from such a quote on
+        ("{a'}aa", [], {"a": "}"}),
+        ("{a 'x y'}", [], {"a": "x y"}),
+        ("[1 'x']", ["1"], [1, "x"]),
+        ("{a: 'x y'}", ["x y"], {"a": "x y"}),  # after a colon: read as before
+    ],
+)
+def test_the_relaxed_checker_counts_nothing_from_a_loose_single_quote(text, values, healed):
+    assert check(text, "EXPECT JSON").value == healed
+    for size in (1, 2, 100):
+        assert _reported(text, size)[0] == values
