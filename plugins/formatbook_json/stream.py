@@ -1396,11 +1396,20 @@ class _RelaxedChecker(JsonChecker):
 
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the reply; O(len(chunk))."""
-        if self._hold or self._cut or "`" in chunk or "~" in chunk:
+        if self._hold or self._cut or "`" in chunk or "~" in chunk or (chunk[-1:] == " " and self._indent(chunk)):
             return self._watched(chunk)
         if chunk:
             self._last = chunk
         return JsonChecker.feed(self, chunk)
+
+    def _indent(self, chunk: str) -> bool:
+        """Whether the text fed ends with a line break and one to three spaces: a fence
+        line may start there, so the spaces must be held back (``_watched``)."""
+        tail = chunk[-4:]
+        if len(tail) < 4:
+            tail = (self._last[-4:] + chunk)[-4:]
+        k = max(tail.rfind("\n"), tail.rfind("\r"))
+        return k >= 0 and not tail[k + 1 :].strip(" ")
 
     def _watched(self, chunk: str) -> StreamStatus:
         if self._cut:

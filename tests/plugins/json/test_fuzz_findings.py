@@ -377,3 +377,19 @@ def test_the_relaxed_checker_counts_nothing_from_a_loose_single_quote(text, valu
     assert check(text, "EXPECT JSON").value == healed
     for size in (1, 2, 100):
         assert _reported(text, size)[0] == values
+
+
+# --- a fence line's indentation at a chunk's end is held back (json-guard_limits-685d996229)
+
+
+@pytest.mark.parametrize("cut", [14, 15, 16])
+def test_an_indented_fence_line_split_after_its_spaces_ends_the_payload(cut):
+    # chunk one ended with "\n  ": the spaces were fed as string text, so the "```" of the
+    # next chunk was no longer at a line start and "```aaa" was counted
+    text = '[    "aaaaaaa\n  ' + FENCE + "aaa"
+    assert check(text, "EXPECT JSON").value == ["aaaaaaa\n"]
+    checker = JsonChecker(strict=False)
+    values: list[str] = []
+    for piece in (text[:cut], text[cut:]):
+        values += checker.feed(piece).values
+    assert values + list(checker.finish().values) == ["aaaaaaa\n"]
