@@ -19,7 +19,12 @@
    read as JSON (no string, comma or colon directly inside: a stray ``[`` in prose cannot
    hide the JSON after it), never when it does (a part of a cut-off payload is not the
    payload). Two containers with only JSON glue between them (a colon, or a comma, a
-   quoted key and a colon) are one candidate: the first did not really end there.
+   quoted key and a colon) are one candidate: the first did not really end there. A
+   container that reads as JSON, cut by a fence line (or by the closing fence of its
+   own block, 2) and closed after it when read across the fence, is one candidate to
+   where it closes, and nothing inside it is one: the payload goes on after the fence
+   (healing takes a fence line inside a string whole, and refuses one between tokens
+   with ``json.fence_inside``). The payload a stream commits to is read so too.
 4. When nothing else is found: the reply without its think blocks.
 
 The core tries the candidates in this order and takes the first one that passes (the
@@ -31,6 +36,7 @@ ones), so trying them all stays linear in the reply. Spans index the reply as re
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 from formatbook_core import Span
@@ -95,18 +101,33 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     blocks = [f for f in fences(reply) if not _inside(f.span, thinks)]
     at = committed_position(stream_pieces(reply))
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
-        return [_committed(reply, at, thinks, blocks)], None
+        return [_unpadded(reply, _committed(reply, at, thinks, blocks))], None
     own: list[Span] = []
     bare: list[Span] = []
     other: list[Span] = []
     taken: list[Span] = []
+    # Think blocks are blanked out, not cut out: a container read across one keeps it
+    # inside (healing refuses it, json.think_inside), as the committed payload does;
+    # cut out, the part before the block would pass as the whole payload.
+    blanked = _blanked(reply, thinks)
+    across = _Across(blanked)
+    crossed: list[Span] = []  # payloads read across a fence line (healing refuses those)
     for f in blocks:
+        if crossed and f.span.start < crossed[-1].end:
+            continue  # inside a payload read across its fence lines
         body = _body(reply, f)
         if body is None or (f.info not in _TAGS and reply[body.start] not in "{["):
             # prose (a closing fence read as an opening one, say): scanned below, but
             # for the fence lines, which are never JSON
             taken += [Span(f.span.start, f.body.start), Span(f.body.end, f.span.end)]
             continue
+        if f.closed:
+            # a container the closing fence cuts and that goes on after it is one payload
+            close = across.close_of(body.start)
+            if close is not None and close > f.body.end:
+                body = Span(body.start, close)
+                crossed.append(body)
+                taken.append(Span(f.span.start, close))
         if f.info in _TAGS:
             own.append(body)
         else:
@@ -114,19 +135,30 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
         taken.append(f.span)
     content: list[Span] = []
     references: list[Span] = []
-    # Think blocks are blanked out, not cut out: a container read across one keeps it
-    # inside (healing refuses it, json.think_inside), as the committed payload does;
-    # cut out, the part before the block would pass as the whole payload.
-    blanked = _blanked(reply, thinks)
+    across = _Across(blanked)  # a second reader: its calls come in order of position again
+    floor = 0  # what lies before is inside a payload read across a fence line
     for region in outside_spans(len(reply), _merge(taken)):
-        for span, has_content in _containers(blanked, region.start, region.end):
+        start = max(region.start, floor)
+        if start >= region.end:
+            continue
+        for span, has_content in _containers(blanked, start, region.end, across):
             (content if has_content else references).append(span)
+            if span.end > region.end:
+                crossed.append(span)
+                floor = max(floor, span.end)
     candidates: list[Span] = []
     seen: set[Span] = set()
+    whole = set(crossed)
+    cover = _merge(crossed)
+    starts = [c.start for c in cover]
     for span in (*own, *bare, *other, *content, *references):
+        if span not in whole:
+            i = bisect_right(starts, span.start) - 1
+            if i >= 0 and span.end <= cover[i].end:
+                continue  # a part of a payload read across a fence line is not the payload
         if span not in seen:
             seen.add(span)
-            candidates.append(span)
+            candidates.append(_unpadded(reply, span))
     if not candidates:
         rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
         rest = [s for s in rest if s.end > s.start]
@@ -139,17 +171,24 @@ def _committed(reply: str, at: int, thinks: list[Span], blocks: list[Fence]) -> 
     the container read with think blocks blanked out (the stream reads across them, so a
     think block inside it stays inside the candidate, and healing refuses it)."""
     end = len(reply)
+    body: Span | None = None
     for f in blocks:
         if f.span.start <= at < f.span.end:
             body = _body(reply, f)
-            if body is not None and body.start == at:
-                return body
-            end = f.body.end
+            if body is None or body.start != at:
+                body = None
+                end = f.body.end
             break
         if f.span.start > at:
             end = f.span.start
             break
     blanked = _blanked(reply, thinks)
+    # a fence line cuts it where the container goes on after the fence: read across
+    close = _Across(blanked).close_of(at)
+    if close is not None and close > (body.end if body is not None else end):
+        return Span(at, close)
+    if body is not None:
+        return body
     found = _containers(blanked, at, end)
     if found and found[0][0].start == at:
         return found[0][0]
@@ -175,6 +214,21 @@ def _body(reply: str, f: Fence) -> Span | None:
         if not strict_value(reply[body.start : body.end])[0]:
             body = Span(body.start, f.body.end)
     return body if body.end > body.start else None
+
+
+def _unpadded(reply: str, span: Span) -> Span:
+    """A container the reply ends inside of keeps its trailing blanks (the reply was cut
+    there: they may belong to a cut string) unless its text is strict JSON without them,
+    as for an unclosed fence (``_body``): then they are no part of a value (a think tag
+    inside a string, ``{"a": "<think>"}\n``, leaves the container open when read with
+    think blocks blanked out); kept, healing would keep them once and drop them when
+    run again."""
+    if span.end != len(reply) or span.end == span.start or reply[span.end - 1] not in " \t\n\r":
+        return span
+    body = strip_span(reply, span)
+    if body.end > body.start and strict_value(reply[body.start : body.end])[0]:
+        return body
+    return span
 
 
 def _inside(span: Span, regions: list[Span]) -> bool:
@@ -212,11 +266,52 @@ def _glued(text: str, found: list[tuple[Span, bool]], end: int) -> list[tuple[Sp
     return out
 
 
-def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
+class _Across:
+    """Where the container opened at an offset closes, read across fence lines (as
+    ``_containers`` reads, to the end of the text), or ``None`` when it never closes.
+    Asked in order of position: each scan records where every container it opens
+    closes and runs until the asked one closes (or to the end), so a later question
+    inside a scanned stretch is answered from the record (``None`` when that scan read
+    the offset as no opening bracket, inside a string say) and the scans stay linear."""
+
+    __slots__ = ("_text", "_closes", "_from", "_to")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._closes: dict[int, int] = {}
+        self._from = self._to = 0
+
+    def close_of(self, at: int) -> int | None:
+        if self._from <= at < self._to:
+            return self._closes.get(at)
+        text, end = self._text, len(self._text)
+        match_inner = _INNER.match
+        stack = [at]
+        pos = at + 1
+        while stack:
+            m = match_inner(text, pos, end)
+            bracket = m.group(1)
+            if bracket is None:
+                pos = end
+                break
+            pos = m.end()
+            if bracket == "{" or bracket == "[":
+                stack.append(pos - 1)
+            else:
+                self._closes[stack.pop()] = pos
+        self._from, self._to = at, pos
+        return self._closes.get(at)
+
+
+def _containers(text: str, start: int, end: int, across: _Across | None = None) -> list[tuple[Span, bool]]:
     """The top-level containers of ``text[start:end]`` in order, each with whether it has
     content (see the module doc), in one scan: closing brackets pair with the nearest
     open one whatever their kind (a wrong one is the healer's business). Containers left
-    open at the end run to ``end``; those closed inside them are listed too."""
+    open at the end run to ``end``; those closed inside them are listed too. With
+    ``across``, a container left open at ``end`` (a fence line there, not the text's end)
+    that reads as JSON and closes after it, read across, runs to where it closes: the
+    payload goes on after the fence line, and healing refuses it (``json.fence_inside``)
+    or takes it whole (the fence line inside a string)."""
     found: list[tuple[Span, bool]] = []
     # open containers: [start, has content, the containers closed directly inside,
     # whether a string, comma or colon stands directly inside (it reads as JSON)]
@@ -265,6 +360,11 @@ def _containers(text: str, start: int, end: int) -> list[tuple[Span, bool]]:
     # they are parts of a cut-off payload, never the payload: taking one would take a
     # part of the data for the whole.
     for depth, (first, has_content, inner, json_like) in enumerate(stack):
+        if json_like and across is not None and end < len(text):
+            close = across.close_of(first)
+            if close is not None and close > end:
+                found.append((Span(first, close), has_content))
+                break
         if depth < _MAX_UNCLOSED:
             found.append((Span(first, end), has_content))
         if json_like:

@@ -90,6 +90,13 @@ _CLOSING = "}], \t\n\r"  # what a chunk of closers may hold
 _BLANKS = " \t"
 # Relaxed: opening quote -> closing quote.
 _RELAXED_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+# Quotes that open a string for the healer anywhere a value or key may start, but for
+# the locator only right after a bracket, comma or colon (formatbook_json.locate): after
+# a missing colon or comma (`{a'}aa`) the locator reads the quote as text and ends the
+# candidate at the bracket after it, while the healer reads a string there. The stream
+# cannot follow both readings, so nothing from such a quote on is fed (as after a fence
+# line): its counts stay a lower bound of check()'s.
+_LOOSE_QUOTES = frozenset("'\u2018")
 
 # Run of string content up to the next quote, backslash or (strict) raw control char.
 _STRICT_STR_RUN = re.compile(r'[^"\\\x00-\x1f]*').match
@@ -385,7 +392,8 @@ class JsonChecker:
     (``<think>``, ``<thinking>``, ``<reasoning>``, any case, as :mod:`formatbook_core.locating`); anything after the top-level value (prose, a closing fence, surplus closing
     brackets); trailing and missing commas; a missing colon; mismatched closing brackets;
     single-, double- and smart-quoted (“ ” ‘ ’) strings with raw control characters and
-    unknown escapes; unquoted keys; bare words (``True``/``False``/``None``, ``NaN``,
+    unknown escapes (reported as healing writes them: the backslash kept, ``\\q`` and
+    ``\\u12G`` as written, ``\\'`` an apostrophe); unquoted keys; bare words (``True``/``False``/``None``, ``NaN``,
     ``Infinity``, ``undefined``); loosely written numbers (``+1``, ``.5``, ``01``);
     ``//`` and ``/* */`` comments; stray characters between tokens. In relaxed mode
     ``True``/``False`` are reported as ``true``/``false`` (what healing writes); other bare
@@ -736,7 +744,7 @@ class JsonChecker:
             text = "".join(self._parts)
             if text.strip():
                 values = (text,)  # healing closes a cut string and keeps its text
-        elif st == _RNUM:
+        elif st == _RNUM and not self._bare_key:
             number = _json_number("".join(self._numparts))
             if number is not None:
                 values = (number,)  # as healing writes it (02134 -> 2134)
@@ -754,6 +762,9 @@ class JsonChecker:
     def _run(self, chunk: str) -> StreamStatus:  # noqa: C901 - one loop keeps the hot path fast
         if self._failed is not None:
             return self._failed
+        if self._cut:  # relaxed: nothing after a fence line or a mismatched bracket is read
+            self._pos += len(chunk)
+            return _OK
         strict = self._strict
         st = self._st
         stack = self._stack
@@ -856,7 +867,8 @@ class JsonChecker:
                         i += 1
                         continue
                     if c == "}" or c == "]":
-                        if strict and _CLOSER[stack[-1]] != c:
+                        mismatched = _CLOSER[stack[-1]] != c
+                        if strict and mismatched:
                             return self._fail(
                                 base + i,
                                 f"'{c}' does not close the open '{stack[-1]}' (expected ',' or '{_CLOSER[stack[-1]]}')",
@@ -864,6 +876,9 @@ class JsonChecker:
                         stack.pop()
                         st = _AFTER if stack else _DONE
                         i += 1
+                        if mismatched:
+                            self._cut = True  # relaxed: see _MISMATCHED
+                            break
                         continue
                     if strict:
                         return self._fail(base + i, f"expected ',' or '{_CLOSER[stack[-1]]}' after a value, got {c!r}")
@@ -872,6 +887,9 @@ class JsonChecker:
                         st = _SLASH
                         i += 1
                         continue
+                    if c in _LOOSE_QUOTES:  # see _LOOSE_QUOTES
+                        self._cut = True
+                        break
                     st = _VALUE if stack[-1] == "[" else _KEY  # a missing comma
                     continue
                 if st == _VALUE or st == _ARR_FIRST:
@@ -926,6 +944,7 @@ class JsonChecker:
                         continue
                     if c in _DIGITS or c in "-+.":
                         st = _RNUM
+                        self._bare_key = False
                         numparts = []
                         nstart = i
                         i += 1
@@ -938,9 +957,13 @@ class JsonChecker:
                         i += 1
                         continue
                     if c == "]" or c == "}":
+                        mismatched = _CLOSER[stack[-1]] != c
                         stack.pop()  # a trailing comma, or a mismatched bracket
                         st = _AFTER if stack else _DONE
                         i += 1
+                        if mismatched:
+                            self._cut = True  # see _MISMATCHED
+                            break
                         continue
                     if c == "/":
                         self._ret = st
@@ -972,18 +995,28 @@ class JsonChecker:
                         strrun = _RELAXED_STR_RUN[q]
                         i += 1
                         continue
-                    if c.isalnum() or c in "_$-":
+                    if c in _DIGITS or c == "-":
+                        # a key read as healing's lexer reads a number-like token (heal.lexer
+                        # group 6): '0+1' and '-1.5' are one key each, never a key and a value
+                        st = _RNUM
+                        self._bare_key = True
+                        numparts = []
+                        nstart = i
+                        i += 1
+                        continue
+                    if c.isalnum() or c in "_$":
                         st = _BARE
                         self._bare_key = True
                         numparts = []
                         nstart = i
                         i += 1
                         continue
-                    if c == "]":
+                    if c == "]":  # (relaxed) mismatched: the open container is an object
                         stack.pop()
                         st = _AFTER if stack else _DONE
                         i += 1
-                        continue
+                        self._cut = True  # see _MISMATCHED
+                        break
                     if c == "/":
                         self._ret = st
                         st = _SLASH
@@ -1001,6 +1034,9 @@ class JsonChecker:
                         st = _SLASH
                         i += 1
                         continue
+                    if c in _LOOSE_QUOTES:  # see _LOOSE_QUOTES
+                        self._cut = True
+                        break
                     if c == "=":
                         i += 1
                     st = _VALUE  # a missing colon
@@ -1093,8 +1129,10 @@ class JsonChecker:
                 elif strict:
                     return self._fail(base + i - 1, f"invalid escape '\\{c}' in a string")
                 else:
+                    # relaxed: as healing reads it (heal.strings), a backslash that starts
+                    # no escape is kept as a literal backslash; \' is an apostrophe
                     if collect:
-                        parts.append(c)
+                        parts.append(c if c == "'" else "\\" + c)
                     st = _STR
                 continue
 
@@ -1122,8 +1160,10 @@ class JsonChecker:
                         return self._fail(base + i, f"invalid \\u escape: expected a hex digit, got {c!r}")
                     if self._high >= 0 and collect:
                         parts.append("\ufffd")
+                    if collect:  # relaxed: the broken escape kept literally, as healing keeps it
+                        parts.append("\\u" + self._hex)
                     self._high = -1
-                    st = _STR  # relaxed: drop the broken escape, read c as content
+                    st = _STR  # then c read as content
                     continue
                 h = self._hex + c
                 self._hex = h
@@ -1147,8 +1187,14 @@ class JsonChecker:
                         self._high = -1
                         if 0xDC00 <= cp <= 0xDFFF:
                             ch = chr(0x10000 + ((high - 0xD800) << 10) + (cp - 0xDC00))
+                        elif 0xD800 <= cp <= 0xDBFF:  # relaxed only: the first high is lone,
+                            if collect:  # the second may pair with what follows (as healing reads it)
+                                parts.append("\ufffd")
+                            self._high = cp
+                            st = _LOW_BS
+                            continue
                         else:  # relaxed only
-                            ch = "\ufffd" + ("\ufffd" if 0xD800 <= cp <= 0xDFFF else chr(cp))
+                            ch = "\ufffd" + chr(cp)
                         if collect:
                             parts.append(ch)
                         st = _STR
@@ -1225,7 +1271,7 @@ class JsonChecker:
                 word = "".join(numparts)
                 numparts = []
                 i = j
-                if st == _BARE and self._bare_key:
+                if self._bare_key:
                     st = _COLON
                     continue
                 if st == _RNUM:
@@ -1317,6 +1363,14 @@ def can_be_valid(partial: str, *, max_depth: int = MAX_DEPTH, max_size: int = MA
         return False
 
 
+# _MISMATCHED: a closing bracket of the other kind than the open container's. The
+# relaxed checker pops one container, as the locator pairs brackets (the candidate's end);
+# healing closes up to the matching open bracket when one is open deeper (inserting the
+# missing closers), drops it when none is, and replaces it when only the root matches and
+# text follows. What follows is then read in a context the stream cannot know, so, as
+# after a fence line, nothing more is fed (nothing reported, nothing fails): its counts
+# stay a lower bound of check()'s ('{"": ["", {a""] "aa' is healed with "aa" a key cut off).
+
 # A fence line's start (at most three spaces, then ``` or ~~~, as FENCE_LINE), and the
 # start of a line that may still become one, at the end of the text.
 _FENCE_AT = re.compile(r"(?<=[\n\r]) {0,3}(?:```|~~~)")
@@ -1326,9 +1380,12 @@ _FENCE_HEAD = re.compile(r"(?<=[\n\r]) {0,3}(?:`{0,2}|~{0,2})\Z")
 class _RelaxedChecker(JsonChecker):
     """``JsonChecker(strict=False)``: the automaton fed through a watch for fence lines.
 
-    The locator never takes a fence line into a candidate (``formatbook_json.locate``):
-    once the payload has begun, a line starting with ```` ``` ```` or ``~~~`` ends it
-    there, inside a string or not, and healing settles what came before. So the text
+    Once the payload has begun, a line starting with ```` ``` ```` or ``~~~`` ends it for
+    the stream, inside a string or not: the locator ends the candidate there and healing
+    settles what came before, unless the container goes on after the fence line and
+    closes (``formatbook_json.locate``: then check() takes it whole when the fence line
+    is inside a string, and refuses it, ``json.fence_inside``, when not; either way what
+    the stream counted before the fence is a lower bound of check()'s counts). So the text
     from such a line on is never fed (nothing after it is reported, and nothing can fail),
     and the start of a line that may still become a fence line (up to three spaces and
     one or two backticks or tildes) is held back, unreported, until the line tells: where
@@ -1339,11 +1396,20 @@ class _RelaxedChecker(JsonChecker):
 
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the reply; O(len(chunk))."""
-        if self._hold or self._cut or "`" in chunk or "~" in chunk:
+        if self._hold or self._cut or "`" in chunk or "~" in chunk or (chunk[-1:] == " " and self._indent(chunk)):
             return self._watched(chunk)
         if chunk:
             self._last = chunk
         return JsonChecker.feed(self, chunk)
+
+    def _indent(self, chunk: str) -> bool:
+        """Whether the text fed ends with a line break and one to three spaces: a fence
+        line may start there, so the spaces must be held back (``_watched``)."""
+        tail = chunk[-4:]
+        if len(tail) < 4:
+            tail = (self._last[-4:] + chunk)[-4:]
+        k = max(tail.rfind("\n"), tail.rfind("\r"))
+        return k >= 0 and not tail[k + 1 :].strip(" ")
 
     def _watched(self, chunk: str) -> StreamStatus:
         if self._cut:
@@ -1362,6 +1428,9 @@ class _RelaxedChecker(JsonChecker):
                     return status
                 statuses.append(status)
                 start = at
+                if self._cut:  # a mismatched closing bracket (_MISMATCHED)
+                    self._pos += len(text) - at
+                    return _merged(statuses)
             if self._started and self._st != _DONE:
                 # the payload ends at this fence line: what follows is never its text
                 self._cut = True
@@ -1375,6 +1444,9 @@ class _RelaxedChecker(JsonChecker):
             if not status:
                 return status
             statuses.append(status)
+            if self._cut:  # a mismatched closing bracket (_MISMATCHED)
+                self._pos += len(text) - end
+                return _merged(statuses)
         if end:
             self._last = text[:end]
         self._hold = text[end:]

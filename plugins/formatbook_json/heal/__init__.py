@@ -9,6 +9,8 @@ bits change — and lists every edit as a ``Repair`` whose span indexes the payl
 2. ``strict`` (:mod:`.strict`): strict JSON is parsed once and needs no syntax repair.
    ``memory`` (:mod:`.strict`): text to repair longer than :data:`.strict.HEAL_MAX_SIZE`
    is refused, unless the caller gave ``max_size`` (healing could take too much memory).
+   ``think``, ``fence`` (:mod:`.strict`): a think block, or a fence line outside a
+   string, inside the payload is refused (``json.think_inside``, ``json.fence_inside``).
 3. ``syntax`` (:mod:`.structure`): one walk over the tokens repairs structure (commas,
    colons, brackets, bare keys, a cut-off end) and hands each token to its family:
    :mod:`.strings`, :mod:`formatbook_json.numbers`, :mod:`.literals`. Stretches already strict
@@ -46,6 +48,7 @@ PLAN: tuple[Step, ...] = (
     Step("strict", strict.parse_if_strict),
     Step("memory", strict.refuse_long, _not_strict_yet),
     Step("think", strict.refuse_think, _not_strict_yet),
+    Step("fence", strict.refuse_fence, _not_strict_yet),
     Step("syntax", structure.repair_syntax, _not_strict_yet),
     Step("confirm", strict.confirm, _not_strict_yet),
     Step("schema", schema_aware.repair_against_schema, _has_schema),

@@ -3,12 +3,15 @@ parsed once and needs no repair, and a repaired text must parse strictly."""
 
 from __future__ import annotations
 
+import re
+
 import orjson
 
 from formatbook_core import Span, Violation
 from formatbook_core.locating import think_spans
 
 from ..syntax import JsonSyntaxError, parse_strict, to_violation, unpadded
+from .lexer import tokens
 from .state import Healing, refused
 
 _UNHEALABLE = ("json.too_deep", "json.too_large")
@@ -60,6 +63,37 @@ def refuse_think(h: Healing) -> None:
                 span=Span(first.start, first.end),
             )
         )
+
+
+# A fence line's marker (group 1) at the start of a line, after at most three spaces.
+_FENCE_MARK = re.compile(r"(?<=[\n\r]) {0,3}(```|~~~)")
+_LINE_END = re.compile(r"[\n\r]")
+
+
+def refuse_fence(h: Healing) -> None:
+    """Refuse a payload with a fence line (```` ``` ````, ``~~~``) between its tokens: the
+    container went on after the fence (:mod:`formatbook_json.locate` reads it across
+    then), so the part before the fence is not the whole payload, and what the fence
+    holds may be a note or part of the data. A fence line inside a string is text of
+    the string (the string is healed whole)."""
+    text = h.text
+    marks = [m.start(1) for m in _FENCE_MARK.finditer(text)]
+    if not marks:
+        return
+    at = set(marks)
+    for token in tokens(text):  # a token starting at a mark is outside strings and comments
+        start = token[1]
+        if start in at:
+            found = _LINE_END.search(text, start)
+            line_end = found.start() if found is not None else len(text)
+            raise refused(
+                Violation(
+                    "json.fence_inside",
+                    "a fence line inside the JSON payload, and the payload goes on after it: the part "
+                    "before the fence is not the whole payload; write the JSON without fence lines inside it",
+                    span=Span(start, line_end),
+                )
+            )
 
 
 def _too_large(length: int, limit: int, why: str) -> Violation:

@@ -3,12 +3,15 @@ lone surrogates and strings cut off by the end of the reply.
 
 :func:`scan` reads one string starting at a quote character and returns its canonical
 JSON text. Escaped surrogate pairs (``"\\ud83d\\ude80"``) are kept as written, so they
-stay one character.
+stay one character. A string that never closes, read across an inner quote with a JSON
+value after it, is refused (``json.unclosed_string``): that quote may close it.
 """
 
 from __future__ import annotations
 
 import re
+
+from formatbook_core import HealError, Span, Violation
 
 # The quote that closes each opening quote.
 _CLOSERS = {'"': '"', "'": "'", "\u201c": "\u201d\u201c", "\u201d": "\u201d", "\u2018": "\u2019", "\u2019": "\u2019"}
@@ -26,6 +29,8 @@ _PIECE = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
+# After a quote: blanks and the start of a JSON value (a number, a container, a literal).
+_VALUE_AFTER = re.compile(r"[ \t]*(?:[-0-9{\[]|(?:true|false|null)(?![\w$]))").match
 _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3}|u[dD][89abAB][0-9a-fA-F]{2})?\Z")
 _LONE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SHORT_ESCAPES = {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -84,14 +89,33 @@ def scan(text: str, start: int) -> StringFix:
     finder = _CANDIDATE[quote]
     follow = _FOLLOW.match
     pos = start + 1
+    doubt: int | None = None  # an inner quote a JSON value follows: it may close the string
     while True:
         m = finder.match(text, pos)
         if m is None:  # no closing quote: the reply was cut inside this string
+            if doubt is not None:
+                raise _two_readings(start, doubt)
             return _canonical(text[start + 1 :], quote, len(text), inner=pos > start + 1, cut=True)
         close = m.end()
         if follow(text, close):
             return _canonical(text[start + 1 : close - 1], quote, close, inner=pos > start + 1, cut=False)
+        if doubt is None and _VALUE_AFTER(text, close):
+            doubt = close - 1
         pos = close  # an inner quote: keep reading
+
+
+def _two_readings(start: int, quote: int) -> HealError:
+    """The string at ``start`` never closes, but the quote at ``quote``, read as an inner
+    quote, has a JSON value after it: it may close the string (``{"a" 1}``, a colon or
+    comma missing after it), or the reply was cut inside the string. Either reading
+    could give the wrong data (the first drops a key cut off, ``{}``), so healing refuses."""
+    message = (
+        "a string that never closes, read across a quote a value follows: the quote may close it "
+        "(a colon or comma missing after it) or the reply was cut inside the string"
+    )
+    return HealError(
+        message + f" at offset {quote}", [Violation("json.unclosed_string", message, span=Span(start, quote + 1))]
+    )
 
 
 def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> StringFix:

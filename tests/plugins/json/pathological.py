@@ -21,6 +21,15 @@ CASES = [
     Case("unclosed-block-comment", lambda n: '{"a": 1 /*' + "*" * n, 15_000, "EXPECT JSON"),
     Case("prose-then-payload", lambda n: "word " * n + '{"a": 1}', 7_500, "EXPECT JSON"),
     Case("many-fences", lambda n: "```json\n{}\n```\n" * n, 375, "EXPECT JSON"),
+    Case("containers-cut-by-fences", lambda n: 'Data: {"a": 1,\n```\nn\n```\n' * n, 375, "EXPECT JSON"),
+    Case(
+        "containers-closed-across-fences",
+        lambda n: 'x {"a": 1,\n```\nn\n```\n"b": [2]} ' * n,
+        375,
+        "EXPECT JSON",
+    ),
+    Case("fenced-payloads-continued", lambda n: 'x\n```json\n{"a": [1,\n```\n]} ' * n, 375, "EXPECT JSON"),
+    Case("inner-quotes-a-value-follows", lambda n: '{"a": "' + 'x" 1 ' * n, 7_500, "EXPECT JSON"),
     Case("many-think-tags", lambda n: "<think>x</think>" * n + "[1]", 750, "EXPECT JSON"),
     Case(
         "values-counted",

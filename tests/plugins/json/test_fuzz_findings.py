@@ -33,12 +33,14 @@ def _reported(text: str, size: int) -> tuple[list[str], str]:
 
 @pytest.mark.parametrize("size", [1, 2, 3, 100])
 def test_a_fence_line_ends_the_payload_for_the_relaxed_checker(size):
-    # locate ends the candidate at the fence line; healing closes the string before it
+    # the stream counts nothing from the fence line on (a lower bound of check()'s
+    # counts); the payload closes after it, with the fence line inside a string, so
+    # check() takes it whole (tests/plugins/json/test_fence_inside_payload.py)
     text = '{"a": "one\n' + FENCE + '\nmore words here", "b": "two"}'
     values, opened = _reported(text, size)
     assert values == ["one\n"]
     assert "`" not in opened and "more" not in opened
-    assert check(text, "EXPECT JSON").value == {"a": "one\n"}
+    assert check(text, "EXPECT JSON").value == {"a": "one\n" + FENCE + "\nmore words here", "b": "two"}
 
 
 @pytest.mark.parametrize("size", [1, 2, 100])
@@ -46,7 +48,8 @@ def test_a_fence_line_between_tokens_ends_the_payload(size):
     text = '{"a": 1,\n~~~\n"b": "two words"}'
     values, _ = _reported(text, size)
     assert values == ["1"]
-    assert check(text, "EXPECT JSON").value == {"a": 1}
+    # the payload goes on after the fence line: check() refuses it (json.fence_inside)
+    assert [v.code for v in check(text, "EXPECT JSON").violations] == ["json.fence_inside"]
 
 
 @pytest.mark.parametrize("size", [1, 2, 100])
@@ -214,3 +217,179 @@ def test_heal_leaves_valid_json_orjson_cannot_read_unchanged():
     assert is_valid_json(text)
     healed = heal_payload(text)
     assert (healed.text, healed.repairs) == (text, ())
+
+
+# --- a think tag inside a string leaves no blanks in the payload (json-heal_idempotent-6e49115749)
+
+
+@pytest.mark.parametrize(
+    ("reply", "healed"),
+    [
+        # the tag opens a think block to the end of the reply, so the container read with
+        # think blocks blanked out never closes: the trailing line break was kept once
+        ('a{"x": "<think>"}\n', '{"x": "<think>"}'),
+        ('a{"": {"<reasoning>": ""}, "b": 2}\n  ', '{"": {"<reasoning>": ""}, "b": 2}'),
+    ],
+)
+def test_an_open_container_holding_strict_json_keeps_no_trailing_blanks(reply, healed):
+    first = heal(reply, "EXPECT JSON")
+    assert first.text == healed
+    again = heal(first.text, "EXPECT JSON")
+    assert (again.text, again.repairs) == (healed, ())
+
+
+def test_a_cut_string_still_keeps_its_trailing_blanks():
+    # not strict JSON without them: the reply was cut inside the string
+    assert heal('a{"x": "y \n', "EXPECT JSON").text == '{"x": "y \\n"}'
+
+
+# --- an unknown escape is reported as healing writes it (json-guard_limits-de1808735d) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # the stream dropped "\u" before a non-hex character: 'ᨇD' read as a capital word,
+        # which check()'s value '\\uᨇD' (backslash first) is not, so the guard at
+        # check()'s own counts stopped the reply
+        ('["\\u\u1a07D\na', "\\u\u1a07D\na"),
+        ('["a\\q"]', "a\\q"),
+        ('["a\\u12G"]', "a\\u12G"),
+        ('["\\ud800\\uZ"]', "\ufffd\\uZ"),
+        ('["it\\\'s"]', "it's"),
+        ('["a\\u', "a"),  # a cut escape is dropped, as healing drops it
+    ],
+)
+def test_the_relaxed_checker_reports_unknown_escapes_as_healing_writes_them(text, value):
+    assert JSON.parse(heal_payload(text).text) == [value]
+    for size in (1, 2, 100):
+        assert _reported(text, size)[0] == [value]
+
+
+def test_the_guard_at_check_s_own_counts_does_not_stop_an_unknown_escape():
+    reply = '["\\u\u1a07D\na'
+    counted = check(reply, "EXPECT JSON\nEXPECT MAX 1000 CAPITAL WORDS")
+    assert counted.ok and counted.counts["capital words"] == 0
+    for size in (1, 2, len(reply)):
+        guard = StreamGuard("EXPECT JSON\nEXPECT MAX 0 CAPITAL WORDS")
+        for i in range(0, len(reply), size):
+            assert guard.feed(reply[i : i + size])
+
+
+# --- a number-like key is one token, as healing reads it (json-guard_limits-fe116d5cc5) ---
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "healed"),
+    [
+        # the stream read '0' as a key and '+1' as its value (counted: 1 word) where
+        # healing reads the one key '0+1', dropped with no value: {} (0 words)
+        ("{0+1]", [], {}),
+        ("{0+1: 2}", ["2"], {"0+1": 2}),
+        ("{-1.5: 2}", ["2"], {"-1.5": 2}),
+        ("{1e+5: 2}", ["2"], {"1e+5": 2}),
+        ('{a: 1, 2b: 3, -4.5: "x y"}', ["1", "3", "x y"], {"a": 1, "2b": 3, "-4.5": "x y"}),
+    ],
+)
+def test_the_relaxed_checker_reads_a_number_like_key_as_one_key(text, values, healed):
+    assert JSON.parse(heal_payload(text).text) == healed
+    for size in (1, 2, 100):
+        assert _reported(text, size)[0] == values
+
+
+def test_the_guard_at_check_s_own_counts_does_not_stop_a_number_like_key():
+    reply = "{0+1]"
+    assert check(reply, "EXPECT JSON\nEXPECT MAX 1000 WORDS").counts["words"] == 0
+    for size in (1, 2, 5):
+        guard = StreamGuard("EXPECT JSON\nEXPECT MAX 0 WORDS\nEXPECT MAX 0 CHARACTERS")
+        for i in range(0, len(reply), size):
+            assert guard.feed(reply[i : i + size])
+
+
+# --- after a mismatched closing bracket nothing more is counted (json-guard_limits-09e7e19de9)
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "healed"),
+    [
+        # the stream closed only the inner {, read "aa" as an array value and counted it;
+        # healing closes up to the [ (a } inserted) and reads "aa" as a key cut off: dropped
+        ('{"":["",{a""]"aa', [], {"": ["", {"a": ""}]}),
+        # healing replaces the bracket here (only the root matches, text follows): the
+        # stream cannot tell these apart when it reads the bracket, so it counts neither
+        ('[{a""]"aa', [], [{"a": ""}, "aa"]),
+        # values before the bracket are counted as before
+        ('{"a": {"b": [1, 2}, "c": 3}', ["1", "2"], {"a": {"b": [1, 2]}, "c": 3}),
+        ('{"a": "x"]', ["x"], {"a": "x"}),
+    ],
+)
+def test_the_relaxed_checker_counts_nothing_after_a_mismatched_bracket(text, values, healed):
+    assert check(text, "EXPECT JSON").value == healed
+    for size in (1, 2, 100):
+        assert _reported(text, size)[0] == values
+
+
+def test_the_guard_at_check_s_own_counts_does_not_stop_after_a_mismatched_bracket():
+    reply = '{"":["",{a""]"aa'
+    assert check(reply, "EXPECT JSON\nEXPECT MAX 1000 WORDS").counts["words"] == 0
+    for size in (1, 3, len(reply)):
+        guard = StreamGuard("EXPECT JSON\nEXPECT MAX 0 WORDS\nEXPECT MAX 0 CHARACTERS")
+        for i in range(0, len(reply), size):
+            assert guard.feed(reply[i : i + size])
+
+
+# --- a high surrogate after a lone high one may pair (json-guard_limits-07eeecb811) -------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # the stream wrote U+FFFD for both highs and for the low: three characters, where
+        # healing replaces only the first high and keeps the pair: two (U+FFFD, U+BABAA)
+        ('["\\udaaa\\udaaa\\uDFaa"]', "\ufffd\U000babaa"),
+        ('["\\ud800\\ud800\\ud800\\udc00x"]', "\ufffd\ufffd\U00010000x"),
+        ('["\\ud800\\ud800x"]', "\ufffd\ufffdx"),
+    ],
+)
+def test_a_high_surrogate_after_a_lone_one_pairs_as_healing_pairs_it(text, value):
+    assert JSON.parse(heal_payload(text).text) == [value]
+    for size in (1, 2, 3, 100):
+        assert _reported(text, size)[0] == [value]
+
+
+# --- a single quote after a missing colon or comma (json-guard_limits-c9cfc4f8ac) ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "healed"),
+    [
+        # the locator reads this ' as text (no bracket, comma or colon before it) and ends
+        # the candidate at the "}" after it; the healer reads a string "}" there. The stream
+        # read the string "}aa" (3 characters, check() counts 1): now it counts nothing
+        # from such a quote on
+        ("{a'}aa", [], {"a": "}"}),
+        ("{a 'x y'}", [], {"a": "x y"}),
+        ("[1 'x']", ["1"], [1, "x"]),
+        ("{a: 'x y'}", ["x y"], {"a": "x y"}),  # after a colon: read as before
+    ],
+)
+def test_the_relaxed_checker_counts_nothing_from_a_loose_single_quote(text, values, healed):
+    assert check(text, "EXPECT JSON").value == healed
+    for size in (1, 2, 100):
+        assert _reported(text, size)[0] == values
+
+
+# --- a fence line's indentation at a chunk's end is held back (json-guard_limits-685d996229)
+
+
+@pytest.mark.parametrize("cut", [14, 15, 16])
+def test_an_indented_fence_line_split_after_its_spaces_ends_the_payload(cut):
+    # chunk one ended with "\n  ": the spaces were fed as string text, so the "```" of the
+    # next chunk was no longer at a line start and "```aaa" was counted
+    text = '[    "aaaaaaa\n  ' + FENCE + "aaa"
+    assert check(text, "EXPECT JSON").value == ["aaaaaaa\n"]
+    checker = JsonChecker(strict=False)
+    values: list[str] = []
+    for piece in (text[:cut], text[cut:]):
+        values += checker.feed(piece).values
+    assert values + list(checker.finish().values) == ["aaaaaaa\n"]
