@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -117,31 +118,42 @@ class JsonSchema:
     # -- validating ----------------------------------------------------------------
     def is_valid(self, value: Any) -> bool:
         """Whether ``value`` (parsed JSON) satisfies the schema (jsonschema-rs decides)."""
-        if self._fast is None:
-            self._compile()
-        try:
-            return bool(self._fast.is_valid(value))
-        except Exception:  # a value jsonschema-rs cannot take: the listing decides
-            return not self._python_errors(value)
+        return bool(_at_any_depth(self._is_valid, value))
 
     def violations(self, value: Any) -> tuple[Violation, ...]:
         """Every violation of ``value``, most relevant first (empty when valid). The
         Python listing runs only when jsonschema-rs finds the value invalid."""
-        if self.is_valid(value):
+        return tuple(_at_any_depth(self._violations, value))
+
+    def _is_valid(self, value: Any, here: bool) -> bool:
+        if self._fast is None:
+            self._compile()
+        try:
+            return bool(self._fast.is_valid(value))
+        except Exception as err:  # a value jsonschema-rs cannot take: the listing decides
+            if here and _recursion(err):
+                raise _TooDeepHere from None
+            errors = self._python_errors(value, here)
+            return errors is not None and not errors  # too deep for both: not shown to be valid
+
+    def _violations(self, value: Any, here: bool) -> tuple[Violation, ...]:
+        if self._is_valid(value, here):
             return self._integers_as_floats(value)
         from jsonschema.exceptions import best_match, relevance  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
 
-        errors = self._python_errors(value)
+        errors = self._python_errors(value, here)
         if errors is None:  # too deep for the Python listing: jsonschema-rs lists them
-            return tuple(self._rust_violations(value))
-        extra = self._rust_violations(value, only="unevaluatedProperties")
+            return tuple(self._rust_violations(value, here=here))
+        extra = self._rust_violations(value, only="unevaluatedProperties", here=here)
         if not errors:  # the Rust validator saw something Python's does not (a format, say)
-            return tuple(extra or self._rust_violations(value))
+            return tuple(extra or self._rust_violations(value, here=here))
         try:
             best = best_match(errors)
             ordered = [best] + sorted((e for e in errors if e is not best), key=relevance, reverse=True)
             return tuple(_violation(e) for e in ordered) + tuple(extra)
         except RecursionError:
+            if here:
+                raise _TooDeepHere from None
             return tuple(self._rust_violations(value))
 
     def _integers_as_floats(self, value: Any) -> tuple[Violation, ...]:
@@ -161,13 +173,15 @@ class JsonSchema:
             for path in integers_written_as_floats(value, self.schema)
         )
 
-    def _python_errors(self, value: Any) -> list[Any] | None:
+    def _python_errors(self, value: Any, here: bool = False) -> list[Any] | None:
         try:
             return list(self._python().iter_errors(value))
         except RecursionError:
+            if here:
+                raise _TooDeepHere from None
             return None
 
-    def _rust_violations(self, value: Any, only: str | None = None) -> list[Violation]:
+    def _rust_violations(self, value: Any, only: str | None = None, *, here: bool = False) -> list[Violation]:
         out = []
         try:
             for err in self._fast.iter_errors(value):
@@ -178,11 +192,51 @@ class JsonSchema:
                 code = f"schema.{keyword}" if isinstance(keyword, str) else "schema.invalid"
                 out.append(Violation(code, _short(err.message), path=path, keyword=keyword))
         except Exception as exc:
+            if here and _recursion(exc):
+                raise _TooDeepHere from None
             if only is None:
                 out.append(Violation("schema.invalid", _short(f"the value does not match the schema: {exc}")))
         if only is not None:
             return out
         return out or [Violation("schema.invalid", "the value does not match the schema")]
+
+
+class _TooDeepHere(Exception):
+    """Validation reached the recursion limit from the caller's stack depth."""
+
+
+def _recursion(err: BaseException) -> bool:
+    """Whether jsonschema-rs gave up at Python's recursion limit (it counts the caller's
+    frames too) rather than on the value itself."""
+    return isinstance(err, RecursionError) or "recursion" in str(err).lower()
+
+
+def _at_any_depth(validate: Any, value: Any) -> Any:
+    """``validate(value, here)`` as it answers from a shallow stack.
+
+    Both validators stop at Python's recursion limit, which counts the caller's frames: the
+    same deep value could pass or fail, or list other violations, depending on where it was
+    checked from (check() and a StreamGuard disagreed). When validating here reaches the
+    limit, the value is validated again on a new thread, whose stack starts empty."""
+    try:
+        return validate(value, True)
+    except _TooDeepHere:
+        pass
+    out: list[Any] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            out.append(validate(value, False))
+        except BaseException as err:  # re-raised in the caller's thread
+            failure.append(err)
+
+    worker = threading.Thread(target=run, name="formatbook-schema")
+    worker.start()
+    worker.join()
+    if failure:
+        raise failure[0]
+    return out[0]
 
 
 def _violation(err: Any) -> Violation:
