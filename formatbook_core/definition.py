@@ -109,6 +109,10 @@ class BaseFormat:
     #: True when ``locate`` answers with the whole reply (the format's payload needs its
     #: surroundings, as a Markdown contract does) instead of a payload found inside it.
     whole_reply_locate: bool = False
+    #: True when an opening think tag anywhere in the reply opens a think block (JSON, whose
+    #: locate tells a tag in a string from a note); by default only one at the start of the
+    #: reply or of a line does (``formatbook_core.locating.think_open``).
+    think_anywhere: bool = False
 
     # --- the four Promptbook methods -------------------------------------------------
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:

@@ -32,20 +32,53 @@ def think_close(tag: str) -> re.Pattern[str]:
     return re.compile(rf"</{re.escape(tag)}\s*>", re.IGNORECASE)
 
 
-def think_spans(reply: str) -> list[Span]:
+#: An opening think tag where a model writes one, at a given start (the reply's, a line's or
+#: a think block's end): blanks on the line (spaces, tabs), then the tag.
+THINK_HEAD = re.compile(rf"[ \t]*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
+#: An opening think tag at the start of a line: a line break, blanks, the tag (group 1).
+THINK_LINE = re.compile(rf"[\r\n][ \t]*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
+
+
+def think_open(reply: str, pos: int, *, at_start: bool = True, anywhere: bool = False) -> re.Match[str] | None:
+    """The first opening think tag at or after ``pos`` that opens a think block (group 1 is
+    the tag's name; the tag starts at ``m.start(1) - 1``), or ``None``.
+
+    A tag opens a block only where a model writes one: at ``pos`` when ``at_start`` (the
+    start of the reply or the end of a think block) or at the start of a line, after blanks
+    (spaces, tabs) only; mid-line it is text (``a: "<think>"`` is a value). With
+    ``anywhere`` (JSON, whose own reading tells a value from a note) any tag opens one.
+    """
+    if anywhere:
+        return _THINK_OPEN.search(reply, pos)
+    if at_start and (m := THINK_HEAD.match(reply, pos)) is not None:
+        return m
+    return THINK_LINE.search(reply, pos)
+
+
+def at_line_start(text: str, pos: int, end: int, at_start: bool) -> bool:
+    """Whether only blanks (spaces, tabs) precede ``end`` on its line, given ``at_start``
+    (whether they do at ``pos``): what a stream carries to tell where :func:`think_open`
+    may find a tag in its next chunk."""
+    brk = max(text.rfind("\n", pos, end), text.rfind("\r", pos, end))
+    return (at_start or brk >= 0) and text[max(pos, brk + 1) : end].strip(" \t") == ""
+
+
+def think_spans(reply: str, *, anywhere: bool = False) -> list[Span]:
     """Spans of ``<think>…</think>`` blocks (also ``<thinking>``, ``<reasoning>``).
 
+    An opening tag counts only at the start of the reply, of a line or right after a think
+    block (blanks before it allowed; see :func:`think_open`; ``anywhere``: wherever it is).
     An unclosed block runs to the end of the reply (a model cut off mid-thought).
     """
     spans: list[Span] = []
     pos = 0
     while True:
-        m = _THINK_OPEN.search(reply, pos)
+        m = think_open(reply, pos, anywhere=anywhere)
         if m is None:
             return spans
         close = think_close(m.group(1)).search(reply, m.end())
         end = close.end() if close else len(reply)
-        spans.append(Span(m.start(), end))
+        spans.append(Span(m.start(1) - 1, end))
         pos = end
 
 
@@ -95,11 +128,14 @@ def no_payload(reply: str) -> Span:
     return Span(len(reply), len(reply))
 
 
-def outside_think(reply: str, thinks: list[Span] | None = None) -> list[Span]:
+def outside_think(reply: str, thinks: list[Span] | None = None, *, anywhere: bool = False) -> list[Span]:
     """The stretches of ``reply`` outside its think blocks (``thinks``, by default
     :func:`think_spans`), without the white space around each, longest first; when there
     is none, ``[no_payload(reply)]``. Never empty, never a think block's text."""
-    spans = [strip_span(reply, s) for s in outside_spans(len(reply), think_spans(reply) if thinks is None else thinks)]
+    spans = [
+        strip_span(reply, s)
+        for s in outside_spans(len(reply), think_spans(reply, anywhere=anywhere) if thinks is None else thinks)
+    ]
     spans = [s for s in spans if s.end > s.start]
     spans.sort(key=lambda s: s.start - s.end)  # stable: of two as long, the first first
     return spans or [no_payload(reply)]

@@ -168,7 +168,9 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     first candidate, whose violations are the ones reported, and False."""
     try:
         # a plugin that located nothing: the reply without its think blocks (never their text)
-        spans = _spans(fmt.locate(reply, schema, **options), len(reply)) or outside_think(reply)
+        spans = _spans(fmt.locate(reply, schema, **options), len(reply)) or outside_think(
+            reply, anywhere=getattr(fmt, "think_anywhere", False)
+        )
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
         return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False
     first: _Candidate | None = None
@@ -201,7 +203,9 @@ def _surrounded(fmt: Any, reply: str, candidate: _Candidate) -> _Candidate:
     """``candidate`` with what surrounds it in the reply set aside (done only for the
     candidate chosen: it costs a pass over the reply, and a reply may hold many)."""
     if candidate.span != (0, len(reply)):
-        _set_aside_surroundings(f"the {fmt.name.upper()} payload", reply, candidate.span, candidate)
+        _set_aside_surroundings(
+            f"the {fmt.name.upper()} payload", reply, candidate.span, candidate, getattr(fmt, "think_anywhere", False)
+        )
     return candidate
 
 
@@ -303,10 +307,10 @@ def _without_span(v: Violation) -> Violation:
     return replace(v, span=None) if v.span is not None else v
 
 
-def _set_aside_surroundings(what: str, reply: str, span: Span, candidate: _Candidate) -> None:
+def _set_aside_surroundings(what: str, reply: str, span: Span, candidate: _Candidate, anywhere: bool = False) -> None:
     """Everything outside the payload (``what``) is kept: ``<think>`` blocks and prose (listed
     before what healing the payload set aside, the ``located`` repair before its repairs)."""
-    thinks = think_spans(reply)
+    thinks = think_spans(reply, anywhere=anywhere)
     pieces: list[tuple[str, Span]] = []
     for outer in outside_spans(len(reply), [span]):
         inner_thinks = [t for t in thinks if t.start >= outer.start and t.end <= outer.end]

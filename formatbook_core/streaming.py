@@ -20,7 +20,7 @@ from typing import Any
 
 from .expectations import Count, Expectations, as_expectations
 from .limits import limits_from
-from .locating import THINK_OPEN, THINK_OPEN_MAX, THINK_TAGS, think_close
+from .locating import THINK_OPEN_MAX, THINK_TAGS, at_line_start, think_close, think_open
 from .pipeline import check
 from .results import CheckResult, ExpectationError, StreamStatus
 from .textlog import TextLog
@@ -62,7 +62,9 @@ def _close_tag_tail(text: str, pos: int, tag: str) -> str:
 class _ThinkSplitter:
     """Splits a streamed reply into the stretches outside its ``<think>`` blocks, exactly as
     :func:`formatbook_core.locating.think_spans` finds the blocks: an opening tag (any of
-    ``THINK_TAGS``, any case) starts a block, the first closing tag of the same name
+    ``THINK_TAGS``, any case) at the start of the reply, of a line or right after a block
+    (blanks before it allowed; with ``anywhere``, wherever it is) starts a block, the first
+    closing tag of the same name
     (``</think >`` too) ends it, and an unclosed block runs to the end of the reply.
 
     Each stretch comes out without its leading white space, as ``strip_span`` takes a
@@ -75,8 +77,10 @@ class _ThinkSplitter:
     them: once other text has begun, everything passes through.
     """
 
-    def __init__(self, *, leading_only: bool = False) -> None:
+    def __init__(self, *, leading_only: bool = False, anywhere: bool = False) -> None:
         self._leading_only = leading_only
+        self._anywhere = anywhere
+        self._at_line = True  # outside a block: only blanks precede the held text on its line
         self._closing: re.Pattern[str] | None = None  # set inside a block
         self._tag = ""
         self._held = ""
@@ -95,6 +99,8 @@ class _ThinkSplitter:
                 return False
         elif "<" in chunk:
             return False
+        else:
+            self._after(chunk, 0, len(chunk))
         self._fed += len(chunk)
         return True
 
@@ -121,12 +127,13 @@ class _ThinkSplitter:
                 self._held = ""
                 return pieces
             if self._closing is None:
-                found = THINK_OPEN.search(text, pos)
-                end = len(text) if found is None else found.start()
+                found = think_open(text, pos, at_start=self._at_line, anywhere=self._anywhere)
+                end = len(text) if found is None else found.start(1) - 1
                 if found is None:
                     end = _open_tag_start(text, pos)
                 if end > pos:
                     self._stretch(pieces, start + pos, text[pos:end])
+                    self._after(text, pos, end)
                 if found is None:
                     self._held = text[end:]
                     return pieces
@@ -142,8 +149,13 @@ class _ThinkSplitter:
                 # so offsets after it are exact even when held white space was shortened
                 self._closing = None
                 self._blank = True
+                self._at_line = True
                 pos = found.end()
                 start = self._fed - len(text)
+
+    def _after(self, text: str, pos: int, end: int) -> None:
+        """Whether only blanks precede ``end`` on its line, once ``text[pos:end]`` is out."""
+        self._at_line = at_line_start(text, pos, end, self._at_line)
 
     def _past_lead(self, text: str, pos: int) -> bool:
         """Leading-only mode: text other than a think block has begun (at ``pos`` or before)."""
@@ -319,7 +331,7 @@ class StreamGuard:
         if whole and strict and fmt is not None:
             self._think: _ThinkSplitter | None = None
         else:
-            self._think = _ThinkSplitter(leading_only=whole)
+            self._think = _ThinkSplitter(leading_only=whole, anywhere=getattr(fmt, "think_anywhere", False))
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0

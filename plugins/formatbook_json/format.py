@@ -55,6 +55,7 @@ class JsonFormat(AnalyzingFormat):
     scope_kind = "JSON pointer"
     description = "JSON (RFC 8259), with JSON Schema or a pydantic model; scopes are JSON pointers."
     samples = _SAMPLES
+    think_anywhere = True  # locate reads think tags in strings as values (json.think_inside)
 
     # --- schemas --------------------------------------------------------------------
     def load_schema(self, schema: Any, **options: Any) -> Any:

@@ -97,7 +97,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
         ok, value = strict_value(reply[whole.start : whole.end], max_depth=max_depth, max_size=max_size)
         if ok:
             return [whole], value
-    thinks = think_spans(reply)
+    thinks = think_spans(reply, anywhere=True)
     blocks = [f for f in fences(reply) if not _inside(f.span, thinks)]
     at = committed_position(stream_pieces(reply))
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)

@@ -313,7 +313,7 @@ def _think_tail(text: str) -> str:
 def _without_thoughts_and_fences(prose: str) -> str:
     """``prose`` without its think blocks and fence lines, stripped: what is left of a
     reply that never opened a container (it may be a bare scalar, fenced or not)."""
-    kept = "".join(prose[s:e] for s, e in outside_spans(len(prose), think_spans(prose)))
+    kept = "".join(prose[s:e] for s, e in outside_spans(len(prose), think_spans(prose, anywhere=True)))
     lines = [line for line in LINE_BREAK.split(kept) if not FENCE_LINE.match(line)]
     return "\n".join(lines).strip()
 

@@ -35,7 +35,7 @@ import re
 from typing import Any
 
 from formatbook_core import HealError, StreamStatus
-from formatbook_core.locating import FENCE_LINE, THINK_OPEN, THINK_OPEN_MAX
+from formatbook_core.locating import FENCE_LINE, THINK_OPEN_MAX, at_line_start, think_open
 from formatbook_core.textlog import TextLog
 
 from .contract.names import normalize_section_name
@@ -82,6 +82,7 @@ class MarkdownChecker:
         self._line_start = 0  # where the unfinished line starts in the reply
         self._after_cr = False  # the last line ended with '\r': a '\n' next belongs to it
         self._tail = ""  # the last characters seen, for a <think> tag split across chunks
+        self._tail_at_line = True  # only blanks precede the tail on its line (a tag may open there)
         self._failed: StreamStatus | None = None
         self._judging = True
         self._line_no = 0
@@ -115,13 +116,15 @@ class MarkdownChecker:
             return StreamStatus(True)
         if self._strict:
             window = self._tail + chunk
-            m = THINK_OPEN.search(window)
+            m = think_open(window, 0, at_start=self._tail_at_line)
             if m:
                 return self._fail(
                     "a <think> block is set aside, so the reply cannot stay as written",
-                    start - len(self._tail) + m.start(),
+                    start - len(self._tail) + m.start(1) - 1,
                 )
-            self._tail = window[-(THINK_OPEN_MAX - 1) :]
+            cut = max(0, len(window) - (THINK_OPEN_MAX - 1))
+            self._tail_at_line = at_line_start(window, 0, cut, self._tail_at_line)
+            self._tail = window[cut:]
         judging = self._strict and self._judging
         if not judging and not self._settled.active:
             return StreamStatus(True)

@@ -24,12 +24,24 @@ def test_closed_think_block():
 
 
 def test_unclosed_think_block_runs_to_the_end():
+    reply = "ok\n  <think>I was cut off"
+    assert think_spans(reply) == [Span(5, len(reply))]
+
+
+def test_a_think_tag_opens_a_block_only_at_the_start_of_a_line():
+    # mid-line, an opening tag is text (a value, a sentence); at the start of the reply, of
+    # a line (after blanks) or right after a block, it opens one; anywhere=True is JSON's rule
     reply = "ok <think>I was cut off"
-    assert think_spans(reply) == [Span(3, len(reply))]
+    assert think_spans(reply) == []
+    assert think_spans(reply, anywhere=True) == [Span(3, len(reply))]
+    assert think_spans("\t<think>a</think> <think>b</think>c <think>d") == [Span(1, 17), Span(18, 34)]
+    assert think_spans("a\r\n<think>b</think>") == [Span(3, 19)]
+    assert think_spans('a: "<think>"\nb: 2') == []
 
 
 def test_several_blocks_and_their_variants():
-    reply = "<think>a</think>x<thinking>b</thinking>y<reasoning>c</reasoning>z"
+    reply = "<think>a</think>x\n<thinking>b</thinking>y\n<reasoning>c</reasoning>z"
+    assert len(think_spans(reply.replace("\n", ""), anywhere=True)) == 3
     spans = think_spans(reply)
     assert [reply[s.start : s.end] for s in spans] == [
         "<think>a</think>",

@@ -105,12 +105,18 @@ def test_text_keeps_an_empty_text():
         ("  \n", [Span(3, 3)]),
         ("<think>a: 1", [Span(11, 11)]),
         ("<think>a</think>\n ", [Span(18, 18)]),
-        ("x <think>y</think> long\n", [Span(19, 23), Span(0, 1)]),  # longest first
+        ("x\n<think>y</think> long\n", [Span(19, 23), Span(0, 1)]),  # longest first
     ],
 )
 def test_outside_think(reply, spans):
     assert outside_think(reply) == spans
     assert no_payload(reply) == Span(len(reply), len(reply))
+
+
+def test_outside_think_mid_line_is_text_unless_anywhere():
+    reply = "x <think>y</think> long\n"
+    assert outside_think(reply) == [Span(0, 23)]
+    assert outside_think(reply, anywhere=True) == [Span(19, 23), Span(0, 1)]
 
 
 def test_a_format_that_locates_nothing_never_gets_the_think_block(monkeypatch):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core import Healed, HealError, Repair, Violation
-from formatbook_core.locating import THINK_OPEN
+from formatbook_core.locating import think_open
 
 from . import recover, refuse, write
 
@@ -65,9 +65,10 @@ def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
             step(state)
     finally:
         discard(parsed)
-    if THINK_OPEN.search(state.output) is not None:
+    if think_open(state.output, 0) is not None:
         # an element named like a think block (<think\n> read as <think>): written out, it
-        # would be set aside as one, so the repair would change what the reply says
+        # would be set aside as one (where a think tag opens a block: a line's start), so the
+        # repair would change what the reply says
         raise HealError(
             "cannot heal the HTML: it would hold an element named like a think block (<think>, <reasoning>...)",
             [Violation("html.syntax", "an element named like a think block cannot be healed", keyword="think-element")],

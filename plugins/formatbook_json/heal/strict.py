@@ -53,7 +53,7 @@ def refuse_think(h: Healing) -> None:
     brackets: the container that opens a reply is read across think blocks, as a stream
     reads it, formatbook_json.commitment): whether it belongs to a string or is a note
     cannot be told, and dropping either reading's text could give the wrong data."""
-    found = think_spans(h.text)
+    found = think_spans(h.text, anywhere=True)
     if found:
         first = found[0]
         raise refused(

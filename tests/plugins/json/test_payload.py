@@ -142,7 +142,7 @@ def _analyzed_characters(monkeypatch, reply: str, schema) -> tuple[int, int]:
     )
     think_spans = core_pipeline.think_spans
     monkeypatch.setattr(
-        core_pipeline, "think_spans", lambda text: seen.__setitem__(1, seen[1] + 1) or think_spans(text)
+        core_pipeline, "think_spans", lambda text, **kw: seen.__setitem__(1, seen[1] + 1) or think_spans(text, **kw)
     )
     exp = Expectations(format="json", schema=schema)
     monkeypatch.setattr(type(exp), "fmt", property(lambda self: fmt))
