@@ -224,6 +224,9 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
     thinking = tuple(t for t in THINK_TAGS if not (together and t == "reasoning"))
     thinks = [s for s in think_spans(reply) if _think_name(reply, s.start) in thinking]
     blocks = fences(_blank(reply, thinks))  # a fence inside a think block is a draft
+    # a fence whose body holds a think block is no payload: check() would set the block
+    # aside, so healing its body could never give a text that checks as it stands
+    blocks = [f for f in blocks if not any(f.body.start < t.end and t.start < f.body.end for t in thinks)]
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)

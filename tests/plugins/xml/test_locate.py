@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import check, get_format
+from formatbook_core import HealError, check, get_format, heal
 
 XML = get_format("xml")
 
@@ -92,3 +92,24 @@ def test_with_root_a_reasoning_element_is_still_the_payload() -> None:
     assert check("<reasoning><a/></reasoning>", "EXPECT XML").violations[0].code == "xml.empty"
     result = check("<think>x</think>\n<reasoning><a/></reasoning>", "EXPECT XML root=answer")
     assert result.ok and result.text == "<reasoning><a/></reasoning>"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expect"),
+    [
+        ("```\n<reasoning>", "EXPECT XML"),  # fuzz seed 9090, 7e39a60208
+        ("~~~\n<think>", "EXPECT XML root=response"),  # fuzz seed 9090, b7a00fb56e
+        ("```\n<think>draft: <a/>\n```", "EXPECT XML"),
+    ],
+)
+def test_a_fence_body_holding_a_think_block_is_no_payload(reply: str, expect: str) -> None:
+    # it was healed into '<think></think>', which check() then set aside: the healed
+    # text did not heal again
+    assert not check(reply, expect).ok
+    with pytest.raises(HealError):
+        heal(reply, expect)
+
+
+def test_a_fence_after_a_think_block_is_still_the_payload() -> None:
+    result = check("<think>x</think>\n```xml\n<a>1</a>\n```", "EXPECT XML")
+    assert result.ok and result.text == "<a>1</a>"
