@@ -31,6 +31,7 @@ _PIECE = re.compile(
 )
 # After a quote: blanks and the start of a JSON value (a number, a container, a literal).
 _VALUE_AFTER = re.compile(r"[ \t]*(?:[-0-9{\[]|(?:true|false|null)(?![\w$]))").match
+_COLON_AFTER = re.compile(r"[ \t]*:").match
 _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3}|u[dD][89abAB][0-9a-fA-F]{2})?\Z")
 _LONE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SHORT_ESCAPES = {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -98,10 +99,25 @@ def scan(text: str, start: int) -> StringFix:
             return _canonical(text[start + 1 :], quote, len(text), inner=pos > start + 1, cut=True)
         close = m.end()
         if follow(text, close):
+            if doubt is not None and _COLON_AFTER(text, close):
+                raise _key_across(start, doubt)
             return _canonical(text[start + 1 : close - 1], quote, close, inner=pos > start + 1, cut=False)
         if doubt is None and _VALUE_AFTER(text, close):
             doubt = close - 1
         pos = close  # an inner quote: keep reading
+
+
+def _key_across(start: int, quote: int) -> HealError:
+    """A key read across an inner quote a JSON value follows (``{"a" 1, "b": 2}`` read as
+    the key ``a" 1, "b``): that quote most likely ends the key, a colon missing after it,
+    but a key may hold quotes; either reading could give the wrong data, so healing refuses."""
+    message = (
+        "a key read across a quote a value follows: the quote may end the key (a colon missing "
+        "after it) or be part of it"
+    )
+    return HealError(
+        message + f" at offset {quote}", [Violation("json.unclosed_string", message, span=Span(start, quote + 1))]
+    )
 
 
 def _two_readings(start: int, quote: int) -> HealError:

@@ -62,3 +62,41 @@ def test_heal_refuses_it_and_the_guard_never_stops_it_early():
     for ch in reply:
         assert guard.feed(ch)
     assert [v.code for v in guard.finish().violations] == ["json.unclosed_string"]
+
+
+KEY_MESSAGE = (
+    "a key read across a quote a value follows: the quote may end the key (a colon missing after it) or be part of it"
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "span"),
+    [
+        ('{"a" 1, "b": 2}', (1, 4)),  # was {'a" 1, "b': 2}
+        ('Here: {"a" 1} and {"b": 2}', (7, 10)),  # was {'a" 1} and {"b': 2}
+        ('{"a" true, "b": 2}', (1, 4)),
+        ('{"x": "a" 1, "b": "y"}', (6, 9)),  # a value read on into the next key
+    ],
+)
+def test_a_key_read_across_a_quote_a_value_follows_fails(reply, span):
+    # found in review of the fix above: the string closes later, before a colon, so the
+    # healer read one key holding the missing colon, the value and the next key
+    result = check(reply, "EXPECT JSON")
+    assert not result.ok and result.value is None
+    assert [(v.code, v.message) for v in result.violations] == [("json.unclosed_string", KEY_MESSAGE)]
+    assert (result.violations[0].span.start, result.violations[0].span.end) == span
+    with pytest.raises(HealError):
+        heal(reply, "EXPECT JSON")
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('{"a": "The "5" best", "b": 1}', {"a": 'The "5" best', "b": 1}),  # a value, not a key
+        ('{"name": "The "Best" one", "n": 2}', {"name": 'The "Best" one', "n": 2}),
+        ('{"a" "x", "b": 2}', {"a": "x", "b": 2}),  # a string follows: the colon is missing
+    ],
+)
+def test_inner_quotes_in_values_are_still_healed(reply, value):
+    result = check(reply, "EXPECT JSON")
+    assert result.ok and result.value == value
