@@ -9,7 +9,8 @@
    of a table, which healing writes before it), prose separated by a blank line is set
    aside by the core. When the text after the last closing tag opens another tag (a reply
    cut off inside the HTML), or there is no closing tag at all, the payload runs to the
-   end of the reply.
+   end of the reply. So does HTML left open where a think block starts with more text
+   after it: the block is part of the markup, never an end that drops what follows.
 3. When there is no tag: the reply without its think blocks (so that Markdown or prose
    sent instead of HTML is judged as such, never silently dropped); an empty payload at
    the end when the whole reply is think blocks.
@@ -92,6 +93,18 @@ def _payload(text: str, region: Span) -> Span | None:
     return strip_span(text, Span(start, _block_end(text, close, region.end)))
 
 
+def _cut_by_think(text: str, found: Span, region: Span, thinks: list[Span]) -> bool:
+    """Whether the payload ``found`` runs to the end of ``region`` (no closing tag, or a tag
+    opened after the last one) where a think block starts with more text after it."""
+    if found.end != strip_span(text, Span(found.start, region.end)).end:
+        return False
+    close = _last_close(text, found.start, region.end)
+    if close >= 0 and _tag_start(text, close, region.end) < 0:
+        return False
+    after = next((t for t in thinks if t.start == region.end), None)
+    return after is not None and text[after.end :].strip() != ""
+
+
 def locate(reply: str) -> list[Span]:
     """Candidate payload spans of ``reply``, best first (see the module doc)."""
     thinks = think_spans(reply)
@@ -122,9 +135,15 @@ def locate(reply: str) -> list[Span]:
             merged[-1] = Span(merged[-1].start, max(merged[-1].end, span.end))
         else:
             merged.append(span)
-    for region in outside_spans(len(reply), merged):
+    regions = outside_spans(len(reply), merged)
+    for region in regions:
         found = _payload(reply, region)
         if found is not None and found.end > found.start:
+            if _cut_by_think(reply, found, region, thinks):
+                # the HTML goes on after a think block inside it ('<div>\n<think>…</think>\n
+                # <p>a</p></div>'): read through it, never closed at the block (which dropped
+                # what follows); healing refuses an element named like a think block
+                found = strip_span(reply, Span(found.start, len(reply)))
             candidates.append(found)
             break
     if not candidates:

@@ -3,6 +3,8 @@ line's start): healing keeps it and stays idempotent (checked by hand)."""
 
 from __future__ import annotations
 
+import pytest
+
 from formatbook_core import check, heal
 
 
@@ -13,3 +15,25 @@ def test_a_mid_line_think_element_is_healed_as_markup() -> None:
     healed = heal(reply, "EXPECT HTML").text
     assert healed == "<div>Hello <think>world</think> there</div>"
     assert heal(healed, "EXPECT HTML").text == healed
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "<div>\n<think>x</think>\n<p>a</p>\n</div>",  # was '<div></div>': <p>a</p> dropped
+        "<answer>\n<reasoning>hm</reasoning>\n<p>Final</p></answer>",
+        "~~~\n<answer>\n<reasoning></reasoning><final></final></answer>",  # fuzz seed 9090, 6c5a6b3f66
+    ],
+)
+def test_html_that_goes_on_after_a_think_block_inside_it_is_read_whole(reply: str) -> None:
+    # the think block sat between the HTML's first part (closed at the block, as if cut
+    # off) and the rest, which was dropped with ok=True
+    result = check(reply, "EXPECT HTML")
+    body = reply.removeprefix("~~~\n")
+    assert result.ok and result.text == body
+    assert heal(result.text, "EXPECT HTML").text == body
+
+
+def test_a_think_block_after_finished_html_is_still_set_aside() -> None:
+    result = check("<p>a</p>\n<think>x</think>\nThanks", "EXPECT HTML")
+    assert result.ok and result.text == "<p>a</p>"
