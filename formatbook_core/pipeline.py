@@ -180,6 +180,10 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
         first = first or candidate
         if candidate.analysis is None or not candidate.analysis.ok:
             continue
+        split = _split_by_think(fmt, reply, candidate.span, schema, options)
+        if split is not None:
+            candidate.violations = [split]
+            continue
         if not _healed_as_cut_off_midway(candidate, reply):
             return _surrounded(fmt, reply, candidate), True
         cut_short = cut_short or candidate  # taken only when no later candidate passes
@@ -190,6 +194,38 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     if not first.violations:
         first.violations = [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
     return _surrounded(fmt, reply, first), False
+
+
+def _split_by_think(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any]) -> Violation | None:
+    """A think block on the payload's edge (only blank space between) with more of the
+    payload on its other side: ``a: 1 <think>…</think> b: 2`` located as ``a: 1``, whose
+    text read together with ``b: 2`` is valid too. Passing the part on one side would drop
+    the other (a note inside the data, or data the model thought over, cannot be told
+    apart), so the candidate is refused with ``<format>.think_inside``. Costs one analysis,
+    and only when a think block touches the payload."""
+    anywhere = getattr(fmt, "think_anywhere", False)
+    thinks = think_spans(reply, anywhere=anywhere)
+    if not thinks:
+        return None
+    payload = reply[span.start : span.end]
+    for i, t in enumerate(thinks):
+        if t.start >= span.end and not reply[span.end : t.start].strip():
+            other = reply[t.end : thinks[i + 1].start if i + 1 < len(thinks) else len(reply)].strip()
+            joined = f"{payload}\n{other}"
+        elif t.end <= span.start and not reply[t.end : span.start].strip():
+            other = reply[thinks[i - 1].end if i else 0 : t.start].strip()
+            joined = f"{other}\n{payload}"
+        else:
+            continue
+        if other and _guarded(fmt, "analyze", joined, None, options).ok:
+            name = fmt.name
+            return Violation(
+                f"{name}.think_inside",
+                f"a think block sits inside the {name.upper()} payload: the text on its other side "
+                "continues the payload (a note inside the data, or data thought over: which cannot be told)",
+                span=t,
+            )
+    return None
 
 
 def _healed_as_cut_off_midway(candidate: _Candidate, reply: str) -> bool:
