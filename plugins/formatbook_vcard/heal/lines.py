@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from formatbook_core import SetAside, Span
 from formatbook_core.contentlines import is_fence_line
+from formatbook_core.locating import think_spans
 
 from ..contentlines import ContentLine, ContentLineError, parse, physical_lines
 from ..typed import ESCAPED
@@ -43,6 +44,7 @@ def split_lines(h: Healing) -> None:
     if blank:
         h.repair("blank_line", f"took out {len(blank)} blank line(s)", Span(blank[0][0], blank[-1][1]))
         lines = [ln for ln in lines if text[ln[0] : ln[1]].strip()]
+    lines = _without_think_blocks(h, lines)
     if not lines:
         return
     # a whole card indented: every line after the first starts with white space
@@ -164,6 +166,29 @@ def _type_params(text: str) -> str | None:
             parts[i] = "TYPE=" + parts[i].strip()
             changed = True
     return ";".join(parts) + value if changed else None
+
+
+def _without_think_blocks(h: Healing, lines: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The lines outside think blocks: a block between content lines is no part of a value
+    (joined to the property before it, its text was read as data); set aside."""
+    thinks = think_spans(h.text)
+    if not thinks:
+        return lines
+    kept: list[tuple[int, int, str]] = []
+    at, reported = 0, -1
+    for line in lines:
+        s, e, _ = line
+        while at < len(thinks) and thinks[at].end < e:  # ends before this line: covers no later one
+            at += 1
+        if at < len(thinks) and thinks[at].start <= s:
+            if reported != at:
+                reported = at
+                t = thinks[at]
+                h.set_aside.append(SetAside("think", h.text[t.start : t.end], t))
+                h.repair("prose", "set aside a think block between the card's lines", t)
+            continue
+        kept.append(line)
+    return kept
 
 
 def join_broken(h: Healing) -> None:
