@@ -119,6 +119,7 @@ def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -
     prolog: int | None = None  # where a run of prolog markup before an element starts
     end: int | None = None  # where the current candidate's root ended
     closed_early: list[str] = []  # elements closed through by a misnested end tag
+    mentioned: list[Token] = []  # top-level start tags read as mentions
     while (tok := next(it, None)) is not None:
         kind = tok.kind
         if not stack and kind == START and tok.name.lower() in thinking:
@@ -146,6 +147,12 @@ def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -
         if end is not None:  # after a root: its trailing comments and PIs, maybe more roots
             if kind == TEXT and not text[tok.start : tok.end].strip():
                 continue
+            if kind == END and mentioned and start is not None and mentioned[-1].start < start:
+                if mentioned[-1].name.lower() == tok.name.lower():
+                    # the end tag of a start tag read as a mention ("<a>x<a>y</a></a>", as
+                    # healing closes "<a>x<a>y"): it was an element around this root
+                    start, end = mentioned.pop().start, tok.end
+                    continue
             if kind in (COMMENT, PI) or (kind == END and tok.name.lower() in closed_early):
                 if kind == END:
                     closed_early.remove(tok.name.lower())
@@ -161,6 +168,8 @@ def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -
             closed_early = []
         if kind in (START, EMPTY) and _mention(text, tok):
             prolog = None
+            if kind == START:
+                mentioned.append(tok)
             continue
         if kind in (START, EMPTY):
             start = prolog if prolog is not None else tok.start

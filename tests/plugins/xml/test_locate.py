@@ -113,3 +113,23 @@ def test_a_fence_body_holding_a_think_block_is_no_payload(reply: str, expect: st
 def test_a_fence_after_a_think_block_is_still_the_payload() -> None:
     result = check("<think>x</think>\n```xml\n<a>1</a>\n```", "EXPECT XML")
     assert result.ok and result.text == "<a>1</a>"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expect"),
+    [
+        ("<reasoning>a<reasoning>a</reasoning></reasoning>", "EXPECT XML root=response"),  # seed 9090, 538ace0ac5
+        ("<a>x<a>y</a></a>", "EXPECT XML"),
+    ],
+)
+def test_a_start_tag_read_as_a_mention_whose_end_tag_closes_around_the_root_is_the_root(reply, expect):
+    # '<a>x<a>y' is healed by closing both; the outer start tag, followed by text and the
+    # same start tag, was then read as a mention and only the inner element located
+    result = check(reply, expect)
+    assert result.ok and result.text == reply
+    assert heal(reply, expect).text == reply
+
+
+def test_a_mention_before_the_root_is_still_left_out():
+    result = check("Put it in an <answer> tag: <answer>42</answer> done", "EXPECT XML")
+    assert result.ok and result.text == "<answer>42</answer>"
