@@ -82,11 +82,12 @@ def think_spans(reply: str, *, anywhere: bool = False) -> list[Span]:
         pos = end
 
 
-_LEADING_THINK = re.compile(rf"\s*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
+_LEADING_THINK = re.compile(rf"[ \t\r\n]*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
 
 
 def leading_think(reply: str) -> Span | None:
-    """The span of the ``<think>`` blocks that open the reply (after white space; several in a
+    """The span of the ``<think>`` blocks that open the reply (after spaces, tabs and line
+    breaks only, as :func:`think_open` reads a tag: ``"\xa0<think>"`` is text; several in a
     row count as one run), or ``None``.
 
     These are the blocks StreamGuard sets aside while a reply streams; an unclosed one runs

@@ -174,37 +174,38 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
         return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False
     first: _Candidate | None = None
+    thinks: list[Span] | None = None
     cut_short: _Candidate | None = None
     for span in spans:
         candidate = _evaluate(fmt, reply, span, schema, options)
         first = first or candidate
         if candidate.analysis is None or not candidate.analysis.ok:
             continue
-        split = _split_by_think(fmt, reply, candidate.span, schema, options)
+        if thinks is None:  # one pass over the reply, shared with setting the rest aside
+            thinks = think_spans(reply, anywhere=getattr(fmt, "think_anywhere", False))
+        split = _split_by_think(fmt, reply, candidate.span, thinks, options)
         if split is not None:
             candidate.violations = [split]
             continue
         if not _healed_as_cut_off_midway(candidate, reply):
-            return _surrounded(fmt, reply, candidate), True
+            return _surrounded(fmt, reply, candidate, thinks), True
         cut_short = cut_short or candidate  # taken only when no later candidate passes
     if cut_short is not None:
-        return _surrounded(fmt, reply, cut_short), True
+        return _surrounded(fmt, reply, cut_short, thinks), True
     if first is None:  # spans is never empty; this only tells the type checker
         first = _Candidate(Span(0, len(reply)), reply)
     if not first.violations:
         first.violations = [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
-    return _surrounded(fmt, reply, first), False
+    return _surrounded(fmt, reply, first, thinks), False
 
 
-def _split_by_think(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any]) -> Violation | None:
+def _split_by_think(fmt: Any, reply: str, span: Span, thinks: list[Span], options: dict[str, Any]) -> Violation | None:
     """A think block on the payload's edge (only blank space between) with more of the
     payload on its other side: ``a: 1 <think>…</think> b: 2`` located as ``a: 1``, whose
     text read together with ``b: 2`` is valid too. Passing the part on one side would drop
     the other (a note inside the data, or data the model thought over, cannot be told
     apart), so the candidate is refused with ``<format>.think_inside``. Costs one analysis,
     and only when a think block touches the payload."""
-    anywhere = getattr(fmt, "think_anywhere", False)
-    thinks = think_spans(reply, anywhere=anywhere)
     if not thinks:
         return None
     payload = reply[span.start : span.end]
@@ -235,12 +236,17 @@ def _healed_as_cut_off_midway(candidate: _Candidate, reply: str) -> bool:
     return reply[candidate.span.end :].strip() != "" and any(r.kind.startswith("truncated_") for r in candidate.repairs)
 
 
-def _surrounded(fmt: Any, reply: str, candidate: _Candidate) -> _Candidate:
+def _surrounded(fmt: Any, reply: str, candidate: _Candidate, thinks: list[Span] | None = None) -> _Candidate:
     """``candidate`` with what surrounds it in the reply set aside (done only for the
     candidate chosen: it costs a pass over the reply, and a reply may hold many)."""
     if candidate.span != (0, len(reply)):
         _set_aside_surroundings(
-            f"the {fmt.name.upper()} payload", reply, candidate.span, candidate, getattr(fmt, "think_anywhere", False)
+            f"the {fmt.name.upper()} payload",
+            reply,
+            candidate.span,
+            candidate,
+            getattr(fmt, "think_anywhere", False),
+            thinks,
         )
     return candidate
 
@@ -343,10 +349,13 @@ def _without_span(v: Violation) -> Violation:
     return replace(v, span=None) if v.span is not None else v
 
 
-def _set_aside_surroundings(what: str, reply: str, span: Span, candidate: _Candidate, anywhere: bool = False) -> None:
+def _set_aside_surroundings(
+    what: str, reply: str, span: Span, candidate: _Candidate, anywhere: bool = False, thinks: list[Span] | None = None
+) -> None:
     """Everything outside the payload (``what``) is kept: ``<think>`` blocks and prose (listed
     before what healing the payload set aside, the ``located`` repair before its repairs)."""
-    thinks = think_spans(reply, anywhere=anywhere)
+    if thinks is None:
+        thinks = think_spans(reply, anywhere=anywhere)
     pieces: list[tuple[str, Span]] = []
     for outer in outside_spans(len(reply), [span]):
         inner_thinks = [t for t in thinks if t.start >= outer.start and t.end <= outer.end]

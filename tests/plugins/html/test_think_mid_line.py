@@ -34,6 +34,15 @@ def test_html_that_goes_on_after_a_think_block_inside_it_is_read_whole(reply: st
     assert heal(result.text, "EXPECT HTML").text == body
 
 
-def test_a_think_block_after_finished_html_is_still_set_aside() -> None:
+def test_text_after_a_think_block_after_finished_html_fails_the_reply() -> None:
+    # HTML text is HTML: read together, '<p>a</p>' and 'Thanks' are one fragment, so the
+    # core cannot tell a closing remark from more of the payload (html.think_inside)
     result = check("<p>a</p>\n<think>x</think>\nThanks", "EXPECT HTML")
+    assert not result.ok and [v.code for v in result.violations] == ["html.think_inside"]
+    result = check("<p>a</p>\n<think>x</think>\n<p>b</p>", "EXPECT HTML")  # was '<p>a</p>'
+    assert not result.ok and [v.code for v in result.violations] == ["html.think_inside"]
+
+
+def test_a_think_block_after_html_with_nothing_after_it_is_set_aside() -> None:
+    result = check("<p>a</p>\n<think>x</think>\n", "EXPECT HTML")
     assert result.ok and result.text == "<p>a</p>"
