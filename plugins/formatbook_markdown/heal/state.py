@@ -119,6 +119,10 @@ def edit_lines(sc: Scan, edits: list[tuple[int, int, str | None]]) -> str:
     for start, end, rep in sorted(edits, key=lambda e: (e[0], e[1])):
         begin = sc.offset(start)
         out.append(text[pos:begin])
+        if rep is not None and rep.startswith("\n") and text[:begin].endswith("\r"):
+            # after a lone CR line ending the "\n" would join it into one CRLF ending, and
+            # the blank line it opens would be lost (healing again would add it again)
+            rep = "\n" + rep
         if start == end:  # insertion
             if rep is not None:
                 if begin > 0 and not text[:begin].endswith(("\n", "\r")):

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import gc
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import HealError, check, get_format
+from formatbook_core.expectations import as_expectations
 from formatbook_markdown import enforce_flex_md, parse_issues_envelope
 from formatbook_markdown.contract.model import SpecError
 from formatbook_markdown.contract.parse import parse_output_format_spec
@@ -367,3 +369,17 @@ def test_an_empty_container_with_text_around_it_is_no_payload():
     with pytest.raises(HealError, match="holds no Markdown"):
         fmt.heal("a\n```markdown", None, level=2)
     assert not check("a\n```markdown", "EXPECT MARKDOWN level=2").ok
+
+
+@pytest.mark.parametrize("ending", ["\r", "\n", "\r\n"])
+def test_a_long_underlined_paragraph_heals_once_whatever_its_line_endings(ending: str) -> None:
+    # the blank line put before the underline joined a lone CR into one CRLF ending and was
+    # lost, so a second heal added it again (fuzz seed 31337, markdown-contract-9247cc1d8b)
+    contract = Path(__file__).parents[3] / "examples" / "replies" / "contracts" / "answer.md"
+    exp = as_expectations(f"EXPECT MARKDOWN {contract} level=3")
+    reply = f"Short answer{ending}-{ending}a{ending}a{ending}-"
+    healed = FMT.heal(reply, exp.loaded_schema, **exp.options).text
+    assert FMT.heal(healed, exp.loaded_schema, **exp.options).text == healed
+    lines = healed.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    at = lines.index("---")
+    assert lines[at - 2 : at] == ["a", ""]  # a blank line between the paragraph and the break
