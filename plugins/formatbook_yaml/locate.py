@@ -162,6 +162,10 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     for f in blocks:
         if f.info in _TAGS or f.info == "":
             body = strip_span(blanked, f.body)
+            if any(body.start < t.end and t.start < body.end for t in thoughts):
+                # a think block inside the body (not at its end): check() would set it aside,
+                # so healing the body could never give a text that checks as it stands
+                continue
             inner = trimmed(blanked, body)
             valid = inner != body and is_valid(blanked[body.start : body.end])
             (tagged if f.info in _TAGS else bare).extend(_payloads(blanked, body, inner, valid))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import formatbook_core
-from formatbook_core import check, get_format
+from formatbook_core import HealError, check, get_format, heal
 from formatbook_yaml.loading import load
 
 FMT = get_format("yaml")
@@ -235,3 +235,15 @@ def test_a_long_key_line_read_as_a_sentence_heals_once() -> None:
     assert text == f"---\n{key}: a"
     assert again.text == text and again.repairs == ()
     assert check(text, "EXPECT YAML").value == {key: "a"}
+
+
+def test_a_fenced_body_with_a_think_block_inside_is_no_payload() -> None:
+    # its body was healed to '[\n<reasoning></reasoning>a]', which check() reads without the
+    # block as '[' (fuzz seed 31337, yaml-heal_idempotent-cdc4047c16)
+    reply = "~~~\n[\n<reasoning></reasoning>a"
+    assert not check(reply, "EXPECT YAML").ok
+    with pytest.raises(HealError):
+        heal(reply, "EXPECT YAML")
+    # a block that ends the body is no part of it, as before
+    result = check("```yaml\na: 1\n<think>x</think>\n```", "EXPECT YAML")
+    assert result.ok and result.value == {"a": 1}
