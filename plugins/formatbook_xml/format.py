@@ -5,8 +5,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, Healed, HealError, Option, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
+from formatbook_core.locating import THINK_OPEN, leading_think
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -171,7 +172,18 @@ class XmlFormat(AnalyzingFormat):
         unchanged; ``HealError`` when a repair would be a guess."""
         xs = self._schema(schema, options)
         wrapper = options.get("root") or (xs.root if xs is not None and xs.kind == "simple" else None) or "root"
-        return _heal.heal(value, xs, limits_from(options), wrapper=wrapper)
+        healed = _heal.heal(value, xs, limits_from(options), wrapper=wrapper)
+        opening = leading_think(healed.text)
+        if healed.text != value and opening is not None:
+            name = THINK_OPEN.match(healed.text, opening.start)
+            if name is not None and name.group(1).lower() in _locate.think_names(options.get("root")):
+                # an element named like a think block opening the text ('\xa0<think>' healed
+                # to '<think></think>'): check() would set it aside and find no payload
+                raise HealError(
+                    "cannot heal the XML: it would open with an element named like a think block",
+                    [Violation("xml.syntax", "an element named like a think block cannot open the payload")],
+                )
+        return healed
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:

@@ -31,7 +31,7 @@ from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, outside_thi
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 
-__all__ = ["locate", "element_spans"]
+__all__ = ["locate", "element_spans", "think_names"]
 
 _PROLOG = (COMMENT, PI, DOCTYPE)
 
@@ -227,10 +227,16 @@ def _placeholders_last(reply: str, spans: list[Span]) -> list[Span]:
     return [s for s in spans if s not in moved] + later[::-1]
 
 
+def think_names(root: str | None) -> tuple[str, ...]:
+    """The element names read as think blocks: with ``root`` a ``<reasoning>`` element is
+    part of the payload."""
+    return tuple(t for t in THINK_TAGS if not (root is not None and t == "reasoning"))
+
+
 def locate(reply: str, *, root: str | None = None) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc)."""
     together = root is not None
-    thinking = tuple(t for t in THINK_TAGS if not (together and t == "reasoning"))
+    thinking = think_names(root)
     thinks = [s for s in think_spans(reply) if _think_name(reply, s.start) in thinking]
     blocks = fences(_blank(reply, thinks))  # a fence inside a think block is a draft
     # a fence whose body holds a think block is no payload: check() would set the block

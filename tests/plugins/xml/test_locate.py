@@ -133,3 +133,15 @@ def test_a_start_tag_read_as_a_mention_whose_end_tag_closes_around_the_root_is_t
 def test_a_mention_before_the_root_is_still_left_out():
     result = check("Put it in an <answer> tag: <answer>42</answer> done", "EXPECT XML")
     assert result.ok and result.text == "<answer>42</answer>"
+
+
+def test_healing_never_opens_the_payload_with_an_element_named_like_a_think_block():
+    # '\xa0<think>' is no think block (only spaces, tabs and line breaks may come before
+    # one) but healed to '<think></think>' it would be set aside, leaving no payload (fuzz
+    # seed 31337, xml-heal_idempotent-4b19a24792)
+    result = check("\xa0<think>", "EXPECT XML")
+    assert not result.ok and [v.code for v in result.violations] == ["xml.syntax"]
+    with pytest.raises(HealError):
+        heal("\xa0<think>", "EXPECT XML")
+    # with root, <reasoning> is an element of the payload
+    assert heal("\xa0<reasoning>a", "EXPECT XML root=response").text == "<reasoning>a</reasoning>"
