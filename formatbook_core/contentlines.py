@@ -13,20 +13,26 @@ this layer:
 - :func:`raw_backslashes` — whether a value's backslashes were written raw (a Windows
   path), so that none of them is an escape;
 - :func:`is_fence_line` — a Markdown fence line, markup around the payload: a healer sets
-  it aside, never reads it as the rest of a value broken by a line break.
+  it aside, never reads it as the rest of a value broken by a line break;
+- :func:`outside_think_blocks` — the lines outside ``<think>`` blocks, and the blocks that
+  covered the others: a block between content lines is no part of a value either.
 
 Everything here is a plain scan, linear in its input.
 """
 
 from __future__ import annotations
 
-from .locating import FENCE_LINE
+from typing import Any, TypeVar
+
+from .locating import FENCE_LINE, think_spans
+from .results import Span
 
 __all__ = [
     "CRLF",
     "FOLD_OCTETS",
     "fold",
     "is_fence_line",
+    "outside_think_blocks",
     "octets",
     "physical_lines",
     "raw_backslashes",
@@ -35,6 +41,8 @@ __all__ = [
 ]
 
 CRLF = "\r\n"
+#: A line as the healers hold it: its start and end offsets first.
+Line = TypeVar("Line", bound=tuple[Any, ...])
 #: RFC 5545 3.1 and RFC 6350 3.2: lines SHOULD NOT be longer than this many octets,
 #: line break excluded.
 FOLD_OCTETS = 75
@@ -153,3 +161,25 @@ def is_fence_line(line: str) -> bool:
     (```` ``` ````, ```` ```ics ````, ``~~~``). No content line starts so, and a reply puts
     one around a payload, not inside a value."""
     return FENCE_LINE.match(line) is not None
+
+
+def outside_think_blocks(text: str, lines: list[Line]) -> tuple[list[Line], list[Span]]:
+    """``lines`` (``(start, end, ...)`` tuples into ``text``, in order) without those a
+    ``<think>`` block covers whole, and the blocks that covered some, in order. One pass:
+    a block that ends before a line's end covers no later line."""
+    thinks = think_spans(text)
+    if not thinks:
+        return lines, []
+    kept: list[Line] = []
+    covering: list[Span] = []
+    at = 0
+    for line in lines:
+        start, end = line[0], line[1]
+        while at < len(thinks) and thinks[at].end < end:
+            at += 1
+        if at < len(thinks) and thinks[at].start <= start:
+            if not covering or covering[-1] != thinks[at]:
+                covering.append(thinks[at])
+            continue
+        kept.append(line)
+    return kept, covering

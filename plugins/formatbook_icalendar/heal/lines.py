@@ -4,8 +4,7 @@ lines broken where they should not be), prose between components set aside."""
 from __future__ import annotations
 
 from formatbook_core import HealError, SetAside, Span, Violation
-from formatbook_core.contentlines import is_fence_line, raw_backslashes
-from formatbook_core.locating import think_spans
+from formatbook_core.contentlines import is_fence_line, outside_think_blocks, raw_backslashes
 
 from .. import rules
 from ..contentlines import LineError, physical_lines, split
@@ -40,19 +39,12 @@ def read_lines(h: Healing) -> None:
         h.repair("line_endings", f"{len(bad)} line break(s) written as CRLF", bad[0][1], bad[0][1] + len(bad[0][2]))
     # [pieces, start, end, raw pieces (None once changed)]: joined once, not per fold
     rows: list[list] = []
-    thinks = think_spans(text)
-    at, reported = 0, -1
+    # a think block between content lines: no part of a value (never joined to one)
+    physical, thinks = outside_think_blocks(text, physical)
+    for t in thinks:
+        h.repair("prose_removed", "a think block set aside", t.start, t.end)
+        h.set_aside.append(SetAside("think", text[t.start : t.end], t))
     for s, e, _ in physical:
-        while at < len(thinks) and thinks[at].end < e:  # ends before this line: covers no later one
-            at += 1
-        if at < len(thinks) and thinks[at].start <= s:
-            # a line of a think block between content lines: no part of a value
-            if reported != at:
-                reported = at
-                t = thinks[at]
-                h.repair("prose_removed", "a think block set aside", t.start, t.end)
-                h.set_aside.append(SetAside("think", text[t.start : t.end], t))
-            continue
         body = text[s:e]
         stripped = body.lstrip(" \t")
         if not stripped.strip():

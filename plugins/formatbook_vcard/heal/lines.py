@@ -4,8 +4,7 @@ lines broken without a fold, and parameters written vCard 2.1 style (``TEL;CELL:
 from __future__ import annotations
 
 from formatbook_core import SetAside, Span
-from formatbook_core.contentlines import is_fence_line
-from formatbook_core.locating import think_spans
+from formatbook_core.contentlines import is_fence_line, outside_think_blocks
 
 from ..contentlines import ContentLine, ContentLineError, parse, physical_lines
 from ..typed import ESCAPED
@@ -171,23 +170,10 @@ def _type_params(text: str) -> str | None:
 def _without_think_blocks(h: Healing, lines: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """The lines outside think blocks: a block between content lines is no part of a value
     (joined to the property before it, its text was read as data); set aside."""
-    thinks = think_spans(h.text)
-    if not thinks:
-        return lines
-    kept: list[tuple[int, int, str]] = []
-    at, reported = 0, -1
-    for line in lines:
-        s, e, _ = line
-        while at < len(thinks) and thinks[at].end < e:  # ends before this line: covers no later one
-            at += 1
-        if at < len(thinks) and thinks[at].start <= s:
-            if reported != at:
-                reported = at
-                t = thinks[at]
-                h.set_aside.append(SetAside("think", h.text[t.start : t.end], t))
-                h.repair("prose", "set aside a think block between the card's lines", t)
-            continue
-        kept.append(line)
+    kept, thinks = outside_think_blocks(h.text, lines)
+    for t in thinks:
+        h.set_aside.append(SetAside("think", h.text[t.start : t.end], t))
+        h.repair("prose", "set aside a think block between the card's lines", t)
     return kept
 
 
