@@ -4,7 +4,7 @@ Candidates, best first:
 
 1. the body of each fenced block tagged ``xml`` (```` ```xml ````);
 2. the body of each untagged fence that starts with ``<``;
-3. outside fences and think blocks (a tag prose only names left out: see ``_mention``
+3. outside fences (a fence that opens inside an element is its text) and think blocks (a tag prose only names left out: see ``_mention``
    and :func:`element_spans`):
    the first element with the prolog just before it (an
    XML declaration, a DOCTYPE, comments and processing instructions, white space between
@@ -26,8 +26,19 @@ closed through), as healing reads them: the walk is linear in the reply.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from formatbook_core import Span
-from formatbook_core.locating import THINK_OPEN, THINK_TAGS, fences, outside_think, strip_span, think_close, think_spans
+from formatbook_core.locating import (
+    THINK_OPEN,
+    THINK_TAGS,
+    Fence,
+    fences,
+    outside_think,
+    strip_span,
+    think_close,
+    think_spans,
+)
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 
@@ -233,6 +244,34 @@ def think_names(root: str | None) -> tuple[str, ...]:
     return tuple(t for t in THINK_TAGS if not (root is not None and t == "reasoning"))
 
 
+#: How many times the elements are read again with the fences found inside them, at most.
+MAX_ROUNDS = 8
+
+
+def _outside_fences(reply: str, blocks: list[Fence], *, together: bool, thinking: tuple[str, ...]) -> list[Span]:
+    """:func:`element_spans` of ``reply`` with its fences blanked, except the fences that
+    open inside an element: those lines are the element's text, and healing reads them as
+    markup, so the elements are read again with them (else a healed text, ``<p>`` fence
+    ``<p>`` fence ``a</p></p>``, would be located again without them)."""
+    inside: set[int] = set()
+    for _ in range(MAX_ROUNDS):
+        spans = element_spans(
+            _blank(reply, [f.span for i, f in enumerate(blocks) if i not in inside]),
+            together=together,
+            thinking=thinking,
+        )
+        starts = [s.start for s in spans]  # in order: a fence's element found by bisection
+        more = set()
+        for i, f in enumerate(blocks):
+            at = bisect_right(starts, f.span.start) - 1
+            if i not in inside and at >= 0 and f.span.start < spans[at].end:
+                more.add(i)
+        if not more:
+            break
+        inside |= more
+    return spans
+
+
 def locate(reply: str, *, root: str | None = None) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc)."""
     together = root is not None
@@ -251,10 +290,9 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
         body = strip_span(reply, f.body)
         if f.info == "" and reply.startswith("<", body.start) and body not in candidates:
             candidates.append(body)
-    outside = _blank(reply, [f.span for f in blocks])
     seen = set(candidates)
     found = []
-    for span in element_spans(outside, together=together, thinking=thinking):
+    for span in _outside_fences(reply, blocks, together=together, thinking=thinking):
         span = strip_span(reply, span)
         if span not in seen:
             seen.add(span)

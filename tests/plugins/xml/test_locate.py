@@ -145,3 +145,21 @@ def test_healing_never_opens_the_payload_with_an_element_named_like_a_think_bloc
         heal("\xa0<think>", "EXPECT XML")
     # with root, <reasoning> is an element of the payload
     assert heal("\xa0<reasoning>a", "EXPECT XML root=response").text == "<reasoning>a</reasoning>"
+
+
+def test_a_fence_line_inside_an_element_is_its_text() -> None:
+    # the fence opens inside <note>: its lines are the element's text, and '</note>' in it
+    # closes the element (healing reads them so; the locator blanked the fence and ran
+    # the element to the end of the reply, fence and all)
+    reply = "Say:\n<note>a\n```\n</note>\n```\n"
+    result = check(reply, "EXPECT XML")
+    assert result.ok and result.text == "<note>a\n```\n</note>"
+    assert result.value.text == "a\n```\n"
+
+
+def test_healing_an_element_with_a_fence_line_inside_is_idempotent() -> None:
+    # fuzz seed 4711, repro xml-heal_idempotent-94855e71ef: the healed text was located
+    # again through the fence as a cut-off element (the second <p> blanked with the fence)
+    once = heal("<p>\n```<p>\n```\na", "EXPECT XML").text
+    again = check(once, "EXPECT XML")
+    assert again.ok and again.text == once and again.repairs == []
