@@ -13,12 +13,11 @@ Violations name the component with its index (``VEVENT[1] in VCALENDAR[0]``), an
 from __future__ import annotations
 
 import re
-import warnings
 from typing import Any
 
 from formatbook_core import Analysis, Span, Violation
 
-from . import rules
+from . import isolated, rules
 from .tree import Component, Tree, read_tree
 
 # A lone surrogate cannot be written as UTF-8: no calendar holds one.
@@ -97,12 +96,8 @@ def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1
 def parse_value(text: str) -> tuple[Any, str | None]:
     """``icalendar``'s reading of the text: one ``Calendar`` (a list for several), or the
     error it raised."""
-    from icalendar import Calendar
-
     try:
-        with warnings.catch_warnings():  # the library warns about guesses: the rules above judge
-            warnings.simplefilter("ignore")
-            found = Calendar.from_ical(text, multiple=True)
+        found = isolated.from_ical(text)
     except Exception as err:
         return None, str(err) or type(err).__name__
     for comp in found:
