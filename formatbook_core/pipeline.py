@@ -204,21 +204,24 @@ def _split_by_think(fmt: Any, reply: str, span: Span, thinks: list[Span], option
     payload on its other side: ``a: 1 <think>…</think> b: 2`` located as ``a: 1``, whose
     text read together with ``b: 2`` is valid too. Passing the part on one side would drop
     the other (a note inside the data, or data the model thought over, cannot be told
-    apart), so the candidate is refused with ``<format>.think_inside``. Costs one analysis,
-    and only when a think block touches the payload."""
+    apart), so the candidate is refused with ``<format>.think_inside``. The other side is
+    read stripped and, for formats where indentation counts, with its first line's
+    indentation kept. Costs one or two analyses, and only when a think block touches the
+    payload."""
     if not thinks:
         return None
     payload = reply[span.start : span.end]
     for i, t in enumerate(thinks):
         if t.start >= span.end and not reply[span.end : t.start].strip():
-            other = reply[t.end : thinks[i + 1].start if i + 1 < len(thinks) else len(reply)].strip()
-            joined = f"{payload}\n{other}"
+            until = thinks[i + 1].start if i + 1 < len(thinks) else len(reply)
+            other = reply[t.end : until]
+            joins = [f"{payload}\n{o}" for o in _both_ways(other)]
         elif t.end <= span.start and not reply[t.end : span.start].strip():
-            other = reply[thinks[i - 1].end if i else 0 : t.start].strip()
-            joined = f"{other}\n{payload}"
+            other = reply[thinks[i - 1].end if i else 0 : t.start]
+            joins = [f"{o}\n{payload}" for o in _both_ways(other)]
         else:
             continue
-        if other and _guarded(fmt, "analyze", joined, None, options).ok:
+        if other.strip() and any(_guarded(fmt, "analyze", joined, None, options).ok for joined in joins):
             name = fmt.name
             return Violation(
                 f"{name}.think_inside",
@@ -227,6 +230,17 @@ def _split_by_think(fmt: Any, reply: str, span: Span, thinks: list[Span], option
                 span=t,
             )
     return None
+
+
+def _both_ways(text: str) -> list[str]:
+    """``text`` stripped, and (when that differs) with the indentation of its first line
+    kept: in YAML, ``a: |`` + ``  x``, a think block, ``  z`` goes on with ``  z``."""
+    stripped = text.strip()
+    lines = text.rstrip().split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    indented = "\n".join(lines)
+    return [stripped] if indented == stripped else [stripped, indented]
 
 
 def _healed_as_cut_off_midway(candidate: _Candidate, reply: str) -> bool:

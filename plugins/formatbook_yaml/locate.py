@@ -17,6 +17,9 @@
    never turns "Here is the list:" into a key. A valid reply is the only candidate when
    the lines 2 would set aside do not all read as sentences. A reply of think blocks only
    has no payload (an empty span: ``yaml.empty``), never the think block's text.
+
+A think tag indented under the data and lying inside one of its values (a literal block,
+a quoted value over several lines) is that value's text, not a think block.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from collections.abc import Callable
 
 from formatbook_core import Span
 from formatbook_core.locating import fences, no_payload, outside_spans, strip_span, think_spans
+
+from .loading import PARSER_DEPTH, YamlError, compose
 
 _TAGS = {"yaml", "yml"}
 # a line that opens YAML data at the margin: an item, a marker, a flow collection, a key
@@ -143,9 +148,68 @@ def _payloads(text: str, span: Span, inner: Span, valid: bool) -> list[Span]:
     return [inner, span]
 
 
+#: How many indented think tags are read against the data around them, at most (each
+#: reading parses the text around it again).
+MAX_INDENTED_THINKS = 4
+
+
+def _indented(reply: str, at: int) -> bool:
+    """Blanks, and only blanks, stand before ``at`` on its line."""
+    line = reply[reply.rfind("\n", 0, at) + 1 : at]
+    return bool(line) and not line.strip(" \t")
+
+
+_HOLDING = ("|", ">", '"', "'")  # scalar styles: literal, folded, double- and single-quoted
+
+
+def _in_a_scalar(text: str, at: int) -> bool:
+    """``text`` composes as YAML and ``at`` lies inside one of its block or quoted scalars."""
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode  # noqa: PLC0415 - lazy: heavy
+
+    try:
+        todo = compose(text, PARSER_DEPTH)
+    except YamlError:
+        return False
+    seen: set[int] = set()
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            # a plain scalar may end before the tag as well as go on through it: only a
+            # block or quoted scalar holds it without doubt
+            if node.style in _HOLDING and node.start_mark.index < at < node.end_mark.index:
+                return True
+        elif isinstance(node, MappingNode):
+            todo.extend(x for pair in node.value for x in pair)
+        elif isinstance(node, SequenceNode):
+            todo.extend(node.value)
+    return False
+
+
+def _thoughts(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
+    """The reply's think blocks, without those whose opening tag, indented under the data,
+    lies inside one of its values: ``a: |``, ``  x``, ``  <think>``, ``b: 2`` is a literal
+    block holding the tag (the core would cut the value there, and the keys after it)."""
+    spans = think_spans(reply)
+    kept: list[Span] = []
+    tries = 0
+    for i, t in enumerate(spans):
+        if tries < MAX_INDENTED_THINKS and _indented(reply, t.start):
+            tries += 1
+            until = spans[i + 1].start if i + 1 < len(spans) else len(reply)
+            data = trimmed(reply, strip_span(reply, Span(kept[-1].end if kept else 0, until)))
+            text = reply[data.start : data.end]
+            if data.start < t.start < data.end and is_valid(text) and _in_a_scalar(text, t.start - data.start):
+                continue
+        kept.append(t)
+    return kept
+
+
 def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     """Candidate spans of ``reply``, best first (see the module doc)."""
-    thoughts = think_spans(reply)
+    thoughts = _thoughts(reply, is_valid)
     pieces, pos = [], 0
     for start, end in thoughts:
         pieces += [reply[pos:start], " " * (end - start)]
