@@ -13,7 +13,7 @@ from typing import Any
 from .decoding import decode_reply
 from .expectations import Count, Expectations, as_expectations
 from .limits import limits_from
-from .locating import leading_think, outside_spans, outside_think, think_spans
+from .locating import THINK_HEAD, leading_think, outside_spans, outside_think, strip_span, think_spans
 from .results import (
     Analysis,
     CheckResult,
@@ -183,7 +183,9 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
             continue
         if thinks is None:  # one pass over the reply, shared with setting the rest aside
             thinks = think_spans(reply, anywhere=getattr(fmt, "think_anywhere", False))
-        split = _split_by_think(fmt, reply, candidate.span, thinks, options)
+        split = _think_tag_opens(fmt, reply, candidate, thinks, schema, options) or _split_by_think(
+            fmt, reply, candidate.span, thinks, options
+        )
         if split is not None:
             candidate.violations = [split]
             continue
@@ -197,6 +199,35 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     if not first.violations:
         first.violations = [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
     return _surrounded(fmt, reply, first, thinks), False
+
+
+def _think_tag_opens(
+    fmt: Any, reply: str, candidate: _Candidate, thinks: list[Span], schema: Any, options: dict[str, Any]
+) -> Violation | None:
+    """The payload's text opens with a think tag that opens no think block in the reply, and
+    the format, reading that text again, would not take it whole: ``\xa0<think></think>``
+    (after a no-break space the tag is text, but the payload, its white space stripped,
+    opens with it, and read again it is a think block set aside). Which of the two the
+    model meant cannot be told, so the candidate is refused. (Costs one ``locate``, only
+    when a payload opens with a think tag.)"""
+    text = candidate.text
+    if getattr(fmt, "think_anywhere", False) or THINK_HEAD.match(text) is None:
+        return None
+    if any(t.start <= candidate.span.start < t.end for t in thinks):
+        return None  # a think block of the reply the format keeps as payload
+    try:
+        again = _spans(fmt.locate(text, schema, **options), len(text))
+    except Exception:  # a plugin failure: the payload cannot be shown to stand alone
+        again = []
+    if again and strip_span(text, again[0]) == strip_span(text, Span(0, len(text))):
+        return None  # the format keeps the tag in its payload (XML's <reasoning> with root=)
+    name = fmt.name
+    return Violation(
+        f"{name}.think_inside",
+        f"the {name.upper()} payload opens with a think tag the reply does not open a think block with "
+        "(white space such as U+00A0 before it): a think block or the payload's markup, which cannot be told",
+        span=candidate.span,
+    )
 
 
 def _split_by_think(fmt: Any, reply: str, span: Span, thinks: list[Span], options: dict[str, Any]) -> Violation | None:
