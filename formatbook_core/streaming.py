@@ -335,7 +335,7 @@ class StreamGuard:
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0
-        self._held = ""  # unusual white space at the end of what came, not fed to the checker yet
+        self._held: list[str] = []  # unusual white space at the end of what came, not fed yet
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
         registry = exp._registry()
@@ -447,15 +447,9 @@ class StreamGuard:
         if self._checker is None:
             status = StreamStatus(True, open=piece)
         else:
-            # white space beyond ASCII blanks (U+00A0, U+2028...: Python's) is held back until
-            # text follows it: check() strips it at the payload's end, where the format's
-            # grammar may not allow it ('<a/>\xa0'); held, a stop comes later, never wrongly
-            text = self._held + piece
-            body = len(text.rstrip())
-            body += len(text) - body - len(text[body:].lstrip(" \t\r\n"))  # blanks: fed now
-            self._held = text[body:]
+            ready = self._unheld(piece)
             try:
-                status = self._checker.feed(text[:body]) if body else (_OK_COMPLETE if self._complete else _OK)
+                status = self._checker.feed(ready) if ready else (_OK_COMPLETE if self._complete else _OK)
             except Exception as exc:
                 return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", self._length)
             if not isinstance(status, StreamStatus):
@@ -487,6 +481,27 @@ class StreamGuard:
                 )
         return status
 
+    def _unheld(self, piece: str) -> str:
+        """What of the held white space and ``piece`` the checker may have now.
+
+        White space beyond ASCII blanks (U+00A0, U+2028...: Python's) at the end of what
+        came is held back until text follows it: check() strips it at the payload's end,
+        where the format's grammar may not allow it (``<a/>\xa0``). Held, a stop comes
+        later, never wrongly. Each character is held and given on once (linear)."""
+        body = len(piece.rstrip())
+        if body == 0 and self._held:  # more white space after held white space
+            self._held.append(piece)
+            return ""
+        # the blanks right after the last text go on at once (a CSV row ends at its "\n")
+        cut = len(piece) - len(piece[body:].lstrip(" \t\r\n"))
+        ready = piece[:cut]
+        if body and self._held:
+            ready = "".join(self._held) + ready
+            self._held = []
+        if cut < len(piece):
+            self._held.append(piece[cut:])
+        return ready
+
     def _in_reply(self, position: int) -> int:
         """A position in the text fed to the checker, as an offset into the reply."""
         i = max(bisect_right(self._starts, position) - 1, 0)
@@ -507,6 +522,7 @@ class StreamGuard:
         clone.__dict__.update(self.__dict__)
         clone._batch = list(self._batch)
         clone._log = self._log.copy()
+        clone._held = list(self._held)
         clone._starts = list(self._starts)
         clone._offsets = list(self._offsets)
         clone._checker = self._checker.copy() if self._checker is not None else None

@@ -25,6 +25,9 @@ CASES = {
     "blank reply, no format": ("EXPECT MAX 3 WORDS", "' ' * n"),
     "carriage returns, text": ("EXPECT TEXT", "'\\r' * n"),
     "carriage returns, text with a limit": ("EXPECT TEXT\nEXPECT MAX 3 LINES", "'\\r' * n"),
+    # white space the guard holds back until text follows it (U+00A0 after the root)
+    "no-break spaces after XML": ("EXPECT XML", "'<a/>' + '\\xa0' * n"),
+    "no-break spaces then text, XML": ("EXPECT XML", "'<a/>' + '\\xa0 \\n' * (n // 3) + 'x'"),
     "blank before JSON": ("EXPECT JSON\nEXPECT MAX 3 WORDS", "' ' * n + '{}'"),
     "unclosed think block, JSON": ("EXPECT JSON", "'<think>' + 'a' * n"),
     "white space in a closing tag, JSON": ("EXPECT JSON", "'<think>x</think' + ' ' * n"),
