@@ -5,6 +5,7 @@ keeps a private copy. Offsets are into the reply as received; every pattern here
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from .results import Span
@@ -102,6 +103,20 @@ def leading_think(reply: str) -> Span | None:
         close = think_close(m.group(1)).search(reply, m.end())
         pos = close.end() if close else len(reply)
     return None if start is None else Span(start, pos)
+
+
+def containing(spans: list[Span], pos: int) -> Span | None:
+    """The span of ``spans`` (sorted, not overlapping) that holds ``pos``, or ``None``;
+    by bisection, so a reply with many think blocks and many fences stays linear."""
+    i = bisect_right(spans, pos, key=lambda s: s.start) - 1
+    return spans[i] if i >= 0 and pos < spans[i].end else None
+
+
+def overlaps_any(spans: list[Span], start: int, end: int) -> bool:
+    """Whether one of ``spans`` (sorted, not overlapping) overlaps ``[start, end)``
+    (``s.start < end and start < s.end``); by bisection."""
+    i = bisect_right(spans, start, key=lambda s: s.end)  # the first span ending after start
+    return i < len(spans) and spans[i].start < end
 
 
 def outside_spans(text_length: int, removed: list[Span]) -> list[Span]:

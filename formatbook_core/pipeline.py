@@ -6,6 +6,8 @@ violations. It raises ``ExpectationError`` only for bad expectations.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -213,7 +215,8 @@ def _think_tag_opens(
     text = candidate.text
     if getattr(fmt, "think_anywhere", False) or THINK_HEAD.match(text) is None:
         return None
-    if any(t.start <= candidate.span.start < t.end for t in thinks):
+    at = bisect_right(thinks, candidate.span.start, key=lambda t: t.start) - 1
+    if at >= 0 and candidate.span.start < thinks[at].end:
         return None  # a think block of the reply the format keeps as payload
     try:
         again = _spans(fmt.locate(text, schema, **options), len(text))
@@ -242,12 +245,18 @@ def _split_by_think(fmt: Any, reply: str, span: Span, thinks: list[Span], option
     if not thinks:
         return None
     payload = reply[span.start : span.end]
-    for i, t in enumerate(thinks):
-        if t.start >= span.end and not reply[span.end : t.start].strip():
+    # only the nearest block on each side can touch the payload (another has that one's
+    # text between): found by bisection, so many candidates and blocks stay linear
+    after = bisect_left(thinks, span.end, key=lambda t: t.start)
+    for i in (after - 1, after):
+        if not 0 <= i < len(thinks):
+            continue
+        t = thinks[i]
+        if t.start >= span.end and _blank(reply, span.end, t.start):
             until = thinks[i + 1].start if i + 1 < len(thinks) else len(reply)
             other = reply[t.end : until]
             joins = [f"{payload}\n{o}" for o in _both_ways(other)]
-        elif t.end <= span.start and not reply[t.end : span.start].strip():
+        elif t.end <= span.start and _blank(reply, t.end, span.start):
             other = reply[thinks[i - 1].end if i else 0 : t.start]
             joins = [f"{o}\n{payload}" for o in _both_ways(other)]
         else:
@@ -278,7 +287,18 @@ def _healed_as_cut_off_midway(candidate: _Candidate, reply: str) -> bool:
     """Healing read the payload as cut off by the end of the reply (a ``truncated_*`` repair,
     the convention every format follows), yet the reply goes on after it: that reading is
     doubtful, so a later candidate that passes is preferred to it."""
-    return reply[candidate.span.end :].strip() != "" and any(r.kind.startswith("truncated_") for r in candidate.repairs)
+    return not _blank(reply, candidate.span.end, len(reply)) and any(
+        r.kind.startswith("truncated_") for r in candidate.repairs
+    )
+
+
+_NOT_BLANK = re.compile(r"\S")
+
+
+def _blank(reply: str, start: int, end: int) -> bool:
+    """Only white space (``str.strip``'s) in ``reply[start:end]``, found without copying it:
+    a search that stops at the first other character."""
+    return _NOT_BLANK.search(reply, start, end) is None
 
 
 def _surrounded(fmt: Any, reply: str, candidate: _Candidate, thinks: list[Span] | None = None) -> _Candidate:

@@ -24,7 +24,15 @@ a bounded number of times.
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, no_payload, outside_spans, strip_span, think_spans
+from formatbook_core.locating import (
+    containing,
+    fences,
+    no_payload,
+    outside_spans,
+    overlaps_any,
+    strip_span,
+    think_spans,
+)
 
 from . import dialect
 from .names import name_problem
@@ -44,10 +52,10 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
     rest = [s for s in rest if s.end > s.start]
     if len(rest) == 1 and callable(valid) and valid(reply[rest[0].start : rest[0].end]):
         return [rest[0]]
-    blocks = [f for f in fences(reply) if not any(t.start <= f.span.start < t.end for t in thinks)]
+    blocks = [f for f in fences(reply) if containing(thinks, f.span.start) is None]
     # a fence whose body holds a think block is no payload: check() would set the block
     # aside, so healing its body could never give a text that checks as it stands
-    blocks = [f for f in blocks if not any(f.body.start < t.end and t.start < f.body.end for t in thinks)]
+    blocks = [f for f in blocks if not overlaps_any(thinks, f.body.start, f.body.end)]
     tagged = [strip_span(reply, f.body) for f in blocks if f.info in _TAGS]
     bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
     removed = sorted(thinks + [f.span for f in blocks], key=lambda s: s.start)

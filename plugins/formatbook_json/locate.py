@@ -41,7 +41,7 @@ from typing import Any
 
 from formatbook_core import Span
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
-from formatbook_core.locating import Fence, fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import Fence, containing, fences, outside_spans, strip_span, think_spans
 
 from .commitment import committed_position, stream_pieces
 from .syntax import strict_value
@@ -232,7 +232,8 @@ def _unpadded(reply: str, span: Span) -> Span:
 
 
 def _inside(span: Span, regions: list[Span]) -> bool:
-    return any(r.start <= span.start and span.end <= r.end for r in regions)
+    region = containing(regions, span.start)  # regions: sorted think blocks
+    return region is not None and span.end <= region.end
 
 
 def _merge(spans: list[Span]) -> list[Span]:

@@ -35,6 +35,7 @@ from formatbook_core.locating import (
     Fence,
     fences,
     outside_think,
+    overlaps_any,
     strip_span,
     think_close,
     think_spans,
@@ -280,7 +281,7 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
     blocks = fences(_blank(reply, thinks))  # a fence inside a think block is a draft
     # a fence whose body holds a think block is no payload: check() would set the block
     # aside, so healing its body could never give a text that checks as it stands
-    blocks = [f for f in blocks if not any(f.body.start < t.end and t.start < f.body.end for t in thinks)]
+    blocks = [f for f in blocks if not overlaps_any(thinks, f.body.start, f.body.end)]
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)

@@ -28,7 +28,14 @@ import re
 from collections.abc import Callable
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, no_payload, outside_spans, strip_span, think_spans
+from formatbook_core.locating import (
+    fences,
+    no_payload,
+    outside_spans,
+    overlaps_any,
+    strip_span,
+    think_spans,
+)
 
 from .loading import PARSER_DEPTH, YamlError, compose
 
@@ -226,7 +233,7 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     for f in blocks:
         if f.info in _TAGS or f.info == "":
             body = strip_span(blanked, f.body)
-            if any(body.start < t.end and t.start < body.end for t in thoughts):
+            if overlaps_any(thoughts, body.start, body.end):
                 # a think block inside the body (not at its end): check() would set it aside,
                 # so healing the body could never give a text that checks as it stands
                 continue

@@ -20,4 +20,12 @@ CASES = [
     Case("ragged-rows", lambda n: "a,b,c\n" + "1,2,3\n" * n + "1,2\n", 3_000, _CSV),
     Case("lone-carriage-returns", lambda n: "a,b\r" + "1,2\r" * n, 5_000, _CSV),
     Case("delimiter-lines-in-prose", lambda n: "Intro:\n" + "x,y\n\n" * n + "done.", 2_000, _CSV),
+    # a think block before each fence: which blocks hold or overlap a fence was found by
+    # scanning every block for every fence, and think_inside every block for every candidate
+    Case(
+        "think-blocks-and-fences",
+        lambda n: ("<think>x</think>\n```\n" + "a,b\n1,2" + "\n```\n") * n,
+        500,
+        _CSV,
+    ),
 ]

@@ -54,4 +54,12 @@ CASES += [
         12_500,
         'EXPECT HTML\nEXPECT MAX 1000000 WORDS\nEXPECT MAX 1000000 WORDS IN "ul > li"',
     ),
+    # a think block before each fence: which blocks hold or overlap a fence was found by
+    # scanning every block for every fence, and think_inside every block for every candidate
+    Case(
+        "think-blocks-and-fences",
+        lambda n: ("<think>x</think>\n```\n" + "<p>a</p>" + "\n```\n") * n,
+        500,
+        "EXPECT HTML",
+    ),
 ]

@@ -38,4 +38,12 @@ CASES = [
         3_000,
         "EXPECT ICALENDAR",
     ),
+    # a think block before each fence: which blocks hold or overlap a fence was found by
+    # scanning every block for every fence, and think_inside every block for every candidate
+    Case(
+        "think-blocks-and-fences",
+        lambda n: ("<think>x</think>\n```\n" + "BEGIN:VCALENDAR" + "\n```\n") * n,
+        500,
+        "EXPECT ICALENDAR",
+    ),
 ]

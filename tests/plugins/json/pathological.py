@@ -37,4 +37,12 @@ CASES = [
         1_500,
         "EXPECT JSON\nEXPECT MAX 100000 WORDS",
     ),
+    # a think block before each fence: which blocks hold or overlap a fence was found by
+    # scanning every block for every fence, and think_inside every block for every candidate
+    Case(
+        "think-blocks-and-fences",
+        lambda n: ("<think>x</think>\n```\n" + "{}" + "\n```\n") * n,
+        500,
+        "EXPECT JSON",
+    ),
 ]

@@ -22,4 +22,12 @@ CASES = [
         5_000,
         "EXPECT VCARD\nEXPECT MAX 100000000 WORDS",
     ),
+    # a think block before each fence: which blocks hold or overlap a fence was found by
+    # scanning every block for every fence, and think_inside every block for every candidate
+    Case(
+        "think-blocks-and-fences",
+        lambda n: ("<think>x</think>\n```\n" + "BEGIN:VCARD" + "\n```\n") * n,
+        500,
+        "EXPECT VCARD",
+    ),
 ]

@@ -28,4 +28,12 @@ CASES = [
     Case(
         "values-counted", lambda n: "<r>" + "<v>one two</v>" * n + "</r>", 1_500, "EXPECT XML\nEXPECT MAX 100000 WORDS"
     ),
+    # a think block before each fence: which blocks hold or overlap a fence was found by
+    # scanning every block for every fence, and think_inside every block for every candidate
+    Case(
+        "think-blocks-and-fences",
+        lambda n: ("<think>x</think>\n```\n" + "<a/>" + "\n```\n") * n,
+        500,
+        "EXPECT XML",
+    ),
 ]

@@ -28,4 +28,12 @@ CASES = [
         300,
         "EXPECT YAML\nEXPECT MAX 1000000 WORDS",
     ),
+    # a think block before each fence: which blocks hold or overlap a fence was found by
+    # scanning every block for every fence, and think_inside every block for every candidate
+    Case(
+        "think-blocks-and-fences",
+        lambda n: ("<think>x</think>\n```\n" + "a: 1" + "\n```\n") * n,
+        500,
+        "EXPECT YAML",
+    ),
 ]
