@@ -207,9 +207,9 @@ def _think_tag_opens(
     fmt: Any, reply: str, candidate: _Candidate, thinks: list[Span], schema: Any, options: dict[str, Any]
 ) -> Violation | None:
     """The payload's text opens with a think tag that opens no think block in the reply, and
-    the format, reading that text again, would not take it whole: ``\xa0<think></think>``
-    (after a no-break space the tag is text, but the payload, its white space stripped,
-    opens with it, and read again it is a think block set aside). Which of the two the
+    the format, reading that text again, would not take it whole: U+00A0 then
+    ``<think></think>`` (after a no-break space the tag is text, but the payload, its white
+    space stripped, opens with it, and read again it is a think block set aside). Which of the two the
     model meant cannot be told, so the candidate is refused. (Costs one ``locate``, only
     when a payload opens with a think tag.)"""
     text = candidate.text
@@ -246,9 +246,11 @@ def _split_by_think(fmt: Any, reply: str, span: Span, thinks: list[Span], option
         return None
     payload = reply[span.start : span.end]
     # only the nearest block on each side can touch the payload (another has that one's
-    # text between): found by bisection, so many candidates and blocks stay linear
+    # text between): found by bisection, so many candidates and blocks stay linear (a
+    # block inside the payload, which XML and YAML may keep, is neither)
+    before = bisect_right(thinks, span.start, key=lambda t: t.end) - 1
     after = bisect_left(thinks, span.end, key=lambda t: t.start)
-    for i in (after - 1, after):
+    for i in (before, after):
         if not 0 <= i < len(thinks):
             continue
         t = thinks[i]

@@ -486,7 +486,7 @@ class StreamGuard:
 
         White space beyond ASCII blanks (U+00A0, U+2028...: Python's) at the end of what
         came is held back until text follows it: check() strips it at the payload's end,
-        where the format's grammar may not allow it (``<a/>\xa0``). Held, a stop comes
+        where the format's grammar may not allow it (``<a/>`` then U+00A0). Held, a stop comes
         later, never wrongly. Each character is held and given on once (linear)."""
         body = len(piece.rstrip())
         if body == 0 and self._held:  # more white space after held white space

@@ -66,3 +66,12 @@ def test_data_going_on_indented_after_a_think_block_fails() -> None:
     result = check(reply, "EXPECT YAML")
     assert not result.ok
     assert [v.code for v in result.violations] == ["yaml.think_inside"]
+
+
+def test_a_think_block_before_data_that_keeps_a_tag_inside_still_splits_it() -> None:
+    # 'a: 1' and the data after the think block read together are valid: the block sits
+    # inside the payload. The payload after it holds a think tag of its own (kept as the
+    # literal block's text), which the search for the block touching the payload skipped to
+    reply = "a: 1\n<think>y</think>\nb: |\n  x\n  <think>\n  z\nc: 3"
+    result = check(reply, "EXPECT YAML")
+    assert [v.code for v in result.violations] == ["yaml.think_inside"]
