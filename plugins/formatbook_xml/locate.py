@@ -4,8 +4,8 @@ Candidates, best first:
 
 1. the body of each fenced block tagged ``xml`` (```` ```xml ````);
 2. the body of each untagged fence that starts with ``<``;
-3. outside fences (a fence that opens inside an element is its text) and think blocks (a tag prose only names left out: see ``_mention``
-   and :func:`element_spans`):
+3. outside fences (a fence that opens inside an element is its text) and think blocks
+   (a tag prose only names left out: see ``_mention`` and :func:`element_spans`):
    the first element with the prolog just before it (an
    XML declaration, a DOCTYPE, comments and processing instructions, white space between
    them) through the end of the matching root element, with the comments and
@@ -27,6 +27,7 @@ closed through), as healing reads them: the walk is linear in the reply.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 
 from formatbook_core import Span
 from formatbook_core.locating import (
@@ -120,17 +121,48 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
     return found + spans
 
 
+class _Open:
+    """The names of the open elements, innermost last, with a count per name: whether a
+    name is open is a look-up, and closing it costs the elements it closes (each is
+    closed once), so a walk through thousands of unclosed elements stays linear."""
+
+    __slots__ = ("names", "count")
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.count: Counter[str] = Counter()
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def push(self, name: str) -> None:
+        self.names.append(name)
+        self.count[name] += 1
+
+    def close(self, name: str) -> list[str] | None:
+        """Close the innermost open ``name`` and what is open inside it (returned: their
+        own end tags come later), or ``None`` when no ``name`` is open."""
+        if not self.count[name]:
+            return None
+        through: list[str] = []
+        while (top := self.names.pop()) != name:
+            through.append(top)
+            self.count[top] -= 1
+        self.count[name] -= 1
+        return through[::-1]
+
+
 def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -> tuple[list[Span], Token | None]:
     """:func:`element_spans` from ``begin``, and the start tag of the last root when it is
     never closed (else ``None``)."""
     found: list[Span] = []
     it = tokens(text, begin)
     root: Token | None = None  # the current candidate's root start tag
-    stack: list[str] = []
+    stack = _Open()
     start: int | None = None  # where the current candidate starts
     prolog: int | None = None  # where a run of prolog markup before an element starts
     end: int | None = None  # where the current candidate's root ended
-    closed_early: list[str] = []  # elements closed through by a misnested end tag
+    closed_early: Counter[str] = Counter()  # elements closed through by a misnested end tag
     mentioned: list[Token] = []  # top-level start tags read as mentions
     while (tok := next(it, None)) is not None:
         kind = tok.kind
@@ -138,21 +170,20 @@ def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -
             if end is not None:  # a think block after a root ends its candidate
                 found.append(Span(start, end))  # type: ignore[arg-type]
                 start = end = prolog = None
-                closed_early = []
+                closed_early = Counter()
             close = think_close(tok.name).search(text, tok.end)
             it = tokens(text, close.end() if close else len(text))
             continue
         if stack:
             if kind == START:
-                stack.append(tok.name.lower())
+                stack.push(tok.name.lower())
             elif kind == END:
                 name = tok.name.lower()
-                if name in stack:
-                    at = len(stack) - 1 - stack[::-1].index(name)
-                    closed_early.extend(stack[at + 1 :])  # misnested: their own end tags come later
-                    del stack[at:]
-                elif name in closed_early:
-                    closed_early.remove(name)
+                through = stack.close(name)
+                if through is not None:
+                    closed_early.update(through)  # misnested: their own end tags come later
+                elif closed_early[name]:
+                    closed_early[name] -= 1
                 if not stack:
                     end = tok.end
             continue
@@ -165,19 +196,19 @@ def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -
                     # healing closes "<a>x<a>y"): it was an element around this root
                     start, end = mentioned.pop().start, tok.end
                     continue
-            if kind in (COMMENT, PI) or (kind == END and tok.name.lower() in closed_early):
+            if kind in (COMMENT, PI) or (kind == END and closed_early[tok.name.lower()]):
                 if kind == END:
-                    closed_early.remove(tok.name.lower())
+                    closed_early[tok.name.lower()] -= 1
                 end = tok.end
                 continue
             if together and kind in (START, EMPTY):
                 end = tok.end if kind == EMPTY else None
                 if kind == START:
-                    stack.append(tok.name.lower())
+                    stack.push(tok.name.lower())
                 continue
             found.append(Span(start, end))  # type: ignore[arg-type]
             start = end = prolog = None
-            closed_early = []
+            closed_early = Counter()
         if kind in (START, EMPTY) and _mention(text, tok):
             prolog = None
             if kind == START:
@@ -188,7 +219,7 @@ def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -
             prolog = None
             root = tok
             if kind == START:
-                stack.append(tok.name.lower())
+                stack.push(tok.name.lower())
             else:
                 end = tok.end
         elif kind in _PROLOG:
@@ -287,11 +318,12 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
         body = strip_span(reply, f.body)
         if f.info == "xml" and body.end > body.start:
             candidates.append(body)
+    seen = set(candidates)  # a set: a reply may hold thousands of fences
     for f in blocks:
         body = strip_span(reply, f.body)
-        if f.info == "" and reply.startswith("<", body.start) and body not in candidates:
+        if f.info == "" and reply.startswith("<", body.start) and body not in seen:
+            seen.add(body)
             candidates.append(body)
-    seen = set(candidates)
     found = []
     for span in _outside_fences(reply, blocks, together=together, thinking=thinking):
         span = strip_span(reply, span)

@@ -161,9 +161,12 @@ MAX_INDENTED_THINKS = 4
 
 
 def _indented(reply: str, at: int) -> bool:
-    """Blanks, and only blanks, stand before ``at`` on its line."""
-    line = reply[reply.rfind("\n", 0, at) + 1 : at]
-    return bool(line) and not line.strip(" \t")
+    """Blanks, and only blanks, stand before ``at`` on its line (read back over the blanks
+    only: a line of many think blocks costs no more than its length)."""
+    i = at
+    while i > 0 and reply[i - 1] in " \t":
+        i -= 1
+    return i < at and (i == 0 or reply[i - 1] == "\n")
 
 
 _HOLDING = ("|", ">", '"', "'")  # scalar styles: literal, folded, double- and single-quoted

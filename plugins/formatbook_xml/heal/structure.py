@@ -40,7 +40,9 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
     text = h.text
     out: list[str] = []
     stack: list[tuple[str, int]] = []  # open elements: name, offset of their start tag
-    closed_early: list[str] = []  # elements closed at a misnested end tag, whose own end tag is still to come
+    # elements closed at a misnested end tag, whose own end tag is still to come: by name in
+    # lower case, the names as written, latest last (a look-up, not a scan per end tag)
+    closed_early: dict[str, list[str]] = {}
     roots = 0
     first_root_out: int | None = None  # index in ``out`` where the first root starts
     last_root_out = 0  # length of ``out`` when the last root ended
@@ -145,9 +147,8 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
                 "close_tag_case", f"wrote </{name}> as </{right}>, the case the element was opened with", start, end
             )
             out.append(f"</{right}>")
-        elif name in closed_early or name.lower() in (c.lower() for c in closed_early):
-            match = next(c for c in reversed(closed_early) if c.lower() == name.lower())
-            closed_early.remove(match)
+        elif closed_early.get(name.lower()):
+            match = closed_early[name.lower()].pop()
             h.repair(
                 "misnested", f"removed </{name}>: <{match}> was already closed where its parent closed", start, end
             )
@@ -168,7 +169,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
                     )
             del stack[depth + 1 :]
             for inner_name, _ in reversed(inner):
-                closed_early.append(inner_name)
+                closed_early.setdefault(inner_name.lower(), []).append(inner_name)
                 out.append(f"</{inner_name}>")
             if inner:
                 h.repair(

@@ -36,4 +36,9 @@ CASES = [
         500,
         "EXPECT XML",
     ),
+    # the locator's walk looked an end tag up in the whole stack of open elements (and in
+    # the list of elements closed through), copying it reversed: quadratic when thousands
+    # stay open
+    Case("deep-open-stray-ends", lambda n: "<x>" * n + "</y>" * n, 1_500, "EXPECT XML max_depth=100000"),
+    Case("closed-through-then-stray", lambda n: "<r>" + "<b><i>x</b>" * n + "</z>" * n, 1_500, "EXPECT XML"),
 ]
