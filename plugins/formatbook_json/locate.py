@@ -217,13 +217,13 @@ def _body(reply: str, f: Fence) -> Span | None:
 
 
 def _unpadded(reply: str, span: Span) -> Span:
-    """A container the reply ends inside of keeps its trailing blanks (the reply was cut
-    there: they may belong to a cut string) unless its text is strict JSON without them,
-    as for an unclosed fence (``_body``): then they are no part of a value (a think tag
-    inside a string, ``{"a": "<think>"}\n``, leaves the container open when read with
-    think blocks blanked out); kept, healing would keep them once and drop them when
-    run again."""
-    if span.end != len(reply) or span.end == span.start or reply[span.end - 1] not in " \t\n\r":
+    """A container the reply (or a fence line) cuts keeps its trailing blanks (they may
+    belong to a cut string) unless its text is strict JSON without them, as for an
+    unclosed fence (``_body``): then they are no part of a value (a think tag inside a
+    string, ``{"a": "<think>"}\n``, leaves the container open when read with think blocks
+    blanked out, up to the reply's end or the fence line after it); kept, healing would
+    keep them once and drop them when run again."""
+    if span.end == span.start or reply[span.end - 1] not in " \t\n\r":
         return span
     body = strip_span(reply, span)
     if body.end > body.start and strict_value(reply[body.start : body.end])[0]:

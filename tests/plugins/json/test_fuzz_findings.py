@@ -229,6 +229,9 @@ def test_heal_leaves_valid_json_orjson_cannot_read_unchanged():
         # think blocks blanked out never closes: the trailing line break was kept once
         ('a{"x": "<think>"}\n', '{"x": "<think>"}'),
         ('a{"": {"<reasoning>": ""}, "b": 2}\n  ', '{"": {"<reasoning>": ""}, "b": 2}'),
+        # inside a fence, the fence line cuts it instead of the reply's end (fuzz seed
+        # 314159, json-heal_idempotent-97c3e8c45a)
+        ('~~~\na{"":"<think>"}\n\n~~~', '{"":"<think>"}'),
     ],
 )
 def test_an_open_container_holding_strict_json_keeps_no_trailing_blanks(reply, healed):
