@@ -4,7 +4,8 @@
    each gives the candidates its text gives without the fence (2 and 3 on its body).
 2. The reply (outside ``<think>`` blocks) with its leading and trailing prose set
    aside: lines before the first line that opens YAML data (a ``key:`` line, a ``- ``
-   item, ``---``, a ``{``/``[`` line) and lines after the last line of the data (a line
+   item, ``---``, a ``{``/``[`` line, or such a line indented under the prose: healing
+   moves it to the margin) and lines after the last line of the data (a line
    at the margin that is neither a key nor an item, nor a comment, and reads as a
    sentence — three words or more, or an end in ``. ! ? :`` — and what follows it).
    An introduction like "Here is the YAML:" would read as a key with no value: a line
@@ -80,12 +81,19 @@ def trimmed(reply: str, span: Span) -> Span:
     for line in text.split("\n"):
         offsets.append(pos)
         pos += len(line) + 1
+    following: list[str | None] = [None] * len(lines)  # the next non-blank line after each
+    for i in range(len(lines) - 2, -1, -1):
+        following[i] = lines[i + 1] if lines[i + 1].strip() else following[i + 1]
     first = None
     for i, line in enumerate(lines):
         if line.strip() == "" or line.lstrip().startswith("#"):
             continue
-        nxt = next((x for x in lines[i + 1 :] if x.strip()), None)
-        if _DATA.match(line) and not _is_prose_key(line, nxt):
+        if _DATA.match(line) and not _is_prose_key(line, following[i]):
+            first = i
+            break
+        if i and line[:1] in " \t" and _DATA.match(line.lstrip(" \t")):
+            # data indented under the prose set aside ("Sure thing", "  a: 1"): healing
+            # moves it to the margin, and the healed text would be trimmed here anyway
             first = i
             break
         if line[:1].isspace() or not _prose_like(line):  # not prose to skip: keep it all

@@ -36,4 +36,6 @@ CASES = [
         500,
         "EXPECT YAML",
     ),
+    # each prose line before the data copied the lines after it to find the next one
+    Case("prose-lines-then-data", lambda n: "Sentence here.\n" * n + "a: 1", 6_000, "EXPECT YAML"),
 ]

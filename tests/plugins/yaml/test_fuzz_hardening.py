@@ -247,3 +247,22 @@ def test_a_fenced_body_with_a_think_block_inside_is_no_payload() -> None:
     # a block that ends the body is no part of it, as before
     result = check("```yaml\na: 1\n<think>x</think>\n```", "EXPECT YAML")
     assert result.ok and result.value == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    ("reply", "text", "value"),
+    [
+        # a key past the locator's 200-character window reads as prose: the indented line
+        # after it is the data, as it is once healing has moved it to the margin (fuzz
+        # seed 5772156, yaml-heal_idempotent-bfba0fd5fa: the reply was located whole, and
+        # the healed text then trimmed to 'a:')
+        ("a" * 201 + " aa: a\n a:", "a:", {"a": None}),
+        ("Sure thing\n  a: 1\n  b: 2", "a: 1\nb: 2", {"a": 1, "b": 2}),
+        ("Sure thing\n  - a\n  - b", "- a\n- b", ["a", "b"]),
+    ],
+)
+def test_data_indented_under_a_prose_line_is_the_payload(reply: str, text: str, value: object) -> None:
+    healed, again = _heal_twice(reply)
+    assert healed == text
+    assert again.text == text and again.repairs == ()
+    assert check(reply, "EXPECT YAML").value == value
