@@ -26,7 +26,7 @@ closed through), as healing reads them: the walk is linear in the reply.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left
 from collections import Counter
 
 from formatbook_core import Span
@@ -152,9 +152,12 @@ class _Open:
         return through[::-1]
 
 
-def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -> tuple[list[Span], Token | None]:
+def _walk(
+    text: str, begin: int, *, together: bool, thinking: tuple[str, ...], first: bool = False
+) -> tuple[list[Span], Token | None]:
     """:func:`element_spans` from ``begin``, and the start tag of the last root when it is
-    never closed (else ``None``)."""
+    never closed (else ``None``). With ``first``, the first element is the root (never a
+    mention) and the walk ends with its candidate."""
     found: list[Span] = []
     it = tokens(text, begin)
     root: Token | None = None  # the current candidate's root start tag
@@ -169,6 +172,8 @@ def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -
         if not stack and kind == START and tok.name.lower() in thinking:
             if end is not None:  # a think block after a root ends its candidate
                 found.append(Span(start, end))  # type: ignore[arg-type]
+                if first:
+                    return found, None
                 start = end = prolog = None
                 closed_early = Counter()
             close = think_close(tok.name).search(text, tok.end)
@@ -207,9 +212,11 @@ def _walk(text: str, begin: int, *, together: bool, thinking: tuple[str, ...]) -
                     stack.push(tok.name.lower())
                 continue
             found.append(Span(start, end))  # type: ignore[arg-type]
+            if first:
+                return found, None
             start = end = prolog = None
             closed_early = Counter()
-        if kind in (START, EMPTY) and _mention(text, tok):
+        if kind in (START, EMPTY) and not first and _mention(text, tok):
             prolog = None
             if kind == START:
                 mentioned.append(tok)
@@ -276,32 +283,29 @@ def think_names(root: str | None) -> tuple[str, ...]:
     return tuple(t for t in THINK_TAGS if not (root is not None and t == "reasoning"))
 
 
-#: How many times the elements are read again with the fences found inside them, at most.
-MAX_ROUNDS = 8
-
-
 def _outside_fences(reply: str, blocks: list[Fence], *, together: bool, thinking: tuple[str, ...]) -> list[Span]:
-    """:func:`element_spans` of ``reply`` with its fences blanked, except the fences that
-    open inside an element: those lines are the element's text, and healing reads them as
-    markup, so the elements are read again with them (else a healed text, ``<p>`` fence
-    ``<p>`` fence ``a</p></p>``, would be located again without them)."""
-    inside: set[int] = set()
-    for _ in range(MAX_ROUNDS):
-        spans = element_spans(
-            _blank(reply, [f.span for i, f in enumerate(blocks) if i not in inside]),
-            together=together,
-            thinking=thinking,
-        )
-        starts = [s.start for s in spans]  # in order: a fence's element found by bisection
-        more = set()
-        for i, f in enumerate(blocks):
-            at = bisect_right(starts, f.span.start) - 1
-            if i not in inside and at >= 0 and f.span.start < spans[at].end:
-                more.add(i)
-        if not more:
-            break
-        inside |= more
-    return spans
+    """:func:`element_spans` of ``reply`` with its fences blanked, but for an element that a
+    fence opens inside: those lines are its text, and healing reads them as markup, so the
+    element is read again with them, from its start tag on (else a healed text, ``<p>``
+    fence ``<p>`` fence ``a</p></p>``, would be located again without them). Only where it
+    ends is read again: which tag is the root was decided on the text without the fence
+    (a tag inside a code sample never makes the element around it a mention)."""
+    starts = [f.span.start for f in blocks]
+    found: list[Span] = []
+    outside = _blank(reply, [f.span for f in blocks])
+    for span in element_spans(outside, together=together, thinking=thinking):
+        if found and span.start < found[-1].end:
+            continue  # inside the element before it, read with its fences
+        at = bisect_left(starts, span.start)
+        if at < len(starts) and starts[at] < span.end:
+            again, _ = _walk(reply, span.start, together=together, thinking=thinking, first=True)
+            # a tag in the fence closing the element sooner is taken only when nothing but
+            # fence lines follows inside it: else the element would lose the text after the
+            # fence, a reading as doubtful as the other
+            if again and (again[0].end >= span.end or not outside[again[0].end : span.end].strip()):
+                span = again[0]
+        found.append(span)
+    return found
 
 
 def locate(reply: str, *, root: str | None = None) -> list[Span]:

@@ -163,3 +163,18 @@ def test_healing_an_element_with_a_fence_line_inside_is_idempotent() -> None:
     once = heal("<p>\n```<p>\n```\na", "EXPECT XML").text
     again = check(once, "EXPECT XML")
     assert again.ok and again.text == once and again.repairs == []
+
+
+def test_a_tag_in_a_code_sample_inside_an_element_never_makes_it_a_mention() -> None:
+    # read with the fence's lines, the outer <answer> was followed by prose and then the
+    # same start tag, and taken for a mention: the sample '<answer>42</answer>' passed as
+    # the payload (found reviewing stop 23's change); the whole element is valid as written
+    reply = "<answer>\nWrap it:\n```\nx <answer>42</answer>\n```\nThat is all.\n</answer>"
+    result = check(reply, "EXPECT XML")
+    assert result.ok and result.text == reply and result.repairs == []
+    assert result.value.text.startswith("\nWrap it:")
+
+
+def test_a_fence_closing_the_element_sooner_is_not_taken() -> None:
+    # the fence's '</r>' would end the element before 'more': neither reading is sure
+    assert not check("<r>\n```\n</r>\n```\nmore</r>", "EXPECT XML").ok
