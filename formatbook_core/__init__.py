@@ -14,6 +14,7 @@ from .llm import AskError, ChatModel, ask, ask_async
 from .options import COMMON_OPTIONS, Option
 from .pipeline import check, guidance, heal
 from .registry import ConflictError, UnknownFormatError, get_format, list_formats
+from .reply import Reply, ThinkTags
 from .results import (
     Analysis,
     Attempt,
@@ -53,11 +54,13 @@ __all__ = [
     "Healed",
     "HealError",
     "Repair",
+    "Reply",
     "ScopeNotFound",
     "SetAside",
     "Span",
     "StreamGuard",
     "StreamStatus",
+    "ThinkTags",
     "UnknownFormatError",
     "Violation",
     "AskError",

@@ -12,6 +12,7 @@ from formatbook_core import (
     Option,
     ScopeNotFound,
     Span,
+    ThinkTags,
     Violation,
 )
 from formatbook_core.data_schema import JsonSchema, load_schema
@@ -55,7 +56,7 @@ class JsonFormat(AnalyzingFormat):
     scope_kind = "JSON pointer"
     description = "JSON (RFC 8259), with JSON Schema or a pydantic model; scopes are JSON pointers."
     samples = _SAMPLES
-    think_anywhere = True  # locate reads think tags in strings as values (json.think_inside)
+    think_tags = ThinkTags.ANYWHERE  # locate reads think tags in strings as values (json.think_inside)
 
     # --- schemas --------------------------------------------------------------------
     def load_schema(self, schema: Any, **options: Any) -> Any:
