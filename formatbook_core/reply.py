@@ -23,12 +23,12 @@ from __future__ import annotations
 import enum
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from .results import Repair, SetAside, Span, Violation
-from .spans import outside_spans, strip_span
+from .spans import blank_out, outside_spans, strip_span
 
 # --- think tags -------------------------------------------------------------------------
 
@@ -384,36 +384,58 @@ class Reply(str):
         i = bisect_right(thinks, pos, key=lambda s: s.start) - 1
         return thinks[i] if i >= 0 and pos < thinks[i].end else None
 
-    def blanked(self, tags: ThinkTags = ThinkTags.LINE_START) -> str:
-        """The text with each think block replaced by as many spaces (offsets hold)."""
-        key = ("blanked", tags is ThinkTags.ANYWHERE)
+    def think_name(self, block: Span) -> str:
+        """The name of the think tag opening ``block`` (one of ``THINK_TAGS``, lower case;
+        ``""`` when no tag opens it): a format that reads some tags as its own markup
+        (XML's ``<reasoning>`` with ``root=``) keeps those blocks as text."""
+        m = THINK_OPEN.match(self, block.start)
+        return m.group(1).lower() if m else ""
+
+    def _reading(self, tags: ThinkTags, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
+        """The think blocks read as such and the cache key of that reading: ``blocks`` when
+        a format keeps only some of them (XML's ``<reasoning>`` with ``root=``, YAML's tag
+        inside a block scalar), else all of them."""
+        every = self.think_blocks(tags)
+        if blocks is None or len(blocks) == len(every):  # a subset as long is every block
+            return every, tags is ThinkTags.ANYWHERE
+        kept = tuple(blocks)
+        return kept, kept
+
+    def blanked(self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None) -> str:
+        """The text with each think block (or each of ``blocks``, those a format keeps of
+        them) replaced by as many spaces (offsets hold)."""
+        thinks, reading = self._reading(tags, blocks)
+        key = ("blanked", reading)
         found = self._cache.get(key)
         if found is None:
-            pieces, pos = [], 0
-            for start, end in self.think_blocks(tags):
-                pieces += [self[pos:start], " " * (end - start)]
-                pos = end
-            found = self._cache[key] = "".join(pieces) + self[pos:] if pieces else self
+            found = self._cache[key] = blank_out(self, thinks)
         return found  # type: ignore[return-value]
 
-    def fences(self, tags: ThinkTags | None = None) -> tuple[Fence, ...]:
-        """The top-level fenced blocks, paired as CommonMark pairs them; with ``tags``,
-        those of the text with its think blocks blanked (a draft fence inside a block is
-        none, closed or not)."""
-        key = ("fences", None if tags is None else tags is ThinkTags.ANYWHERE)
+    def fences(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> tuple[Fence, ...]:
+        """The top-level fenced blocks, paired as CommonMark pairs them; with ``tags`` (or
+        ``blocks``, those a format keeps of its think blocks), those of the text with its
+        think blocks blanked (a draft fence inside a block is none, closed or not)."""
+        if tags is None and blocks is None:
+            key: tuple[object, ...] = ("fences", None)
+        else:
+            key = ("fences", self._reading(tags or ThinkTags.LINE_START, blocks)[1])
         found = self._cache.get(key)
         if found is None:
-            text = self if tags is None else self.blanked(tags)
+            text = self if key[1] is None else self.blanked(tags or ThinkTags.LINE_START, blocks=blocks)
             found = self._cache[key] = tuple(fences(text))
         return found  # type: ignore[return-value]
 
-    def stretches(self, tags: ThinkTags = ThinkTags.LINE_START) -> tuple[Span, ...]:
-        """The stretches outside think blocks without the white space around each, empty
-        ones left out, longest first (of two as long, the first first)."""
-        key = ("stretches", tags is ThinkTags.ANYWHERE)
+    def stretches(
+        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+    ) -> tuple[Span, ...]:
+        """The stretches outside think blocks (or outside ``blocks``, those a format keeps
+        of them) without the white space around each, empty ones left out, longest first
+        (of two as long, the first first)."""
+        thinks, reading = self._reading(tags, blocks)
+        key = ("stretches", reading)
         found = self._cache.get(key)
         if found is None:
-            spans = [strip_span(self, s) for s in outside_spans(len(self), list(self.think_blocks(tags)))]
+            spans = [strip_span(self, s) for s in outside_spans(len(self), list(thinks))]
             spans = [s for s in spans if s.end > s.start]
             spans.sort(key=lambda s: s.start - s.end)  # stable
             found = self._cache[key] = tuple(spans)

@@ -7,6 +7,7 @@ with thousands of think blocks or fences stays linear.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 
 from .results import Span
 
@@ -36,6 +37,19 @@ def outside_spans(text_length: int, removed: list[Span]) -> list[Span]:
     if pos < text_length:
         out.append(Span(pos, text_length))
     return out
+
+
+def blank_out(text: str, spans: Sequence[Span]) -> str:
+    """``text`` with each of ``spans`` (sorted, not overlapping) replaced by as many spaces,
+    so offsets hold: a scan of what is left never sees what they hold (a fence inside a
+    think block, a payload's fence lines)."""
+    if not spans:
+        return text
+    pieces, pos = [], 0
+    for start, end in spans:
+        pieces += [text[pos:start], " " * (end - start)]
+        pos = end
+    return "".join(pieces) + text[pos:]
 
 
 def no_payload(reply: str) -> Span:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from formatbook_core import BaseFormat, Reply, SetAside, Span, ThinkTags, check
 from formatbook_core.reply import ThinkScanner, think_tags_of
+from formatbook_core.spans import blank_out, strip_span
 
 # --- the prepared reply -----------------------------------------------------------------
 
@@ -151,6 +152,30 @@ def test_stretches_are_longest_first_and_never_a_blocks_text():
     reply = Reply.of("ab\n<think>x</think>\n abcd \n<think>y")
     assert [reply[s.start : s.end] for s in reply.stretches()] == ["abcd", "ab"]
     assert Reply.of("<think>only").stretches() == ()
+
+
+def test_think_name_is_the_opening_tags_name():
+    reply = Reply.of("<Thinking>a</thinking>\n<reasoning>b")
+    assert [reply.think_name(t) for t in reply.think_blocks()] == ["thinking", "reasoning"]
+    assert reply.think_name(Span(1, 2)) == ""
+
+
+def test_a_format_keeping_some_blocks_as_its_text_reads_only_the_others():
+    # XML with root= keeps <reasoning> as an element; YAML keeps a tag inside a block scalar
+    reply = Reply.of("<think>\n```\nx\n```\n</think>\n<reasoning>\n```\ny\n```\n</reasoning>\nz")
+    think, reasoning = reply.think_blocks()
+    assert reply.blanked(blocks=[think]) == " " * think.end + reply[think.end :]
+    assert [reply[f.body.start : f.body.end] for f in reply.fences(blocks=[think])] == ["y"]
+    assert [reply[s.start : s.end] for s in reply.stretches(blocks=[think])] == [reply[reasoning.start :]]
+    # every block kept is the usual reading, shared with it
+    assert reply.blanked(blocks=[think, reasoning]) is reply.blanked()
+    assert reply.fences(blocks=[think, reasoning]) is reply.fences(ThinkTags.LINE_START)
+    assert reply.stretches(blocks=[]) == (strip_span(reply, Span(0, len(reply))),)
+
+
+def test_blank_out_keeps_offsets():
+    assert blank_out("abcdef", [Span(1, 2), Span(4, 6)]) == "a cd  "
+    assert blank_out("abc", []) == "abc"
 
 
 def test_line_starts():
