@@ -149,7 +149,8 @@ def test_blanked_keeps_offsets():
 
 def test_stretches_are_longest_first_and_never_a_blocks_text():
     reply = Reply.of("ab\n<think>x</think>\n abcd \n<think>y")
-    assert [reply[s.start : s.end] for s in reply.stretches()] == ["abcd", "ab"]
+    assert [reply[s.start : s.end] for s in reply.longest_stretches()] == ["abcd", "ab"]
+    assert [reply[s.start : s.end] for s in reply.stretches()] == ["ab", "abcd"]
     assert Reply.of("<think>only").stretches() == ()
 
 
