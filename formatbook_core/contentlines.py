@@ -165,10 +165,9 @@ def is_fence_line(line: str) -> bool:
 
 def outside_think_blocks(text: str, lines: list[Line]) -> tuple[list[Line], list[Span]]:
     """``lines`` (``(start, end, ...)`` tuples into ``text``, in order) without those a
-    ``<think>`` block (as the prepared reply finds them) covers whole, and the blocks that
-    covered some, in order. One pass:
+    ``<think>`` block covers whole, and the blocks that covered some, in order. One pass:
     a block that ends before a line's end covers no later line."""
-    thinks = Reply.of(text).think_blocks()
+    thinks = Reply.of(text).think_blocks()  # the caller's prepared reply, or one prepared here
     if not thinks:
         return lines, []
     kept: list[Line] = []

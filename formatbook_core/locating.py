@@ -78,7 +78,7 @@ def outside_think(reply: str, thinks: list[Span] | None = None, *, anywhere: boo
     reply's own), without the white space around each, longest first; when there is none,
     ``[no_payload(reply)]``. Never empty, never a think block's text."""
     if thinks is None:
-        spans = list(Reply.of(reply).stretches(_tags(anywhere)))
+        spans = list(Reply.of(reply).longest_stretches(_tags(anywhere)))
     else:
         spans = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
         spans = [s for s in spans if s.end > s.start]
@@ -97,5 +97,5 @@ def default_locate(reply: str, names: tuple[str, ...]) -> list[Span]:
     tagged = [strip_span(reply, f.body) for f in blocks if f.info in wanted]
     bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
     # in order, each once (a set: a reply may hold thousands of fences)
-    candidates = list(dict.fromkeys([*tagged, *bare, *prepared.stretches()]))
+    candidates = list(dict.fromkeys([*tagged, *bare, *prepared.longest_stretches()]))
     return candidates or [no_payload(reply)]

@@ -173,7 +173,7 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     try:
         # a plugin that located nothing: the reply without its think blocks (never their text)
         spans = _spans(fmt.locate(prepared, schema, **options), len(reply)) or [
-            *(prepared.stretches(tags) or [no_payload(reply)])
+            *(prepared.longest_stretches(tags) or [no_payload(reply)])
         ]
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
         return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False

@@ -166,6 +166,7 @@ class ThinkScanner:
         self._done_lead = False  # leading-only mode: the lead (blank space and think blocks) is over
         self._block_start = 0  # where the open block began
         self.blocks: list[Span] | None = [] if record else None
+        self.first_open: int | None = None  # where the first block opened (closed or not)
 
     def copy(self) -> ThinkScanner:
         """An independent clone (every other field is immutable: strings, flags, a pattern)."""
@@ -207,6 +208,11 @@ class ThinkScanner:
         self._run(chunk, pieces)
         return pieces
 
+    def scan(self, chunk: str) -> None:
+        """Take ``chunk`` as :meth:`feed` does, without answering the stretches (for a
+        caller that wants only ``blocks`` or ``first_open``)."""
+        self._run(chunk, None)
+
     def _run(self, chunk: str, pieces: list[tuple[int, str]] | None) -> None:
         text = self._held + chunk
         self._fed += len(chunk)
@@ -231,6 +237,8 @@ class ThinkScanner:
                 self._tag = found.group(1).lower()
                 self._closing = _CLOSE[self._tag]
                 self._block_start = start + end
+                if self.first_open is None:
+                    self.first_open = self._block_start
                 pos = found.end()
             else:
                 found = self._closing.search(text, pos)
@@ -287,6 +295,7 @@ CLOSING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
 #: An opening fence anywhere in a text (multi-line mode): indentation, marker run and the
 #: info string (which cannot hold a backtick).
 FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\n`]*)$", re.MULTILINE)
+_FENCE_MARK = re.compile(r" {0,3}(```|~~~)")
 
 
 @dataclass(frozen=True)
@@ -359,7 +368,7 @@ class Reply(str):
         found = self._cache.get(key)
         if found is None:
             scanner = ThinkScanner(tags, record=True)
-            scanner._run(self, None)
+            scanner.scan(self)
             scanner.flush()
             found = self._cache[key] = tuple(scanner.blocks or ())
         return found  # type: ignore[return-value]
@@ -367,7 +376,7 @@ class Reply(str):
     @cached_property
     def _leading(self) -> Span | None:
         scanner = ThinkScanner(leading_only=True, record=True)
-        scanner._run(self, None)
+        scanner.scan(self)
         scanner.flush()
         blocks = scanner.blocks or []
         return Span(blocks[0].start, blocks[-1].end) if blocks else None
@@ -411,6 +420,13 @@ class Reply(str):
             found = self._cache[key] = blank_out(self, thinks)
         return found  # type: ignore[return-value]
 
+    def without_think(self, tags: ThinkTags = ThinkTags.LINE_START) -> str:
+        """The text with its think blocks cut out (offsets do not hold: see :meth:`blanked`)."""
+        thinks = self.think_blocks(tags)
+        if not thinks:
+            return self
+        return "".join(self[s.start : s.end] for s in outside_spans(len(self), thinks))
+
     def fences(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> tuple[Fence, ...]:
         """The top-level fenced blocks, paired as CommonMark pairs them; with ``tags`` (or
         ``blocks``, those a format keeps of its think blocks), those of the text with its
@@ -429,22 +445,39 @@ class Reply(str):
         self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
     ) -> tuple[Span, ...]:
         """The stretches outside think blocks (or outside ``blocks``, those a format keeps
-        of them) without the white space around each, empty ones left out, longest first
-        (of two as long, the first first)."""
+        of them) without the white space around each, empty ones left out, in the reply's
+        order."""
         thinks, reading = self._reading(tags, blocks)
         key = ("stretches", reading)
         found = self._cache.get(key)
         if found is None:
-            spans = [strip_span(self, s) for s in outside_spans(len(self), list(thinks))]
-            spans = [s for s in spans if s.end > s.start]
-            spans.sort(key=lambda s: s.start - s.end)  # stable
-            found = self._cache[key] = tuple(spans)
+            spans = [strip_span(self, s) for s in outside_spans(len(self), thinks)]
+            found = self._cache[key] = tuple(s for s in spans if s.end > s.start)
+        return found  # type: ignore[return-value]
+
+    def longest_stretches(
+        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+    ) -> tuple[Span, ...]:
+        """:meth:`stretches`, longest first (of two as long, the first first): the
+        candidates of a reply read without its think blocks (or without ``blocks``)."""
+        key = ("longest", self._reading(tags, blocks)[1])
+        found = self._cache.get(key)
+        if found is None:
+            ordered = sorted(self.stretches(tags, blocks=blocks), key=lambda s: s.start - s.end)
+            found = self._cache[key] = tuple(ordered)
         return found  # type: ignore[return-value]
 
     @cached_property
     def line_starts(self) -> tuple[int, ...]:
         """Where each line starts (after ``\\r\\n``, ``\\r`` or ``\\n``)."""
         return (0, *(m.end() for m in LINE_BREAK.finditer(self)))
+
+    @cached_property
+    def fence_marks(self) -> tuple[int, ...]:
+        """Where a fence line's marker run (```` ``` ````, ``~~~``, after at most three
+        spaces) starts, on any line, paired or not: what a format that refuses a fence
+        line inside its payload looks for."""
+        return tuple(m.start(1) for at in self.line_starts if (m := _FENCE_MARK.match(self, at)) is not None)
 
     def line_of(self, pos: int) -> int:
         """The line (from 0) ``pos`` is on."""

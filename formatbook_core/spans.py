@@ -12,21 +12,21 @@ from collections.abc import Sequence
 from .results import Span
 
 
-def containing(spans: list[Span], pos: int) -> Span | None:
+def containing(spans: Sequence[Span], pos: int) -> Span | None:
     """The span of ``spans`` (sorted, not overlapping) that holds ``pos``, or ``None``;
     by bisection, so a reply with many think blocks and many fences stays linear."""
     i = bisect_right(spans, pos, key=lambda s: s.start) - 1
     return spans[i] if i >= 0 and pos < spans[i].end else None
 
 
-def overlaps_any(spans: list[Span], start: int, end: int) -> bool:
+def overlaps_any(spans: Sequence[Span], start: int, end: int) -> bool:
     """Whether one of ``spans`` (sorted, not overlapping) overlaps ``[start, end)``
     (``s.start < end and start < s.end``); by bisection."""
     i = bisect_right(spans, start, key=lambda s: s.end)  # the first span ending after start
     return i < len(spans) and spans[i].start < end
 
 
-def outside_spans(text_length: int, removed: list[Span]) -> list[Span]:
+def outside_spans(text_length: int, removed: Sequence[Span]) -> list[Span]:
     """The complement of ``removed`` (sorted, non-overlapping) within ``[0, text_length)``."""
     out: list[Span] = []
     pos = 0

@@ -146,7 +146,7 @@ def locate(reply: str) -> list[Span]:
     if not candidates:
         # the first stretch outside think blocks (a reply that is all think block has no
         # payload: an empty one, judged as such)
-        candidates = [min(prepared.stretches(), default=no_payload(reply))]
+        candidates = [*prepared.stretches()[:1]] or [no_payload(reply)]
     out: list[Span] = []
     seen: set[Span] = set()
     for span in candidates:

@@ -110,7 +110,7 @@ def locate(reply: str) -> list[Span]:
         if first >= 0:
             candidates.append(strip_span(reply, Span(first, last)))
     if not candidates:
-        candidates.extend(prepared.stretches())
+        candidates.extend(prepared.longest_stretches())
     out: list[Span] = []
     for span in candidates:
         if span.end > span.start and span not in out:

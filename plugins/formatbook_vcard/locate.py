@@ -78,7 +78,7 @@ def locate(reply: str) -> list[Span]:
             candidates.append(span)
     if not candidates:
         # (think blocks only: an empty payload, never their text)
-        candidates = [*prepared.stretches()[:1]] or [no_payload(reply)]
+        candidates = [*prepared.longest_stretches()[:1]] or [no_payload(reply)]
     return candidates
 
 

@@ -315,5 +315,5 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
             found.append(span)
     candidates += _placeholders_last(reply, found)
     if not candidates:  # prose: the reply without its think blocks (an empty payload when it is all think)
-        candidates += [*prepared.stretches(blocks=thinks)[:1]] or [no_payload(reply)]
+        candidates += [*prepared.longest_stretches(blocks=thinks)[:1]] or [no_payload(reply)]
     return candidates

@@ -242,7 +242,7 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
             inner = trimmed(blanked, body)
             valid = inner != body and is_valid(blanked[body.start : body.end])
             (tagged if f.info in _TAGS else bare).extend(_payloads(blanked, body, inner, valid))
-    rest = prepared.stretches(blocks=thoughts)
+    rest = prepared.longest_stretches(blocks=thoughts)
     outer: list[Span] = []
     if rest:
         whole = rest[0]

@@ -150,7 +150,8 @@ def test_blanked_keeps_offsets():
 
 def test_stretches_are_longest_first_and_never_a_blocks_text():
     reply = Reply.of("ab\n<think>x</think>\n abcd \n<think>y")
-    assert [reply[s.start : s.end] for s in reply.stretches()] == ["abcd", "ab"]
+    assert [reply[s.start : s.end] for s in reply.longest_stretches()] == ["abcd", "ab"]
+    assert [reply[s.start : s.end] for s in reply.stretches()] == ["ab", "abcd"]
     assert Reply.of("<think>only").stretches() == ()
 
 
@@ -167,6 +168,7 @@ def test_a_format_keeping_some_blocks_as_its_text_reads_only_the_others():
     assert reply.blanked(blocks=[think]) == " " * think.end + reply[think.end :]
     assert [reply[f.body.start : f.body.end] for f in reply.fences(blocks=[think])] == ["y"]
     assert [reply[s.start : s.end] for s in reply.stretches(blocks=[think])] == [reply[reasoning.start :]]
+    assert reply.longest_stretches(blocks=[think]) == reply.stretches(blocks=[think])
     # every block kept is the usual reading, shared with it
     assert reply.blanked(blocks=[think, reasoning]) is reply.blanked()
     assert reply.fences(blocks=[think, reasoning]) is reply.fences(ThinkTags.LINE_START)
