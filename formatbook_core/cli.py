@@ -524,7 +524,7 @@ def _heal_failed(args: argparse.Namespace, violations: Sequence[Any], message: s
 
 def cmd_guidance(args: argparse.Namespace) -> int:
     expectations = load_expectations(args.expect, args.expect_file)
-    from .pipeline import guidance
+    from .prompting import guidance
 
     text = guidance(expectations)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
