@@ -27,7 +27,7 @@ from .results import (
     Span,
     Violation,
 )
-from .tallying import finish, plugin_failure
+from .tallying import plugin_failure, tally
 
 
 @dataclass
@@ -62,33 +62,34 @@ def check(
     fmt = exp.fmt
     if fmt is None:
         plain = _plain_text(reply)
-        result = CheckResult(
-            True, reply, text=plain.text, value=plain.text, repairs=plain.repairs, set_aside=plain.set_aside
-        )
-        return finish(exp, None, schema, result, plain.span.start)
-
-    chosen, ok = _select(fmt, reply, schema, exp.options)
-    if ok and chosen.analysis is not None:
-        result = CheckResult(
-            True,
+        counts, violations = tally(exp, None, schema, plain.text, plain.text, plain.span.start)
+        return CheckResult(
+            not violations,
             reply,
-            text=chosen.text,
-            value=chosen.analysis.value,
-            format=fmt.name,
-            repairs=chosen.repairs,
-            set_aside=chosen.set_aside,
+            text=plain.text,
+            value=plain.text,
+            repairs=plain.repairs,
+            violations=violations,
+            set_aside=plain.set_aside,
+            counts=counts,
         )
+    chosen, ok = _select(fmt, reply, schema, exp.options)
+    value = chosen.analysis.value if chosen.analysis is not None else None  # what the reply parsed to
+    passed = ok and chosen.analysis is not None
+    violations, counts = chosen.violations, {}
+    if passed:  # counted only on a payload that passed
         as_located = chosen.text == reply[chosen.span.start : chosen.span.end]
-        return finish(exp, fmt, schema, result, chosen.span.start if as_located else None)
+        counts, violations = tally(exp, fmt, schema, chosen.text, value, chosen.span.start if as_located else None)
     return CheckResult(
-        False,
+        passed and not violations,
         reply,
         text=chosen.text,
-        value=chosen.analysis.value if chosen.analysis is not None else None,  # what the reply parsed to
+        value=value,
         format=fmt.name,
         repairs=chosen.repairs,
-        violations=chosen.violations,
+        violations=violations,
         set_aside=chosen.set_aside,
+        counts=counts,
     )
 
 

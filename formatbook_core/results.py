@@ -117,7 +117,7 @@ class Analysis:
         return not self.violations
 
 
-@dataclass
+@dataclass(frozen=True)
 class Attempt:
     """One round of ``ask``: what was sent, the reply received and its verdict.
 
@@ -154,14 +154,16 @@ class Attempt:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class CheckResult:
     """Everything ``check`` found out about one reply.
 
     ``ok`` is true when the reply meets every expectation (after healing). ``text`` is the
     final payload, ``value`` the parsed value (a pydantic instance when the schema is a
     model). ``counts`` holds only the units the expectations ask for, keyed ``"words"`` or
-    ``'words IN "Short answer"'``.
+    ``'words IN "Short answer"'``. Built once, when everything is known, and frozen: a
+    stage that finds more (``ask`` stopping a stream, its attempts) builds a new one
+    (``dataclasses.replace``).
     """
 
     ok: bool

@@ -7,17 +7,26 @@ own for a ``per="value"`` limit) or on the payload's text for units that read ma
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from .expectations import Count, Expectations
-from .results import CheckResult, ScopeNotFound, Violation
+from .results import ScopeNotFound, Violation
 
 
-def finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset: int | None = 0) -> CheckResult:
-    """Count what the expectations ask for and compare; then the instructions judge the
-    checked text (``offset``: where it starts in the reply, ``None`` when it was healed)."""
-    if exp.counts:
-        _counts(exp, fmt, schema, result, offset)
+class Tally(NamedTuple):
+    """What the counting stage found: the ``counts`` asked for, by key, and the
+    ``violations`` of the counts and instructions (empty when every one holds)."""
+
+    counts: dict[str, int]
+    violations: list[Violation]
+
+
+def tally(exp: Expectations, fmt: Any, schema: Any, text: str, value: Any, offset: int | None = 0) -> Tally:
+    """Count what the expectations ask for in the checked ``text`` (parsed to ``value``)
+    and compare; then the instructions judge the text (``offset``: where it starts in the
+    reply, ``None`` when it was healed)."""
+    counts: dict[str, int] = {}
+    violations = _counts(exp, fmt, schema, text, counts, offset) if exp.counts else []
     if exp.instructions:
         from .instructing import judge  # noqa: PLC0415 - only when instructions are asked for
 
@@ -25,22 +34,25 @@ def finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset
         if fmt is not None:  # the decoded values: CASE / CONTAINS judge what escapes spell too
 
             def values() -> list[str]:
-                decoded = _strings(fmt.extract_values(result.text or "", schema, **exp.options))
-                return decoded + _keys(result.value)
+                decoded = _strings(fmt.extract_values(text, schema, **exp.options))
+                return decoded + _keys(value)
 
-        judge(exp, result, offset, values)
-    return result
+        violations += judge(exp, text, offset, values)
+    return Tally(counts, violations)
 
 
-def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset: int | None) -> CheckResult:
+def _counts(
+    exp: Expectations, fmt: Any, schema: Any, text: str, counts: dict[str, int], offset: int | None
+) -> list[Violation]:
+    """The violations of ``exp.counts`` on ``text``; each amount counted goes in ``counts``."""
     from .counting import count_values  # noqa: PLC0415 - counting (and regex) only when limits are asked for
 
-    text = result.text or ""
+    violations: list[Violation] = []
     values: list[str] | None = None
     for count in exp.counts:
         violation: Violation | None = None
-        if count.key in result.counts:
-            amount = result.counts[count.key]
+        if count.key in counts:  # the same unit and scope under another limit: counted once
+            amount = counts[count.key]
             violation = compare_count(count, amount)
         else:
             try:
@@ -55,7 +67,7 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
                         values = _strings(fmt.extract_values(text, schema, **exp.options))
                     scoped = values
             except ScopeNotFound as exc:
-                result.violations.append(
+                violations.append(
                     Violation(
                         "count.scope_missing",
                         f'{count.describe()}: the reply has no {getattr(fmt, "scope_kind", "scope")} "{count.scope}" ({exc})',
@@ -63,41 +75,33 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
                         expected=count.scope,
                     )
                 )
-                result.ok = False
                 continue
             except Exception as exc:
-                result.violations.append(plugin_failure(fmt, "extract_values", exc))
-                result.ok = False
-                continue
-            if count.per is not None:  # each value on its own: the first one off its limit
-                violation = None
-                amounts = []
-                unit = exp.unit_of(count)
-                for value in scoped:
-                    each = count_values(unit, [value], registry=exp._registry())
-                    amounts.append(each)
-                    if violation is None:
-                        violation = compare_count(count, each, value)
-                result.counts[count.key] = (
-                    (min(amounts) if count.max is None and count.exactly is None else max(amounts)) if amounts else 0
-                )
-                if violation is not None:
-                    result.violations.append(violation)
-                    result.ok = False
+                violations.append(plugin_failure(fmt, "extract_values", exc))
                 continue
             unit = exp.unit_of(count)
-            amount = count_values(unit, scoped, registry=exp._registry())
-            result.counts[count.key] = amount
-            violation = compare_count(count, amount)
-            if violation is not None and count.upper is not None and amount > count.upper:
-                from .instructing import where_counted  # noqa: PLC0415
+            if count.per is not None:  # each value on its own: the first one off its limit
+                amounts = []
+                for each_value in scoped:
+                    each = count_values(unit, [each_value], registry=exp._registry())
+                    amounts.append(each)
+                    if violation is None:
+                        violation = compare_count(count, each, each_value)
+                counts[count.key] = (
+                    (min(amounts) if count.max is None and count.exactly is None else max(amounts)) if amounts else 0
+                )
+            else:
+                amount = count_values(unit, scoped, registry=exp._registry())
+                counts[count.key] = amount
+                violation = compare_count(count, amount)
+                if violation is not None and count.upper is not None and amount > count.upper:
+                    from .instructing import where_counted  # noqa: PLC0415
 
-                whole = fmt is None or getattr(unit, "reads", "values") == "text"
-                violation = where_counted(violation, unit, scoped, text if whole else None, offset)
+                    whole = fmt is None or getattr(unit, "reads", "values") == "text"
+                    violation = where_counted(violation, unit, scoped, text if whole else None, offset)
         if violation is not None:
-            result.violations.append(violation)
-            result.ok = False
-    return result
+            violations.append(violation)
+    return violations
 
 
 def compare_count(count: Count, amount: int, value: str | None = None) -> Violation | None:
