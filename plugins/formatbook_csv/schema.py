@@ -30,6 +30,7 @@ from typing import Any
 
 from formatbook_core import ExpectationError, Span, Violation
 from formatbook_core.data_schema import JsonSchema, is_model, load_schema
+from formatbook_core.pointers import parse_pointer
 
 _INTEGER = re.compile(r"[-+]?[0-9]+")
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
@@ -225,8 +226,8 @@ def _types_of(sub: Any, root: dict, depth: int = 0) -> tuple[str, ...]:
     ref = sub.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
         target: Any = root
-        for part in ref[2:].split("/"):
-            target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
+        for part in parse_pointer(ref):
+            target = target.get(part) if isinstance(target, dict) else None
         return _types_of(target, root, depth + 1)
     kind = sub.get("type")
     if isinstance(kind, str):

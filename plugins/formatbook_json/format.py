@@ -16,6 +16,7 @@ from formatbook_core import (
 )
 from formatbook_core.data_schema import JsonSchema, load_schema
 from formatbook_core.limits import limits_from
+from formatbook_core.pointers import scope_problem
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -150,11 +151,7 @@ class JsonFormat(AnalyzingFormat):
     def validate_scope(self, scope: str) -> str | None:
         """A scope is a JSON pointer (``""``, ``"/title"``, ``"#/items/0"``); anything else
         can never match."""
-        try:
-            _values.parse_pointer(scope)
-        except ScopeNotFound as err:
-            return f'{err}; a JSON scope is a JSON pointer such as "/{scope}"'
-        return None
+        return scope_problem(scope, "JSON")
 
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)

@@ -8,6 +8,7 @@ from typing import Any
 from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
 from formatbook_core.data_schema import JsonSchema, load_schema
 from formatbook_core.limits import limits_from
+from formatbook_core.pointers import scope_problem
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -166,11 +167,7 @@ class YamlFormat(AnalyzingFormat):
 
     def validate_scope(self, scope: str) -> str | None:
         """A scope is a JSON pointer (``""``, ``"/summary"``, ``"#/items/0"``)."""
-        try:
-            _values.parse_pointer(scope)
-        except ScopeNotFound as err:
-            return f'{err}; a YAML scope is a JSON pointer such as "/{scope}"'
-        return None
+        return scope_problem(scope, "YAML")
 
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)
