@@ -1,12 +1,13 @@
 """JSON Schema and pydantic models applied to parsed values, for every format whose value
 is data: loading a schema once (:mod:`.loading`), what it may read (:mod:`.references`),
 its patterns on a linear-time engine (:mod:`.patterns`), and the repairs only a schema
-can justify (:mod:`.repairs`). A format parses its text, hands the value here, and maps
+can justify (:mod:`.repairs`), and a pydantic model built as the value (:mod:`.models`). A format parses its text, hands the value here, and maps
 paths back to its own text."""
 
 from __future__ import annotations
 
 from .loading import JsonSchema, is_model, load_schema
+from .models import build_model, model_violations
 from .repairs import MESSAGES as REPAIR_MESSAGES
 from .repairs import SchemaRepair, integers_written_as_floats, plan
 
@@ -14,8 +15,10 @@ __all__ = [
     "JsonSchema",
     "REPAIR_MESSAGES",
     "SchemaRepair",
+    "build_model",
     "integers_written_as_floats",
     "is_model",
     "load_schema",
+    "model_violations",
     "plan",
 ]

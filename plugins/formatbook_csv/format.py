@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, Span, Violation
+from formatbook_core.data_schema import build_model
 from formatbook_core.limits import limits_from
 
 from . import dialect
@@ -235,32 +236,18 @@ def _with_span(v: Violation, text: str, table: Table) -> Violation:
 
 
 def _build_models(model: Any, typed: list[dict[str, Any]], text: str, table: Table) -> Analysis:
-    """Each row as a model instance, built in strict JSON mode (so that pydantic's own
-    coercions cannot hide anything: the cells were typed by the schema already)."""
+    """Each row as a model instance (see :func:`formatbook_core.data_schema.build_model`;
+    the cells were typed by the schema already)."""
     out = []
     violations: list[Violation] = []
     for i, row in enumerate(typed):
-        try:
-            out.append(model.model_validate_json(json.dumps(row), strict=True))
-        except ValueError as err:
-            errors = getattr(err, "errors", None)
-            for e in errors() if callable(errors) else [{"msg": str(err)}]:
-                loc = tuple(p for p in e.get("loc", ()) if isinstance(p, (str, int)))
-                where = f'row {i + 1}, column "{loc[0]}": ' if loc else f"row {i + 1}: "
-                violations.append(
-                    _with_span(
-                        Violation(
-                            f"schema.model.{e.get('type', 'invalid')}",
-                            where + f"{model.__name__}: {e.get('msg', 'invalid')}",
-                            (i, *loc),
-                            keyword=e.get("type"),
-                        ),
-                        text,
-                        table,
-                    )
-                )
-            if len(violations) >= MAX_VIOLATIONS:
-                break
+        instance, found = build_model(model, json.dumps(row), row=i)
+        if not found:
+            out.append(instance)
+            continue
+        violations.extend(_with_span(v, text, table) for v in found)
+        if len(violations) >= MAX_VIOLATIONS:
+            break
     if violations:
         return Analysis(typed, tuple(violations))
     return Analysis(out)

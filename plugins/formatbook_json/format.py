@@ -14,7 +14,7 @@ from formatbook_core import (
     Span,
     Violation,
 )
-from formatbook_core.data_schema import JsonSchema, load_schema
+from formatbook_core.data_schema import JsonSchema, build_model, load_schema
 from formatbook_core.limits import limits_from
 from formatbook_core.pointers import scope_problem
 
@@ -175,22 +175,6 @@ def _parsed_by_locate(text: Any, max_depth: int, max_size: int) -> Any:
 
 
 def _build_model(model: Any, text: str, parsed: Any) -> Analysis:
-    """The model instance, built in strict JSON mode so that pydantic's own coercions
-    cannot hide a repair ("42" for an int must have been healed, and listed, before)."""
-    try:
-        return Analysis(model.model_validate_json(text, strict=True))
-    except ValueError as err:
-        errors = getattr(err, "errors", None)
-        if not callable(errors):
-            return Analysis(parsed, (Violation("schema.model", f"{model.__name__}: {err}"),))
-        out = []
-        for e in errors():
-            out.append(
-                Violation(
-                    f"schema.model.{e.get('type', 'invalid')}",
-                    f"{model.__name__}: {e.get('msg', 'invalid')}",
-                    path=tuple(p for p in e.get("loc", ()) if isinstance(p, (str, int))),
-                    keyword=e.get("type"),
-                )
-            )
-        return Analysis(parsed, tuple(out) or (Violation("schema.model", f"{model.__name__}: {err}"),))
+    """The model instance (see :func:`formatbook_core.data_schema.build_model`)."""
+    instance, violations = build_model(model, text)
+    return Analysis(parsed, violations) if violations else Analysis(instance)

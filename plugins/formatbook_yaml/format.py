@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
-from formatbook_core.data_schema import JsonSchema, load_schema
+from formatbook_core.data_schema import JsonSchema, build_model, load_schema
 from formatbook_core.limits import limits_from
 from formatbook_core.pointers import scope_problem
 
@@ -175,21 +175,6 @@ class YamlFormat(AnalyzingFormat):
 
 
 def _build_model(model: Any, value: Any) -> Analysis:
-    """The model instance, built in strict JSON mode so that pydantic's own coercions
-    cannot hide a repair ("42" for an int must have been healed, and listed, before)."""
-    try:
-        return Analysis(model.model_validate_json(json.dumps(value), strict=True))
-    except ValueError as err:
-        errors = getattr(err, "errors", None)
-        if not callable(errors):
-            return Analysis(value, (Violation("schema.model", f"{model.__name__}: {err}"),))
-        out = [
-            Violation(
-                f"schema.model.{e.get('type', 'invalid')}",
-                f"{model.__name__}: {e.get('msg', 'invalid')}",
-                path=tuple(p for p in e.get("loc", ()) if isinstance(p, (str, int))),
-                keyword=e.get("type"),
-            )
-            for e in errors()
-        ]
-        return Analysis(value, tuple(out) or (Violation("schema.model", f"{model.__name__}: {err}"),))
+    """The model instance (see :func:`formatbook_core.data_schema.build_model`)."""
+    instance, violations = build_model(model, json.dumps(value))
+    return Analysis(value, violations) if violations else Analysis(instance)
