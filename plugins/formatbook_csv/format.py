@@ -7,8 +7,8 @@ import json
 import threading
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, Span, Violation
-from formatbook_core.data_schema import build_model
+from formatbook_core import Analysis, Healed, Option, Span, Violation
+from formatbook_core.data_schema import SCHEMA_OPTIONS, DataFormat, build_model
 from formatbook_core.limits import limits_from
 
 from . import dialect
@@ -35,7 +35,7 @@ _SAMPLES = (
 )
 
 
-class CsvFormat(AnalyzingFormat):
+class CsvFormat(DataFormat):
     """CSV (RFC 4180) with a header of column names. Schemas: a list of column names,
     ``{"columns": [...], "required": [...]}``, or a JSON Schema / pydantic model applied to
     each row. Options: ``delimiter`` (``","``; ``"auto"`` detects it), ``allow_fetch``,
@@ -51,19 +51,14 @@ class CsvFormat(AnalyzingFormat):
         Option(
             "delimiter", str, ",", 'the field separator: one character, "tab", or "auto"', check=dialect.check_option
         ),
-        Option("allow_fetch", bool, False, "a JSON Schema given as a URL (http or https) may be fetched"),
-        Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+        *SCHEMA_OPTIONS,
     )
+    schema_type = CsvSchema
 
     # --- schemas --------------------------------------------------------------------
     def load_schema(self, schema: Any, **options: Any) -> Any:
         """A :class:`~formatbook_csv.schema.CsvSchema` from any of its three forms."""
         return load(schema, allow_fetch=options.get("allow_fetch", False), base_dir=options.get("base_dir"))
-
-    def _schema(self, schema: Any, options: dict[str, Any]) -> CsvSchema | None:
-        if schema is None or isinstance(schema, CsvSchema):
-            return schema
-        return self.load_schema(schema, **options)
 
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:

@@ -7,14 +7,12 @@ from typing import Any
 
 from formatbook_core import (
     Analysis,
-    AnalyzingFormat,
     Healed,
-    Option,
     ScopeNotFound,
     Span,
     Violation,
 )
-from formatbook_core.data_schema import JsonSchema, build_model, load_schema
+from formatbook_core.data_schema import DataFormat, build_model
 from formatbook_core.limits import limits_from
 from formatbook_core.pointers import scope_problem
 
@@ -41,32 +39,18 @@ _SAMPLES = (
 _PARSED = threading.local()
 
 
-class JsonFormat(AnalyzingFormat):
+class JsonFormat(DataFormat):
     """JSON (RFC 8259). Schemas: JSON Schema as a dict, a file path, a URL (only with
     ``allow_fetch=True``) or a pydantic model class. Options: ``max_depth`` and
     ``max_size`` (see ``formatbook_core.limits``), ``allow_fetch`` (False), ``base_dir``."""
 
     name = "json"
-    option_specs = (
-        Option("allow_fetch", bool, False, "a schema given as a URL (http or https) may be fetched"),
-        Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
-    )
     aliases = ()
     mime_types = ("application/json",)
     scope_kind = "JSON pointer"
     description = "JSON (RFC 8259), with JSON Schema or a pydantic model; scopes are JSON pointers."
     samples = _SAMPLES
     think_anywhere = True  # locate reads think tags in strings as values (json.think_inside)
-
-    # --- schemas --------------------------------------------------------------------
-    def load_schema(self, schema: Any, **options: Any) -> Any:
-        """A :class:`~formatbook_core.data_schema.JsonSchema` (compiled lazily, cached)."""
-        return load_schema(schema, allow_fetch=options.get("allow_fetch", False), base_dir=options.get("base_dir"))
-
-    def _schema(self, schema: Any, options: dict[str, Any]) -> JsonSchema | None:
-        if schema is None or isinstance(schema, JsonSchema):
-            return schema
-        return self.load_schema(schema, **options)
 
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:

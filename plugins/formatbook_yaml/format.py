@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
-from formatbook_core.data_schema import JsonSchema, build_model, load_schema
+from formatbook_core import Analysis, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
+from formatbook_core.data_schema import SCHEMA_OPTIONS, DataFormat, build_model
 from formatbook_core.limits import limits_from
 from formatbook_core.pointers import scope_problem
 
@@ -38,12 +38,11 @@ _OPTIONS = (
     Option(
         "documents", str, "one", "one document, or a stream of them (the value is then a list)", choices=("one", "many")
     ),
-    Option("allow_fetch", bool, False, "a schema given as a URL (http or https) may be fetched"),
-    Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+    *SCHEMA_OPTIONS,
 )
 
 
-class YamlFormat(AnalyzingFormat):
+class YamlFormat(DataFormat):
     """YAML 1.2 (ruamel.yaml's parser, read as data only). Schemas: JSON Schema as a
     dict, a file path, a URL (only with ``allow_fetch=True``) or a pydantic model class,
     applied to the value as JSON types. Options: ``root`` (``"collection"``),
@@ -56,16 +55,6 @@ class YamlFormat(AnalyzingFormat):
     description = "YAML 1.2 read safely (ruamel.yaml), with JSON Schema or a pydantic model; scopes are JSON pointers."
     samples = _SAMPLES
     option_specs = _OPTIONS
-
-    # --- schemas --------------------------------------------------------------------
-    def load_schema(self, schema: Any, **options: Any) -> Any:
-        """A :class:`~formatbook_core.data_schema.JsonSchema` (compiled lazily, cached)."""
-        return load_schema(schema, allow_fetch=options.get("allow_fetch", False), base_dir=options.get("base_dir"))
-
-    def _schema(self, schema: Any, options: dict[str, Any]) -> JsonSchema | None:
-        if schema is None or isinstance(schema, JsonSchema):
-            return schema
-        return self.load_schema(schema, **options)
 
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
