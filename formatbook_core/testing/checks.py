@@ -133,22 +133,8 @@ def check_heal_idempotent(
     return first
 
 
-def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None) -> None:
-    """Any input: nothing undocumented is raised, results have their types, and the
-    format's answers agree with each other (see the module docstring)."""
-    g = Guard(fmt, schema, options)
-    valid = g.call("is_valid", text)
-    if not (isinstance(valid, bool)):
-        raise AssertionError(f"{g.name}.is_valid returned {valid!r}, not a bool, on {show(text)}")
-    possible = g.call("can_be_valid", text)
-    if not (isinstance(possible, bool)):
-        raise AssertionError(f"{g.name}.can_be_valid returned {possible!r}, not a bool, on {show(text)}")
-    if valid:
-        if not (possible):
-            raise AssertionError(
-                f"{g.name}: is_valid is true but can_be_valid is false on {show(text)} (a text is a prefix of itself)"
-            )
-
+def _check_validate_agrees(g: Guard, fmt: Any, text: str, valid: bool) -> None:
+    """``validate`` and ``analyze``, where the format has them, agree with ``is_valid``."""
     if callable(getattr(fmt, "validate", None)):
         violations = g.call("validate", text)
         if not (isinstance(violations, list) and all(isinstance(v, Violation) for v in violations)):
@@ -169,6 +155,25 @@ def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any
             raise AssertionError(
                 f"{g.name}: analyze reports {len(analysis.violations)} violations but is_valid is {valid} on {show(text)}"
             )
+
+
+def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None) -> None:
+    """Any input: nothing undocumented is raised, results have their types, and the
+    format's answers agree with each other (see the module docstring)."""
+    g = Guard(fmt, schema, options)
+    valid = g.call("is_valid", text)
+    if not (isinstance(valid, bool)):
+        raise AssertionError(f"{g.name}.is_valid returned {valid!r}, not a bool, on {show(text)}")
+    possible = g.call("can_be_valid", text)
+    if not (isinstance(possible, bool)):
+        raise AssertionError(f"{g.name}.can_be_valid returned {possible!r}, not a bool, on {show(text)}")
+    if valid:
+        if not (possible):
+            raise AssertionError(
+                f"{g.name}: is_valid is true but can_be_valid is false on {show(text)} (a text is a prefix of itself)"
+            )
+
+    _check_validate_agrees(g, fmt, text, valid)
 
     check_extract_values(fmt, text, schema, options)
     spans = g.call("locate", text)
