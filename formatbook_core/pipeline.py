@@ -477,7 +477,7 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
             violation = compare_count(count, amount)
         else:
             try:
-                if fmt is not None and getattr(exp.unit_of(count), "reads", "values") == "text":
+                if fmt is not None and exp.unit_of(count).reads == "text":
                     scoped = [text] if text.strip() else []  # markup units count the payload
                 elif count.scope is not None:
                     scoped = _strings(fmt.extract_scope(text, count.scope, schema, **exp.options))
@@ -491,7 +491,7 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
                 result.violations.append(
                     Violation(
                         "count.scope_missing",
-                        f'{count.describe()}: the reply has no {getattr(fmt, "scope_kind", "scope")} "{count.scope}" ({exc})',
+                        f'{count.describe()}: the reply has no {fmt.scope_kind or "scope"} "{count.scope}" ({exc})',
                         keyword="scope",
                         expected=count.scope,
                     )
@@ -525,7 +525,7 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
             if violation is not None and count.upper is not None and amount > count.upper:
                 from .instructing import where_counted  # noqa: PLC0415
 
-                whole = fmt is None or getattr(unit, "reads", "values") == "text"
+                whole = fmt is None or unit.reads == "text"
                 violation = where_counted(violation, unit, scoped, text if whole else None, offset)
         if violation is not None:
             result.violations.append(violation)
@@ -572,7 +572,7 @@ def count_guidance(count: Count, fmt: Any) -> str:
     if count.per is not None:
         where = f" in each value{where}"
     # counts run on the values a format carries, so say so when there is syntax around them
-    structured = fmt is not None and getattr(fmt, "structured", True)
+    structured = fmt is not None and fmt.structured
     about = " (count only the values, not the syntax)" if structured and not where else ""
     noun = count.noun
     if count.arg is not None and count.upper == 0 and not count.lower:
@@ -606,7 +606,7 @@ def _hint(count: Count) -> str:
     from .registry import default_registry  # noqa: PLC0415
 
     try:
-        hint = getattr(default_registry().unit(count.unit), "hint", "")
+        hint = default_registry().unit(count.unit).hint
     except Exception:  # a registry that cannot load: the count says enough
         return ""
     return f" ({hint})" if isinstance(hint, str) and hint else ""
@@ -615,7 +615,7 @@ def _hint(count: Count) -> str:
 def scope_words(scope: str, fmt: Any) -> str:
     """An ``IN "..."`` scope in words: a JSON pointer as a field name (``/items/0/title``
     is ``the field items[0].title``), another scope by its kind (``the section "Reasoning"``)."""
-    kind = getattr(fmt, "scope_kind", None)
+    kind = fmt.scope_kind
     pointer = scope[1:] if scope.startswith("#") else scope
     if kind == "JSON pointer" and pointer in ("", "/"):
         return "the whole value" if pointer == "" else 'the field "" (the empty key)'
