@@ -38,7 +38,7 @@ def count_guidance(count: Count, fmt: Any) -> str:
     if count.per is not None:
         where = f" in each value{where}"
     # counts run on the values a format carries, so say so when there is syntax around them
-    structured = fmt is not None and getattr(fmt, "structured", True)
+    structured = fmt is not None and fmt.structured
     about = " (count only the values, not the syntax)" if structured and not where else ""
     noun = count.noun
     if count.arg is not None and count.upper == 0 and not count.lower:
@@ -72,7 +72,7 @@ def _hint(count: Count) -> str:
     from .registry import default_registry  # noqa: PLC0415
 
     try:
-        hint = getattr(default_registry().unit(count.unit), "hint", "")
+        hint = default_registry().unit(count.unit).hint
     except Exception:  # a registry that cannot load: the count says enough
         return ""
     return f" ({hint})" if isinstance(hint, str) and hint else ""
@@ -81,7 +81,7 @@ def _hint(count: Count) -> str:
 def scope_words(scope: str, fmt: Any) -> str:
     """An ``IN "..."`` scope in words: a JSON pointer as a field name (``/items/0/title``
     is ``the field items[0].title``), another scope by its kind (``the section "Reasoning"``)."""
-    kind = getattr(fmt, "scope_kind", None)
+    kind = fmt.scope_kind
     tokens = _pointer_tokens(scope) if kind == "JSON pointer" else None
     if tokens is not None and tokens in ((), ("",)):
         return "the whole value" if not tokens else 'the field "" (the empty key)'
