@@ -26,6 +26,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from .results import Repair, SetAside, Span, Violation
 from .spans import blank_out, outside_spans, strip_span
@@ -66,10 +67,11 @@ class ThinkTags(enum.Enum):
     MARKUP = "markup"
 
 
-def think_tags_of(fmt: object) -> ThinkTags:
-    """The format's :class:`ThinkTags` (``LINE_START`` for a format that declares none)."""
-    tags = getattr(fmt, "think_tags", ThinkTags.LINE_START)
-    return tags if isinstance(tags, ThinkTags) else ThinkTags.LINE_START
+def think_tags_of(fmt: Any) -> ThinkTags:
+    """The format's :class:`ThinkTags` (registration gives every format one; no format
+    reads them at ``LINE_START``, as check() and StreamGuard do without a format)."""
+    tags: ThinkTags = ThinkTags.LINE_START if fmt is None else fmt.think_tags
+    return tags
 
 
 def think_close(tag: str) -> re.Pattern[str]:
