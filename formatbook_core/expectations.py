@@ -14,7 +14,6 @@ one is close, the nearest valid word.
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 from collections.abc import Iterable
@@ -24,7 +23,7 @@ from typing import Any
 
 from .definition import give_defaults
 from .kinds import INSTRUCTION_DEFAULTS, Instruction
-from .options import declared_options, read_text_value, validate_options
+from .options import declared_options, nearest, read_text_value, validate_options
 from .registry import ConflictError, UnknownFormatError, default_registry
 from .results import ExpectationError, FormatbookError
 
@@ -148,17 +147,24 @@ class Expectations:
         self._validate()
 
     # --- resolved parts --------------------------------------------------------------
-    def _registry(self) -> Any:
+    def active_registry(self) -> Any:
+        """The registry these expectations read formats, units and kinds from: their own
+        ``registry``, else the process-wide one."""
         if self.registry is not None:
             return self.registry
         return default_registry()
+
+    def source_line(self, index: int) -> str | None:
+        """The EXPECT line count ``index`` was parsed from (``-1``: the format's line);
+        ``None`` for expectations built in code."""
+        return self._lines.get(index)
 
     @property
     def fmt(self) -> Any:
         """The format object (``None`` when no format is expected)."""
         if self.format is None:
             return None
-        return self._registry().get(self.format)
+        return self.active_registry().get(self.format)
 
     @property
     def loaded_schema(self) -> Any:
@@ -196,7 +202,7 @@ class Expectations:
         """The unit object that counts ``count`` (with its argument bound)."""
         from .kinds import bind_unit  # noqa: PLC0415 - light, but only for counts
 
-        return bind_unit(self._registry().unit(count.unit), count.arg)
+        return bind_unit(self.active_registry().unit(count.unit), count.arg)
 
     # --- validation ------------------------------------------------------------------
     def _validate(self) -> None:
@@ -215,7 +221,7 @@ class Expectations:
         if fmt is not None and self.options:
             self.options = validate_options(fmt, self.options, self._lines.get(-1))
 
-        registry = self._registry()
+        registry = self.active_registry()
         self._validate_instructions(registry)
         bounds: dict[tuple[str, str | None, str | None], dict[str, int]] = {}
         for index, count in enumerate(self.counts):
@@ -224,7 +230,7 @@ class Expectations:
                 raise ExpectationError(f"counts must be Count objects, not {count!r}", line)
             unit = registry.unit(count.unit) if isinstance(count.unit, str) else None
             if unit is None:
-                suggestion = _nearest(str(count.unit).lower(), registry.unit_names())
+                suggestion = nearest(str(count.unit).lower(), registry.unit_names())
                 raise ExpectationError(
                     f"unknown counting unit {count.unit!r}" + _hint(suggestion), line, suggestion and suggestion.upper()
                 )
@@ -463,7 +469,7 @@ def _parse_count(tokens: list[Any], line: str, registry: Any) -> Count:
                 f"{line!r}: no plugin counts quoted literals ({unit_word!r}); is formatbook_instructions installed?",
                 line,
             )
-        suggestion = _nearest(unit_word.lower(), registry.unit_names())
+        suggestion = nearest(unit_word.lower(), registry.unit_names())
         hint = _hint(suggestion)
         if not suggestion and not any(c.isalnum() for c in unit_word):
             hint = f' (a literal is written in quotes: {words[0].upper()} {words[1]} "{unit_word}")'
@@ -527,7 +533,7 @@ def _nearest_start(words: list[str], choices: Iterable[str]) -> str | None:
     choices = list(choices)
     for size in (3, 2, 1):
         if len(words) >= size:
-            found = _nearest(" ".join(words[:size]).lower(), choices)
+            found = nearest(" ".join(words[:size]).lower(), choices)
             if found:
                 return found
     return None
@@ -576,11 +582,6 @@ def _undeclared(registry: Any, name: str) -> bool:
         return declared_options(registry.get(name)) is None
     except FormatbookError:
         return False  # an unknown or conflicting name is reported when Expectations are built
-
-
-def _nearest(word: str, choices: Iterable[str]) -> str | None:
-    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return match[0] if match else None
 
 
 def _hint(suggestion: str | None) -> str:
