@@ -7,7 +7,9 @@
 be ``http`` or ``https``. The fetching itself goes through :class:`FetchResolver`, the
 only resolver the schema's parser has: it fetches ``http``/``https`` with a timeout and a
 size cap, and answers an empty document for any other scheme, so that libxml2 never
-reads a file for a schema.
+reads a file for a schema. A DTD schema is parsed through :func:`DtdResolver`, which
+answers the DTD's own text once and an empty document for every other load, however the
+DTD spells its references (``&#83;YSTEM`` inside an entity's value included).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from urllib.parse import urljoin, urlsplit
 
 from formatbook_core import ExpectationError
 
-__all__ = ["check_references", "FetchResolver", "fetch", "TIMEOUT"]
+__all__ = ["check_references", "DtdResolver", "FetchResolver", "fetch", "TIMEOUT"]
 
 #: Seconds a schema fetch may take.
 TIMEOUT = 10.0
@@ -95,5 +97,25 @@ def FetchResolver(max_size: int) -> Any:  # noqa: N802 - a factory standing for 
             except ExpectationError:
                 return self.resolve_string(b"", context)
             return self.resolve_string(text.encode("utf-8"), context, base_url=url)
+
+    return _Resolver()
+
+
+def DtdResolver(url: str, text: str) -> Any:  # noqa: N802 - a factory standing for a class (lxml imported lazily)
+    """An lxml resolver that answers ``text`` for ``url`` (once) and an empty document for
+    every other load: libxml2's own loaders never run, so no file is opened and nothing
+    is fetched for a DTD schema."""
+    from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
+
+    class _Resolver(etree.Resolver):
+        def __init__(self) -> None:
+            super().__init__()
+            self.pending = True
+
+        def resolve(self, asked: str, pubid: str, context: Any) -> Any:
+            if self.pending and asked == url:
+                self.pending = False  # once: a DTD naming itself reads nothing more
+                return self.resolve_string(text, context)
+            return self.resolve_string(b"", context)
 
     return _Resolver()
