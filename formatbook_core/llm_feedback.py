@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from .expectations import Count, Expectations
-from .pipeline import count_guidance, field_name, guidance
+from .prompting import count_guidance, field_name, guidance
 from .results import Attempt, Violation
 
 #: At most this many problems are listed in a correction: the first ones matter most.
