@@ -13,6 +13,7 @@ import pytest
 from formatbook_core import ExpectationError, check, parse_expectations
 from formatbook_core.batch import check_row
 from formatbook_core.batch.cache import ExpectationCache
+from formatbook_core.batch.columns import BatchChecker
 from tests.file_watch import file_open_watch
 
 SCHEMA = {"type": "object", "required": ["name"]}
@@ -102,3 +103,15 @@ def test_check_row_confines_only_the_rows_own_expect_text(folders):
     assert check_row(
         {**row, "expect": "EXPECT JSON sub/t.json"}, None, expect_field="expect", base_dir=base, confine=True
     )["ok"]
+
+
+def test_batch_checker_confines_a_rows_own_expect_text(folders):
+    base, outside = folders
+    rows = {
+        "reply": ['{"name": "Ada"}'] * 2,
+        "expect": ["EXPECT JSON s.json", f"EXPECT JSON {outside / 'secret.json'}"],
+    }
+    confined = BatchChecker(expect_field="expect", base_dir=base, confine=True).check_columns(rows)
+    assert confined["ok"] == [True, False]
+    trusting = BatchChecker(expect_field="expect", base_dir=base).check_columns(rows)
+    assert trusting["ok"] == [True, True]  # the default is unchanged
