@@ -151,11 +151,11 @@ def cmd_formats(args: argparse.Namespace) -> int:
         rows.append(
             {
                 "name": fmt.name,
-                "aliases": list(getattr(fmt, "aliases", ()) or ()) + default_registry().option_aliases(fmt),
-                "mime_types": list(getattr(fmt, "mime_types", ()) or ()),
+                "aliases": list(fmt.aliases or ()) + default_registry().option_aliases(fmt),
+                "mime_types": list(fmt.mime_types or ()),
                 "plugin": entry.plugin,
-                "scope_kind": getattr(fmt, "scope_kind", None),
-                "description": getattr(fmt, "description", "") or "",
+                "scope_kind": fmt.scope_kind,
+                "description": fmt.description or "",
                 # None: the format declares no options and takes any, unchecked
                 "options": None
                 if declared is None

@@ -34,7 +34,7 @@ def judge(exp: Any, text: str, offset: int | None, values: Callable[[], list[str
     for instruction in exp.instructions:
         try:
             found = _check(instruction, text)
-            mode = getattr(instruction, "also_values", None)
+            mode = instruction.also_values
             if values is not None and mode in ("nowhere", "somewhere") and (not found) == (mode == "nowhere"):
                 if decoded is None:
                     decoded = "\n".join(values())
@@ -72,7 +72,7 @@ def where_counted(
     """``violation`` (a count over its MAX) with where the units are, when the unit can
     find them (``find(text) -> [(start, end), ...]``): ``line 2 col 14, line 5 col 3, …``
     in the checked ``text`` (no format), else the values that hold them."""
-    find = getattr(unit, "find", None)
+    find = unit.find
     if not callable(find):
         return violation
     try:

@@ -56,7 +56,7 @@ def _counts(
             violation = compare_count(count, amount)
         else:
             try:
-                if fmt is not None and getattr(exp.unit_of(count), "reads", "values") == "text":
+                if fmt is not None and exp.unit_of(count).reads == "text":
                     scoped = [text] if text.strip() else []  # markup units count the payload
                 elif count.scope is not None:
                     scoped = _strings(fmt.extract_scope(text, count.scope, schema, **exp.options))
@@ -70,7 +70,7 @@ def _counts(
                 violations.append(
                     Violation(
                         "count.scope_missing",
-                        f'{count.describe()}: the reply has no {getattr(fmt, "scope_kind", "scope")} "{count.scope}" ({exc})',
+                        f'{count.describe()}: the reply has no {fmt.scope_kind or "scope"} "{count.scope}" ({exc})',
                         keyword="scope",
                         expected=count.scope,
                     )
@@ -97,7 +97,7 @@ def _counts(
                 if violation is not None and count.upper is not None and amount > count.upper:
                     from .instructing import where_counted  # noqa: PLC0415
 
-                    whole = fmt is None or getattr(unit, "reads", "values") == "text"
+                    whole = fmt is None or unit.reads == "text"
                     violation = where_counted(violation, unit, scoped, text if whole else None, offset)
         if violation is not None:
             violations.append(violation)
