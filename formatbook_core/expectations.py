@@ -583,8 +583,11 @@ def _confined_schema(word: str, base: Path, line: str) -> Path:
             "as EXPECT text confined to base_dir must name it",
             line,
         )
-    root = base.resolve()
-    target = (root / path).resolve()
+    try:
+        root = base.resolve()
+        target = (root / path).resolve()
+    except (OSError, ValueError, RuntimeError) as exc:  # a NUL byte, a loop of symbolic links
+        raise ExpectationError(f"{line!r}: the schema file {word!r} cannot be looked up: {exc}", line) from None
     if not target.is_relative_to(root):
         raise ExpectationError(f"{line!r}: the schema file {word!r} leads out of base_dir (a symbolic link)", line)
     if not target.is_file():

@@ -20,9 +20,9 @@ class ExpectationCache:
 
     The key is the text, the folder its schema paths are read from (the same text in two
     folders may name two different schema files) and whether it is confined to that
-    folder (``confine``, see :func:`~formatbook_core.expectations.parse_expectations`). A text that is not valid raises
-    ``ExpectationError`` every time (errors are not cached: they are cheap to make again
-    and hold tracebacks).
+    folder (``confine``, see :func:`~formatbook_core.expectations.parse_expectations`). A
+    text that is not valid raises ``ExpectationError`` every time (errors are not cached:
+    they are cheap to make again and hold tracebacks).
     """
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:

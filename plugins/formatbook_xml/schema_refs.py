@@ -8,9 +8,9 @@ be ``http`` or ``https``. The fetching itself goes through :class:`FetchResolver
 only resolver the schema's parser has: it fetches ``http``/``https`` with the core's
 :func:`~formatbook_core.fetching.fetch` (a deadline for the whole fetch, a size cap), and
 answers an empty document for any other scheme, so that libxml2 never reads a file for a
-schema. A DTD schema is parsed through :func:`DtdResolver`, which
-answers the DTD's own text once and an empty document for every other load, however the
-DTD spells its references (``&#83;YSTEM`` inside an entity's value included).
+schema. A DTD schema is parsed through :func:`DtdResolver`, which answers the DTD's own
+text once and an empty document for every other load, however the DTD spells its
+references (``&#83;YSTEM`` inside an entity's value included).
 """
 
 from __future__ import annotations

@@ -67,6 +67,14 @@ def test_a_schema_outside_base_dir_is_refused_and_never_opened(name, folders):
         assert watch.opened() == []
 
 
+@pytest.mark.parametrize("word", ["loop.json", "nul\x00.json"])
+def test_a_name_that_cannot_be_looked_up_is_an_expectation_error(word, folders):
+    base, _ = folders
+    (base / "loop.json").symlink_to(base / "loop.json")
+    with pytest.raises(ExpectationError, match="cannot be looked up"):
+        parse_expectations([f"EXPECT JSON {word}"], base_dir=base, confine=True)
+
+
 @pytest.mark.parametrize("option", ["allow_fetch=true", "base_dir=/"])
 def test_options_reaching_past_base_dir_are_refused(option, folders):
     base, _ = folders
