@@ -302,6 +302,10 @@ def _schema_attacks(location: str) -> dict[str, str]:
         f'<!DOCTYPE xs:schema [<!ENTITY % p SYSTEM "{location}">%p;]><xs:schema {xs}>{element}</xs:schema>'
     )
     attacks["xsd-external-dtd"] = f'<!DOCTYPE xs:schema SYSTEM "{location}"><xs:schema {xs}>{element}</xs:schema>'
+    attacks["xsd-parameter-entity-by-char-refs"] = (
+        f"<!DOCTYPE xs:schema [<!ENTITY % a \"<!ENTITY &#37; b &#83;YSTEM '{location}'>\">%a;%b;]>"
+        f"<xs:schema {xs}>{element}</xs:schema>"
+    )
     return attacks
 
 
