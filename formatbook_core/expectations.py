@@ -37,6 +37,8 @@ SIGNS = {
 }
 _NUMBER_WORDS = {"none": 0, "zero": 0}
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+#: Options EXPECT text confined to base_dir may not set: each would reach past it.
+_UNCONFINED_OPTIONS = frozenset({"allow_fetch", "base_dir"})
 
 
 @dataclass(frozen=True)
@@ -289,13 +291,17 @@ def _with_unit(count: Count, unit: Any, line: str | None) -> Count:
 
 
 def parse_expectations(
-    text: str | Iterable[str], *, base_dir: str | Path | None = None, registry: Any = None
+    text: str | Iterable[str], *, base_dir: str | Path | None = None, registry: Any = None, confine: bool = False
 ) -> Expectations:
     """Read EXPECT lines (a string or an iterable of lines) into ``Expectations``.
 
     Blank lines and lines starting with ``#`` are ignored; the word ``EXPECT`` may be left
     out (the CLI's ``-e "MAX 3 WORDS"``). A schema file is resolved against ``base_dir``
-    (default: the current directory) and must exist; a URL is kept as given.
+    (default: the current directory) and must exist; a URL is kept as given. An EXPECT
+    line may name any file the process can read: for EXPECT text from untrusted data, set
+    ``confine`` — then a schema is a file inside ``base_dir`` (a relative path without
+    ``..`` or ``~``, not leading out through a symbolic link), and URLs and the options
+    ``allow_fetch`` and ``base_dir`` are refused.
     """
     lines = text.splitlines() if isinstance(text, str) else list(text)
     base = Path(base_dir) if base_dir is not None else Path.cwd()
@@ -351,9 +357,16 @@ def parse_expectations(
                 key, _, value = word.partition("=")
                 if not key:
                     raise ExpectationError(f"an option needs a name: {word!r} in {raw.strip()!r}", raw.strip())
+                if confine and key in _UNCONFINED_OPTIONS:
+                    raise ExpectationError(
+                        f"{raw.strip()!r}: the option {key!r} is refused in EXPECT text confined to base_dir",
+                        raw.strip(),
+                    )
                 options[key] = _unescape(value)
             elif schema is None:
-                schema = _resolve_schema(word, base, raw.strip())
+                schema = (
+                    _confined_schema(word, base, raw.strip()) if confine else _resolve_schema(word, base, raw.strip())
+                )
             else:
                 raise ExpectationError(
                     f"{raw.strip()!r} names two schemas ({schema} and {word}); options are written key=value",
@@ -564,6 +577,28 @@ def _resolve_schema(word: str, base: Path, line: str) -> Any:
             )
         raise ExpectationError(f"{line!r}: schema file {word!r} not found (looked in {path.parent})", line)
     return path
+
+
+def _confined_schema(word: str, base: Path, line: str) -> Path:
+    """The schema file ``word`` names inside ``base`` (``confine``): a relative path, no
+    ``..``, no ``~``, no URL, and inside ``base`` once symbolic links are followed."""
+    path = Path(word)
+    if _URL.match(word) or word.startswith("~") or path.is_absolute() or ".." in path.parts:
+        raise ExpectationError(
+            f"{line!r}: the schema {word!r} is not a relative path inside base_dir without '..', "
+            "as EXPECT text confined to base_dir must name it",
+            line,
+        )
+    try:
+        root = base.resolve()
+        target = (root / path).resolve()
+    except (OSError, ValueError, RuntimeError) as exc:  # a NUL byte, a loop of symbolic links
+        raise ExpectationError(f"{line!r}: the schema file {word!r} cannot be looked up: {exc}", line) from None
+    if not target.is_relative_to(root):
+        raise ExpectationError(f"{line!r}: the schema file {word!r} leads out of base_dir (a symbolic link)", line)
+    if not target.is_file():
+        raise ExpectationError(f"{line!r}: schema file {word!r} not found (looked in {(root / path).parent})", line)
+    return target
 
 
 def _unescape(value: str) -> str:

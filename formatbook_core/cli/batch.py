@@ -14,8 +14,10 @@ worker stuck in C code past the limit is killed, and its chunk checked again row
 a plugin that raises, or a worker that dies, costs its row a ``batch.crashed`` verdict,
 not the run. The first chunk is checked in this process, before the workers are forked
 (they then start with the plugins loaded). A row may
-carry its own EXPECT text in ``--expect-field`` (schema paths relative to the input
-file's folder).
+carry its own EXPECT text in ``--expect-field``: schema paths relative to the input
+file's folder and confined to it (no absolute path, no ``..``, no symbolic link leading
+out, no URL, no ``allow_fetch``/``base_dir`` option), since rows are data and an EXPECT
+line may otherwise name any file the process can read.
 """
 
 from __future__ import annotations
@@ -54,7 +56,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--expect-field",
         metavar="NAME",
-        help="the field holding a row's own EXPECT lines (a string or a list of lines), if any",
+        help=(
+            "the field holding a row's own EXPECT lines (a string or a list of lines), if any; "
+            "their schema files must lie inside the input file's folder"
+        ),
     )
 
 
@@ -121,6 +126,7 @@ def _record(number: int, item: Any) -> dict[str, Any]:
         timeout=_job.timeout,
         input_code="input.jsonl",
         where=f"line {number}",
+        confine=True,  # a row's own EXPECT text is data: it reads schema files inside base_dir only
     )
     return _numbered(number, record)
 
