@@ -68,6 +68,7 @@ class JsonFormat(DataFormat):
         if schema is None:
             return Analysis(parsed)
         js = self._schema(schema, options)
+        assert js is not None  # a schema was given
         violations = js.violations(parsed)
         if violations or js.model is None:
             return Analysis(parsed, violations)

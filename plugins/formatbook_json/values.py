@@ -84,6 +84,7 @@ def source_spans(text: str, wanted: set[tuple]) -> dict[tuple, tuple[Span | None
             break
         pos = m.end()
         k = m.lastindex
+        assert k is not None  # every alternative of the pattern is a group
         s = m.start(k)
         if k == 2:
             ch = text[s]
