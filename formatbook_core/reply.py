@@ -68,10 +68,10 @@ class ThinkTags(enum.Enum):
 
 
 def think_tags_of(fmt: Any) -> ThinkTags:
-    """The format's :class:`ThinkTags` (registration gives every format one; no format
-    reads them at ``LINE_START``, as check() and StreamGuard do without a format)."""
-    tags: ThinkTags = ThinkTags.LINE_START if fmt is None else fmt.think_tags
-    return tags
+    """The format's :class:`ThinkTags`: ``LINE_START`` without a format, or for a format
+    object that never went through registration (which gives every format one)."""
+    tags = getattr(fmt, "think_tags", ThinkTags.LINE_START)
+    return tags if isinstance(tags, ThinkTags) else ThinkTags.LINE_START
 
 
 def think_close(tag: str) -> re.Pattern[str]:
@@ -216,7 +216,7 @@ class ThinkScanner:
         self._run(chunk, None)
 
     def _run(self, chunk: str, pieces: list[tuple[int, str]] | None) -> None:
-        text = self._held + chunk
+        text = self._held + chunk if self._held else chunk  # a whole reply is not copied
         self._fed += len(chunk)
         start = self._fed - len(text)  # offset of text[0]; held text is never rewritten outside a block
         pos = 0

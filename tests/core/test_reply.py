@@ -64,6 +64,7 @@ def test_think_tags_of_a_format():
     assert think_tags_of(Data()) is ThinkTags.LINE_START
     assert think_tags_of(Anywhere()) is ThinkTags.ANYWHERE
     assert think_tags_of(None) is ThinkTags.LINE_START  # no format
+    assert think_tags_of(object()) is ThinkTags.LINE_START  # a format object never registered
 
 
 # --- one scanner: a stream and the whole reply agree ----------------------------------------
