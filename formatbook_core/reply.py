@@ -49,6 +49,7 @@ _OPEN_TAGS = tuple(f"<{tag}>" for tag in THINK_TAGS)
 # blank space that may come before the think blocks opening a reply (not U+00A0: after
 # it a tag is text, as ``THINK_HEAD`` and ``THINK_LINE`` read it)
 _LEAD_BLANKS = re.compile(r"[ \t\r\n]*")
+_BLANKS = re.compile(r"[ \t]*")
 
 
 class ThinkTags(enum.Enum):
@@ -68,10 +69,10 @@ class ThinkTags(enum.Enum):
 
 
 def think_tags_of(fmt: Any) -> ThinkTags:
-    """The format's :class:`ThinkTags` (registration gives every format one; no format
-    reads them at ``LINE_START``, as check() and StreamGuard do without a format)."""
-    tags: ThinkTags = ThinkTags.LINE_START if fmt is None else fmt.think_tags
-    return tags
+    """The format's :class:`ThinkTags`: ``LINE_START`` without a format, or for a format
+    object that never went through registration (which gives every format one)."""
+    tags = getattr(fmt, "think_tags", ThinkTags.LINE_START)
+    return tags if isinstance(tags, ThinkTags) else ThinkTags.LINE_START
 
 
 def think_close(tag: str) -> re.Pattern[str]:
@@ -102,7 +103,7 @@ def at_line_start(text: str, pos: int, end: int, at_start: bool) -> bool:
     (whether they do at ``pos``): what a stream carries to tell where :func:`think_open`
     may find a tag in its next chunk."""
     brk = max(text.rfind("\n", pos, end), text.rfind("\r", pos, end))
-    return (at_start or brk >= 0) and text[max(pos, brk + 1) : end].strip(" \t") == ""
+    return (at_start or brk >= 0) and _BLANKS.fullmatch(text, max(pos, brk + 1), end) is not None
 
 
 def _open_tag_start(text: str, pos: int) -> int:
@@ -194,13 +195,13 @@ class ThinkScanner:
         self._fed += len(chunk)
         return True
 
-    def _stretch(self, pieces: list[tuple[int, str]] | None, offset: int, text: str) -> None:
+    def _stretch(self, pieces: list[tuple[int, str]], offset: int, text: str) -> None:
         if self._blank:
             stripped = text.lstrip()
             offset += len(text) - len(stripped)
             text = stripped
             self._blank = not text
-        if text and pieces is not None:
+        if text:
             pieces.append((offset, text))
 
     def feed(self, chunk: str) -> list[tuple[int, str]]:
@@ -212,17 +213,19 @@ class ThinkScanner:
 
     def scan(self, chunk: str) -> None:
         """Take ``chunk`` as :meth:`feed` does, without answering the stretches (for a
-        caller that wants only ``blocks`` or ``first_open``)."""
+        caller that wants only ``blocks`` or ``first_open``: a scanner is fed by one of
+        ``scan`` and ``feed``, not both)."""
         self._run(chunk, None)
 
     def _run(self, chunk: str, pieces: list[tuple[int, str]] | None) -> None:
-        text = self._held + chunk
+        text = self._held + chunk if self._held else chunk  # a whole reply is not copied
         self._fed += len(chunk)
         start = self._fed - len(text)  # offset of text[0]; held text is never rewritten outside a block
         pos = 0
         while True:
             if self._closing is None and self._leading_only and self._past_lead(text, pos):
-                self._stretch(pieces, start + pos, text[pos:])
+                if pieces is not None:
+                    self._stretch(pieces, start + pos, text[pos:])
                 self._held = ""
                 return
             if self._closing is None:
@@ -231,7 +234,8 @@ class ThinkScanner:
                 if found is None:
                     end = _open_tag_start(text, pos)
                 if end > pos:
-                    self._stretch(pieces, start + pos, text[pos:end])
+                    if pieces is not None:  # (scan(): no stretch is answered, so none is copied)
+                        self._stretch(pieces, start + pos, text[pos:end])
                     self._after(text, pos, end)
                 if found is None:
                     self._held = text[end:]

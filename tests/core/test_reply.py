@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import BaseFormat, Reply, SetAside, Span, ThinkTags, check
+from formatbook_core import BaseFormat, Reply, SetAside, Span, StreamGuard, ThinkTags, check
 from formatbook_core.reply import ThinkScanner, think_tags_of
 from formatbook_core.spans import blank_out, strip_span
 
@@ -65,6 +65,7 @@ def test_think_tags_of_a_format():
     assert think_tags_of(Data()) is ThinkTags.LINE_START
     assert think_tags_of(Anywhere()) is ThinkTags.ANYWHERE
     assert think_tags_of(None) is ThinkTags.LINE_START  # no format
+    assert think_tags_of(object()) is ThinkTags.LINE_START  # a format object never registered
 
 
 # --- one scanner: a stream and the whole reply agree ----------------------------------------
@@ -208,3 +209,13 @@ def test_only_blank_space_around_is_nothing_to_set_aside():
 def test_check_sets_aside_what_the_prepared_reply_finds():
     result = check("<think>a</think>\nSo: {}", "EXPECT JSON")
     assert result.ok and [s.kind for s in result.set_aside] == ["think", "prose"]
+
+
+def test_the_guard_sets_aside_only_the_lead_check_sets_aside():
+    # one scanner: after U+00A0 a think tag is text for check() and for the guard alike
+    # (the guard's own splitter once skipped any white space and set the block aside)
+    reply, exp = "\xa0\n<think>a b c d</think>", "EXPECT TEXT\nEXPECT MAX 2 WORDS"
+    assert not check(reply, exp).ok
+    guard = StreamGuard(exp)
+    assert not guard.feed(reply)
+    assert check("\n<think>a b c d</think>", exp).ok and StreamGuard(exp).feed("\n<think>a b c d</think>")
