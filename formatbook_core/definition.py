@@ -11,11 +11,12 @@ Every method takes the reply as ``str``, an optional ``schema`` and format-speci
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .locating import default_locate
 from .options import Option
-from .results import Analysis, Healed, HealError, ScopeNotFound, Span, StreamStatus, Violation
+from .results import Analysis, Healed, HealError, Located, ScopeNotFound, Span, StreamStatus, Violation
 
 
 @runtime_checkable
@@ -157,6 +158,23 @@ class BaseFormat:
         """By default: fenced blocks tagged with one of this format's names, else the
         reply without its ``<think>`` blocks and surrounding blank space."""
         return default_locate(reply, (self.name, *self.aliases))
+
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> Sequence[Span | Located]:
+        """``locate``'s candidates, each a ``Span`` or, where locating analyzed the
+        payload (with ``schema``), a ``Located`` that carries that analysis: what the
+        pipeline calls, so that a payload is not read twice. The default is ``locate``."""
+        return self.locate(reply, schema, **options)
+
+    def values_of(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_values`` of ``text``, from ``analysis`` (the valid ``analyze`` of
+        ``text`` with ``schema``): a format that keeps its parse in ``analysis.document``
+        reads the values there. The default reads ``text`` again."""
+        return self.extract_values(text, schema, **options)
+
+    def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_scope`` of ``text``, from ``analysis`` as :meth:`values_of` does;
+        raises ``ScopeNotFound``. The default reads ``text`` again."""
+        return self.extract_scope(text, scope, schema, **options)
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Checker:
         """Fallback checker that re-checks the whole prefix (quadratic): only for formats

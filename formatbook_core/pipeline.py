@@ -21,6 +21,7 @@ from .results import (
     CheckResult,
     Healed,
     HealError,
+    Located,
     Repair,
     ScopeNotFound,
     SetAside,
@@ -78,7 +79,7 @@ def check(
             set_aside=chosen.set_aside,
         )
         as_located = chosen.text == reply[chosen.span.start : chosen.span.end]
-        return _finish(exp, fmt, schema, result, chosen.span.start if as_located else None)
+        return _finish(exp, fmt, schema, result, chosen.span.start if as_located else None, chosen.analysis)
     return CheckResult(
         False,
         reply,
@@ -170,16 +171,16 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     first candidate, whose violations are the ones reported, and False."""
     try:
         # a plugin that located nothing: the reply without its think blocks (never their text)
-        spans = _spans(fmt.locate(reply, schema, **options), len(reply)) or outside_think(
-            reply, anywhere=getattr(fmt, "think_anywhere", False)
-        )
+        located = _located(fmt.candidates(reply, schema, **options), len(reply)) or [
+            (span, None) for span in outside_think(reply, anywhere=getattr(fmt, "think_anywhere", False))
+        ]
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
         return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False
     first: _Candidate | None = None
     thinks: list[Span] | None = None
     cut_short: _Candidate | None = None
-    for span in spans:
-        candidate = _evaluate(fmt, reply, span, schema, options)
+    for span, analysis in located:
+        candidate = _evaluate(fmt, reply, span, schema, options, analysis)
         first = first or candidate
         if candidate.analysis is None or not candidate.analysis.ok:
             continue
@@ -318,11 +319,14 @@ def _surrounded(fmt: Any, reply: str, candidate: _Candidate, thinks: list[Span] 
     return candidate
 
 
-def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any]) -> _Candidate:
-    """Validate one located payload, healing it when it is not valid as it stands."""
+def _evaluate(
+    fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any], analysis: Analysis | None = None
+) -> _Candidate:
+    """Validate one located payload, healing it when it is not valid as it stands
+    (``analysis``: the payload's, when locating made one)."""
     payload = reply[span.start : span.end]
     candidate = _Candidate(span, payload)
-    first = _guarded(fmt, "analyze", payload, schema, options)
+    first = analysis if analysis is not None else _guarded(fmt, "analyze", payload, schema, options)
     candidate.analysis = first  # a failing candidate still tells what it parsed to
     if first.ok:
         return candidate
@@ -341,7 +345,9 @@ def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, 
     candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)
     candidate.set_aside.extend(s.shift(span.start) for s in healed.set_aside)
     candidate.text = healed.text
-    second = _guarded(fmt, "analyze", healed.text, schema, options)
+    # the analysis heal confirmed its text with, else a fresh one
+    second = healed.analysis if isinstance(healed.analysis, Analysis) else None
+    second = second or _guarded(fmt, "analyze", healed.text, schema, options)
     candidate.analysis = second
     if not second.ok:
         # offsets into healed text cannot be mapped back to the reply: keep the paths only
@@ -358,6 +364,15 @@ def _guarded(fmt: Any, method: str, text: str, schema: Any, options: dict[str, A
         wrong = TypeError(f"returned {type(analysis).__name__}, not Analysis")
         return Analysis(None, (_plugin_failure(fmt, method, wrong),))
     return analysis
+
+
+def _located(candidates: Any, length: int) -> list[tuple[Span, Analysis | None]]:
+    """``candidates``' answer as spans, each with the analysis locating made (or ``None``)."""
+    if not isinstance(candidates, (list, tuple)):
+        raise TypeError(f"returned {type(candidates).__name__}, not a list of Span")
+    spans = [c.span if isinstance(c, Located) else c for c in candidates]
+    analyses = [c.analysis if isinstance(c, Located) and isinstance(c.analysis, Analysis) else None for c in candidates]
+    return list(zip(_spans(spans, length), analyses, strict=True))
 
 
 # A plugin that returns the wrong type is a plugin failure like one that raises: checked
@@ -446,11 +461,20 @@ def _set_aside_surroundings(
     )
 
 
-def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset: int | None = 0) -> CheckResult:
+def _finish(
+    exp: Expectations,
+    fmt: Any,
+    schema: Any,
+    result: CheckResult,
+    offset: int | None = 0,
+    analysis: Analysis | None = None,
+) -> CheckResult:
     """Count what the expectations ask for and compare; then the instructions judge the
-    checked text (``offset``: where it starts in the reply, ``None`` when it was healed)."""
+    checked text (``offset``: where it starts in the reply, ``None`` when it was healed;
+    ``analysis``: the format's analysis of it, whose parse gives the values)."""
+    analysis = analysis if analysis is not None else Analysis(result.value)
     if exp.counts:
-        _counts(exp, fmt, schema, result, offset)
+        _counts(exp, fmt, schema, result, offset, analysis)
     if exp.instructions:
         from .instructing import judge  # noqa: PLC0415 - only when instructions are asked for
 
@@ -458,14 +482,16 @@ def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
         if fmt is not None:  # the decoded values: CASE / CONTAINS judge what escapes spell too
 
             def values() -> list[str]:
-                decoded = _strings(fmt.extract_values(result.text or "", schema, **exp.options))
+                decoded = _strings(fmt.values_of(analysis, result.text or "", schema, **exp.options))
                 return decoded + _keys(result.value)
 
         judge(exp, result, offset, values)
     return result
 
 
-def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset: int | None) -> CheckResult:
+def _counts(
+    exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset: int | None, analysis: Analysis
+) -> CheckResult:
     from .counting import count_values  # noqa: PLC0415 - counting (and regex) only when limits are asked for
 
     text = result.text or ""
@@ -480,12 +506,12 @@ def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offse
                 if fmt is not None and getattr(exp.unit_of(count), "reads", "values") == "text":
                     scoped = [text] if text.strip() else []  # markup units count the payload
                 elif count.scope is not None:
-                    scoped = _strings(fmt.extract_scope(text, count.scope, schema, **exp.options))
+                    scoped = _strings(fmt.scope_of(analysis, text, count.scope, schema, **exp.options))
                 elif fmt is None:
                     scoped = [text] if text.strip() else []
                 else:
                     if values is None:
-                        values = _strings(fmt.extract_values(text, schema, **exp.options))
+                        values = _strings(fmt.values_of(analysis, text, schema, **exp.options))
                     scoped = values
             except ScopeNotFound as exc:
                 result.violations.append(
