@@ -165,6 +165,12 @@ class BaseFormat:
         pipeline calls, so that a payload is not read twice. The default is ``locate``."""
         return self.locate(reply, schema, **options)
 
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal`` of ``text``, whose ``analyze`` (with ``schema``) gave ``analysis``: a
+        format whose healing starts by analyzing the text takes that one instead. What
+        the pipeline calls; the default is ``heal``."""
+        return self.heal(text, schema, **options)
+
     def values_of(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> list[str]:
         """``extract_values`` of ``text``, from ``analysis`` (the valid ``analyze`` of
         ``text`` with ``schema``): a format that keeps its parse in ``analysis.document``

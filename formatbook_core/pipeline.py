@@ -331,7 +331,10 @@ def _evaluate(
     if first.ok:
         return candidate
     try:
-        healed = fmt.heal(payload, schema, **options)
+        if any(v.code == "plugin.error" for v in first.violations):  # no analysis to go on
+            healed = fmt.heal(payload, schema, **options)
+        else:  # healing starts from the analysis made, not from reading the payload again
+            healed = fmt.heal_analyzed(first, payload, schema, **options)
     except HealError as exc:
         candidate.violations = [v.shift(span.start) for v in (exc.violations or first.violations)]
         return candidate

@@ -63,12 +63,15 @@ class _Locating(_Reading):
 
 
 class _Confirming(_Reading):
-    """Healing confirms its text with an analysis, handed on with the healed text."""
+    """Healing starts from the analysis made and confirms its text with an analysis,
+    handed on with the healed text."""
 
     name = "confirmingkv"
 
-    def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
-        healed = super().heal(value, schema, **options)
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        self.calls["heal_analyzed"] += 1
+        assert not analysis.ok  # the pipeline's analysis of the payload
+        healed = super().heal(text, schema, **options)  # (kv's heal reads by validate only)
         return Healed(healed.text, healed.repairs, healed.set_aside, self.analyze(healed.text, schema, **options))
 
 
@@ -102,7 +105,7 @@ def test_the_analysis_heal_confirmed_its_text_with_is_taken_as_it_is():
     result = check("a = one two", _expect(fmt, "EXPECT FMT\nEXPECT MAX 5 WORDS"))
     assert result.verdict == "healed" and result.text == "a: one two" and result.counts == {"words": 2}
     # the payload, then the healed text (by heal): each once
-    assert fmt.calls == Counter(analyze=2, values_of=1)
+    assert fmt.calls == Counter(analyze=2, heal_analyzed=1, values_of=1)
 
 
 def test_without_a_document_the_defaults_read_the_text_as_before():
@@ -112,6 +115,7 @@ def test_without_a_document_the_defaults_read_the_text_as_before():
     assert fmt.values_of(analysis, "a: one two") == fmt.extract_values("a: one two") == ["one two"]
     assert fmt.scope_of(analysis, "a: one two", "a") == ["one two"]
     assert fmt.candidates("a: 1") == fmt.locate("a: 1")
+    assert fmt.heal_analyzed(fmt.analyze("a = 1"), "a = 1") == fmt.heal("a = 1")
 
 
 def test_the_document_is_no_part_of_an_analysis_equality_or_repr():
