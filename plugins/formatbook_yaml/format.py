@@ -176,6 +176,11 @@ class YamlFormat(AnalyzingFormat):
         ``HealError``."""
         return _heal.heal(self, value, self._schema(schema, options), options)
 
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal``, starting from the reading ``analysis`` (``text``'s) holds."""
+        reading = analysis.document if isinstance(analysis.document, Reading) else None
+        return _heal.heal(self, text, self._schema(schema, options), options, reading)
+
     # --- values ---------------------------------------------------------------------
     def _roots(self, analysis: Analysis, text: str, options: dict[str, Any]) -> list[Any]:
         """The documents' root nodes: from the reading ``analysis`` holds, else (an

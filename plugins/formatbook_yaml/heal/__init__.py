@@ -32,6 +32,7 @@ from formatbook_core import Analysis, Healed
 from formatbook_core.data_schema import JsonSchema
 from formatbook_core.healing import Step, run_plan
 
+from ..syntax import Reading
 from . import hashes, indent, lines, schema_aware, state, truncation
 from .state import Healing
 
@@ -59,11 +60,15 @@ PLAN: tuple[Step, ...] = (
 )
 
 
-def heal(fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any]) -> Healed:
+def heal(
+    fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any], reading: Reading | None = None
+) -> Healed:
     """``text`` repaired into valid YAML (and into what ``schema`` asks for, where a
     repair can tell) by running :data:`PLAN`. Valid input comes back unchanged. Raises
-    ``HealError``."""
+    ``HealError``. ``reading``: the strict reading of ``text`` already made."""
     h = Healing(fmt, text, schema, options)
+    if reading is not None:
+        h.readings[text] = reading
     run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)

@@ -47,13 +47,12 @@ def test_a_clean_payload_in_prose_is_read_once(reads):
     assert len(reads) == 1
 
 
-def test_a_broken_reply_is_read_three_times(reads):
+def test_a_broken_reply_is_read_twice(reads):
     result = check("name: Ada\nage: 36\ntags: [a, b\n", "EXPECT YAML\nEXPECT MAX 50 WORDS")
     assert result.verdict == "healed" and result.counts == {"words": 4}
-    # the pipeline's analysis, heal's own first look, the closed text heal confirms (whose
+    # the payload (whose reading healing starts from), the closed text heal confirms (whose
     # reading the pipeline takes): was 8 before the reading flowed through
-    assert len(reads) == 3
-    assert reads[0] == reads[1] and len(set(reads)) == 2
+    assert reads == ["name: Ada\nage: 36\ntags: [a, b", "name: Ada\nage: 36\ntags: [a, b]"]
 
 
 def test_the_values_read_from_the_analysis_are_extract_values(reads):
