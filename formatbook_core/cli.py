@@ -151,11 +151,11 @@ def cmd_formats(args: argparse.Namespace) -> int:
         rows.append(
             {
                 "name": fmt.name,
-                "aliases": list(getattr(fmt, "aliases", ()) or ()) + default_registry().option_aliases(fmt),
-                "mime_types": list(getattr(fmt, "mime_types", ()) or ()),
+                "aliases": list(fmt.aliases or ()) + default_registry().option_aliases(fmt),
+                "mime_types": list(fmt.mime_types or ()),
                 "plugin": entry.plugin,
-                "scope_kind": getattr(fmt, "scope_kind", None),
-                "description": getattr(fmt, "description", "") or "",
+                "scope_kind": fmt.scope_kind,
+                "description": fmt.description or "",
                 # None: the format declares no options and takes any, unchecked
                 "options": None
                 if declared is None
@@ -466,15 +466,15 @@ def cmd_heal(args: argparse.Namespace) -> int:
     except HealError as exc:
         return _heal_failed(args, exc.violations, str(exc))
     if args.json:
-        from .results import _as_dict
+        from .serialising import fields_json
 
         _print_json(
             {
                 "ok": True,
                 "changed": bool(healed.repairs),
                 "text": healed.text,
-                "repairs": [_as_dict(r) for r in healed.repairs],
-                "set_aside": [_as_dict(s) for s in healed.set_aside],
+                "repairs": [fields_json(r) for r in healed.repairs],
+                "set_aside": [fields_json(s) for s in healed.set_aside],
             }
         )
         return EXIT_OK
@@ -504,7 +504,7 @@ def cmd_heal(args: argparse.Namespace) -> int:
 
 def _heal_failed(args: argparse.Namespace, violations: Sequence[Any], message: str) -> int:
     if args.json:
-        from .results import _as_dict
+        from .serialising import fields_json
 
         _print_json(
             {
@@ -512,7 +512,7 @@ def _heal_failed(args: argparse.Namespace, violations: Sequence[Any], message: s
                 "changed": False,
                 "text": None,
                 "error": message,
-                "violations": [_as_dict(v) for v in violations],
+                "violations": [fields_json(v) for v in violations],
             }
         )
     else:
@@ -524,7 +524,7 @@ def _heal_failed(args: argparse.Namespace, violations: Sequence[Any], message: s
 
 def cmd_guidance(args: argparse.Namespace) -> int:
     expectations = load_expectations(args.expect, args.expect_file)
-    from .pipeline import guidance
+    from .prompting import guidance
 
     text = guidance(expectations)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -653,7 +653,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _print_json(data: Any) -> None:
-    from .results import dumps_json
+    from .serialising import dumps_json
 
     # exact decimals as numbers, never a bare Infinity or NaN, any depth
     sys.stdout.write(dumps_json(data, indent=2) + "\n")

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
     finally:
         client.close()
     if args.json:
-        from .results import dumps_json  # noqa: PLC0415
+        from .serialising import dumps_json  # noqa: PLC0415
 
         data = {**result.to_dict(attempts=False), "attempts": [a.to_dict() for a in attempts], "best_attempt": best + 1}
         sys.stdout.write(dumps_json(data, indent=2) + "\n")

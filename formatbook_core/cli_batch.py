@@ -138,7 +138,7 @@ def _numbered(number: int, record: dict[str, Any]) -> Any:
 def _output(number: int, record: dict[str, Any], exact: bool = True) -> tuple[int, bool, str, Any]:
     from .batch import flat_record
     from .batch.record import record_json
-    from .results import dumps_json
+    from .serialising import dumps_json
 
     assert _job is not None
     if not _job.columnar:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .definition import give_defaults
+from .kinds import INSTRUCTION_DEFAULTS, Instruction
 from .options import declared_options, read_text_value, validate_options
 from .registry import ConflictError, UnknownFormatError, default_registry
 from .results import ExpectationError, FormatbookError
@@ -179,12 +181,16 @@ class Expectations:
         """Parse instructions given as EXPECT text; reject what is no instruction."""
         for index, instruction in enumerate(self.instructions):
             if isinstance(instruction, str):
-                self.instructions[index] = parse_instruction(instruction, registry)
-            elif not all(callable(getattr(instruction, m, None)) for m in ("check", "describe", "guidance", "stream")):
+                instruction = self.instructions[index] = parse_instruction(instruction, registry)
+            elif not isinstance(instruction, Instruction):
                 raise ExpectationError(
                     f"an instruction is EXPECT text or an object with check(), describe(), guidance() and stream(), "
                     f"not {instruction!r}"
                 )
+            try:
+                give_defaults(instruction, INSTRUCTION_DEFAULTS, "instruction")
+            except TypeError as exc:
+                raise ExpectationError(str(exc)) from exc
 
     def unit_of(self, count: Count) -> Any:
         """The unit object that counts ``count`` (with its argument bound)."""
@@ -230,7 +236,7 @@ class Expectations:
                 raise ExpectationError(f"a count of {count.unit} needs MIN, MAX or EXACTLY", line)
             if count.per not in (None, "value"):
                 raise ExpectationError(f'per={count.per!r}: the only "per" is per=value (each value on its own)', line)
-            if count.scope is not None and getattr(unit, "reads", "values") == "text":
+            if count.scope is not None and unit.reads == "text":
                 raise ExpectationError(
                     f"{unit.name.upper()} counts markup in the whole checked text: it cannot be scoped"
                     f' (IN "{count.scope}")',
@@ -239,10 +245,9 @@ class Expectations:
             if count.scope is not None:
                 if fmt is None:
                     raise ExpectationError(f'a scope (IN "{count.scope}") needs a format that resolves it', line)
-                if getattr(fmt, "scope_kind", None) is None:
+                if fmt.scope_kind is None:
                     raise ExpectationError(f'the {fmt.name} format has no counting scopes (IN "{count.scope}")', line)
-                validate_scope = getattr(fmt, "validate_scope", None)
-                problem = validate_scope(count.scope) if callable(validate_scope) else None
+                problem = fmt.validate_scope(count.scope)
                 if problem:
                     raise ExpectationError(f'IN "{count.scope}" can never match: {problem}', line)
             seen = bounds.setdefault((count.noun, count.scope, count.per), {})
@@ -271,8 +276,7 @@ def _with_unit(count: Count, unit: Any, line: str | None) -> Count:
     if count.arg is not None and not isinstance(count.arg, str):
         raise ExpectationError(f"the argument of a count is a string, not {count.arg!r}", line)
     bind_unit(unit, count.arg, line)  # raises for a missing or unexpected argument
-    spelled = getattr(unit, "spelled", None)
-    label = spelled(count.arg) if callable(spelled) and count.arg is not None else None
+    label = unit.spelled(count.arg) if unit.spelled is not None and count.arg is not None else None
     if unit.name != count.unit or label != count.label:
         return replace(count, unit=unit.name, label=label)
     return count
@@ -466,9 +470,9 @@ def _parse_count(tokens: list[Any], line: str, registry: Any) -> Count:
         raise ExpectationError(f"{line!r}: unknown unit {unit_word!r}" + hint, line, suggestion and suggestion.upper())
     rest = tokens[2 + used :]
     arg = None
-    if getattr(unit, "literal", False):
+    if unit.literal:
         arg = tokens[2].text
-    elif getattr(unit, "argument", None) is not None:
+    elif unit.argument is not None:
         from .kinds import example_of  # noqa: PLC0415
 
         if not rest or (
@@ -503,7 +507,7 @@ def _unit_at(tokens: list[Any], index: int, registry: Any) -> tuple[Any, int]:
     naming a registered unit (``CAPITAL WORDS``, ``PARAGRAPHS SEPARATED BY``)."""
     if tokens[index].quoted:
         for unit in registry.units().values():
-            if getattr(unit, "literal", False):
+            if unit.literal:
                 return unit, 1
         return None, 1
     words: list[str] = []

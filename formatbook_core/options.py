@@ -85,7 +85,7 @@ COMMON_OPTIONS: tuple[Option, ...] = (
 
 def declared_options(fmt: Any) -> dict[str, Option] | None:
     """Every option ``fmt`` takes by name, or ``None`` when it declares none (takes any)."""
-    specs = getattr(fmt, "option_specs", None)
+    specs = fmt.option_specs
     if specs is None:
         return None
     return {option.name: option for option in (*COMMON_OPTIONS, *specs)}
@@ -98,7 +98,7 @@ def validate_options(fmt: Any, options: Mapping[str, Any], line: str | None = No
     value of the wrong type (naming the type expected).
     """
     declared = declared_options(fmt)
-    name = getattr(fmt, "name", "this format").upper()
+    name = fmt.name.upper()
     out: dict[str, Any] = {}
     for key, value in options.items():
         if not isinstance(key, str) or not key:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..results import dumps_json
+from ..serialising import dumps_json
 from .core import check_row
 
 #: the verdict columns, in order, and whether each holds JSON text

@@ -65,7 +65,7 @@ class Target:
         units = self.expectations._registry().units()
         # a unit that takes an argument (PARAGRAPHS SEPARATED BY "***", a quoted literal)
         # counts nothing without one: the units that stand alone are fuzzed
-        self.units = sorted(name for name, unit in units.items() if getattr(unit, "argument", None) is None)
+        self.units = sorted(name for name, unit in units.items() if unit.argument is None)
         self.counting = self.with_counts([Count(u, max=_NO_LIMIT) for u in self.units])
 
     def with_counts(self, counts: list[Count]) -> Expectations:

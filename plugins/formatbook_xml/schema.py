@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formatbook_core import ExpectationError, Span, Violation
+from formatbook_core.schema_files import read_schema_file
 
 from .parser import offset_of, safe_parser
 from .schema_refs import FetchResolver, check_references
@@ -218,8 +219,7 @@ def _read(schema: str, *, allow_fetch: bool, base_dir: str | None, max_size: int
         return fetch(schema, max_size), schema
     path = schema if base_dir is None or os.path.isabs(schema) else os.path.join(base_dir, schema)
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read(max_size + 1)
+        text = read_schema_file(path, what="XML schema")
     except OSError as err:
         raise ExpectationError(f"cannot read the XML schema {schema!r}: {err}") from None
     except UnicodeDecodeError as err:

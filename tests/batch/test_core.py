@@ -31,7 +31,7 @@ from formatbook_core.batch import core as batch_core
 from formatbook_core.batch.guard import ReplyTimeout
 from formatbook_core.batch.record import record_json
 from formatbook_core.expectations import Expectations
-from formatbook_core.results import dumps_json
+from formatbook_core.serialising import dumps_json
 
 TEXT3 = "EXPECT TEXT\nEXPECT MAX 3 WORDS"
 

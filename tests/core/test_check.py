@@ -16,7 +16,7 @@ from formatbook_core import (
     parse_expectations,
 )
 from formatbook_core.cli import _check_bytes
-from formatbook_core.pipeline import compare_count
+from formatbook_core.tallying import compare_count
 
 from .conftest_formats import KvFormat, kv_registry
 
