@@ -14,7 +14,11 @@ import stat
 from pathlib import Path
 
 from .limits import MAX_SCHEMA_FILE_SIZE
+from .options import Option
 from .results import ExpectationError
+
+#: The option every format that reads schema files by name takes (see :func:`schema_path`).
+BASE_DIR = Option("base_dir", str, None, "where a schema given as a relative path is looked for")
 
 _CHUNK = 1 << 20
 

@@ -8,12 +8,13 @@ from typing import Any
 
 from ..definition import AnalyzingFormat
 from ..options import Option
+from ..schema_files import BASE_DIR
 from .loading import JsonSchema, load_schema
 
 #: The options every data format takes for its schemas.
 SCHEMA_OPTIONS = (
     Option("allow_fetch", bool, False, "a schema given as a URL (http or https) may be fetched"),
-    Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+    BASE_DIR,
 )
 
 

@@ -27,6 +27,7 @@ import os
 import threading
 from typing import Any
 
+from ..fetching import FetchError, fetch
 from ..results import ExpectationError, Violation
 from ..schema_files import read_schema_file, schema_path
 from . import patterns, references
@@ -322,8 +323,8 @@ def _load_text(text: str, *, allow_fetch: bool, base_dir: Any, is_path: bool) ->
                 f"the schema {stripped} is a URL; formatbook fetches schemas only when allow_fetch=True"
             )
         try:
-            fetched = _decode(references.fetch(stripped), stripped)
-        except references.RefusedReference as err:
+            fetched = _decode(fetch(stripped, accept=references.ACCEPT), stripped)
+        except FetchError as err:
             raise ExpectationError(f"cannot fetch the schema {stripped}: {err.why}") from None
         if isinstance(fetched, dict) and "$id" not in fetched and "id" not in fetched:
             fetched = {"$id": stripped, **fetched}  # its relative references resolve against its URL
