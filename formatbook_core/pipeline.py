@@ -20,6 +20,7 @@ from .results import (
     CheckResult,
     Healed,
     HealError,
+    Located,
     Repair,
     SetAside,
     Span,
@@ -78,7 +79,8 @@ def check(
     violations, counts = chosen.violations, {}
     if passed:  # counted only on a payload that passed
         as_located = chosen.text == reply[chosen.span.start : chosen.span.end]
-        counts, violations = tally(exp, fmt, schema, chosen.text, value, chosen.span.start if as_located else None)
+        offset = chosen.span.start if as_located else None
+        counts, violations = tally(exp, fmt, schema, chosen.text, value, offset, chosen.analysis)
     return CheckResult(
         passed and not violations,
         reply,
@@ -158,8 +160,8 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     tags = think_tags_of(fmt)
     try:
         # a plugin that located nothing: the reply without its think blocks (never their text)
-        spans = _spans(fmt.locate(prepared, schema, **options), len(reply)) or [
-            *(prepared.longest_stretches(tags) or [no_payload(reply)])
+        located = _located(fmt.candidates(prepared, schema, **options), len(reply)) or [
+            (span, None) for span in (prepared.longest_stretches(tags) or [no_payload(reply)])
         ]
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
         return _Candidate(Span(0, len(reply)), reply, violations=[plugin_failure(fmt, "locate", exc)]), False
@@ -175,8 +177,8 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
 
     first: _Candidate | None = None
     cut_short: _Candidate | None = None
-    for span in spans:
-        candidate = _evaluate(fmt, reply, span, schema, options)
+    for span, analysis in located:
+        candidate = _evaluate(fmt, reply, span, schema, options, analysis)
         first = first or candidate
         if candidate.analysis is None or not candidate.analysis.ok:
             continue
@@ -222,16 +224,22 @@ def _set_aside(reply: Reply, what: str, candidate: _Candidate, tags: ThinkTags) 
         candidate.repairs.insert(0, located)
 
 
-def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any]) -> _Candidate:
-    """Validate one located payload, healing it when it is not valid as it stands."""
+def _evaluate(
+    fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any], analysis: Analysis | None = None
+) -> _Candidate:
+    """Validate one located payload, healing it when it is not valid as it stands
+    (``analysis``: the payload's, when locating made one)."""
     payload = reply[span.start : span.end]
     candidate = _Candidate(span, payload)
-    first = _guarded(fmt, "analyze", payload, schema, options)
+    first = analysis if analysis is not None else _guarded(fmt, "analyze", payload, schema, options)
     candidate.analysis = first  # a failing candidate still tells what it parsed to
     if first.ok:
         return candidate
     try:
-        healed = fmt.heal(payload, schema, **options)
+        if any(v.code == "plugin.error" for v in first.violations):  # no analysis to go on
+            healed = fmt.heal(payload, schema, **options)
+        else:  # healing starts from the analysis made, not from reading the payload again
+            healed = fmt.heal_analyzed(first, payload, schema, **options)
     except HealError as exc:
         candidate.violations = [v.shift(span.start) for v in (exc.violations or first.violations)]
         return candidate
@@ -245,7 +253,9 @@ def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, 
     candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)
     candidate.set_aside.extend(s.shift(span.start) for s in healed.set_aside)
     candidate.text = healed.text
-    second = _guarded(fmt, "analyze", healed.text, schema, options)
+    # the analysis heal confirmed its text with, else a fresh one
+    second = healed.analysis if isinstance(healed.analysis, Analysis) else None
+    second = second or _guarded(fmt, "analyze", healed.text, schema, options)
     candidate.analysis = second
     if not second.ok:
         # offsets into healed text cannot be mapped back to the reply: keep the paths only
@@ -262,6 +272,15 @@ def _guarded(fmt: Any, method: str, text: str, schema: Any, options: dict[str, A
         wrong = TypeError(f"returned {type(analysis).__name__}, not Analysis")
         return Analysis(None, (plugin_failure(fmt, method, wrong),))
     return analysis
+
+
+def _located(candidates: Any, length: int) -> list[tuple[Span, Analysis | None]]:
+    """``candidates``' answer as spans, each with the analysis locating made (or ``None``)."""
+    if not isinstance(candidates, (list, tuple)):
+        raise TypeError(f"returned {type(candidates).__name__}, not a list of Span")
+    spans = [c.span if isinstance(c, Located) else c for c in candidates]
+    analyses = [c.analysis if isinstance(c, Located) and isinstance(c.analysis, Analysis) else None for c in candidates]
+    return list(zip(_spans(spans, length), analyses, strict=True))
 
 
 # A plugin that returns the wrong type is a plugin failure like one that raises: checked

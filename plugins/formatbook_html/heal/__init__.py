@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Healed, HealError, Repair, Violation
+from formatbook_core import Analysis, Healed, HealError, Repair, Violation
 from formatbook_core.reply import Reply
 
 from . import recover, refuse, write
@@ -49,11 +49,12 @@ class State:
         self.output = text
 
 
-def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
-    """Repair ``text`` following :data:`PLAN`; ``fmt`` is the format (to check again)."""
+def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any], analysis: Analysis | None = None) -> Healed:
+    """Repair ``text`` following :data:`PLAN`; ``fmt`` is the format (to check again);
+    ``analysis``: ``text``'s, already made (else it is made here)."""
     from ..parse import discard, parse  # noqa: PLC0415 - a cycle of modules otherwise
 
-    analysis = fmt.analyze(text, schema, **options)
+    analysis = analysis if analysis is not None else fmt.analyze(text, schema, **options)
     if analysis.ok:
         return Healed(text)
     if analysis.violations[0].code in ("html.too_large", "html.schema"):
@@ -81,4 +82,4 @@ def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
         raise HealError(
             f"cannot heal the HTML: after rewriting it, {again.violations[0].message}", list(again.violations)
         )
-    return Healed(state.output, tuple(state.repairs))
+    return Healed(state.output, tuple(state.repairs), analysis=again)  # (the pipeline's next look)

@@ -124,6 +124,7 @@ def parse_if_strict(h: Healing) -> None:
         # valid JSON orjson cannot represent may follow (parse_strict's exact path)
     try:
         h.parsed = parse_strict(text, max_depth=max_depth, max_size=max_size)
+        h.parsed_text = text
     except JsonSyntaxError as err:
         if err.code in _UNHEALABLE:
             raise refused(to_violation(err, len(text))) from None
@@ -136,6 +137,7 @@ def confirm(h: Healing) -> None:
     max_size, max_depth = h.limits
     try:
         h.parsed = parse_strict(h.text, max_depth=max_depth, max_size=max_size)
+        h.parsed_text = h.text
     except JsonSyntaxError as err:
         v = to_violation(err, len(h.text))
         raise refused(Violation(v.code, v.message)) from None
