@@ -79,7 +79,7 @@ def FetchResolver(max_size: int) -> Any:  # noqa: N802 - a factory standing for 
     return _Resolver()
 
 
-def DtdResolver(url: str, text: str) -> Any:  # noqa: N802 - a factory standing for a class (lxml imported lazily)
+def DtdResolver(url: str, text: bytes) -> Any:  # noqa: N802 - a factory standing for a class (lxml imported lazily)
     """An lxml resolver that answers ``text`` for ``url`` (once) and an empty document for
     every other load: libxml2's own loaders never run, so no file is opened and nothing
     is fetched for a DTD schema."""
