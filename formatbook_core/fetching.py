@@ -56,7 +56,9 @@ def fetch(url: str, max_size: int = MAX_SIZE, *, accept: str | None = None, dead
     except FetchError:
         raise
     except Exception as err:
-        if time.monotonic() >= end:
+        # every wait was armed with what was left: a timeout (urllib wraps one met while
+        # connecting in a URLError) is the deadline, even a poll that woke a hair early
+        if time.monotonic() >= end or isinstance(getattr(err, "reason", err), TimeoutError):
             raise FetchError(url, f"not fetched within {seconds:g} seconds") from None
         raise FetchError(url, f"cannot fetch it: {err}") from None
     try:

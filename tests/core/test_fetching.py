@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import socket
 import time
 from collections.abc import Iterator
 
@@ -120,3 +121,11 @@ def test_only_web_urls_are_fetched(tmp_path):
 def test_an_answer_longer_than_the_cap_is_refused(trickle):
     with pytest.raises(FetchError, match="longer than 5 characters"):
         fetch(trickle.base + "/ok", max_size=5)
+
+
+def test_a_refused_connection_is_no_timeout():
+    with socket.socket() as probe:  # a port nobody listens on once the probe is closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(FetchError, match="cannot fetch it"):
+        fetch(f"http://127.0.0.1:{port}/s.json", deadline=_DEADLINE)
