@@ -15,6 +15,7 @@ from .options import COMMON_OPTIONS, Option
 from .pipeline import check, heal
 from .prompting import guidance
 from .registry import ConflictError, UnknownFormatError, get_format, list_formats
+from .reply import Reply, ThinkTags
 from .results import (
     Analysis,
     Attempt,
@@ -54,11 +55,13 @@ __all__ = [
     "Healed",
     "HealError",
     "Repair",
+    "Reply",
     "ScopeNotFound",
     "SetAside",
     "Span",
     "StreamGuard",
     "StreamStatus",
+    "ThinkTags",
     "UnknownFormatError",
     "Violation",
     "AskError",

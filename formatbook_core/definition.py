@@ -23,6 +23,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from .locating import default_locate
 from .options import Option
+from .reply import ThinkTags
 from .results import Analysis, Healed, HealError, ScopeNotFound, Span, StreamStatus, Violation
 
 
@@ -93,6 +94,10 @@ class FormatDefinition(Protocol):
     def whole_reply_locate(self) -> bool:
         """True when ``locate`` answers with the whole reply, not a payload inside it."""
 
+    @property
+    def think_tags(self) -> ThinkTags:
+        """How think tags relate to the format's syntax (``ThinkTags.LINE_START`` by default)."""
+
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
         """The reply is in the format and satisfies the schema. Never raises."""
 
@@ -155,10 +160,11 @@ class BaseFormat:
     #: True when ``locate`` answers with the whole reply (the format's payload needs its
     #: surroundings, as a Markdown contract does) instead of a payload found inside it.
     whole_reply_locate: bool = False
-    #: True when an opening think tag anywhere in the reply opens a think block (JSON, whose
-    #: locate tells a tag in a string from a note); by default only one at the start of the
-    #: reply or of a line does (``formatbook_core.locating.think_open``).
-    think_anywhere: bool = False
+    #: How think tags relate to the format's syntax (:class:`~formatbook_core.reply.ThinkTags`):
+    #: by default a tag opens a think block only at the start of the reply or of a line;
+    #: ``ANYWHERE`` (JSON, whose locate tells a tag in a string from a note) wherever it is.
+    #: The prepared reply finds the blocks so for every stage (locate, heal, the stream).
+    think_tags: ThinkTags = ThinkTags.LINE_START
 
     # --- the four Promptbook methods -------------------------------------------------
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
@@ -377,6 +383,7 @@ FORMAT_DEFAULTS: Mapping[str, Any] = {
     },
     "option_specs": None,
     "whole_reply_locate": False,
+    "think_tags": ThinkTags.LINE_START,
     **{
         name: vars(BaseFormat)[name]
         for name in ("validate", "parse", "analyze", "extract_scope", "validate_scope", "guidance", "load_schema")

@@ -1,6 +1,6 @@
 """JSON pointers (RFC 6901): the one reader of them, for every format whose scopes are
-pointers into a value (JSON, YAML), for local ``$ref`` in a schema, and for the words
-the guidance gives a scope.
+pointers into a value (JSON, YAML), for local ``$ref`` in a schema (:func:`local_target`:
+repairs, guidance, CSV's column types), and for the words the guidance gives a scope.
 
 A pointer is read here once, into its reference tokens; each format walks its own
 value or tree with them (a parsed JSON value, YAML nodes) and says in its own words
@@ -9,6 +9,7 @@ what it did not find.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import unquote
 
 from .results import ScopeNotFound
@@ -55,3 +56,24 @@ def scope_problem(scope: str, language: str) -> str | None:
     except ScopeNotFound as err:
         return f'{err}; a {language} scope is a JSON pointer such as "/{scope}"'
     return None
+
+
+def local_target(root: Any, ref: str) -> Any:
+    """What the local ``$ref`` ``ref`` (``"#/$defs/item"``) names in the schema ``root``,
+    or ``None``: a reference to another document, a fragment that is no pointer (an
+    anchor), or nothing there. Objects are walked by key, arrays by index."""
+    if not ref.startswith("#"):
+        return None
+    try:
+        tokens = parse_pointer(ref)
+    except ScopeNotFound:
+        return None
+    target = root
+    for token in tokens:
+        if isinstance(target, dict) and token in target:
+            target = target[token]
+        elif isinstance(target, list) and (index := array_index(token, len(target))) is not None:
+            target = target[index]
+        else:
+            return None
+    return target

@@ -29,7 +29,7 @@ from typing import Any
 
 from formatbook_core import ExpectationError, Span, Violation
 from formatbook_core.data_schema import JsonSchema, is_model, load_schema
-from formatbook_core.pointers import parse_pointer
+from formatbook_core.pointers import local_target
 from formatbook_core.schema_files import read_schema_file, schema_path
 
 _INTEGER = re.compile(r"[-+]?[0-9]+")
@@ -224,10 +224,7 @@ def _types_of(sub: Any, root: dict, depth: int = 0) -> tuple[str, ...]:
         return ()
     ref = sub.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for part in parse_pointer(ref):
-            target = target.get(part) if isinstance(target, dict) else None
-        return _types_of(target, root, depth + 1)
+        return _types_of(local_target(root, ref), root, depth + 1)
     kind = sub.get("type")
     if isinstance(kind, str):
         return (kind,)

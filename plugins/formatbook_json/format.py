@@ -10,6 +10,7 @@ from formatbook_core import (
     Healed,
     ScopeNotFound,
     Span,
+    ThinkTags,
     Violation,
 )
 from formatbook_core.data_schema import DataFormat, build_model
@@ -50,7 +51,7 @@ class JsonFormat(DataFormat):
     scope_kind = "JSON pointer"
     description = "JSON (RFC 8259), with JSON Schema or a pydantic model; scopes are JSON pointers."
     samples = _SAMPLES
-    think_anywhere = True  # locate reads think tags in strings as values (json.think_inside)
+    think_tags = ThinkTags.ANYWHERE  # locate reads think tags in strings as values (json.think_inside)
 
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:

@@ -7,7 +7,7 @@ from typing import Any
 
 from formatbook_core import Analysis, AnalyzingFormat, Healed, HealError, Option, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
-from formatbook_core.locating import THINK_OPEN, leading_think
+from formatbook_core.reply import Reply, ThinkTags
 from formatbook_core.schema_files import BASE_DIR
 
 from . import guidance as _guidance
@@ -76,6 +76,9 @@ class XmlFormat(AnalyzingFormat):
         "XML 1.0 (lxml, safe parsing), with XSD, RelaxNG, DTD or a simple root/required form; scopes are XPath."
     )
     samples = _SAMPLES
+    #: think tags may be elements: with ``root`` a ``<reasoning>`` element is payload, and a
+    #: top-level element named like a think tag is read as a think block (locate keeps it)
+    think_tags = ThinkTags.MARKUP
     option_specs = (
         Option(
             "root",
@@ -174,10 +177,9 @@ class XmlFormat(AnalyzingFormat):
         xs = self._schema(schema, options)
         wrapper = options.get("root") or (xs.root if xs is not None and xs.kind == "simple" else None) or "root"
         healed = _heal.heal(value, xs, limits_from(options), wrapper=wrapper)
-        opening = leading_think(healed.text)
-        if healed.text != value and opening is not None:
-            name = THINK_OPEN.match(healed.text, opening.start)
-            if name is not None and name.group(1).lower() in _locate.think_names(options.get("root")):
+        healed_text = Reply.of(healed.text)
+        if healed_text != value and (opening := healed_text.leading_think()) is not None:
+            if healed_text.think_name(opening) in _locate.think_names(options.get("root")):
                 # an element named like a think block opening the text ('\xa0<think>' healed
                 # to '<think></think>'): check() would set it aside and find no payload
                 raise HealError(

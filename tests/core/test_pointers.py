@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from formatbook_core import ScopeNotFound
-from formatbook_core.pointers import array_index, is_index, parse_pointer, scope_problem
+from formatbook_core.pointers import array_index, is_index, local_target, parse_pointer, scope_problem
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,17 @@ def test_scope_problem_names_the_format() -> None:
     assert scope_problem("title", "YAML") == (
         """'title' is not a JSON pointer (it must start with '/'); a YAML scope is a JSON pointer such as "/title\""""
     )
+
+
+def test_local_target_walks_objects_and_arrays() -> None:
+    root = {"$defs": {"a/b": {"type": "string"}}, "prefixItems": [{"type": "integer"}], "": {"const": 1}}
+    assert local_target(root, "#") is root
+    assert local_target(root, "#/$defs/a~1b") == {"type": "string"}
+    assert local_target(root, "#/prefixItems/0") == {"type": "integer"}
+    assert local_target(root, "#/") == {"const": 1}  # RFC 6901: the empty key, as validation reads it
+
+
+@pytest.mark.parametrize("ref", ["#/$defs/missing", "#/prefixItems/1", "#anchor", "other.json#/a", "#/$defs/a~1b/x"])
+def test_local_target_names_nothing(ref: str) -> None:
+    root = {"$defs": {"a/b": "leaf"}, "prefixItems": [{}]}
+    assert local_target(root, ref) is None

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core import Healed, HealError, Repair, Violation
-from formatbook_core.locating import think_open
+from formatbook_core.reply import Reply
 
 from . import recover, refuse, write
 
@@ -68,7 +68,7 @@ def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
     # white space at the text's ends is never payload (check() locates it stripped): text
     # the HTML5 algorithm moved before a table may bring some ('\u2028a' after a table)
     state.output = state.output.strip()
-    if think_open(state.output, 0) is not None:
+    if Reply.of(state.output).think_blocks():
         # an element named like a think block (<think\n> read as <think>): written out, it
         # would be set aside as one (where a think tag opens a block: a line's start), so the
         # repair would change what the reply says
