@@ -32,7 +32,7 @@ def _blank(reply: str, spans: list[Span]) -> str:
 def _line_starts(text: str, word: str) -> list[int]:
     """Offsets where a line of ``text`` starts with ``word`` (case-insensitive)."""
     upper = text.upper()
-    found = []
+    found: list[int] = []
     pos = 0
     while True:
         i = upper.find(word, pos)

@@ -42,6 +42,7 @@ from formatbook_core.contentlines import (
     split_unescaped,
     unescape_text,
 )
+from formatbook_core.runs import run
 
 __all__ = [
     "CRLF",
@@ -64,10 +65,10 @@ __all__ = [
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
 # Characters a value may not hold: controls but HTAB, and DEL (VALUE-CHAR = WSP / VCHAR / NON-ASCII).
 _BAD_VALUE_CHAR = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_VALUE_RUN = re.compile(r"[^\x00-\x08\x0a-\x1f\x7f]*")
+_VALUE_RUN = run(r"[^\x00-\x08\x0a-\x1f\x7f]*")
 # An unquoted parameter value: SAFE-CHAR (no control, DQUOTE, ";", ":" or ",").
-_SAFE_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f";:,]*')
-_QSAFE_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f"]*')
+_SAFE_RUN = run(r'[^\x00-\x08\x0a-\x1f\x7f";:,]*')
+_QSAFE_RUN = run(r'[^\x00-\x08\x0a-\x1f\x7f"]*')
 
 
 class ContentLineError(ValueError):
