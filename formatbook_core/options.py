@@ -62,8 +62,8 @@ class Option:
         if converted is _INVALID:
             raise ValueError(f"option {self.name} expects {self.describe_type()}, not {value!r}")
         if self.choices and converted not in self.choices:
-            nearest = _nearest(str(converted), [str(c) for c in self.choices])
-            hint = f" (did you mean {nearest}?)" if nearest else ""
+            nearest_choice = nearest(str(converted), [str(c) for c in self.choices], cutoff=0.5)
+            hint = f" (did you mean {nearest_choice}?)" if nearest_choice else ""
             raise ValueError(f"option {self.name} expects {self.describe_type()}, not {value!r}{hint}")
         if self.check is not None:
             problem = self.check(converted)
@@ -108,10 +108,10 @@ def validate_options(fmt: Any, options: Mapping[str, Any], line: str | None = No
             continue
         option = declared.get(key)
         if option is None:
-            nearest = _nearest(key, declared)
-            hint = f" (did you mean {nearest}?)" if nearest else ""
+            near = nearest(key, declared, cutoff=0.5)
+            hint = f" (did you mean {near}?)" if near else ""
             known = ", ".join(sorted(declared))
-            raise ExpectationError(f"{name} has no option {key!r}{hint}; it takes: {known}", line, nearest)
+            raise ExpectationError(f"{name} has no option {key!r}{hint}; it takes: {known}", line, near)
         try:
             out[key] = option.coerce(value)
         except ValueError as exc:
@@ -162,8 +162,10 @@ def _convert(value: Any, types: tuple[builtins.type, ...]) -> Any:
     return _INVALID
 
 
-def _nearest(word: str, choices: Any) -> str | None:
-    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+def nearest(word: str, choices: Any, cutoff: float = 0.6) -> str | None:
+    """The choice closest to ``word`` (a misspelt unit, option or id), or ``None`` when none is
+    at least ``cutoff`` similar: what a "did you mean" suggests."""
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return match[0] if match else None
 
 

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .expectations import Count, Expectations, as_expectations
+from .pointers import is_index, parse_pointer
+from .results import ScopeNotFound
 
 
 def guidance(expectations: Expectations | str | None = None) -> str:
@@ -80,19 +82,22 @@ def scope_words(scope: str, fmt: Any) -> str:
     """An ``IN "..."`` scope in words: a JSON pointer as a field name (``/items/0/title``
     is ``the field items[0].title``), another scope by its kind (``the section "Reasoning"``)."""
     kind = fmt.scope_kind
-    pointer = scope[1:] if scope.startswith("#") else scope
-    if kind == "JSON pointer" and pointer in ("", "/"):
-        return "the whole value" if pointer == "" else 'the field "" (the empty key)'
-    if kind == "JSON pointer" and pointer.startswith("/"):
-        parts: list[str | int] = []
-        for raw in pointer[1:].split("/"):
-            part = raw.replace("~1", "/").replace("~0", "~")
-            parts.append(int(part) if part.isdigit() and (part == "0" or not part.startswith("0")) else part)
-        return f'the field "{field_name(parts)}"'
+    tokens = _pointer_tokens(scope) if kind == "JSON pointer" else None
+    if tokens is not None and tokens in ((), ("",)):
+        return "the whole value" if not tokens else 'the field "" (the empty key)'
+    if tokens is not None:
+        return f'the field "{field_name([int(t) if is_index(t) else t for t in tokens])}"'
     if isinstance(kind, str) and kind:
         noun = kind[: -len(" name")] if kind.endswith(" name") else kind
         return f'the {noun} "{scope}"'
     return f'"{scope}"'
+
+
+def _pointer_tokens(scope: str) -> tuple[str, ...] | None:
+    try:
+        return parse_pointer(scope)
+    except ScopeNotFound:
+        return None
 
 
 def field_name(path: Sequence[str | int]) -> str:

@@ -100,6 +100,11 @@ class Registry:
             raise
         self._collect(plugin, name)
 
+    def load(self) -> None:
+        """Register the core's plugins and the installed ones now (lookups do it on first
+        use, once): for a caller that registers a plugin of its own after them."""
+        self._ensure_loaded()
+
     def _ensure_loaded(self) -> None:
         if self._loaded:
             return

@@ -240,68 +240,24 @@ class StreamStatus:
         return self.ok
 
 
-# --- cheap constructors --------------------------------------------------------------
-# A broken reply's heal can list thousands of repairs and a checker's ``feed`` on a short
-# chunk must cost well under a microsecond; a frozen dataclass's ``__init__`` costs several
-# times what the object needs. Every field of these classes has a class-level default or is
-# set here, so an instance made with ``object.__new__`` and its ``__dict__`` filled is equal
-# in every way to one built by the constructor (checked once at import; if a class ever
-# changes shape, for example to ``__slots__``, the constructors are used instead). Plugins
-# call these and never depend on how the core stores its objects.
-_new = object.__new__
-_tuple_new = tuple.__new__
+# --- constructors for hot paths --------------------------------------------------------
+# A checker's ``feed`` answers on every chunk and a broken reply's heal can list thousands of
+# repairs: plugins build these values through the two functions below and never depend on
+# how the core stores them. Most feeds settle nothing, so their answer is one shared,
+# frozen status.
+_OK = StreamStatus(True)
 
 
-def _repair_fast(kind: str, message: str, start: int, end: int) -> Repair:
-    r = _new(Repair)
-    d = r.__dict__
-    d["kind"] = kind
-    d["message"] = message
-    d["span"] = _tuple_new(Span, (start, end))
-    return r
-
-
-def _repair_slow(kind: str, message: str, start: int, end: int) -> Repair:  # pragma: no cover
+def make_repair(kind: str, message: str, start: int, end: int) -> Repair:
+    """``Repair(kind, message, Span(start, end))``."""
     return Repair(kind, message, Span(start, end))
 
 
-def _status_fast(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
-    s = _new(StreamStatus)
-    d = s.__dict__
-    if values:
-        d["values"] = values
-    if open:
-        d["open"] = open
-    if complete:
-        d["complete"] = True
-    return s
-
-
-def _status_slow(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
-    return StreamStatus(True, complete=complete, values=values, open=open)  # pragma: no cover
-
-
-def _fast_paths_hold() -> bool:
-    try:
-        probe = _repair_fast("k", "m", 1, 2)
-        status = _status_fast(("a",), "b", True)
-    except (AttributeError, TypeError):  # pragma: no cover - a class with __slots__
-        return False
-    return (
-        probe == Repair("k", "m", Span(1, 2))
-        and type(probe.span) is Span
-        and hash(probe) == hash(Repair("k", "m", Span(1, 2)))
-        and status == StreamStatus(True, complete=True, values=("a",), open="b")
-        and _status_fast() == StreamStatus(True)
-    )
-
-
-_FAST = _fast_paths_hold()
-
-#: ``make_repair(kind, message, start, end)`` is ``Repair(kind, message, Span(start, end))``, cheaper.
-make_repair = _repair_fast if _FAST else _repair_slow
-#: ``ok_status(values, open, complete)`` is a truthy ``StreamStatus`` with those fields, cheaper.
-ok_status = _status_fast if _FAST else _status_slow
+def ok_status(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
+    """A truthy ``StreamStatus`` with these fields (the shared one when they are empty)."""
+    if not (values or open or complete):
+        return _OK
+    return StreamStatus(True, complete=complete, values=values, open=open)
 
 
 class FormatbookError(Exception):

@@ -338,7 +338,7 @@ class StreamGuard:
         self._held: list[str] = []  # unusual white space at the end of what came, not fed yet
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
-        registry = exp._registry()
+        registry = exp.active_registry()
         self._limits: list[_Limit] = []
         scope_key = getattr(self._checker, "scope_key", None)
         for count in exp.counts:

@@ -83,7 +83,7 @@ def _counts(
             if count.per is not None:  # each value on its own: the first one off its limit
                 amounts = []
                 for each_value in scoped:
-                    each = count_values(unit, [each_value], registry=exp._registry())
+                    each = count_values(unit, [each_value], registry=exp.active_registry())
                     amounts.append(each)
                     if violation is None:
                         violation = compare_count(count, each, each_value)
@@ -91,7 +91,7 @@ def _counts(
                     (min(amounts) if count.max is None and count.exactly is None else max(amounts)) if amounts else 0
                 )
             else:
-                amount = count_values(unit, scoped, registry=exp._registry())
+                amount = count_values(unit, scoped, registry=exp.active_registry())
                 counts[count.key] = amount
                 violation = compare_count(count, amount)
                 if violation is not None and count.upper is not None and amount > count.upper:

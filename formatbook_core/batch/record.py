@@ -84,11 +84,11 @@ def expectation_results(result: CheckResult, exp: Expectations) -> list[dict[str
     out: list[dict[str, Any]] = []
     counted = [v for v in result.violations if v.code.startswith("count.")]
     if exp.format is not None:
-        line = exp._lines.get(-1) or f"EXPECT {exp.format.upper()}"
+        line = exp.source_line(-1) or f"EXPECT {exp.format.upper()}"
         own = [v for v in result.violations if not v.code.startswith("count.")]
         out.append({"expect": line, "ok": not own, "violations": [v.code for v in own]})
     for index, count in enumerate(exp.counts):
-        entry: dict[str, Any] = {"expect": exp._lines.get(index) or f"EXPECT {count.describe()}"}
+        entry: dict[str, Any] = {"expect": exp.source_line(index) or f"EXPECT {count.describe()}"}
         if count.key not in result.counts and not any(_belongs(v, count) for v in counted):
             entry.update(ok=None, count=None, violations=[])
         else:

@@ -62,7 +62,7 @@ class Target:
         if self.expectations.counts or self.expectations.fmt is None:
             raise ValueError(f"a fuzz target is one EXPECT format line, not {self.expect!r}")
         self.format = self.expectations.fmt.name
-        units = self.expectations._registry().units()
+        units = self.expectations.active_registry().units()
         # a unit that takes an argument (PARAGRAPHS SEPARATED BY "***", a quoted literal)
         # counts nothing without one: the units that stand alone are fuzzed
         self.units = sorted(name for name, unit in units.items() if unit.argument is None)

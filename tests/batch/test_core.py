@@ -257,7 +257,7 @@ def test_a_record_is_written_as_dumps_json_writes_it():
 
 def test_the_batch_package_imports_no_optional_library():
     code = (
-        "import sys, formatbook_core.batch, formatbook_core.batch.ray_data, formatbook_core.cli_batch\n"
+        "import sys, formatbook_core.batch, formatbook_core.batch.ray_data, formatbook_core.cli.batch\n"
         "print(sorted(m for m in ('ray', 'pyarrow', 'pandas', 'datasets') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -9,10 +9,10 @@ import json
 from decimal import Decimal
 
 from formatbook_core import Repair, Span
+from formatbook_core import edits as _edits
 from formatbook_core.data_schema import SchemaRepair, plan
 
 from ..values import source_spans
-from . import edits as _edits
 from .state import Healing
 
 
