@@ -495,7 +495,7 @@ def _parse_count(tokens: list[Any], line: str, registry: Any) -> Count:
         from .kinds import example_of  # noqa: PLC0415
 
         if not rest or (
-            not rest[0].quoted and rest[0].text.lower() in ("in",) or rest[0].text.lower().startswith("per=")
+            (not rest[0].quoted and rest[0].text.lower() in ("in",)) or rest[0].text.lower().startswith("per=")
         ):
             raise ExpectationError(
                 f"{line!r}: {unit.name.upper()} needs a {unit.argument}: e.g. {example_of(unit)}", line
