@@ -7,8 +7,11 @@ runs them in order. What a "healing in progress" holds is each format's own busi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from .results import Analysis, Healed
 
 
 class Step(NamedTuple):
@@ -25,3 +28,24 @@ def run_plan(plan: Iterable[Step], healing: Any) -> None:
     for _, run, when in plan:
         if when is None or when(healing):
             run(healing)
+
+
+class Heal(Protocol):
+    """The signature of every format's ``heal/`` entry point (its package's ``heal``).
+
+    ``text`` is the payload to repair; ``schema`` the format's loaded schema (or ``None``);
+    ``options`` the format's validated keyword options, ``max_size`` and ``max_depth``
+    included (read them with :func:`formatbook_core.limits.limits_from`); ``analysis``:
+    the pipeline's analysis of ``text``, when there is one (else the entry point makes
+    its own). Returns the ``Healed`` reply or raises ``HealError``. A format's ``heal``
+    and ``heal_analyzed`` both call it this way, so the two cannot drift apart.
+    """
+
+    def __call__(
+        self,
+        text: str,
+        schema: Any = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        analysis: Analysis | None = None,
+    ) -> Healed: ...
