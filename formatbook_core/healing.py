@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from .results import Repair, Span
+
 if TYPE_CHECKING:
     from .results import Analysis, Healed
 
@@ -28,6 +30,26 @@ def run_plan(plan: Iterable[Step], healing: Any) -> None:
     for _, run, when in plan:
         if when is None or when(healing):
             run(healing)
+
+
+class HealState:
+    """What every format's healing in progress holds: the text and the repairs so far.
+
+    A format's state class (a dataclass, or one with its own ``__init__``) subclasses it
+    and sets ``text`` (the text being repaired: as received, or as edited so far where a
+    format edits in place) and ``repairs``; everything else (set-aside entries, limits,
+    offset maps, the output being written) differs too much from format to format to be
+    shared. A format whose spans need tracing back overrides :meth:`repair`.
+    """
+
+    __slots__ = ()  # a subclass with slots keeps them
+
+    text: str
+    repairs: list[Repair]
+
+    def repair(self, kind: str, message: str, start: int, end: int) -> None:
+        """List a repair whose span ``start:end`` indexes the text as received."""
+        self.repairs.append(Repair(kind, message, Span(start, end)))
 
 
 class Heal(Protocol):
