@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from formatbook_core import Analysis, Healed, HealError, Repair, Violation
+from formatbook_core.healing import HealState
 from formatbook_core.reply import Reply
 
 from . import recover, refuse, write
@@ -40,7 +41,7 @@ PLAN = (
 MAX_HEAL_ERRORS = 10_000
 
 
-class State:
+class State(HealState):
     """What the steps share: the text, its parse, the repairs so far and the output."""
 
     def __init__(self, text: str, parsed: Any):
