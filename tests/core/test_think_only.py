@@ -13,22 +13,13 @@ from formatbook_core.fuzzing.properties import Target, check_heal, guard_agrees,
 from formatbook_core.locating import no_payload, outside_think
 from formatbook_core.registry import list_formats
 from formatbook_core.results import Span
+from tests.contract.facts import declared
 
-# format: (a payload valid as it stands, the violation of a reply that has none)
+# format: (a payload valid as it stands, the violation of a reply that has none), from
+# ``payload`` and ``no_payload_code`` on its contract class (text, whose empty text is
+# valid, declares no code)
 PAYLOADS = {
-    "csv": ("a,b\n1,2", "csv.empty"),
-    "yaml": ("a: 1", "yaml.empty"),
-    "xml": ("<a/>", "xml.empty"),
-    "vcard": ("BEGIN:VCARD\nVERSION:4.0\nFN:a\nEND:VCARD", "vcard.empty"),
-    "icalendar": (
-        "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:x\nBEGIN:VEVENT\nUID:1\nDTSTAMP:20240101T000000Z\n"
-        "DTSTART:20240101T000000Z\nEND:VEVENT\nEND:VCALENDAR",
-        "icalendar.empty",
-    ),
-    "html": ("<p>a</p>", "html.no_element"),
-    "markdown": ("# a\n\ntext", "markdown.empty"),
-    # JSON's own rule, unchanged: a think block where the payload would be
-    "json": ('{"a": 1}', "json.think_inside"),
+    fmt: (declared("payload")[fmt], code) for fmt, code in declared("no_payload_code").items() if code is not None
 }
 
 # the payload's text, wholly inside think blocks
@@ -47,7 +38,7 @@ CASES = [pytest.param(fmt, shape, id=f"{fmt}-{shape}") for fmt in PAYLOADS for s
 
 
 def test_every_format_but_text_is_listed():
-    # a new format is added here with its payload and its "no payload" violation
+    # a new format declares its payload and its "no payload" violation on its contract class
     assert {e.format.name for e in list_formats()} == {*PAYLOADS, "text"}
 
 
