@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from formatbook_core import check  # noqa: E402
 from formatbook_core.batch import check_row, check_rows, process_cache  # noqa: E402
 from formatbook_core.batch.cache import cached_expectations  # noqa: E402
-from formatbook_core.results import dumps_json  # noqa: E402
+from formatbook_core.serialising import dumps_json  # noqa: E402
 
 WORDS = (
     "the service stores each order in a relational table and the team checks every reply "

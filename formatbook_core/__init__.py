@@ -12,7 +12,8 @@ from .hookspecs import hookimpl, hookspec
 from .limits import MAX_DEPTH, MAX_SIZE, Limits, limits_from
 from .llm import AskError, ChatModel, ask, ask_async
 from .options import COMMON_OPTIONS, Option
-from .pipeline import check, guidance, heal
+from .pipeline import check, heal
+from .prompting import guidance
 from .registry import ConflictError, UnknownFormatError, get_format, list_formats
 from .results import (
     Analysis,

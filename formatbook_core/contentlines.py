@@ -7,6 +7,11 @@ keep their own grammar of a logical line (names, parameters, groups differ) and 
 this layer:
 
 - :func:`physical_lines` — ``(start, end, break)`` for each physical line;
+- :func:`unfold` — the logical lines (:class:`Logical`: unfolded text and source span);
+- :class:`LineScanner` — the grammar of a content line, fed a piece at a time, with
+  ``groups`` (``group.NAME``, RFC 6350) or without (RFC 5545); it reports a
+  :class:`LineFault` (what went wrong, where), which each plugin words its own way;
+  :func:`split_line` cuts a line the scanner accepted into its parts;
 - :func:`octets` and :func:`fold` — write a logical line back, folded at 75 octets;
 - :func:`split_unescaped` — a value split at a separator no backslash escapes;
 - :func:`unescape_text` — a text value's escapes decoded;
@@ -22,7 +27,9 @@ Everything here is a plain scan, linear in its input.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import re
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeVar
 
 from .locating import FENCE_LINE, think_spans
 from .results import Span
@@ -30,14 +37,19 @@ from .results import Span
 __all__ = [
     "CRLF",
     "FOLD_OCTETS",
+    "LineFault",
+    "LineScanner",
+    "Logical",
     "fold",
     "is_fence_line",
     "outside_think_blocks",
     "octets",
     "physical_lines",
     "raw_backslashes",
+    "split_line",
     "split_unescaped",
     "unescape_text",
+    "unfold",
 ]
 
 CRLF = "\r\n"
@@ -183,3 +195,251 @@ def outside_think_blocks(text: str, lines: list[Line]) -> tuple[list[Line], list
             continue
         kept.append(line)
     return kept, covering
+
+
+@dataclass(frozen=True)
+class Logical:
+    """One logical line: ``text`` unfolded; ``start``/``end`` its span in the source
+    (line break excluded); ``brk`` the break that ends its last physical line (``""`` at
+    the end of the text); ``pieces`` the spans of its physical lines."""
+
+    text: str
+    start: int
+    end: int
+    brk: str
+    pieces: tuple[tuple[int, int], ...]
+
+
+def unfold(text: str, lines: list[tuple[int, int, str]] | None = None) -> list[Logical]:
+    """The logical lines of ``text``: a physical line starting with a space or a tab
+    continues the previous one, its first character dropped (whatever break ended it:
+    whether the breaks are CRLF is the caller's question)."""
+    if lines is None:
+        lines = physical_lines(text)
+    out: list[Logical] = []
+    parts: list[str] = []
+    pieces: list[tuple[int, int]] = []
+    last_brk = ""
+    for start, end, brk in lines:
+        if pieces and start < end and text[start] in " \t":
+            parts.append(text[start + 1 : end])
+            pieces.append((start, end))
+            last_brk = brk
+            continue
+        if pieces:
+            out.append(Logical("".join(parts), pieces[0][0], pieces[-1][1], last_brk, tuple(pieces)))
+        parts = [text[start:end]]
+        pieces = [(start, end)]
+        last_brk = brk
+    if pieces:
+        out.append(Logical("".join(parts), pieces[0][0], pieces[-1][1], last_brk, tuple(pieces)))
+    return out
+
+
+# --- the content-line grammar, fed a piece at a time ------------------------------------
+#
+#     contentline = [group "."] name *(";" param) ":" value CRLF     (group: RFC 6350 only)
+#     name, group = 1*(ALPHA / DIGIT / "-")
+#     param       = param-name "=" param-value *("," param-value)
+#     param-value = *SAFE-CHAR / DQUOTE *QSAFE-CHAR DQUOTE
+#     value       = *VALUE-CHAR          (no control character but HTAB)
+
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+# Runs of characters a part may hold (single character classes: linear). No control
+# character but HTAB anywhere; an unquoted parameter value holds no DQUOTE, ";", ":", ",";
+# a quoted one no DQUOTE.
+_VALUE_RUN = re.compile(r"[^\x00-\x08\x0a-\x1f\x7f]*")
+_SAFE_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f";:,]*')
+_QSAFE_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f"]*')
+
+#: The scanner's states; a line that ends in one but ``VALUE`` is no content line.
+NAME, PARAM_NAME, PARAM_VALUE, UNQUOTED, QUOTED, AFTER_QUOTE, VALUE = (
+    "name",
+    "param_name",
+    "param_value",
+    "unquoted",
+    "quoted",
+    "after_quote",
+    "value",
+)
+
+
+class LineFault(NamedTuple):
+    """Why a line is no content line: ``kind`` says what went wrong, ``column`` where
+    (from the line's start), ``char`` the character found there (``""`` at the end).
+
+    Kinds of a character: ``name_start`` (none of a name where a property name starts),
+    ``name`` (in a property name), ``param_name_start``, ``param_name``, ``param_value``
+    (in an unquoted parameter value), ``quoted`` (a control character in a quoted one),
+    ``after_quote`` (no ``,`` ``;`` ``:`` after a closing quote), ``value`` (a control
+    character in the value). At the end: ``empty``, or ``ends_`` and the state the line
+    ended in (``ends_name``: no ``:`` came; ``ends_quoted``: a quote is not closed)."""
+
+    kind: str
+    column: int
+    char: str = ""
+
+
+class LineScanner:
+    """The content-line grammar as a state machine over one logical line, fed in pieces.
+
+    ``feed(piece)`` returns ``None`` while the line can still be a content line, else a
+    :class:`LineFault` (it stays failed). ``end()`` says whether what was fed is a whole
+    content line. ``value_start`` is the column where the value starts once ``in_value``.
+    ``feed`` costs time in proportion to its piece: runs of plain characters are consumed
+    by one regular expression over a character class."""
+
+    __slots__ = ("state", "column", "token", "groups", "value_start", "error")
+
+    def __init__(self, *, groups: bool = False) -> None:
+        self.state = NAME
+        self.column = 0
+        self.token = 0  # length of the name, group or parameter name being read
+        self.groups = groups  # a group may still come (RFC 6350: "group.NAME")
+        self.value_start = -1
+        self.error: LineFault | None = None
+
+    @property
+    def in_value(self) -> bool:
+        """Whether the scanner is reading the value (the name and parameters are done)."""
+        return self.state is VALUE
+
+    def copy(self) -> LineScanner:
+        clone = type(self).__new__(type(self))
+        clone.state, clone.column, clone.token, clone.groups = self.state, self.column, self.token, self.groups
+        clone.value_start, clone.error = self.value_start, self.error
+        return clone
+
+    def _fail(self, kind: str, column: int, char: str) -> LineFault:
+        self.error = LineFault(kind, column, char)
+        return self.error
+
+    def feed(self, piece: str) -> LineFault | None:
+        if self.error is not None:
+            return self.error
+        i = 0
+        n = len(piece)
+        base = self.column
+        while i < n:
+            state = self.state
+            if state is VALUE:  # the bulk of most lines: one run
+                i = _VALUE_RUN.match(piece, i).end()  # type: ignore[union-attr]
+                if i < n:
+                    return self._fail("value", base + i, piece[i])
+                break
+            ch = piece[i]
+            if state is NAME or state is PARAM_NAME:
+                if ch in _NAME_CHARS:
+                    self.token += 1
+                elif self.token == 0:
+                    return self._fail("name_start" if state is NAME else "param_name_start", base + i, ch)
+                elif state is NAME and ch == "." and self.groups:
+                    self.groups = False
+                    self.token = 0
+                elif state is NAME and ch in ";:":
+                    self._param_or_value(ch, base + i)
+                elif state is PARAM_NAME and ch == "=":
+                    self.state = PARAM_VALUE
+                else:
+                    return self._fail("name" if state is NAME else "param_name", base + i, ch)
+                i += 1
+            elif state is PARAM_VALUE or state is UNQUOTED:
+                if ch == '"' and state is PARAM_VALUE:
+                    self.state = QUOTED
+                    i += 1
+                    continue
+                end = _SAFE_RUN.match(piece, i).end()  # type: ignore[union-attr]
+                if end > i:
+                    self.state = UNQUOTED
+                    i = end
+                    continue
+                fault = self._separator(ch, base + i, "param_value")
+                if fault is not None:
+                    return fault
+                i += 1
+            elif state is QUOTED:
+                i = _QSAFE_RUN.match(piece, i).end()  # type: ignore[union-attr]
+                if i < n:
+                    if piece[i] != '"':
+                        return self._fail("quoted", base + i, piece[i])
+                    self.state = AFTER_QUOTE
+                    i += 1
+            else:  # AFTER_QUOTE
+                fault = self._separator(ch, base + i, "after_quote")
+                if fault is not None:
+                    return fault
+                i += 1
+        self.column = base + n
+        return None
+
+    def _separator(self, ch: str, at: int, kind: str) -> LineFault | None:
+        """After a parameter value: ``,`` another value, ``;`` a parameter, ``:`` the
+        value; anything else is a fault of ``kind``."""
+        if ch == ",":
+            self.state = PARAM_VALUE
+        elif ch in ";:":
+            self._param_or_value(ch, at)
+        else:
+            return self._fail(kind, at, ch)
+        return None
+
+    def _param_or_value(self, ch: str, at: int) -> None:
+        """``;`` starts a parameter, ``:`` the value."""
+        if ch == ";":
+            self.state = PARAM_NAME
+            self.token = 0
+        else:
+            self.state = VALUE
+            self.value_start = at + 1
+
+    def end(self) -> LineFault | None:
+        """``None`` when the line fed is a whole content line, else why not (the scanner
+        may still be fed: the line is not ended by asking)."""
+        if self.error is not None:
+            return self.error
+        if self.state is VALUE:
+            return None
+        return LineFault("empty" if self.column == 0 else "ends_" + self.state, self.column)
+
+
+def split_line(line: str) -> tuple[str | None, str, tuple[tuple[str, tuple[str, ...]], ...], str]:
+    """The parts of a line :class:`LineScanner` accepted: its group (or ``None``), its
+    name and parameter names upper case, its parameters in order (quotes removed) and its
+    value as written (still escaped). The first ``:`` outside quotes ends the parameters."""
+    i = 0
+    n = len(line)
+    while i < n and line[i] not in ".;:":
+        i += 1
+    group = None
+    if line[i] == ".":
+        group = line[:i]
+        start = i + 1
+        i = start
+        while line[i] not in ";:":
+            i += 1
+        name = line[start:i].upper()
+    else:
+        name = line[:i].upper()
+    params: list[tuple[str, tuple[str, ...]]] = []
+    while line[i] == ";":
+        eq = line.index("=", i)
+        pname = line[i + 1 : eq].upper()
+        values: list[str] = []
+        i = eq + 1
+        while True:
+            if i < n and line[i] == '"':
+                close = line.index('"', i + 1)
+                values.append(line[i + 1 : close])
+                i = close + 1
+            else:
+                j = i
+                while line[j] not in ",;:":
+                    j += 1
+                values.append(line[i:j])
+                i = j
+            if line[i] == ",":
+                i += 1
+                continue
+            break
+        params.append((pname, tuple(values)))
+    return group, name, tuple(params), line[i + 1 :]

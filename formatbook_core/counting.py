@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import re
-from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +35,7 @@ from typing import Any
 
 import regex
 
+from .definition import Unit
 from .hookspecs import hookimpl
 from .registry import default_registry
 
@@ -69,44 +69,6 @@ def _require_str(text: Any) -> str:
     if not isinstance(text, str):
         raise TypeError(f"counting needs str, got {type(text).__name__}")
     return text
-
-
-class Unit(ABC):
-    """A counting unit (``EXPECT MAX 3 WORDS``).
-
-    Subclasses set ``name`` (plural, lower case), ``aliases`` and implement :meth:`count`.
-    A derived unit sets ``based_on`` to the name of its base unit and implements
-    :meth:`from_base` instead; it is then computed from the base unit's *total* over all
-    values, never value by value.
-    """
-
-    name: str = ""
-    aliases: tuple[str, ...] = ()
-    based_on: str | None = None
-    description: str = ""
-
-    @abstractmethod
-    def count(self, text: str) -> int:
-        """The number of units in ``text``."""
-
-    def from_base(self, total: int) -> int:
-        """For a derived unit: its count given the base unit's total over all values."""
-        raise TypeError(f"unit {self.name!r} is not derived from another unit")
-
-    def settled_end(self, text: str, start: int = 0) -> int:
-        """The largest index ``i`` found where counting is additive for every continuation.
-
-        For every string ``c``: ``count(text[:i]) + count(text[i:] + c) == count(text + c)``.
-        ``start`` is a search hint: positions before it were examined by an earlier call, so
-        only ``start`` onwards (plus a small bounded look-back) is searched, and the cost is
-        ``O(len(text) - start)``. Returns 0 when no such index is found (0 is always safe).
-        The base class knows no safe index; a unit without one is still counted correctly
-        while streaming, only its settled lower bound stays at 0 until the value ends.
-        """
-        return 0
-
-    def __repr__(self) -> str:
-        return f"<unit {self.name}>"
 
 
 # --- characters --------------------------------------------------------------------------
@@ -464,6 +426,8 @@ class Pages(Unit):
     based_on = "lines"
     description = "standard pages of 44 lines"
 
+    base: Unit  # always set: Lines unless another base is given
+
     def __init__(self, base: Unit | None = None):
         self.base = base if base is not None else Lines()
 
@@ -502,9 +466,8 @@ def _resolve(unit: Unit | str, registry: Any = None) -> Unit:
 
 
 def _base_of(unit: Unit, registry: Any = None) -> Unit:
-    base = getattr(unit, "base", None)
-    if base is not None:
-        return base
+    if unit.base is not None:
+        return unit.base
     return _resolve(unit.based_on, registry)  # type: ignore[arg-type]
 
 

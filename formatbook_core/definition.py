@@ -7,11 +7,19 @@ format can implement only ``is_valid``, ``can_be_valid``, ``heal`` and ``extract
 Every method takes the reply as ``str``, an optional ``schema`` and format-specific keyword
 ``options``. None of them raises on any reply, except ``heal`` (``HealError``) and
 ``extract_scope`` (``ScopeNotFound``).
+
+``Unit`` is the base of counting units (the built-in ones live in :mod:`.counting`). Every
+attribute the core reads from a format or a unit is declared here with its default;
+registration gives a plugin object that lacks one that default, once
+(:func:`give_defaults`), so that the core reads plain attributes and never probes.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from types import FunctionType, MethodType
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from .locating import default_locate
 from .options import Option
@@ -29,7 +37,8 @@ class Checker(Protocol):
     ``scoped`` field reports values settled in that scope (``None``: that scope's values
     settle only at the end). A settled value is one every continuation leaves among
     ``extract_scope``'s values. Without the method (or with ``None``), ``StreamGuard``
-    judges scoped counts at ``finish()`` only.
+    judges scoped counts at ``finish()`` only. (Optional, so not a member of the protocol:
+    ``StreamGuard`` looks for it once per guard.)
     """
 
     def feed(self, chunk: str) -> StreamStatus:
@@ -64,6 +73,26 @@ class FormatDefinition(Protocol):
         """What an ``IN "..."`` counting scope names in this format ("JSON pointer",
         "section name"...), or ``None`` when the format has no scopes."""
 
+    @property
+    def description(self) -> str:
+        """One line for listings (``formatbook formats``)."""
+
+    @property
+    def samples(self) -> tuple[str, ...]:
+        """Valid sample documents (listings, the contract suite, the fuzzer's seeds)."""
+
+    @property
+    def structured(self) -> bool:
+        """True when the format wraps its values in syntax (guidance says counts run on them)."""
+
+    @property
+    def option_specs(self) -> tuple[Option, ...] | None:
+        """The options the format takes; ``None`` takes any option unchecked."""
+
+    @property
+    def whole_reply_locate(self) -> bool:
+        """True when ``locate`` answers with the whole reply, not a payload inside it."""
+
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
         """The reply is in the format and satisfies the schema. Never raises."""
 
@@ -81,6 +110,23 @@ class FormatDefinition(Protocol):
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Checker:
         """An incremental checker; ``strict=False`` follows the grammar ``heal`` accepts."""
+
+    # The optional methods: ``BaseFormat`` defines them, and registration gives a format
+    # that does not subclass it ``BaseFormat``'s (``FORMAT_DEFAULTS``).
+    def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
+        """Parse and validate in one pass: what the check pipeline calls."""
+
+    def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """The values under an ``IN "..."`` scope; raises ``ScopeNotFound`` when absent."""
+
+    def validate_scope(self, scope: str) -> str | None:
+        """Why ``scope`` can never match a reply of this format, or ``None``."""
+
+    def guidance(self, schema: Any = None, **options: Any) -> str:
+        """Prompt instructions asking for this format."""
+
+    def load_schema(self, schema: Any, **options: Any) -> Any:
+        """The schema as the format uses it (called once per ``Expectations``)."""
 
 
 class BaseFormat:
@@ -262,3 +308,114 @@ class RecheckChecker:
         return StreamStatus(
             True, complete=True, values=tuple(self._fmt.extract_values(text, self._schema, **self._options))
         )
+
+
+class Unit(ABC):
+    """A counting unit (``EXPECT MAX 3 WORDS``); the built-in ones are in :mod:`.counting`.
+
+    Subclasses set ``name`` (plural, lower case), ``aliases`` and implement :meth:`count`.
+    A derived unit sets ``based_on`` to the name of its base unit and implements
+    :meth:`from_base` instead; it is then computed from the base unit's *total* over all
+    values, never value by value. The other attributes are read by the core when set.
+    """
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    based_on: str | None = None
+    #: the base unit itself, for a derived unit built outside the registry (else looked up)
+    base: Unit | None = None
+    description: str = ""
+    #: ``"values"``: counted in a format's values; ``"text"``: markup counted in the checked
+    #: text (bullets), which cannot be scoped
+    reads: Literal["values", "text"] = "values"
+    #: what the unit means, added to the guidance of a count of it
+    hint: str = ""
+    #: the noun of the argument the unit takes (``"separator"``), or ``None``; such a unit
+    #: defines ``with_argument(value)``, giving the bound unit
+    argument: str | None = None
+    #: how a count of an argument-taking unit is written, for error messages
+    example: str | None = None
+    #: True for the quoted-literal unit (``EXPECT MAX 0 ","``)
+    literal: bool = False
+    #: ``spelled(argument) -> str``: how a count's label writes the bound argument
+    spelled: Callable[[str], str] | None = None
+    #: ``find(text) -> [(start, end), ...]``: where the units are, shown in a violation
+    find: Callable[[str], list[tuple[int, int]]] | None = None
+
+    @abstractmethod
+    def count(self, text: str) -> int:
+        """The number of units in ``text``."""
+
+    def from_base(self, total: int) -> int:
+        """For a derived unit: its count given the base unit's total over all values."""
+        raise TypeError(f"unit {self.name!r} is not derived from another unit")
+
+    def settled_end(self, text: str, start: int = 0) -> int:
+        """The largest index ``i`` found where counting is additive for every continuation.
+
+        For every string ``c``: ``count(text[:i]) + count(text[i:] + c) == count(text + c)``.
+        ``start`` is a search hint: positions before it were examined by an earlier call, so
+        only ``start`` onwards (plus a small bounded look-back) is searched, and the cost is
+        ``O(len(text) - start)``. Returns 0 when no such index is found (0 is always safe).
+        The base class knows no safe index; a unit without one is still counted correctly
+        while streaming, only its settled lower bound stays at 0 until the value ends.
+        """
+        return 0
+
+    def __repr__(self) -> str:
+        return f"<unit {self.name}>"
+
+
+#: What the core reads from a registered format besides the four Promptbook methods and
+#: ``locate``/``stream``, with the default a format that does not subclass ``BaseFormat``
+#: gets: ``BaseFormat``'s, except ``option_specs`` (a format that declares nothing takes any
+#: option unchecked). A function is bound to the format as a method.
+FORMAT_DEFAULTS: Mapping[str, Any] = {
+    **{
+        name: vars(BaseFormat)[name]
+        for name in ("aliases", "mime_types", "scope_kind", "description", "samples", "structured")
+    },
+    "option_specs": None,
+    "whole_reply_locate": False,
+    **{
+        name: vars(BaseFormat)[name]
+        for name in ("validate", "parse", "analyze", "extract_scope", "validate_scope", "guidance", "load_schema")
+    },
+}
+
+#: What the core reads from a registered unit besides ``name`` and ``count``: ``Unit``'s
+#: defaults, for a unit that does not subclass it.
+UNIT_DEFAULTS: Mapping[str, Any] = {
+    name: vars(Unit)[name]
+    for name in (
+        "aliases",
+        "based_on",
+        "base",
+        "description",
+        "reads",
+        "hint",
+        "argument",
+        "example",
+        "literal",
+        "spelled",
+        "find",
+    )
+}
+
+
+def give_defaults(obj: Any, defaults: Mapping[str, Any], what: str) -> Any:
+    """Give ``obj`` every declared attribute it lacks, with its default; return ``obj``.
+
+    Called once, where a plugin object enters the core (registration, a parsed
+    instruction), so that every later read is plain attribute access. An object that
+    cannot take an attribute (``__slots__``) is a ``TypeError`` naming what to declare.
+    """
+    for attr, default in defaults.items():
+        if hasattr(obj, attr):
+            continue
+        value = MethodType(default, obj) if isinstance(default, FunctionType) else default
+        try:
+            setattr(obj, attr, value)
+        except (AttributeError, TypeError) as exc:
+            raise TypeError(f"{what} {obj!r} does not declare {attr!r} and cannot be given its default: {exc}") from exc
+    return obj

@@ -14,7 +14,6 @@ one is close, the nearest valid word.
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 from collections.abc import Iterable
@@ -22,7 +21,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .options import declared_options, read_text_value, validate_options
+from .definition import give_defaults
+from .kinds import INSTRUCTION_DEFAULTS, Instruction
+from .options import declared_options, nearest, read_text_value, validate_options
 from .registry import ConflictError, UnknownFormatError, default_registry
 from .results import ExpectationError, FormatbookError
 
@@ -36,6 +37,8 @@ SIGNS = {
 }
 _NUMBER_WORDS = {"none": 0, "zero": 0}
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+#: Options EXPECT text confined to base_dir may not set: each would reach past it.
+_UNCONFINED_OPTIONS = frozenset({"allow_fetch", "base_dir"})
 
 
 @dataclass(frozen=True)
@@ -146,17 +149,24 @@ class Expectations:
         self._validate()
 
     # --- resolved parts --------------------------------------------------------------
-    def _registry(self) -> Any:
+    def active_registry(self) -> Any:
+        """The registry these expectations read formats, units and kinds from: their own
+        ``registry``, else the process-wide one."""
         if self.registry is not None:
             return self.registry
         return default_registry()
+
+    def source_line(self, index: int) -> str | None:
+        """The EXPECT line count ``index`` was parsed from (``-1``: the format's line);
+        ``None`` for expectations built in code."""
+        return self._lines.get(index)
 
     @property
     def fmt(self) -> Any:
         """The format object (``None`` when no format is expected)."""
         if self.format is None:
             return None
-        return self._registry().get(self.format)
+        return self.active_registry().get(self.format)
 
     @property
     def loaded_schema(self) -> Any:
@@ -179,18 +189,22 @@ class Expectations:
         """Parse instructions given as EXPECT text; reject what is no instruction."""
         for index, instruction in enumerate(self.instructions):
             if isinstance(instruction, str):
-                self.instructions[index] = parse_instruction(instruction, registry)
-            elif not all(callable(getattr(instruction, m, None)) for m in ("check", "describe", "guidance", "stream")):
+                instruction = self.instructions[index] = parse_instruction(instruction, registry)
+            elif not isinstance(instruction, Instruction):
                 raise ExpectationError(
                     f"an instruction is EXPECT text or an object with check(), describe(), guidance() and stream(), "
                     f"not {instruction!r}"
                 )
+            try:
+                give_defaults(instruction, INSTRUCTION_DEFAULTS, "instruction")
+            except TypeError as exc:
+                raise ExpectationError(str(exc)) from exc
 
     def unit_of(self, count: Count) -> Any:
         """The unit object that counts ``count`` (with its argument bound)."""
         from .kinds import bind_unit  # noqa: PLC0415 - light, but only for counts
 
-        return bind_unit(self._registry().unit(count.unit), count.arg)
+        return bind_unit(self.active_registry().unit(count.unit), count.arg)
 
     # --- validation ------------------------------------------------------------------
     def _validate(self) -> None:
@@ -209,7 +223,7 @@ class Expectations:
         if fmt is not None and self.options:
             self.options = validate_options(fmt, self.options, self._lines.get(-1))
 
-        registry = self._registry()
+        registry = self.active_registry()
         self._validate_instructions(registry)
         bounds: dict[tuple[str, str | None, str | None], dict[str, int]] = {}
         for index, count in enumerate(self.counts):
@@ -218,7 +232,7 @@ class Expectations:
                 raise ExpectationError(f"counts must be Count objects, not {count!r}", line)
             unit = registry.unit(count.unit) if isinstance(count.unit, str) else None
             if unit is None:
-                suggestion = _nearest(str(count.unit).lower(), registry.unit_names())
+                suggestion = nearest(str(count.unit).lower(), registry.unit_names())
                 raise ExpectationError(
                     f"unknown counting unit {count.unit!r}" + _hint(suggestion), line, suggestion and suggestion.upper()
                 )
@@ -230,7 +244,7 @@ class Expectations:
                 raise ExpectationError(f"a count of {count.unit} needs MIN, MAX or EXACTLY", line)
             if count.per not in (None, "value"):
                 raise ExpectationError(f'per={count.per!r}: the only "per" is per=value (each value on its own)', line)
-            if count.scope is not None and getattr(unit, "reads", "values") == "text":
+            if count.scope is not None and unit.reads == "text":
                 raise ExpectationError(
                     f"{unit.name.upper()} counts markup in the whole checked text: it cannot be scoped"
                     f' (IN "{count.scope}")',
@@ -239,10 +253,9 @@ class Expectations:
             if count.scope is not None:
                 if fmt is None:
                     raise ExpectationError(f'a scope (IN "{count.scope}") needs a format that resolves it', line)
-                if getattr(fmt, "scope_kind", None) is None:
+                if fmt.scope_kind is None:
                     raise ExpectationError(f'the {fmt.name} format has no counting scopes (IN "{count.scope}")', line)
-                validate_scope = getattr(fmt, "validate_scope", None)
-                problem = validate_scope(count.scope) if callable(validate_scope) else None
+                problem = fmt.validate_scope(count.scope)
                 if problem:
                     raise ExpectationError(f'IN "{count.scope}" can never match: {problem}', line)
             seen = bounds.setdefault((count.noun, count.scope, count.per), {})
@@ -271,21 +284,24 @@ def _with_unit(count: Count, unit: Any, line: str | None) -> Count:
     if count.arg is not None and not isinstance(count.arg, str):
         raise ExpectationError(f"the argument of a count is a string, not {count.arg!r}", line)
     bind_unit(unit, count.arg, line)  # raises for a missing or unexpected argument
-    spelled = getattr(unit, "spelled", None)
-    label = spelled(count.arg) if callable(spelled) and count.arg is not None else None
+    label = unit.spelled(count.arg) if unit.spelled is not None and count.arg is not None else None
     if unit.name != count.unit or label != count.label:
         return replace(count, unit=unit.name, label=label)
     return count
 
 
 def parse_expectations(
-    text: str | Iterable[str], *, base_dir: str | Path | None = None, registry: Any = None
+    text: str | Iterable[str], *, base_dir: str | Path | None = None, registry: Any = None, confine: bool = False
 ) -> Expectations:
     """Read EXPECT lines (a string or an iterable of lines) into ``Expectations``.
 
     Blank lines and lines starting with ``#`` are ignored; the word ``EXPECT`` may be left
     out (the CLI's ``-e "MAX 3 WORDS"``). A schema file is resolved against ``base_dir``
-    (default: the current directory) and must exist; a URL is kept as given.
+    (default: the current directory) and must exist; a URL is kept as given. An EXPECT
+    line may name any file the process can read: for EXPECT text from untrusted data, set
+    ``confine`` — then a schema is a file inside ``base_dir`` (a relative path without
+    ``..`` or ``~``, not leading out through a symbolic link), and URLs and the options
+    ``allow_fetch`` and ``base_dir`` are refused.
     """
     lines = text.splitlines() if isinstance(text, str) else list(text)
     base = Path(base_dir) if base_dir is not None else Path.cwd()
@@ -341,9 +357,16 @@ def parse_expectations(
                 key, _, value = word.partition("=")
                 if not key:
                     raise ExpectationError(f"an option needs a name: {word!r} in {raw.strip()!r}", raw.strip())
+                if confine and key in _UNCONFINED_OPTIONS:
+                    raise ExpectationError(
+                        f"{raw.strip()!r}: the option {key!r} is refused in EXPECT text confined to base_dir",
+                        raw.strip(),
+                    )
                 options[key] = _unescape(value)
             elif schema is None:
-                schema = _resolve_schema(word, base, raw.strip())
+                schema = (
+                    _confined_schema(word, base, raw.strip()) if confine else _resolve_schema(word, base, raw.strip())
+                )
             else:
                 raise ExpectationError(
                     f"{raw.strip()!r} names two schemas ({schema} and {word}); options are written key=value",
@@ -459,16 +482,16 @@ def _parse_count(tokens: list[Any], line: str, registry: Any) -> Count:
                 f"{line!r}: no plugin counts quoted literals ({unit_word!r}); is formatbook_instructions installed?",
                 line,
             )
-        suggestion = _nearest(unit_word.lower(), registry.unit_names())
+        suggestion = nearest(unit_word.lower(), registry.unit_names())
         hint = _hint(suggestion)
         if not suggestion and not any(c.isalnum() for c in unit_word):
             hint = f' (a literal is written in quotes: {words[0].upper()} {words[1]} "{unit_word}")'
         raise ExpectationError(f"{line!r}: unknown unit {unit_word!r}" + hint, line, suggestion and suggestion.upper())
     rest = tokens[2 + used :]
     arg = None
-    if getattr(unit, "literal", False):
+    if unit.literal:
         arg = tokens[2].text
-    elif getattr(unit, "argument", None) is not None:
+    elif unit.argument is not None:
         from .kinds import example_of  # noqa: PLC0415
 
         if not rest or (
@@ -503,7 +526,7 @@ def _unit_at(tokens: list[Any], index: int, registry: Any) -> tuple[Any, int]:
     naming a registered unit (``CAPITAL WORDS``, ``PARAGRAPHS SEPARATED BY``)."""
     if tokens[index].quoted:
         for unit in registry.units().values():
-            if getattr(unit, "literal", False):
+            if unit.literal:
                 return unit, 1
         return None, 1
     words: list[str] = []
@@ -523,7 +546,7 @@ def _nearest_start(words: list[str], choices: Iterable[str]) -> str | None:
     choices = list(choices)
     for size in (3, 2, 1):
         if len(words) >= size:
-            found = _nearest(" ".join(words[:size]).lower(), choices)
+            found = nearest(" ".join(words[:size]).lower(), choices)
             if found:
                 return found
     return None
@@ -556,6 +579,28 @@ def _resolve_schema(word: str, base: Path, line: str) -> Any:
     return path
 
 
+def _confined_schema(word: str, base: Path, line: str) -> Path:
+    """The schema file ``word`` names inside ``base`` (``confine``): a relative path, no
+    ``..``, no ``~``, no URL, and inside ``base`` once symbolic links are followed."""
+    path = Path(word)
+    if _URL.match(word) or word.startswith("~") or path.is_absolute() or ".." in path.parts:
+        raise ExpectationError(
+            f"{line!r}: the schema {word!r} is not a relative path inside base_dir without '..', "
+            "as EXPECT text confined to base_dir must name it",
+            line,
+        )
+    try:
+        root = base.resolve()
+        target = (root / path).resolve()
+    except (OSError, ValueError, RuntimeError) as exc:  # a NUL byte, a loop of symbolic links
+        raise ExpectationError(f"{line!r}: the schema file {word!r} cannot be looked up: {exc}", line) from None
+    if not target.is_relative_to(root):
+        raise ExpectationError(f"{line!r}: the schema file {word!r} leads out of base_dir (a symbolic link)", line)
+    if not target.is_file():
+        raise ExpectationError(f"{line!r}: schema file {word!r} not found (looked in {(root / path).parent})", line)
+    return target
+
+
 def _unescape(value: str) -> str:
     """Escapes such as ``\\t`` are what a user types for a tab delimiter."""
     if "\\" in value:
@@ -572,11 +617,6 @@ def _undeclared(registry: Any, name: str) -> bool:
         return declared_options(registry.get(name)) is None
     except FormatbookError:
         return False  # an unknown or conflicting name is reported when Expectations are built
-
-
-def _nearest(word: str, choices: Iterable[str]) -> str | None:
-    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return match[0] if match else None
 
 
 def _hint(suggestion: str | None) -> str:

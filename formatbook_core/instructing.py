@@ -1,7 +1,7 @@
 """Instructions in the check pipeline: each judges the checked text, and a count that
 passed its MAX says where the extra units are.
 
-What an instruction judges is ``CheckResult.text``: without a format the reply (a
+What an instruction judges is the checked text (``CheckResult.text``): without a format the reply (a
 ``<think>`` block opening it set aside), with one the located payload (healed if need be).
 Violation spans are moved to offsets into the reply; when the text was healed they are
 dropped (an offset into healed text is no offset into the reply).
@@ -14,14 +14,14 @@ from dataclasses import replace
 from typing import Any
 
 from .kinds import line_col
-from .results import CheckResult, Span, Violation
+from .results import Span, Violation
 
 #: positions listed in a count's violation; the rest are "…"
 SHOWN = 5
 
 
-def judge(exp: Any, result: CheckResult, offset: int | None, values: Callable[[], list[str]] | None = None) -> None:
-    """Add the violations of ``exp.instructions`` on ``result.text`` to ``result``.
+def judge(exp: Any, text: str, offset: int | None, values: Callable[[], list[str]] | None = None) -> list[Violation]:
+    """The violations of ``exp.instructions`` on the checked ``text``, spans moved into the reply.
 
     ``values`` (with a format) gives the payload's decoded values. An instruction whose
     ``also_values`` is ``"nowhere"`` (CASE, NOT CONTAINS) is judged on them too: a value
@@ -29,12 +29,12 @@ def judge(exp: Any, result: CheckResult, offset: int | None, values: Callable[[]
     a forbidden word. ``"somewhere"`` (CONTAINS) passes when the values hold what the text
     spells with escapes.
     """
-    text = result.text or ""
+    violations: list[Violation] = []
     decoded: str | None = None
     for instruction in exp.instructions:
         try:
             found = _check(instruction, text)
-            mode = getattr(instruction, "also_values", None)
+            mode = instruction.also_values
             if values is not None and mode in ("nowhere", "somewhere") and (not found) == (mode == "nowhere"):
                 if decoded is None:
                     decoded = "\n".join(values())
@@ -55,8 +55,8 @@ def judge(exp: Any, result: CheckResult, offset: int | None, values: Callable[[]
         for violation in found:
             if violation.span is not None:
                 violation = violation.shift(offset) if offset is not None else replace(violation, span=None)
-            result.violations.append(violation)
-            result.ok = False
+            violations.append(violation)
+    return violations
 
 
 def _check(instruction: Any, text: str) -> list[Violation]:
@@ -72,7 +72,7 @@ def where_counted(
     """``violation`` (a count over its MAX) with where the units are, when the unit can
     find them (``find(text) -> [(start, end), ...]``): ``line 2 col 14, line 5 col 3, …``
     in the checked ``text`` (no format), else the values that hold them."""
-    find = getattr(unit, "find", None)
+    find = unit.find
     if not callable(find):
         return violation
     try:

@@ -12,7 +12,8 @@ small protocols:
 * :class:`Instruction` — one parsed line: ``describe()`` (the line as EXPECT writes it),
   ``check(text)`` (the violations of the checked text), ``guidance()`` (the line as a
   request to a model) and ``stream()`` (a :class:`InstructionStream`, or ``None`` when
-  only the whole reply can tell).
+  only the whole reply can tell); optionally ``also_values`` (see
+  :data:`INSTRUCTION_DEFAULTS`).
 * :class:`InstructionStream` — ``feed(chunk)`` answers a falsy ``StreamStatus`` (with
   ``reason`` and ``position``, an offset into the text fed so far) once no continuation
   can pass ``check``; it must never turn falsy on a text ``check`` accepts, and its work
@@ -30,6 +31,7 @@ Units that take an argument (``PARAGRAPHS SEPARATED BY "***"``, and the quoted l
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -41,6 +43,7 @@ __all__ = [
     "ExpectationKind",
     "Instruction",
     "InstructionStream",
+    "INSTRUCTION_DEFAULTS",
     "bind_unit",
     "line_col",
     "quote",
@@ -135,6 +138,14 @@ class Instruction(Protocol):
         ...
 
 
+#: What the core reads from an instruction besides its four methods, with the default an
+#: instruction that does not set it is given when ``Expectations`` takes it in:
+#: ``also_values`` is ``"nowhere"`` when what the instruction forbids must not hide in a
+#: format's decoded values either (CASE, NOT CONTAINS), ``"somewhere"`` when what it asks
+#: for may be found there (CONTAINS), ``None`` when it judges the text only.
+INSTRUCTION_DEFAULTS: Mapping[str, Any] = {"also_values": None}
+
+
 @runtime_checkable
 class ExpectationKind(Protocol):
     """A kind of instruction, registered through ``register_expectation_kinds``."""
@@ -154,7 +165,7 @@ def bind_unit(unit: Any, argument: str | None, line: str | None = None) -> Any:
     """``unit`` with its argument bound (``PARAGRAPHS SEPARATED BY "***"``), or ``unit``
     itself for a unit without one; an argument missing or given to a unit that takes none
     is an ``ExpectationError``."""
-    takes = getattr(unit, "argument", None)
+    takes = unit.argument
     if takes is None:
         if argument is not None:
             raise ExpectationError(f"the unit {unit.name.upper()} takes no argument (got {argument!r})", line)
@@ -166,7 +177,7 @@ def bind_unit(unit: Any, argument: str | None, line: str | None = None) -> Any:
 
 def example_of(unit: Any) -> str:
     """How an argument-taking unit is written, for error messages."""
-    example = getattr(unit, "example", None)
+    example = unit.example
     if example:
         return str(example)
     return f'EXPECT MAX 3 {unit.name.upper()} "..."'

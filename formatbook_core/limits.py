@@ -15,6 +15,9 @@ from typing import Any, NamedTuple
 MAX_SIZE = 16 * 1024 * 1024
 #: Containers (objects, lists, elements, sections) nested deeper than this are refused.
 MAX_DEPTH = 1000
+#: A schema or contract file named in an EXPECT line holding more bytes than this is
+#: refused before it is read (the same 16 MiB as a reply; :mod:`formatbook_core.schema_files`).
+MAX_SCHEMA_FILE_SIZE = 16 * 1024 * 1024
 
 
 class Limits(NamedTuple):

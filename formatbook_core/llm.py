@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from .expectations import Expectations, as_expectations
@@ -221,9 +222,8 @@ class _Session:
 
     def outcome(self) -> CheckResult:
         last = self.attempts[-1].result
-        if last.ok:
-            last.attempts = self.attempts
-            return last
+        if last.ok:  # the verdict returned carries every attempt (the last one's own has none)
+            return replace(last, attempts=self.attempts)
         error = AskError("", self.attempts)
         best = error.best_index or 0
         problems = self.attempts[best].result.violations

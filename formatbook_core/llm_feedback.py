@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from .expectations import Count, Expectations
-from .pipeline import count_guidance, field_name, guidance
+from .prompting import count_guidance, field_name, guidance
 from .results import Attempt, Violation
 
 #: At most this many problems are listed in a correction: the first ones matter most.
@@ -79,7 +79,8 @@ def where_words(v: Violation, reply: str, expectations: Expectations) -> str:
 
 
 def _path_words(path: tuple[str | int, ...], expectations: Expectations) -> str:
-    kind = getattr(expectations.fmt, "scope_kind", None) or ""
+    fmt = expectations.fmt
+    kind = (fmt.scope_kind if fmt is not None else None) or ""
     if kind == "JSON pointer" or any(isinstance(p, int) for p in path):
         return f"field {_quoted(field_name(path))}"
     if kind.endswith(" name"):  # "section name" -> section "Reasoning"
@@ -184,8 +185,8 @@ def _count_fix(code: str, count: Count | None, expectations: Expectations) -> st
 
 
 def _format_name(expectations: Expectations) -> str:
-    name = getattr(expectations.fmt, "name", None)
-    return name.upper() if isinstance(name, str) else "the expected format"
+    fmt = expectations.fmt
+    return fmt.name.upper() if fmt is not None else "the expected format"
 
 
 def _type_words(expected: Any) -> str:

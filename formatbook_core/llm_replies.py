@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .pipeline import check
@@ -153,8 +153,7 @@ class _Reader:
             f"the reply was stopped after {len(text):,} characters: {reason}",
             span=Span(position, position) if position is not None else None,
         )
-        result.violations.insert(0, stopped)
-        result.ok = False
+        result = replace(result, ok=False, violations=[stopped, *result.violations])
         return Received(text, result, True, reason, position, self.usage)
 
 

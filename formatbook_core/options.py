@@ -62,8 +62,8 @@ class Option:
         if converted is _INVALID:
             raise ValueError(f"option {self.name} expects {self.describe_type()}, not {value!r}")
         if self.choices and converted not in self.choices:
-            nearest = _nearest(str(converted), [str(c) for c in self.choices])
-            hint = f" (did you mean {nearest}?)" if nearest else ""
+            nearest_choice = nearest(str(converted), [str(c) for c in self.choices], cutoff=0.5)
+            hint = f" (did you mean {nearest_choice}?)" if nearest_choice else ""
             raise ValueError(f"option {self.name} expects {self.describe_type()}, not {value!r}{hint}")
         if self.check is not None:
             problem = self.check(converted)
@@ -85,7 +85,7 @@ COMMON_OPTIONS: tuple[Option, ...] = (
 
 def declared_options(fmt: Any) -> dict[str, Option] | None:
     """Every option ``fmt`` takes by name, or ``None`` when it declares none (takes any)."""
-    specs = getattr(fmt, "option_specs", None)
+    specs = fmt.option_specs
     if specs is None:
         return None
     return {option.name: option for option in (*COMMON_OPTIONS, *specs)}
@@ -98,7 +98,7 @@ def validate_options(fmt: Any, options: Mapping[str, Any], line: str | None = No
     value of the wrong type (naming the type expected).
     """
     declared = declared_options(fmt)
-    name = getattr(fmt, "name", "this format").upper()
+    name = fmt.name.upper()
     out: dict[str, Any] = {}
     for key, value in options.items():
         if not isinstance(key, str) or not key:
@@ -108,10 +108,10 @@ def validate_options(fmt: Any, options: Mapping[str, Any], line: str | None = No
             continue
         option = declared.get(key)
         if option is None:
-            nearest = _nearest(key, declared)
-            hint = f" (did you mean {nearest}?)" if nearest else ""
+            near = nearest(key, declared, cutoff=0.5)
+            hint = f" (did you mean {near}?)" if near else ""
             known = ", ".join(sorted(declared))
-            raise ExpectationError(f"{name} has no option {key!r}{hint}; it takes: {known}", line, nearest)
+            raise ExpectationError(f"{name} has no option {key!r}{hint}; it takes: {known}", line, near)
         try:
             out[key] = option.coerce(value)
         except ValueError as exc:
@@ -162,8 +162,10 @@ def _convert(value: Any, types: tuple[builtins.type, ...]) -> Any:
     return _INVALID
 
 
-def _nearest(word: str, choices: Any) -> str | None:
-    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+def nearest(word: str, choices: Any, cutoff: float = 0.6) -> str | None:
+    """The choice closest to ``word`` (a misspelt unit, option or id), or ``None`` when none is
+    at least ``cutoff`` similar: what a "did you mean" suggests."""
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return match[0] if match else None
 
 

@@ -1,5 +1,7 @@
 """The check pipeline: locate → validate → heal → schema → extract → count → compare.
 
+Counting and comparing live in ``tallying``; prompt guidance in ``prompting``.
+
 ``check`` never raises because of the reply: a bad reply is a ``CheckResult`` with
 violations. It raises ``ExpectationError`` only for bad expectations.
 """
@@ -8,12 +10,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .decoding import decode_reply
-from .expectations import Count, Expectations, as_expectations
+from .expectations import Expectations, as_expectations
 from .limits import limits_from
 from .locating import THINK_HEAD, leading_think, outside_spans, outside_think, strip_span, think_spans
 from .results import (
@@ -22,11 +23,11 @@ from .results import (
     Healed,
     HealError,
     Repair,
-    ScopeNotFound,
     SetAside,
     Span,
     Violation,
 )
+from .tallying import plugin_failure, tally
 
 
 @dataclass
@@ -61,33 +62,34 @@ def check(
     fmt = exp.fmt
     if fmt is None:
         plain = _plain_text(reply)
-        result = CheckResult(
-            True, reply, text=plain.text, value=plain.text, repairs=plain.repairs, set_aside=plain.set_aside
-        )
-        return _finish(exp, None, schema, result, plain.span.start)
-
-    chosen, ok = _select(fmt, reply, schema, exp.options)
-    if ok and chosen.analysis is not None:
-        result = CheckResult(
-            True,
+        counts, violations = tally(exp, None, schema, plain.text, plain.text, plain.span.start)
+        return CheckResult(
+            not violations,
             reply,
-            text=chosen.text,
-            value=chosen.analysis.value,
-            format=fmt.name,
-            repairs=chosen.repairs,
-            set_aside=chosen.set_aside,
+            text=plain.text,
+            value=plain.text,
+            repairs=plain.repairs,
+            violations=violations,
+            set_aside=plain.set_aside,
+            counts=counts,
         )
+    chosen, ok = _select(fmt, reply, schema, exp.options)
+    value = chosen.analysis.value if chosen.analysis is not None else None  # what the reply parsed to
+    passed = ok and chosen.analysis is not None
+    violations, counts = chosen.violations, {}
+    if passed:  # counted only on a payload that passed
         as_located = chosen.text == reply[chosen.span.start : chosen.span.end]
-        return _finish(exp, fmt, schema, result, chosen.span.start if as_located else None)
+        counts, violations = tally(exp, fmt, schema, chosen.text, value, chosen.span.start if as_located else None)
     return CheckResult(
-        False,
+        passed and not violations,
         reply,
         text=chosen.text,
-        value=chosen.analysis.value if chosen.analysis is not None else None,  # what the reply parsed to
+        value=value,
         format=fmt.name,
         repairs=chosen.repairs,
-        violations=chosen.violations,
+        violations=violations,
         set_aside=chosen.set_aside,
+        counts=counts,
     )
 
 
@@ -112,22 +114,6 @@ def heal(
     if ok:
         return Healed(chosen.text, tuple(chosen.repairs), tuple(chosen.set_aside))
     raise HealError(f"cannot heal the reply as {fmt.name.upper()}: {chosen.violations[0].message}", chosen.violations)
-
-
-def guidance(expectations: Expectations | str | None = None) -> str:
-    """Prompt instructions that ask for what ``expectations`` describe."""
-    exp = as_expectations(expectations)
-    parts: list[str] = []
-    fmt = exp.fmt
-    if fmt is not None:
-        text = fmt.guidance(exp.loaded_schema, **exp.options)
-        if text:
-            parts.append(text.strip())
-    for count in exp.counts:
-        parts.append(count_guidance(count, fmt))
-    for instruction in exp.instructions:
-        parts.append(instruction.guidance())
-    return "\n".join(parts)
 
 
 # --- pipeline steps ------------------------------------------------------------------
@@ -174,7 +160,7 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
             reply, anywhere=getattr(fmt, "think_anywhere", False)
         )
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
-        return _Candidate(Span(0, len(reply)), reply, violations=[_plugin_failure(fmt, "locate", exc)]), False
+        return _Candidate(Span(0, len(reply)), reply, violations=[plugin_failure(fmt, "locate", exc)]), False
     first: _Candidate | None = None
     thinks: list[Span] | None = None
     cut_short: _Candidate | None = None
@@ -332,11 +318,11 @@ def _evaluate(fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, 
         candidate.violations = [v.shift(span.start) for v in (exc.violations or first.violations)]
         return candidate
     except Exception as exc:
-        candidate.violations = [_plugin_failure(fmt, "heal", exc)] + [v.shift(span.start) for v in first.violations]
+        candidate.violations = [plugin_failure(fmt, "heal", exc)] + [v.shift(span.start) for v in first.violations]
         return candidate
     if not isinstance(healed, Healed):
         wrong = TypeError(f"returned {type(healed).__name__}, not Healed")
-        candidate.violations = [_plugin_failure(fmt, "heal", wrong)] + [v.shift(span.start) for v in first.violations]
+        candidate.violations = [plugin_failure(fmt, "heal", wrong)] + [v.shift(span.start) for v in first.violations]
         return candidate
     candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)
     candidate.set_aside.extend(s.shift(span.start) for s in healed.set_aside)
@@ -353,10 +339,10 @@ def _guarded(fmt: Any, method: str, text: str, schema: Any, options: dict[str, A
     try:
         analysis = getattr(fmt, method)(text, schema, **options)
     except Exception as exc:
-        return Analysis(None, (_plugin_failure(fmt, method, exc),))
+        return Analysis(None, (plugin_failure(fmt, method, exc),))
     if not isinstance(analysis, Analysis):
         wrong = TypeError(f"returned {type(analysis).__name__}, not Analysis")
-        return Analysis(None, (_plugin_failure(fmt, method, wrong),))
+        return Analysis(None, (plugin_failure(fmt, method, wrong),))
     return analysis
 
 
@@ -376,40 +362,6 @@ def _spans(located: Any, length: int) -> list[Span]:
             raise TypeError(f"returned {span!r}, not a Span inside the {length} characters of the reply")
         spans.append(Span(*span))
     return spans
-
-
-def _keys(value: Any) -> list[str]:
-    """The string keys of the mappings in a parsed value (JSON, YAML): decoded, as a key's
-    escapes spell it. Iterative, and each container once: YAML aliases may share one
-    (an alias bomb) or hold themselves."""
-    keys: list[str] = []
-    stack = [value]
-    seen: set[int] = set()
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (dict, list, tuple)):
-            if id(item) in seen:
-                continue
-            seen.add(id(item))
-        if isinstance(item, dict):
-            keys.extend(k for k in item if isinstance(k, str))
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return keys
-
-
-def _strings(values: Any) -> list[str]:
-    if not isinstance(values, (list, tuple)) or not all(isinstance(v, str) for v in values):
-        raise TypeError(f"returned {type(values).__name__} {values!r:.60}, not a list of str")
-    return list(values)
-
-
-def _plugin_failure(fmt: Any, method: str, exc: Exception) -> Violation:
-    return Violation(
-        "plugin.error",
-        f"the {fmt.name} format's {method}() failed: {type(exc).__name__}: {exc}",
-    )
 
 
 def _without_span(v: Violation) -> Violation:
@@ -444,221 +396,3 @@ def _set_aside_surroundings(
             span,
         ),
     )
-
-
-def _finish(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset: int | None = 0) -> CheckResult:
-    """Count what the expectations ask for and compare; then the instructions judge the
-    checked text (``offset``: where it starts in the reply, ``None`` when it was healed)."""
-    if exp.counts:
-        _counts(exp, fmt, schema, result, offset)
-    if exp.instructions:
-        from .instructing import judge  # noqa: PLC0415 - only when instructions are asked for
-
-        values = None
-        if fmt is not None:  # the decoded values: CASE / CONTAINS judge what escapes spell too
-
-            def values() -> list[str]:
-                decoded = _strings(fmt.extract_values(result.text or "", schema, **exp.options))
-                return decoded + _keys(result.value)
-
-        judge(exp, result, offset, values)
-    return result
-
-
-def _counts(exp: Expectations, fmt: Any, schema: Any, result: CheckResult, offset: int | None) -> CheckResult:
-    from .counting import count_values  # noqa: PLC0415 - counting (and regex) only when limits are asked for
-
-    text = result.text or ""
-    values: list[str] | None = None
-    for count in exp.counts:
-        violation: Violation | None = None
-        if count.key in result.counts:
-            amount = result.counts[count.key]
-            violation = compare_count(count, amount)
-        else:
-            try:
-                if fmt is not None and getattr(exp.unit_of(count), "reads", "values") == "text":
-                    scoped = [text] if text.strip() else []  # markup units count the payload
-                elif count.scope is not None:
-                    scoped = _strings(fmt.extract_scope(text, count.scope, schema, **exp.options))
-                elif fmt is None:
-                    scoped = [text] if text.strip() else []
-                else:
-                    if values is None:
-                        values = _strings(fmt.extract_values(text, schema, **exp.options))
-                    scoped = values
-            except ScopeNotFound as exc:
-                result.violations.append(
-                    Violation(
-                        "count.scope_missing",
-                        f'{count.describe()}: the reply has no {getattr(fmt, "scope_kind", "scope")} "{count.scope}" ({exc})',
-                        keyword="scope",
-                        expected=count.scope,
-                    )
-                )
-                result.ok = False
-                continue
-            except Exception as exc:
-                result.violations.append(_plugin_failure(fmt, "extract_values", exc))
-                result.ok = False
-                continue
-            if count.per is not None:  # each value on its own: the first one off its limit
-                violation = None
-                amounts = []
-                unit = exp.unit_of(count)
-                for value in scoped:
-                    each = count_values(unit, [value], registry=exp._registry())
-                    amounts.append(each)
-                    if violation is None:
-                        violation = compare_count(count, each, value)
-                result.counts[count.key] = (
-                    (min(amounts) if count.max is None and count.exactly is None else max(amounts)) if amounts else 0
-                )
-                if violation is not None:
-                    result.violations.append(violation)
-                    result.ok = False
-                continue
-            unit = exp.unit_of(count)
-            amount = count_values(unit, scoped, registry=exp._registry())
-            result.counts[count.key] = amount
-            violation = compare_count(count, amount)
-            if violation is not None and count.upper is not None and amount > count.upper:
-                from .instructing import where_counted  # noqa: PLC0415
-
-                whole = fmt is None or getattr(unit, "reads", "values") == "text"
-                violation = where_counted(violation, unit, scoped, text if whole else None, offset)
-        if violation is not None:
-            result.violations.append(violation)
-            result.ok = False
-    return result
-
-
-def compare_count(count: Count, amount: int, value: str | None = None) -> Violation | None:
-    """The violation of ``count`` by ``amount``, or ``None`` when it holds (``value``: the
-    one value counted, for a ``per="value"`` limit)."""
-    unit = count.noun
-    where = f' in "{count.scope}"' if count.scope is not None else ""
-    if value is not None:
-        shown = value if len(value) <= 40 else value[:39] + "…"
-        where += f" in the value {shown!r}"
-    if count.exactly is not None and amount != count.exactly:
-        return Violation(
-            "count.exactly",
-            f"{amount} {unit}{where}, expected exactly {count.exactly}",
-            keyword="exactly",
-            expected=count.exactly,
-        )
-    if count.max is not None and amount > count.max:
-        return Violation(
-            "count.max",
-            f"{amount} {unit}{where} exceed the maximum of {count.max}",
-            keyword="max",
-            expected=count.max,
-        )
-    if count.min is not None and amount < count.min:
-        return Violation(
-            "count.min",
-            f"{amount} {unit}{where} fall short of the minimum of {count.min}",
-            keyword="min",
-            expected=count.min,
-        )
-    return None
-
-
-def count_guidance(count: Count, fmt: Any) -> str:
-    """One count as an instruction a model acts on: ``Write at most 40 words in the
-    section "Short answer".``, with pages and lines said in characters."""
-    where = f" in {scope_words(count.scope, fmt)}" if count.scope is not None else ""
-    if count.per is not None:
-        where = f" in each value{where}"
-    # counts run on the values a format carries, so say so when there is syntax around them
-    structured = fmt is not None and getattr(fmt, "structured", True)
-    about = " (count only the values, not the syntax)" if structured and not where else ""
-    noun = count.noun
-    if count.arg is not None and count.upper == 0 and not count.lower:
-        return f"Do not use {noun} at all{where}{about}."
-    if count.arg is not None:  # a literal or a unit with an argument: say it as counted
-        noun = f"occurrences of {noun}" if noun.startswith('"') else noun
-        amounts = [count.exactly] if count.exactly is not None else [count.min, count.max]
-        limit = (
-            f"exactly {count.exactly}"
-            if count.exactly is not None
-            else f"between {count.min} and {count.max}"
-            if None not in amounts
-            else f"at most {count.max}"
-            if count.max is not None
-            else f"at least {count.min}"
-        )
-        return f"Use {limit} {noun}{where}{about}."
-    if count.exactly is not None:
-        limit = f"exactly {_amount(count.exactly, noun)}"
-    elif count.min is not None and count.max is not None:
-        limit = f"between {count.min} and {_amount(count.max, noun)}"
-    elif count.max is not None:
-        limit = f"at most {_amount(count.max, noun)}"
-    else:
-        limit = f"at least {_amount(count.min, noun)}"
-    return f"Write {limit}{_hint(count)}{where}{about}.{_unit_words(count)}"
-
-
-def _hint(count: Count) -> str:
-    """What a unit means, in a few words a model acts on (a unit's optional ``hint``)."""
-    from .registry import default_registry  # noqa: PLC0415
-
-    try:
-        hint = getattr(default_registry().unit(count.unit), "hint", "")
-    except Exception:  # a registry that cannot load: the count says enough
-        return ""
-    return f" ({hint})" if isinstance(hint, str) and hint else ""
-
-
-def scope_words(scope: str, fmt: Any) -> str:
-    """An ``IN "..."`` scope in words: a JSON pointer as a field name (``/items/0/title``
-    is ``the field items[0].title``), another scope by its kind (``the section "Reasoning"``)."""
-    kind = getattr(fmt, "scope_kind", None)
-    pointer = scope[1:] if scope.startswith("#") else scope
-    if kind == "JSON pointer" and pointer in ("", "/"):
-        return "the whole value" if pointer == "" else 'the field "" (the empty key)'
-    if kind == "JSON pointer" and pointer.startswith("/"):
-        parts: list[str | int] = []
-        for raw in pointer[1:].split("/"):
-            part = raw.replace("~1", "/").replace("~0", "~")
-            parts.append(int(part) if part.isdigit() and (part == "0" or not part.startswith("0")) else part)
-        return f'the field "{field_name(parts)}"'
-    if isinstance(kind, str) and kind:
-        noun = kind[: -len(" name")] if kind.endswith(" name") else kind
-        return f'the {noun} "{scope}"'
-    return f'"{scope}"'
-
-
-def field_name(path: Sequence[str | int]) -> str:
-    """A path into a parsed value as a model reads a field name: ``address.zip``,
-    ``items[2].sku`` (the top level is ``(the whole value)``)."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(the whole value)"
-
-
-def _unit_words(count: Count) -> str:
-    """Pages and lines in terms a model can aim at (it cannot see a page)."""
-    if count.unit not in ("pages", "lines"):
-        return ""
-    from .counting import LINE_WIDTH, LINES_PER_PAGE  # noqa: PLC0415 - counting (and regex) only when asked
-
-    if count.unit == "lines":
-        return f" A line holds up to {LINE_WIDTH} characters; a longer one counts as several."
-    n = count.upper if count.upper is not None else (count.min or 0)
-    lines = n * LINES_PER_PAGE
-    return (
-        f" A page is {LINES_PER_PAGE} lines of up to {LINE_WIDTH} characters, so {_amount(n, 'pages')} is"
-        f" {lines:,} lines, about {lines * LINE_WIDTH:,} characters or {lines * LINE_WIDTH // 6:,} words."
-    )
-
-
-def _amount(n: int | None, unit: str) -> str:
-    """``1 word``, ``3 words``."""
-    return f"{n} {unit[:-1] if n == 1 and unit.endswith('s') else unit}"

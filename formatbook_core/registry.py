@@ -24,7 +24,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
-from .definition import FormatDefinition
+from .definition import FORMAT_DEFAULTS, UNIT_DEFAULTS, FormatDefinition, give_defaults
 from .results import FormatbookError
 
 ENTRY_POINT_GROUP = "formatbook"
@@ -100,6 +100,11 @@ class Registry:
             raise
         self._collect(plugin, name)
 
+    def load(self) -> None:
+        """Register the core's plugins and the installed ones now (lookups do it on first
+        use, once): for a caller that registers a plugin of its own after them."""
+        self._ensure_loaded()
+
     def _ensure_loaded(self) -> None:
         if self._loaded:
             return
@@ -128,7 +133,8 @@ class Registry:
         """Call one plugin's hooks (not all plugins' again) and index what it registers.
 
         What the hooks register is staged and indexed only once they all returned: a
-        plugin whose hook raises registers nothing and is unregistered again.
+        plugin whose hook raises registers nothing and is unregistered again. A format or
+        unit that lacks a declared optional attribute gets its default here, once.
         """
         formats: list[tuple[Any, str | None, dict[str, Any]]] = []
         units: list[Any] = []
@@ -146,6 +152,10 @@ class Registry:
             self.pm.subset_hook_caller("register_formats", others)(register=register_format)
             self.pm.subset_hook_caller("register_units", others)(register=units.append)
             self.pm.subset_hook_caller("register_expectation_kinds", others)(register=kinds.append)
+            for fmt, _, _ in formats:
+                give_defaults(fmt, FORMAT_DEFAULTS, "format")
+            for unit in units:
+                give_defaults(unit, UNIT_DEFAULTS, "unit")
         except BaseException:
             self.pm.unregister(plugin)
             raise
@@ -156,11 +166,11 @@ class Registry:
                 self._option_aliases.setdefault(id(fmt), []).append(alias)
                 continue
             self._formats.append(entry)
-            for key in (fmt.name, *getattr(fmt, "aliases", ()), *getattr(fmt, "mime_types", ())):
+            for key in (fmt.name, *fmt.aliases, *fmt.mime_types):
                 self._add_key(key, entry)
         for unit in units:
             self._units[unit.name] = unit
-            for key in (unit.name, *getattr(unit, "aliases", ())):
+            for key in (unit.name, *unit.aliases):
                 self._unit_keys[key.lower()] = unit
         for kind in kinds:
             phrase = " ".join(str(kind.phrase).lower().split())
@@ -268,6 +278,26 @@ class BoundFormat:
     aliases = property(lambda self: self._fmt.aliases)
     mime_types = property(lambda self: self._fmt.mime_types)
     scope_kind = property(lambda self: self._fmt.scope_kind)
+    description = property(lambda self: self._fmt.description)
+    samples = property(lambda self: self._fmt.samples)
+    structured = property(lambda self: self._fmt.structured)
+    option_specs = property(lambda self: self._fmt.option_specs)
+    whole_reply_locate = property(lambda self: self._fmt.whole_reply_locate)
+
+    def validate_scope(self, scope: str) -> str | None:
+        return self._fmt.validate_scope(scope)  # takes no options: not bound
+
+    def analyze(self, value: str, schema: Any = None, **options: Any) -> Any:
+        return self.__getattr__("analyze")(value, schema, **options)
+
+    def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        return self.__getattr__("extract_scope")(value, scope, schema, **options)
+
+    def guidance(self, schema: Any = None, **options: Any) -> str:
+        return self.__getattr__("guidance")(schema, **options)
+
+    def load_schema(self, schema: Any, **options: Any) -> Any:
+        return self.__getattr__("load_schema")(schema, **options)
 
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
         return self.__getattr__("is_valid")(value, schema, **options)

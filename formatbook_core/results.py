@@ -6,15 +6,10 @@ located payload is shifted back by the core before a caller sees it.
 
 from __future__ import annotations
 
-import dataclasses
-import datetime
-import enum
-import json
-import json.encoder
-import math
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
+
+from .serialising import fields_json, json_ready
 
 
 class Span(NamedTuple):
@@ -56,7 +51,7 @@ class Violation:
     def shift(self, offset: int) -> Violation:
         if self.span is None or offset == 0:
             return self
-        return _replace(self, span=self.span.shift(offset))
+        return replace(self, span=self.span.shift(offset))
 
 
 @dataclass(frozen=True)
@@ -74,7 +69,7 @@ class Repair:
     def shift(self, offset: int) -> Repair:
         if self.span is None or offset == 0:
             return self
-        return _replace(self, span=self.span.shift(offset))
+        return replace(self, span=self.span.shift(offset))
 
 
 @dataclass(frozen=True)
@@ -89,7 +84,7 @@ class SetAside:
     def shift(self, offset: int) -> SetAside:
         if self.span is None or offset == 0:
             return self
-        return _replace(self, span=self.span.shift(offset))
+        return replace(self, span=self.span.shift(offset))
 
 
 @dataclass(frozen=True)
@@ -122,7 +117,7 @@ class Analysis:
         return not self.violations
 
 
-@dataclass
+@dataclass(frozen=True)
 class Attempt:
     """One round of ``ask``: what was sent, the reply received and its verdict.
 
@@ -159,14 +154,16 @@ class Attempt:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class CheckResult:
     """Everything ``check`` found out about one reply.
 
     ``ok`` is true when the reply meets every expectation (after healing). ``text`` is the
     final payload, ``value`` the parsed value (a pydantic instance when the schema is a
     model). ``counts`` holds only the units the expectations ask for, keyed ``"words"`` or
-    ``'words IN "Short answer"'``.
+    ``'words IN "Short answer"'``. Built once, when everything is known, and frozen: a
+    stage that finds more (``ask`` stopping a stream, its attempts) builds a new one
+    (``dataclasses.replace``).
     """
 
     ok: bool
@@ -205,9 +202,9 @@ class CheckResult:
             "format": self.format,
             "text": self.text,
             "value": json_ready(self.value),
-            "repairs": [_as_dict(r) for r in self.repairs],
-            "violations": [_as_dict(v) for v in self.violations],
-            "set_aside": [_as_dict(s) for s in self.set_aside],
+            "repairs": [fields_json(r) for r in self.repairs],
+            "violations": [fields_json(v) for v in self.violations],
+            "set_aside": [fields_json(s) for s in self.set_aside],
             "counts": dict(self.counts),
         }
         if attempts and self.attempts:
@@ -243,68 +240,24 @@ class StreamStatus:
         return self.ok
 
 
-# --- cheap constructors --------------------------------------------------------------
-# A broken reply's heal can list thousands of repairs and a checker's ``feed`` on a short
-# chunk must cost well under a microsecond; a frozen dataclass's ``__init__`` costs several
-# times what the object needs. Every field of these classes has a class-level default or is
-# set here, so an instance made with ``object.__new__`` and its ``__dict__`` filled is equal
-# in every way to one built by the constructor (checked once at import; if a class ever
-# changes shape, for example to ``__slots__``, the constructors are used instead). Plugins
-# call these and never depend on how the core stores its objects.
-_new = object.__new__
-_tuple_new = tuple.__new__
+# --- constructors for hot paths --------------------------------------------------------
+# A checker's ``feed`` answers on every chunk and a broken reply's heal can list thousands of
+# repairs: plugins build these values through the two functions below and never depend on
+# how the core stores them. Most feeds settle nothing, so their answer is one shared,
+# frozen status.
+_OK = StreamStatus(True)
 
 
-def _repair_fast(kind: str, message: str, start: int, end: int) -> Repair:
-    r = _new(Repair)
-    d = r.__dict__
-    d["kind"] = kind
-    d["message"] = message
-    d["span"] = _tuple_new(Span, (start, end))
-    return r
-
-
-def _repair_slow(kind: str, message: str, start: int, end: int) -> Repair:  # pragma: no cover
+def make_repair(kind: str, message: str, start: int, end: int) -> Repair:
+    """``Repair(kind, message, Span(start, end))``."""
     return Repair(kind, message, Span(start, end))
 
 
-def _status_fast(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
-    s = _new(StreamStatus)
-    d = s.__dict__
-    if values:
-        d["values"] = values
-    if open:
-        d["open"] = open
-    if complete:
-        d["complete"] = True
-    return s
-
-
-def _status_slow(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
-    return StreamStatus(True, complete=complete, values=values, open=open)  # pragma: no cover
-
-
-def _fast_paths_hold() -> bool:
-    try:
-        probe = _repair_fast("k", "m", 1, 2)
-        status = _status_fast(("a",), "b", True)
-    except (AttributeError, TypeError):  # pragma: no cover - a class with __slots__
-        return False
-    return (
-        probe == Repair("k", "m", Span(1, 2))
-        and type(probe.span) is Span
-        and hash(probe) == hash(Repair("k", "m", Span(1, 2)))
-        and status == StreamStatus(True, complete=True, values=("a",), open="b")
-        and _status_fast() == StreamStatus(True)
-    )
-
-
-_FAST = _fast_paths_hold()
-
-#: ``make_repair(kind, message, start, end)`` is ``Repair(kind, message, Span(start, end))``, cheaper.
-make_repair = _repair_fast if _FAST else _repair_slow
-#: ``ok_status(values, open, complete)`` is a truthy ``StreamStatus`` with those fields, cheaper.
-ok_status = _status_fast if _FAST else _status_slow
+def ok_status(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
+    """A truthy ``StreamStatus`` with these fields (the shared one when they are empty)."""
+    if not (values or open or complete):
+        return _OK
+    return StreamStatus(True, complete=complete, values=values, open=open)
 
 
 class FormatbookError(Exception):
@@ -333,243 +286,3 @@ class ExpectationError(FormatbookError, ValueError):
 
 class ScopeNotFound(FormatbookError, LookupError):
     """A counting scope (``IN "..."``) names something the reply does not have."""
-
-
-def _replace(obj: Any, **changes: Any) -> Any:
-    return replace(obj, **changes)
-
-
-def _as_dict(obj: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in obj.__dataclass_fields__:
-        value = getattr(obj, name)
-        if isinstance(value, Span):
-            value = [value.start, value.end]
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[name] = json_ready(value)
-    return out
-
-
-class JSONValue(Protocol):
-    """A value that knows its JSON form: ``to_json()`` returns JSON-ready data (dicts with
-    ``str`` keys, lists, ``str``, ``int``, ``float``, ``bool``, ``None``, or more values
-    that ``json_ready`` converts). ``CheckResult.to_dict()`` serialises such a value
-    through it (Markdown's ``Extracted`` is one)."""
-
-    def to_json(self) -> Any: ...
-
-
-class ExactNumber(float):
-    """A decimal number that no ``float`` holds exactly (``0.10000000000000000000001``).
-
-    It is the nearest ``float`` (so ``json.dumps`` writes a number and the round trip
-    through ``json`` compares equal) and keeps the exact digits in ``text``, which
-    :func:`dumps_json` (the CLI's writer) writes as they are.
-    """
-
-    text: str
-
-    def __new__(cls, value: Decimal) -> ExactNumber:
-        number = super().__new__(cls, float(value))
-        number.text = _decimal_text(value)
-        return number
-
-    def __repr__(self) -> str:
-        return f"ExactNumber({self.text})"
-
-
-# Python refuses to turn an int of more digits than this into text (CVE-2020-10735), so
-# json.dumps cannot write it: a larger integral Decimal is not turned into an int.
-_INT_DIGITS = 4300
-# Values nested deeper than this are written as a note, not followed (a cycle made by a
-# to_json() that returns itself, or a value no JSON reader could take).
-_MAX_JSON_DEPTH = 10_000
-_NON_FINITE = {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN"}
-
-
-def _decimal_text(value: Decimal) -> str:
-    """``value`` in JSON number syntax, exact (``Decimal("1E+2")`` is ``1E+2``)."""
-    text = str(value)
-    return text[:-1] if text.endswith(".") else text
-
-
-def _number(value: float | Decimal) -> Any:
-    """A float or Decimal as plain JSON: exact where JSON can be; never Infinity or NaN."""
-    if isinstance(value, Decimal):
-        if not value.is_finite():
-            return _NON_FINITE["nan" if value.is_nan() else ("-inf" if value.is_signed() else "inf")]
-        if value == value.to_integral_value() and value.adjusted() < _INT_DIGITS:
-            return int(value)
-        nearest = float(value)
-        if not math.isfinite(nearest):  # beyond a float's range: the exact digits, as text
-            return _decimal_text(value)
-        return nearest if Decimal(nearest) == value else ExactNumber(value)
-    if math.isfinite(value):
-        return float(value)
-    return _NON_FINITE[repr(float(value))]
-
-
-_CONTAINER = object()  # what _scalar answers for a value holding other values
-
-
-def _scalar(value: Any) -> Any:
-    """``value`` as plain JSON when it holds no other values, else ``_CONTAINER``."""
-    if value is None or isinstance(value, (bool, ExactNumber)):
-        return value
-    if isinstance(value, str):
-        return str.__str__(value)  # a str subclass (a str Enum) as its plain text
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, (float, Decimal)):
-        return _number(value)
-    if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date
-        return value.isoformat()
-    return _CONTAINER
-
-
-class _Instead(NamedTuple):
-    """What ``_expand`` answers for a value that another value stands for (its JSON form)."""
-
-    value: Any
-
-
-def _expand(value: Any) -> Any:
-    """A value made of other values, as a ``dict`` or a sequence of them; an ``_Instead``
-    holding the value that stands for it; or its ``str()``."""
-    if isinstance(value, dict):
-        return value
-    if isinstance(value, (list, tuple)):
-        return value
-    if isinstance(value, (set, frozenset)):
-        try:
-            return sorted(value)
-        except TypeError:
-            return list(value)
-    if isinstance(value, enum.Enum):
-        return _Instead(value.value)
-    to_json = getattr(value, "to_json", None)
-    if callable(to_json):
-        try:
-            return _Instead(to_json())
-        except Exception:  # a value that cannot convert itself is shown by its str()
-            return str(value)
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        try:
-            return _Instead(dump(mode="json"))
-        except Exception:  # a model that cannot dump itself is shown by its repr
-            return repr(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-    return str(value)
-
-
-def json_ready(value: Any) -> Any:
-    """``value`` as plain JSON data, which ``json.dumps`` writes and ``json.loads`` reads back equal.
-
-    ``None``, ``bool``, ``str`` and ``int`` stay as they are; a finite ``float`` stays; an
-    infinite or NaN one (or ``Decimal``) becomes the string ``"Infinity"``, ``"-Infinity"``
-    or ``"NaN"``, never a bare ``Infinity``. A ``Decimal`` becomes an ``int`` when whole, a
-    ``float`` when one holds it exactly, else an :class:`ExactNumber` (its exact digits kept
-    for :func:`dumps_json`); one beyond a float's range and not a whole number of at most
-    4,300 digits becomes its digits as a string. Dates and times become ISO strings; a value
-    with ``to_json()`` (:class:`JSONValue`) goes through it; a pydantic model through
-    ``model_dump(mode="json")``; a dataclass instance becomes a dict of its fields; tuples
-    and sets become lists (sets sorted when they can be); dict keys become strings. Any other
-    value becomes its ``str()``. Works iteratively: deep values do not exhaust the stack.
-    """
-    return _convert(value)[0]
-
-
-# Deeper than this, the C encoder of json.dumps may run out of stack: dumps_json writes
-# such data itself.
-_C_ENCODER_DEPTH = 200
-_PLAIN = (str, int, bool, type(None))  # exact types that are plain JSON as they are
-_encode_str = json.encoder.encode_basestring  # a str as json.dumps(..., ensure_ascii=False) writes it
-
-
-def _convert(value: Any) -> tuple[Any, bool]:
-    """``json_ready(value)``, and whether ``json.dumps`` cannot write it as it should (it
-    holds an ``ExactNumber`` or is nested deeper than ``_C_ENCODER_DEPTH``)."""
-    holder: list[Any] = [None]
-    special = False
-    stack: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 0)]
-    while stack:
-        item, parent, key, depth = stack.pop()
-        if type(item) in _PLAIN:  # the common case, first
-            parent[key] = item
-            continue
-        kind = type(item)
-        plain = _CONTAINER if kind is dict or kind is list else _scalar(item)
-        if plain is not _CONTAINER:
-            special = special or type(plain) is ExactNumber
-            parent[key] = plain
-            continue
-        if depth > _MAX_JSON_DEPTH:
-            parent[key] = f"(nested deeper than {_MAX_JSON_DEPTH} levels)"
-            continue
-        special = special or depth >= _C_ENCODER_DEPTH
-        expanded = item if kind is dict or kind is list else _expand(item)
-        if isinstance(expanded, str):
-            parent[key] = expanded
-        elif isinstance(expanded, dict):
-            out: dict[str, Any] = {}
-            parent[key] = out
-            for k, v in expanded.items():
-                name = k if type(k) is str else (str.__str__(k) if isinstance(k, str) else str(k))
-                out[name] = v
-                if type(v) not in _PLAIN:
-                    stack.append((v, out, name, depth + 1))
-        elif isinstance(expanded, _Instead):  # to_json(), model_dump(), an Enum's value
-            stack.append((expanded.value, parent, key, depth + 1))
-        else:
-            items = list(expanded)
-            parent[key] = items
-            for i, v in enumerate(items):
-                if type(v) not in _PLAIN:
-                    stack.append((v, items, i, depth + 1))
-    return holder[0], special
-
-
-def dumps_json(data: Any, indent: int | None = None) -> str:
-    """JSON text for ``data`` (as :func:`json_ready` gives it), written as ``json.dumps``
-    writes it, except that an :class:`ExactNumber` keeps its exact digits and that no
-    ``Infinity`` or ``NaN`` is ever written. Works at any depth."""
-    data, special = _convert(data)
-    if not special:
-        return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=indent)
-    parts: list[str] = []
-    item_sep, key_sep = (",", ": ") if indent is not None else (", ", ": ")
-    # the stack holds (value, nesting level) to write, and (raw, text) to write as it is
-    raw = object()
-    stack: list[tuple[Any, Any]] = [(data, 0)]
-    while stack:
-        item, level = stack.pop()
-        if item is raw:
-            parts.append(level)
-            continue
-        if isinstance(item, ExactNumber):
-            parts.append(item.text)
-        elif isinstance(item, dict) and item:
-            pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
-            end = "" if indent is None else "\n" + " " * (indent * level)
-            stack.append((raw, end + "}"))
-            entries = list(item.items())
-            for i in range(len(entries) - 1, -1, -1):
-                k, v = entries[i]
-                stack.append((v, level + 1))
-                lead = ("{" if i == 0 else item_sep) + pad
-                stack.append((raw, lead + _encode_str(k) + key_sep))
-        elif isinstance(item, list) and item:
-            pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
-            end = "" if indent is None else "\n" + " " * (indent * level)
-            stack.append((raw, end + "]"))
-            for i in range(len(item) - 1, -1, -1):
-                stack.append((item[i], level + 1))
-                stack.append((raw, ("[" if i == 0 else item_sep) + pad))
-        elif type(item) is str:
-            parts.append(_encode_str(item))
-        else:
-            parts.append(json.dumps(item, ensure_ascii=False, allow_nan=False))
-    return "".join(parts)

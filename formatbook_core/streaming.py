@@ -327,7 +327,7 @@ class StreamGuard:
         # for the formats that take the whole reply (text; Markdown's plan sets it aside as a
         # repair); the others locate their payload without any think block. A strict guard
         # gives a whole-reply format everything: a think block is a repair, not valid as is.
-        whole = fmt is None or getattr(fmt, "whole_reply_locate", False)
+        whole = fmt is None or fmt.whole_reply_locate
         if whole and strict and fmt is not None:
             self._think: _ThinkSplitter | None = None
         else:
@@ -338,7 +338,7 @@ class StreamGuard:
         self._held: list[str] = []  # unusual white space at the end of what came, not fed yet
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
-        registry = exp._registry()
+        registry = exp.active_registry()
         self._limits: list[_Limit] = []
         scope_key = getattr(self._checker, "scope_key", None)
         for count in exp.counts:
@@ -351,9 +351,9 @@ class StreamGuard:
                 if key is None:
                     continue  # a scope the checker does not keep is settled by finish()
             unit = exp.unit_of(count)
-            if fmt is not None and getattr(unit, "reads", "values") == "text":
+            if fmt is not None and unit.reads == "text":
                 continue  # a markup unit counts the located payload: settled by finish()
-            base = registry.unit(unit.based_on) if getattr(unit, "based_on", None) else unit
+            base = registry.unit(unit.based_on) if unit.based_on else unit
             self._limits.append(_Limit(count, upper, unit, base, key))
         # instructions stream only without a format: then the text the guard feeds on is
         # the text check() judges (with a format, check() judges the located payload,

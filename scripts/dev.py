@@ -4,7 +4,7 @@ run one of formatbook's two everyday jobs in it.
 
     python3 scripts/dev.py examples      # formatbook check examples/replies/
     python3 scripts/dev.py test [ARGS]   # the whole test suite (pytest ARGS)
-    python3 scripts/dev.py lint          # ruff (lint and format check) and mypy; complexity report
+    python3 scripts/dev.py lint          # ruff (lint, complexity, format check) and mypy
     python3 scripts/dev.py fuzz [--minutes N] [--format NAME] [--seed S] [--jobs J]
                                          # property fuzzing of every format; failures saved
                                          # as repros in tests/fuzz/repros/ (tests/fuzz/README.md)
@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
+import tokenize
 import venv
 from pathlib import Path
 
@@ -46,7 +48,9 @@ def ensure_environment() -> None:
 def lint() -> int:
     """The gate CI runs: ruff's rules and formatting on the whole tree, mypy on the core.
 
-    Complexity (mccabe) is reported, not enforced.
+    Complexity (mccabe, C901) is one of ruff's rules, so it is enforced: a function above
+    the limit is split, or carries ``# noqa: C901 - <why it is long on purpose>``. That
+    allow-list is printed, and a line on it without a reason fails the gate.
     """
     steps = [
         ("ruff check", [str(BIN / "ruff"), "check", "."]),
@@ -58,14 +62,38 @@ def lint() -> int:
         print(f"--- {name}", file=sys.stderr, flush=True)
         if subprocess.run(command, cwd=ROOT).returncode != 0:
             failed.append(name)
-    print("--- complexity (reported, not enforced)", file=sys.stderr, flush=True)
-    complexity = [str(BIN / "ruff"), "check", ".", "--select", "C901", "--exit-zero", "--output-format", "concise"]
-    subprocess.run(complexity, cwd=ROOT)
+    print("--- complexity allow-list (# noqa: C901)", file=sys.stderr, flush=True)
+    if not complexity_allow_list():
+        failed.append("complexity allow-list")
     if failed:
         print(f"lint failed: {', '.join(failed)}", file=sys.stderr)
         return 1
     print("lint passed", file=sys.stderr)
     return 0
+
+
+def complexity_allow_list() -> bool:
+    """Print every function ruff's C901 lets through by a ``noqa`` comment, with its
+    reason; False when one gives none."""
+    ok = True
+    noqa = re.compile(r"#\s*noqa:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)(.*)")
+    for path in sorted(ROOT.glob("**/*.py")):
+        relative = path.relative_to(ROOT)
+        if relative.parts[0].startswith("."):
+            continue  # .venv and other tool directories
+        try:
+            with tokenize.open(path) as source:
+                comments = [t for t in tokenize.generate_tokens(source.readline) if t.type == tokenize.COMMENT]
+        except (SyntaxError, tokenize.TokenError, UnicodeDecodeError):
+            continue  # not Python that ruff reads either
+        for comment in comments:
+            found = noqa.match(comment.string)
+            if found is None or "C901" not in found.group(1).replace(" ", "").split(","):
+                continue
+            reason = found.group(2).strip().removeprefix("-").strip()
+            print(f"{relative}:{comment.start[0]}: {reason or 'NO REASON GIVEN'}", file=sys.stderr)
+            ok = ok and bool(reason)
+    return ok
 
 
 def fuzz(args: list[str]) -> int:

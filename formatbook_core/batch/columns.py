@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..results import dumps_json
+from ..serialising import dumps_json
 from .core import check_row
 
 #: the verdict columns, in order, and whether each holds JSON text
@@ -63,9 +63,11 @@ class BatchChecker:
     """Check a batch of rows: a callable class for ``map_batches`` and its kin.
 
     ``expect`` is the EXPECT text for every row; ``expect_field`` names a column holding
-    each row's own EXPECT text (a row whose cell is empty uses ``expect``). The object
-    holds only these settings (plain, picklable); expectations are parsed once per process
-    through :func:`~formatbook_core.batch.cache.cached_expectations`.
+    each row's own EXPECT text (a row whose cell is empty uses ``expect``); with
+    ``confine``, that text may name schema files inside ``base_dir`` only (see
+    :func:`~formatbook_core.parse_expectations`), as it should when the rows are untrusted.
+    The object holds only these settings (plain, picklable); expectations are parsed once
+    per process through :func:`~formatbook_core.batch.cache.cached_expectations`.
 
     Called with a ``pyarrow.Table`` it returns the table with the verdict columns added;
     with a ``pandas.DataFrame``, the frame with them added; with a dict of lists (a
@@ -82,6 +84,7 @@ class BatchChecker:
         base_dir: str | Path | None = None,
         timeout: float | None = None,
         prefix: str = "",
+        confine: bool = False,
     ) -> None:
         if expect is None and expect_field is None:
             raise ValueError("give expect (EXPECT text for every row) or expect_field (a column of EXPECT text)")
@@ -91,6 +94,7 @@ class BatchChecker:
         self.base_dir = str(base_dir) if base_dir is not None else None
         self.timeout = timeout
         self.prefix = prefix
+        self.confine = confine
 
     def records(self, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         """The verdict record of each row (a dict with the reply under ``field``)."""
@@ -102,6 +106,7 @@ class BatchChecker:
                 expect_field=self.expect_field,
                 base_dir=self.base_dir,
                 timeout=self.timeout,
+                confine=self.confine,
             )
             for row in rows
         ]

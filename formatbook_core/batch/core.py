@@ -20,16 +20,18 @@ def check_one(
     *,
     base_dir: str | Path | None = None,
     timeout: float | None = None,
+    confine: bool = False,
 ) -> dict[str, Any]:
     """The verdict record of one reply (see :mod:`formatbook_core.batch.record`).
 
     ``expect`` is ``Expectations`` or EXPECT text (parsed once per process through the
-    cache; schema paths relative to ``base_dir``, default the current folder). Bad
+    cache; schema paths relative to ``base_dir``, default the current folder, and with
+    ``confine`` only files inside it: see :func:`~formatbook_core.parse_expectations`). Bad
     expectations make a record with the violation ``batch.expectations``; a plugin that
     raises, ``batch.crashed``; a check longer than ``timeout`` seconds, ``batch.timeout``.
     """
     try:
-        exp = as_cached(expect, base_dir)
+        exp = as_cached(expect, base_dir, confine=confine)
     except Exception as exc:  # an ExpectationError, or a schema file that cannot be read
         return failure_record(BAD_EXPECTATIONS, f"bad expectations: {exc}")
     try:
@@ -64,10 +66,14 @@ def check_row(
     timeout: float | None = None,
     input_code: str = "input.row",
     where: str = "the row",
+    confine: bool = False,
 ) -> dict[str, Any]:
     """The verdict record of one row: a reply string, or a mapping with the reply under
     ``field`` (and, under ``expect_field`` when the row has it, its own EXPECT text, which
-    replaces ``expect``). A row's ``id`` is copied to the record."""
+    replaces ``expect``). A row's ``id`` is copied to the record. With ``confine``, a
+    row's own EXPECT text is data, not trusted: it may name schema files inside
+    ``base_dir`` only (see :func:`~formatbook_core.parse_expectations`)."""
+    own: str | None = None
     record = VerdictRecord()
     if isinstance(row, dict):
         if "id" in row:
@@ -92,7 +98,7 @@ def check_row(
             reply.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate (JSON's "\\ud800"): reported as bytes that are not UTF-8
             reply = reply.encode("utf-8", "surrogatepass")
-    checked = check_one(reply, expect, base_dir=base_dir, timeout=timeout)
+    checked = check_one(reply, expect, base_dir=base_dir, timeout=timeout, confine=confine and own is not None)
     record.update(checked)
     record.exact = getattr(checked, "exact", True)
     return record
@@ -106,7 +112,10 @@ def check_rows(
     expect_field: str | None = None,
     base_dir: str | Path | None = None,
     timeout: float | None = None,
+    confine: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """:func:`check_row` on each row, lazily, in order, in this process."""
     for row in rows:
-        yield check_row(row, expect, field=field, expect_field=expect_field, base_dir=base_dir, timeout=timeout)
+        yield check_row(
+            row, expect, field=field, expect_field=expect_field, base_dir=base_dir, timeout=timeout, confine=confine
+        )

@@ -33,6 +33,7 @@ def checker_kwargs(
     base_dir: str | Path | None = None,
     timeout: float | None = None,
     prefix: str = "",
+    confine: bool = False,
 ) -> dict[str, Any]:
     """``fn_constructor_kwargs`` for ``map_batches(BatchChecker, ...)`` (checked now, not on the cluster)."""
     kwargs: dict[str, Any] = {
@@ -42,6 +43,7 @@ def checker_kwargs(
         "base_dir": str(base_dir) if base_dir is not None else None,
         "timeout": timeout,
         "prefix": prefix,
+        "confine": confine,
     }
     BatchChecker(**kwargs)  # a mistake is raised here, not in a remote actor
     return kwargs
@@ -58,18 +60,26 @@ def check_dataset(
     prefix: str = "",
     actors: int = 1,
     batch_size: int = 256,
+    confine: bool = False,
 ) -> Any:
     """``dataset`` (a ``ray.data.Dataset``) with the verdict columns added, lazily.
 
     ``expect`` is the EXPECT text of every row; ``expect_field`` a column of each row's own
-    (a row without it uses ``expect``). ``actors`` actors of one CPU each check the batches.
+    (a row without it uses ``expect``; ``confine`` keeps its schema files inside
+    ``base_dir``). ``actors`` actors of one CPU each check the batches.
     """
     from ray.data import ActorPoolStrategy  # noqa: PLC0415 - Ray is an optional, heavy dependency
 
     return dataset.map_batches(
         BatchChecker,
         fn_constructor_kwargs=checker_kwargs(
-            expect, field=field, expect_field=expect_field, base_dir=base_dir, timeout=timeout, prefix=prefix
+            expect,
+            field=field,
+            expect_field=expect_field,
+            base_dir=base_dir,
+            timeout=timeout,
+            prefix=prefix,
+            confine=confine,
         ),
         batch_format="pyarrow",
         batch_size=batch_size,

@@ -13,7 +13,8 @@ from dataclasses import fields
 from typing import Any
 
 from ..expectations import Count, Expectations
-from ..results import CheckResult, Violation, _as_dict, _convert, dumps_json
+from ..results import CheckResult, Violation
+from ..serialising import dumps_json, fields_json, prepare_json
 
 #: violation codes of the batch layer itself
 CRASHED = "batch.crashed"
@@ -24,7 +25,7 @@ BAD_INPUT = "input.jsonl"
 
 class VerdictRecord(dict[str, Any]):
     """A verdict record (a plain ``dict``) that knows whether ``json.dumps`` writes it as
-    :func:`~formatbook_core.results.dumps_json` would: ``exact`` is true when it holds an
+    :func:`~formatbook_core.serialising.dumps_json` would: ``exact`` is true when it holds an
     ``ExactNumber`` (or data nested deeper than the C encoder goes)."""
 
     exact: bool = True
@@ -39,7 +40,7 @@ def verdict_record(result: CheckResult, expectations: Expectations | None = None
 
     def ready(value: Any) -> Any:
         nonlocal special
-        data, odd = _convert(value)
+        data, odd = prepare_json(value)
         special = special or odd
         return data
 
@@ -49,9 +50,9 @@ def verdict_record(result: CheckResult, expectations: Expectations | None = None
         format=result.format,
         text=result.text,
         value=ready(result.value),
-        repairs=[ready(_as_dict(r)) for r in result.repairs],
-        violations=[ready(_as_dict(v)) for v in result.violations],
-        set_aside=[ready(_as_dict(a)) for a in result.set_aside],
+        repairs=[ready(fields_json(r)) for r in result.repairs],
+        violations=[ready(fields_json(v)) for v in result.violations],
+        set_aside=[ready(fields_json(a)) for a in result.set_aside],
         counts=dict(result.counts),
         expectations=expectation_results(result, expectations) if expectations is not None else [],
     )
@@ -67,7 +68,7 @@ _NOT_RECORDED = {"reply", "attempts"}  # the reply is the caller's; attempts bel
 
 def record_json(record: dict[str, Any], exact: bool = True) -> str:
     """One line of JSON for a record: ``json.dumps`` (C speed) unless ``exact`` says the
-    record needs :func:`~formatbook_core.results.dumps_json`."""
+    record needs :func:`~formatbook_core.serialising.dumps_json`."""
     if exact:
         return dumps_json(record)
     return json.dumps(record, ensure_ascii=False, allow_nan=False)
@@ -83,11 +84,11 @@ def expectation_results(result: CheckResult, exp: Expectations) -> list[dict[str
     out: list[dict[str, Any]] = []
     counted = [v for v in result.violations if v.code.startswith("count.")]
     if exp.format is not None:
-        line = exp._lines.get(-1) or f"EXPECT {exp.format.upper()}"
+        line = exp.source_line(-1) or f"EXPECT {exp.format.upper()}"
         own = [v for v in result.violations if not v.code.startswith("count.")]
         out.append({"expect": line, "ok": not own, "violations": [v.code for v in own]})
     for index, count in enumerate(exp.counts):
-        entry: dict[str, Any] = {"expect": exp._lines.get(index) or f"EXPECT {count.describe()}"}
+        entry: dict[str, Any] = {"expect": exp.source_line(index) or f"EXPECT {count.describe()}"}
         if count.key not in result.counts and not any(_belongs(v, count) for v in counted):
             entry.update(ok=None, count=None, violations=[])
         else:

@@ -25,10 +25,11 @@ from __future__ import annotations
 import json
 import os
 import threading
-from pathlib import Path
 from typing import Any
 
+from ..fetching import FetchError, fetch
 from ..results import ExpectationError, Violation
+from ..schema_files import read_schema_file, schema_path
 from . import patterns, references
 
 _MESSAGE_LIMIT = 300
@@ -322,17 +323,15 @@ def _load_text(text: str, *, allow_fetch: bool, base_dir: Any, is_path: bool) ->
                 f"the schema {stripped} is a URL; formatbook fetches schemas only when allow_fetch=True"
             )
         try:
-            fetched = _decode(references.fetch(stripped), stripped)
-        except references.RefusedReference as err:
+            fetched = _decode(fetch(stripped, accept=references.ACCEPT), stripped)
+        except FetchError as err:
             raise ExpectationError(f"cannot fetch the schema {stripped}: {err.why}") from None
         if isinstance(fetched, dict) and "$id" not in fetched and "id" not in fetched:
             fetched = {"$id": stripped, **fetched}  # its relative references resolve against its URL
         return JsonSchema(fetched, source=stripped, allow_fetch=True)
-    path = Path(text).expanduser()
-    if not path.is_absolute() and base_dir is not None:
-        path = Path(base_dir) / path
+    path = schema_path(text, base_dir)
     try:
-        content = path.read_text(encoding="utf-8-sig")
+        content = read_schema_file(path, encoding="utf-8-sig")
     except FileNotFoundError:
         raise ExpectationError(f"schema file not found: {path}") from None
     except (OSError, UnicodeDecodeError) as err:

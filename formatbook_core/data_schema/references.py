@@ -4,8 +4,9 @@ load-time walk that resolves every reference.
 The rule: a schema reads nothing but itself. A ``$ref`` (``$dynamicRef``,
 ``$recursiveRef``) to another document, a relative ``$ref`` under an ``$id`` base, and a
 ``$schema`` that names no known draft are refused unless the caller set
-``allow_fetch=True``; then only ``http``/``https`` URLs are fetched, with a timeout, at most
-``MAX_SIZE`` characters each and at most :data:`MAX_DOCUMENTS` documents per schema.
+``allow_fetch=True``; then only ``http``/``https`` URLs are fetched (by
+:func:`formatbook_core.fetching.fetch`: a deadline for the whole fetch, at most
+``MAX_SIZE`` characters each) and at most :data:`MAX_DOCUMENTS` documents per schema.
 ``file:`` and every other scheme are always refused. Both validators (jsonschema-rs at
 compile time, jsonschema while listing violations) read through one :class:`Retriever`,
 so a document is fetched at most once.
@@ -22,13 +23,13 @@ import json
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
-from ..limits import MAX_SIZE
+from ..fetching import FetchError, fetch
 from ..results import ExpectationError
 
 #: At most this many documents are fetched for one schema (``allow_fetch=True``).
 MAX_DOCUMENTS = 32
-#: Seconds to wait for a fetched document.
-FETCH_TIMEOUT = 10.0
+#: What a fetched JSON Schema document is asked for as.
+ACCEPT = "application/schema+json, application/json"
 #: A schema nested deeper than this (objects and arrays) is refused when loaded: the
 #: validators recurse once (or more) per level.
 MAX_SCHEMA_DEPTH = 128
@@ -81,8 +82,8 @@ class Retriever:
         if len(self.documents) >= MAX_DOCUMENTS:
             raise self._refuse(uri, f"a schema may fetch at most {MAX_DOCUMENTS} documents")
         try:
-            document = json.loads(fetch(uri))
-        except RefusedReference as err:
+            document = json.loads(fetch(uri, accept=ACCEPT))
+        except FetchError as err:
             raise self._refuse(uri, err.why) from None
         except (ValueError, RecursionError) as err:
             raise self._refuse(uri, f"not JSON: {err}") from None
@@ -92,36 +93,6 @@ class Retriever:
     def _refuse(self, uri: str, why: str) -> RefusedReference:
         self.refused.append(uri)
         return RefusedReference(uri, why)
-
-
-def fetch(url: str) -> str:
-    """The text at the http(s) ``url``: a timeout, redirects to http(s) only, and at most
-    ``MAX_SIZE`` characters. Raises :class:`RefusedReference`."""
-    from urllib.request import HTTPRedirectHandler, Request, build_opener  # noqa: PLC0415 - only with allow_fetch
-
-    class _HttpOnlyRedirects(HTTPRedirectHandler):
-        def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> Any:
-            if urlsplit(newurl).scheme.lower() not in ("http", "https"):
-                raise RefusedReference(newurl, "a redirect away from http(s)")
-            return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-    if urlsplit(url).scheme.lower() not in ("http", "https"):
-        raise RefusedReference(url, "only http and https URLs are fetched")
-    request = Request(url, headers={"Accept": "application/schema+json, application/json"})
-    try:
-        with build_opener(_HttpOnlyRedirects).open(request, timeout=FETCH_TIMEOUT) as resp:
-            data = resp.read(4 * MAX_SIZE + 1)  # UTF-8: at most 4 bytes a character
-    except RefusedReference:
-        raise
-    except Exception as err:
-        raise RefusedReference(url, f"cannot fetch it: {err}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise RefusedReference(url, f"not UTF-8: {err}") from None
-    if len(text) > MAX_SIZE:
-        raise RefusedReference(url, f"longer than {MAX_SIZE:,} characters")
-    return text
 
 
 def schema_depth_exceeds(schema: Any, limit: int = MAX_SCHEMA_DEPTH) -> bool:

@@ -22,6 +22,7 @@ import json
 import re
 from typing import Any
 
+from ..pointers import local_target
 from .patterns import search
 
 _INTEGER = re.compile(r"\s*-?(?:0|[1-9][0-9]*)\s*")
@@ -109,12 +110,9 @@ def _resolve(schema: Any, root: dict) -> Any:
         ref = schema["$ref"]
         if not ref.startswith("#"):
             return schema  # a remote reference: nothing to heal against
-        target: Any = root
-        for part in ref[1:].lstrip("/").split("/") if ref not in ("#", "#/") else []:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if not isinstance(target, dict) or part not in target:
-                return {}
-            target = target[part]
+        target = local_target(root, ref)
+        if target is None:
+            return {}
         if len(schema) > 1:  # siblings of $ref apply too (2019-09 and later)
             merged = {k: v for k, v in schema.items() if k != "$ref"}
             target = {**target, **merged} if isinstance(target, dict) else target

@@ -62,10 +62,10 @@ class Target:
         if self.expectations.counts or self.expectations.fmt is None:
             raise ValueError(f"a fuzz target is one EXPECT format line, not {self.expect!r}")
         self.format = self.expectations.fmt.name
-        units = self.expectations._registry().units()
+        units = self.expectations.active_registry().units()
         # a unit that takes an argument (PARAGRAPHS SEPARATED BY "***", a quoted literal)
         # counts nothing without one: the units that stand alone are fuzzed
-        self.units = sorted(name for name, unit in units.items() if getattr(unit, "argument", None) is None)
+        self.units = sorted(name for name, unit in units.items() if unit.argument is None)
         self.counting = self.with_counts([Count(u, max=_NO_LIMIT) for u in self.units])
 
     def with_counts(self, counts: list[Count]) -> Expectations:

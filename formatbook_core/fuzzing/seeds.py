@@ -7,6 +7,8 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ..definition import FormatDefinition
+
 # Seeds longer than this are cut: volume comes from many small inputs, and the
 # pathological suite covers size.
 MAX_SEED_CHARS = 4_000
@@ -41,12 +43,12 @@ def read_folder(folder: Path) -> list[str]:
     return out
 
 
-def collect_seeds(formats: Iterable[object], folders: Sequence[Path]) -> list[str]:
+def collect_seeds(formats: Iterable[FormatDefinition], folders: Sequence[Path]) -> list[str]:
     """The samples of every format first, then the files of ``folders``; duplicates once."""
     seen: set[str] = set()
     seeds: list[str] = []
     for fmt in formats:
-        for sample in getattr(fmt, "samples", ()) or ():
+        for sample in fmt.samples or ():
             if sample not in seen:
                 seen.add(sample)
                 seeds.append(sample)

@@ -13,7 +13,7 @@ from ..streaming import StreamGuard
 from .model import Candidate, as_model
 
 
-@dataclass
+@dataclass(frozen=True)
 class Generated(CheckResult):
     """A generated reply's ``CheckResult`` (as ``check()`` gives it), plus how the search went.
 

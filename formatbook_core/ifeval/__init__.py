@@ -63,7 +63,16 @@ from .ids import GROUPS, INSTRUCTIONS
 from .mapping import IfevalInstruction, expect_lines, language_verdict
 from .reference import count_capital_words, count_sentences, count_words
 from .rows import Row, read_row
-from .score import DEFINITIONS, InstructionResult, RowResult, Score, _expectations, loose_variants, score, score_row
+from .score import (
+    DEFINITIONS,
+    InstructionResult,
+    RowResult,
+    Score,
+    expectations_from_lines,
+    loose_variants,
+    score,
+    score_row,
+)
 
 __all__ = [
     "DEFINITIONS",
@@ -108,4 +117,4 @@ def to_expectations(row: Row | dict[str, Any], definitions: str = "formatbook", 
     if definitions != "formatbook":
         raise ExpectationError(f"definitions must be one of {', '.join(DEFINITIONS)}, not {definitions!r}")
     lines = [line for i, kw in zip(row.instruction_ids, row.kwargs, strict=True) for line in expect_lines(i, kw)]
-    return _expectations(lines, registry)
+    return expectations_from_lines(lines, registry)

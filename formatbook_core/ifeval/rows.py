@@ -56,9 +56,9 @@ def read_row(data: Any, *, response_field: str = "response") -> Row:
         raise ExpectationError("kwargs must be a list of objects, one per instruction id")
     for instruction_id in ids:
         if instruction_id not in INSTRUCTIONS:
-            from ..expectations import _nearest  # noqa: PLC0415 - shared "did you mean"
+            from ..options import nearest  # noqa: PLC0415 - shared "did you mean"
 
-            near = _nearest(instruction_id, INSTRUCTIONS)
+            near = nearest(instruction_id, INSTRUCTIONS)
             hint = f" (did you mean {near}?)" if near else ""
             raise ExpectationError(f"unknown IFEval instruction id {instruction_id!r}{hint}")
     # None values are how a column-wise export (Hugging Face datasets) leaves out a kwarg;

@@ -44,7 +44,7 @@ class Judge:
         if definitions == "formatbook":
             try:
                 self.lines = expect_lines(instruction_id, kwargs)
-                self._expectations = _expectations(self.lines, registry)
+                self._expectations = expectations_from_lines(self.lines, registry)
             except ExpectationError as exc:
                 # a line formatbook cannot state (e.g. a unit no plugin registers): IFEval's
                 # definition decides, and the result says so
@@ -61,7 +61,7 @@ class Judge:
         return bool(check(text, self._expectations).ok)
 
 
-def _expectations(lines: list[str], registry: Any) -> Any:
+def expectations_from_lines(lines: list[str], registry: Any) -> Any:
     """``Expectations`` from EXPECT lines; a line whose quoted argument holds a line break
     (a multi-line prompt to repeat) is read whole, as one instruction."""
     from ..expectations import Expectations, parse_expectations, parse_instruction  # noqa: PLC0415

@@ -17,7 +17,7 @@ def check_protocol(fmt: Any) -> None:
     g = Guard(fmt)
     if not (isinstance(fmt, FormatDefinition)):
         raise AssertionError(f"{fmt!r} does not follow the FormatDefinition protocol")
-    name = getattr(fmt, "name", None)
+    name = fmt.name
     if not (isinstance(name, str) and name.strip()):
         raise AssertionError(f"{fmt!r}: name must be a non-empty str")
     if not (name == name.lower() and name == name.strip()):
@@ -30,11 +30,11 @@ def check_protocol(fmt: Any) -> None:
         raise AssertionError(f"{g.name}.mime_types must look like type/subtype: {fmt.mime_types!r}")
     if not (fmt.scope_kind is None or isinstance(fmt.scope_kind, str)):
         raise AssertionError(f"{g.name}.scope_kind must be None or str")
-    samples = getattr(fmt, "samples", ())
+    samples = fmt.samples
     if not (isinstance(samples, (tuple, list)) and all(isinstance(s, str) for s in samples)):
         raise AssertionError(f"{g.name}.samples must be a tuple of str")
     for method in ("is_valid", "can_be_valid", "heal", "extract_values", "locate", "stream"):
-        fn = getattr(fmt, method, None)
+        fn = getattr(fmt, method)  # present: the protocol's isinstance check above
         if not (callable(fn)):
             raise AssertionError(f"{g.name}.{method} is missing")
         try:
@@ -60,11 +60,9 @@ def check_protocol(fmt: Any) -> None:
         raise AssertionError(f"{g.name}.locate must return a list")
     if not (isinstance(fmt.stream(schema=None, strict=False), Checker)):
         raise AssertionError(f"{g.name}.stream must return a Checker")
-    guidance = getattr(fmt, "guidance", None)
-    if callable(guidance):
-        text = guidance(schema=None)
-        if not (isinstance(text, str) and text.strip()):
-            raise AssertionError(f"{g.name}.guidance must return a non-empty str")
+    text = fmt.guidance(schema=None)
+    if not (isinstance(text, str) and text.strip()):
+        raise AssertionError(f"{g.name}.guidance must return a non-empty str")
 
 
 def check_extract_values(fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None) -> list[str]:
@@ -133,6 +131,29 @@ def check_heal_idempotent(
     return first
 
 
+def _check_validate_agrees(g: Guard, text: str, valid: bool) -> None:
+    """``validate`` and ``analyze`` (the format's own, or ``BaseFormat``'s that the guard
+    gives a format without them) agree with ``is_valid``."""
+    violations = g.call("validate", text)
+    if not (isinstance(violations, list) and all(isinstance(v, Violation) for v in violations)):
+        raise AssertionError(f"{g.name}.validate must return a list of Violation on {show(text)}")
+    check_spans(g, (v.span for v in violations), len(text), "validate (violation span)", text)
+    if not ((not violations) == valid):
+        raise AssertionError(
+            f"{g.name}: validate gives {len(violations)} violations but is_valid is {valid} on {show(text)}"
+        )
+    analysis = g.call("analyze", text)
+    if not (isinstance(analysis, Analysis)):
+        raise AssertionError(f"{g.name}.analyze returned {type(analysis).__name__}, not Analysis")
+    if not (all(isinstance(v, Violation) for v in analysis.violations)):
+        raise AssertionError(f"{g.name}.analyze: violations must be Violation")
+    check_spans(g, (v.span for v in analysis.violations), len(text), "analyze (violation span)", text)
+    if not (analysis.ok == valid):
+        raise AssertionError(
+            f"{g.name}: analyze reports {len(analysis.violations)} violations but is_valid is {valid} on {show(text)}"
+        )
+
+
 def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None) -> None:
     """Any input: nothing undocumented is raised, results have their types, and the
     format's answers agree with each other (see the module docstring)."""
@@ -149,39 +170,19 @@ def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any
                 f"{g.name}: is_valid is true but can_be_valid is false on {show(text)} (a text is a prefix of itself)"
             )
 
-    if callable(getattr(fmt, "validate", None)):
-        violations = g.call("validate", text)
-        if not (isinstance(violations, list) and all(isinstance(v, Violation) for v in violations)):
-            raise AssertionError(f"{g.name}.validate must return a list of Violation on {show(text)}")
-        check_spans(g, (v.span for v in violations), len(text), "validate (violation span)", text)
-        if not ((not violations) == valid):
-            raise AssertionError(
-                f"{g.name}: validate gives {len(violations)} violations but is_valid is {valid} on {show(text)}"
-            )
-    if callable(getattr(fmt, "analyze", None)):
-        analysis = g.call("analyze", text)
-        if not (isinstance(analysis, Analysis)):
-            raise AssertionError(f"{g.name}.analyze returned {type(analysis).__name__}, not Analysis")
-        if not (all(isinstance(v, Violation) for v in analysis.violations)):
-            raise AssertionError(f"{g.name}.analyze: violations must be Violation")
-        check_spans(g, (v.span for v in analysis.violations), len(text), "analyze (violation span)", text)
-        if not (analysis.ok == valid):
-            raise AssertionError(
-                f"{g.name}: analyze reports {len(analysis.violations)} violations but is_valid is {valid} on {show(text)}"
-            )
+    _check_validate_agrees(g, text, valid)
 
     check_extract_values(fmt, text, schema, options)
     spans = g.call("locate", text)
     if not (isinstance(spans, list)):
         raise AssertionError(f"{g.name}.locate returned {type(spans).__name__}, not list")
     check_spans(g, spans, len(text), "locate", text)
-    if callable(getattr(fmt, "extract_scope", None)):
-        try:
-            scoped = g.call("extract_scope", text, "/x", allowed=(ScopeNotFound,))
-            if not (isinstance(scoped, list) and all(isinstance(v, str) for v in scoped)):
-                raise AssertionError(f"{g.name}.extract_scope must return a list of str")
-        except ScopeNotFound:
-            pass
+    try:
+        scoped = g.call("extract_scope", text, "/x", allowed=(ScopeNotFound,))
+        if not (isinstance(scoped, list) and all(isinstance(v, str) for v in scoped)):
+            raise AssertionError(f"{g.name}.extract_scope must return a list of str")
+    except ScopeNotFound:
+        pass
 
     # The checkers: one chunk, several chunks (splitting tokens at arbitrary places), and
     # one character at a time when short. At most a few dozen chunks, so that a format

@@ -18,6 +18,7 @@ from .checks import (
     check_stream_prefixes,
     check_valid_document,
 )
+from .guard import Guard
 from .inputs import garbage_input, garbage_names, mangled_variants
 from .strategies import strategies as _strategies
 
@@ -61,12 +62,14 @@ class FormatContract:
     def contract_samples(self) -> list[str]:
         if self.samples is not None:
             return list(self.samples)
-        return list(getattr(self.format, "samples", ()) or ())
+        if self.format is None:
+            return []  # test_protocol says that the contract needs a format
+        return list(Guard(self.format).fmt.samples or ())
 
     def locates_whole_reply(self) -> bool | None:
         if self.whole_reply_locate is not None:
             return self.whole_reply_locate
-        return True if getattr(self.format, "whole_reply_locate", False) else None
+        return True if Guard(self.format).fmt.whole_reply_locate else None
 
     def attack_input(self, name: str) -> str:
         made = self.attack_inputs[name]
@@ -179,13 +182,11 @@ def _parametrize_contributed(metafunc: Any, fixture: str, names: list[str]) -> N
 def make_contract(fmt: Any, **attributes: Any) -> type:
     """A ``FormatContract`` subclass for ``fmt``, named ``Test<Name>Contract`` so that
     pytest collects it when it is bound to a module-level name."""
-    name = "".join(
-        part.capitalize() for part in str(getattr(fmt, "name", "format")).replace("-", "_").split("_") if part
-    )
+    name = "".join(part.capitalize() for part in str(Guard(fmt).name).replace("-", "_").split("_") if part)
     safe = "".join(ch for ch in name if ch.isalnum()) or "Format"
     return type(f"Test{safe}Contract", (FormatContract,), {"format": fmt, **attributes})
 
 
 def contract_cases(fmt: Any) -> list[tuple[Any, str]]:
     """``(format, sample)`` pairs, for parametrizing your own tests over a format's samples."""
-    return [(fmt, s) for s in getattr(fmt, "samples", ()) or ()]
+    return [(fmt, s) for s in Guard(fmt).fmt.samples or ()]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..definition import Checker
+from ..definition import FORMAT_DEFAULTS, Checker, FormatDefinition, give_defaults
 from ..results import StreamStatus
 from .inputs import show
 
@@ -19,10 +19,11 @@ class Guard:
     def __init__(self, fmt: Any, schema: Any = None, options: dict[str, Any] | None = None):
         if fmt is None:
             raise AssertionError("the contract needs a format: set `format = MyFormat()` on the test class")
-        self.fmt = fmt
+        # the format as registration sees it: optional attributes it lacks get their defaults
+        self.fmt = give_defaults(fmt, FORMAT_DEFAULTS, "format")
         self.schema = schema
         self.options = dict(options or {})
-        self.name = getattr(fmt, "name", type(fmt).__name__)
+        self.name = fmt.name if isinstance(fmt, FormatDefinition) else type(fmt).__name__
 
     def call(self, method: str, text: str, *extra: Any, allowed: tuple[type[BaseException], ...] = ()) -> Any:
         try:

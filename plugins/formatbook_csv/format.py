@@ -7,7 +7,8 @@ import json
 import threading
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, Span, Violation
+from formatbook_core import Analysis, Healed, Option, Span, Violation
+from formatbook_core.data_schema import SCHEMA_OPTIONS, DataFormat, build_model
 from formatbook_core.limits import limits_from
 
 from . import dialect
@@ -34,7 +35,7 @@ _SAMPLES = (
 )
 
 
-class CsvFormat(AnalyzingFormat):
+class CsvFormat(DataFormat):
     """CSV (RFC 4180) with a header of column names. Schemas: a list of column names,
     ``{"columns": [...], "required": [...]}``, or a JSON Schema / pydantic model applied to
     each row. Options: ``delimiter`` (``","``; ``"auto"`` detects it), ``allow_fetch``,
@@ -50,19 +51,14 @@ class CsvFormat(AnalyzingFormat):
         Option(
             "delimiter", str, ",", 'the field separator: one character, "tab", or "auto"', check=dialect.check_option
         ),
-        Option("allow_fetch", bool, False, "a JSON Schema given as a URL (http or https) may be fetched"),
-        Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+        *SCHEMA_OPTIONS,
     )
+    schema_type = CsvSchema
 
     # --- schemas --------------------------------------------------------------------
     def load_schema(self, schema: Any, **options: Any) -> Any:
         """A :class:`~formatbook_csv.schema.CsvSchema` from any of its three forms."""
         return load(schema, allow_fetch=options.get("allow_fetch", False), base_dir=options.get("base_dir"))
-
-    def _schema(self, schema: Any, options: dict[str, Any]) -> CsvSchema | None:
-        if schema is None or isinstance(schema, CsvSchema):
-            return schema
-        return self.load_schema(schema, **options)
 
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
@@ -235,32 +231,18 @@ def _with_span(v: Violation, text: str, table: Table) -> Violation:
 
 
 def _build_models(model: Any, typed: list[dict[str, Any]], text: str, table: Table) -> Analysis:
-    """Each row as a model instance, built in strict JSON mode (so that pydantic's own
-    coercions cannot hide anything: the cells were typed by the schema already)."""
+    """Each row as a model instance (see :func:`formatbook_core.data_schema.build_model`;
+    the cells were typed by the schema already)."""
     out = []
     violations: list[Violation] = []
     for i, row in enumerate(typed):
-        try:
-            out.append(model.model_validate_json(json.dumps(row), strict=True))
-        except ValueError as err:
-            errors = getattr(err, "errors", None)
-            for e in errors() if callable(errors) else [{"msg": str(err)}]:
-                loc = tuple(p for p in e.get("loc", ()) if isinstance(p, (str, int)))
-                where = f'row {i + 1}, column "{loc[0]}": ' if loc else f"row {i + 1}: "
-                violations.append(
-                    _with_span(
-                        Violation(
-                            f"schema.model.{e.get('type', 'invalid')}",
-                            where + f"{model.__name__}: {e.get('msg', 'invalid')}",
-                            (i, *loc),
-                            keyword=e.get("type"),
-                        ),
-                        text,
-                        table,
-                    )
-                )
-            if len(violations) >= MAX_VIOLATIONS:
-                break
+        instance, found = build_model(model, json.dumps(row), row=i)
+        if not found:
+            out.append(instance)
+            continue
+        violations.extend(_with_span(v, text, table) for v in found)
+        if len(violations) >= MAX_VIOLATIONS:
+            break
     if violations:
         return Analysis(typed, tuple(violations))
     return Analysis(out)

@@ -25,11 +25,12 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from formatbook_core import ExpectationError, Span, Violation
 from formatbook_core.data_schema import JsonSchema, is_model, load_schema
+from formatbook_core.pointers import local_target
+from formatbook_core.schema_files import read_schema_file, schema_path
 
 _INTEGER = re.compile(r"[-+]?[0-9]+")
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
@@ -194,11 +195,10 @@ def _plain(schema: Any, base_dir: Any) -> Any:
             raise ExpectationError(f"the CSV schema text is not valid JSON: {text[:60]!r}") from None
     if text.lower().startswith(("http://", "https://")):
         return None
-    path = Path(text).expanduser()
-    if not path.is_absolute() and base_dir is not None:
-        path = Path(base_dir) / path
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        return json.loads(read_schema_file(schema_path(text, base_dir), encoding="utf-8-sig"))
+    except ExpectationError:
+        raise  # a FIFO, a file over the size cap: said once, here
     except (OSError, ValueError):
         return None  # the JSON Schema loader says what is wrong with it
 
@@ -224,10 +224,7 @@ def _types_of(sub: Any, root: dict, depth: int = 0) -> tuple[str, ...]:
         return ()
     ref = sub.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
-        return _types_of(target, root, depth + 1)
+        return _types_of(local_target(root, ref), root, depth + 1)
     kind = sub.get("type")
     if isinstance(kind, str):
         return (kind,)

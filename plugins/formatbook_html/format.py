@@ -5,8 +5,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, ExpectationError, Healed, Option, ScopeNotFound, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, ExpectationError, Healed, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
+from formatbook_core.schema_files import BASE_DIR
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -49,7 +50,7 @@ class HtmlFormat(AnalyzingFormat):
     scope_kind = "CSS selector"
     description = "HTML, judged by the HTML5 (WHATWG) parsing algorithm; scopes are CSS selectors."
     samples = _SAMPLES
-    option_specs = (Option("base_dir", str, None, "where a schema given as a relative path is looked for"),)
+    option_specs = (BASE_DIR,)
 
     # --- helpers --------------------------------------------------------------------
     @staticmethod

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from formatbook_core import ExpectationError, Violation
+from formatbook_core.schema_files import read_schema_file
 
 from .select import Mirror, compile_selector
 
@@ -78,7 +79,7 @@ def _read(source: Any, base_dir: Any) -> Any:
         if not path.is_absolute() and base_dir is not None:
             path = Path(base_dir) / path
         try:
-            data = path.read_text(encoding="utf-8")
+            data = read_schema_file(path, what="HTML schema")
         except OSError as err:
             raise ExpectationError(f"cannot read the HTML schema {text!r}: {err}") from None
     try:

@@ -6,6 +6,7 @@ from typing import Any
 
 from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span
 from formatbook_core.limits import limits_from
+from formatbook_core.schema_files import BASE_DIR
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -54,7 +55,7 @@ class ICalendarFormat(AnalyzingFormat):
         Option(
             "now", str, None, "the time healing writes into a missing DTSTAMP (ISO 8601; default: the current UTC time)"
         ),
-        Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+        BASE_DIR,
     )
 
     # --- schemas --------------------------------------------------------------------

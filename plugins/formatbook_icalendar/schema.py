@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from formatbook_core import ExpectationError, Span, Violation
+from formatbook_core.schema_files import read_schema_file
 
 _KEYS = frozenset({"min", "max", "required"})
 
@@ -95,7 +96,9 @@ def load_schema(schema: Any, base_dir: str | None = None) -> CalendarSchema | No
             if base_dir and not path.is_absolute():
                 path = Path(base_dir) / path
             try:
-                schema = json.loads(path.read_text(encoding="utf-8"))
+                schema = json.loads(read_schema_file(path, what="iCalendar schema"))
+            except ExpectationError:
+                raise  # a FIFO, a file over the size cap (an ExpectationError is a ValueError)
             except (OSError, ValueError) as err:
                 raise ExpectationError(f"cannot read the iCalendar schema {text!r}: {err}") from None
     if not isinstance(schema, dict):

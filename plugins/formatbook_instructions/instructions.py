@@ -37,6 +37,7 @@ def _positions(text: str, spots: Sequence[tuple[int, int]], show_text: bool = Fa
 
 class _Instruction:
     definition: str = "formatbook"
+    also_values: str | None = None  # "nowhere" or "somewhere": see formatbook_core.kinds
 
     def __repr__(self) -> str:
         suffix = "" if self.definition == "formatbook" else f" definition={self.definition}"

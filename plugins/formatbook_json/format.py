@@ -7,15 +7,14 @@ from typing import Any
 
 from formatbook_core import (
     Analysis,
-    AnalyzingFormat,
     Healed,
-    Option,
     ScopeNotFound,
     Span,
     Violation,
 )
-from formatbook_core.data_schema import JsonSchema, load_schema
+from formatbook_core.data_schema import DataFormat, build_model
 from formatbook_core.limits import limits_from
+from formatbook_core.pointers import scope_problem
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -40,32 +39,18 @@ _SAMPLES = (
 _PARSED = threading.local()
 
 
-class JsonFormat(AnalyzingFormat):
+class JsonFormat(DataFormat):
     """JSON (RFC 8259). Schemas: JSON Schema as a dict, a file path, a URL (only with
     ``allow_fetch=True``) or a pydantic model class. Options: ``max_depth`` and
     ``max_size`` (see ``formatbook_core.limits``), ``allow_fetch`` (False), ``base_dir``."""
 
     name = "json"
-    option_specs = (
-        Option("allow_fetch", bool, False, "a schema given as a URL (http or https) may be fetched"),
-        Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
-    )
     aliases = ()
     mime_types = ("application/json",)
     scope_kind = "JSON pointer"
     description = "JSON (RFC 8259), with JSON Schema or a pydantic model; scopes are JSON pointers."
     samples = _SAMPLES
     think_anywhere = True  # locate reads think tags in strings as values (json.think_inside)
-
-    # --- schemas --------------------------------------------------------------------
-    def load_schema(self, schema: Any, **options: Any) -> Any:
-        """A :class:`~formatbook_core.data_schema.JsonSchema` (compiled lazily, cached)."""
-        return load_schema(schema, allow_fetch=options.get("allow_fetch", False), base_dir=options.get("base_dir"))
-
-    def _schema(self, schema: Any, options: dict[str, Any]) -> JsonSchema | None:
-        if schema is None or isinstance(schema, JsonSchema):
-            return schema
-        return self.load_schema(schema, **options)
 
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
@@ -83,6 +68,7 @@ class JsonFormat(AnalyzingFormat):
         if schema is None:
             return Analysis(parsed)
         js = self._schema(schema, options)
+        assert js is not None  # a schema was given
         violations = js.violations(parsed)
         if violations or js.model is None:
             return Analysis(parsed, violations)
@@ -150,11 +136,7 @@ class JsonFormat(AnalyzingFormat):
     def validate_scope(self, scope: str) -> str | None:
         """A scope is a JSON pointer (``""``, ``"/title"``, ``"#/items/0"``); anything else
         can never match."""
-        try:
-            _values.parse_pointer(scope)
-        except ScopeNotFound as err:
-            return f'{err}; a JSON scope is a JSON pointer such as "/{scope}"'
-        return None
+        return scope_problem(scope, "JSON")
 
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)
@@ -178,22 +160,6 @@ def _parsed_by_locate(text: Any, max_depth: int, max_size: int) -> Any:
 
 
 def _build_model(model: Any, text: str, parsed: Any) -> Analysis:
-    """The model instance, built in strict JSON mode so that pydantic's own coercions
-    cannot hide a repair ("42" for an int must have been healed, and listed, before)."""
-    try:
-        return Analysis(model.model_validate_json(text, strict=True))
-    except ValueError as err:
-        errors = getattr(err, "errors", None)
-        if not callable(errors):
-            return Analysis(parsed, (Violation("schema.model", f"{model.__name__}: {err}"),))
-        out = []
-        for e in errors():
-            out.append(
-                Violation(
-                    f"schema.model.{e.get('type', 'invalid')}",
-                    f"{model.__name__}: {e.get('msg', 'invalid')}",
-                    path=tuple(p for p in e.get("loc", ()) if isinstance(p, (str, int))),
-                    keyword=e.get("type"),
-                )
-            )
-        return Analysis(parsed, tuple(out) or (Violation("schema.model", f"{model.__name__}: {err}"),))
+    """The model instance (see :func:`formatbook_core.data_schema.build_model`)."""
+    instance, violations = build_model(model, text)
+    return Analysis(parsed, violations) if violations else Analysis(instance)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from formatbook_core.pointers import local_target
+
 _PLAIN = "Reply with a single JSON value only."
 _MAX_DEPTH = 8
 _MAX_ENUM = 12
@@ -148,10 +150,8 @@ def _resolve(schema: Any, root: dict, seen: set) -> tuple[Any, str | None]:
     ref = schema.get("$ref") if isinstance(schema, dict) else None
     if not isinstance(ref, str) or not ref.startswith("#"):
         return schema, None
-    target: Any = root
-    for part in ref[1:].lstrip("/").split("/") if ref not in ("#", "#/") else []:
-        target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
-    return target, ref
+    target = local_target(root, ref)
+    return ({} if target is None else target), ref
 
 
 def _shape(schema: Any, root: dict, depth: int, seen: set) -> str:

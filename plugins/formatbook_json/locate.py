@@ -42,6 +42,7 @@ from typing import Any
 from formatbook_core import Span
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.locating import Fence, containing, fences, outside_spans, strip_span, think_spans
+from formatbook_core.runs import run
 
 from .commitment import committed_position, stream_pieces
 from .syntax import strict_value
@@ -63,7 +64,7 @@ _OPEN = re.compile(r"[{\[]")
 # bracket, comma or colon, so no blank or comment is read more than twice: linear.
 _CLOSES = r"""(?:[ \t]*+(?:[,:}\]\n\r]|//|/\*|\Z)|[ \t]++["'\u201c\u2018])"""
 _COMMENT = r"(?:/\*(?:[^*]++|\*(?!/))*+(?:\*/)?|(?<![:/])//[^\n]*+)"
-_INNER = re.compile(
+_INNER = run(
     rf"""(?:[^{{}}\[\]"'\u201c\u201d\u2018\u2019 \t\r\n/]++
     |(?<=[{{\[,:])(?:[ \t\r\n]++|{_COMMENT})*+(?:'(?:[^'\\]++|\\.|'(?!{_CLOSES}))*+'?
         |[\u2018\u2019](?:[^\u2019\\]++|\\.|\u2019(?!{_CLOSES}))*+\u2019?
@@ -148,11 +149,11 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
                 floor = max(floor, span.end)
     candidates: list[Span] = []
     seen: set[Span] = set()
-    whole = set(crossed)
+    crossing = set(crossed)
     cover = _merge(crossed)
     starts = [c.start for c in cover]
     for span in (*own, *bare, *other, *content, *references):
-        if span not in whole:
+        if span not in crossing:
             i = bisect_right(starts, span.start) - 1
             if i >= 0 and span.end <= cover[i].end:
                 continue  # a part of a payload read across a fence line is not the payload

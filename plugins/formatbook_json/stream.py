@@ -42,6 +42,7 @@ from formatbook_core.locating import (
     think_spans,
 )
 from formatbook_core.results import StreamStatus, ok_status
+from formatbook_core.runs import run
 
 from .numbers import normalize as _json_number
 
@@ -99,14 +100,14 @@ _RELAXED_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 _LOOSE_QUOTES = frozenset("'\u2018")
 
 # Run of string content up to the next quote, backslash or (strict) raw control char.
-_STRICT_STR_RUN = re.compile(r'[^"\\\x00-\x1f]*').match
-_RELAXED_STR_RUN = {q: re.compile("[^" + re.escape(q) + r"\\]*").match for q in _RELAXED_QUOTES.values()}
-_DIGIT_RUN = re.compile(r"[0-9]*").match
+_STRICT_STR_RUN = run(r'[^"\\\x00-\x1f]*').match
+_RELAXED_STR_RUN = {q: run("[^" + re.escape(q) + r"\\]*").match for q in _RELAXED_QUOTES.values()}
+_DIGIT_RUN = run(r"[0-9]*").match
 # A bare word or loose number runs on over every word character, Unicode ones too, as the
 # healer's lexer (heal.lexer groups 6 and 7) reads it: '1\u1698' is one unreadable token
 # there, never the number 1.
-_BARE_RUN = re.compile(r"[\w$]*").match
-_RNUM_RUN = re.compile(r"[\w.+\-]*").match
+_BARE_RUN = run(r"[\w$]*").match
+_RNUM_RUN = run(r"[\w.+\-]*").match
 # Before the payload: an opening bracket, or an opening think tag (group 1: its name).
 _PROSE_SEARCH = re.compile(rf"[\[{{]|{THINK_OPEN.pattern}", THINK_OPEN.flags).search
 # A tag cut by a chunk's end is found again with the tail kept from the chunk before.
@@ -150,7 +151,7 @@ def _open_status(text: str) -> StreamStatus:
 # the longest prefix of one (a number the chunk's end may cut).
 # (an exponent of 17 digits or more is left to the general automaton: see beyond_range)
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{1,16}(?![0-9]))?").match
-_NUM_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][-+]?[0-9]{0,16}(?![0-9]))?)?").match
+_NUM_PREFIX = run(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][-+]?[0-9]{0,16}(?![0-9]))?)?").match
 # A positive exponent of 10**17 or more on a mantissa that is not zero.
 _HUGE_EXPONENT = re.compile(r"[eE]\+?0*[1-9][0-9]{17}").search
 _ZERO_MANTISSA = re.compile(r"-?0(?:\.0*)?[eE]").match
@@ -199,7 +200,7 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:  # no
     peak = 0
     n = len(chunk)
     body = ""
-    collect = False
+    collect: bool | int | str = False  # what the open token needs: see the docstring
     while i < n:
         c = chunk[i]
         if c in _WS:
@@ -604,7 +605,8 @@ class JsonChecker:
                     self._nsub = nsub = _num_substate(seen)
                     self._pos += len(chunk)
                     return _COMPLETE if not self._stack and nsub in _N_ENDABLE else _OK
-                if k == 0 or _NUMBER(seen).end() != len(seen) - len(chunk) + k:
+                whole = _NUMBER(seen)
+                if k == 0 or whole is None or whole.end() != len(seen) - len(chunk) + k:
                     return self._run(chunk)  # a number cut short: _run says where
             number = "".join(self._numparts) + chunk[:k]
             if nsub >= _N_E and beyond_range(number):
@@ -781,7 +783,7 @@ class JsonChecker:
         # parts[open_from:] are appended by this chunk (a string opened here resets it to 0)
         open_from = len(parts) if _STR <= st <= _LOW_U else 0
         vals: list[str] = []
-        if not self._started:
+        if not self._started and self._prose is not None:
             self._prose.append(chunk)  # kept only until a container opens (see finish)
         if st == _QEND:
             held = self._held
@@ -1148,10 +1150,10 @@ class JsonChecker:
                             vals.append(self._litword)
                         st = _AFTER if stack else _DONE
                     continue
-                m = 0
-                while seg[m] == rem[m]:
-                    m += 1
-                return self._fail(base + i + m, f"invalid literal: expected '{self._litword}'")
+                same = 0
+                while seg[same] == rem[same]:
+                    same += 1
+                return self._fail(base + i + same, f"invalid literal: expected '{self._litword}'")
 
             if st == _HEX:
                 c = chunk[i]
@@ -1252,6 +1254,7 @@ class JsonChecker:
             if st == _THINK:
                 carry = self._carry
                 text = carry + chunk[i:]
+                assert self._think_end is not None  # set whenever the state is _THINK
                 m = self._think_end.search(text)
                 if m is None:
                     self._carry = _think_tail(text)
@@ -1275,9 +1278,9 @@ class JsonChecker:
                     st = _COLON
                     continue
                 if st == _RNUM:
-                    number = _json_number(word)
-                    if number is not None:
-                        vals.append(number)  # as healing writes it (02134 -> 2134)
+                    as_json = _json_number(word)
+                    if as_json is not None:
+                        vals.append(as_json)  # as healing writes it (02134 -> 2134)
                 else:
                     low = word.lower()
                     if low == "true" or low == "false":

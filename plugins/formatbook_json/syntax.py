@@ -34,13 +34,14 @@ from __future__ import annotations
 import json
 import re
 from decimal import Decimal
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # CPython has it; typeshed omits it
 from typing import Any
 
 import orjson
 
 from formatbook_core import Span, Violation
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
+from formatbook_core.runs import run
 
 from .stream import JsonChecker, beyond_range
 
@@ -192,7 +193,7 @@ def _slow_path(text: str, max_depth: int) -> Any:
     return _build(text)
 
 
-_WS_RUN = re.compile(r"[ \t\n\r]*").match
+_WS_RUN = run(r"[ \t\n\r]*").match
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?").match
 
 
@@ -262,6 +263,7 @@ def _build(text: str) -> Any:
                 value, i = None, i + 4
             else:
                 m = _NUMBER(text, i)
+                assert m is not None  # the text is known to be valid: a number starts here
                 value = _number(m.group(), m.group(1) is not None or m.group(2) is not None, i)
                 i = m.end()
             if stack:

@@ -13,9 +13,9 @@ import json
 import re
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import unquote
 
 from formatbook_core import ScopeNotFound, Span
+from formatbook_core.pointers import array_index, parse_pointer
 
 _LEAF = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"(\s*:)?|(-?[0-9][0-9.eE+\-]*|true|false)', re.DOTALL)
 _TOKEN = re.compile(
@@ -47,22 +47,6 @@ def extract_values(text: str) -> list[str]:
     return out
 
 
-def parse_pointer(pointer: str) -> tuple[str, ...]:
-    """The reference tokens of an RFC 6901 JSON pointer.
-
-    ``""`` is the whole document; ``"/"`` is the member whose key is the empty string
-    (as RFC 6901 says). A URI fragment (``"#/items/0"``) is accepted too. Raises
-    ``ScopeNotFound`` for text that is not a pointer.
-    """
-    if pointer.startswith("#"):
-        pointer = unquote(pointer[1:])
-    if pointer == "":
-        return ()
-    if not pointer.startswith("/"):
-        raise ScopeNotFound(f"{pointer!r} is not a JSON pointer (it must start with '/')")
-    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer[1:].split("/"))
-
-
 def resolve(value: Any, tokens: Iterable[str], pointer: str = "") -> tuple[str | int, ...]:
     """The path (keys and indexes) that ``tokens`` name in the parsed ``value``; raises
     ``ScopeNotFound`` when the document has nothing there."""
@@ -74,10 +58,11 @@ def resolve(value: Any, tokens: Iterable[str], pointer: str = "") -> tuple[str |
             value = value[token]
             path.append(token)
         elif isinstance(value, list):
-            if not (token.isdigit() and (token == "0" or not token.startswith("0"))) or int(token) >= len(value):
+            index = array_index(token, len(value))
+            if index is None:
                 raise ScopeNotFound(f"the JSON has no {pointer!r}: no item {token!r} in a list of {len(value)}")
-            value = value[int(token)]
-            path.append(int(token))
+            value = value[index]
+            path.append(index)
         else:
             raise ScopeNotFound(f"the JSON has no {pointer!r}: {token!r} is inside a scalar")
     return tuple(path)
@@ -99,6 +84,7 @@ def source_spans(text: str, wanted: set[tuple]) -> dict[tuple, tuple[Span | None
             break
         pos = m.end()
         k = m.lastindex
+        assert k is not None  # every alternative of the pattern is a group
         s = m.start(k)
         if k == 2:
             ch = text[s]

@@ -8,7 +8,7 @@ gives ``None`` and a streamed reply is judged at ``finish()``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from formatbook_core.results import ExpectationError, Violation
 
@@ -23,6 +23,8 @@ class LanguageInstruction:
     """The reply is written in ``code`` (an ISO 639-1 code the detector supports)."""
 
     code: str
+    #: A language is judged on the whole text only, never on the values alone.
+    also_values: ClassVar[str | None] = None
 
     def describe(self) -> str:
         return f"LANGUAGE {self.code}"

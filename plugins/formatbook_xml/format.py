@@ -8,6 +8,7 @@ from typing import Any
 from formatbook_core import Analysis, AnalyzingFormat, Healed, HealError, Option, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
 from formatbook_core.locating import THINK_OPEN, leading_think
+from formatbook_core.schema_files import BASE_DIR
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -89,7 +90,7 @@ class XmlFormat(AnalyzingFormat):
             False,
             "a schema given as a URL, and its imports and includes, may be fetched (http/https)",
         ),
-        Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+        BASE_DIR,
     )
 
     # --- schemas --------------------------------------------------------------------

@@ -152,7 +152,7 @@ class _Open:
         return through[::-1]
 
 
-def _walk(
+def _walk(  # noqa: C901 - one-pass token automaton; states share locals
     text: str, begin: int, *, together: bool, thinking: tuple[str, ...], first: bool = False
 ) -> tuple[list[Span], Token | None]:
     """:func:`element_spans` from ``begin``, and the start tag of the last root when it is

@@ -8,7 +8,9 @@ lives on the parser, and a parser is not shared between threads) and :func:`pars
 
 Schemas are read with the same settings (:func:`safe_parser` with ``resolver``): a
 schema's references to other documents go only through the resolver formatbook installs
-(see :mod:`.schema_refs`), never through libxml2's own loaders.
+(see :mod:`.schema_refs`), never through libxml2's own loaders. A DTD schema is read as the
+external subset of a stub document (``load_dtd=True``), which only a resolver that answers
+every load may do.
 """
 
 from __future__ import annotations
@@ -44,12 +46,15 @@ class Problem(NamedTuple):
     type_name: str = ""
 
 
-def safe_parser(resolver: Any = None) -> Any:
+def safe_parser(resolver: Any = None, *, load_dtd: bool = False) -> Any:
     """A new lxml ``XMLParser`` with :data:`SETTINGS` (and ``resolver`` registered); its
-    elements are :func:`element_class` instances."""
+    elements are :func:`element_class` instances. ``load_dtd`` (for a DTD schema) needs a
+    ``resolver`` that answers every URL: libxml2 would read any other itself."""
     from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
 
-    parser = etree.XMLParser(**SETTINGS)
+    if load_dtd and resolver is None:
+        raise ValueError("load_dtd needs a resolver that answers every load")
+    parser = etree.XMLParser(**{**SETTINGS, "load_dtd": load_dtd})
     parser.set_element_class_lookup(etree.ElementDefaultClassLookup(element=element_class()))
     if resolver is not None:
         parser.resolvers.add(resolver)

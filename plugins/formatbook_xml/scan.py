@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 
 from formatbook_core.limits import MAX_DEPTH
+from formatbook_core.runs import run
 
 __all__ = ["Scanner", "is_xml_char", "BAD_CHAR", "NAME_START", "NAME_RUN", "PLAIN_TEXT", "CONTENT", "OUT"]
 
@@ -50,14 +51,14 @@ _CHARS = _START + "\\-.0-9\xb7\u0300-\u036f\u203f\u2040"
 #: One character that may start an XML name (XML 1.0 fifth edition).
 NAME_START = re.compile(f"[{_START}]")
 #: A run of name characters (possibly empty).
-NAME_RUN = re.compile(f"[{_CHARS}]*")
+NAME_RUN = run(f"[{_CHARS}]*")
 PLAIN_TEXT = re.compile("[^<&\\]>\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]*").fullmatch
-_WS_RUN = re.compile("[ \t\r\n]*")
-_TEXT_RUN = re.compile(r"[^<&\]>]*")
-_ATTR_RUN = {'"': re.compile('[^"<&]*'), "'": re.compile("[^'<&]*")}
-_COMMENT_RUN = re.compile("[^-]*")
-_CDATA_RUN = re.compile(r"[^\]>]*")
-_PI_RUN = re.compile(r"[^?]*")
+_WS_RUN = run("[ \t\r\n]*")
+_TEXT_RUN = run(r"[^<&\]>]*")
+_ATTR_RUN = {'"': run('[^"<&]*'), "'": run("[^'<&]*")}
+_COMMENT_RUN = run("[^-]*")
+_CDATA_RUN = run(r"[^\]>]*")
+_PI_RUN = run(r"[^?]*")
 _WSC = "[ \t\r\n]"
 # Whole tags taken in one match when a chunk holds them (a long chunk: is_valid's one
 # pass). Each is linear: no two quantifiers can take the same characters. A tag they do
@@ -73,8 +74,8 @@ _ATTR_PAIRS = re.compile(f"([{_START}][{_CHARS}]*){_WSC}*={_WSC}*(\"[^\"]*\"|'[^
 _ATTR_WS = str.maketrans("\t\n", "  ")
 _PREDEFINED_CHAR = {"lt": "<", "gt": ">", "amp": "&", "apos": "'", "quot": '"'}
 _FAST_MIN = 24  # the chunk left must be this long for a whole-tag match to be tried
-_DIGITS = re.compile("[0-9]*")
-_HEX = re.compile("[0-9a-fA-F]*")
+_DIGITS = run("[0-9]*")
+_HEX = run("[0-9a-fA-F]*")
 _WS = " \t\r\n"
 _PREDEFINED = ("lt", "gt", "amp", "apos", "quot")
 
@@ -310,8 +311,7 @@ class Scanner:
         st = self.st
         while i < n:
             if st == CONTENT:
-                m = _TEXT_RUN.match(chunk, i)
-                j = m.end()
+                j = _TEXT_RUN.match(chunk, i).end()
                 if j > i:
                     self._count = 0
                     if self.collect:

@@ -16,7 +16,9 @@ A schema reads nothing but itself (ARCHITECTURE.md, security rules): an XSD impo
 include, redefine or override, a RelaxNG include or externalRef, is refused with an
 ``ExpectationError`` unless ``allow_fetch=True``; then only ``http``/``https`` locations
 are fetched (:mod:`.schema_refs`). A DTD that names an external entity or DTD
-(``SYSTEM``/``PUBLIC``) is always refused: libxml2 would load it itself.
+(``SYSTEM``/``PUBLIC``) is always refused, however it spells it: it is parsed with every
+load answered by formatbook's resolver (an empty document), and an external entity found
+in the parsed DTD is refused.
 
 Violations carry the line, column and the element's path (``/order/item[2]/price``)
 from lxml's error log, one per error.
@@ -31,9 +33,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formatbook_core import ExpectationError, Span, Violation
+from formatbook_core.schema_files import read_schema_file
 
 from .parser import offset_of, safe_parser
-from .schema_refs import FetchResolver, check_references
+from .schema_refs import DtdResolver, FetchResolver, check_references
 
 __all__ = ["XmlSchema", "load_schema", "XSD_NS", "RNG_NS"]
 
@@ -41,6 +44,8 @@ XSD_NS = "http://www.w3.org/2001/XMLSchema"
 RNG_NS = "http://relaxng.org/ns/structure/1.0"
 _DTD_DECL = re.compile(r"<!(?:ELEMENT|ATTLIST|ENTITY|NOTATION)\b")
 _DTD_EXTERNAL = re.compile(r"\b(?:SYSTEM|PUBLIC)\b")
+#: The URL a DTD schema is read from (by :func:`.schema_refs.DtdResolver`, never a file).
+_DTD_URL = "formatbook:dtd-schema"
 _SIMPLE_KEYS = {"root", "required"}
 #: The violation code of each schema language.
 _CODES = {"xsd": "schema.xsd", "relaxng": "schema.relaxng", "dtd": "schema.dtd"}
@@ -218,8 +223,7 @@ def _read(schema: str, *, allow_fetch: bool, base_dir: str | None, max_size: int
         return fetch(schema, max_size), schema
     path = schema if base_dir is None or os.path.isabs(schema) else os.path.join(base_dir, schema)
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read(max_size + 1)
+        text = read_schema_file(path, what="XML schema")
     except OSError as err:
         raise ExpectationError(f"cannot read the XML schema {schema!r}: {err}") from None
     except UnicodeDecodeError as err:
@@ -263,19 +267,35 @@ def _starts_with_element(head: str) -> bool:
 
 
 def _dtd(text: str) -> XmlSchema:
-    from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
-
     if _DTD_EXTERNAL.search(text):
         raise ExpectationError(
             "the DTD names an external entity or DTD (SYSTEM or PUBLIC): a DTD schema must be self-contained"
         )
-    import io  # noqa: PLC0415 - only for a DTD
-
-    try:
-        dtd = etree.DTD(io.StringIO(text))
-    except etree.DTDParseError as err:
-        raise ExpectationError(f"the DTD schema cannot be read: {err}") from None
+    dtd = _parse_dtd(text)
+    # the text can spell SYSTEM with character references inside an entity's value: the
+    # parsed DTD tells what was declared (nothing was read: the resolver answered empty)
+    external = sorted({entity.name for entity in dtd.iterentities() if entity.system_url is not None})
+    if external:
+        raise ExpectationError(
+            f"the DTD declares external entities ({', '.join(external)}): a DTD schema must be self-contained"
+        )
     return XmlSchema("dtd", validator=dtd, source=text)
+
+
+def _parse_dtd(text: str) -> Any:
+    """The lxml DTD of ``text``, read as the external subset of a stub document whose every
+    load goes to :func:`.schema_refs.DtdResolver` (``etree.DTD`` lets libxml2 open files)."""
+    from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
+
+    parser = safe_parser(DtdResolver(_DTD_URL, text), load_dtd=True)
+    stub = f'<!DOCTYPE formatbook-dtd SYSTEM "{_DTD_URL}"><formatbook-dtd/>'
+    try:
+        dtd = etree.fromstring(stub, parser).getroottree().docinfo.externalDTD
+    except etree.XMLSyntaxError as err:
+        raise ExpectationError(f"the DTD schema cannot be read: {err}") from None
+    if dtd is None:
+        raise ExpectationError("the DTD schema cannot be read")
+    return dtd
 
 
 def _xml_schema(text: str, base_url: str | None, *, allow_fetch: bool, max_size: int) -> XmlSchema:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
-from formatbook_core.data_schema import JsonSchema, load_schema
+from formatbook_core import Analysis, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
+from formatbook_core.data_schema import SCHEMA_OPTIONS, DataFormat, build_model
 from formatbook_core.limits import limits_from
+from formatbook_core.pointers import scope_problem
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -37,12 +38,11 @@ _OPTIONS = (
     Option(
         "documents", str, "one", "one document, or a stream of them (the value is then a list)", choices=("one", "many")
     ),
-    Option("allow_fetch", bool, False, "a schema given as a URL (http or https) may be fetched"),
-    Option("base_dir", str, None, "where a schema given as a relative path is looked for"),
+    *SCHEMA_OPTIONS,
 )
 
 
-class YamlFormat(AnalyzingFormat):
+class YamlFormat(DataFormat):
     """YAML 1.2 (ruamel.yaml's parser, read as data only). Schemas: JSON Schema as a
     dict, a file path, a URL (only with ``allow_fetch=True``) or a pydantic model class,
     applied to the value as JSON types. Options: ``root`` (``"collection"``),
@@ -55,16 +55,6 @@ class YamlFormat(AnalyzingFormat):
     description = "YAML 1.2 read safely (ruamel.yaml), with JSON Schema or a pydantic model; scopes are JSON pointers."
     samples = _SAMPLES
     option_specs = _OPTIONS
-
-    # --- schemas --------------------------------------------------------------------
-    def load_schema(self, schema: Any, **options: Any) -> Any:
-        """A :class:`~formatbook_core.data_schema.JsonSchema` (compiled lazily, cached)."""
-        return load_schema(schema, allow_fetch=options.get("allow_fetch", False), base_dir=options.get("base_dir"))
-
-    def _schema(self, schema: Any, options: dict[str, Any]) -> JsonSchema | None:
-        if schema is None or isinstance(schema, JsonSchema):
-            return schema
-        return self.load_schema(schema, **options)
 
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
@@ -166,11 +156,7 @@ class YamlFormat(AnalyzingFormat):
 
     def validate_scope(self, scope: str) -> str | None:
         """A scope is a JSON pointer (``""``, ``"/summary"``, ``"#/items/0"``)."""
-        try:
-            _values.parse_pointer(scope)
-        except ScopeNotFound as err:
-            return f'{err}; a YAML scope is a JSON pointer such as "/{scope}"'
-        return None
+        return scope_problem(scope, "YAML")
 
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)
@@ -178,21 +164,6 @@ class YamlFormat(AnalyzingFormat):
 
 
 def _build_model(model: Any, value: Any) -> Analysis:
-    """The model instance, built in strict JSON mode so that pydantic's own coercions
-    cannot hide a repair ("42" for an int must have been healed, and listed, before)."""
-    try:
-        return Analysis(model.model_validate_json(json.dumps(value), strict=True))
-    except ValueError as err:
-        errors = getattr(err, "errors", None)
-        if not callable(errors):
-            return Analysis(value, (Violation("schema.model", f"{model.__name__}: {err}"),))
-        out = [
-            Violation(
-                f"schema.model.{e.get('type', 'invalid')}",
-                f"{model.__name__}: {e.get('msg', 'invalid')}",
-                path=tuple(p for p in e.get("loc", ()) if isinstance(p, (str, int))),
-                keyword=e.get("type"),
-            )
-            for e in errors()
-        ]
-        return Analysis(value, tuple(out) or (Violation("schema.model", f"{model.__name__}: {err}"),))
+    """The model instance (see :func:`formatbook_core.data_schema.build_model`)."""
+    instance, violations = build_model(model, json.dumps(value))
+    return Analysis(value, violations) if violations else Analysis(instance)

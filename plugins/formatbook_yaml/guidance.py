@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from formatbook_core.pointers import local_target
+
 _PLAIN = 'Reply with YAML only: a mapping or a list, no prose around it. Quote strings holding ": " or " #".'
 _MAX_DEPTH = 6
 _MAX_ENUM = 12
@@ -43,12 +45,8 @@ def _resolve(schema: Any, root: dict) -> dict:
         and schema["$ref"].startswith("#")
         and seen < 16
     ):
-        target: Any = root
-        for part in schema["$ref"][1:].lstrip("/").split("/"):
-            if not part:
-                continue
-            target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
-        schema = target
+        target = local_target(root, schema["$ref"])
+        schema = {} if target is None else target
         seen += 1
     return schema if isinstance(schema, dict) else {}
 

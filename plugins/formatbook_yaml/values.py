@@ -7,9 +7,9 @@ token picks the document)."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
 
 from formatbook_core import ScopeNotFound
+from formatbook_core.pointers import array_index, parse_pointer
 
 from .loading import key_text, scalar, to_value
 
@@ -29,18 +29,6 @@ def node_values(root: Any) -> list[str]:
         elif scalar(node) is not None and node.value.strip():
             out.append(node.value)
     return out
-
-
-def parse_pointer(pointer: str) -> tuple[str, ...]:
-    """The reference tokens of an RFC 6901 JSON pointer (``"#/a"`` accepted too);
-    raises ``ScopeNotFound`` for text that is not one."""
-    if pointer.startswith("#"):
-        pointer = unquote(pointer[1:])
-    if pointer == "":
-        return ()
-    if not pointer.startswith("/"):
-        raise ScopeNotFound(f"{pointer!r} is not a JSON pointer (it must start with '/')")
-    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer[1:].split("/"))
 
 
 def find(roots: list[Any], pointer: str, many: bool) -> list[Any]:
@@ -76,9 +64,10 @@ def find(roots: list[Any], pointer: str, many: bool) -> list[Any]:
             else:
                 raise ScopeNotFound(f"the YAML has no {pointer!r}: no key {token!r}")
         elif isinstance(node, SequenceNode):
-            if not (token.isdigit() and (token == "0" or not token.startswith("0"))) or int(token) >= len(node.value):
+            index = array_index(token, len(node.value))
+            if index is None:
                 raise ScopeNotFound(f"the YAML has no {pointer!r}: no item {token!r} in a list of {len(node.value)}")
-            node = node.value[int(token)]
+            node = node.value[index]
         else:
             raise ScopeNotFound(f"the YAML has no {pointer!r}: {token!r} is inside a scalar")
     return [node]

@@ -15,6 +15,7 @@ import pytest
 from formatbook_core.batch import core as batch_core
 from formatbook_core.batch.pool import OrderedPool
 from formatbook_core.cli import main
+from tests.file_watch import file_open_watch
 
 EXPECT = ["-e", "TEXT", "-e", "MAX 5 WORDS"]
 
@@ -240,6 +241,37 @@ def test_rows_with_their_own_expectations(run, tmp_path):
     assert records[1]["violations"][0]["code"].startswith("schema.")
     assert [v["code"] for v in records[2]["violations"]] == ["count.max"]
     assert [v["code"] for v in records[3]["violations"]] == ["batch.expectations"]
+
+
+def test_a_rows_own_expect_text_reads_schema_files_inside_the_inputs_folder_only(run, tmp_path):
+    # issue 30: an EXPECT line may name any file the process can read, so a row's own
+    # EXPECT text (data) is confined to the input file's folder; the watch sees no open
+    base, outside = tmp_path / "base", tmp_path / "outside"
+    base.mkdir()
+    outside.mkdir()
+    schema = json.dumps({"type": "object", "required": ["name"]})
+    (base / "s.json").write_text(schema)
+    (outside / "secret.json").write_text(schema)
+    (base / "link.json").symlink_to(outside / "secret.json")
+    refused = [str(outside / "secret.json"), "../outside/secret.json", "link.json", "s.json allow_fetch=true"]
+    rows = base / "r.jsonl"
+    rows.write_text(
+        "\n".join(
+            json.dumps({"id": i, "reply": '{"name": "Ada"}', "expect": f"EXPECT JSON {word}"})
+            for i, word in enumerate(["s.json", *refused])
+        )
+        + "\n"
+    )
+    out_file = tmp_path / "v.jsonl"
+    with file_open_watch(outside) as watch:
+        code, _, _ = run("check", "--jsonl", str(rows), "--expect-field", "expect", "--out", str(out_file))
+        assert watch.opened() == []
+    records = _records(out_file)
+    assert code == 1
+    assert records[0]["ok"]
+    for record in records[1:]:
+        assert [v["code"] for v in record["violations"]] == ["batch.expectations"], record
+        assert "base_dir" in record["violations"][0]["message"]
 
 
 def test_expect_field_takes_a_list_of_lines(run, tmp_path):

@@ -31,7 +31,7 @@ from formatbook_core.batch import core as batch_core
 from formatbook_core.batch.guard import ReplyTimeout
 from formatbook_core.batch.record import record_json
 from formatbook_core.expectations import Expectations
-from formatbook_core.results import dumps_json
+from formatbook_core.serialising import dumps_json
 
 TEXT3 = "EXPECT TEXT\nEXPECT MAX 3 WORDS"
 
@@ -257,7 +257,7 @@ def test_a_record_is_written_as_dumps_json_writes_it():
 
 def test_the_batch_package_imports_no_optional_library():
     code = (
-        "import sys, formatbook_core.batch, formatbook_core.batch.ray_data, formatbook_core.cli_batch\n"
+        "import sys, formatbook_core.batch, formatbook_core.batch.ray_data, formatbook_core.cli.batch\n"
         "print(sorted(m for m in ('ray', 'pyarrow', 'pandas', 'datasets') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -15,8 +15,8 @@ from formatbook_core import (
     heal,
     parse_expectations,
 )
-from formatbook_core.cli import _check_bytes
-from formatbook_core.pipeline import compare_count
+from formatbook_core.cli.common import check_bytes
+from formatbook_core.tallying import compare_count
 
 from .conftest_formats import KvFormat, kv_registry
 
@@ -162,7 +162,7 @@ def test_a_locate_crash_is_a_plugin_error_not_a_silent_fallback(reg):
 
 def test_bytes_are_decoded_alike_by_check_and_the_cli(reg):
     for data in (b"a: \xff", b"\xef\xbb\xbfa: \xc3"):
-        api, cli = check(data, exp("EXPECT KV", reg)), _check_bytes(data, exp("EXPECT KV", reg))
+        api, cli = check(data, exp("EXPECT KV", reg)), check_bytes(data, exp("EXPECT KV", reg))
         assert api.violations == cli.violations
         assert api.violations[0].code == "reply.encoding"
 

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import HealError, check, cli, get_format, heal, list_formats
+from formatbook_core import HealError, check, get_format, heal, list_formats
 from formatbook_core.cli import main
-from formatbook_core.cli_render import PlainRenderer, RichRenderer, make_renderer
+from formatbook_core.cli.common import count_lines
+from formatbook_core.cli.render import PlainRenderer, RichRenderer, make_renderer
 
 
 def _has_format(name: str) -> bool:
@@ -512,8 +513,11 @@ def test_help_imports_nothing_heavy():
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
-def test_module_has_a_main_guard():
-    assert 'if __name__ == "__main__":' in Path(cli.__file__).read_text()
+def test_the_package_runs_as_a_module():
+    """``python -m formatbook_core.cli`` (and ``-m formatbook_core``) runs the command."""
+    for module in ("formatbook_core.cli", "formatbook_core"):
+        done = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and "usage: formatbook" in done.stdout
 
 
 # --- format options -----------------------------------------------------------------------
@@ -622,10 +626,10 @@ def test_jsonl_a_null_reply_is_an_empty_reply(run, tmp_path):
 
 def test_jsonl_line_numbers_and_the_line_count(tmp_path):
     path = _rows(tmp_path, "", json.dumps({"reply": "a"}), "", json.dumps({"reply": "b"}))
-    assert cli._count_lines(str(path)) == 4
+    assert count_lines(str(path)) == 4
     path.write_bytes(b"a\nb")  # no final line break
-    assert cli._count_lines(str(path)) == 2
-    assert cli._count_lines("-") is None
+    assert count_lines(str(path)) == 2
+    assert count_lines("-") is None
 
 
 def test_markdown_level_5_exits_2_before_any_reply_is_checked(run, tmp_path, monkeypatch):

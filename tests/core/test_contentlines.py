@@ -6,13 +6,17 @@ from __future__ import annotations
 import pytest
 
 from formatbook_core.contentlines import (
+    LineFault,
+    LineScanner,
     fold,
     octets,
     outside_think_blocks,
     physical_lines,
     raw_backslashes,
+    split_line,
     split_unescaped,
     unescape_text,
+    unfold,
 )
 
 
@@ -64,3 +68,67 @@ def test_outside_think_blocks_keeps_the_lines_no_block_covers_whole():
     assert [text[s:e] for s, e, _ in kept] == ["A:1", "C:3", "D:4"]
     assert [text[b.start : b.end] for b in blocks] == ["<think>x\nB:2\n</think>", "<think>y</think>"]
     assert outside_think_blocks("A:1\nB:2", lines[:2]) == (lines[:2], [])
+
+
+# --- unfolding and the grammar, shared by iCalendar (no groups) and vCard (groups) --------
+
+
+def test_unfold_joins_continuations_and_keeps_the_source_spans() -> None:
+    text = "SUMMARY:a\r\n  b\r\nX:y"
+    lines = unfold(text)
+    assert [(line.text, line.start, line.end, line.brk) for line in lines] == [
+        ("SUMMARY:a b", 0, 14, "\r\n"),
+        ("X:y", 16, 19, ""),
+    ]
+    assert lines[0].pieces == ((0, 9), (11, 14))
+
+
+def _scan(line: str, *, groups: bool = False, pieces: int = 1) -> LineFault | None:
+    scanner = LineScanner(groups=groups)
+    size = max(1, len(line) // pieces)
+    for i in range(0, len(line), size):
+        fault = scanner.feed(line[i : i + size])
+        if fault is not None:
+            return fault
+    return scanner.end()
+
+
+@pytest.mark.parametrize(
+    ("line", "groups", "fault"),
+    [
+        ('DTSTART;TZID="Europe/Paris":20260101T090000', False, None),
+        ("item1.EMAIL;TYPE=work,pref:a@b.c", True, None),
+        ("item1.EMAIL:a@b.c", False, LineFault("name", 5, ".")),
+        ("a.b.C:x", True, LineFault("name", 3, ".")),
+        (":x", False, LineFault("name_start", 0, ":")),
+        ("X;=a:b", False, LineFault("param_name_start", 2, "=")),
+        ("X;A.B=c:d", False, LineFault("param_name", 3, ".")),
+        ('X;A=b"c:d', False, LineFault("param_value", 5, '"')),
+        ('X;A="b"c:d', False, LineFault("after_quote", 7, "c")),
+        ('X;A="b\x01":d', False, LineFault("quoted", 6, "\x01")),
+        ("X:a\x00b", False, LineFault("value", 3, "\x00")),
+        ("", False, LineFault("empty", 0)),
+        ("SUMMARY", False, LineFault("ends_name", 7)),
+        ('X;A="b', False, LineFault("ends_quoted", 6)),
+        ("X;A=b", False, LineFault("ends_unquoted", 5)),
+    ],
+)
+def test_the_scanner_says_what_is_wrong_and_where(line: str, groups: bool, fault: LineFault | None) -> None:
+    assert _scan(line, groups=groups) == fault
+    assert _scan(line, groups=groups, pieces=3) == fault  # fed in pieces: the same answer
+
+
+def test_value_start_and_the_parts() -> None:
+    line = 'g.X;A="p;q",r;B=s:v:w'
+    scanner = LineScanner(groups=True)
+    assert scanner.feed(line) is None and scanner.end() is None and scanner.in_value
+    assert line[scanner.value_start :] == "v:w"
+    assert split_line(line) == ("g", "X", (("A", ("p;q", "r")), ("B", ("s",))), "v:w")
+
+
+def test_a_copy_goes_on_alone() -> None:
+    scanner = LineScanner()
+    scanner.feed("X;A=")
+    clone = scanner.copy()
+    assert clone.feed('"q":v') is None and clone.end() is None
+    assert scanner.end() == LineFault("ends_param_value", 4)

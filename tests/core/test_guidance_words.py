@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from formatbook_core import guidance
-from formatbook_core.pipeline import field_name
+from formatbook_core.prompting import field_name
 
 CONTRACT = Path(__file__).resolve().parents[2] / "examples" / "replies" / "contracts" / "answer.md"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 
@@ -20,7 +21,9 @@ from formatbook_core import (
     Span,
     StreamStatus,
     Violation,
+    check,
 )
+from formatbook_core.results import Attempt, make_repair, ok_status
 
 
 def test_span_shift_and_tuple_behaviour():
@@ -77,6 +80,27 @@ def test_check_result_verdicts():
     failed = CheckResult(False, "r", repairs=[Repair("k", "m")], violations=[Violation("c", "m")])
     assert failed.verdict == "fail" and not failed.healed
     assert bool(CheckResult(True, "r")) and not bool(failed)
+
+
+def test_results_are_frozen_once_built():
+    """Issue 24: a result is built once, when everything is known; a later stage builds a new one."""
+    result = check("a b c", "EXPECT MAX 2 WORDS")
+    assert not result.ok and result.counts == {"words": 3} and result.violations[0].code == "count.max"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.ok = True  # type: ignore[misc]
+    attempt = Attempt("p", "a b c", result)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        attempt.result = CheckResult(True, "r")  # type: ignore[misc]
+    stopped = dataclasses.replace(result, violations=[Violation("reply.stopped", "m"), *result.violations])
+    assert [v.code for v in result.violations] == ["count.max"]  # the first is unchanged
+    assert [v.code for v in stopped.violations] == ["reply.stopped", "count.max"]
+
+
+def test_hot_path_constructors_equal_the_constructors():
+    assert make_repair("k", "m", 1, 2) == Repair("k", "m", Span(1, 2))
+    assert type(make_repair("k", "m", 1, 2).span) is Span
+    assert ok_status() == StreamStatus(True) and ok_status() is ok_status()  # one shared frozen status
+    assert ok_status(("a",), "b", True) == StreamStatus(True, complete=True, values=("a",), open="b")
 
 
 def test_check_result_to_dict_is_json_ready():

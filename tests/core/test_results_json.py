@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 
 from formatbook_core import CheckResult, check, list_formats
-from formatbook_core.results import ExactNumber, dumps_json, json_ready
+from formatbook_core.serialising import ExactNumber, dumps_json, json_ready
 from tests.contract.facts import declared
 
 

@@ -82,6 +82,7 @@ class Lexer:
         if m is None:
             return None
         k = m.lastindex
+        assert k is not None  # every alternative of the token pattern is a group
         start, end = m.span(k)
         if k == 3:
             return (text[start], start, end, None)

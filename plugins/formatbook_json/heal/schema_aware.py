@@ -9,16 +9,17 @@ import json
 from decimal import Decimal
 
 from formatbook_core import Repair, Span
+from formatbook_core import edits as _edits
 from formatbook_core.data_schema import SchemaRepair, plan
 
 from ..values import source_spans
-from . import edits as _edits
 from .state import Healing
 
 
 def repair_against_schema(h: Healing) -> None:
     """The plan's schema step: make the repairs ``h.schema`` asks for on the strict JSON
     ``h.text``; their spans index the reply (traced back through the syntax edits)."""
+    assert h.schema is not None  # the plan runs this step only with a schema (_has_schema)
     ops = plan(h.parsed, h.schema.schema)
     if not ops:
         return
@@ -30,6 +31,7 @@ def repair_against_schema(h: Healing) -> None:
 
 
 def _traced_back(r: Repair, offsets: _edits.OffsetMap) -> Repair:
+    assert r.span is not None  # apply() gives every repair its span
     start = offsets.back(r.span.start)
     return Repair(r.kind, r.message, Span(start, max(start, offsets.back_end(r.span.end))))
 

@@ -17,11 +17,11 @@ import re
 from operator import attrgetter, itemgetter
 
 from formatbook_core import HealError, Repair, SetAside, Span, Violation
+from formatbook_core import edits as _edits
 from formatbook_core.limits import MAX_DEPTH
 from formatbook_core.results import make_repair
 
 from ..numbers import normalize as normalize_number
-from . import edits as _edits
 from . import literals, runs, strings, tolerant
 from .lexer import Lexer
 from .state import Healing

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from formatbook_core.results import make_repair as make
+from formatbook_core.runs import run
 
 from . import literals, strings
 from .runs import _STR, _WS
@@ -72,8 +73,8 @@ _DAMAGE = re.compile(
     rf"|([}}\]]|{_STR}|{_NUM}|true|false|null)"  # 5: a clean value a line break follows
     r")[ \t\r\n]*+"
 )
-_ALL_CLEAN = re.compile(rf"(?:{_CLEAN})*+")
-_LEADING_WS = re.compile(r"[ \t\r\n]*+")
+_ALL_CLEAN = run(rf"(?:{_CLEAN})*+")
+_LEADING_WS = run(r"[ \t\r\n]*+")
 
 
 def damage(text: str, start: int, end: int, messages: dict[str, str]) -> tuple[list, list] | None:
@@ -92,6 +93,7 @@ def damage(text: str, start: int, end: int, messages: dict[str, str]) -> tuple[l
         if m is None:
             break
         k = m.lastindex
+        assert k is not None  # every alternative after the clean run is a group
         s, e = m.span(k)
         pos = m.end()
         if k == 1:
@@ -100,6 +102,7 @@ def damage(text: str, start: int, end: int, messages: dict[str, str]) -> tuple[l
             continue  # a colon follows a key
         if k == 2:
             json_text, kind = literals.LITERALS[text[s:e]]
+            assert kind is not None  # group 2 holds only the literals JSON spells otherwise
             add_edit((s, e, json_text))
             add_repair(make(kind, messages[kind], s, e))
         elif k == 3:

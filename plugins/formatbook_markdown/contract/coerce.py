@@ -7,6 +7,9 @@ import os
 import pathlib
 from typing import Any
 
+from formatbook_core import ExpectationError
+from formatbook_core.schema_files import read_schema_bytes
+
 from .model import SECTION_KIND_WORDS, TABLE_KIND_WORDS, OfsSection, OfsTable, OutputFormatSpec, SpecError
 from .names import normalize_section_name
 from .parse import has_word, item_body, parse_output_format_spec, parse_section_item, parse_table_item
@@ -185,7 +188,11 @@ def coerce_spec(obj: Any) -> OutputFormatSpec:
         return parse_output_format_spec(obj)
     if isinstance(obj, os.PathLike):
         try:
-            data = pathlib.Path(obj).read_bytes()
+            data = read_schema_bytes(obj, what="contract file")
+        except SpecError:
+            raise
+        except ExpectationError as exc:  # a FIFO, a file over the size cap
+            raise SpecError(str(exc)) from None
         except OSError as exc:
             raise SpecError(f"cannot read the contract file {os.fspath(obj)!r}: {exc.strerror or exc}") from None
         try:

@@ -2,37 +2,13 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from typing import Any
 
 from formatbook_core import HealError, Repair, Span, Violation
+from formatbook_core.edits import OffsetMap, apply
 from formatbook_core.limits import limits_from
 
 from ..syntax import Reading, read
-
-
-class OffsetMap:
-    """Offsets of a text after some edits, mapped back to the text before them. Each edit
-    is ``(old_start, old_end, new_length)``, in order, not overlapping."""
-
-    def __init__(self, edits: list[tuple[int, int, int]]):
-        self._new_starts: list[int] = []
-        self._rows: list[tuple[int, int, int, int]] = []  # new start, new end, old start, old end
-        shift = 0
-        for old_start, old_end, new_len in edits:
-            new_start = old_start + shift
-            self._new_starts.append(new_start)
-            self._rows.append((new_start, new_start + new_len, old_start, old_end))
-            shift += new_len - (old_end - old_start)
-
-    def back(self, pos: int) -> int:
-        k = bisect_right(self._new_starts, pos) - 1
-        if k < 0:
-            return pos
-        new_start, new_end, old_start, old_end = self._rows[k]
-        if pos < new_end:
-            return old_start if pos == new_start else min(old_end, old_start + (pos - new_start))
-        return old_end + (pos - new_end)
 
 
 class Healing:
@@ -60,7 +36,7 @@ class Healing:
     def back(self, pos: int) -> int:
         """An offset into the current text, mapped back to the text as received."""
         for m in reversed(self.maps):
-            pos = m.back(pos)
+            pos = m.back(pos, within=True)  # a span inside a rewritten stretch keeps its place
         return pos
 
     def repair(self, kind: str, message: str, start: int, end: int) -> None:
@@ -75,16 +51,8 @@ class Healing:
         """Replace ``text[start:end]`` by each new text (in order, not overlapping)."""
         if not edits:
             return
-        text = self.text
-        parts: list[str] = []
-        pos = 0
-        for start, end, new in edits:
-            parts.append(text[pos:start])
-            parts.append(new)
-            pos = end
-        parts.append(text[pos:])
-        self.text = "".join(parts)
-        self.maps.append(OffsetMap([(start, end, len(new)) for start, end, new in edits]))
+        self.text = apply(self.text, edits)
+        self.maps.append(OffsetMap(edits))
 
 
 def refuse(h: Healing) -> None:

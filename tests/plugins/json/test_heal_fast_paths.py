@@ -11,8 +11,8 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import HealError, Span
-from formatbook_json.heal import edits, structure, tolerant
+from formatbook_core import HealError, Span, edits
+from formatbook_json.heal import structure, tolerant
 
 
 def outcome(text: str, fast: bool):

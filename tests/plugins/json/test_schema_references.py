@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import threading
 from collections.abc import Iterator
 
 import pytest
@@ -14,9 +13,10 @@ from referencing.exceptions import Unretrievable
 from formatbook_core import ExpectationError, Expectations, StreamGuard, check, guidance
 from formatbook_core.data_schema import JsonSchema
 from formatbook_core.data_schema.references import MAX_SCHEMA_DEPTH, Retriever, python_registry
+from tests.local_http import LocalHttpServer
 
 
-class _Server:
+class _Server(LocalHttpServer):
     """A local HTTP server on 127.0.0.1 that serves ``{"type": "integer"}`` and records
     every request path."""
 
@@ -37,19 +37,7 @@ class _Server:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.timeout = 5
-        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self) -> _Server:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
+        super().__init__(Handler)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ HTTP server records every request it gets: it must get none."""
 from __future__ import annotations
 
 import http.server
+import io
 import threading
 import time
 
@@ -14,6 +15,7 @@ from lxml import etree
 
 from formatbook_core import ExpectationError, HealError, StreamGuard, check, get_format, parse_expectations
 from formatbook_xml.parser import SETTINGS, safe_parser
+from tests.file_watch import file_open_watch
 
 XML = get_format("xml")
 SECRET = "TOP-SECRET-4f1c9e"
@@ -208,3 +210,133 @@ def test_a_schema_url_needs_allow_fetch(server):
     with pytest.raises(ExpectationError, match="allow_fetch"):
         parse_expectations(f"EXPECT XML {url}/s.xsd").loaded_schema  # noqa: B018 - loading is the test
     assert hits == []
+
+
+def _dtd_attacks(secret: str) -> dict[str, str]:
+    """DTD schemas that make libxml2's own DTD reader open ``secret``: an external parameter
+    entity declared in another entity's value, where no plain SYSTEM or PUBLIC shows."""
+
+    def declared(keyword: str, target: str) -> str:
+        return f"<!ENTITY % a \"<!ENTITY &#37; b {keyword} '{target}'>\">%a;%b;<!ELEMENT r ANY>"
+
+    nested_value = f"<!ENTITY &#38;#37; b &#38;#83;YSTEM &#38;#34;file://{secret}&#38;#34;>"
+    return {
+        "decimal-char-refs": declared("&#83;YSTEM", f"file://{secret}"),
+        "hex-char-refs": declared("&#x53;YSTEM", f"file://{secret}"),
+        "plain-path": declared("&#83;YSTEM", secret),
+        "relative-path": declared("&#83;YSTEM", "secret.txt"),
+        "file-colon-url": declared("&#83;YSTEM", f"file:{secret}"),
+        "file-localhost-url": declared("&#x53;YSTEM", f"file://localhost{secret}"),
+        "public-id": declared("&#80;UBLIC '-//X//Y'", f"file://{secret}"),
+        "nested-parameter-entities": f"<!ENTITY % a \"<!ENTITY &#37; c '{nested_value}'>\">%a;%c;%b;<!ELEMENT r ANY>",
+    }
+
+
+@pytest.mark.parametrize("name", list(_dtd_attacks("/x")))
+def test_a_dtd_schema_opens_no_file_however_it_spells_an_external_entity(name, tmp_path, monkeypatch):
+    # issue 30: '&#83;YSTEM' inside an entity's value passed the SYSTEM/PUBLIC check, and
+    # libxml2 opened the named file while reading the DTD; the watch sees the open itself
+    watched = tmp_path / "watched"
+    watched.mkdir()
+    (watched / "secret.txt").write_text(SECRET, encoding="utf-8")
+    monkeypatch.chdir(watched)  # where libxml2 would look for a relative path
+    attack = _dtd_attacks(str(watched / "secret.txt"))[name]
+    with file_open_watch(watched) as watch:
+        try:
+            etree.DTD(io.StringIO(attack))
+        except etree.DTDParseError:
+            pass
+        assert watch.opened() == ["secret.txt"], "the attack no longer reaches the file through lxml itself"
+        with pytest.raises(ExpectationError, match="external entit") as err:
+            XML.load_schema(attack)
+        schema_file = tmp_path / "attack.dtd"
+        schema_file.write_text(attack, encoding="utf-8")
+        with pytest.raises(ExpectationError, match="external entit"):
+            parse_expectations(f"EXPECT XML {schema_file}").loaded_schema  # noqa: B018 - loading is the test
+        assert watch.opened() == []
+    assert SECRET not in str(err.value)
+
+
+def test_a_dtd_schema_declaring_an_external_general_entity_by_char_refs_is_refused():
+    # never read while the DTD is parsed, but a schema must be self-contained however it is spelled
+    with pytest.raises(ExpectationError, match=r"external entities \(g\)"):
+        XML.load_schema("<!ENTITY % a \"<!ENTITY g &#83;YSTEM 'file:///etc/hostname'>\">%a;<!ELEMENT r ANY>")
+
+
+def test_a_dtd_schema_keeps_parameter_entities_inside_declarations():
+    # the DTD is read as an external subset, where a parameter entity may stand inside a declaration
+    schema = XML.load_schema('<!ENTITY % text "(#PCDATA)">\n<!ELEMENT r %text;>\n<!ELEMENT q EMPTY>')
+    assert XML.is_valid("<r>x</r>", schema)
+    (violation,) = XML.validate("<r><q/></r>", schema)
+    assert violation.code == "schema.dtd"
+
+
+def test_a_malformed_dtd_schema_is_an_expectation_error():
+    with pytest.raises(ExpectationError, match="the DTD schema cannot be read"):
+        XML.load_schema("<!ELEMENT r (#PCDATA)")
+
+
+def _schema_attacks(location: str) -> dict[str, str]:
+    xs = 'xmlns:xs="http://www.w3.org/2001/XMLSchema"'
+    rng = 'xmlns="http://relaxng.org/ns/structure/1.0"'
+    element = '<xs:element name="r" type="xs:string"/>'
+    start = '<start><element name="r"><text/></element></start>'
+    attacks = {
+        f"xsd-{kind}": f'<xs:schema {xs}><xs:{kind}{namespace} schemaLocation="{location}"/>{element}</xs:schema>'
+        for kind, namespace in (("include", ""), ("import", ' namespace="urn:o"'), ("redefine", ""), ("override", ""))
+    }
+    attacks["rng-include"] = f'<grammar {rng}><include href="{location}"/>{start}</grammar>'
+    attacks["rng-externalRef"] = f'<element name="r" {rng}><externalRef href="{location}"/></element>'
+    attacks["xsd-include-by-entity"] = (
+        f'<!DOCTYPE xs:schema [<!ENTITY loc "{location}">]>'
+        f'<xs:schema {xs}><xs:include schemaLocation="&loc;"/>{element}</xs:schema>'
+    )
+    attacks["rng-include-by-entity"] = (
+        f'<!DOCTYPE grammar [<!ENTITY loc "{location}">]><grammar {rng}><include href="&loc;"/>{start}</grammar>'
+    )
+    attacks["xsd-external-entity"] = (
+        f'<!DOCTYPE xs:schema [<!ENTITY ext SYSTEM "{location}">]><xs:schema {xs}>'
+        f"<xs:annotation><xs:documentation>&ext;</xs:documentation></xs:annotation>{element}</xs:schema>"
+    )
+    attacks["xsd-external-parameter-entity"] = (
+        f'<!DOCTYPE xs:schema [<!ENTITY % p SYSTEM "{location}">%p;]><xs:schema {xs}>{element}</xs:schema>'
+    )
+    attacks["xsd-external-dtd"] = f'<!DOCTYPE xs:schema SYSTEM "{location}"><xs:schema {xs}>{element}</xs:schema>'
+    attacks["xsd-parameter-entity-by-char-refs"] = (
+        f"<!DOCTYPE xs:schema [<!ENTITY % a \"<!ENTITY &#37; b &#83;YSTEM '{location}'>\">%a;%b;]>"
+        f"<xs:schema {xs}>{element}</xs:schema>"
+    )
+    return attacks
+
+
+def _locations(secret: str) -> dict[str, str]:
+    return {
+        "file-url": f"file://{secret}",
+        "plain-path": secret,
+        "relative-path": "secret.txt",
+        "file-colon-url": f"file:{secret}",
+        "decimal-char-refs": "&#102;ile://" + secret,
+        "hex-char-refs": "&#x66;&#x69;le://" + secret,
+        "path-by-char-ref": "&#47;" + secret.lstrip("/"),
+    }
+
+
+@pytest.mark.parametrize("allow_fetch", [False, True], ids=["no-fetch", "allow-fetch"])
+@pytest.mark.parametrize("spelling", list(_locations("/x")))
+def test_xsd_and_relaxng_references_open_no_file_however_spelled(spelling, allow_fetch, tmp_path, monkeypatch):
+    watched = tmp_path / "watched"
+    watched.mkdir()
+    (watched / "secret.txt").write_text(SECRET, encoding="utf-8")
+    monkeypatch.chdir(watched)
+    location = _locations(str(watched / "secret.txt"))[spelling]
+    with file_open_watch(watched) as watch:
+        for name, attack in _schema_attacks(location).items():
+            try:
+                schema = XML.load_schema(attack, allow_fetch=allow_fetch)
+            except ExpectationError as err:
+                assert SECRET not in str(err), name
+            else:
+                # what loads (an external DTD or entity is never read) reads nothing when applied either
+                assert name in ("xsd-external-dtd", "xsd-external-entity", "xsd-external-parameter-entity"), name
+                assert SECRET not in repr(XML.validate("<r>x</r>", schema))
+            assert watch.opened() == [], f"{name}: libxml2 opened the file"

@@ -17,6 +17,9 @@ import json
 from collections.abc import Iterator
 from typing import IO, Any
 
+from .common import EXIT_NOT_MET, EXIT_OK, UsageError, count_lines, open_binary, progress
+from .render import make_renderer
+
 __all__ = ["add_ifeval_options", "cmd_check_ifeval"]
 
 
@@ -37,9 +40,8 @@ def add_ifeval_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _rows(stream: IO[bytes], field: str) -> Iterator[tuple[int, Any]]:
-    from .cli import UsageError  # noqa: PLC0415 - cli imports this module lazily
-    from .ifeval import read_row  # noqa: PLC0415
-    from .results import ExpectationError  # noqa: PLC0415
+    from ..ifeval import read_row  # noqa: PLC0415
+    from ..results import ExpectationError  # noqa: PLC0415
 
     for number, raw in enumerate(stream, start=1):
         if not raw.strip():
@@ -63,15 +65,13 @@ def _percent(value: float) -> str:
 
 def cmd_check_ifeval(args: argparse.Namespace) -> int:
     """Score the IFEval rows of ``args.jsonl``; see the module docstring."""
-    from .cli import EXIT_NOT_MET, EXIT_OK, UsageError, _count_lines, _open_binary, _progress  # noqa: PLC0415
-    from .cli_render import make_renderer  # noqa: PLC0415
-    from .ifeval import Score, score_row  # noqa: PLC0415
+    from ..ifeval import Score, score_row  # noqa: PLC0415
 
     if args.jsonl is None:
         raise UsageError("--ifeval scores a file of IFEval rows: give it with --jsonl FILE")
     if args.expect or args.expect_file:
         raise UsageError("--ifeval takes its instructions from each row, not from -e / --expect-file")
-    total = None if args.jsonl == "-" else _count_lines(args.jsonl)
+    total = None if args.jsonl == "-" else count_lines(args.jsonl)
     sink: IO[str] | None = None
     if args.out:
         try:
@@ -80,8 +80,8 @@ def cmd_check_ifeval(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     result = Score()
     try:
-        with _open_binary(args.jsonl) as stream:
-            for _number, row in _progress(_rows(stream, args.field), lambda: total, lambda item: item[0], "scoring"):
+        with open_binary(args.jsonl) as stream:
+            for _number, row in progress(_rows(stream, args.field), lambda: total, lambda item: item[0], "scoring"):
                 row_result = score_row(row, args.definitions)
                 result.rows.append(row_result)
                 if sink is not None:

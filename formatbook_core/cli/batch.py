@@ -14,8 +14,10 @@ worker stuck in C code past the limit is killed, and its chunk checked again row
 a plugin that raises, or a worker that dies, costs its row a ``batch.crashed`` verdict,
 not the run. The first chunk is checked in this process, before the workers are forked
 (they then start with the plugins loaded). A row may
-carry its own EXPECT text in ``--expect-field`` (schema paths relative to the input
-file's folder).
+carry its own EXPECT text in ``--expect-field``: schema paths relative to the input
+file's folder and confined to it (no absolute path, no ``..``, no symbolic link leading
+out, no URL, no ``allow_fetch``/``base_dir`` option), since rows are data and an EXPECT
+line may otherwise name any file the process can read.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from . import cli
+from . import common
 
 CHUNK = 32  # rows a task: large enough to pay for the round trip, small enough to share out
 
@@ -54,7 +56,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--expect-field",
         metavar="NAME",
-        help="the field holding a row's own EXPECT lines (a string or a list of lines), if any",
+        help=(
+            "the field holding a row's own EXPECT lines (a string or a list of lines), if any; "
+            "their schema files must lie inside the input file's folder"
+        ),
     )
 
 
@@ -83,7 +88,7 @@ def _init(job: Job) -> None:
         return  # a worker forked from the process that set this job up: nothing to parse again
     _job, _pid = job, os.getpid()
     needed = bool(job.expect) or job.expect_file is not None
-    _expectations = cli.load_expectations(job.expect, job.expect_file) if needed else None
+    _expectations = common.load_expectations(job.expect, job.expect_file) if needed else None
 
 
 def _check_chunk(chunk: list[tuple[int, Any]]) -> list[tuple[int, bool, str, Any]]:
@@ -97,8 +102,8 @@ def _check_chunk(chunk: list[tuple[int, Any]]) -> list[tuple[int, bool, str, Any
 
 
 def _record(number: int, item: Any) -> dict[str, Any]:
-    from .batch import check_row, failure_record
-    from .batch.core import expect_text
+    from ..batch import check_row, failure_record
+    from ..batch.core import expect_text
 
     assert _job is not None
     if isinstance(item, bytes):
@@ -108,7 +113,7 @@ def _record(number: int, item: Any) -> dict[str, Any]:
             return {"line": number, **failure_record("input.jsonl", f"line {number} is not JSON: {exc}")}
     expect = _expectations
     if expect is None and not (isinstance(item, dict) and expect_text(item.get(_job.expect_field or "")) is not None):
-        from .batch.record import BAD_EXPECTATIONS
+        from ..batch.record import BAD_EXPECTATIONS
 
         record = failure_record(BAD_EXPECTATIONS, f"line {number} has no EXPECT text in field {_job.expect_field!r}")
         return {"line": number, **({"id": item["id"]} if isinstance(item, dict) and "id" in item else {}), **record}
@@ -121,13 +126,14 @@ def _record(number: int, item: Any) -> dict[str, Any]:
         timeout=_job.timeout,
         input_code="input.jsonl",
         where=f"line {number}",
+        confine=True,  # a row's own EXPECT text is data: it reads schema files inside base_dir only
     )
     return _numbered(number, record)
 
 
 def _numbered(number: int, record: dict[str, Any]) -> Any:
     """``{"line": number, **record}``, keeping what the record knows of its JSON."""
-    from .batch.record import VerdictRecord
+    from ..batch.record import VerdictRecord
 
     out = VerdictRecord(line=number)
     out.update(record)
@@ -136,9 +142,9 @@ def _numbered(number: int, record: dict[str, Any]) -> Any:
 
 
 def _output(number: int, record: dict[str, Any], exact: bool = True) -> tuple[int, bool, str, Any]:
-    from .batch import flat_record
-    from .batch.record import record_json
-    from .results import dumps_json
+    from ..batch import flat_record
+    from ..batch.record import record_json
+    from ..serialising import dumps_json
 
     assert _job is not None
     if not _job.columnar:
@@ -159,11 +165,11 @@ def _deadline(chunk: list[tuple[int, Any]]) -> float | None:
 
 def _crashed_chunk(chunk: list[tuple[int, Any]], how: str = "died") -> list[tuple[int, bool, str, Any]]:
     """A chunk whose worker died: each row again on its own, the culprit a ``batch.crashed`` verdict."""
-    from .batch.pool import OrderedPool
+    from ..batch.pool import OrderedPool
 
     def lost(one: list[tuple[int, Any]], how: str) -> list[tuple[int, bool, str, Any]]:
-        from .batch import failure_record
-        from .batch.record import CRASHED, TIMEOUT
+        from ..batch import failure_record
+        from ..batch.record import CRASHED, TIMEOUT
 
         number = one[0][0]
         if how == "hung":
@@ -189,8 +195,8 @@ def _jsonl_rows(stream: IO[bytes], args: argparse.Namespace) -> Iterator[tuple[i
     """The non-blank lines; the first is read now: a first row without ``--field`` is a
     usage error before anything is written."""
     lines = iter(stream)
-    blank, first = cli._first_row(lines)
-    cli._require_field(first, args.field, blank + 1)
+    blank, first = common.first_row(lines)
+    common.require_field(first, args.field, blank + 1)
     rows = lines if first is None else itertools.chain([first], lines)
     return ((number, raw) for number, raw in enumerate(rows, start=blank + 1) if raw.strip())
 
@@ -199,16 +205,16 @@ def _parquet_rows(path: str, args: argparse.Namespace) -> tuple[Iterator[tuple[i
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise cli.UsageError("--parquet needs pyarrow: pip install 'formatbook[parquet]'") from None
+        raise common.UsageError("--parquet needs pyarrow: pip install 'formatbook[parquet]'") from None
     try:
         parquet = pq.ParquetFile(path)
     except FileNotFoundError:
-        raise cli.UsageError(f"no such file: {path}") from None
+        raise common.UsageError(f"no such file: {path}") from None
     except Exception as exc:
-        raise cli.UsageError(f"cannot read {path} as Parquet: {exc}") from None
+        raise common.UsageError(f"cannot read {path} as Parquet: {exc}") from None
     names = parquet.schema_arrow.names
     if args.field not in names:
-        raise cli.UsageError(f"the replies have no field {args.field!r}: the columns are {', '.join(names[:20])}")
+        raise common.UsageError(f"the replies have no field {args.field!r}: the columns are {', '.join(names[:20])}")
     wanted = [n for n in dict.fromkeys(["id", args.field, args.expect_field]) if n is not None and n in names]
 
     def rows() -> Iterator[tuple[int, Any]]:
@@ -240,15 +246,15 @@ class _ParquetSink:
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:
-            raise cli.UsageError("a .parquet --out needs pyarrow: pip install 'formatbook[parquet]'") from None
-        from .batch import arrow_schema
+            raise common.UsageError("a .parquet --out needs pyarrow: pip install 'formatbook[parquet]'") from None
+        from ..batch import arrow_schema
 
         self.pa = pa
         self.schema = pa.schema([("line", pa.int64()), ("id", pa.string()), *arrow_schema()])
         try:
             self.writer = pq.ParquetWriter(path, self.schema)
         except OSError as exc:
-            raise cli.UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise common.UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
         self.rows: list[dict[str, Any]] = []
 
     def write(self, row: dict[str, Any]) -> None:
@@ -268,19 +274,19 @@ class _ParquetSink:
 
 def _open_sink(args: argparse.Namespace, report_default: Any) -> tuple[Any, Any, Any]:
     """(JSONL sink or None, Parquet sink or None, the renderer for the summary)."""
-    from .cli_render import is_terminal, make_renderer
+    from .render import is_terminal, make_renderer
 
     if args.out and args.out.endswith(".parquet"):
         if args.resume:
-            raise cli.UsageError("--resume needs a JSONL --out (a Parquet file cut short cannot be read back)")
+            raise common.UsageError("--resume needs a JSONL --out (a Parquet file cut short cannot be read back)")
         return None, _ParquetSink(args.out), make_renderer()
     if args.out:
         try:
             return open(args.out, "a" if args.resume else "w", encoding="utf-8"), None, make_renderer()
         except OSError as exc:
-            raise cli.UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+            raise common.UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     if args.resume:
-        raise cli.UsageError("--resume needs --out FILE (the verdicts already written there are kept)")
+        raise common.UsageError("--resume needs --out FILE (the verdicts already written there are kept)")
     if args.json or not is_terminal(sys.stdout):
         return sys.stdout, None, make_renderer(sys.stderr)
     return None, None, report_default
@@ -291,13 +297,13 @@ def _open_sink(args: argparse.Namespace, report_default: Any) -> tuple[Any, Any,
 
 def run(args: argparse.Namespace) -> int:
     """Check every row of ``--jsonl`` or ``--parquet``; exit 0 when all are met, 1 otherwise."""
-    from .batch.resume import ResumeError, resume_point
-    from .cli_render import make_renderer, summarize, summary_line
+    from ..batch.resume import ResumeError, resume_point
+    from .render import make_renderer, summarize, summary_line
 
     if args.workers is not None and args.workers < 1:
-        raise cli.UsageError("--workers needs a number ≥ 1")
+        raise common.UsageError("--workers needs a number ≥ 1")
     if args.timeout is not None and args.timeout <= 0:
-        raise cli.UsageError("--timeout needs a number of seconds > 0")
+        raise common.UsageError("--timeout needs a number of seconds > 0")
     source = args.parquet if args.parquet is not None else args.jsonl
     base_dir = str(Path(source).resolve().parent) if source != "-" else os.getcwd()
     job = Job(
@@ -311,13 +317,13 @@ def run(args: argparse.Namespace) -> int:
     )
     _init(job)  # bad shared expectations: exit 2 before any row is read (and the workers parse them again)
     if _expectations is None and args.expect_field is None:
-        cli.load_expectations((), None)  # raises the usage error that names -e
+        common.load_expectations((), None)  # raises the usage error that names -e
     done = None
     if args.resume and args.out:
         try:
             done = resume_point(args.out)
         except ResumeError as exc:
-            raise cli.UsageError(f"cannot resume: {exc}") from None
+            raise common.UsageError(f"cannot resume: {exc}") from None
     with _Input(source, args) as (rows, total):
         sink, parquet, report = _open_sink(args, make_renderer())
         totals = summarize(())
@@ -327,7 +333,7 @@ def run(args: argparse.Namespace) -> int:
         not_met = done.not_met if done is not None else 0
         failed: list[int] = []
         try:
-            for item in cli._progress(
+            for item in common.progress(
                 _verdicts(rows, done.last if done else 0, args.workers, job), total, lambda item: item["line"]
             ):
                 totals[item["verdict"]] = totals.get(item["verdict"], 0) + 1
@@ -353,7 +359,7 @@ def run(args: argparse.Namespace) -> int:
         shown = ", ".join(str(n) for n in failed) + (" ..." if not_met > len(failed) else "")
         report.write(f"lines not met: {shown} (use --out FILE for every verdict)")
     report.write(summary_line(totals))
-    return cli.EXIT_OK if not not_met else cli.EXIT_NOT_MET
+    return common.EXIT_OK if not not_met else common.EXIT_NOT_MET
 
 
 class _Input:
@@ -367,8 +373,8 @@ class _Input:
         if self.args.parquet is not None:
             rows, count = _parquet_rows(self.source, self.args)
             return rows, lambda: count
-        self.stream = cli._open_binary(self.source).__enter__()
-        return _jsonl_rows(self.stream, self.args), lambda: cli._count_lines(self.source)
+        self.stream = common.open_binary(self.source).__enter__()
+        return _jsonl_rows(self.stream, self.args), lambda: common.count_lines(self.source)
 
     def __exit__(self, *exc: object) -> None:
         if self.stream is not None and self.stream is not sys.stdin.buffer:
@@ -384,7 +390,7 @@ def _verdicts(rows: Iterator[tuple[int, Any]], skip: int, workers: int | None, j
         results: Iterator[list[tuple[int, bool, str, Any]]] = map(_check_chunk, itertools.chain(head, chunks))
         yield from _items(results)
         return
-    from .batch.pool import OrderedPool
+    from ..batch.pool import OrderedPool
 
     # The first chunk is checked here: it loads the plugins and libraries the rows need and
     # fills the expectation cache, and the workers, forked after it, start with them.

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
         import openai  # noqa: PLC0415 - the optional SDK, only for this command
     except ImportError:
         raise EndpointError("formatbook ask needs the openai SDK: pip install 'formatbook[openai]'") from None
-    from .llm import AskError, ask, openai_chat  # noqa: PLC0415 - the CLI loads the library on use
+    from ..llm import AskError, ask, openai_chat  # noqa: PLC0415 - the CLI loads the library on use
 
     params: dict[str, Any] = {"stream": not args.no_stream}
     if args.temperature is not None:
@@ -95,12 +95,12 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
     finally:
         client.close()
     if args.json:
-        from .results import dumps_json  # noqa: PLC0415
+        from ..serialising import dumps_json  # noqa: PLC0415
 
         data = {**result.to_dict(attempts=False), "attempts": [a.to_dict() for a in attempts], "best_attempt": best + 1}
         sys.stdout.write(dumps_json(data, indent=2) + "\n")
     else:
-        from .cli_render import make_renderer  # noqa: PLC0415
+        from .render import make_renderer  # noqa: PLC0415
 
         label = f"attempt {best + 1} of {len(attempts)}" + ("" if ok else " (the best)")
         make_renderer().result(result, label=label, expectations=expectations)
