@@ -314,6 +314,18 @@ class BoundFormat:
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Any]:
         return self.__getattr__("locate")(reply, schema, **options)
 
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> Any:
+        return self.__getattr__("candidates")(reply, schema, **options)
+
+    def heal_analyzed(self, analysis: Any, text: str, schema: Any = None, **options: Any) -> Any:
+        return self.__getattr__("heal_analyzed")(analysis, text, schema, **options)
+
+    def values_of(self, analysis: Any, text: str, schema: Any = None, **options: Any) -> list[str]:
+        return self.__getattr__("values_of")(analysis, text, schema, **options)
+
+    def scope_of(self, analysis: Any, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        return self.__getattr__("scope_of")(analysis, text, scope, schema, **options)
+
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Any:
         return self.__getattr__("stream")(schema, strict=strict, **options)
 
