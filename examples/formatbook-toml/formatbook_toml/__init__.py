@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import sys
 from typing import Any
 
 from formatbook_core import Analysis, Healed, HealError, Repair, ScopeNotFound, Span, Violation, hookimpl
@@ -17,10 +18,10 @@ from formatbook_core.data_schema import DataFormat, build_model
 from formatbook_core.pointers import resolve, scope_problem
 from formatbook_core.serialising import dumps_json, json_ready
 
-try:  # Python 3.11+
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # Python 3.10: the same parser, from PyPI (see pyproject.toml)
+    import tomli as tomllib
 
 _EMPTY = Violation("toml.empty", "the reply carries no TOML data (no key = value)")
 _AT = re.compile(r"\(at line (\d+), column (\d+)\)")  # where tomllib's message points
