@@ -15,6 +15,7 @@ from .options import COMMON_OPTIONS, Option
 from .pipeline import check, heal
 from .prompting import guidance
 from .registry import ConflictError, UnknownFormatError, get_format, list_formats
+from .reply import Reply, ThinkTags
 from .results import (
     Analysis,
     Attempt,
@@ -23,6 +24,7 @@ from .results import (
     FormatbookError,
     Healed,
     HealError,
+    Located,
     Repair,
     ScopeNotFound,
     SetAside,
@@ -53,12 +55,15 @@ __all__ = [
     "FormatbookError",
     "Healed",
     "HealError",
+    "Located",
     "Repair",
+    "Reply",
     "ScopeNotFound",
     "SetAside",
     "Span",
     "StreamGuard",
     "StreamStatus",
+    "ThinkTags",
     "UnknownFormatError",
     "Violation",
     "AskError",

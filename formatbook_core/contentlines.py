@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
-from .locating import FENCE_LINE, think_spans
+from .reply import FENCE_LINE, Reply
 from .results import Span
 
 __all__ = [
@@ -179,7 +179,7 @@ def outside_think_blocks(text: str, lines: list[Line]) -> tuple[list[Line], list
     """``lines`` (``(start, end, ...)`` tuples into ``text``, in order) without those a
     ``<think>`` block covers whole, and the blocks that covered some, in order. One pass:
     a block that ends before a line's end covers no later line."""
-    thinks = think_spans(text)
+    thinks = Reply.of(text).think_blocks()  # the caller's prepared reply, or one prepared here
     if not thinks:
         return lines, []
     kept: list[Line] = []

@@ -17,13 +17,14 @@ registration gives a plugin object that lacks one that default, once
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import FunctionType, MethodType
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from .locating import default_locate
 from .options import Option
-from .results import Analysis, Healed, HealError, ScopeNotFound, Span, StreamStatus, Violation
+from .reply import ThinkTags
+from .results import Analysis, Healed, HealError, Located, ScopeNotFound, Span, StreamStatus, Violation
 
 
 @runtime_checkable
@@ -93,6 +94,10 @@ class FormatDefinition(Protocol):
     def whole_reply_locate(self) -> bool:
         """True when ``locate`` answers with the whole reply, not a payload inside it."""
 
+    @property
+    def think_tags(self) -> ThinkTags:
+        """How think tags relate to the format's syntax (``ThinkTags.LINE_START`` by default)."""
+
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
         """The reply is in the format and satisfies the schema. Never raises."""
 
@@ -128,6 +133,20 @@ class FormatDefinition(Protocol):
     def load_schema(self, schema: Any, **options: Any) -> Any:
         """The schema as the format uses it (called once per ``Expectations``)."""
 
+    # The parsed document (issue 24): what the pipeline calls, so that no stage reads the
+    # payload again; each defaults to the ``str`` verb above.
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> Sequence[Span | Located]:
+        """``locate``'s candidates, a payload locating analyzed carrying that analysis."""
+
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal`` of ``text``, starting from its ``analysis``."""
+
+    def values_of(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_values`` of ``text``, from its ``analysis`` (its ``document``)."""
+
+    def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_scope`` of ``text``, from its ``analysis``; raises ``ScopeNotFound``."""
+
 
 class BaseFormat:
     """Defaults for everything but the four Promptbook methods.
@@ -155,10 +174,11 @@ class BaseFormat:
     #: True when ``locate`` answers with the whole reply (the format's payload needs its
     #: surroundings, as a Markdown contract does) instead of a payload found inside it.
     whole_reply_locate: bool = False
-    #: True when an opening think tag anywhere in the reply opens a think block (JSON, whose
-    #: locate tells a tag in a string from a note); by default only one at the start of the
-    #: reply or of a line does (``formatbook_core.locating.think_open``).
-    think_anywhere: bool = False
+    #: How think tags relate to the format's syntax (:class:`~formatbook_core.reply.ThinkTags`):
+    #: by default a tag opens a think block only at the start of the reply or of a line;
+    #: ``ANYWHERE`` (JSON, whose locate tells a tag in a string from a note) wherever it is.
+    #: The prepared reply finds the blocks so for every stage (locate, heal, the stream).
+    think_tags: ThinkTags = ThinkTags.LINE_START
 
     # --- the four Promptbook methods -------------------------------------------------
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
@@ -203,6 +223,29 @@ class BaseFormat:
         """By default: fenced blocks tagged with one of this format's names, else the
         reply without its ``<think>`` blocks and surrounding blank space."""
         return default_locate(reply, (self.name, *self.aliases))
+
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> Sequence[Span | Located]:
+        """``locate``'s candidates, each a ``Span`` or, where locating analyzed the
+        payload (with ``schema``), a ``Located`` that carries that analysis: what the
+        pipeline calls, so that a payload is not read twice. The default is ``locate``."""
+        return self.locate(reply, schema, **options)
+
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal`` of ``text``, whose ``analyze`` (with ``schema``) gave ``analysis``: a
+        format whose healing starts by analyzing the text takes that one instead. What
+        the pipeline calls; the default is ``heal``."""
+        return self.heal(text, schema, **options)
+
+    def values_of(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_values`` of ``text``, from ``analysis`` (the valid ``analyze`` of
+        ``text`` with ``schema``): a format that keeps its parse in ``analysis.document``
+        reads the values there. The default reads ``text`` again."""
+        return self.extract_values(text, schema, **options)
+
+    def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_scope`` of ``text``, from ``analysis`` as :meth:`values_of` does;
+        raises ``ScopeNotFound``. The default reads ``text`` again."""
+        return self.extract_scope(text, scope, schema, **options)
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Checker:
         """Fallback checker that re-checks the whole prefix (quadratic): only for formats
@@ -377,9 +420,13 @@ FORMAT_DEFAULTS: Mapping[str, Any] = {
     },
     "option_specs": None,
     "whole_reply_locate": False,
+    "think_tags": ThinkTags.LINE_START,
     **{
         name: vars(BaseFormat)[name]
-        for name in ("validate", "parse", "analyze", "extract_scope", "validate_scope", "guidance", "load_schema")
+        for name in (
+            *("validate", "parse", "analyze", "extract_scope", "validate_scope", "guidance", "load_schema"),
+            *("candidates", "heal_analyzed", "values_of", "scope_of"),
+        )
     },
 }
 

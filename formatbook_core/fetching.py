@@ -7,6 +7,10 @@ when the caller set ``allow_fetch=True``.
 the body share it, so a server that answers one byte a second holds the caller no longer
 than that. Each read and write on the connection waits only for what is left of the
 deadline. (The name lookup before connecting is left to the system's resolver.)
+
+A schema that refers to other documents fetches them through one :class:`Budget`: they
+share one deadline, so a schema cannot stretch its loading by naming many documents that
+each answer just in time (or, in XML, documents that include more documents).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from urllib.parse import urlsplit
 
 from .limits import MAX_SIZE
 
-__all__ = ["DEADLINE", "FetchError", "fetch", "is_web"]
+__all__ = ["DEADLINE", "Budget", "FetchError", "fetch", "is_web"]
 
 #: Seconds a whole fetch may take: connecting, the redirects, the headers and the body.
 DEADLINE = 10.0
@@ -38,14 +42,21 @@ def is_web(url: str) -> bool:
     return urlsplit(url).scheme.lower() in ("http", "https")
 
 
-def fetch(url: str, max_size: int = MAX_SIZE, *, accept: str | None = None, deadline: float | None = None) -> str:
+def fetch(
+    url: str,
+    max_size: int = MAX_SIZE,
+    *,
+    accept: str | None = None,
+    deadline: float | None = None,
+    started: float | None = None,
+) -> str:
     """The text at the http(s) ``url``: redirects to http(s) only, at most ``max_size``
-    characters, all within ``deadline`` seconds (default :data:`DEADLINE`). Raises
-    :class:`FetchError`."""
+    characters, all within ``deadline`` seconds (default :data:`DEADLINE`) from
+    ``started`` (a ``time.monotonic()``, default now). Raises :class:`FetchError`."""
     from urllib.request import HTTPHandler, HTTPSHandler, Request, build_opener  # noqa: PLC0415 - only with allow_fetch
 
     seconds = DEADLINE if deadline is None else deadline
-    end = time.monotonic() + seconds
+    end = (time.monotonic() if started is None else started) + seconds
     if not is_web(url):
         raise FetchError(url, "only http and https URLs are fetched")
     request = Request(url, headers={"Accept": accept} if accept else {})
@@ -56,7 +67,9 @@ def fetch(url: str, max_size: int = MAX_SIZE, *, accept: str | None = None, dead
     except FetchError:
         raise
     except Exception as err:
-        if time.monotonic() >= end:
+        # every wait was armed with what was left: a timeout (urllib wraps one met while
+        # connecting in a URLError) is the deadline, even a poll that woke a hair early
+        if time.monotonic() >= end or isinstance(getattr(err, "reason", err), TimeoutError):
             raise FetchError(url, f"not fetched within {seconds:g} seconds") from None
         raise FetchError(url, f"cannot fetch it: {err}") from None
     try:
@@ -66,6 +79,23 @@ def fetch(url: str, max_size: int = MAX_SIZE, *, accept: str | None = None, dead
     if len(text) > max_size:
         raise FetchError(url, f"longer than {max_size:,} characters")
     return text
+
+
+class Budget:
+    """One deadline shared by every fetch made for one schema: it starts with the first
+    fetch and lasts ``seconds`` (default :data:`DEADLINE`)."""
+
+    def __init__(self, seconds: float | None = None):
+        self.seconds = DEADLINE if seconds is None else seconds
+        self.started: float | None = None
+
+    def fetch(self, url: str, max_size: int = MAX_SIZE, *, accept: str | None = None) -> str:
+        """:func:`fetch` within what is left of this budget."""
+        if self.started is None:
+            self.started = time.monotonic()
+        if time.monotonic() >= self.started + self.seconds:
+            raise FetchError(url, f"not fetched: the schema's documents took longer than {self.seconds:g} seconds")
+        return fetch(url, max_size, accept=accept, deadline=self.seconds, started=self.started)
 
 
 def _left(end: float) -> float:

@@ -100,6 +100,11 @@ class Registry:
             raise
         self._collect(plugin, name)
 
+    def load(self) -> None:
+        """Register the core's plugins and the installed ones now (lookups do it on first
+        use, once): for a caller that registers a plugin of its own after them."""
+        self._ensure_loaded()
+
     def _ensure_loaded(self) -> None:
         if self._loaded:
             return
@@ -308,6 +313,18 @@ class BoundFormat:
 
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Any]:
         return self.__getattr__("locate")(reply, schema, **options)
+
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> Any:
+        return self.__getattr__("candidates")(reply, schema, **options)
+
+    def heal_analyzed(self, analysis: Any, text: str, schema: Any = None, **options: Any) -> Any:
+        return self.__getattr__("heal_analyzed")(analysis, text, schema, **options)
+
+    def values_of(self, analysis: Any, text: str, schema: Any = None, **options: Any) -> list[str]:
+        return self.__getattr__("values_of")(analysis, text, schema, **options)
+
+    def scope_of(self, analysis: Any, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        return self.__getattr__("scope_of")(analysis, text, scope, schema, **options)
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Any:
         return self.__getattr__("stream")(schema, strict=strict, **options)

@@ -98,6 +98,10 @@ class Healed:
     text: str
     repairs: tuple[Repair, ...] = ()
     set_aside: tuple[SetAside, ...] = ()
+    #: The format's analysis of ``text`` with the schema and options ``heal`` was given,
+    #: when healing made one (it confirmed the text): the pipeline then does not read the
+    #: healed text again. ``None``: the pipeline analyzes it.
+    analysis: Analysis | None = field(default=None, compare=False, repr=False)
 
     @property
     def changed(self) -> bool:
@@ -107,14 +111,31 @@ class Healed:
 @dataclass(frozen=True)
 class Analysis:
     """A format's one-pass answer on a text: the parsed ``value`` (``None`` when the
-    syntax is broken) and the ``violations`` (empty when valid)."""
+    syntax is broken) and the ``violations`` (empty when valid).
+
+    ``document`` is the format's own parse of the text (a YAML reading with its nodes, an
+    XML tree...), opaque to the core: the pipeline hands it back to the format's
+    ``values_of`` and ``scope_of``, so that counting never parses the text again.
+    """
 
     value: Any = None
     violations: tuple[Violation, ...] = ()
+    document: Any = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
         return not self.violations
+
+
+@dataclass(frozen=True)
+class Located:
+    """A candidate payload from ``candidates``: its ``span`` in the reply and, when
+    locating it already meant analyzing it, that ``analysis`` of ``reply[span]`` (made
+    with the schema and options given), which the pipeline then takes instead of reading
+    the payload again."""
+
+    span: Span
+    analysis: Analysis | None = None
 
 
 @dataclass(frozen=True)

@@ -14,182 +14,24 @@ Every ``feed`` costs time in proportion to its chunk; besides the reply itself (
 from __future__ import annotations
 
 import copy
-import re
 from bisect import bisect_right
 from typing import Any
 
 from .expectations import Count, Expectations, as_expectations
 from .limits import limits_from
-from .locating import THINK_OPEN_MAX, THINK_TAGS, at_line_start, think_close, think_open
 from .pipeline import check
+from .reply import ThinkScanner, think_tags_of
 from .results import CheckResult, ExpectationError, StreamStatus
 from .textlog import TextLog
 
-_CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
-_OPEN_TAGS = tuple(f"<{tag}>" for tag in THINK_TAGS)
 _OK = StreamStatus(True)  # frozen: the guard's usual answers are shared, not built per chunk
 _OK_COMPLETE = StreamStatus(True, complete=True)
-
-
-def _open_tag_start(text: str, pos: int) -> int:
-    """Where a possible opening think tag cut by the end of ``text`` starts (``len(text)``
-    when there is none): only the last ``<`` can start one, within the tag's length."""
-    lt = text.rfind("<", max(pos, len(text) - (THINK_OPEN_MAX - 1)))
-    if lt >= 0:
-        cut = text[lt:].lower()
-        if any(tag.startswith(cut) for tag in _OPEN_TAGS):
-            return lt
-    return len(text)
-
-
-def _close_tag_tail(text: str, pos: int, tag: str) -> str:
-    """What a think block's text must keep for the next chunk to find its closing tag
-    (``</tag``, white space, ``>``): the last ``<`` onwards when it may start the tag, with
-    the white space after the name kept as one space, so the tail stays bounded."""
-    lt = text.rfind("<", pos)
-    if lt < 0:
-        return ""
-    rest = text[lt:]
-    head = rest.rstrip()
-    wanted = f"</{tag}"
-    if head.lower() == wanted:
-        return head + (" " if len(head) < len(rest) else "")
-    if head == rest and wanted.startswith(head.lower()):
-        return head
-    return ""
-
-
-class _ThinkSplitter:
-    """Splits a streamed reply into the stretches outside its ``<think>`` blocks, exactly as
-    :func:`formatbook_core.locating.think_spans` finds the blocks: an opening tag (any of
-    ``THINK_TAGS``, any case) at the start of the reply, of a line or right after a block
-    (blanks before it allowed; with ``anywhere``, wherever it is) starts a block, the first
-    closing tag of the same name
-    (``</think >`` too) ends it, and an unclosed block runs to the end of the reply.
-
-    Each stretch comes out without its leading white space, as ``strip_span`` takes a
-    located payload out of the reply. Only a bounded tail is held back between feeds: the
-    start of what may be an opening tag (outside a block) or a closing tag (inside one).
-    Each feed scans the chunk and that tail once.
-
-    With ``leading_only`` only the blocks that open the reply (after white space, one or
-    several in a row) are set aside, as :func:`formatbook_core.locating.leading_think` finds
-    them: once other text has begun, everything passes through.
-    """
-
-    def __init__(self, *, leading_only: bool = False, anywhere: bool = False) -> None:
-        self._leading_only = leading_only
-        self._anywhere = anywhere
-        self._at_line = True  # outside a block: only blanks precede the held text on its line
-        self._closing: re.Pattern[str] | None = None  # set inside a block
-        self._tag = ""
-        self._held = ""
-        self._fed = 0  # characters of the reply taken so far
-        self._blank = True  # no stretch has begun yet since the start or the last block
-        self._done_lead = False  # leading-only mode: the lead (blank space and think blocks) is over
-
-    def pass_through(self, chunk: str) -> bool:
-        """Takes ``chunk`` whole when it is plain text outside any block that cannot begin
-        a tag, and nothing is held (the common case, checked without a scan): the caller
-        then feeds it on as one stretch."""
-        if self._held or self._closing is not None or self._blank:
-            return False
-        if self._leading_only:
-            if not self._done_lead:
-                return False
-        elif "<" in chunk:
-            return False
-        else:
-            self._after(chunk, 0, len(chunk))
-        self._fed += len(chunk)
-        return True
-
-    def _stretch(self, pieces: list[tuple[int, str]], offset: int, text: str) -> None:
-        if self._blank:
-            stripped = text.lstrip()
-            offset += len(text) - len(stripped)
-            text = stripped
-            self._blank = not text
-        if text:
-            pieces.append((offset, text))
-
-    def feed(self, chunk: str) -> list[tuple[int, str]]:
-        """The stretches of ``chunk`` (with what was held) outside think blocks, each with
-        its offset into the reply."""
-        text = self._held + chunk
-        self._fed += len(chunk)
-        start = self._fed - len(text)  # offset of text[0]; held text is never rewritten outside a block
-        pieces: list[tuple[int, str]] = []
-        pos = 0
-        while True:
-            if self._closing is None and self._leading_only and self._past_lead(text, pos):
-                self._stretch(pieces, start + pos, text[pos:])
-                self._held = ""
-                return pieces
-            if self._closing is None:
-                found = think_open(text, pos, at_start=self._at_line, anywhere=self._anywhere)
-                end = len(text) if found is None else found.start(1) - 1
-                if found is None:
-                    end = _open_tag_start(text, pos)
-                if end > pos:
-                    self._stretch(pieces, start + pos, text[pos:end])
-                    self._after(text, pos, end)
-                if found is None:
-                    self._held = text[end:]
-                    return pieces
-                self._tag = found.group(1).lower()
-                self._closing = _CLOSE[self._tag]
-                pos = found.end()
-            else:
-                found = self._closing.search(text, pos)
-                if found is None:
-                    self._held = _close_tag_tail(text, pos, self._tag)
-                    return pieces
-                # the match ends in the new chunk (the held tail alone held no closing tag),
-                # so offsets after it are exact even when held white space was shortened
-                self._closing = None
-                self._blank = True
-                self._at_line = True
-                pos = found.end()
-                start = self._fed - len(text)
-
-    def _after(self, text: str, pos: int, end: int) -> None:
-        """Whether only blanks precede ``end`` on its line, once ``text[pos:end]`` is out."""
-        self._at_line = at_line_start(text, pos, end, self._at_line)
-
-    def _past_lead(self, text: str, pos: int) -> bool:
-        """Leading-only mode: text other than a think block has begun (at ``pos`` or before)."""
-        if self._done_lead:
-            return True
-        rest = text[pos:].lstrip()
-        if not rest or (rest[0] == "<" and any(t.startswith(rest[: len(t)].lower()) for t in _OPEN_TAGS)):
-            return False  # blank so far, or maybe an opening tag: wait and see
-        self._done_lead = True
-        return True
-
-    def flush(self) -> list[tuple[int, str]]:
-        """At the end of the reply: held text that is no think tag (an unclosed block runs
-        to the end, so nothing of it comes out)."""
-        held, self._held = self._held, ""
-        pieces: list[tuple[int, str]] = []
-        if self._closing is None:
-            self._stretch(pieces, self._fed - len(held), held)
-        return pieces
 
 
 def _copy_stream(stream: Any) -> Any:
     """An instruction stream's clone: its own ``copy()`` when it has one, else a deep copy."""
     own = getattr(stream, "copy", None)
     return own() if callable(own) else copy.deepcopy(stream)
-
-
-def _copy_splitter(splitter: _ThinkSplitter | None) -> _ThinkSplitter | None:
-    """A think splitter's clone: every field is immutable (strings, flags, a pattern)."""
-    if splitter is None:
-        return None
-    clone = object.__new__(_ThinkSplitter)
-    clone.__dict__.update(splitter.__dict__)
-    return clone
 
 
 class _Limit:
@@ -264,7 +106,7 @@ class StreamGuard:
     (``whole_reply_locate``: text, Markdown), the reply as it is (plain text counts a
     ``<think>`` block as ``check()`` does; Markdown's checker sets it aside itself); for a
     format that locates its payload in the reply (JSON), the reply without its think blocks,
-    wherever they are (as :func:`formatbook_core.locating.think_spans` finds them).
+    wherever they are (as :class:`formatbook_core.reply.Reply` finds them: one scanner).
 
     By design the guard is later than possible when:
 
@@ -329,9 +171,9 @@ class StreamGuard:
         # gives a whole-reply format everything: a think block is a repair, not valid as is.
         whole = fmt is None or fmt.whole_reply_locate
         if whole and strict and fmt is not None:
-            self._think: _ThinkSplitter | None = None
-        else:
-            self._think = _ThinkSplitter(leading_only=whole, anywhere=getattr(fmt, "think_anywhere", False))
+            self._think: ThinkScanner | None = None
+        else:  # the prepared reply's scanner: the guard finds the blocks check() finds
+            self._think = ThinkScanner(think_tags_of(fmt), leading_only=whole)
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0
@@ -526,7 +368,7 @@ class StreamGuard:
         clone._starts = list(self._starts)
         clone._offsets = list(self._offsets)
         clone._checker = self._checker.copy() if self._checker is not None else None
-        clone._think = _copy_splitter(self._think)
+        clone._think = self._think.copy() if self._think is not None else None
         clone._limits = [limit.copy() for limit in self._limits]
         # an instruction's stream holds state too (a prefix matched, a failure seen): shared,
         # a probe refused on one copy would refuse every later candidate on the others
@@ -549,7 +391,7 @@ class StreamGuard:
         try:
             probe = checker.copy()
             if self._think is not None:  # what finish() flushes: held text that is no tag
-                for _, piece in _copy_splitter(self._think).flush():  # type: ignore[union-attr]
+                for _, piece in self._think.copy().flush():
                     if not probe.feed(piece):
                         return False
             return bool(probe.finish())

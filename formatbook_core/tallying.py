@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .expectations import Count, Expectations
-from .results import ScopeNotFound, Violation
+from .results import Analysis, ScopeNotFound, Violation
 
 
 class Tally(NamedTuple):
@@ -21,12 +21,23 @@ class Tally(NamedTuple):
     violations: list[Violation]
 
 
-def tally(exp: Expectations, fmt: Any, schema: Any, text: str, value: Any, offset: int | None = 0) -> Tally:
+def tally(
+    exp: Expectations,
+    fmt: Any,
+    schema: Any,
+    text: str,
+    value: Any,
+    offset: int | None = 0,
+    analysis: Analysis | None = None,
+) -> Tally:
     """Count what the expectations ask for in the checked ``text`` (parsed to ``value``)
     and compare; then the instructions judge the text (``offset``: where it starts in the
-    reply, ``None`` when it was healed)."""
+    reply, ``None`` when it was healed). ``analysis``: the format's analysis of ``text``,
+    whose parse gives the values (``values_of`` / ``scope_of``): the text is not read
+    again."""
+    analysis = analysis if analysis is not None else Analysis(value)
     counts: dict[str, int] = {}
-    violations = _counts(exp, fmt, schema, text, counts, offset) if exp.counts else []
+    violations = _counts(exp, fmt, schema, text, analysis, counts, offset) if exp.counts else []
     if exp.instructions:
         from .instructing import judge  # noqa: PLC0415 - only when instructions are asked for
 
@@ -34,7 +45,7 @@ def tally(exp: Expectations, fmt: Any, schema: Any, text: str, value: Any, offse
         if fmt is not None:  # the decoded values: CASE / CONTAINS judge what escapes spell too
 
             def values() -> list[str]:
-                decoded = _strings(fmt.extract_values(text, schema, **exp.options))
+                decoded = _strings(fmt.values_of(analysis, text, schema, **exp.options))
                 return decoded + _keys(value)
 
         violations += judge(exp, text, offset, values)
@@ -42,7 +53,13 @@ def tally(exp: Expectations, fmt: Any, schema: Any, text: str, value: Any, offse
 
 
 def _counts(
-    exp: Expectations, fmt: Any, schema: Any, text: str, counts: dict[str, int], offset: int | None
+    exp: Expectations,
+    fmt: Any,
+    schema: Any,
+    text: str,
+    analysis: Analysis,
+    counts: dict[str, int],
+    offset: int | None,
 ) -> list[Violation]:
     """The violations of ``exp.counts`` on ``text``; each amount counted goes in ``counts``."""
     from .counting import count_values  # noqa: PLC0415 - counting (and regex) only when limits are asked for
@@ -59,12 +76,12 @@ def _counts(
                 if fmt is not None and exp.unit_of(count).reads == "text":
                     scoped = [text] if text.strip() else []  # markup units count the payload
                 elif count.scope is not None:
-                    scoped = _strings(fmt.extract_scope(text, count.scope, schema, **exp.options))
+                    scoped = _strings(fmt.scope_of(analysis, text, count.scope, schema, **exp.options))
                 elif fmt is None:
                     scoped = [text] if text.strip() else []
                 else:
                     if values is None:
-                        values = _strings(fmt.extract_values(text, schema, **exp.options))
+                        values = _strings(fmt.values_of(analysis, text, schema, **exp.options))
                     scoped = values
             except ScopeNotFound as exc:
                 violations.append(

@@ -5,8 +5,9 @@ The rule: a schema reads nothing but itself. A ``$ref`` (``$dynamicRef``,
 ``$recursiveRef``) to another document, a relative ``$ref`` under an ``$id`` base, and a
 ``$schema`` that names no known draft are refused unless the caller set
 ``allow_fetch=True``; then only ``http``/``https`` URLs are fetched (by
-:func:`formatbook_core.fetching.fetch`: a deadline for the whole fetch, at most
-``MAX_SIZE`` characters each) and at most :data:`MAX_DOCUMENTS` documents per schema.
+:func:`formatbook_core.fetching.fetch`: at most ``MAX_SIZE`` characters each, and one
+deadline for all the documents of a schema, a :class:`~formatbook_core.fetching.Budget`)
+and at most :data:`MAX_DOCUMENTS` documents per schema.
 ``file:`` and every other scheme are always refused. Both validators (jsonschema-rs at
 compile time, jsonschema while listing violations) read through one :class:`Retriever`,
 so a document is fetched at most once.
@@ -23,7 +24,7 @@ import json
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
-from ..fetching import FetchError, fetch
+from ..fetching import Budget, FetchError
 from ..results import ExpectationError
 
 #: At most this many documents are fetched for one schema (``allow_fetch=True``).
@@ -67,6 +68,7 @@ class Retriever:
 
     def __init__(self, allow_fetch: bool = False):
         self.allow_fetch = allow_fetch
+        self.budget = Budget()  # one deadline for every document this schema fetches
         self.documents: dict[str, Any] = {}
         self.refused: list[str] = []
 
@@ -82,7 +84,7 @@ class Retriever:
         if len(self.documents) >= MAX_DOCUMENTS:
             raise self._refuse(uri, f"a schema may fetch at most {MAX_DOCUMENTS} documents")
         try:
-            document = json.loads(fetch(uri, accept=ACCEPT))
+            document = json.loads(self.budget.fetch(uri, accept=ACCEPT))
         except FetchError as err:
             raise self._refuse(uri, err.why) from None
         except (ValueError, RecursionError) as err:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..results import ExpectationError, Violation
 from .ids import INSTRUCTIONS
@@ -112,6 +112,8 @@ class IfevalInstruction:
     instruction_id: str
     kwargs: dict[str, Any] = field(default_factory=dict)
     registry: Any = field(default=None, compare=False, repr=False)
+    #: IFEval judges the reply's text only, never the values alone.
+    also_values: ClassVar[str | None] = None
 
     def describe(self) -> str:
         return f"IFEVAL {self.instruction_id} {json.dumps(self.kwargs, sort_keys=True)}"

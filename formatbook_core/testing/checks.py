@@ -76,7 +76,24 @@ def check_extract_values(fmt: Any, text: str, schema: Any = None, options: dict[
             raise AssertionError(f"{g.name}.extract_values returned a {type(v).__name__} item {v!r} on {show(text)}")
         if not (v.strip()):
             raise AssertionError(f"{g.name}.extract_values returned a whitespace-only value {v!r} on {show(text)}")
+    analysis = g.call("analyze", text)
+    if isinstance(analysis, Analysis) and analysis.ok:
+        _check_from_analysis(g, analysis, text, values)
     return values
+
+
+def _check_from_analysis(g: Guard, analysis: Analysis, text: str, values: list[str]) -> None:
+    """``values_of`` on ``text``'s valid analysis (what the pipeline counts) gives what
+    ``extract_values`` gives on the text (the public verb)."""
+    try:
+        from_parse = g.fmt.values_of(analysis, text, g.schema, **g.options)
+    except Exception as exc:
+        raise AssertionError(f"{g.name}.values_of raised {type(exc).__name__}: {exc} on input {show(text)}") from exc
+    if from_parse != values:
+        raise AssertionError(
+            f"{g.name}.values_of(analyze(text)) gives {from_parse!r:.200} but extract_values(text) "
+            f"{values!r:.200}, on {show(text)}"
+        )
 
 
 def _heal(g: Guard, text: str) -> Healed | None:
@@ -94,6 +111,15 @@ def _heal(g: Guard, text: str) -> Healed | None:
     if not (all(isinstance(r, Repair) for r in healed.repairs)):
         raise AssertionError(f"{g.name}.heal: repairs must be Repair objects")
     check_spans(g, (r.span for r in healed.repairs), len(text), "heal (repair span)", text)
+    if healed.analysis is not None:  # what the pipeline takes instead of analyzing the text
+        again = g.call("analyze", healed.text)
+        if [v.code for v in healed.analysis.violations] != [v.code for v in again.violations]:
+            raise AssertionError(
+                f"{g.name}.heal hands on an analysis of {show(healed.text)} that analyze does not give: "
+                f"{[v.code for v in healed.analysis.violations]} vs {[v.code for v in again.violations]}"
+            )
+        if again.ok:
+            _check_from_analysis(g, healed.analysis, healed.text, g.call("extract_values", healed.text))
     if healed.text != text:
         if not (healed.repairs):
             raise AssertionError(

@@ -4,10 +4,10 @@ the modules beside it."""
 from __future__ import annotations
 
 import json
-import threading
+from dataclasses import replace
 from typing import Any
 
-from formatbook_core import Analysis, Healed, Option, Span, Violation
+from formatbook_core import Analysis, Healed, Located, Option, Span, Violation
 from formatbook_core.data_schema import SCHEMA_OPTIONS, DataFormat, build_model
 from formatbook_core.limits import limits_from
 
@@ -19,12 +19,6 @@ from . import values as _values
 from .schema import MAX_VIOLATIONS, CsvSchema, load
 from .stream import CsvChecker, RelaxedChecker
 from .syntax import CsvError, Table, parse, split_line
-
-# The last analysis of this thread, used once: the pipeline analyzes a payload and then
-# heals it (heal analyzes it first), and heal confirms its text, which the pipeline then
-# analyzes — the same string object each time. Taken by the next call whatever it asks,
-# so that a value is handed out once and never shared.
-_LAST = threading.local()
 
 _SAMPLES = (
     "name,age,city\nAda Lovelace,36,London\nAlan Turing,41,Wilmslow\n",
@@ -63,20 +57,9 @@ class CsvFormat(DataFormat):
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
         """The strict reading, then the schema on the header and each row; the value is
-        the rows as dicts (typed by a JSON Schema; model instances for a pydantic model)."""
-        cs = self._schema(schema, options)
-        last = getattr(_LAST, "last", None)
-        if last is not None and last[1] is cs and last[2] == options and (last[0] is value or last[0] == value):
-            if not last[3].violations:
-                _LAST.last = None  # a value is handed out once, never shared
-            return last[3]  # the same text again, right after: read once
-        analysis = self._analyze(value, cs, options)
-        _LAST.last = (value, cs, dict(options), analysis)
-        return analysis
-
-    def _prime(self, text: str, cs: CsvSchema | None, options: dict[str, Any], analysis: Analysis) -> None:
-        """Healing wrote ``text`` from records it checked: their analysis, for the next call."""
-        _LAST.last = (text, cs, dict(options), analysis)
+        the rows as dicts (typed by a JSON Schema; model instances for a pydantic model).
+        The table read is the analysis's document."""
+        return self._analyze(value, self._schema(schema, options), options)
 
     def _analyze(self, value: str, cs: CsvSchema | None, options: dict[str, Any]) -> Analysis:
         if not isinstance(value, str):
@@ -96,7 +79,7 @@ class CsvFormat(DataFormat):
             return Analysis(None, (Violation(err.code, err.message, path=path, span=err.span),))
         records = table.records()
         if cs is None:
-            return Analysis(records)
+            return Analysis(records, document=table)
         header_end = table.starts[0] if table.starts else len(value)
         violations = cs.header_violations(table.header, Span(0, header_end))
         typed = [cs.typed(r) for r in records]
@@ -107,10 +90,10 @@ class CsvFormat(DataFormat):
                 if len(violations) >= MAX_VIOLATIONS:
                     break
         if violations:
-            return Analysis(typed, tuple(violations))
+            return Analysis(typed, tuple(violations), document=table)
         if cs.model is not None:
-            return _build_models(cs.model, typed, value, table)
-        return Analysis(typed)
+            return replace(_build_models(cs.model, typed, value, table), document=table)
+        return Analysis(typed, document=table)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is strict CSV (the schema counts only
@@ -145,24 +128,50 @@ class CsvFormat(DataFormat):
         for span in [Span(0, len(text)), *self.locate(text, cs, **options)]:
             payload = text[span.start : span.end]
             try:
-                healed = self.heal(payload, cs, **options).text
+                healed = self.heal(payload, cs, **options)
             except Exception as err:  # a HealError, or anything else: not accepted
                 first_reason = first_reason or str(err)
                 continue
-            return True, self.extract_values(healed, cs, **options)
+            return True, self.values_of(healed.analysis or Analysis(), healed.text, cs, **options)
         return False, first_reason or "not CSV"
 
     # --- finding and healing --------------------------------------------------------
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
         """Candidate payloads, best first (see :mod:`formatbook_csv.locate`)."""
+        return self._located(reply, schema, options)[0]
+
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> list[Span | Located]:
+        """``locate``'s spans; a payload locating analyzed carries that analysis."""
+        spans, analyses = self._located(reply, schema, options)
+        out: list[Span | Located] = []
+        for span in spans:
+            analysis = analyses.get(reply[span.start : span.end])
+            out.append(span if analysis is None else Located(span, analysis))
+        return out
+
+    def _located(self, reply: str, schema: Any, options: dict[str, Any]) -> tuple[list[Span], dict[str, Analysis]]:
+        """The spans, and the analysis (with the schema) of each text locating read."""
         cs = self._schema(schema, options)
-        return _locate.locate(reply, dialect.option(options), lambda text: self.is_valid(text, cs, **options))
+        analyses: dict[str, Analysis] = {}
+
+        def valid(text: str) -> bool:
+            try:
+                analysis = analyses[text] = self._analyze(text, cs, options)
+            except Exception:  # as is_valid: a failure, never a crash
+                return False
+            return analysis.ok
+
+        return _locate.locate(reply, dialect.option(options), valid), analyses
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair what models write instead of CSV, following :data:`formatbook_csv.heal.PLAN`.
         A valid reply comes back unchanged; ``HealError`` when a repair is not certain."""
+        return self.heal_analyzed(self.analyze(value, schema, **options), value, schema, **options)
+
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal``, starting from ``analysis`` (``text``'s) instead of reading it again."""
         cs = self._schema(schema, options)
-        analysis = self.analyze(value, cs, **options)
+        value = text
         if analysis.ok:
             return Healed(value)
         delimiter = dialect.option(options)
@@ -177,8 +186,8 @@ class CsvFormat(DataFormat):
             delimiter,
             cs,
             limits_from(options),
-            lambda text: self.analyze(text, cs, **options),
-            (lambda text, analysis: self._prime(text, cs, options, analysis)) if trusted else None,
+            lambda text: self._analyze(text, cs, options),
+            trusted,
         )
 
     # --- values ---------------------------------------------------------------------
@@ -191,6 +200,18 @@ class CsvFormat(DataFormat):
     def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
         """The non-blank cells of the column named ``scope``. Raises ``ScopeNotFound``."""
         return _values.extract_scope(value, scope, dialect.resolve(value, options))
+
+    def values_of(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_values``, from the table ``analyze`` read."""
+        if isinstance(analysis.document, Table):
+            return _values.table_values(analysis.document)
+        return self.extract_values(text, schema, **options)
+
+    def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_scope``, from the table ``analyze`` read."""
+        if isinstance(analysis.document, Table):
+            return _values.table_scope(analysis.document, scope)
+        return self.extract_scope(text, scope, schema, **options)
 
     def validate_scope(self, scope: str) -> str | None:
         if not scope.strip():

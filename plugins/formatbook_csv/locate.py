@@ -23,16 +23,8 @@ a bounded number of times.
 
 from __future__ import annotations
 
-from formatbook_core import Span
-from formatbook_core.locating import (
-    containing,
-    fences,
-    no_payload,
-    outside_spans,
-    overlaps_any,
-    strip_span,
-    think_spans,
-)
+from formatbook_core import Reply, Span
+from formatbook_core.locating import no_payload, outside_spans, overlaps_any, strip_span
 
 from . import dialect
 from .names import name_problem
@@ -47,18 +39,18 @@ ELISIONS = frozenset({"...", "\u2026", "[...]", "(...)", "\u22ee", ". . ."})
 def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
     """Candidate spans of ``reply``, best first; ``valid(text)`` says whether a text is
     strict CSV (rule 1)."""
-    thinks = think_spans(reply)
-    rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
-    rest = [s for s in rest if s.end > s.start]
+    prepared = Reply.of(reply)
+    thinks = prepared.think_blocks()
+    rest = prepared.stretches()
     if len(rest) == 1 and callable(valid) and valid(reply[rest[0].start : rest[0].end]):
         return [rest[0]]
-    blocks = [f for f in fences(reply) if containing(thinks, f.span.start) is None]
+    blocks = [f for f in prepared.fences() if prepared.think_at(f.span.start) is None]
     # a fence whose body holds a think block is no payload: check() would set the block
     # aside, so healing its body could never give a text that checks as it stands
     blocks = [f for f in blocks if not overlaps_any(thinks, f.body.start, f.body.end)]
     tagged = [strip_span(reply, f.body) for f in blocks if f.info in _TAGS]
     bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
-    removed = sorted(thinks + [f.span for f in blocks], key=lambda s: s.start)
+    removed = sorted([*thinks, *(f.span for f in blocks)], key=lambda s: s.start)
     merged: list[Span] = []
     for span in removed:
         if merged and span.start <= merged[-1].end:

@@ -18,15 +18,24 @@ def _table(text: str, delimiter: str) -> Table | None:
 
 def extract_values(text: str, delimiter: str) -> list[str]:
     """The non-blank data cells of the valid CSV ``text`` (none when it is not valid)."""
-    table = _table(text, delimiter)
+    return table_values(_table(text, delimiter))
+
+
+def extract_scope(text: str, column: str, delimiter: str) -> list[str]:
+    """The non-blank cells of ``column``; ``ScopeNotFound`` when the header lacks it."""
+    return table_scope(_table(text, delimiter), column)
+
+
+def table_values(table: Table | None) -> list[str]:
+    """The non-blank data cells of a table already read (none for ``None``)."""
     if table is None:
         return []
     return [cell for row in table.rows for cell in row if cell.strip()]
 
 
-def extract_scope(text: str, column: str, delimiter: str) -> list[str]:
-    """The non-blank cells of ``column``; ``ScopeNotFound`` when the header lacks it."""
-    table = _table(text, delimiter)
+def table_scope(table: Table | None, column: str) -> list[str]:
+    """The non-blank cells of ``column`` in a table already read (``None``: the text was
+    not valid CSV); ``ScopeNotFound`` when the header lacks it."""
     if table is None:
         raise ScopeNotFound(f"cannot find the column {column!r}: the text is not valid CSV")
     if column not in table.header:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from formatbook_core import Analysis, AnalyzingFormat, ExpectationError, Healed, ScopeNotFound, Span, Violation
@@ -32,10 +31,6 @@ _SAMPLES = (
     '<article><h3 title="Summary">Summary</h3><p>See <code>a &lt; b</code> and<br>the list:</p><ol><li>one<li>two</ol></article>',
 )
 
-# The last text parsed, kept for the next call on the same text in this thread (the
-# pipeline asks analyze, then extract_values, on one payload).
-_LAST = threading.local()
-
 
 class HtmlFormat(AnalyzingFormat):
     """HTML, judged by html5lib's implementation of the WHATWG parsing algorithm.
@@ -63,15 +58,7 @@ class HtmlFormat(AnalyzingFormat):
         return self.load_schema(schema, **options)
 
     def _parse(self, text: str, options: dict[str, Any]) -> Parsed:
-        depth = self.depth(options)
-        last = getattr(_LAST, "value", None)
-        if last is not None and last[1] == depth and (last[0] is text or last[0] == text):
-            return last[2]
-        parsed = parse(text, max_depth=depth, keep=MAX_REPORTED, stop_after=MAX_REPORTED + 1)
-        if last is not None:
-            discard(last[2])  # (freed now, not by a later pause of the garbage collector)
-        _LAST.value = (text, depth, parsed)
-        return parsed
+        return parse(text, max_depth=self.depth(options), keep=MAX_REPORTED, stop_after=MAX_REPORTED + 1)
 
     def violations_of(self, parsed: Parsed, length: int, schema: Any) -> list[Violation]:
         """Every violation of one parse: syntax, then content, then the schema."""
@@ -105,8 +92,9 @@ class HtmlFormat(AnalyzingFormat):
         parsed = self._parse(value, options)
         violations = self.violations_of(parsed, len(value), loaded)
         if violations:
+            discard(parsed)  # (freed now, not by a later pause of the garbage collector)
             return Analysis(None, tuple(violations))
-        return Analysis(value)
+        return Analysis(value, document=parsed)  # the tree: values and scopes are read there
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """False only when html5lib reported an error before reaching the end of
@@ -145,23 +133,39 @@ class HtmlFormat(AnalyzingFormat):
         :mod:`formatbook_html.heal`). Raises ``HealError``."""
         return _heal.heal(value, self, self._schema(schema, options), options)
 
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal``, starting from ``analysis`` (``text``'s) instead of reading it again."""
+        return _heal.heal(text, self, self._schema(schema, options), options, analysis)
+
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
         """Visible text per block (not script/style), then alt and title attributes."""
         if not isinstance(value, str) or not value.strip():
             return []
-        parsed = self._parse(value, options)
-        if parsed.root is None:
-            return []
-        return values_of(list(parsed.root.childNodes))
+        return self.values_of(Analysis(document=self._parse(value, options)), value)
 
     def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
         """The values of the elements the CSS selector ``scope`` matches. Raises ``ScopeNotFound``."""
+        return self.scope_of(Analysis(), value, scope, schema, **options)
+
+    def values_of(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_values``, from the tree ``analyze`` built."""
+        parsed = analysis.document
+        if not isinstance(parsed, Parsed):
+            return self.extract_values(text, schema, **options)
+        if parsed.root is None or not text.strip():
+            return []
+        return values_of(list(parsed.root.childNodes))
+
+    def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_scope``, from the tree ``analyze`` built."""
         try:
             compile_selector(scope)
         except ExpectationError as err:
             raise ScopeNotFound(str(err)) from None
-        parsed = self._parse(value, options) if isinstance(value, str) else None
+        parsed = analysis.document
+        if not isinstance(parsed, Parsed):  # an analysis without the tree: read the text
+            parsed = self._parse(text, options) if isinstance(text, str) else None
         if parsed is None or parsed.root is None:
             raise ScopeNotFound(f"no element matches {scope!r}: the HTML could not be read")
         found = Mirror(parsed.root).select(scope)

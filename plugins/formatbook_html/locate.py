@@ -21,7 +21,8 @@ One scan with ``str.find``: linear.
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, no_payload, outside_spans, strip_span, think_spans
+from formatbook_core.reply import Reply, ThinkTags
+from formatbook_core.spans import no_payload, outside_spans, strip_span
 
 _TAGS = {"html", "htm", "xhtml"}
 
@@ -107,17 +108,13 @@ def _cut_by_think(text: str, found: Span, region: Span, thinks: list[Span]) -> b
 
 def locate(reply: str) -> list[Span]:
     """Candidate payload spans of ``reply``, best first (see the module doc)."""
-    thinks = think_spans(reply)
-    # fences inside a think block are drafts: scanned with the blocks blanked out
-    pieces, pos = [], 0
-    for start, end in thinks:
-        pieces += [reply[pos:start], " " * (end - start)]
-        pos = end
-    blanked = "".join(pieces) + reply[pos:]
+    prepared = Reply.of(reply)
+    thinks = list(prepared.think_blocks())
+    blanked = prepared.blanked()
     tagged: list[Span] = []
     bare: list[Span] = []
     taken: list[Span] = []
-    for f in fences(blanked):
+    for f in prepared.fences(ThinkTags.LINE_START):  # a fence inside a think block is a draft
         body = strip_span(blanked, f.body)  # a think block inside a fence is no part of it
         if body.end <= body.start:
             continue
@@ -147,10 +144,9 @@ def locate(reply: str) -> list[Span]:
             candidates.append(found)
             break
     if not candidates:
-        rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
-        rest = [s for s in rest if s.end > s.start]
-        # (a reply that is all think block has no payload: an empty one, judged as such)
-        candidates = rest[:1] or [no_payload(reply)]
+        # the first stretch outside think blocks (a reply that is all think block has no
+        # payload: an empty one, judged as such)
+        candidates = [*prepared.stretches()[:1]] or [no_payload(reply)]
     out: list[Span] = []
     seen: set[Span] = set()
     for span in candidates:

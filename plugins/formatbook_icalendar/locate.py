@@ -11,22 +11,12 @@ blocks. ``<think>`` blocks are never searched: a reply of think blocks only has 
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, no_payload, outside_think, strip_span, think_spans
+from formatbook_core.reply import Reply, ThinkTags
+from formatbook_core.spans import blank_out, no_payload, strip_span
 
 from .rules import WRAPPABLE
 
 FENCE_TAGS = frozenset({"ics", "icalendar", "ical", "vcalendar", "text/calendar"})
-
-
-def _blank(reply: str, spans: list[Span]) -> str:
-    """``reply`` with ``spans`` replaced by spaces (offsets kept)."""
-    if not spans:
-        return reply
-    pieces, pos = [], 0
-    for start, end in spans:
-        pieces += [reply[pos:start], " " * (end - start)]
-        pos = end
-    return "".join(pieces) + reply[pos:]
 
 
 def _line_starts(text: str, word: str) -> list[int]:
@@ -86,10 +76,10 @@ def _streams(text: str, calendars: list[Span]) -> list[Span]:
 
 def locate(reply: str) -> list[Span]:
     """Candidate payloads, best first (see the module doc)."""
-    thoughts = think_spans(reply)
-    visible = _blank(reply, thoughts)
+    prepared = Reply.of(reply)
+    visible = prepared.blanked()
     candidates: list[Span] = []
-    blocks = fences(visible)
+    blocks = prepared.fences(ThinkTags.LINE_START)  # a fence inside a think block is a draft
     for f in blocks:
         if f.info in FENCE_TAGS:
             candidates.append(strip_span(reply, f.body))
@@ -99,7 +89,7 @@ def locate(reply: str) -> list[Span]:
             candidates.append(body)
     # outside fences: calendars, then bare components
     fenced = [f.span for f in blocks]
-    text = _blank(visible, fenced)
+    text = blank_out(visible, fenced)
     calendars = [
         strip_span(reply, _block(text, start, "VCALENDAR"))
         for start in _line_starts(text, "BEGIN:VCALENDAR")
@@ -120,7 +110,7 @@ def locate(reply: str) -> list[Span]:
         if first >= 0:
             candidates.append(strip_span(reply, Span(first, last)))
     if not candidates:
-        candidates.extend(outside_think(reply, thoughts))
+        candidates.extend(prepared.longest_stretches())
     out: list[Span] = []
     for span in candidates:
         if span.end > span.start and span not in out:

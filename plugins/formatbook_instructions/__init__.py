@@ -104,6 +104,6 @@ def ifeval_registry(**kwargs: Any) -> Any:
 
     blocked = [*kwargs.pop("blocked", ()), "instructions"]
     registry = Registry(blocked=blocked, **kwargs)
-    registry._ensure_loaded()
+    registry.load()
     registry.register_plugin(InstructionsPlugin("ifeval"), "instructions-ifeval")
     return registry

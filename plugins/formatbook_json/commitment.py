@@ -29,6 +29,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from formatbook_core.reply import ThinkScanner
 from formatbook_core.results import StreamStatus
 
 PENDING, CERTAIN, UNCERTAIN = 0, 1, 2
@@ -124,11 +125,9 @@ class Commitment:
 
 def stream_pieces(reply: str) -> list[tuple[int, str]]:
     """The stretches of ``reply`` outside think blocks, each with its offset, exactly as
-    ``StreamGuard`` feeds them to the checker (its own splitter: one definition)."""
-    from formatbook_core.streaming import _ThinkSplitter  # noqa: PLC0415 - streaming imports the pipeline
-
-    splitter = _ThinkSplitter()
-    return splitter.feed(reply) + splitter.flush()
+    ``StreamGuard`` feeds them to the checker (the prepared reply's scanner: one definition)."""
+    scanner = ThinkScanner()
+    return scanner.feed(reply) + scanner.flush()
 
 
 def committed_position(pieces: list[tuple[int, str]]) -> int | None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import threading
+from dataclasses import replace
 from typing import Any
 
 from formatbook_core import (
     Analysis,
     Healed,
+    Located,
     ScopeNotFound,
     Span,
+    ThinkTags,
     Violation,
 )
 from formatbook_core.data_schema import DataFormat, build_model
@@ -34,10 +36,6 @@ _SAMPLES = (
     '"just a string"',
 )
 
-# A reply that is wholly strict JSON is parsed once, by locate; analyze, called next on
-# that payload in the same thread, takes the value from here instead of parsing again.
-_PARSED = threading.local()
-
 
 class JsonFormat(DataFormat):
     """JSON (RFC 8259). Schemas: JSON Schema as a dict, a file path, a URL (only with
@@ -50,29 +48,32 @@ class JsonFormat(DataFormat):
     scope_kind = "JSON pointer"
     description = "JSON (RFC 8259), with JSON Schema or a pydantic model; scopes are JSON pointers."
     samples = _SAMPLES
-    think_anywhere = True  # locate reads think tags in strings as values (json.think_inside)
+    think_tags = ThinkTags.ANYWHERE  # locate reads think tags in strings as values (json.think_inside)
 
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
         """One strict parse, then the schema (and the pydantic model, whose instance is
-        then the value)."""
+        then the value). The parsed value is the analysis's document."""
         max_size, max_depth = limits_from(options)
         try:
-            parsed = _parsed_by_locate(value, max_depth, max_size)
-            if parsed is _NOT_PARSED:
-                parsed = parse_strict(value, max_depth=max_depth, max_size=max_size)
+            parsed = parse_strict(value, max_depth=max_depth, max_size=max_size)
         except JsonSyntaxError as err:
             return Analysis(None, (to_violation(err, len(value)),))
         except Exception as err:  # not a str, say: a violation, not a crash
             return Analysis(None, (Violation("json.syntax", f"cannot read the text as JSON: {err}"),))
+        return self._judged(value, parsed, schema, options)
+
+    def _judged(self, text: str, parsed: Any, schema: Any, options: dict[str, Any]) -> Analysis:
+        """The analysis of ``text``, strict JSON whose value is ``parsed``: the schema
+        judges it without reading the text again."""
         if schema is None:
-            return Analysis(parsed)
+            return Analysis(parsed, document=parsed)
         js = self._schema(schema, options)
         assert js is not None  # a schema was given
         violations = js.violations(parsed)
         if violations or js.model is None:
-            return Analysis(parsed, violations)
-        return _build_model(js.model, value, parsed)
+            return Analysis(parsed, violations, document=parsed)
+        return replace(_build_model(js.model, text, parsed), document=parsed)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is strict JSON (the schema is not
@@ -104,11 +105,18 @@ class JsonFormat(DataFormat):
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
         """Candidate payloads, best first (see :mod:`formatbook_json.locate`)."""
         max_size, max_depth = limits_from(options)
+        return _locate.locate(reply, max_depth=max_depth, max_size=max_size)[0]
+
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> list[Span | Located]:
+        """``locate``'s spans; a reply that is wholly strict JSON is parsed once, by the
+        locator, and its payload carries that analysis (judged by ``schema``)."""
+        max_size, max_depth = limits_from(options)
         spans, value = _locate.locate(reply, max_depth=max_depth, max_size=max_size)
+        if value is None:  # not wholly strict (or the reply "null": analyzed as usual)
+            return list(spans)
         whole = spans[0]
-        # (the value of a whole strict reply; None otherwise, and for the reply "null")
-        _PARSED.last = (reply[whole.start : whole.end], max_depth, max_size, value) if value is not None else None
-        return spans
+        located = Located(whole, self._judged(reply[whole.start : whole.end], value, schema, options))
+        return [located, *spans[1:]]
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair syntax (no schema needed), then make the schema-aware repairs the schema
@@ -116,7 +124,14 @@ class JsonFormat(DataFormat):
         unchanged. Raises ``HealError``; by default a payload longer than
         :data:`formatbook_json.heal.strict.HEAL_MAX_SIZE` characters is not healed (memory),
         unless ``max_size`` is given."""
-        return _heal.heal(value, self._schema(schema, options), limits_from(options), size_given="max_size" in options)
+        js = self._schema(schema, options)
+        return _heal.heal(
+            value,
+            js,
+            limits_from(options),
+            size_given="max_size" in options,
+            judge=lambda text, parsed: self._judged(text, parsed, js, options),
+        )
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
@@ -133,6 +148,12 @@ class JsonFormat(DataFormat):
             raise ScopeNotFound(f"cannot find {scope!r}: the text is not valid JSON ({err})") from None
         return _values.extract_scope(value, parsed, scope)
 
+    def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_scope``, on the value ``analyze`` parsed."""
+        if analysis.document is None:  # an analysis without the parse (or the value null)
+            return self.extract_scope(text, scope, schema, **options)
+        return _values.extract_scope(text, analysis.document, scope)
+
     def validate_scope(self, scope: str) -> str | None:
         """A scope is a JSON pointer (``""``, ``"/title"``, ``"#/items/0"``); anything else
         can never match."""
@@ -141,22 +162,6 @@ class JsonFormat(DataFormat):
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)
         return _guidance.guidance(js.schema if js is not None else None)
-
-
-_NOT_PARSED = object()
-
-
-def _parsed_by_locate(text: Any, max_depth: int, max_size: int) -> Any:
-    """The value locate parsed when ``text`` is the whole strict reply it was given
-    (once: the entry is dropped), else ``_NOT_PARSED``."""
-    last = getattr(_PARSED, "last", None)
-    if last is None:
-        return _NOT_PARSED
-    _PARSED.last = None
-    payload, depth, size, value = last
-    if (depth, size) != (max_depth, max_size) or not (payload is text or payload == text):
-        return _NOT_PARSED
-    return value
 
 
 def _build_model(model: Any, text: str, parsed: Any) -> Analysis:

@@ -39,9 +39,9 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from formatbook_core import Span
+from formatbook_core import Reply, Span, ThinkTags
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
-from formatbook_core.locating import Fence, containing, fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import Fence, outside_spans, strip_span
 from formatbook_core.runs import run
 
 from .commitment import committed_position, stream_pieces
@@ -98,11 +98,11 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
         ok, value = strict_value(reply[whole.start : whole.end], max_depth=max_depth, max_size=max_size)
         if ok:
             return [whole], value
-    thinks = think_spans(reply, anywhere=True)
-    blocks = [f for f in fences(reply) if not _inside(f.span, thinks)]
+    prepared = Reply.of(reply)
+    blocks = [f for f in prepared.fences() if not _inside(prepared, f.span)]
     at = committed_position(stream_pieces(reply))
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
-        return [_unpadded(reply, _committed(reply, at, thinks, blocks))], None
+        return [_unpadded(reply, _committed(prepared, at, blocks))], None
     own: list[Span] = []
     bare: list[Span] = []
     other: list[Span] = []
@@ -110,7 +110,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     # Think blocks are blanked out, not cut out: a container read across one keeps it
     # inside (healing refuses it, json.think_inside), as the committed payload does;
     # cut out, the part before the block would pass as the whole payload.
-    blanked = _blanked(reply, thinks)
+    blanked = prepared.blanked(ThinkTags.ANYWHERE)
     across = _Across(blanked)
     crossed: list[Span] = []  # payloads read across a fence line (healing refuses those)
     for f in blocks:
@@ -161,13 +161,11 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
             seen.add(span)
             candidates.append(_unpadded(reply, span))
     if not candidates:
-        rest = [strip_span(reply, s) for s in outside_spans(len(reply), thinks)]
-        rest = [s for s in rest if s.end > s.start]
-        candidates = rest[:1] or [Span(0, len(reply))]
+        candidates = [*prepared.stretches(ThinkTags.ANYWHERE)[:1]] or [Span(0, len(reply))]
     return candidates, None
 
 
-def _committed(reply: str, at: int, thinks: list[Span], blocks: list[Fence]) -> Span:
+def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:
     """The container the bracket at ``at`` opens: the body of the json fence it opens, or
     the container read with think blocks blanked out (the stream reads across them, so a
     think block inside it stays inside the candidate, and healing refuses it)."""
@@ -183,7 +181,7 @@ def _committed(reply: str, at: int, thinks: list[Span], blocks: list[Fence]) -> 
         if f.span.start > at:
             end = f.span.start
             break
-    blanked = _blanked(reply, thinks)
+    blanked = reply.blanked(ThinkTags.ANYWHERE)
     # a fence line cuts it where the container goes on after the fence: read across
     close = _Across(blanked).close_of(at)
     if close is not None and close > (body.end if body is not None else end):
@@ -194,16 +192,6 @@ def _committed(reply: str, at: int, thinks: list[Span], blocks: list[Fence]) -> 
     if found and found[0][0].start == at:
         return found[0][0]
     return Span(at, end)
-
-
-def _blanked(reply: str, thinks: list[Span]) -> str:
-    if not thinks:
-        return reply
-    pieces, pos = [], 0
-    for span in thinks:
-        pieces += [reply[pos : span.start], " " * (span.end - span.start)]
-        pos = span.end
-    return "".join(pieces) + reply[pos:]
 
 
 def _body(reply: str, f: Fence) -> Span | None:
@@ -232,9 +220,10 @@ def _unpadded(reply: str, span: Span) -> Span:
     return span
 
 
-def _inside(span: Span, regions: list[Span]) -> bool:
-    region = containing(regions, span.start)  # regions: sorted think blocks
-    return region is not None and span.end <= region.end
+def _inside(reply: Reply, span: Span) -> bool:
+    """Whether ``span`` lies within one think block (a draft fence)."""
+    block = reply.think_at(span.start, ThinkTags.ANYWHERE)
+    return block is not None and span.end <= block.end
 
 
 def _merge(spans: list[Span]) -> list[Span]:

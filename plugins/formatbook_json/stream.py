@@ -37,10 +37,9 @@ from formatbook_core.locating import (
     LINE_BREAK,
     THINK_OPEN,
     THINK_OPEN_MAX,
-    outside_spans,
     think_close,
-    think_spans,
 )
+from formatbook_core.reply import Reply, ThinkTags
 from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
 
@@ -314,7 +313,7 @@ def _think_tail(text: str) -> str:
 def _without_thoughts_and_fences(prose: str) -> str:
     """``prose`` without its think blocks and fence lines, stripped: what is left of a
     reply that never opened a container (it may be a bare scalar, fenced or not)."""
-    kept = "".join(prose[s:e] for s, e in outside_spans(len(prose), think_spans(prose, anywhere=True)))
+    kept = Reply.of(prose).without_think(ThinkTags.ANYWHERE)
     lines = [line for line in LINE_BREAK.split(kept) if not FENCE_LINE.match(line)]
     return "\n".join(lines).strip()
 

@@ -35,7 +35,8 @@ import re
 from typing import Any
 
 from formatbook_core import HealError, StreamStatus
-from formatbook_core.locating import FENCE_LINE, THINK_OPEN_MAX, at_line_start, think_open
+from formatbook_core.locating import FENCE_LINE
+from formatbook_core.reply import ThinkScanner
 from formatbook_core.textlog import TextLog
 
 from .contract.names import normalize_section_name
@@ -81,8 +82,8 @@ class MarkdownChecker:
         self._pending: list[str] = []  # the unfinished line, in pieces (joined once it ends)
         self._line_start = 0  # where the unfinished line starts in the reply
         self._after_cr = False  # the last line ended with '\r': a '\n' next belongs to it
-        self._tail = ""  # the last characters seen, for a <think> tag split across chunks
-        self._tail_at_line = True  # only blanks precede the tail on its line (a tag may open there)
+        # strict: the prepared reply's scanner, to fail where a <think> block opens
+        self._think = ThinkScanner() if strict else None
         self._failed: StreamStatus | None = None
         self._judging = True
         self._line_no = 0
@@ -114,17 +115,12 @@ class MarkdownChecker:
         self._length += len(chunk)
         if not chunk:
             return StreamStatus(True)
-        if self._strict:
-            window = self._tail + chunk
-            m = think_open(window, 0, at_start=self._tail_at_line)
-            if m:
+        if self._think is not None:
+            self._think.scan(chunk)
+            if self._think.first_open is not None:
                 return self._fail(
-                    "a <think> block is set aside, so the reply cannot stay as written",
-                    start - len(self._tail) + m.start(1) - 1,
+                    "a <think> block is set aside, so the reply cannot stay as written", self._think.first_open
                 )
-            cut = max(0, len(window) - (THINK_OPEN_MAX - 1))
-            self._tail_at_line = at_line_start(window, 0, cut, self._tail_at_line)
-            self._tail = window[cut:]
         judging = self._strict and self._judging
         if not judging and not self._settled.active:
             return StreamStatus(True)
@@ -178,6 +174,7 @@ class MarkdownChecker:
         clone = _copy.copy(self)
         clone._parts = self._parts.copy()
         clone._pending = list(self._pending)
+        clone._think = self._think.copy() if self._think is not None else None
         clone._settled = self._settled.copy()
         return clone
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import BaseFormat, Span, StreamStatus, hookimpl
-from formatbook_core.locating import leading_think
+from formatbook_core import BaseFormat, Reply, Span, StreamStatus, hookimpl
 from formatbook_core.textlog import TextLog
 
 
@@ -57,7 +56,7 @@ class TextFormat(BaseFormat):
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
         # The whole reply is the text, but for a <think> block opening it: the model's
         # reasoning is no part of its answer (StreamGuard sets the same block aside).
-        think = leading_think(reply)
+        think = Reply.of(reply).leading_think()
         return [Span(think.end if think else 0, len(reply))]
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> TextChecker:

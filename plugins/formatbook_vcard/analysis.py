@@ -12,7 +12,6 @@ as the locator strips it from a payload.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from formatbook_core import Analysis, Span, Violation
@@ -161,26 +160,9 @@ def _restore_commas(text: str, components: list[Any]) -> None:
                     child.value = unescape_text(cl.value)
 
 
-# The last text analysed, per thread: the pipeline analyses a payload, heals that same
-# string (whose first step analyses it), then analyses the healed text heal confirmed; each
-# of those second looks is the same string object, answered from here once (vobject reads
-# the text once).
-_LAST = threading.local()
-
-
 def analyze(text: str, max_size: int) -> Analysis:
     """The parsed value (a vobject component, or a list for several cards) and the
     violations (empty when valid)."""
-    last = getattr(_LAST, "entry", None)
-    if last is not None and last[0] is text and last[1] == max_size:
-        _LAST.entry = None  # served once: a caller that changes the value gets a fresh one next time
-        return last[2]
-    analysis = _analyze(text, max_size)
-    _LAST.entry = (text, max_size, analysis)
-    return analysis
-
-
-def _analyze(text: str, max_size: int) -> Analysis:
     if not isinstance(text, str):
         return Analysis(None, (Violation("vcard.syntax", f"not text: {type(text).__name__}"),))
     found = violations(text, max_size)

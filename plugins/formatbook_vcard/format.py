@@ -77,8 +77,17 @@ class VCardFormat(AnalyzingFormat):
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair following :data:`formatbook_vcard.heal.PLAN`; valid input comes back
         unchanged. Raises ``HealError``."""
+        return self._heal(value, None, options)
+
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal``, starting from ``analysis`` (``text``'s) instead of reading it again."""
+        # an analysis that crashed is no start: healing reads the text (and says why it cannot)
+        unread = any(v.code == "vcard.unreadable" for v in analysis.violations)
+        return self._heal(text, None if unread else analysis, options)
+
+    def _heal(self, text: str, first: Analysis | None, options: dict[str, Any]) -> Healed:
         try:
-            return _heal.heal(value, limits_from(options).max_size)
+            return _heal.heal(text, limits_from(options).max_size, first)
         except HealError:
             raise
         except Exception as err:  # a bug must not escape as another exception

@@ -22,26 +22,18 @@ from __future__ import annotations
 import re
 
 from formatbook_core import Span
-from formatbook_core.locating import fences, outside_think, strip_span, think_spans
+from formatbook_core.reply import Reply, ThinkTags
+from formatbook_core.spans import blank_out, no_payload, strip_span
 
 _TAGS = {"vcard", "vcf", "vcards"}
 _BEGIN = re.compile(r"^[ \t]*BEGIN:VCARD", re.IGNORECASE | re.MULTILINE)
 _END = re.compile(r"^[ \t]*END:VCARD[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 
 
-def _blank(reply: str, spans: list[Span]) -> str:
-    """``reply`` with ``spans`` replaced by spaces (offsets kept)."""
-    pieces, pos = [], 0
-    for start, end in spans:
-        pieces += [reply[pos:start], " " * (end - start)]
-        pos = end
-    return "".join(pieces) + reply[pos:]
-
-
 def locate(reply: str) -> list[Span]:
-    thinks = think_spans(reply)
-    seen = _blank(reply, thinks)
-    blocks = fences(seen)
+    prepared = Reply.of(reply)
+    seen = prepared.blanked()
+    blocks = prepared.fences(ThinkTags.LINE_START)  # a fence inside a think block is a draft
     tagged: list[Span] = []
     bare: list[Span] = []
     for f in blocks:
@@ -56,7 +48,7 @@ def locate(reply: str) -> list[Span]:
             bare.append(body)
     # fence lines are blanked too: never part of the BEGIN..END stretch
     fence_lines = [s for f in blocks for s in (Span(f.span.start, f.body.start), Span(f.body.end, f.span.end))]
-    scan = _blank(seen, sorted(s for s in fence_lines if s.end > s.start))
+    scan = blank_out(seen, sorted(s for s in fence_lines if s.end > s.start))
     stretch: list[Span] = []
     first = _BEGIN.search(scan)
     if first is not None:
@@ -86,7 +78,7 @@ def locate(reply: str) -> list[Span]:
             candidates.append(span)
     if not candidates:
         # (think blocks only: an empty payload, never their text)
-        candidates = outside_think(reply, thinks)[:1]
+        candidates = [*prepared.longest_stretches()[:1]] or [no_payload(reply)]
     return candidates
 
 

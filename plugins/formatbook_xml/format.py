@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from formatbook_core import Analysis, AnalyzingFormat, Healed, HealError, Option, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
-from formatbook_core.locating import THINK_OPEN, leading_think
+from formatbook_core.reply import Reply, ThinkTags
 from formatbook_core.schema_files import BASE_DIR
 
 from . import guidance as _guidance
@@ -33,28 +32,6 @@ _SAMPLES = (
 )
 
 
-# The check pipeline analyzes a payload and then extracts its values: the tree analyze
-# built for a text is kept here (one per thread) so that the text is not parsed twice.
-_LAST = threading.local()
-
-
-def _tree(text: Any, options: dict[str, Any]) -> tuple[Any, list[Violation]]:
-    """``check_syntax(text)``, reusing (once: the entry is dropped) the tree the last
-    ``analyze`` of this very text built; ``keep`` stores the tree built here."""
-    limits = limits_from(options)
-    last = getattr(_LAST, "entry", None)
-    if last is not None:
-        _LAST.entry = None
-        if last[1] == limits and (last[0] is text or last[0] == text):
-            return last[2], []
-    root, violations = check_syntax(text, limits)
-    return root, violations
-
-
-def _keep(text: str, options: dict[str, Any], root: Any) -> None:
-    _LAST.entry = (text, limits_from(options), root) if root is not None else None
-
-
 def _xml_name(value: Any) -> str | None:
     if ":" not in value and NAME_START.match(value[:1]) and NAME_RUN.fullmatch(value):
         return None
@@ -76,6 +53,9 @@ class XmlFormat(AnalyzingFormat):
         "XML 1.0 (lxml, safe parsing), with XSD, RelaxNG, DTD or a simple root/required form; scopes are XPath."
     )
     samples = _SAMPLES
+    #: think tags may be elements: with ``root`` a ``<reasoning>`` element is payload, and a
+    #: top-level element named like a think tag is read as a think block (locate keeps it)
+    think_tags = ThinkTags.MARKUP
     option_specs = (
         Option(
             "root",
@@ -116,13 +96,13 @@ class XmlFormat(AnalyzingFormat):
             root, violations = check_syntax(value, limits_from(options))
         except Exception as err:  # a last guard: a violation, never a crash
             return Analysis(None, (Violation("xml.syntax", f"cannot read the text as XML: {err}"),))
-        _keep(value, options, root)
         if root is None:
             return Analysis(None, tuple(violations))
         xs = self._schema(schema, options)
+        # the tree is the document: values and scopes are read from it, not from the text
         if xs is None:
-            return Analysis(root)
-        return Analysis(root, tuple(xs.violations(root, value)))
+            return Analysis(root, document=root)
+        return Analysis(root, tuple(xs.violations(root, value)), document=root)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is well-formed XML (the schema is not
@@ -174,10 +154,9 @@ class XmlFormat(AnalyzingFormat):
         xs = self._schema(schema, options)
         wrapper = options.get("root") or (xs.root if xs is not None and xs.kind == "simple" else None) or "root"
         healed = _heal.heal(value, xs, limits_from(options), wrapper=wrapper)
-        opening = leading_think(healed.text)
-        if healed.text != value and opening is not None:
-            name = THINK_OPEN.match(healed.text, opening.start)
-            if name is not None and name.group(1).lower() in _locate.think_names(options.get("root")):
+        healed_text = Reply.of(healed.text)
+        if healed_text != value and (opening := healed_text.leading_think()) is not None:
+            if healed_text.think_name(opening) in _locate.think_names(options.get("root")):
                 # an element named like a think block opening the text ('\xa0<think>' healed
                 # to '<think></think>'): check() would set it aside and find no payload
                 raise HealError(
@@ -190,15 +169,27 @@ class XmlFormat(AnalyzingFormat):
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
         """Text nodes and attribute values (CDATA included), not names; ``[]`` when the
         text is not well-formed."""
-        root, _ = _tree(value, options)
-        return _values.extract_values(root)
+        return self.values_of(self._read(value, options), value)
 
     def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
         """The values under the XPath ``scope``. Raises ``ScopeNotFound``."""
-        root, violations = _tree(value, options)
-        if root is None:
-            raise ScopeNotFound(f"cannot find {scope!r}: the text is not well-formed XML ({violations[0].message})")
-        return _values.extract_scope(root, scope)
+        return self.scope_of(self._read(value, options), value, scope)
+
+    def values_of(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_values`` of the tree ``analyze`` built."""
+        return _values.extract_values(analysis.document)
+
+    def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_scope`` on the tree ``analyze`` built."""
+        if analysis.document is None:
+            reason = analysis.violations[0].message if analysis.violations else "it was not read"
+            raise ScopeNotFound(f"cannot find {scope!r}: the text is not well-formed XML ({reason})")
+        return _values.extract_scope(analysis.document, scope)
+
+    def _read(self, text: str, options: dict[str, Any]) -> Analysis:
+        """Well-formedness only (no schema): the tree, as ``analyze`` keeps it."""
+        root, violations = check_syntax(text, limits_from(options))
+        return Analysis(root, tuple(violations), document=root)
 
     def validate_scope(self, scope: str) -> str | None:
         """A scope is an XPath expression (``//answer``)."""

@@ -30,36 +30,14 @@ from bisect import bisect_left
 from collections import Counter
 
 from formatbook_core import Span
-from formatbook_core.locating import (
-    THINK_OPEN,
-    THINK_TAGS,
-    Fence,
-    fences,
-    outside_think,
-    overlaps_any,
-    strip_span,
-    think_close,
-    think_spans,
-)
+from formatbook_core.reply import THINK_TAGS, Fence, Reply, think_close
+from formatbook_core.spans import blank_out, no_payload, overlaps_any, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 
 __all__ = ["locate", "element_spans", "think_names"]
 
 _PROLOG = (COMMENT, PI, DOCTYPE)
-
-
-def _think_name(reply: str, start: int) -> str:
-    m = THINK_OPEN.match(reply, start)
-    return m.group(1).lower() if m else ""
-
-
-def _blank(reply: str, spans: list[Span]) -> str:
-    pieces, pos = [], 0
-    for start, end in spans:
-        pieces += [reply[pos:start], " " * (end - start)]
-        pos = end
-    return "".join(pieces) + reply[pos:]
 
 
 _LOOK = 200  # how far a tag's own line is read around it (bounded: linear over the reply)
@@ -104,7 +82,7 @@ MAX_MENTIONS = 16
 def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) -> list[Span]:
     """The top-level XML documents in ``text`` (see the module doc), in order. A top-level
     element named in ``thinking`` is a think block: skipped through its first closing tag
-    (to the end when there is none), as ``formatbook_core.locating.think_spans`` reads it;
+    (to the end when there is none), as the prepared reply (``formatbook_core.reply``) reads it;
     inside an element it is an element like any other.
 
     A last root never closed whose start tag sits inside a sentence ("The tag <b> is
@@ -292,7 +270,7 @@ def _outside_fences(reply: str, blocks: list[Fence], *, together: bool, thinking
     (a tag inside a code sample never makes the element around it a mention)."""
     starts = [f.span.start for f in blocks]
     found: list[Span] = []
-    outside = _blank(reply, [f.span for f in blocks])
+    outside = blank_out(reply, [f.span for f in blocks])
     for span in element_spans(outside, together=together, thinking=thinking):
         if found and span.start < found[-1].end:
             continue  # inside the element before it, read with its fences
@@ -310,10 +288,11 @@ def _outside_fences(reply: str, blocks: list[Fence], *, together: bool, thinking
 
 def locate(reply: str, *, root: str | None = None) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc)."""
+    prepared = Reply.of(reply)
     together = root is not None
     thinking = think_names(root)
-    thinks = [s for s in think_spans(reply) if _think_name(reply, s.start) in thinking]
-    blocks = fences(_blank(reply, thinks))  # a fence inside a think block is a draft
+    thinks = [s for s in prepared.think_blocks() if prepared.think_name(s) in thinking]
+    blocks = list(prepared.fences(blocks=thinks))  # a fence inside a think block is a draft
     # a fence whose body holds a think block is no payload: check() would set the block
     # aside, so healing its body could never give a text that checks as it stands
     blocks = [f for f in blocks if not overlaps_any(thinks, f.body.start, f.body.end)]
@@ -336,5 +315,5 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
             found.append(span)
     candidates += _placeholders_last(reply, found)
     if not candidates:  # prose: the reply without its think blocks (an empty payload when it is all think)
-        candidates += outside_think(reply, thinks)[:1]
+        candidates += [*prepared.longest_stretches(blocks=thinks)[:1]] or [no_payload(reply)]
     return candidates

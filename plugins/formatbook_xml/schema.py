@@ -287,7 +287,8 @@ def _parse_dtd(text: str) -> Any:
     load goes to :func:`.schema_refs.DtdResolver` (``etree.DTD`` lets libxml2 open files)."""
     from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
 
-    parser = safe_parser(DtdResolver(_DTD_URL, text), load_dtd=True)
+    # as bytes, surrogates passed: libxml2 refuses what is not UTF-8 (an ExpectationError)
+    parser = safe_parser(DtdResolver(_DTD_URL, text.encode("utf-8", "surrogatepass")), load_dtd=True)
     stub = f'<!DOCTYPE formatbook-dtd SYSTEM "{_DTD_URL}"><formatbook-dtd/>'
     try:
         dtd = etree.fromstring(stub, parser).getroottree().docinfo.externalDTD

@@ -19,8 +19,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from formatbook_core import ExpectationError
-from formatbook_core.fetching import FetchError, is_web
-from formatbook_core.fetching import fetch as fetch_document
+from formatbook_core.fetching import Budget, FetchError, is_web
 
 __all__ = ["check_references", "DtdResolver", "FetchResolver", "fetch"]
 
@@ -52,26 +51,29 @@ def check_references(doc: Any, kind: str, base_url: str | None, *, allow_fetch: 
                 )
 
 
-def fetch(url: str, max_size: int) -> str:
+def fetch(url: str, max_size: int, budget: Budget | None = None) -> str:
     """The text at the ``http``/``https`` ``url`` (at most ``max_size`` characters, within
-    the core's fetch deadline: :func:`formatbook_core.fetching.fetch`); raises
-    ``ExpectationError``."""
+    what is left of ``budget``, default a fresh one: :mod:`formatbook_core.fetching`);
+    raises ``ExpectationError``."""
     try:
-        return fetch_document(url, max_size)
+        return (budget or Budget()).fetch(url, max_size)
     except FetchError as err:
         raise ExpectationError(f"cannot fetch the schema {url!r}: {err.why}") from None
 
 
 def FetchResolver(max_size: int) -> Any:  # noqa: N802 - a factory standing for a class (lxml imported lazily)
-    """An lxml resolver that fetches ``http``/``https`` and nothing else."""
+    """An lxml resolver that fetches ``http``/``https`` and nothing else, every document
+    within one budget (an include of an include... cannot stretch the loading)."""
     from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
+
+    budget = Budget()
 
     class _Resolver(etree.Resolver):
         def resolve(self, url: str, pubid: str, context: Any) -> Any:
             if not url or not is_web(url):
                 return self.resolve_string(b"", context)  # never libxml2's own loader
             try:
-                text = fetch(url, max_size)
+                text = fetch(url, max_size, budget)
             except ExpectationError:
                 return self.resolve_string(b"", context)
             return self.resolve_string(text.encode("utf-8"), context, base_url=url)
@@ -79,7 +81,7 @@ def FetchResolver(max_size: int) -> Any:  # noqa: N802 - a factory standing for 
     return _Resolver()
 
 
-def DtdResolver(url: str, text: str) -> Any:  # noqa: N802 - a factory standing for a class (lxml imported lazily)
+def DtdResolver(url: str, text: bytes) -> Any:  # noqa: N802 - a factory standing for a class (lxml imported lazily)
     """An lxml resolver that answers ``text`` for ``url`` (once) and an empty document for
     every other load: libxml2's own loaders never run, so no file is opened and nothing
     is fetched for a DTD schema."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
-from formatbook_core import Analysis, Healed, Option, ScopeNotFound, Span, StreamStatus, Violation
+from formatbook_core import Analysis, Healed, Located, Option, ScopeNotFound, Span, StreamStatus, Violation
 from formatbook_core.data_schema import SCHEMA_OPTIONS, DataFormat, build_model
 from formatbook_core.limits import limits_from
 from formatbook_core.pointers import scope_problem
@@ -15,7 +16,7 @@ from . import heal as _heal
 from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
-from .syntax import new_scanner, read, scanner_options
+from .syntax import Reading, new_scanner, read, scanner_options
 
 _SAMPLES = (
     "answer: Paris\nconfidence: 0.92\n",
@@ -59,23 +60,33 @@ class YamlFormat(DataFormat):
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
         """One strict read, then the schema (and the pydantic model, whose instance is
-        then the value)."""
+        then the value). The reading, nodes included, is the analysis's document."""
+        return self.judged(self.strict_read(value, options), schema, options)
+
+    def strict_read(self, value: Any, options: dict[str, Any], reading: Reading | None = None) -> Analysis:
+        """The strict read alone: the schema-less analysis (``reading``: the one healing
+        made of ``value`` with these options, taken instead of reading it again)."""
         if not isinstance(value, str):
             return Analysis(None, (Violation("yaml.syntax", "cannot read the reply as YAML: it is not text"),))
         max_size, max_depth = limits_from(options)
         if len(value) > max_size:
             return Analysis(None, (Violation("yaml.too_large", f"the YAML is longer than {max_size} characters"),))
-        reading = read(value, options, max_depth)
+        reading = reading or read(value, options, max_depth)
         if reading.violation is not None:
-            return Analysis(None, (reading.violation,))
-        if schema is None:
-            return Analysis(reading.value)
+            return Analysis(None, (reading.violation,), document=reading)
+        return Analysis(reading.value, document=reading)
+
+    def judged(self, read: Analysis, schema: Any, options: dict[str, Any]) -> Analysis:
+        """``read`` (a schema-less analysis) judged by ``schema``: what ``analyze`` gives,
+        without reading the text again."""
+        if schema is None or not read.ok:
+            return read
         js = self._schema(schema, options)
         assert js is not None
-        violations = js.violations(reading.value)
+        violations = js.violations(read.value)
         if violations or js.model is None:
-            return Analysis(reading.value, violations)
-        return _build_model(js.model, reading.value)
+            return Analysis(read.value, violations, document=read.document)
+        return replace(_build_model(js.model, read.value), document=read.document)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` can be valid YAML (the schema is not
@@ -99,9 +110,10 @@ class YamlFormat(DataFormat):
                         v = analysis.violations[0]
                         return StreamStatus(False, v.message, v.span.start if v.span else len(text))
                 else:
-                    healed = self.heal(text, None, **options).text
-                    text = healed
-                return StreamStatus(True, complete=True, values=tuple(self.extract_values(text, None, **options)))
+                    healed = self.heal(text, None, **options)
+                    text = healed.text
+                    analysis = healed.analysis or Analysis()  # none: the values read the text
+                return StreamStatus(True, complete=True, values=tuple(self.values_of(analysis, text, None, **options)))
             except Exception as err:  # a failure, never a crash
                 return StreamStatus(False, f"not valid YAML: {err}", len(text))
 
@@ -110,7 +122,32 @@ class YamlFormat(DataFormat):
     # --- finding and healing --------------------------------------------------------
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
         """Candidate payloads, best first (see :mod:`formatbook_yaml.locate`)."""
-        return _locate.locate(reply, lambda text: self.is_valid(text, None, **options))
+        return self._located(reply, options)[0]
+
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> list[Span | Located]:
+        """``locate``'s spans, each payload locating read carrying its analysis (judged
+        by ``schema``), so that the pipeline does not read it again."""
+        spans, readings = self._located(reply, options)
+        out: list[Span | Located] = []
+        for span in spans:
+            read = readings.get(reply[span.start : span.end])
+            out.append(span if read is None else Located(span, self.judged(read, schema, options)))
+        return out
+
+    def _located(self, reply: str, options: dict[str, Any]) -> tuple[list[Span], dict[str, Analysis]]:
+        """The spans, and the schema-less analysis of each text locating read."""
+        readings: dict[str, Analysis] = {}
+
+        def is_valid(text: str) -> bool:
+            read = readings.get(text)
+            if read is None:
+                try:
+                    read = readings[text] = self.strict_read(text, options)
+                except Exception:  # as is_valid: a failure, never a crash
+                    return False
+            return read.ok
+
+        return _locate.locate(reply, is_valid), readings
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair the text (tabs, colons in plain scalars, indentation, stray markers, a
@@ -119,20 +156,32 @@ class YamlFormat(DataFormat):
         ``HealError``."""
         return _heal.heal(self, value, self._schema(schema, options), options)
 
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal``, starting from the reading ``analysis`` (``text``'s) holds."""
+        reading = analysis.document if isinstance(analysis.document, Reading) else None
+        return _heal.heal(self, text, self._schema(schema, options), options, reading)
+
     # --- values ---------------------------------------------------------------------
-    def _documents(self, value: str, options: dict[str, Any]) -> list[Any]:
-        max_size, max_depth = limits_from(options)
-        reading = read(value, {**options, "root": "any"}, max_depth) if len(value) <= max_size else None
-        if reading is None or reading.violation is not None:
+    def _roots(self, analysis: Analysis, text: str, options: dict[str, Any]) -> list[Any]:
+        """The documents' root nodes: from the reading ``analysis`` holds, else (an
+        analysis that kept none) from reading ``text`` with any root."""
+        reading = analysis.document
+        if not isinstance(reading, Reading) or reading.violation is not None:
+            reading = self.strict_read(text, {**options, "root": "any"}).document
+        if not isinstance(reading, Reading) or reading.violation is not None:
             return []
         return [d.node for d in reading.documents]
 
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
         """Scalar values as written, in document order (keys, anchors, tags and nulls
         left out)."""
+        return self.values_of(Analysis(), value, None, **options)
+
+    def values_of(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_values``, from the nodes of the reading ``analysis`` holds."""
         try:
             out: list[str] = []
-            for node in self._documents(value, options):
+            for node in self._roots(analysis, text, options):
                 out.extend(_values.node_values(node))
             return out
         except Exception:
@@ -140,7 +189,11 @@ class YamlFormat(DataFormat):
 
     def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
         """The values under the JSON pointer ``scope``. Raises ``ScopeNotFound``."""
-        roots = self._documents(value, options)
+        return self.scope_of(Analysis(), value, scope, None, **options)
+
+    def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """``extract_scope``, from the nodes of the reading ``analysis`` holds."""
+        roots = self._roots(analysis, text, options)
         if not roots:
             raise ScopeNotFound(f"cannot find {scope!r}: the text is not valid YAML")
         try:

@@ -29,14 +29,8 @@ import re
 from collections.abc import Callable
 
 from formatbook_core import Span
-from formatbook_core.locating import (
-    fences,
-    no_payload,
-    outside_spans,
-    overlaps_any,
-    strip_span,
-    think_spans,
-)
+from formatbook_core.reply import Reply
+from formatbook_core.spans import no_payload, overlaps_any, strip_span
 
 from .loading import PARSER_DEPTH, YamlError, compose
 
@@ -206,11 +200,11 @@ def _in_a_scalar(text: str, at: int) -> bool:
     return False
 
 
-def _thoughts(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
+def _thoughts(reply: Reply, is_valid: Callable[[str], bool]) -> list[Span]:
     """The reply's think blocks, without those whose opening tag, indented under the data,
     lies inside one of its values: ``a: |``, ``  x``, ``  <think>``, ``b: 2`` is a literal
     block holding the tag (the core would cut the value there, and the keys after it)."""
-    spans = think_spans(reply)
+    spans = reply.think_blocks()
     kept: list[Span] = []
     tries = 0
     for i, t in enumerate(spans):
@@ -227,13 +221,10 @@ def _thoughts(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
 
 def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     """Candidate spans of ``reply``, best first (see the module doc)."""
-    thoughts = _thoughts(reply, is_valid)
-    pieces, pos = [], 0
-    for start, end in thoughts:
-        pieces += [reply[pos:start], " " * (end - start)]
-        pos = end
-    blanked = "".join(pieces) + reply[pos:]
-    blocks = fences(blanked)
+    prepared = Reply.of(reply)
+    thoughts = _thoughts(prepared, is_valid)
+    blanked = prepared.blanked(blocks=thoughts)
+    blocks = prepared.fences(blocks=thoughts)
     candidates: list[Span] = []
     # a body is trimmed in the blanked text: a think block that ends it (an unclosed one
     # runs to the end) is no part of the payload, as heal's second pass would find. A
@@ -251,9 +242,7 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
             inner = trimmed(blanked, body)
             valid = inner != body and is_valid(blanked[body.start : body.end])
             (tagged if f.info in _TAGS else bare).extend(_payloads(blanked, body, inner, valid))
-    rest = [strip_span(reply, s) for s in outside_spans(len(reply), thoughts)]
-    rest = [s for s in rest if s.end > s.start]
-    rest.sort(key=lambda s: s.start - s.end)
+    rest = prepared.longest_stretches(blocks=thoughts)
     outer: list[Span] = []
     if rest:
         whole = rest[0]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import Analysis, Healed, Repair, Span, StreamStatus
+from formatbook_core import Analysis, Healed, Repair, Span, StreamStatus, Violation
 from formatbook_core.testing import (
     FormatContract,
     check_can_be_valid_prefixes,
@@ -295,6 +295,21 @@ class AnalyzeDisagrees(Digits):
         return Analysis(value, ())
 
 
+class ValuesOfDisagrees(Digits):
+    """Counts from the parse (what check() counts) differ from extract_values."""
+
+    def values_of(self, analysis, text, schema=None, **options):
+        return [text, text]
+
+
+class HealedAnalysisDisagrees(Digits):
+    """Heal hands on an analysis of its text that analyze does not give."""
+
+    def heal(self, value, schema=None, **options):
+        healed = super().heal(value, schema, **options)
+        return Healed(healed.text, healed.repairs, analysis=Analysis(None, (Violation("digits.x", "wrong"),)))
+
+
 BROKEN = [
     (RaisesOnDeepNesting(), lambda f: check_robust(f, garbage_input("deep-brackets")), "RecursionError"),
     (HealRaisesValueError(), lambda f: check_robust(f, ""), "ValueError"),
@@ -317,6 +332,8 @@ BROKEN = [
     (RelaxedStricterThanHeal(), lambda f: check_robust(f, "1a"), "relaxed checker"),
     (RejectsOwnSample(), lambda f: check_sample_is_valid(f, "1 2"), "rejects its own sample"),
     (AnalyzeDisagrees(), lambda f: check_robust(f, "x"), "analyze reports"),
+    (ValuesOfDisagrees(), lambda f: check_extract_values(f, "12"), r"values_of\(analyze\(text\)\)"),
+    (HealedAnalysisDisagrees(), lambda f: check_heal_idempotent(f, "1a"), "hands on an analysis"),
 ]
 
 

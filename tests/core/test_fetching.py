@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import socket
 import time
 from collections.abc import Iterator
 
@@ -23,15 +24,20 @@ _DRIP = 0.25
 _DRIPS = 120  # 30 seconds of trickle at the most
 _DEADLINE = 1.0
 _SLACK = 2.0  # for a loaded machine: far less than the trickle, far more than a read
+_PACE = 0.6  # a /paced answer comes whole after this long: two fit in _DEADLINE, not more
+_DOCUMENTS = 12
+_XS = 'xmlns:xs="http://www.w3.org/2001/XMLSchema"'
 
 
 class _Trickle(LocalHttpServer):
     """A local server on 127.0.0.1: ``/body`` answers its headers at once and its body one
     byte at a time, ``/headers`` trickles its status line and headers too, ``/ok`` answers
-    a small schema at once. ``sent`` counts the trickled bytes."""
+    a small schema at once, ``/paced...`` a whole schema (an XSD when the path says so)
+    after ``_PACE`` seconds. ``sent`` counts the trickled bytes, ``paced`` the paced answers."""
 
     def __init__(self) -> None:
         self.sent = 0
+        self.paced = 0
         trickle = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -42,6 +48,20 @@ class _Trickle(LocalHttpServer):
                     self.send_header("Content-Length", str(len(body)))
                     self.end_headers()
                     self.wfile.write(body)
+                    return
+                if self.path.startswith("/paced"):  # a whole answer, just in time
+                    time.sleep(_PACE)
+                    trickle.paced += 1
+                    name = "e" + self.path.rsplit("=", 1)[-1]
+                    xsd = f'<xs:schema {_XS}><xs:element name="{name}" type="xs:string"/></xs:schema>'
+                    body = (xsd if "xsd" in self.path else json.dumps({"type": "integer"})).encode()
+                    try:
+                        self.send_response(200)
+                        self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+                    except OSError:  # the client gave up waiting
+                        pass
                     return
                 if self.path == "/headers":
                     self._drip(b"HTTP/1.0 200 OK\r\nContent-Length: 1\r\n" + b"X: y\r\n" * 40)
@@ -120,3 +140,32 @@ def test_only_web_urls_are_fetched(tmp_path):
 def test_an_answer_longer_than_the_cap_is_refused(trickle):
     with pytest.raises(FetchError, match="longer than 5 characters"):
         fetch(trickle.base + "/ok", max_size=5)
+
+
+def test_a_refused_connection_is_no_timeout():
+    with socket.socket() as probe:  # a port nobody listens on once the probe is closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(FetchError, match="cannot fetch it"):
+        fetch(f"http://127.0.0.1:{port}/s.json", deadline=_DEADLINE)
+
+
+def test_the_documents_of_one_schema_share_one_deadline(trickle, monkeypatch):
+    # each document answering just in time must not stretch loading: twelve of them took
+    # 7.2 s with a deadline per fetch
+    monkeypatch.setattr(fetching, "DEADLINE", _DEADLINE)
+    refs = {"allOf": [{"$ref": f"{trickle.base}/paced?json={i}"} for i in range(_DOCUMENTS)]}
+    includes = "".join(f'<xs:include schemaLocation="{trickle.base}/paced?xsd={i}"/>' for i in range(_DOCUMENTS))
+    xsd = f'<xs:schema {_XS}>{includes}<xs:element name="r" type="xs:string"/></xs:schema>'
+    loads = {
+        "json-schema-refs": lambda: load_schema(refs, allow_fetch=True),
+        "xsd-includes": lambda: get_format("xml").load_schema(xsd, allow_fetch=True),
+    }
+    for name, load in loads.items():
+        trickle.paced = 0
+        started = time.monotonic()
+        with pytest.raises(ExpectationError):
+            load()
+        elapsed = time.monotonic() - started
+        assert elapsed < _DEADLINE + _SLACK, (name, elapsed, trickle.paced)
+        assert trickle.paced < _DOCUMENTS / 2, name

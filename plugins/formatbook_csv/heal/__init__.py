@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from formatbook_core import Analysis, Healed, HealError, Violation
 
+from ..syntax import Table
 from . import delimiters, markdown_table, rows, schema_aware
 from .state import Healing
 
@@ -59,11 +60,13 @@ def _read(h: Healing) -> None:
 
 def _confirm(h: Healing) -> None:
     assert h.out is not None
-    if h.prime is not None:  # written from checked records: they are the value
+    if h.trusted:  # written from checked records: they are the value, and the table read
         header = h.records[0].cells
-        h.prime(h.out, Analysis([dict(zip(header, r.cells, strict=True)) for r in h.records[1:]]))
+        rows = [r.cells for r in h.records[1:]]
+        table = Table(list(header), rows, delimiter=h.delimiter)
+        h.analysis = Analysis([dict(zip(header, row, strict=True)) for row in rows], document=table)
         return
-    analysis = h.analyze(h.out)
+    analysis = h.analysis = h.analyze(h.out)
     if analysis.violations:
         first = analysis.violations[0]
         raise HealError(f"cannot heal the CSV: {first.message}", list(analysis.violations))
@@ -88,17 +91,19 @@ def heal(
     schema: Any,
     limits: Any,
     analyze: Callable[[str], Any],
-    prime: Callable[[str, Analysis], None] | None = None,
+    trusted: bool = False,
 ) -> Healed:
     """``text`` healed into strict CSV written with ``delimiter`` (see the module doc).
-    ``analyze`` is the format's strict reading with the schema; ``HealError`` when the
-    text cannot be healed with certainty."""
+    ``analyze`` is the format's strict reading with the schema; ``trusted``: the text
+    written from the records checked needs no reading (no schema, the delimiter given).
+    The ``Healed`` carries the healed text's analysis. ``HealError`` when the text
+    cannot be healed with certainty."""
     h = Healing(text, delimiter, schema, limits, analyze)
-    h.prime = prime
+    h.trusted = trusted
     for _, run in PLAN:
         run(h)
     if h.out == text and not h.repairs:
         return Healed(text)
     if not h.repairs:  # written differently but nothing to list: the reply was not healable
         raise HealError("cannot heal the CSV", list(analyze(text).violations))
-    return Healed(h.out or text, tuple(h.repairs))
+    return Healed(h.out or text, tuple(h.repairs), analysis=h.analysis if h.out else None)

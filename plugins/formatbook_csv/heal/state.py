@@ -32,7 +32,8 @@ class Healing:
     repairs: list[Repair] = field(default_factory=list)
     out: str | None = None
     done: bool = False
-    prime: Any = None
+    trusted: bool = False
+    analysis: Any = None  # the analysis of ``out`` once confirmed
 
     def repair(self, kind: str, message: str, start: int, end: int) -> None:
         self.repairs.append(make_repair(kind, message, start, max(start, end)))

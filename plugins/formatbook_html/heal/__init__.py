@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Healed, HealError, Repair, Violation
-from formatbook_core.locating import think_open
+from formatbook_core import Analysis, Healed, HealError, Repair, Violation
+from formatbook_core.reply import Reply
 
 from . import recover, refuse, write
 
@@ -49,11 +49,12 @@ class State:
         self.output = text
 
 
-def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
-    """Repair ``text`` following :data:`PLAN`; ``fmt`` is the format (to check again)."""
+def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any], analysis: Analysis | None = None) -> Healed:
+    """Repair ``text`` following :data:`PLAN`; ``fmt`` is the format (to check again);
+    ``analysis``: ``text``'s, already made (else it is made here)."""
     from ..parse import discard, parse  # noqa: PLC0415 - a cycle of modules otherwise
 
-    analysis = fmt.analyze(text, schema, **options)
+    analysis = analysis if analysis is not None else fmt.analyze(text, schema, **options)
     if analysis.ok:
         return Healed(text)
     if analysis.violations[0].code in ("html.too_large", "html.schema"):
@@ -68,7 +69,7 @@ def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
     # white space at the text's ends is never payload (check() locates it stripped): text
     # the HTML5 algorithm moved before a table may bring some ('\u2028a' after a table)
     state.output = state.output.strip()
-    if think_open(state.output, 0) is not None:
+    if Reply.of(state.output).think_blocks():
         # an element named like a think block (<think\n> read as <think>): written out, it
         # would be set aside as one (where a think tag opens a block: a line's start), so the
         # repair would change what the reply says
@@ -81,4 +82,4 @@ def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any]) -> Healed:
         raise HealError(
             f"cannot heal the HTML: after rewriting it, {again.violations[0].message}", list(again.violations)
         )
-    return Healed(state.output, tuple(state.repairs))
+    return Healed(state.output, tuple(state.repairs), analysis=again)  # (the pipeline's next look)

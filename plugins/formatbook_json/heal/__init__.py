@@ -23,7 +23,10 @@ bits change — and lists every edit as a ``Repair`` whose span indexes the payl
 
 from __future__ import annotations
 
-from formatbook_core import Healed
+from collections.abc import Callable
+from typing import Any
+
+from formatbook_core import Analysis, Healed
 from formatbook_core.data_schema import JsonSchema
 from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import DEFAULT, Limits
@@ -55,14 +58,25 @@ PLAN: tuple[Step, ...] = (
 )
 
 
-def heal(text: str, schema: JsonSchema | None = None, limits: Limits = DEFAULT, *, size_given: bool = False) -> Healed:
+def heal(
+    text: str,
+    schema: JsonSchema | None = None,
+    limits: Limits = DEFAULT,
+    *,
+    size_given: bool = False,
+    judge: Callable[[str, Any], Analysis] | None = None,
+) -> Healed:
     """``text`` repaired into strict JSON (and into what ``schema`` asks for, where a
     repair can tell), by running :data:`PLAN`. Valid input comes back unchanged. Raises
     ``HealError`` with the violations that say why it cannot be healed. Unless the caller
     gave the size limit (``size_given``), text longer than :data:`.strict.HEAL_MAX_SIZE`
-    is refused: healing it could take too much memory."""
+    is refused: healing it could take too much memory. ``judge(text, value)``: the
+    analysis of the healed text from the value healing parsed it to (then carried by the
+    ``Healed``, so that it is not parsed again)."""
     h = Healing(text, schema, limits, None if size_given else strict.HEAL_MAX_SIZE)
     run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
-    return Healed(h.text, tuple(h.repairs), h.set_aside)
+    # the value confirmed is the healed text's unless the schema step edited it since
+    known = judge is not None and h.strict and h.parsed_text is h.text
+    return Healed(h.text, tuple(h.repairs), h.set_aside, judge(h.text, h.parsed) if known else None)

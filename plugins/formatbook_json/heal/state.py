@@ -12,7 +12,8 @@ from formatbook_core.limits import Limits
 class Healing:
     """The work in progress: ``text`` as repaired so far, its ``repairs`` and ``set_aside``
     text, the syntax ``edits`` made (to trace later spans back to the reply), and once the
-    text is strict JSON (``strict``) its ``parsed`` value. ``done_at``: where a strict
+    text is strict JSON (``strict``) its ``parsed`` value (the value of the text
+    ``parsed_text``: a later step may edit the text). ``done_at``: where a strict
     parser found text after one complete value (the syntax walk starts there).
     ``heal_limit``: the longest text repaired (``strict.HEAL_MAX_SIZE`` unless the caller
     gave ``max_size``)."""
@@ -24,6 +25,7 @@ class Healing:
         "limits",
         "strict",
         "parsed",
+        "parsed_text",
         "done_at",
         "repairs",
         "set_aside",
@@ -38,6 +40,7 @@ class Healing:
         self.limits = limits
         self.strict = False
         self.parsed: Any = None
+        self.parsed_text: str | None = None
         self.done_at: int | None = None
         self.repairs: list[Repair] = []
         self.set_aside: tuple[SetAside, ...] = ()

@@ -7,8 +7,7 @@ import re
 
 import orjson
 
-from formatbook_core import Span, Violation
-from formatbook_core.locating import think_spans
+from formatbook_core import Reply, Span, ThinkTags, Violation
 
 from ..syntax import JsonSyntaxError, parse_strict, to_violation, unpadded
 from .lexer import tokens
@@ -53,7 +52,7 @@ def refuse_think(h: Healing) -> None:
     brackets: the container that opens a reply is read across think blocks, as a stream
     reads it, formatbook_json.commitment): whether it belongs to a string or is a note
     cannot be told, and dropping either reading's text could give the wrong data."""
-    found = think_spans(h.text, anywhere=True)
+    found = Reply.of(h.text).think_blocks(ThinkTags.ANYWHERE)
     if found:
         first = found[0]
         raise refused(
@@ -65,8 +64,6 @@ def refuse_think(h: Healing) -> None:
         )
 
 
-# A fence line's marker (group 1) at the start of a line, after at most three spaces.
-_FENCE_MARK = re.compile(r"(?<=[\n\r]) {0,3}(```|~~~)")
 _LINE_END = re.compile(r"[\n\r]")
 
 
@@ -76,8 +73,8 @@ def refuse_fence(h: Healing) -> None:
     then), so the part before the fence is not the whole payload, and what the fence
     holds may be a note or part of the data. A fence line inside a string is text of
     the string (the string is healed whole)."""
-    text = h.text
-    marks = [m.start(1) for m in _FENCE_MARK.finditer(text)]
+    text = Reply.of(h.text)
+    marks = [at for at in text.fence_marks if text.line_of(at) > 0]  # the first line opens the payload
     if not marks:
         return
     at = set(marks)
@@ -127,6 +124,7 @@ def parse_if_strict(h: Healing) -> None:
         # valid JSON orjson cannot represent may follow (parse_strict's exact path)
     try:
         h.parsed = parse_strict(text, max_depth=max_depth, max_size=max_size)
+        h.parsed_text = text
     except JsonSyntaxError as err:
         if err.code in _UNHEALABLE:
             raise refused(to_violation(err, len(text))) from None
@@ -139,6 +137,7 @@ def confirm(h: Healing) -> None:
     max_size, max_depth = h.limits
     try:
         h.parsed = parse_strict(h.text, max_depth=max_depth, max_size=max_size)
+        h.parsed_text = h.text
     except JsonSyntaxError as err:
         v = to_violation(err, len(h.text))
         raise refused(Violation(v.code, v.message)) from None

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formatbook_core import Repair, SetAside, Violation
-from formatbook_core.locating import outside_spans, think_spans
+from formatbook_core.reply import Reply
 
 from ..contract.coerce import load_spec
 from ..contract.level import parse_level
@@ -167,10 +167,7 @@ def _enforce(text: str, spec: Any, lvl: int) -> EnforceResult:
 def _has_content(text: str) -> bool:
     if not text.strip():
         return False
-    spans = think_spans(text)
-    if not spans:
-        return True
-    return any(text[s.start : s.end].strip() for s in outside_spans(len(text), spans))
+    return bool(Reply.of(text).stretches())  # something outside the think blocks
 
 
 def extract_body(body: str, spec: Any) -> Extracted:

@@ -3,28 +3,23 @@ block runs to the end of the reply). Applies at every level."""
 
 from __future__ import annotations
 
-from formatbook_core import Span
-from formatbook_core.locating import think_spans
+from formatbook_core import Reply, Span
 
 from .state import RepairState
 
 
 def set_think_aside(st: RepairState) -> None:
     """Take every ``<think>`` block out of the body and keep it as ``think``."""
-    spans = think_spans(st.body)
+    body = Reply.of(st.body)
+    spans = body.think_blocks()
     if not spans:
         return
     # the step runs first, so the body is still the reply as received: spans are exact
-    exact = st.body == st.original
-    pieces: list[str] = []
-    pos = 0
+    exact = body == st.original
     for sp in spans:
-        pieces.append(st.body[pos : sp.start])
-        block = st.body[sp.start : sp.end]
+        block = body[sp.start : sp.end]
         st.think.append(block)
         st.keep("think", block, sp if exact else None)
-        pos = sp.end
-    pieces.append(st.body[pos:])
-    st.body = "".join(pieces)
+    st.body = body.without_think()
     where = Span(spans[0].start, spans[-1].end) if exact else None
     st.repair("think_set_aside", f"set {len(spans)} <think> block(s) aside", where)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from formatbook_core import Healed, HealError, Violation
+from formatbook_core import Analysis, Healed, HealError, Violation
 
 from ..analysis import analyze
 from . import lines, properties, structure, write
@@ -68,12 +68,13 @@ PLAN: tuple[Step, ...] = (
 )
 
 
-def heal(text: str, max_size: int) -> Healed:
+def heal(text: str, max_size: int, first: Analysis | None = None) -> Healed:
     """``text`` repaired into valid vCard by running :data:`PLAN`; valid input comes back
-    unchanged. Raises ``HealError`` with the violations that say why it cannot be healed."""
+    unchanged. Raises ``HealError`` with the violations that say why it cannot be healed.
+    ``first``: the analysis of ``text`` already made (else it is made here)."""
     if not isinstance(text, str):
         raise HealError("not text", [Violation("vcard.syntax", f"not text: {type(text).__name__}")])
-    first = analyze(text, max_size)
+    first = first if first is not None else analyze(text, max_size)
     if first.ok:
         return Healed(text)
     if any(v.code == "vcard.too_large" for v in first.violations):
@@ -81,4 +82,5 @@ def heal(text: str, max_size: int) -> Healed:
     h = Healing(text, max_size, problems=list(first.violations))
     for _, run in PLAN:
         run(h)
-    return Healed(h.out, tuple(h.repairs), tuple(h.set_aside))
+    # the analysis confirm made: the pipeline does not read the healed text again
+    return Healed(h.out, tuple(h.repairs), tuple(h.set_aside), h.analysis)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from formatbook_core import Repair, SetAside, Span, Violation
+from formatbook_core import Analysis, Repair, SetAside, Span, Violation
 from formatbook_core.results import make_repair
 
 from ..contentlines import ContentLine
@@ -51,6 +51,7 @@ class Healing:
     problems: list[Violation] = field(default_factory=list)
     ends_with_break: bool = False
     out: str = ""
+    analysis: Analysis | None = None  # the analysis of ``out`` once confirmed
 
     def repair(self, kind: str, message: str, span: Span) -> None:
         self.repairs.append(make_repair(kind, message, span.start, span.end))

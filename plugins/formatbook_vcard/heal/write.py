@@ -34,6 +34,6 @@ def write(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
-    analysis = analyze(h.out, h.max_size)
+    analysis = h.analysis = analyze(h.out, h.max_size)
     if not analysis.ok:
         raise HealError(f"cannot heal the vCard: {analysis.violations[0].message}", list(analysis.violations))

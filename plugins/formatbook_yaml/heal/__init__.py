@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Healed
+from formatbook_core import Analysis, Healed
 from formatbook_core.data_schema import JsonSchema
 from formatbook_core.healing import Step, run_plan
 
+from ..syntax import Reading
 from . import hashes, indent, lines, schema_aware, state, truncation
 from .state import Healing
 
@@ -59,18 +60,27 @@ PLAN: tuple[Step, ...] = (
 )
 
 
-def heal(fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any]) -> Healed:
+def heal(
+    fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any], reading: Reading | None = None
+) -> Healed:
     """``text`` repaired into valid YAML (and into what ``schema`` asks for, where a
     repair can tell) by running :data:`PLAN`. Valid input comes back unchanged. Raises
-    ``HealError``."""
+    ``HealError``. ``reading``: the strict reading of ``text`` already made."""
     h = Healing(fmt, text, schema, options)
+    if reading is not None:
+        h.readings[text] = reading
     run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
-    return Healed(_ends_as_given(fmt, text, h.text, options), tuple(h.repairs))
+    healed, read = _ends_as_given(fmt, text, h.text, options)
+    if read is None and healed in h.readings:  # confirmed as it stands: its reading is known
+        read = fmt.strict_read(healed, options, h.readings[healed])
+    # the analysis analyze would give, for the pipeline (which then does not read it again)
+    analysis = fmt.judged(read, schema, options) if read is not None else None
+    return Healed(healed, tuple(h.repairs), analysis=analysis)
 
 
-def _ends_as_given(fmt: Any, given: str, healed: str, options: dict[str, Any]) -> str:
+def _ends_as_given(fmt: Any, given: str, healed: str, options: dict[str, Any]) -> tuple[str, Analysis | None]:
     """``healed`` without the white space a removed line (a stray marker, a cut-off last
     line) left at an end where ``given`` had none, so that healing the result again
     changes nothing: a located payload never starts or ends with white space
@@ -80,10 +90,11 @@ def _ends_as_given(fmt: Any, given: str, healed: str, options: dict[str, Any]) -
     Kept only when the text without it is not valid (leading white space may be the
     indentation of every line)."""
     if not given or not healed:
-        return healed
+        return healed, None
     start = 0 if given[0].isspace() else len(healed) - len(healed.lstrip())
     end = len(healed) if given[-1].isspace() else len(healed.rstrip())
     if (start, end) == (0, len(healed)) or start >= end:
-        return healed
+        return healed, None
     trimmed = healed[start:end]
-    return trimmed if fmt.analyze(trimmed, None, **options).ok else healed
+    read = fmt.strict_read(trimmed, options)
+    return (trimmed, read) if read.ok else (healed, None)

@@ -24,14 +24,20 @@ class Healing:
         self.repairs: list[Repair] = []
         self.reading: Reading | None = None
         self.maps: list[OffsetMap] = []  # one per edit of the text, oldest first
+        # every text read so far: steps try an edit and go back, and a text read once is
+        # not read again (the reading depends on the text only: the options are fixed)
+        self.readings: dict[str, Reading] = {}
 
     @property
     def valid(self) -> bool:
         return self.reading is not None and self.reading.violation is None
 
     def reread(self) -> Reading:
-        self.reading = read(self.text, self.options, self.max_depth)
-        return self.reading
+        reading = self.readings.get(self.text)
+        if reading is None:
+            reading = self.readings[self.text] = read(self.text, self.options, self.max_depth)
+        self.reading = reading
+        return reading
 
     def back(self, pos: int) -> int:
         """An offset into the current text, mapped back to the text as received."""

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from formatbook_core import Expectations, check, heal
-from formatbook_core import pipeline as core_pipeline
+from formatbook_core import reply as core_reply
 from formatbook_json import JsonFormat
 from formatbook_json.stream import JsonChecker
 
@@ -140,10 +140,14 @@ def _analyzed_characters(monkeypatch, reply: str, schema) -> tuple[int, int]:
     monkeypatch.setattr(
         fmt, "heal", lambda text, *a, **k: seen.__setitem__(0, seen[0] + len(text)) or heal_payload(text, *a, **k)
     )
-    think_spans = core_pipeline.think_spans
-    monkeypatch.setattr(
-        core_pipeline, "think_spans", lambda text, **kw: seen.__setitem__(1, seen[1] + 1) or think_spans(text, **kw)
-    )
+    run = core_reply.ThinkScanner._run
+
+    def counted(scanner: core_reply.ThinkScanner, chunk: str, pieces: list | None) -> None:
+        if scanner.blocks is not None and len(chunk) == len(reply):  # the prepared reply's scan
+            seen[1] += 1
+        run(scanner, chunk, pieces)
+
+    monkeypatch.setattr(core_reply.ThinkScanner, "_run", counted)
     exp = Expectations(format="json", schema=schema)
     monkeypatch.setattr(type(exp), "fmt", property(lambda self: fmt))
     result = check(reply, exp)

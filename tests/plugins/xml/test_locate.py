@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import HealError, check, get_format, heal
+from formatbook_core import HealError, ThinkTags, check, get_format, heal
 
 XML = get_format("xml")
 
@@ -92,6 +92,15 @@ def test_with_root_a_reasoning_element_is_still_the_payload() -> None:
     assert check("<reasoning><a/></reasoning>", "EXPECT XML").violations[0].code == "xml.empty"
     result = check("<think>x</think>\n<reasoning><a/></reasoning>", "EXPECT XML root=answer")
     assert result.ok and result.text == "<reasoning><a/></reasoning>"
+
+
+def test_think_tags_are_declared_as_markup_and_a_draft_fence_stays_a_draft_with_root() -> None:
+    # with root= XML keeps <reasoning> elements and reads the prepared reply with only the
+    # other think blocks blanked: a fence inside <think> is still a draft
+    assert get_format("xml").think_tags is ThinkTags.MARKUP
+    reply = "<think>\n```xml\n<draft/>\n```\n</think>\n```xml\n<a>1</a>\n```"
+    assert check(reply, "EXPECT XML root=response").text == "<a>1</a>"
+    assert [reply[s.start : s.end] for s in get_format("xml").locate(reply, root="response")][:1] == ["<a>1</a>"]
 
 
 @pytest.mark.parametrize(

@@ -271,9 +271,17 @@ def test_a_dtd_schema_keeps_parameter_entities_inside_declarations():
     assert violation.code == "schema.dtd"
 
 
-def test_a_malformed_dtd_schema_is_an_expectation_error():
+@pytest.mark.parametrize("text", ["<!ELEMENT r (#PCDATA)", "<!ELEMENT r (#PCDATA)><!-- \ud800 -->"])
+def test_a_malformed_dtd_schema_is_an_expectation_error(text):
+    # a lone surrogate raised UnicodeEncodeError out of load_schema
     with pytest.raises(ExpectationError, match="the DTD schema cannot be read"):
-        XML.load_schema("<!ELEMENT r (#PCDATA)")
+        XML.load_schema(text)
+
+
+def test_a_dtd_schema_keeps_non_ascii_names():
+    schema = XML.load_schema("<!ELEMENT café (#PCDATA)>")
+    assert XML.is_valid("<café>x</café>", schema)
+    assert not XML.is_valid("<cafe>x</cafe>", schema)
 
 
 def _schema_attacks(location: str) -> dict[str, str]:

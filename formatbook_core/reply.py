@@ -1,0 +1,626 @@
+"""The prepared reply: what every format needs to know about the text around a payload.
+
+A :class:`Reply` is the reply text (a ``str``: every ``str`` operation works on it) that
+knows, computed on first use and then cached, its ``<think>`` blocks, its fences (paired
+as CommonMark pairs them), its line starts, its text with think blocks blanked out, and how
+to set everything around a payload aside (the ``located`` repair and its ``SetAside``
+entries). The pipeline builds one per ``check()`` / ``heal()`` and hands it to
+``locate``; a plugin that is given a bare ``str`` builds one with :meth:`Reply.of`, which
+returns the same object when it already is one. So no plugin scans for think blocks or
+fences itself, and each is scanned once per reply.
+
+Think blocks have one scanner, :class:`ThinkScanner`: an automaton fed chunk by chunk.
+``StreamGuard`` feeds it a stream's chunks; :meth:`Reply.think_blocks` feeds it the whole
+reply at once. Being one automaton, the stream and the whole reply cannot disagree about
+where a block is. How think tags relate to a format's syntax is the format's
+``think_tags`` (:class:`ThinkTags`).
+
+Offsets are into the reply as received; every pattern here is linear.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .results import Repair, SetAside, Span, Violation
+from .spans import blank_out, outside_spans, strip_span
+
+# --- think tags -------------------------------------------------------------------------
+
+#: The tags models wrap their reasoning in (``<think>…</think>``).
+THINK_TAGS = ("think", "thinking", "reasoning")
+#: An opening think tag (any of ``THINK_TAGS``, any case); group 1 is the tag's name.
+THINK_OPEN = re.compile(rf"<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
+#: The longest opening think tag: a streaming checker keeps this many characters minus
+#: one of a chunk's tail to find a tag split across chunks.
+THINK_OPEN_MAX = max(len(f"<{tag}>") for tag in THINK_TAGS)
+#: An opening think tag where a model writes one, at a given start (the reply's, a line's or
+#: a think block's end): blanks on the line (spaces, tabs), then the tag.
+THINK_HEAD = re.compile(rf"[ \t]*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
+#: An opening think tag at the start of a line: a line break, blanks, the tag (group 1).
+THINK_LINE = re.compile(rf"[\r\n][ \t]*<({'|'.join(THINK_TAGS)})>", re.IGNORECASE)
+_OPEN_TAGS = tuple(f"<{tag}>" for tag in THINK_TAGS)
+# blank space that may come before the think blocks opening a reply (not U+00A0: after
+# it a tag is text, as ``THINK_HEAD`` and ``THINK_LINE`` read it)
+_LEAD_BLANKS = re.compile(r"[ \t\r\n]*")
+_BLANKS = re.compile(r"[ \t]*")
+
+
+class ThinkTags(enum.Enum):
+    """How think tags relate to a format's syntax (a format's ``think_tags``)."""
+
+    #: A tag opens a think block only where a model writes one: at the start of the reply,
+    #: of a line, or right after a block, after blanks (spaces, tabs) only. Mid-line it is
+    #: text (``a: "<think>"`` is a value). The default.
+    LINE_START = "line start"
+    #: Any opening tag opens a block, mid-line too: the format's own reading tells a tag
+    #: in a value from a note (JSON: ``json.think_inside``).
+    ANYWHERE = "anywhere"
+    #: The tags may be the format's own markup (an XML ``<reasoning>`` element): blocks are
+    #: found as at ``LINE_START``, and the format's ``locate`` decides whether one is its
+    #: payload (the pipeline asks it again before refusing a payload opening with a tag).
+    MARKUP = "markup"
+
+
+def think_tags_of(fmt: Any) -> ThinkTags:
+    """The format's :class:`ThinkTags`: ``LINE_START`` without a format, or for a format
+    object that never went through registration (which gives every format one)."""
+    tags = getattr(fmt, "think_tags", ThinkTags.LINE_START)
+    return tags if isinstance(tags, ThinkTags) else ThinkTags.LINE_START
+
+
+def think_close(tag: str) -> re.Pattern[str]:
+    """The closing tag for an opening think tag named ``tag`` (``</think >`` allowed)."""
+    return re.compile(rf"</{re.escape(tag)}\s*>", re.IGNORECASE)
+
+
+_CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
+
+
+def think_open(reply: str, pos: int, *, at_start: bool = True, anywhere: bool = False) -> re.Match[str] | None:
+    """The first opening think tag at or after ``pos`` that opens a think block (group 1 is
+    the tag's name; the tag starts at ``m.start(1) - 1``), or ``None``.
+
+    A tag opens a block only where a model writes one: at ``pos`` when ``at_start`` (the
+    start of the reply or the end of a think block) or at the start of a line, after blanks
+    (spaces, tabs) only; mid-line it is text. With ``anywhere`` any tag opens one.
+    """
+    if anywhere:
+        return THINK_OPEN.search(reply, pos)
+    if at_start and (m := THINK_HEAD.match(reply, pos)) is not None:
+        return m
+    return THINK_LINE.search(reply, pos)
+
+
+def at_line_start(text: str, pos: int, end: int, at_start: bool) -> bool:
+    """Whether only blanks (spaces, tabs) precede ``end`` on its line, given ``at_start``
+    (whether they do at ``pos``): what a stream carries to tell where :func:`think_open`
+    may find a tag in its next chunk."""
+    brk = max(text.rfind("\n", pos, end), text.rfind("\r", pos, end))
+    return (at_start or brk >= 0) and _BLANKS.fullmatch(text, max(pos, brk + 1), end) is not None
+
+
+def _open_tag_start(text: str, pos: int) -> int:
+    """Where a possible opening think tag cut by the end of ``text`` starts (``len(text)``
+    when there is none): only the last ``<`` can start one, within the tag's length."""
+    lt = text.rfind("<", max(pos, len(text) - (THINK_OPEN_MAX - 1)))
+    if lt >= 0:
+        cut = text[lt:].lower()
+        if any(tag.startswith(cut) for tag in _OPEN_TAGS):
+            return lt
+    return len(text)
+
+
+def _close_tag_tail(text: str, pos: int, tag: str) -> str:
+    """What a think block's text must keep for the next chunk to find its closing tag
+    (``</tag``, white space, ``>``): the last ``<`` onwards when it may start the tag, with
+    the white space after the name kept as one space, so the tail stays bounded."""
+    lt = text.rfind("<", pos)
+    if lt < 0:
+        return ""
+    rest = text[lt:]
+    head = rest.rstrip()
+    wanted = f"</{tag}"
+    if head.lower() == wanted:
+        return head + (" " if len(head) < len(rest) else "")
+    if head == rest and wanted.startswith(head.lower()):
+        return head
+    return ""
+
+
+class ThinkScanner:
+    """The think-block automaton: fed a reply chunk by chunk (a stream) or whole (one
+    ``feed``), it finds the same blocks either way.
+
+    An opening tag (any of ``THINK_TAGS``, any case) at the start of the reply, of a line
+    or right after a block (blanks before it allowed; with ``ANYWHERE``, wherever it is)
+    starts a block; the first closing tag of the same name (``</think >`` too) ends it; an
+    unclosed block runs to the end of the reply.
+
+    ``feed`` answers the stretches outside the blocks, each with its offset into the reply
+    and without its leading white space (as ``strip_span`` takes a located payload out of
+    the reply). Only a bounded tail is held back between feeds: the start of what may be an
+    opening tag (outside a block) or a closing tag (inside one); each feed scans the chunk
+    and that tail once. With ``record`` the blocks' spans are kept in ``blocks`` (an
+    unclosed one is added by ``flush``).
+
+    With ``leading_only`` only the blocks that open the reply (after spaces, tabs and line
+    breaks, one or several in a row) are set aside: once other text has begun, everything
+    passes through.
+    """
+
+    def __init__(
+        self, tags: ThinkTags = ThinkTags.LINE_START, *, leading_only: bool = False, record: bool = False
+    ) -> None:
+        self._leading_only = leading_only
+        self._anywhere = tags is ThinkTags.ANYWHERE
+        self._at_line = True  # outside a block: only blanks precede the held text on its line
+        self._closing: re.Pattern[str] | None = None  # set inside a block
+        self._tag = ""
+        self._held = ""
+        self._fed = 0  # characters of the reply taken so far
+        self._blank = True  # no stretch has begun yet since the start or the last block
+        self._done_lead = False  # leading-only mode: the lead (blank space and think blocks) is over
+        self._block_start = 0  # where the open block began
+        self.blocks: list[Span] | None = [] if record else None
+        self.first_open: int | None = None  # where the first block opened (closed or not)
+
+    def copy(self) -> ThinkScanner:
+        """An independent clone (every other field is immutable: strings, flags, a pattern)."""
+        clone = object.__new__(ThinkScanner)
+        clone.__dict__.update(self.__dict__)
+        if self.blocks is not None:
+            clone.blocks = list(self.blocks)
+        return clone
+
+    def pass_through(self, chunk: str) -> bool:
+        """Takes ``chunk`` whole when it is plain text outside any block that cannot begin
+        a tag, and nothing is held (the common case, checked without a scan): the caller
+        then feeds it on as one stretch."""
+        if self._held or self._closing is not None or self._blank:
+            return False
+        if self._leading_only:
+            if not self._done_lead:
+                return False
+        elif "<" in chunk:
+            return False
+        else:
+            self._after(chunk, 0, len(chunk))
+        self._fed += len(chunk)
+        return True
+
+    def _stretch(self, pieces: list[tuple[int, str]], offset: int, text: str) -> None:
+        if self._blank:
+            stripped = text.lstrip()
+            offset += len(text) - len(stripped)
+            text = stripped
+            self._blank = not text
+        if text:
+            pieces.append((offset, text))
+
+    def feed(self, chunk: str) -> list[tuple[int, str]]:
+        """The stretches of ``chunk`` (with what was held) outside think blocks, each with
+        its offset into the reply."""
+        pieces: list[tuple[int, str]] = []
+        self._run(chunk, pieces)
+        return pieces
+
+    def scan(self, chunk: str) -> None:
+        """Take ``chunk`` as :meth:`feed` does, without answering the stretches (for a
+        caller that wants only ``blocks`` or ``first_open``: a scanner is fed by one of
+        ``scan`` and ``feed``, not both)."""
+        self._run(chunk, None)
+
+    def _run(self, chunk: str, pieces: list[tuple[int, str]] | None) -> None:
+        text = self._held + chunk if self._held else chunk  # a whole reply is not copied
+        self._fed += len(chunk)
+        start = self._fed - len(text)  # offset of text[0]; held text is never rewritten outside a block
+        pos = 0
+        while True:
+            if self._closing is None and self._leading_only and self._past_lead(text, pos):
+                if pieces is not None:
+                    self._stretch(pieces, start + pos, text[pos:])
+                self._held = ""
+                return
+            if self._closing is None:
+                found = think_open(text, pos, at_start=self._at_line, anywhere=self._anywhere)
+                end = len(text) if found is None else found.start(1) - 1
+                if found is None:
+                    end = _open_tag_start(text, pos)
+                if end > pos:
+                    if pieces is not None:  # (scan(): no stretch is answered, so none is copied)
+                        self._stretch(pieces, start + pos, text[pos:end])
+                    self._after(text, pos, end)
+                if found is None:
+                    self._held = text[end:]
+                    return
+                self._tag = found.group(1).lower()
+                self._closing = _CLOSE[self._tag]
+                self._block_start = start + end
+                if self.first_open is None:
+                    self.first_open = self._block_start
+                pos = found.end()
+            else:
+                found = self._closing.search(text, pos)
+                if found is None:
+                    self._held = _close_tag_tail(text, pos, self._tag)
+                    return
+                # the match ends in the new chunk (the held tail alone held no closing tag),
+                # so offsets after it are exact even when held white space was shortened
+                self._closing = None
+                self._blank = True
+                self._at_line = True
+                pos = found.end()
+                start = self._fed - len(text)
+                if self.blocks is not None:
+                    self.blocks.append(Span(self._block_start, start + pos))
+
+    def _after(self, text: str, pos: int, end: int) -> None:
+        """Whether only blanks precede ``end`` on its line, once ``text[pos:end]`` is out."""
+        self._at_line = at_line_start(text, pos, end, self._at_line)
+
+    def _past_lead(self, text: str, pos: int) -> bool:
+        """Leading-only mode: text other than a think block has begun (at ``pos`` or before)."""
+        if self._done_lead:
+            return True
+        at = _LEAD_BLANKS.match(text, pos).end()  # type: ignore[union-attr]  # matches empty
+        if at == len(text) or (
+            text[at] == "<" and any(t.startswith(text[at : at + len(t)].lower()) for t in _OPEN_TAGS)
+        ):
+            return False  # blank so far, or maybe an opening tag: wait and see
+        self._done_lead = True
+        return True
+
+    def flush(self) -> list[tuple[int, str]]:
+        """At the end of the reply: held text that is no think tag (an unclosed block runs
+        to the end, so nothing of it comes out)."""
+        held, self._held = self._held, ""
+        pieces: list[tuple[int, str]] = []
+        if self._closing is None:
+            self._stretch(pieces, self._fed - len(held), held)
+        elif self.blocks is not None:
+            self.blocks.append(Span(self._block_start, self._fed))
+        return pieces
+
+
+# --- fences ---------------------------------------------------------------------------
+
+#: One line break: ``\r\n``, ``\r`` or ``\n`` (CommonMark's line endings).
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: One line (without its break) that opens or closes a fence: indentation (group 1), the
+#: marker run (group 2) and the rest of the line (group 3, an info string when opening).
+FENCE_LINE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+#: A line that can only close a fence: the marker run (group 1) and blanks.
+CLOSING_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+#: An opening fence anywhere in a text (multi-line mode): indentation, marker run and the
+#: info string (which cannot hold a backtick).
+FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^\n`]*)$", re.MULTILINE)
+_FENCE_MARK = re.compile(r" {0,3}(```|~~~)")
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A fenced code block: ``info`` is the info string's first word (lower case, may be
+    empty); ``body`` the span of its content; ``span`` the whole block with its fences;
+    ``closed`` false when the reply ended inside it."""
+
+    info: str
+    body: Span
+    span: Span
+    closed: bool
+
+
+def fences(reply: str) -> list[Fence]:
+    """Every top-level fenced block of ``reply``, in order (CommonMark fence rules:
+    up to three spaces of indentation, a closing fence at least as long as the opening)."""
+    found: list[Fence] = []
+    pos = 0
+    while True:
+        m = FENCE_OPEN.search(reply, pos)
+        if m is None:
+            return found
+        marker = m.group(2)
+        info = m.group(3).strip().split(maxsplit=1)
+        info_word = info[0].lower() if info else ""
+        body_start = m.end() + 1 if m.end() < len(reply) else m.end()
+        # (a "\r" before the newline is allowed: replies with Windows line endings)
+        close = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\r?$", re.MULTILINE).search(
+            reply, body_start
+        )
+        if close is None:
+            found.append(Fence(info_word, Span(body_start, len(reply)), Span(m.start(), len(reply)), False))
+            return found
+        body_end = close.start()
+        # the newline before the closing fence belongs to the fence, not the body
+        if body_end > body_start and reply[body_end - 1] == "\n":
+            body_end -= 1
+            if body_end > body_start and reply[body_end - 1] == "\r":
+                body_end -= 1
+        found.append(Fence(info_word, Span(body_start, max(body_start, body_end)), Span(m.start(), close.end()), True))
+        pos = close.end()
+
+
+# --- the prepared reply -----------------------------------------------------------------
+
+
+class Reply(str):
+    """The reply text, prepared: think blocks, fences, line starts, the text with think
+    blocks blanked and what surrounds a payload, each computed on first use and cached.
+
+    Build one with :meth:`Reply.of`. Answers are shared: a caller never changes them
+    (they are tuples). Methods taking ``tags`` answer for that :class:`ThinkTags` reading
+    (``MARKUP`` finds the blocks ``LINE_START`` finds).
+    """
+
+    @classmethod
+    def of(cls, text: str) -> Reply:
+        """``text`` prepared: the same object when it already is a :class:`Reply`."""
+        return text if isinstance(text, Reply) else cls(text)
+
+    @cached_property
+    def _cache(self) -> dict[object, object]:
+        return {}
+
+    def think_blocks(self, tags: ThinkTags = ThinkTags.LINE_START) -> tuple[Span, ...]:
+        """Spans of the ``<think>…</think>`` blocks (also ``<thinking>``, ``<reasoning>``),
+        in order, found by :class:`ThinkScanner`; an unclosed one runs to the end."""
+        key = ("thinks", tags is ThinkTags.ANYWHERE)
+        found = self._cache.get(key)
+        if found is None:
+            scanner = ThinkScanner(tags, record=True)
+            scanner.scan(self)
+            scanner.flush()
+            found = self._cache[key] = tuple(scanner.blocks or ())
+        return found  # type: ignore[return-value]
+
+    @cached_property
+    def _leading(self) -> Span | None:
+        scanner = ThinkScanner(leading_only=True, record=True)
+        scanner.scan(self)
+        scanner.flush()
+        blocks = scanner.blocks or []
+        return Span(blocks[0].start, blocks[-1].end) if blocks else None
+
+    def leading_think(self) -> Span | None:
+        """The span of the think blocks that open the reply (after spaces, tabs and line
+        breaks only: ``"\\xa0<think>"`` is text; several in a row are one run), or ``None``:
+        what a format whose payload is the whole reply sets aside, as StreamGuard does."""
+        return self._leading
+
+    def think_at(self, pos: int, tags: ThinkTags = ThinkTags.LINE_START) -> Span | None:
+        """The think block holding ``pos``, or ``None`` (by bisection)."""
+        thinks = self.think_blocks(tags)
+        i = bisect_right(thinks, pos, key=lambda s: s.start) - 1
+        return thinks[i] if i >= 0 and pos < thinks[i].end else None
+
+    def think_name(self, block: Span) -> str:
+        """The name of the think tag opening ``block`` (one of ``THINK_TAGS``, lower case;
+        ``""`` when no tag opens it): a format that reads some tags as its own markup
+        (XML's ``<reasoning>`` with ``root=``) keeps those blocks as text."""
+        m = THINK_OPEN.match(self, block.start)
+        return m.group(1).lower() if m else ""
+
+    def _reading(self, tags: ThinkTags, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
+        """The think blocks read as such and the cache key of that reading: ``blocks`` when
+        a format keeps only some of them (XML's ``<reasoning>`` with ``root=``, YAML's tag
+        inside a block scalar), else all of them."""
+        every = self.think_blocks(tags)
+        if blocks is None or len(blocks) == len(every):  # a subset as long is every block
+            return every, tags is ThinkTags.ANYWHERE
+        kept = tuple(blocks)
+        return kept, kept
+
+    def blanked(self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None) -> str:
+        """The text with each think block (or each of ``blocks``, those a format keeps of
+        them) replaced by as many spaces (offsets hold)."""
+        thinks, reading = self._reading(tags, blocks)
+        key = ("blanked", reading)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = blank_out(self, thinks)
+        return found  # type: ignore[return-value]
+
+    def without_think(self, tags: ThinkTags = ThinkTags.LINE_START) -> str:
+        """The text with its think blocks cut out (offsets do not hold: see :meth:`blanked`)."""
+        thinks = self.think_blocks(tags)
+        if not thinks:
+            return self
+        return "".join(self[s.start : s.end] for s in outside_spans(len(self), thinks))
+
+    def fences(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> tuple[Fence, ...]:
+        """The top-level fenced blocks, paired as CommonMark pairs them; with ``tags`` (or
+        ``blocks``, those a format keeps of its think blocks), those of the text with its
+        think blocks blanked (a draft fence inside a block is none, closed or not)."""
+        if tags is None and blocks is None:
+            key: tuple[object, ...] = ("fences", None)
+        else:
+            key = ("fences", self._reading(tags or ThinkTags.LINE_START, blocks)[1])
+        found = self._cache.get(key)
+        if found is None:
+            text = self if key[1] is None else self.blanked(tags or ThinkTags.LINE_START, blocks=blocks)
+            found = self._cache[key] = tuple(fences(text))
+        return found  # type: ignore[return-value]
+
+    def stretches(
+        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+    ) -> tuple[Span, ...]:
+        """The stretches outside think blocks (or outside ``blocks``, those a format keeps
+        of them) without the white space around each, empty ones left out, in the reply's
+        order."""
+        thinks, reading = self._reading(tags, blocks)
+        key = ("stretches", reading)
+        found = self._cache.get(key)
+        if found is None:
+            spans = [strip_span(self, s) for s in outside_spans(len(self), thinks)]
+            found = self._cache[key] = tuple(s for s in spans if s.end > s.start)
+        return found  # type: ignore[return-value]
+
+    def longest_stretches(
+        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+    ) -> tuple[Span, ...]:
+        """:meth:`stretches`, longest first (of two as long, the first first): the
+        candidates of a reply read without its think blocks (or without ``blocks``)."""
+        key = ("longest", self._reading(tags, blocks)[1])
+        found = self._cache.get(key)
+        if found is None:
+            ordered = sorted(self.stretches(tags, blocks=blocks), key=lambda s: s.start - s.end)
+            found = self._cache[key] = tuple(ordered)
+        return found  # type: ignore[return-value]
+
+    @cached_property
+    def line_starts(self) -> tuple[int, ...]:
+        """Where each line starts (after ``\\r\\n``, ``\\r`` or ``\\n``)."""
+        return (0, *(m.end() for m in LINE_BREAK.finditer(self)))
+
+    @cached_property
+    def fence_marks(self) -> tuple[int, ...]:
+        """Where a fence line's marker run (```` ``` ````, ``~~~``, after at most three
+        spaces) starts, on any line, paired or not: what a format that refuses a fence
+        line inside its payload looks for."""
+        return tuple(m.start(1) for at in self.line_starts if (m := _FENCE_MARK.match(self, at)) is not None)
+
+    def line_of(self, pos: int) -> int:
+        """The line (from 0) ``pos`` is on."""
+        return bisect_right(self.line_starts, pos) - 1
+
+    def set_aside(
+        self, span: Span, what: str, tags: ThinkTags = ThinkTags.LINE_START
+    ) -> tuple[Repair | None, list[SetAside]]:
+        """Everything outside the payload at ``span`` (``what``, for the message), kept:
+        the ``located`` repair and the think blocks and prose as ``SetAside`` entries, in
+        order; ``(None, [])`` when only blank space surrounds it."""
+        thinks = self.think_blocks(tags)
+        pieces: list[tuple[str, Span]] = []
+        for outer in outside_spans(len(self), [span]):
+            inner = [t for t in thinks if t.start >= outer.start and t.end <= outer.end]
+            pieces += [("think", t) for t in inner]
+            for rest in outside_spans(outer.end, [Span(0, outer.start), *inner]):
+                if self[rest.start : rest.end].strip():
+                    pieces.append(("prose", rest))
+        if not pieces:
+            return None, []  # only blank space around the payload (a file's final newline)
+        pieces.sort(key=lambda p: p[1].start)
+        located = Repair(
+            "located",
+            f"took {what} at {span.start}–{span.end} out of the reply; set aside {len(pieces)} surrounding part(s)",
+            span,
+        )
+        return located, [SetAside(kind, self[s.start : s.end], s) for kind, s in pieces]
+
+
+# --- a payload and the think blocks around it ---------------------------------------------
+
+
+def think_inside(
+    reply: Reply,
+    name: str,
+    tags: ThinkTags,
+    span: Span,
+    text: str,
+    relocate: Callable[[str], list[Span]],
+    reads: Callable[[str], bool],
+) -> Violation | None:
+    """``<name>.think_inside`` when a think block may be part of the payload at ``span``
+    (``text``: the payload, healed or not) rather than a note beside it, else ``None``.
+
+    ``relocate`` is the format's ``locate`` on a text (``[]`` when it fails), ``reads``
+    whether the format analyzes a text as valid. See :func:`_opens_with_tag` and
+    :func:`_split_by_think`.
+    """
+    thinks = reply.think_blocks(tags)
+    return _opens_with_tag(name, tags, span, text, thinks, relocate) or _split_by_think(
+        reply, name, span, thinks, reads
+    )
+
+
+def _opens_with_tag(
+    name: str, tags: ThinkTags, span: Span, text: str, thinks: tuple[Span, ...], relocate: Callable[[str], list[Span]]
+) -> Violation | None:
+    """The payload's text opens with a think tag that opens no think block in the reply, and
+    the format, reading that text again, would not take it whole: U+00A0 then
+    ``<think></think>`` (after a no-break space the tag is text, but the payload, its white
+    space stripped, opens with it, and read again it is a think block set aside). Which of
+    the two the model meant cannot be told, so the candidate is refused. (Costs one
+    ``locate``, only when a payload opens with a think tag.)"""
+    if tags is ThinkTags.ANYWHERE or THINK_HEAD.match(text) is None:
+        return None
+    at = bisect_right(thinks, span.start, key=lambda t: t.start) - 1
+    if at >= 0 and span.start < thinks[at].end:
+        return None  # a think block of the reply the format keeps as payload
+    again = relocate(text)
+    if again and strip_span(text, again[0]) == strip_span(text, Span(0, len(text))):
+        return None  # the format keeps the tag in its payload (XML's <reasoning> with root=)
+    return Violation(
+        f"{name}.think_inside",
+        f"the {name.upper()} payload opens with a think tag the reply does not open a think block with "
+        "(white space such as U+00A0 before it): a think block or the payload's markup, which cannot be told",
+        span=span,
+    )
+
+
+def _split_by_think(
+    reply: Reply, name: str, span: Span, thinks: tuple[Span, ...], reads: Callable[[str], bool]
+) -> Violation | None:
+    """A think block on the payload's edge (only blank space between) with more of the
+    payload on its other side: ``a: 1 <think>…</think> b: 2`` located as ``a: 1``, whose
+    text read together with ``b: 2`` is valid too. Passing the part on one side would drop
+    the other (a note inside the data, or data the model thought over, cannot be told
+    apart), so the candidate is refused with ``<format>.think_inside``. The other side is
+    read stripped and, for formats where indentation counts, with its first line's
+    indentation kept. Costs one or two analyses, and only when a think block touches the
+    payload."""
+    if not thinks:
+        return None
+    payload = reply[span.start : span.end]
+    # only the nearest block on each side can touch the payload (another has that one's
+    # text between): found by bisection, so many candidates and blocks stay linear (a
+    # block inside the payload, which XML and YAML may keep, is neither)
+    before = bisect_right(thinks, span.start, key=lambda t: t.end) - 1
+    after = bisect_left(thinks, span.end, key=lambda t: t.start)
+    for i in (before, after):
+        if not 0 <= i < len(thinks):
+            continue
+        t = thinks[i]
+        if t.start >= span.end and is_blank(reply, span.end, t.start):
+            until = thinks[i + 1].start if i + 1 < len(thinks) else len(reply)
+            other = reply[t.end : until]
+            joins = [f"{payload}\n{o}" for o in _both_ways(other)]
+        elif t.end <= span.start and is_blank(reply, t.end, span.start):
+            other = reply[thinks[i - 1].end if i else 0 : t.start]
+            joins = [f"{o}\n{payload}" for o in _both_ways(other)]
+        else:
+            continue
+        if other.strip() and any(reads(joined) for joined in joins):
+            return Violation(
+                f"{name}.think_inside",
+                f"a think block sits inside the {name.upper()} payload: the text on its other side "
+                "continues the payload (a note inside the data, or data thought over: which cannot be told)",
+                span=t,
+            )
+    return None
+
+
+def _both_ways(text: str) -> list[str]:
+    """``text`` stripped, and (when that differs) with the indentation of its first line
+    kept: in YAML, ``a: |`` + ``  x``, a think block, ``  z`` goes on with ``  z``."""
+    stripped = text.strip()
+    lines = text.rstrip().split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    indented = "\n".join(lines)
+    return [stripped] if indented == stripped else [stripped, indented]
+
+
+_NOT_BLANK = re.compile(r"\S")
+
+
+def is_blank(reply: str, start: int, end: int) -> bool:
+    """Only white space (``str.strip``'s) in ``reply[start:end]``, found without copying it:
+    a search that stops at the first other character."""
+    return _NOT_BLANK.search(reply, start, end) is None

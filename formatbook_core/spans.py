@@ -1,0 +1,74 @@
+"""Spans of a reply: the small set operations locating and the prepared reply share.
+
+Spans are sorted and do not overlap where a function says so; searches bisect, so a reply
+with thousands of think blocks or fences stays linear.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from .results import Span
+
+
+def containing(spans: Sequence[Span], pos: int) -> Span | None:
+    """The span of ``spans`` (sorted, not overlapping) that holds ``pos``, or ``None``;
+    by bisection, so a reply with many think blocks and many fences stays linear."""
+    i = bisect_right(spans, pos, key=lambda s: s.start) - 1
+    return spans[i] if i >= 0 and pos < spans[i].end else None
+
+
+def overlaps_any(spans: Sequence[Span], start: int, end: int) -> bool:
+    """Whether one of ``spans`` (sorted, not overlapping) overlaps ``[start, end)``
+    (``s.start < end and start < s.end``); by bisection."""
+    i = bisect_right(spans, start, key=lambda s: s.end)  # the first span ending after start
+    return i < len(spans) and spans[i].start < end
+
+
+def outside_spans(text_length: int, removed: Sequence[Span]) -> list[Span]:
+    """The complement of ``removed`` (sorted, non-overlapping) within ``[0, text_length)``."""
+    out: list[Span] = []
+    pos = 0
+    for span in removed:
+        if span.start > pos:
+            out.append(Span(pos, span.start))
+        pos = max(pos, span.end)
+    if pos < text_length:
+        out.append(Span(pos, text_length))
+    return out
+
+
+def blank_out(text: str, spans: Sequence[Span]) -> str:
+    """``text`` with each of ``spans`` (sorted, not overlapping) replaced by as many spaces,
+    so offsets hold: a scan of what is left never sees what they hold (a fence inside a
+    think block, a payload's fence lines)."""
+    if not spans:
+        return text
+    pieces, pos = [], 0
+    for start, end in spans:
+        pieces += [text[pos:start], " " * (end - start)]
+        pos = end
+    return "".join(pieces) + text[pos:]
+
+
+def no_payload(reply: str) -> Span:
+    """The candidate of a reply with nothing outside its ``<think>`` blocks but blank space
+    (a model that only thought, or was cut off mid-thought): an empty span at its end.
+
+    A format falls back on it when it found nothing else: it judges the empty payload as
+    it judges an empty text (its ``empty`` violation), so ``check`` fails and ``heal``
+    raises ``HealError``. The whole reply is never that fallback: the text of a think
+    block would be read as the payload (``<think>a: 1`` as the YAML ``{'<think>a': 1}``).
+    """
+    return Span(len(reply), len(reply))
+
+
+def strip_span(text: str, span: Span) -> Span:
+    """``span`` without leading and trailing white space."""
+    start, end = span
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Span(start, end)

@@ -1,0 +1,221 @@
+"""The prepared reply: one think-block scanner for streams and whole replies, fences,
+blanking, line starts and setting what surrounds a payload aside."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from formatbook_core import BaseFormat, Reply, SetAside, Span, StreamGuard, ThinkTags, check
+from formatbook_core.reply import ThinkScanner, think_tags_of
+from formatbook_core.spans import blank_out, strip_span
+
+# --- the prepared reply -----------------------------------------------------------------
+
+
+def test_of_returns_the_same_reply_and_a_reply_is_a_str():
+    reply = Reply.of("a <think>b</think>")
+    assert Reply.of(reply) is reply
+    assert isinstance(reply, str) and reply == "a <think>b</think>"
+    assert type(reply[0:1]) is str  # slices are plain text
+
+
+def test_answers_are_computed_once_and_shared():
+    reply = Reply.of("<think>x</think>\n```json\n{}\n```")
+    assert reply.think_blocks() is reply.think_blocks()
+    assert reply.fences() is reply.fences()
+    assert reply.blanked() is reply.blanked()
+    assert isinstance(reply.think_blocks(), tuple)  # shared, so not to be changed by a caller
+
+
+# --- think blocks ------------------------------------------------------------------------
+
+
+def test_think_blocks_per_reading_of_the_tags():
+    reply = Reply.of('a: "<think>"\n<reasoning>x</REASONING >\nb')
+    assert reply.think_blocks() == (Span(13, 38),)
+    assert reply.think_blocks(ThinkTags.MARKUP) == reply.think_blocks()
+    assert reply.think_blocks(ThinkTags.ANYWHERE) == (Span(4, len(reply)),)  # "</think>" never comes
+
+
+def test_an_unclosed_block_runs_to_the_end():
+    assert Reply.of("a\n<think>b").think_blocks() == (Span(2, 10),)
+
+
+def test_leading_think_is_the_run_of_blocks_opening_the_reply():
+    assert Reply.of("<think>a</think>\n <thinking>b</thinking>Answer").leading_think() == Span(0, 40)
+    assert Reply.of("\xa0<think>a</think>").leading_think() is None  # after U+00A0 the tag is text
+    assert Reply.of("\xa0\n<think>a</think>b").leading_think() is None
+    assert Reply.of("x\n<think>a</think>").leading_think() is None
+
+
+def test_think_at():
+    reply = Reply.of("a\n<think>b</think>c")
+    assert reply.think_at(5) == Span(2, 18)
+    assert reply.think_at(1) is None and reply.think_at(18) is None
+
+
+def test_think_tags_of_a_format():
+    class Data(BaseFormat):
+        name = "data"
+
+    class Anywhere(Data):
+        think_tags = ThinkTags.ANYWHERE
+
+    assert think_tags_of(Data()) is ThinkTags.LINE_START
+    assert think_tags_of(Anywhere()) is ThinkTags.ANYWHERE
+    assert think_tags_of(None) is ThinkTags.LINE_START  # no format
+    assert think_tags_of(object()) is ThinkTags.LINE_START  # a format object never registered
+
+
+# --- one scanner: a stream and the whole reply agree ----------------------------------------
+
+_PIECES = st.sampled_from(
+    ["<think>", "</think>", "</think >", "<thinking>", "</thinking>", "<REASONING>", "</reasoning>", "<thi", "</th", "<",
+     ">", "\n", "\r\n", "\r", " ", "\t", "\xa0", "a", "b c", '"', "```"]
+)  # fmt: skip
+
+
+def _streamed(text: str, cuts: list[int], tags: ThinkTags, leading_only: bool) -> tuple[list[Span], str]:
+    """The blocks a scanner fed ``text`` in chunks records, and the text it lets through."""
+    scanner = ThinkScanner(tags, leading_only=leading_only, record=True)
+    pieces: list[tuple[int, str]] = []
+    prev = 0
+    for cut in [*sorted(cuts), len(text)]:
+        pieces += scanner.feed(text[prev:cut])
+        prev = cut
+    pieces += scanner.flush()
+    for offset, piece in pieces:  # every piece is the reply's own text at its offset
+        assert text[offset : offset + len(piece)] == piece
+    return scanner.blocks or [], "".join(piece for _, piece in pieces)
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(
+    st.lists(_PIECES, max_size=16).map("".join),
+    st.lists(st.integers(0, 200), max_size=6),
+    st.sampled_from(list(ThinkTags)),
+    st.booleans(),
+)
+def test_a_stream_in_any_chunks_finds_the_blocks_the_whole_reply_has(text, cuts, tags, leading_only):
+    cuts = [c for c in cuts if c <= len(text)]
+    blocks, passed = _streamed(text, cuts, tags, leading_only)
+    whole_blocks, whole_passed = _streamed(text, [], tags, leading_only)
+    assert (blocks, passed) == (whole_blocks, whole_passed)
+    reply = Reply.of(text)
+    if leading_only:
+        lead = reply.leading_think()
+        assert (Span(blocks[0].start, blocks[-1].end) if blocks else None) == lead
+    else:
+        assert tuple(blocks) == reply.think_blocks(tags)
+        # what passes is the text outside the blocks (blank space before each stretch dropped)
+        outside, pos = [], 0
+        for start, end in blocks:
+            outside.append(text[pos:start])
+            pos = end
+        outside.append(text[pos:])
+        assert passed.replace(" ", "").strip() == "".join(outside).replace(" ", "").strip()
+
+
+def test_a_copied_scanner_goes_on_alone():
+    scanner = ThinkScanner(record=True)
+    scanner.feed("a\n<thi")
+    clone = scanner.copy()
+    scanner.feed("nk>b</think>")
+    assert clone.feed("s is text") == [(2, "<this is text")]
+    assert scanner.blocks == [Span(2, 18)] and clone.blocks == []
+
+
+# --- fences, blanking, lines ------------------------------------------------------------------
+
+
+def test_fences_are_paired_as_commonmark_pairs_them():
+    reply = Reply.of("x\n````json\n```\n{}\n````\n~~~\nopen")
+    first, second = reply.fences()
+    assert (first.info, reply[first.body.start : first.body.end], first.closed) == ("json", "```\n{}", True)
+    assert (second.info, reply[second.body.start : second.body.end], second.closed) == ("", "open", False)
+
+
+def test_a_fence_inside_a_think_block_is_a_draft_when_the_blocks_are_blanked():
+    reply = Reply.of("<think>\n```json\n{}\n```\n</think>\n```json\n[]\n```")
+    assert len(reply.fences()) == 2
+    (fence,) = reply.fences(ThinkTags.LINE_START)
+    assert reply[fence.body.start : fence.body.end] == "[]"
+
+
+def test_blanked_keeps_offsets():
+    reply = Reply.of("a\n<think>b</think>c")
+    assert reply.blanked() == "a\n" + " " * 16 + "c"
+    assert Reply.of("plain").blanked() == "plain"
+
+
+def test_stretches_are_longest_first_and_never_a_blocks_text():
+    reply = Reply.of("ab\n<think>x</think>\n abcd \n<think>y")
+    assert [reply[s.start : s.end] for s in reply.longest_stretches()] == ["abcd", "ab"]
+    assert [reply[s.start : s.end] for s in reply.stretches()] == ["ab", "abcd"]
+    assert Reply.of("<think>only").stretches() == ()
+
+
+def test_think_name_is_the_opening_tags_name():
+    reply = Reply.of("<Thinking>a</thinking>\n<reasoning>b")
+    assert [reply.think_name(t) for t in reply.think_blocks()] == ["thinking", "reasoning"]
+    assert reply.think_name(Span(1, 2)) == ""
+
+
+def test_a_format_keeping_some_blocks_as_its_text_reads_only_the_others():
+    # XML with root= keeps <reasoning> as an element; YAML keeps a tag inside a block scalar
+    reply = Reply.of("<think>\n```\nx\n```\n</think>\n<reasoning>\n```\ny\n```\n</reasoning>\nz")
+    think, reasoning = reply.think_blocks()
+    assert reply.blanked(blocks=[think]) == " " * think.end + reply[think.end :]
+    assert [reply[f.body.start : f.body.end] for f in reply.fences(blocks=[think])] == ["y"]
+    assert [reply[s.start : s.end] for s in reply.stretches(blocks=[think])] == [reply[reasoning.start :]]
+    assert reply.longest_stretches(blocks=[think]) == reply.stretches(blocks=[think])
+    # every block kept is the usual reading, shared with it
+    assert reply.blanked(blocks=[think, reasoning]) is reply.blanked()
+    assert reply.fences(blocks=[think, reasoning]) is reply.fences(ThinkTags.LINE_START)
+    assert reply.stretches(blocks=[]) == (strip_span(reply, Span(0, len(reply))),)
+
+
+def test_blank_out_keeps_offsets():
+    assert blank_out("abcdef", [Span(1, 2), Span(4, 6)]) == "a cd  "
+    assert blank_out("abc", []) == "abc"
+
+
+def test_line_starts():
+    reply = Reply.of("a\r\nb\rc\nd")
+    assert reply.line_starts == (0, 3, 5, 7)
+    assert [reply.line_of(i) for i in (0, 2, 3, 6, 7)] == [0, 0, 1, 2, 3]
+
+
+# --- setting what surrounds a payload aside ---------------------------------------------------
+
+
+def test_set_aside_lists_think_blocks_and_prose_in_order():
+    reply = Reply.of("<think>a</think>\nSo: {} and done.")
+    located, kept = reply.set_aside(Span(21, 23), "the JSON payload")
+    assert located is not None and located.kind == "located" and located.span == Span(21, 23)
+    assert "set aside 3 surrounding part(s)" in located.message
+    assert kept == [
+        SetAside("think", "<think>a</think>", Span(0, 16)),
+        SetAside("prose", "\nSo: ", Span(16, 21)),
+        SetAside("prose", " and done.", Span(23, 33)),
+    ]
+
+
+def test_only_blank_space_around_is_nothing_to_set_aside():
+    assert Reply.of("\n{}\n").set_aside(Span(1, 3), "the JSON payload") == (None, [])
+
+
+def test_check_sets_aside_what_the_prepared_reply_finds():
+    result = check("<think>a</think>\nSo: {}", "EXPECT JSON")
+    assert result.ok and [s.kind for s in result.set_aside] == ["think", "prose"]
+
+
+def test_the_guard_sets_aside_only_the_lead_check_sets_aside():
+    # one scanner: after U+00A0 a think tag is text for check() and for the guard alike
+    # (the guard's own splitter once skipped any white space and set the block aside)
+    reply, exp = "\xa0\n<think>a b c d</think>", "EXPECT TEXT\nEXPECT MAX 2 WORDS"
+    assert not check(reply, exp).ok
+    guard = StreamGuard(exp)
+    assert not guard.feed(reply)
+    assert check("\n<think>a b c d</think>", exp).ok and StreamGuard(exp).feed("\n<think>a b c d</think>")

@@ -1,0 +1,40 @@
+"""How often a check() reads the XML payload: lxml parses it once, counted (issue 24)."""
+
+from __future__ import annotations
+
+import pytest
+
+import formatbook_xml.syntax as syntax
+from formatbook_core import check
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """The number of lxml parses, counted where the strict reading calls it."""
+    calls = []
+    parse = syntax.parse
+    monkeypatch.setattr(syntax, "parse", lambda text: calls.append(text) or parse(text))
+    return calls
+
+
+EXPECT = 'EXPECT XML\nEXPECT MAX 50 WORDS\nEXPECT MAX 5 WORDS IN "//name"'
+
+
+def test_a_clean_reply_is_read_once_values_and_scopes_included(reads):
+    result = check("<person><name>Ada</name><age>36</age></person>", EXPECT)
+    assert result.verdict == "pass" and result.counts == {"words": 2, 'words IN "//name"': 1}
+    assert len(reads) == 1
+
+
+def test_a_clean_payload_in_prose_is_read_once(reads):
+    result = check("Here it is:\n\n<person><name>Ada</name></person>\n\nDone.", EXPECT)
+    assert result.verdict == "healed" and result.counts["words"] == 1
+    assert len(reads) == 1
+
+
+def test_a_cut_off_reply_is_read_by_lxml_only_once_healed(reads):
+    result = check("<person><name>Ada</name><age>36</age>", EXPECT)
+    assert result.verdict == "healed" and result.counts["words"] == 2
+    # the strict scanner refuses the payload before lxml; the healed text is read by heal's
+    # confirmation and by the pipeline's analysis, its values then come from that tree
+    assert len(reads) == 2

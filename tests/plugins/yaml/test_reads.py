@@ -1,0 +1,64 @@
+"""How often a check() reads the YAML payload with ruamel, counted (issue 24: one read of
+a clean reply, values, scopes and a schema included)."""
+
+from __future__ import annotations
+
+import pytest
+
+import formatbook_yaml.loading as loading
+from formatbook_core import Count, Expectations, check
+
+CLEAN = "name: Ada\nage: 36\ntags:\n  - a\n  - b\n"
+SCHEMA = {"type": "object", "required": ["name"], "properties": {"age": {"type": "integer"}}}
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """The texts ruamel composed, counted where the strict reading calls it."""
+    calls = []
+    compose = loading.compose
+    monkeypatch.setattr(loading, "compose", lambda text, max_depth: calls.append(text) or compose(text, max_depth))
+    return calls
+
+
+@pytest.mark.parametrize(
+    "expect",
+    [
+        "EXPECT YAML",
+        "EXPECT YAML\nEXPECT MAX 50 WORDS",
+        'EXPECT YAML\nEXPECT MAX 50 WORDS\nEXPECT MAX 3 WORDS IN "/tags"',
+    ],
+)
+def test_a_clean_reply_is_read_once(reads, expect):
+    result = check(CLEAN, expect)
+    assert result.verdict == "pass" and result.value["tags"] == ["a", "b"]
+    assert len(reads) == 1
+
+
+def test_a_clean_reply_is_read_once_with_a_schema(reads):
+    result = check(CLEAN, Expectations(format="yaml", schema=SCHEMA, counts=[Count("words", max=50)]))
+    assert result.verdict == "pass" and result.counts == {"words": 4}
+    assert len(reads) == 1
+
+
+def test_a_clean_payload_in_prose_is_read_once(reads):
+    result = check(f"Here it is:\n\n{CLEAN}\nDone.", "EXPECT YAML\nEXPECT MAX 50 WORDS")
+    assert result.verdict == "healed" and result.counts == {"words": 4}
+    assert len(reads) == 1
+
+
+def test_a_broken_reply_is_read_twice(reads):
+    result = check("name: Ada\nage: 36\ntags: [a, b\n", "EXPECT YAML\nEXPECT MAX 50 WORDS")
+    assert result.verdict == "healed" and result.counts == {"words": 4}
+    # the payload (whose reading healing starts from), the closed text heal confirms (whose
+    # reading the pipeline takes): was 8 before the reading flowed through
+    assert reads == ["name: Ada\nage: 36\ntags: [a, b", "name: Ada\nage: 36\ntags: [a, b]"]
+
+
+def test_the_values_read_from_the_analysis_are_extract_values(reads):
+    from formatbook_core.registry import default_registry  # noqa: PLC0415
+
+    fmt = default_registry().get("yaml")
+    analysis = fmt.analyze(CLEAN)
+    assert fmt.values_of(analysis, CLEAN) == fmt.extract_values(CLEAN) == ["Ada", "36", "a", "b"]
+    assert fmt.scope_of(analysis, CLEAN, "/tags") == fmt.extract_scope(CLEAN, "/tags") == ["a", "b"]
