@@ -1,8 +1,7 @@
 """The ``toml`` format: a third-party formatbook plugin, and the model to copy for one.
 
-One entry point in the ``formatbook`` group registers it (``pyproject.toml``). The core
-gives the rest: schemas under its security rules (``DataFormat``), JSON pointers, and
-locating and the stream checker (``BaseFormat``'s defaults); README.md says why.
+One entry point in the ``formatbook`` group registers it (``pyproject.toml``); the core gives
+schemas under its security rules (``DataFormat``), pointers, locating and streaming (README.md).
 """
 
 from __future__ import annotations
@@ -88,16 +87,16 @@ class TomlFormat(DataFormat):
     )
 
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
-        """One read, then the schema; a pydantic model's instance is then the value."""
+        """One read, then the schema; the parse is the document, a pydantic instance the value."""
         data, violation = _read(value)
         if violation is not None or not data:
             return Analysis(None, (violation or _EMPTY,))
         js = self._schema(schema, options)
         violations = js.violations(json_ready(data)) if js is not None else ()
         if violations or js is None or js.model is None:
-            return Analysis(None if violations else data, violations)
+            return Analysis(None if violations else data, violations, document=data)
         instance, violations = build_model(js.model, dumps_json(data))
-        return Analysis(None, violations) if violations else Analysis(instance)
+        return Analysis(None if violations else instance, violations, document=data)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """False when tomllib stops on a complete line: no continuation changes what it read."""
@@ -106,22 +105,31 @@ class TomlFormat(DataFormat):
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Lower Python-style booleans (``debug = True``); nothing else is repaired."""
-        first = self.analyze(value, schema, **options)
-        if first.ok:
-            return Healed(value)
-        healed, repairs = _lowered(value)
-        if repairs and self.analyze(healed, schema, **options).ok:
-            return Healed(healed, repairs)
-        raise HealError(f"cannot heal TOML: {first.violations[0].message}", first.violations)
+        return self.heal_analyzed(self.analyze(value, schema, **options), value, schema, **options)
+
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """:meth:`heal` of ``text``, from the ``analysis`` the pipeline has already made."""
+        healed, repairs = _lowered(text) if not analysis.ok else (text, ())
+        after = self.analyze(healed, schema, **options) if repairs else analysis
+        if after.ok:
+            return Healed(healed, repairs, analysis=after)
+        raise HealError(f"cannot heal TOML: {analysis.violations[0].message}", analysis.violations)
 
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
         """The leaves (see :func:`_leaves`); none for text that is not TOML."""
-        return [] if (data := _read(value)[0]) is None else _leaves(data)
+        return self.values_of(Analysis(), value)
+
+    def values_of(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> list[str]:
+        """The leaves of the parse ``analysis`` holds; ``text`` is read only without one."""
+        data = _read(text)[0] if analysis.document is None else analysis.document
+        return [] if data is None else _leaves(data)
 
     def extract_scope(self, value: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
         """The leaves under the JSON pointer ``scope``; raises ``ScopeNotFound``."""
-        data = _read(value)[0]
-        if data is None:
+        return self.scope_of(Analysis(), value, scope)
+
+    def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        if (data := _read(text)[0] if analysis.document is None else analysis.document) is None:
             raise ScopeNotFound(f"cannot find {scope!r}: the text is not valid TOML")
         return _leaves(resolve(data, scope, "TOML")[0])
 
