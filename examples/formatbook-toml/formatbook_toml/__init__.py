@@ -100,8 +100,7 @@ class TomlFormat(DataFormat):
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """False when tomllib stops on a complete line: no continuation changes what it read."""
-        stop = _read(partial)[1]
-        return stop is None or (stop.span is not None and stop.span.start > partial.rfind("\n"))
+        return (stop := _read(partial)[1]) is None or (stop.span is not None and stop.span.start > partial.rfind("\n"))
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Lower Python-style booleans (``debug = True``); nothing else is repaired."""
@@ -129,6 +128,7 @@ class TomlFormat(DataFormat):
         return self.scope_of(Analysis(), value, scope)
 
     def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
+        """The leaves under ``scope`` in the parse ``analysis`` holds, as :meth:`values_of` reads."""
         if (data := _read(text)[0] if analysis.document is None else analysis.document) is None:
             raise ScopeNotFound(f"cannot find {scope!r}: the text is not valid TOML")
         return _leaves(resolve(data, scope, "TOML")[0])
