@@ -13,6 +13,8 @@ from formatbook_core.testing import FormatContract
 class TestTomlContract(FormatContract):
     format = TomlFormat()
     damaged_inputs = {"python-booleans": "[server]\ndebug = True\nverbose = False  # for now\n"}
+    # heal's boolean pattern must stay linear, with a repair on every line
+    attack_inputs = {"many-python-booleans": lambda size: "x = True\n" * (size // 9)}
 
 
 def test_values_not_keys():
