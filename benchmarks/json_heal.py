@@ -37,16 +37,12 @@ def _same(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return (
-        type(a) is type(b)
+    return (type(a) is type(b) and a == b) or (
+        isinstance(a, (int, float))
+        and not isinstance(a, bool)
+        and isinstance(b, (int, float))
+        and not isinstance(b, bool)
         and a == b
-        or (
-            isinstance(a, (int, float))
-            and not isinstance(a, bool)
-            and isinstance(b, (int, float))
-            and not isinstance(b, bool)
-            and a == b
-        )
     )
 
 
@@ -106,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     for size_name in args.sizes.split(","):
         size = SIZES[size_name]
         runs = args.runs if size < 1_000_000 else max(2, args.runs // 2)
-        totals = {n: 0.0 for n in names}
+        totals = dict.fromkeys(names, 0.0)
         nan_case = None
         for variant, text, intended in variants(size):
             cells = []

@@ -280,6 +280,9 @@ class LineFault(NamedTuple):
     char: str = ""
 
 
+_Scanner = TypeVar("_Scanner", bound="LineScanner")
+
+
 class LineScanner:
     """The content-line grammar as a state machine over one logical line, fed in pieces.
 
@@ -304,7 +307,8 @@ class LineScanner:
         """Whether the scanner is reading the value (the name and parameters are done)."""
         return self.state is VALUE
 
-    def copy(self) -> LineScanner:
+    def copy(self: _Scanner) -> _Scanner:
+        """An independent clone, of the caller's class (a format's subclass stays one)."""
         clone = type(self).__new__(type(self))
         clone.state, clone.column, clone.token, clone.groups = self.state, self.column, self.token, self.groups
         clone.value_start, clone.error = self.value_start, self.error

@@ -21,8 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .definition import give_defaults
-from .kinds import INSTRUCTION_DEFAULTS, Instruction
+from .kinds import Instruction
 from .options import declared_options, nearest, read_text_value, validate_options
 from .registry import ConflictError, UnknownFormatError, default_registry
 from .results import ExpectationError, FormatbookError
@@ -195,10 +194,6 @@ class Expectations:
                     f"an instruction is EXPECT text or an object with check(), describe(), guidance() and stream(), "
                     f"not {instruction!r}"
                 )
-            try:
-                give_defaults(instruction, INSTRUCTION_DEFAULTS, "instruction")
-            except TypeError as exc:
-                raise ExpectationError(str(exc)) from exc
 
     def unit_of(self, count: Count) -> Any:
         """The unit object that counts ``count`` (with its argument bound)."""
@@ -495,7 +490,7 @@ def _parse_count(tokens: list[Any], line: str, registry: Any) -> Count:
         from .kinds import example_of  # noqa: PLC0415
 
         if not rest or (
-            not rest[0].quoted and rest[0].text.lower() in ("in",) or rest[0].text.lower().startswith("per=")
+            (not rest[0].quoted and rest[0].text.lower() in ("in",)) or rest[0].text.lower().startswith("per=")
         ):
             raise ExpectationError(
                 f"{line!r}: {unit.name.upper()} needs a {unit.argument}: e.g. {example_of(unit)}", line

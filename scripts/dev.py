@@ -46,7 +46,8 @@ def ensure_environment() -> None:
 
 
 def lint() -> int:
-    """The gate CI runs: ruff's rules and formatting on the whole tree, mypy on the core.
+    """The gate CI runs: ruff's rules and formatting on the whole tree, mypy on the core
+    and the plugins.
 
     Complexity (mccabe, C901) is one of ruff's rules, so it is enforced: a function above
     the limit is split, or carries ``# noqa: C901 - <why it is long on purpose>``. That
@@ -55,7 +56,7 @@ def lint() -> int:
     steps = [
         ("ruff check", [str(BIN / "ruff"), "check", "."]),
         ("ruff format --check", [str(BIN / "ruff"), "format", "--check", "."]),
-        ("mypy formatbook_core", [str(BIN / "mypy")]),
+        ("mypy formatbook_core plugins", [str(BIN / "mypy")]),
     ]
     failed = []
     for name, command in steps:

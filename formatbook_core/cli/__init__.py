@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:  # `formatbook ... | head`: the reader left, nothing more to say
         try:
-            sys.stdout = open(os.devnull, "w")
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stdout for the rest of the process
         except OSError:
             pass
         return EXIT_OK

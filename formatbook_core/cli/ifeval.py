@@ -75,7 +75,7 @@ def cmd_check_ifeval(args: argparse.Namespace) -> int:
     sink: IO[str] | None = None
     if args.out:
         try:
-            sink = open(args.out, "w", encoding="utf-8")
+            sink = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - closed in the finally below
         except OSError as exc:
             raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     result = Score()

@@ -225,7 +225,7 @@ def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any
                     f"(fed in {len(pieces)} chunks; feed ok={strict_ok}, finish ok={strict_done})"
                 )
         else:
-            if not (not strict_done):
+            if strict_done:
                 raise AssertionError(
                     f"{g.name}: the strict checker's finish() accepts {show(text)}, which is_valid rejects"
                 )
@@ -300,7 +300,7 @@ def check_heal_unchanged(fmt: Any, sample: str, schema: Any = None, options: dic
         raise AssertionError(f"{g.name}.heal raised HealError on its valid sample {show(sample)}")
     if not (healed.text == sample):
         raise AssertionError(f"{g.name}.heal changed the valid sample {show(sample)} into {show(healed.text)}")
-    if not (not healed.repairs):
+    if healed.repairs:
         raise AssertionError(
             f"{g.name}.heal listed repairs {[r.kind for r in healed.repairs]} on the valid sample {show(sample)}"
         )

@@ -89,7 +89,7 @@ def feed(g: Guard, strict: bool, text: str, chunks: Sequence[str]) -> tuple[bool
         fed += len(chunk)
         ok = check_status(g, g.step(checker, "feed", text, chunk), fed, "feed")
         if not all_ok:
-            if not (not ok):
+            if ok:
                 raise AssertionError(
                     f"{g.name} checker (strict={strict}) answered falsy, then truthy again at offset {fed} of {show(text)}: "
                     "once no continuation can be valid, none can"
@@ -97,7 +97,7 @@ def feed(g: Guard, strict: bool, text: str, chunks: Sequence[str]) -> tuple[bool
         all_ok = all_ok and ok
     done = check_status(g, g.step(checker, "finish", text), fed, "finish")
     if not all_ok:
-        if not (not done):
+        if done:
             raise AssertionError(
                 f"{g.name} checker (strict={strict}) rejected a chunk but finish() is truthy on {show(text)}"
             )

@@ -107,9 +107,9 @@ class CsvSchema:
     def row_violations(self, index: int, record: dict[str, str], typed: dict[str, Any]) -> list[Violation]:
         """The violations of data row ``index`` (0-based); paths are ``(index, column)``."""
         out: list[Violation] = []
-        for column in self.required:
-            if not record.get(column, "").strip() and column in record:
-                out.append(_row_violation("csv.required", index, column, "empty, and the column is required"))
+        for name in self.required:
+            if not record.get(name, "").strip() and name in record:
+                out.append(_row_violation("csv.required", index, name, "empty, and the column is required"))
         if self.json is not None and not self.json.is_valid(typed):
             for v in self.json.violations(typed):
                 column = v.path[0] if v.path else None
@@ -173,7 +173,8 @@ def load(schema: Any, *, allow_fetch: bool = False, base_dir: Any = None) -> Csv
         return None
     root = js.schema if isinstance(js.schema, dict) else {}
     props = root.get("properties") if isinstance(root.get("properties"), dict) else None
-    required = root.get("required") if isinstance(root.get("required"), list) else []
+    listed = root.get("required")
+    required = listed if isinstance(listed, list) else []
     types = {name: _types_of(sub, root) for name, sub in (props or {}).items()}
     exact = props is not None and root.get("additionalProperties") is False
     columns = tuple(props) if props is not None else None

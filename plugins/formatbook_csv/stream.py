@@ -24,19 +24,20 @@ from typing import Any
 
 from formatbook_core import StreamStatus
 from formatbook_core.results import ok_status
+from formatbook_core.runs import Run, run
 from formatbook_core.textlog import TextLog
 
 from . import dialect
 from .names import header_problem, name_problem, others
 
 _START, _UNQUOTED, _QUOTED, _QUOTE, _CR, _TRAIL = range(6)
-_RUNS: dict[str, re.Pattern[str]] = {}
+_RUNS: dict[str, Run] = {}
 
 
-def _run(delimiter: str) -> re.Pattern[str]:
+def _run(delimiter: str) -> Run:
     pattern = _RUNS.get(delimiter)
     if pattern is None:
-        pattern = re.compile(rf'[^{re.escape(delimiter)}"\r\n]*')
+        pattern = run(rf'[^{re.escape(delimiter)}"\r\n]*')
         _RUNS[delimiter] = pattern
     return pattern
 

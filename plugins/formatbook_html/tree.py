@@ -83,6 +83,7 @@ def _node_classes(base: Any) -> dict[str, Any]:
         apart by ``kind``)."""
 
         kind = "element"
+        childNodes: list[Any]  # set by html5lib's Node.__init__ (html5lib is untyped)
 
         def __init__(self, name: str, namespace: str | None = None):
             super().__init__(name)

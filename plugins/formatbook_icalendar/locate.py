@@ -22,7 +22,7 @@ FENCE_TAGS = frozenset({"ics", "icalendar", "ical", "vcalendar", "text/calendar"
 def _line_starts(text: str, word: str) -> list[int]:
     """Offsets where a line of ``text`` starts with ``word`` (case-insensitive)."""
     upper = text.upper()
-    found = []
+    found: list[int] = []
     pos = 0
     while True:
         i = upper.find(word, pos)

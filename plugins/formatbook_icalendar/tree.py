@@ -83,7 +83,7 @@ def component_name(line: ContentLine) -> str:
 
 
 def _is_token(text: str) -> bool:
-    return bool(text) and all(ch == "-" or ch.isascii() and ch.isalnum() for ch in text)
+    return bool(text) and all(ch == "-" or (ch.isascii() and ch.isalnum()) for ch in text)
 
 
 def read_tree(text: str, max_depth: int = 1000) -> Tree:

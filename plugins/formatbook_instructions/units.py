@@ -196,7 +196,7 @@ class Placeholders(_Defined):
 def _ifeval_brackets(text: str) -> list[tuple[int, int]]:
     """IFEval's ``\\[.*?\\]``, scanned in linear time: from each ``[`` to the next ``]`` on
     its line; a line whose ``[`` has no ``]`` after it holds no more matches."""
-    found = []
+    found: list[tuple[int, int]] = []
     pos = 0
     while True:
         open_ = text.find("[", pos)

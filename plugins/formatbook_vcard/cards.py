@@ -76,7 +76,7 @@ class CardRules:
         self.counts[name] = seen
         if name == "VERSION":
             return self._version(cl, span, seen)
-        out: list[Violation] = []
+        out = []
         if seen == 2 and (name in AT_MOST_ONCE or (name == "UID" and self.version == "4.0")):
             out.append(self._v("vcard.cardinality", f"{name} appears more than once", span, name))
         version = self.version or "3.0"  # a 4.0 card states its version first

@@ -88,7 +88,7 @@ def _outline(schema: dict, root: dict, depth: int, seen: set[int]) -> list[str]:
         return [pad + "- " + _type(items, root, depth)]
     props = schema.get("properties")
     if not isinstance(props, dict):
-        return [] if depth == 0 else []
+        return []
     required = set(schema.get("required") or [])
     lines = []
     for name, sub in props.items():

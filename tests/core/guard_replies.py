@@ -4,6 +4,7 @@ and random chunkings of a reply. Used by the StreamGuard property tests."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from hypothesis import strategies as st
@@ -244,4 +245,4 @@ def chunkings(draw, text: str) -> list[str]:
     if draw(st.booleans()) and len(text) < 400:
         cuts = list(range(1, len(text)))  # one character at a time
     bounds = [0, *cuts, len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+    return [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]

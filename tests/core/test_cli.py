@@ -527,9 +527,8 @@ def test_formats_options_lists_each_declared_option_with_type_and_default(run):
     code, out, _ = run("formats", "--options")
     assert code == 0
     rows = [line.split() for line in out.splitlines()]
-    assert ["json", "max_depth", "a", "whole", "number", "1000"] == rows[
-        [r[:2] for r in rows].index(["json", "max_depth"])
-    ][:6]
+    row = rows[[r[:2] for r in rows].index(["json", "max_depth"])]
+    assert row[:6] == ["json", "max_depth", "a", "whole", "number", "1000"]
     assert any(r[:2] == ["markdown", "level"] for r in rows)
 
 

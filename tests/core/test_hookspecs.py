@@ -158,7 +158,7 @@ def test_hook_register_expectation_kinds():
             register(Kind())
 
     registry.register_plugin(Other(), "other-plugin")
-    with pytest.raises(ExpectationError, match="other-plugin.*shout-plugin"):
+    with pytest.raises(ExpectationError, match=r"other-plugin.*shout-plugin"):
         parse_expectations('EXPECT NO SHOUTING "x"', registry=registry)
 
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 
-_UNQUOTED: dict[str, re.Pattern[str]] = {}
+from formatbook_core.runs import Run, run
+
+_UNQUOTED: dict[str, Run] = {}
 _BLANK_RUN = re.compile(r"(?:[ \t]*\r?\n)+")
 
 
@@ -68,10 +70,10 @@ class Record:
         self._starts = value
 
 
-def _unquoted(delimiter: str) -> re.Pattern[str]:
+def _unquoted(delimiter: str) -> Run:
     pattern = _UNQUOTED.get(delimiter)
     if pattern is None:
-        pattern = re.compile(rf"[^{re.escape(delimiter)}\r\n]*")
+        pattern = run(rf"[^{re.escape(delimiter)}\r\n]*")
         _UNQUOTED[delimiter] = pattern
     return pattern
 
@@ -112,7 +114,8 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
             body = line[:-1] if crlf else line
             if not body.strip(blanks):
                 # a run of blank lines at once, one span (linear: each repeat ends at a \n)
-                end = _BLANK_RUN.match(text, pos).end() if nl >= 0 else n
+                blank_run = _BLANK_RUN.match(text, pos) if nl >= 0 else None
+                end = blank_run.end() if blank_run is not None else n  # it matches: the line is blank to its \n
                 end = max(end, line_end + 1 if nl >= 0 else n)
                 if blank_lines and blank_lines[-1][1] == pos:
                     blank_lines[-1] = (blank_lines[-1][0], end)

@@ -91,11 +91,13 @@ def read_lines(h: Healing) -> None:
             line.parts = parsed
             out.append(line)
             continue
-        prev = out[-1] if out else None
-        if prev is not None and prev.parts is not None and prev.parts.name not in ("BEGIN", "END"):
+        before = out[-1] if out else None
+        if before is not None and before.parts is not None and before.parts.name not in ("BEGIN", "END"):
             joins.append(line.text)
-            h.repair("unfolded", f"a line broken inside the {prev.parts.name} value joined to it", line.start, line.end)
-            prev.end = line.end
+            h.repair(
+                "unfolded", f"a line broken inside the {before.parts.name} value joined to it", line.start, line.end
+            )
+            before.end = line.end
             continue
         h.repair("prose_removed", "text that is no content line set aside", line.start, line.end)
         h.set_aside.append(SetAside("prose", line.text, Span(line.start, line.end)))

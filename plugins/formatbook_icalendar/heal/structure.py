@@ -23,7 +23,7 @@ def balance(h: Healing) -> None:
     lines = h.lines
     if not lines:
         raise HealError("no iCalendar content", [Violation("icalendar.empty", "no content line to heal")])
-    roots = [ln.parts.value.upper() for ln in _top_level(lines)]
+    roots = [ln.parts.value.upper() for ln in _top_level(lines) if ln.parts is not None]
     if "VCALENDAR" not in roots:
         if roots and not all(r in rules.WRAPPABLE or r.startswith("X-") for r in roots):
             raise HealError(
@@ -56,10 +56,9 @@ def balance(h: Healing) -> None:
                 h.repair("stray_end", f"END:{p.value} closes no open component: removed", line.start, line.end)
                 continue
             while stack[-1] != name:
-                out.append(_end(stack.pop(), line.start))
-                h.repair(
-                    "closed_component", f"END:{out[-1].parts.value} added before END:{name}", line.start, line.start
-                )
+                closed = stack.pop()
+                out.append(_end(closed, line.start))
+                h.repair("closed_component", f"END:{closed} added before END:{name}", line.start, line.start)
             stack.pop()
         elif not stack:
             raise HealError(

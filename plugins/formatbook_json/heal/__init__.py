@@ -78,5 +78,5 @@ def heal(
     if not h.repairs:
         return Healed(text)
     # the value confirmed is the healed text's unless the schema step edited it since
-    known = judge is not None and h.strict and h.parsed_text is h.text
-    return Healed(h.text, tuple(h.repairs), h.set_aside, judge(h.text, h.parsed) if known else None)
+    known = h.strict and h.parsed_text is h.text
+    return Healed(h.text, tuple(h.repairs), h.set_aside, judge(h.text, h.parsed) if judge and known else None)

@@ -69,6 +69,7 @@ import difflib
 import re
 
 from formatbook_core.locating import LINE_BREAK
+from formatbook_core.runs import run
 
 from .model import SECTION_KIND_WORDS, TABLE_KIND_WORDS, OfsSection, OfsTable, OutputFormatSpec, SpecError
 from .names import EMPHASIS, normalize_section_name
@@ -80,7 +81,7 @@ _FLAG_AT_END = re.compile(r"\(\s*(required|optional)\s*\)\s*$", re.IGNORECASE)
 _FLAG_WORD = re.compile(r"^(required|optional)\.?$", re.IGNORECASE)
 _SEPARATOR = re.compile(r"[—–:]|(?<=\s)-")
 _HINT_LEAD = re.compile(r"(?:[—–,;:]|-(?=\s|$))\s*")
-_SPACES = re.compile(r"\s*")
+_SPACES = run(r"\s*")
 _KIND_ALTERNATION = "|".join(sorted((re.escape(k) for k in SECTION_KIND_WORDS), key=len, reverse=True))
 _KIND_AT = re.compile(rf"\s*({_KIND_ALTERNATION})(?=$|[\s(),;:.—–-])", re.IGNORECASE)
 _TABLE_KIND_ALTERNATION = "|".join(sorted((re.escape(k) for k in TABLE_KIND_WORDS), key=len, reverse=True))
@@ -201,8 +202,7 @@ def _split_flag_and_hint(body: str, pos: int, end: int) -> tuple[bool, bool | No
     next few characters unless the line is accepted, so trying many separators on one
     long line stays linear."""
     required: bool | None = None
-    m = _SPACES.match(body, pos)
-    pos = m.end()
+    pos = _SPACES.match(body, pos).end()
     fm = _FLAG.match(body, pos)
     if fm:
         required = fm.group(1).lower() == "required"

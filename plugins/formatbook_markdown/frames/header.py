@@ -7,12 +7,13 @@ import re
 from dataclasses import dataclass
 
 from formatbook_core.locating import FENCE_LINE
+from formatbook_core.runs import run
 
 _HEADER_START = re.compile(r"^ {0,3}(?:(#{1,6})[ \t]+)?\[\[")
 TYPE = re.compile(r"[A-Za-z_][\w.:-]*")
 KEY = re.compile(r"[A-Za-z_][\w.-]*")
 BARE_VALUE = re.compile(r"[^\s\"'\]]+(?:\](?!\])[^\s\"'\]]*)*")
-_WS = re.compile(r"[ \t]*")
+_WS = run(r"[ \t]*")
 META = re.compile(r"^@([A-Za-z_][\w.-]*):(?:[ \t]|$)")
 PAYLOAD = re.compile(r"^@payload:name:[ \t]*")
 _QUOTED_D = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)

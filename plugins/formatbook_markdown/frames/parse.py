@@ -124,10 +124,10 @@ class FrameScan:
                 else:
                     events.append(("line", number, line))
                 continue
-            if pending is not None and self.meta_anywhere and META.match(line) and not PAYLOAD.match(line):
+            mm = META.match(line) if pending is not None and self.meta_anywhere else None
+            if mm is not None and not PAYLOAD.match(line):
                 # meta lines are lifted out wherever they are, so they do not part a
                 # declaration from its block
-                mm = META.match(line)
                 events.append(("meta", number, mm.group(1), line[mm.end() :]))
                 continue
             if pending is not None:

@@ -14,6 +14,8 @@ and is written with a longer fence so that CommonMark reads it the same way.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ..reply.blocks import FenceBlock, Scan, scan
 from ..reply.body import MARKDOWN_LANGS
 from ..reply.outline import trim_blank
@@ -90,7 +92,7 @@ def _normalize(st: RepairState) -> None:
         return
     # text around and between the containers
     gaps = [(0, boxes[0].line)]
-    gaps += [(a.end_line, b.line) for a, b in zip(boxes, boxes[1:], strict=False)]
+    gaps += [(a.end_line, b.line) for a, b in pairwise(boxes)]
     gaps.append((boxes[-1].end_line, len(sc.lines)))
     for start, end in gaps:
         piece = sc.slice(start, end)

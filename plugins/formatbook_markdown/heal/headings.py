@@ -42,10 +42,10 @@ def standardize_headings(st: RepairState) -> None:
         sc = scan(st.body)
     edits = []
     for h in sc.headings:
-        canonical = names.get(normalize_section_name(h.raw))
-        if canonical is None or h.raw == canonical:
+        named = names.get(normalize_section_name(h.raw))
+        if named is None or h.raw == named:
             continue
-        edits.append((h.line, h.end_line, f"{'#' * h.level} {canonical}"))
-        st.repair("heading_renamed", f"renamed the heading {h.raw!r} to {canonical!r}", sc.line_text(h.line), canonical)
+        edits.append((h.line, h.end_line, f"{'#' * h.level} {named}"))
+        st.repair("heading_renamed", f"renamed the heading {h.raw!r} to {named!r}", sc.line_text(h.line), named)
     if edits:
         st.body = edit_lines(sc, edits)

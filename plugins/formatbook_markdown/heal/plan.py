@@ -66,7 +66,7 @@ PLAN: tuple[PlanStep, ...] = (
 _FENCE_RUN = re.compile(r"(?:^|(?<=\r)) {0,3}(`{3,}|~{3,})", re.MULTILINE)
 
 
-def run_plan(reply: str, spec: Any, level: int, plan: tuple[Step, ...] = PLAN) -> tuple[RepairState, str]:
+def run_plan(reply: str, spec: Any, level: int, plan: tuple[PlanStep, ...] = PLAN) -> tuple[RepairState, str]:
     """Run ``plan`` on ``reply``; return the final state and the repaired text (the reply
     itself, unchanged, when no step changed anything)."""
     st = RepairState(reply, spec, level, reply)

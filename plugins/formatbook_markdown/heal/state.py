@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,7 +110,7 @@ class RepairState:
         self.issues.append(Issue(code, message, section))
 
 
-def edit_lines(sc: Scan, edits: list[tuple[int, int, str | None]]) -> str:
+def edit_lines(sc: Scan, edits: Sequence[tuple[int, int, str | None]]) -> str:
     """``sc.text`` with lines ``[start, end)`` replaced by ``replacement`` (text without a
     final line ending; the replaced lines' last ending is kept) or removed (``None``).
     ``start == end`` inserts before line ``start``. Edits must not overlap."""

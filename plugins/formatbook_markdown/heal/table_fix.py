@@ -118,7 +118,7 @@ def _check_declared(st: RepairState) -> None:
         numbered = [[str(k)] + r[1:] for k, r in enumerate(rows, start=1)]
         if header == block.header and numbered == block.rows:
             continue
-        aligns = ["---"] + [a for a in block.aligns[: len(header) - 1]]
+        aligns = ["---", *block.aligns[: len(header) - 1]]
         aligns = (aligns + ["---"] * len(header))[: len(header)]
         lines = [format_row(header), format_separator(aligns)] + [format_row(r) for r in numbered]
         edits.append((block.line, block.end_line, "\n".join(lines)))

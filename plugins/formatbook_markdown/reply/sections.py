@@ -10,6 +10,7 @@ of whatever they are nested in.
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +37,7 @@ class SectionResult:
     #: the section holds only the contract's empty value (it counts nothing)
     empty: bool = False
     #: every outline node merged into this section (internal)
-    nodes: list[MdNode] = field(default_factory=list, repr=False)
+    nodes: builtins.list[MdNode] = field(default_factory=builtins.list, repr=False)  # `list` is a field here
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data: ``md``, ``empty``, the parsed ``list`` and ``table`` (``null``

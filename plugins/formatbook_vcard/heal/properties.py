@@ -152,9 +152,9 @@ def name_from_fn(fn: str) -> str:
     → ``Lovelace;Ada;;;``; ``Ludwig van Beethoven`` → ``van Beethoven;Ludwig;;;`` (a family
     name keeps its particles); a single word is the family name."""
     if fn.count(",") == 1:
-        family, given = (part.strip() for part in fn.split(","))
-        words = given.split()
-        fields = [[family], words[:1], words[1:], [], []]
+        surname, given_names = (part.strip() for part in fn.split(","))
+        words = given_names.split()
+        fields = [[surname], words[:1], words[1:], [], []]
     else:
         words = fn.split()
         prefix = [w for w in words[:1] if w.lower() in _PREFIXES and len(words) > 1]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Healed
+from formatbook_core import Analysis, Healed
 from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import DEFAULT, Limits
 
@@ -50,4 +50,6 @@ def heal(text: str, schema: Any = None, limits: Limits = DEFAULT, *, wrapper: st
     run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
-    return Healed(h.out, tuple(h.repairs))
+    # the tree confirm built (well-formed, the schema satisfied): what analyze would give
+    analysis = Analysis(h.root, document=h.root) if h.root is not None else None
+    return Healed(h.out, tuple(h.repairs), analysis=analysis)

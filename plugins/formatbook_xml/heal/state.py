@@ -23,6 +23,7 @@ class Healing:
     out: str = ""
     repairs: list[Repair] = field(default_factory=list)
     done: bool = False
+    root: Any = None  # the tree of ``out`` once confirmed (handed on: not parsed again)
 
     def repair(self, kind: str, message: str, start: int, end: int) -> None:
         self.repairs.append(make_repair(kind, message, start, end))

@@ -44,6 +44,7 @@ def confirm(h: Healing) -> None:
     problems = _schema_violations(h, root, h.out)
     if problems:
         raise HealError(f"cannot heal the XML: {problems[0].message}", [_no_span(v) for v in problems])
+    h.root = root
 
 
 def _no_span(v):  # offsets into the repaired text do not index the payload

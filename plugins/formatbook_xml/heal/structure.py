@@ -20,6 +20,7 @@ an external identifier, no element.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, PI, START, STRAY, TEXT, tokens
 from ..syntax import depth_limit
@@ -158,7 +159,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             if depth is None:
                 raise fail(f"the closing tag </{name}> matches no open element", "xml.mismatched_tag", start, end)
             inner = _close_void(h, out, written, stack[depth + 1 :])
-            for (outer_name, _), (inner_name, _) in zip(inner, inner[1:], strict=False):
+            for (outer_name, _), (inner_name, _) in pairwise(inner):
                 if outer_name.lower() == inner_name.lower():  # <li>one<li>two</list>
                     raise fail(
                         f"</{name}> closes <{outer_name}> elements never closed, one inside the other: "

@@ -91,7 +91,7 @@ def _edit(op: SchemaRepair, node: Any, text: str) -> str | None:
         # a one-line scalar goes into a flow sequence; a plain one only when nothing in it
         # would read as flow syntax there (a comma, a bracket, ": ")
         source = text[node.start_mark.index : node.end_mark.index]
-        plain_ok = node.style is not None or not any(ch in source for ch in ",[]{}#") and ": " not in source
+        plain_ok = node.style is not None or (not any(ch in source for ch in ",[]{}#") and ": " not in source)
         if "\n" not in source and plain_ok:
             return "[" + source + "]"
     return None

@@ -5,6 +5,7 @@ sizes, as tests/core/test_streaming_growth.py)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -154,7 +155,7 @@ ALPHABET = st.sampled_from(
         "ǅ",
         "ß",
         "\r",
-    ]  # fmt: skip
+    ]
 )
 INSTRUCTIONS = [
     "EXPECT CASE lower",
@@ -188,7 +189,7 @@ COUNTED = [
 def chunked(draw, text):
     cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=8)))
     bounds = [0, *cuts, len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
+    return [text[a:b] for a, b in itertools.pairwise(bounds) if a < b]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -293,7 +293,7 @@ PIECES = st.sampled_from(
         "ab",
         "aba",
         "\r",
-    ]  # fmt: skip
+    ]
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from formatbook_markdown.contract.guidance import build_markdown_guidance, enrich_instructions
@@ -106,7 +108,7 @@ def test_level_3_only_needed_rules() -> None:
 
 def test_guidance_grows_with_level() -> None:
     texts = [build_markdown_guidance(ISSUE_CONTRACT, level) for level in range(4)]
-    for shorter, longer in zip(texts, texts[1:], strict=False):
+    for shorter, longer in itertools.pairwise(texts):
         assert longer.startswith(shorter)
         assert len(longer) > len(shorter)
 

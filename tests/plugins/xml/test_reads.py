@@ -35,6 +35,6 @@ def test_a_clean_payload_in_prose_is_read_once(reads):
 def test_a_cut_off_reply_is_read_by_lxml_only_once_healed(reads):
     result = check("<person><name>Ada</name><age>36</age>", EXPECT)
     assert result.verdict == "healed" and result.counts["words"] == 2
-    # the strict scanner refuses the payload before lxml; the healed text is read by heal's
-    # confirmation and by the pipeline's analysis, its values then come from that tree
-    assert len(reads) == 2
+    # the strict scanner refuses the payload before lxml; heal's confirmation reads the
+    # healed text, and the pipeline takes that tree for the analysis and the values
+    assert reads == [result.text]
