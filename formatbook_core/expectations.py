@@ -21,8 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .definition import give_defaults
-from .kinds import INSTRUCTION_DEFAULTS, Instruction
+from .kinds import Instruction
 from .options import declared_options, nearest, read_text_value, validate_options
 from .registry import ConflictError, UnknownFormatError, default_registry
 from .results import ExpectationError, FormatbookError
@@ -195,10 +194,6 @@ class Expectations:
                     f"an instruction is EXPECT text or an object with check(), describe(), guidance() and stream(), "
                     f"not {instruction!r}"
                 )
-            try:
-                give_defaults(instruction, INSTRUCTION_DEFAULTS, "instruction")
-            except TypeError as exc:
-                raise ExpectationError(str(exc)) from exc
 
     def unit_of(self, count: Count) -> Any:
         """The unit object that counts ``count`` (with its argument bound)."""

@@ -34,7 +34,9 @@ def judge(exp: Any, text: str, offset: int | None, values: Callable[[], list[str
     for instruction in exp.instructions:
         try:
             found = _check(instruction, text)
-            mode = instruction.also_values
+            # an instruction is a value built per expectation, often a frozen dataclass that
+            # cannot be given a default: the one attribute it may leave out is read here
+            mode = getattr(instruction, "also_values", None)
             if values is not None and mode in ("nowhere", "somewhere") and (not found) == (mode == "nowhere"):
                 if decoded is None:
                     decoded = "\n".join(values())

@@ -138,9 +138,9 @@ class Instruction(Protocol):
         ...
 
 
-#: What the core reads from an instruction besides its four methods, with the default an
-#: instruction that does not set it is given when ``Expectations`` takes it in:
-#: ``also_values`` is ``"nowhere"`` when what the instruction forbids must not hide in a
+#: What the core reads from an instruction besides its four methods, with the default for
+#: an instruction that leaves it out (read where it is used: an instruction is often a
+#: frozen dataclass, which cannot be given it): ``also_values`` is ``"nowhere"`` when what the instruction forbids must not hide in a
 #: format's decoded values either (CASE, NOT CONTAINS), ``"somewhere"`` when what it asks
 #: for may be found there (CONTAINS), ``None`` when it judges the text only.
 INSTRUCTION_DEFAULTS: Mapping[str, Any] = {"also_values": None}

@@ -1,10 +1,10 @@
 """JSON pointers (RFC 6901): the one reader of them, for every format whose scopes are
-pointers into a value (JSON, YAML), for local ``$ref`` in a schema (:func:`local_target`:
+pointers into a value (JSON, YAML, TOML), for local ``$ref`` in a schema (:func:`local_target`:
 repairs, guidance, CSV's column types), and for the words the guidance gives a scope.
 
-A pointer is read here once, into its reference tokens; each format walks its own
-value or tree with them (a parsed JSON value, YAML nodes) and says in its own words
-what it did not find.
+A pointer is read here once, into its reference tokens; a parsed value of dicts and
+lists (JSON, TOML) is walked by :func:`resolve`, and a format with a tree of its own
+(YAML's nodes) walks it with the tokens and says in its own words what it did not find.
 """
 
 from __future__ import annotations
@@ -45,6 +45,28 @@ def array_index(token: str, length: int) -> int | None:
         return None
     index = int(token)
     return index if index < length else None
+
+
+def resolve(value: Any, pointer: str, language: str = "JSON") -> tuple[Any, tuple[str | int, ...]]:
+    """What the JSON pointer ``pointer`` names in the parsed ``value`` (dicts and lists, as
+    JSON, TOML... parse them) and its path of keys and indexes. Raises ``ScopeNotFound``
+    when the value has nothing there; ``language`` names the format in the message."""
+    path: list[str | int] = []
+    for token in parse_pointer(pointer):
+        if isinstance(value, dict):
+            if token not in value:
+                raise ScopeNotFound(f"the {language} has no {pointer or token!r}: no key {token!r}")
+            value = value[token]
+            path.append(token)
+        elif isinstance(value, list):
+            index = array_index(token, len(value))
+            if index is None:
+                raise ScopeNotFound(f"the {language} has no {pointer!r}: no item {token!r} in a list of {len(value)}")
+            value = value[index]
+            path.append(index)
+        else:
+            raise ScopeNotFound(f"the {language} has no {pointer!r}: {token!r} is inside a scalar")
+    return value, tuple(path)
 
 
 def scope_problem(scope: str, language: str) -> str | None:

@@ -3,9 +3,15 @@ character, many repeated tokens, long lines), each run at two sizes to see that 
 grows about linearly.
 
 A plugin's tests contribute a module with ``CASES``, a list of ``Case``. Run them with
-``python -m formatbook_core.fuzzing.pathological MODULE_FILE`` (one JSON line per case:
-the seconds ``check``, ``heal`` and a ``StreamGuard`` fed in small chunks took at ``size``
-and at ``FACTOR * size``, or ``"timeout"``), or through ``growth_failures`` from a test.
+``python -m formatbook_core.fuzzing.pathological MODULE_FILE`` (one JSON line per case: the
+steps ``check``, ``heal`` and a ``StreamGuard`` fed in small chunks took at ``size`` and at
+``FACTOR * size``), or through ``growth_failures`` from a test.
+
+Work is counted, not timed: a step is a Python function call or a line run (the events
+``sys.settrace`` reports), so the same input costs the same steps on any machine, loaded or
+not, and a repeated scan written in Python (a loop over every block for every fence) shows
+as quadratic. What one builtin does in C (a slice, a join, ``str.find``, a regex) is one
+step whatever its length: a quadratic made only of such calls needs its own test.
 """
 
 from __future__ import annotations
@@ -14,24 +20,25 @@ import gc
 import importlib.util
 import json
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from ..pipeline import check, heal
 from ..results import HealError
 from ..streaming import StreamGuard
-from .budget import InputTimeout, time_budget
 
 OPERATIONS = ("check", "heal", "guard")
 #: the large input is this many times the small one
 FACTOR = 8
-#: it may cost at most this many times the work (linear: 8; quadratic: 64)
-GROWTH_LIMIT = 24.0
-#: below this many seconds on the large input, timing says nothing: the case passes
-NOISE_FLOOR = 0.15
+#: it may cost at most this many times the steps (linear: about 8; quadratic: up to 64)
+GROWTH_LIMIT = 12.0
+#: below this many steps on the large input, growth says nothing: the case passes
+STEP_FLOOR = 20_000
+#: steps one run may take before it is stopped (a hang, counted: no clock decides)
+STEP_BUDGET = 60_000_000
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,11 @@ class Case:
     chunk: int = 16
     strict: bool = False
     xfail: str | None = None
+
+
+class OverBudget(BaseException):
+    """A run took more steps than it was allowed (a BaseException, so that a plugin's
+    ``except Exception`` cannot swallow it)."""
 
 
 def _run(case: Case, op: str, text: str) -> None:
@@ -65,37 +77,52 @@ def _run(case: Case, op: str, text: str) -> None:
         guard.finish()
 
 
-def _cpu_seconds(case: Case, op: str, text: str) -> float:
-    # CPU time of this process, not wall time: on a loaded machine a short run fits in one
-    # time slice while a long one waits for many, which made linear cases look quadratic.
-    # And with the cyclic collector paused (as timeit does): a full collection of what earlier
-    # cases left alive landing in one run measured the collector, not the case (CI: 28x).
+def count_steps(run: Callable[..., object], *args: Any, budget: int = STEP_BUDGET) -> int:
+    """The steps ``run(*args)`` takes: Python calls and lines, as ``sys.settrace`` reports
+    them. Over ``budget`` the run is stopped with ``OverBudget``."""
+    steps = 0
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal steps
+        steps += 1
+        if steps > budget:
+            raise OverBudget(steps)
+        return tracer
+
+    # the cyclic collector paused: weakref callbacks and finalizers of what earlier runs
+    # left alive would land in whichever run triggers a collection
     gc.collect()
     gc.disable()
+    previous = sys.gettrace()
+    sys.settrace(tracer)
     try:
-        began = time.process_time()
-        _run(case, op, text)
-        return time.process_time() - began
+        run(*args)
     finally:
+        sys.settrace(previous)
         gc.enable()
+    return steps
 
 
-def measure(case: Case, limit: float) -> dict[str, Any]:
-    """CPU seconds per operation at about ``size`` and ``FACTOR * size``, after a warm-up
-    on ``size // 4`` (lazy imports); ``"timeout"`` for an operation that ran over ``limit``
-    seconds (wall time)."""
+def measure(case: Case, budget: int = STEP_BUDGET) -> dict[str, Any]:
+    """Steps per operation at about ``size`` and ``FACTOR * size``, after a warm-up on
+    ``size // 4`` (lazy imports, caches). The large run is stopped once it is over
+    ``GROWTH_LIMIT`` times the small one (``"stopped"``); a small run over ``budget`` steps
+    gives ``"over budget"``."""
     out: dict[str, Any] = {}
     for k, op in enumerate(OPERATIONS):
         # sizes a little apart per operation: no operation meets a text another one cached
-        texts = [case.make(max(1, case.size // 4) + k), case.make(case.size + k), case.make(FACTOR * case.size + k)]
+        warm, small, large = (case.make(size + k) for size in (max(1, case.size // 4), case.size, FACTOR * case.size))
         try:
-            with time_budget(limit):
-                times = []
-                for text in texts:
-                    times.append(_cpu_seconds(case, op, text))
-            out[op] = times[1:]
-        except InputTimeout:
-            out[op] = "timeout"
+            count_steps(_run, case, op, warm, budget=budget)
+            n = count_steps(_run, case, op, small, budget=budget)
+        except OverBudget:
+            out[op] = "over budget"
+            continue
+        cap = max(int(GROWTH_LIMIT * n), STEP_FLOOR)
+        try:
+            out[op] = [n, count_steps(_run, case, op, large, budget=cap)]
+        except OverBudget:
+            out[op] = [n, cap + 1, "stopped"]
     return out
 
 
@@ -103,13 +130,15 @@ def growth_failures(result: dict[str, Any]) -> list[str]:
     """What grew faster than about linearly, in words (empty when all is well)."""
     problems = []
     for op in OPERATIONS:
-        times = result[op]
-        if times == "timeout":
-            problems.append(f"{op} ran over its time limit")
+        steps = result[op]
+        if steps == "over budget":
+            problems.append(f"{op} ran over {STEP_BUDGET:,} steps at n")
             continue
-        small, large = times
-        if large >= NOISE_FLOOR and large > GROWTH_LIMIT * max(small, 1e-3):
-            problems.append(f"{op}: {small:.3f} s at n, {large:.3f} s at {FACTOR}n ({large / max(small, 1e-3):.1f}x)")
+        small, large = steps[:2]
+        if large >= STEP_FLOOR and large > GROWTH_LIMIT * small:
+            more = "over " if len(steps) > 2 else ""
+            ratio = large / max(small, 1)
+            problems.append(f"{op}: {small:,} steps at n, {more}{large:,} at {FACTOR}n ({more}{ratio:.1f}x)")
     return problems
 
 
@@ -124,11 +153,11 @@ def load_cases(path: Path) -> list[Case]:
 
 
 def main(argv: list[str]) -> int:
-    path, limit, names = Path(argv[0]), float(argv[1]), set(argv[2:])
+    path, names = Path(argv[0]), set(argv[1:])
     for case in load_cases(path):
         if names and case.name not in names:
             continue
-        print(json.dumps({"name": case.name, **measure(case, limit)}), flush=True)
+        print(json.dumps({"name": case.name, **measure(case)}), flush=True)
     return 0
 
 

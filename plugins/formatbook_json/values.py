@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from formatbook_core import ScopeNotFound, Span
-from formatbook_core.pointers import array_index, parse_pointer
+from formatbook_core.pointers import resolve
 
 _LEAF = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"(\s*:)?|(-?[0-9][0-9.eE+\-]*|true|false)', re.DOTALL)
 _TOKEN = re.compile(
@@ -45,27 +44,6 @@ def extract_values(text: str) -> list[str]:
             if value.strip():
                 append(value)
     return out
-
-
-def resolve(value: Any, tokens: Iterable[str], pointer: str = "") -> tuple[str | int, ...]:
-    """The path (keys and indexes) that ``tokens`` name in the parsed ``value``; raises
-    ``ScopeNotFound`` when the document has nothing there."""
-    path: list[str | int] = []
-    for token in tokens:
-        if isinstance(value, dict):
-            if token not in value:
-                raise ScopeNotFound(f"the JSON has no {pointer or token!r}: no key {token!r}")
-            value = value[token]
-            path.append(token)
-        elif isinstance(value, list):
-            index = array_index(token, len(value))
-            if index is None:
-                raise ScopeNotFound(f"the JSON has no {pointer!r}: no item {token!r} in a list of {len(value)}")
-            value = value[index]
-            path.append(index)
-        else:
-            raise ScopeNotFound(f"the JSON has no {pointer!r}: {token!r} is inside a scalar")
-    return tuple(path)
 
 
 def source_spans(text: str, wanted: set[tuple]) -> dict[tuple, tuple[Span | None, Span]]:
@@ -128,7 +106,7 @@ def _path(frames: list[list[Any]]) -> tuple:
 def extract_scope(text: str, value: Any, pointer: str) -> list[str]:
     """The values under the JSON pointer ``pointer`` of ``text`` (whose parsed value is
     ``value``); raises ``ScopeNotFound`` when the pointer leads nowhere."""
-    path = resolve(value, parse_pointer(pointer), pointer)
+    _, path = resolve(value, pointer)
     if not path:
         return extract_values(text)
     spans = source_spans(text, {path})

@@ -11,19 +11,11 @@ import pytest
 
 from formatbook_core import ExpectationError, Expectations, check
 from formatbook_core.registry import default_registry
+from tests.contract.facts import declared
 from tests.plugins.json.test_schema_references import _Server
 
-REPLIES = {
-    "json": '{"a": 1}',
-    "yaml": "a: 1\n",
-    "csv": "a,b\n1,2\n",
-    "xml": "<a>1</a>",
-    "html": "<p>1</p>",
-    "icalendar": "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nEND:VCALENDAR\r\n",
-    "vcard": "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada\r\nEND:VCARD\r\n",
-    "markdown": "# A\n\ntext\n",
-    "text": "hello",
-}
+# a payload of each format: ``payload`` on its contract class
+REPLIES = declared("payload")
 
 
 def _schemas(base: str, tmp_path) -> list:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from formatbook_core import ScopeNotFound
-from formatbook_core.pointers import array_index, is_index, local_target, parse_pointer, scope_problem
+from formatbook_core.pointers import array_index, is_index, local_target, parse_pointer, resolve, scope_problem
 
 
 @pytest.mark.parametrize(
@@ -61,3 +61,24 @@ def test_local_target_walks_objects_and_arrays() -> None:
 def test_local_target_names_nothing(ref: str) -> None:
     root = {"$defs": {"a/b": "leaf"}, "prefixItems": [{}]}
     assert local_target(root, ref) is None
+
+
+def test_resolve_walks_a_parsed_value() -> None:
+    value = {"a": [{"b": 1}, 2], "": 3}
+    assert resolve(value, "/a/0/b") == (1, ("a", 0, "b"))
+    assert resolve(value, "/") == (3, ("",))
+    assert resolve(value, "") == (value, ())
+
+
+@pytest.mark.parametrize(
+    ("pointer", "why"),
+    [
+        ("/x", "no key 'x'"),
+        ("/a/5", "no item '5' in a list of 2"),
+        ("/a/01", "no item '01'"),
+        ("/a/1/c", "'c' is inside a scalar"),
+    ],
+)
+def test_resolve_says_what_it_did_not_find(pointer: str, why: str) -> None:
+    with pytest.raises(ScopeNotFound, match=f"the TOML has no '{pointer}': {why}"):
+        resolve({"a": [{"b": 1}, 2]}, pointer, "TOML")

@@ -12,6 +12,7 @@ import pytest
 
 from formatbook_core import CheckResult, check, list_formats
 from formatbook_core.serialising import ExactNumber, dumps_json, json_ready
+from tests.contract.facts import declared
 
 
 def _reject_constants(name):
@@ -29,53 +30,8 @@ def round_trips(data):
 
 # --- every built-in format ----------------------------------------------------------------
 
-REPLIES = {
-    "json": [
-        '{"name": "Ada", "born": 1815, "ratio": 0.5, "tags": ["a", "b"], "none": null}',
-        "Sure:\n```json\n{'a': [1, 2,], b: True}\n```",  # healed
-        '{"a": 1e400, "b": -1e400, "c": 123456789012345678901234567890}',  # big numbers
-        '{"a": ',  # a failure
-        "<think>hm</think>\n[1, 2.5, -0.0]",
-    ],
-    "markdown": [
-        "# Title\n\nSome text.\n\n## Short answer\n\nYes.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
-        "<think>plan</think>\nPreamble.\n\n# Heading\n\nBody.",
-        "",
-    ],
-    "text": ["Hello world.", "<think>x</think>Hi", ""],
-    "vcard": [
-        "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada Lovelace\r\nBDAY:18151210\r\nEND:VCARD\r\n",
-        "Here:\n```vcf\nBEGIN:VCARD\nFN:Ada, Countess\nEMAIL:ada@example.org\n```",  # healed, cut off
-        "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nN:A;;;;\r\nEND:VCARD\r\n" * 2,  # a list of components
-        "Sorry, no card.",
-    ],
-    "icalendar": [
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20250101T000000Z\r\n"
-        "DTSTART;TZID=Europe/Paris:20250501T100000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\n"
-        "GEO:48.85;2.35\r\nSUMMARY:Tea\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
-        "```ics\nBEGIN:VEVENT\nSUMMARY:Lunch, Bob\nDTSTART:2025-05-01\nEND:VEVENT\n```",  # healed
-        "BEGIN:VEVENT\nSUMMARY:no start\nEND:VEVENT",  # a failure
-    ],
-    "xml": [
-        '<answer lang="en">Paris &amp; Lyon<![CDATA[ <b> ]]></answer>',
-        "Sure:\n```xml\n<a x=1>AT&T</a>\n```",  # healed
-        "<a><b>",  # healed (cut off)
-        "Sorry, no XML.",  # a failure
-    ],
-    "yaml": [
-        "name: Ada\nborn: 1815\nratio: 0.5\ntags: [a, b]\nnone: null\nwhen: 2024-01-05\n",
-        "Sure:\n```yaml\na:\n\tb: 1\n```",  # healed
-        "big: 123456789012345678901234567890\ninf: .inf\nminus: -.inf\nnan: .nan\n",  # non-finite floats
-        'a: "cut',  # healed (cut off)
-        "Sure, here it is",  # a failure
-    ],
-    "csv": [
-        'name,age,note\nAda,36,"said ""hi"""\n',
-        "Sure!\n```csv\nname; age\nAda; 36\n```",  # healed
-        "I think, however, that it depends.",  # a failure
-    ],
-    "html": ["<p>Hello <b>world</b></p>", "Sure:\n\n<div><p>cut", "## Markdown", ""],
-}
+# each format's replies of every verdict: ``verdict_replies`` on its contract class
+REPLIES = declared("verdict_replies")
 
 
 def test_every_built_in_format_has_replies_here():

@@ -11,6 +11,16 @@ from ...contract.foreign_attacks import FOREIGN_ATTACKS
 
 class TestCsvContract(FormatContract):
     format = get_format("csv")
+    # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
+    # stands, the violation of a reply with none (nothing outside its think blocks), and
+    # replies of every verdict for the tests of whole results
+    payload = "a,b\n1,2"
+    no_payload_code = "csv.empty"
+    verdict_replies = (
+        'name,age,note\nAda,36,"said ""hi"""\n',
+        "Sure!\n```csv\nname; age\nAda; 36\n```",  # healed
+        "I think, however, that it depends.",  # a failure
+    )
     attack_inputs = {
         **FOREIGN_ATTACKS,
         "prose-with-commas": "I think, however, that the answer is yes. But, honestly, it depends on you, and them.",

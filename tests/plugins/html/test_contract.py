@@ -19,6 +19,12 @@ def _sized(make):
 
 class TestHtmlContract(FormatContract):
     format = get_format("html")
+    # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
+    # stands, the violation of a reply with none (nothing outside its think blocks), and
+    # replies of every verdict for the tests of whole results
+    payload = "<p>a</p>"
+    no_payload_code = "html.no_element"
+    verdict_replies = ("<p>Hello <b>world</b></p>", "Sure:\n\n<div><p>cut", "## Markdown", "")
     huge_size = 300_000
     hypothesis_examples = 100
     attack_inputs = {

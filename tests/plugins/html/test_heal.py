@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import HealError, check, get_format
+from formatbook_core import HealError, check, get_format, heal
 from formatbook_core import heal as formatbook_heal
 
 fmt = get_format("html")
@@ -232,3 +232,13 @@ def test_text_moved_before_a_table_brings_no_white_space_to_the_healed_text(spac
     healed = formatbook_heal(reply, "EXPECT HTML").text
     assert healed == "a<table><tbody><tr><th></th><td></td></tr></tbody></table>"
     assert formatbook_heal(healed, "EXPECT HTML").text == healed
+
+
+def test_a_mid_line_think_element_is_healed_as_markup() -> None:
+    """Found by hand (was test_think_mid_line.py): a think tag mid-line in HTML is an element like any other."""
+    reply = "<div>Hello <think>world</think> there"
+    result = check(reply, "EXPECT HTML")
+    assert result.ok and result.value == "<div>Hello <think>world</think> there</div>"
+    healed = heal(reply, "EXPECT HTML").text
+    assert healed == "<div>Hello <think>world</think> there</div>"
+    assert heal(healed, "EXPECT HTML").text == healed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import check, get_format
+from formatbook_core import check, get_format, heal
 
 fmt = get_format("html")
 
@@ -47,3 +47,27 @@ def test_prose_is_set_aside_not_lost():
 def test_a_fence_inside_think_is_a_draft():
     reply = "<think>```html\n<p>draft</p>\n```</think>\n```html\n<p>final</p>\n```"
     assert _texts(reply)[0] == "<p>final</p>"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "<div>\n<think>x</think>\n<p>a</p>\n</div>",  # was '<div></div>': <p>a</p> dropped
+        "<answer>\n<reasoning>hm</reasoning>\n<p>Final</p></answer>",
+        "~~~\n<answer>\n<reasoning></reasoning><final></final></answer>",  # fuzz seed 9090, 6c5a6b3f66
+    ],
+)
+def test_html_that_goes_on_after_a_think_block_inside_it_is_read_whole(reply: str) -> None:
+    """Found by hand (was test_think_mid_line.py): a think tag mid-line in HTML is an element like any other."""
+    # the think block sat between the HTML's first part (closed at the block, as if cut
+    # off) and the rest, which was dropped with ok=True
+    result = check(reply, "EXPECT HTML")
+    body = reply.removeprefix("~~~\n")
+    assert result.ok and result.text == body
+    assert heal(result.text, "EXPECT HTML").text == body
+
+
+def test_a_think_block_after_html_with_nothing_after_it_is_set_aside() -> None:
+    """Found by hand (was test_think_mid_line.py): a think tag mid-line in HTML is an element like any other."""
+    result = check("<p>a</p>\n<think>x</think>\n", "EXPECT HTML")
+    assert result.ok and result.text == "<p>a</p>"

@@ -10,7 +10,7 @@ from pathlib import Path
 import html5lib
 import pytest
 
-from formatbook_core import get_format
+from formatbook_core import check, get_format
 from formatbook_html.parse import mode_of
 
 HERE = Path(__file__).parent
@@ -131,3 +131,13 @@ def test_spans_point_into_the_reply_with_crlf_line_breaks():
     (v,) = fmt.validate(text)
     assert v.keyword == "unexpected-end-tag" and v.expected == [3, 7]
     assert text[v.span.start] == ">"  # the '>' of </span>, counted in the reply as received
+
+
+def test_text_after_a_think_block_after_finished_html_fails_the_reply() -> None:
+    """Found by hand (was test_think_mid_line.py): a think tag mid-line in HTML is an element like any other."""
+    # HTML text is HTML: read together, '<p>a</p>' and 'Thanks' are one fragment, so the
+    # core cannot tell a closing remark from more of the payload (html.think_inside)
+    result = check("<p>a</p>\n<think>x</think>\nThanks", "EXPECT HTML")
+    assert not result.ok and [v.code for v in result.violations] == ["html.think_inside"]
+    result = check("<p>a</p>\n<think>x</think>\n<p>b</p>", "EXPECT HTML")  # was '<p>a</p>'
+    assert not result.ok and [v.code for v in result.violations] == ["html.think_inside"]

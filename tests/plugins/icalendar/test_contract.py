@@ -12,6 +12,21 @@ _HEAD = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
 
 class TestICalendarContract(FormatContract):
     format = get_format("icalendar")
+    # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
+    # stands, the violation of a reply with none (nothing outside its think blocks), and
+    # replies of every verdict for the tests of whole results
+    payload = (
+        "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:x\nBEGIN:VEVENT\nUID:1\nDTSTAMP:20240101T000000Z\n"
+        "DTSTART:20240101T000000Z\nEND:VEVENT\nEND:VCALENDAR"
+    )
+    no_payload_code = "icalendar.empty"
+    verdict_replies = (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20250101T000000Z\r\n"
+        "DTSTART;TZID=Europe/Paris:20250501T100000\r\nDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\n"
+        "GEO:48.85;2.35\r\nSUMMARY:Tea\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+        "```ics\nBEGIN:VEVENT\nSUMMARY:Lunch, Bob\nDTSTART:2025-05-01\nEND:VEVENT\n```",  # healed
+        "BEGIN:VEVENT\nSUMMARY:no start\nEND:VEVENT",  # a failure
+    )
     options = {"now": "2025-01-01T00:00:00Z"}
     attack_inputs = {
         **FOREIGN_ATTACKS,

@@ -4,12 +4,14 @@ back from the healed text with icalendar and compared with what the reply said."
 from __future__ import annotations
 
 import datetime
+import datetime as dt
 
 import pytest
 from icalendar import Calendar
 
 import formatbook_core
 from formatbook_core import HealError, check, get_format
+from formatbook_icalendar.heal import required
 
 FMT = get_format("icalendar")
 NOW = "2025-04-20T08:00:00Z"
@@ -173,3 +175,26 @@ def test_a_reply_that_is_an_unclosed_think_block_has_no_calendar():
     with pytest.raises(HealError) as info:
         formatbook_core.heal(reply, exp)
     assert info.value.violations[0].code == "icalendar.empty"
+
+
+def test_check_and_heal_of_one_reply_a_second_apart_write_the_same_dtstamp(monkeypatch):
+    """User finding (was test_user_findings.py)."""
+    # fuzz seed 909: check() and heal() straddled a second's boundary and wrote two DTSTAMPs
+    reply = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x-1\nDTSTART:20250101T100000Z\nSUMMARY:Lunch\nEND:VEVENT\nEND:VCALENDAR"
+    times = iter(
+        [dt.datetime(2026, 1, 1, 0, 0, s, tzinfo=dt.timezone.utc) for s in (58, 59)]
+        + [dt.datetime(2026, 1, 1, 0, 1, 0, tzinfo=dt.timezone.utc)] * 10
+    )
+
+    class Clock(dt.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return next(times)
+
+    monkeypatch.setattr(required.datetime, "datetime", Clock)
+    monkeypatch.setattr(required, "_FIRST_HEALED", type(required._FIRST_HEALED)())
+    first = check(reply, "EXPECT ICALENDAR").text
+    assert "DTSTAMP:20260101T000058Z" in first
+    assert formatbook_core.heal(reply, "EXPECT ICALENDAR").text == first
+    other = reply.replace("Lunch", "Dinner")
+    assert "DTSTAMP:20260101T000059Z" in formatbook_core.heal(other, "EXPECT ICALENDAR").text

@@ -8,11 +8,12 @@ import io
 import re
 import sys
 import types
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from formatbook_core import StreamGuard, check, guidance
+from formatbook_core import Expectations, StreamGuard, Violation, check, guidance
 from formatbook_core.cli import main
 from formatbook_core.expectations import parse_expectations
 from formatbook_core.registry import Registry, default_registry, set_default_registry
@@ -68,3 +69,29 @@ def test_the_kind_works_on_the_command_line(registry, capsys, monkeypatch):
 def test_without_the_plugin_the_line_is_an_error():
     with pytest.raises(ExpectationError, match="unknown format, sign or kind 'NO'"):
         parse_expectations("EXPECT NO EMOJI", registry=Registry())
+
+
+def test_a_frozen_instruction_may_leave_out_also_values():
+    """An instruction object given in code, a frozen dataclass without ``also_values``, is
+    judged on the text as before (the registry gives registered objects their declared
+    defaults; an instruction is a value and is not given them). Found by the differential
+    check of the redesign: the built-in LANGUAGE instruction raised here."""
+
+    @dataclass(frozen=True)
+    class Shout:
+        def describe(self) -> str:
+            return "SHOUT"
+
+        def guidance(self) -> str:
+            return "Shout."
+
+        def stream(self) -> None:
+            return None
+
+        def check(self, text: str) -> list[Violation]:
+            return [] if text.isupper() else [Violation("shout.quiet", "not shouted")]
+
+    assert check("HELLO", Expectations(instructions=[Shout()])).ok
+    assert [v.code for v in check('{"a": "hi"}', Expectations(format="json", instructions=[Shout()])).violations] == [
+        "shout.quiet"
+    ]

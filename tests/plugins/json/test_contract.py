@@ -10,6 +10,18 @@ from ...contract.foreign_attacks import FOREIGN_ATTACKS
 
 class TestJsonContract(FormatContract):
     format = get_format("json")
+    # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
+    # stands, the violation of a reply with none (nothing outside its think blocks), and
+    # replies of every verdict for the tests of whole results
+    payload = '{"a": 1}'
+    no_payload_code = "json.think_inside"  # JSON's own rule: a think block where the payload would be
+    verdict_replies = (
+        '{"name": "Ada", "born": 1815, "ratio": 0.5, "tags": ["a", "b"], "none": null}',
+        "Sure:\n```json\n{'a': [1, 2,], b: True}\n```",  # healed
+        '{"a": 1e400, "b": -1e400, "c": 123456789012345678901234567890}',  # big numbers
+        '{"a": ',  # a failure
+        "<think>hm</think>\n[1, 2.5, -0.0]",
+    )
     attack_inputs = {
         **FOREIGN_ATTACKS,
         # Python refuses int() of more than 4,300 digits; the reply must still get an answer

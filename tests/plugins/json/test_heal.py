@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import HealError
+from formatbook_core import HealError, heal
 from formatbook_json import JsonFormat
+from formatbook_json.heal import heal as heal_payload
+from formatbook_json.syntax import is_valid_json
 
 FMT = JsonFormat()
 
@@ -106,3 +108,91 @@ def test_unrepairable(text, where):
 def test_never_turns_a_cut_member_into_empty_string():
     got, _, _ = healed('{"title": "Report", "body":')
     assert "body" not in got
+
+
+def test_the_flag_spans_the_number_in_the_payload():
+    """User finding (was test_user_findings.py): a number the reply was cut off after."""
+    healed = heal('{"age": 36', "EXPECT JSON")
+    flagged = [r for r in healed.repairs if r.kind == "truncated_number"]
+    assert [(r.span.start, r.span.end) for r in flagged] == [(8, 10)]
+
+
+def test_a_healed_cut_number_heals_to_itself():
+    """User finding (was test_user_findings.py): a number the reply was cut off after."""
+    once = heal('{"name": "Ada", "age": 3', "EXPECT JSON")
+    twice = heal(once.text, "EXPECT JSON")
+    assert twice.text == once.text
+    assert list(twice.repairs) == []
+
+
+@pytest.mark.parametrize(
+    ("payload", "healed"),
+    [('{a"" ]', '{"a":""}'), ('{"a": 1} ]', '{"a": 1}'), ('{"a": 1 // note', '{"a": 1}'), ("[1, 2 ]]\n", "[1, 2 ]")],
+)
+def test_a_repaired_text_ends_with_its_value(payload, healed):
+    """Fuzz finding (was test_fuzz_findings.py; repros in tests/fuzz/repros/json-*): heal is idempotent, white space
+    included (json-heal_idempotent-a823484d91).
+    """
+    assert heal_payload(payload).text == healed
+
+
+@pytest.mark.parametrize(
+    ("payload", "healed"),
+    [('] {"a": 1}', '{"a": 1}'), ("// note\n{a: 1}", '{"a": 1}'), ("  ] // x\n {a:1}", '{"a":1}')],
+)
+def test_a_repaired_text_starts_with_its_value(payload, healed):
+    """Fuzz finding (was test_fuzz_findings.py; repros in tests/fuzz/repros/json-*): heal is idempotent, white space
+    included (json-heal_idempotent-a823484d91).
+    """
+    assert heal_payload(payload).text == healed
+
+
+def test_heal_reads_the_payload_without_the_unicode_white_space_around_it():
+    """Fuzz finding (was test_fuzz_findings.py; repros in tests/fuzz/repros/json-*): found by the 5-minute run."""
+    # json-contract-92a05fd9c1: valid JSON orjson cannot represent, after a no-break space
+    assert heal_payload("\xa0[1e999]").text == "\xa0[1e999]"
+    assert heal_payload("\xa0[1e999]").repairs == ()
+    healed = heal_payload("\xa0{a:1,}\u3000")
+    assert healed.text == '{"a":1}'
+    # spans index the text given, white space included: "a" at 2, the comma at 5
+    assert [(r.kind, r.span) for r in healed.repairs] == [("unquoted_key", (2, 3)), ("trailing_comma", (5, 6))]
+
+
+def test_heal_leaves_valid_json_orjson_cannot_read_unchanged():
+    """Fuzz finding (was test_fuzz_findings.py; repros in tests/fuzz/repros/json-*): found by the 5-minute run."""
+    # json-contract-9fbd9bc56b: a raw lone surrogate (orjson refuses it, the exact path
+    # takes it) followed by a vertical tab, white space around the document
+    text = '"\ud800"\x0b'
+    assert is_valid_json(text)
+    healed = heal_payload(text)
+    assert (healed.text, healed.repairs) == (text, ())
+
+
+@pytest.mark.parametrize(
+    ("reply", "healed"),
+    [
+        # the tag opens a think block to the end of the reply, so the container read with
+        # think blocks blanked out never closes: the trailing line break was kept once
+        ('a{"x": "<think>"}\n', '{"x": "<think>"}'),
+        ('a{"": {"<reasoning>": ""}, "b": 2}\n  ', '{"": {"<reasoning>": ""}, "b": 2}'),
+        # inside a fence, the fence line cuts it instead of the reply's end (fuzz seed
+        # 314159, json-heal_idempotent-97c3e8c45a)
+        ('~~~\na{"":"<think>"}\n\n~~~', '{"":"<think>"}'),
+    ],
+)
+def test_an_open_container_holding_strict_json_keeps_no_trailing_blanks(reply, healed):
+    """Fuzz finding (was test_fuzz_findings.py; repros in tests/fuzz/repros/json-*): a think tag inside a string
+    leaves no blanks in the payload (json-heal_idempotent-6e49115749).
+    """
+    first = heal(reply, "EXPECT JSON")
+    assert first.text == healed
+    again = heal(first.text, "EXPECT JSON")
+    assert (again.text, again.repairs) == (healed, ())
+
+
+def test_a_cut_string_still_keeps_its_trailing_blanks():
+    """Fuzz finding (was test_fuzz_findings.py; repros in tests/fuzz/repros/json-*): a think tag inside a string
+    leaves no blanks in the payload (json-heal_idempotent-6e49115749).
+    """
+    # not strict JSON without them: the reply was cut inside the string
+    assert heal('a{"x": "y \n', "EXPECT JSON").text == '{"x": "y \\n"}'

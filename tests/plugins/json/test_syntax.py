@@ -103,7 +103,7 @@ def test_numbers_beyond_a_double_are_valid_and_exact():
 
 
 def test_bom_and_non_json_whitespace_inside_are_rejected():
-    # around the document white space is str.isspace (the locator's): see test_fuzz_findings
+    # around the document white space is str.isspace (the locator's): see test_stream.py
     assert error("\ufeff{}").offset == 0
     assert error("[\u00a0]").offset == 1
     assert error("[1,\x0c2]").offset == 3

@@ -11,40 +11,40 @@ CONTRACT = "EXPECT MARKDOWN examples/replies/contracts/answer.md level=1"
 CONTRACT_L2 = "EXPECT MARKDOWN examples/replies/contracts/answer.md level=2"
 
 CASES = [
-    Case("many-headings", lambda n: "".join(f"## Heading {i}\n\ntext\n\n" for i in range(n)), 750, L1),
+    Case("many-headings", lambda n: "".join(f"## Heading {i}\n\ntext\n\n" for i in range(n)), 187, L1),
     # locate read the text around each fence again for every fence (quadratic) until the
     # lines naming a section were found once (locate._Surroundings)
-    Case("many-fences", lambda n: "```\ncode\n```\n\n" * n, 750, L1),
-    Case("deep-quotes", lambda n: "> " * n + "x\n", 1_500, L1),
-    Case("deep-lists", lambda n: "- " * n + "item\n", 6_000, L1),
-    Case("long-line", lambda n: "word " * n, 37_500, L1),
-    Case("many-paragraphs", lambda n: "A paragraph.\n\n" * n, 750, L1),
-    Case("emphasis-run", lambda n: "*" * n + "x" + "*" * n, 7_500, L1),
-    Case("bracket-run", lambda n: "[" * n + "x", 15_000, L1),
-    Case("unclosed-fence", lambda n: "```\n" + "line\n" * n, 7_500, L1),
-    Case("many-think-blocks", lambda n: "<think>x</think>\n" * n + "answer\n", 750, L1),
+    Case("many-fences", lambda n: "```\ncode\n```\n\n" * n, 187, L1),
+    Case("deep-quotes", lambda n: "> " * n + "x\n", 375, L1),
+    Case("deep-lists", lambda n: "- " * n + "item\n", 1_500, L1),
+    Case("long-line", lambda n: "word " * n, 9_375, L1),
+    Case("many-paragraphs", lambda n: "A paragraph.\n\n" * n, 187, L1),
+    Case("emphasis-run", lambda n: "*" * n + "x" + "*" * n, 1_875, L1),
+    Case("bracket-run", lambda n: "[" * n + "x", 3_750, L1),
+    Case("unclosed-fence", lambda n: "```\n" + "line\n" * n, 1_875, L1),
+    Case("many-think-blocks", lambda n: "<think>x</think>\n" * n + "answer\n", 187, L1),
     Case(
         "backtick-run-in-section",
         lambda n: "## Short answer\n\n" + "`" * n,
-        500,
+        125,
         CONTRACT,
     ),
     Case(
         "spaces-in-paragraph",
         lambda n: "## Short answer\n\nYes" + " " * n,
-        1_250,
+        312,
         CONTRACT,
     ),
     Case(
         "bold-label-then-spaces",
         lambda n: "## Short answer\n\n**Answer:**" + " " * n,
-        2_500,
+        625,
         CONTRACT,
     ),
     Case(
         "one-long-line-strict-stream",
         lambda n: "x" * n,
-        60_000,
+        15_000,
         L1,
         strict=True,
     ),
@@ -57,13 +57,13 @@ CASES = [
     Case(
         "table-in-section",
         lambda n: "## Short answer\n\n| a | b |\n| --- | --- |\n" + "| 1 | 2 |\n" * n,
-        250,
+        62,
         CONTRACT,
     ),
     Case(
         "table",
         lambda n: "| a | b |\n| --- | --- |\n" + "| 1 | 2 |\n" * n,
-        1_500,
+        375,
         L1,
     ),
 ]

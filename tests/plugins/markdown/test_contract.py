@@ -18,6 +18,16 @@ CONTRACT_SAMPLES = (
 
 class TestMarkdownContract(FormatContract):
     format = MarkdownFormat()
+    # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
+    # stands, the violation of a reply with none (nothing outside its think blocks), and
+    # replies of every verdict for the tests of whole results
+    payload = "# a\n\ntext"
+    no_payload_code = "markdown.empty"
+    verdict_replies = (
+        "# Title\n\nSome text.\n\n## Short answer\n\nYes.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+        "<think>plan</think>\nPreamble.\n\n# Heading\n\nBody.",
+        "",
+    )
     huge_size = 1_000_000
     hypothesis_examples = 60
     attack_inputs = {

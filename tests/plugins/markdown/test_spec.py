@@ -7,7 +7,7 @@ import json
 import pathlib
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import ExpectationError
@@ -491,3 +491,42 @@ def test_binary_ish_contract() -> None:
         parse_output_format_spec("\x00\x01\x02\ufffd\udcff" * 1000)
     spec = parse_output_format_spec("- A\x00B — text\n\x07")
     assert spec.sections == [OfsSection("A\x00B")]
+
+
+_TOKENS = st.sampled_from(
+    ["a", "b", " ", "—", "-", ":", "(", ")", ",", "`", "#", "*", "|", "text", "list", "ordered", "table"]
+    + ["required", "optional", "by", "None", "empty", "write", ".", "\\", "\t"]
+)
+
+
+_LINE = st.lists(_TOKENS, max_size=10).map("".join)
+
+
+_CONTRACT = st.lists(
+    st.one_of(
+        _LINE,
+        _LINE.map(lambda s: "- " + s),
+        _LINE.map(lambda s: "- (" + s + ")"),
+        st.sampled_from(["## Output format", "Tables:", "Empty sections:", "- If a section is empty, write `None`."]),
+    ),
+    max_size=7,
+).map("\n".join)
+
+
+def test_a_section_named_with_a_parenthesis_is_written_back():
+    """Issue 9, hardening (was test_hardening.py): 10. small cases."""
+    spec = parse_output_format_spec("## Output format\n- (0\n- (a) (optional) — list")
+    text = stringify_output_format_spec(spec)
+    assert parse_output_format_spec(text) == spec
+    assert [(s.name, s.kind, s.required) for s in spec.sections] == [("(0", "prose", True), ("(a)", "list", False)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_CONTRACT)
+def test_every_contract_the_parser_accepts_is_written_back(text):
+    """Issue 9, hardening (was test_hardening.py): 10. small cases."""
+    try:
+        spec = parse_output_format_spec(text)
+    except SpecError:
+        return
+    assert parse_output_format_spec(stringify_output_format_spec(spec)) == spec

@@ -10,6 +10,12 @@ from ...contract.foreign_attacks import FOREIGN_ATTACKS
 
 class TestTextContract(FormatContract):
     format = get_format("text")
+    # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
+    # stands, the violation of a reply with none (nothing outside its think blocks), and
+    # replies of every verdict for the tests of whole results
+    payload = "hello"
+    no_payload_code = None  # an empty text is valid: a reply that only thought is its empty text
+    verdict_replies = ("Hello world.", "<think>x</think>Hi", "")
     attack_inputs = {
         **FOREIGN_ATTACKS,
         # grapheme segmentation and word counting on pathological Unicode

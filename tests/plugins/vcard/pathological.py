@@ -7,19 +7,19 @@ from formatbook_core.fuzzing.pathological import Case
 _HEAD = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nN:A;;;;\n"
 
 CASES = [
-    Case("many-cards-lf", lambda n: (_HEAD + "END:VCARD\n") * n, 300, "EXPECT VCARD"),
-    Case("long-note-unescaped", lambda n: _HEAD + "NOTE:" + "a, b; " * n + "\nEND:VCARD", 5_000, "EXPECT VCARD"),
-    Case("many-folds", lambda n: _HEAD + "NOTE:a" + "\n b" * n + "\nEND:VCARD", 5_000, "EXPECT VCARD"),
-    Case("broken-note-lines", lambda n: _HEAD + "NOTE:a\n" + "more text\n" * n + "END:VCARD", 3_000, "EXPECT VCARD"),
-    Case("param-commas", lambda n: _HEAD + "X-A;B=" + "," * n + "!\nEND:VCARD", 20_000, "EXPECT VCARD"),
-    Case("many-params", lambda n: _HEAD + "X-A" + ";P=a" * n + ":v\nEND:VCARD", 5_000, "EXPECT VCARD"),
-    Case("photo-base64", lambda n: _HEAD + "PHOTO;ENCODING=b:" + "QUJD" * n + "\nEND:VCARD", 20_000, "EXPECT VCARD"),
-    Case("prose-then-card", lambda n: "word " * n + "\n" + _HEAD + "END:VCARD", 10_000, "EXPECT VCARD"),
-    Case("unclosed-cards", lambda n: "BEGIN:VCARD\nFN:A\n" * n, 1_000, "EXPECT VCARD"),
+    Case("many-cards-lf", lambda n: (_HEAD + "END:VCARD\n") * n, 75, "EXPECT VCARD"),
+    Case("long-note-unescaped", lambda n: _HEAD + "NOTE:" + "a, b; " * n + "\nEND:VCARD", 1_250, "EXPECT VCARD"),
+    Case("many-folds", lambda n: _HEAD + "NOTE:a" + "\n b" * n + "\nEND:VCARD", 1_250, "EXPECT VCARD"),
+    Case("broken-note-lines", lambda n: _HEAD + "NOTE:a\n" + "more text\n" * n + "END:VCARD", 750, "EXPECT VCARD"),
+    Case("param-commas", lambda n: _HEAD + "X-A;B=" + "," * n + "!\nEND:VCARD", 5_000, "EXPECT VCARD"),
+    Case("many-params", lambda n: _HEAD + "X-A" + ";P=a" * n + ":v\nEND:VCARD", 1_250, "EXPECT VCARD"),
+    Case("photo-base64", lambda n: _HEAD + "PHOTO;ENCODING=b:" + "QUJD" * n + "\nEND:VCARD", 5_000, "EXPECT VCARD"),
+    Case("prose-then-card", lambda n: "word " * n + "\n" + _HEAD + "END:VCARD", 2_500, "EXPECT VCARD"),
+    Case("unclosed-cards", lambda n: "BEGIN:VCARD\nFN:A\n" * n, 250, "EXPECT VCARD"),
     Case(
         "values-counted",
         lambda n: _HEAD + "NOTE:" + "one two " * n + "\nEND:VCARD",
-        5_000,
+        1_250,
         "EXPECT VCARD\nEXPECT MAX 100000000 WORDS",
     ),
     # a think block before each fence: which blocks hold or overlap a fence was found by
@@ -27,7 +27,7 @@ CASES = [
     Case(
         "think-blocks-and-fences",
         lambda n: ("<think>x</think>\n```\n" + "BEGIN:VCARD" + "\n```\n") * n,
-        500,
+        125,
         "EXPECT VCARD",
     ),
 ]

@@ -16,6 +16,17 @@ def _photo(size: int) -> str:
 
 class TestVCardContract(FormatContract):
     format = get_format("vcard")
+    # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
+    # stands, the violation of a reply with none (nothing outside its think blocks), and
+    # replies of every verdict for the tests of whole results
+    payload = "BEGIN:VCARD\nVERSION:4.0\nFN:a\nEND:VCARD"
+    no_payload_code = "vcard.empty"
+    verdict_replies = (
+        "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ada Lovelace\r\nBDAY:18151210\r\nEND:VCARD\r\n",
+        "Here:\n```vcf\nBEGIN:VCARD\nFN:Ada, Countess\nEMAIL:ada@example.org\n```",  # healed, cut off
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nN:A;;;;\r\nEND:VCARD\r\n" * 2,  # a list of components
+        "Sorry, no card.",
+    )
     attack_inputs = {
         **FOREIGN_ATTACKS,
         # vobject's line regex backtracks exponentially on these (seconds for 25 commas)

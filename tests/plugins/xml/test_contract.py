@@ -16,6 +16,17 @@ _LAUGHS = (
 
 class TestXmlContract(FormatContract):
     format = get_format("xml")
+    # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
+    # stands, the violation of a reply with none (nothing outside its think blocks), and
+    # replies of every verdict for the tests of whole results
+    payload = "<a/>"
+    no_payload_code = "xml.empty"
+    verdict_replies = (
+        '<answer lang="en">Paris &amp; Lyon<![CDATA[ <b> ]]></answer>',
+        "Sure:\n```xml\n<a x=1>AT&T</a>\n```",  # healed
+        "<a><b>",  # healed (cut off)
+        "Sorry, no XML.",  # a failure
+    )
     attack_inputs = {
         **FOREIGN_ATTACKS,
         "billion-laughs": _LAUGHS,

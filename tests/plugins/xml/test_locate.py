@@ -187,3 +187,10 @@ def test_a_tag_in_a_code_sample_inside_an_element_never_makes_it_a_mention() -> 
 def test_a_fence_closing_the_element_sooner_is_not_taken() -> None:
     # the fence's '</r>' would end the element before 'more': neither reading is sure
     assert not check("<r>\n```\n</r>\n```\nmore</r>", "EXPECT XML").ok
+
+
+@pytest.mark.parametrize("reply", ["The answer is <answer>Paris and", "The result is <done/> now."])
+def test_a_tag_inside_a_sentence_alone_is_no_payload(reply: str) -> None:
+    """User finding (was test_user_findings.py)."""
+    # a mention with no payload after it: failing beats passing the mention as the answer
+    assert not check(reply, "EXPECT XML").ok

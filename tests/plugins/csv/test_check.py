@@ -1,5 +1,4 @@
-"""Replies a new user checked as models write them, each a bug found in review: the
-reply must never pass with data it did not mean."""
+"""CSV check(): the verdict, value and violations of whole replies as models write them."""
 
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ from formatbook_core import HealError, check, heal
     ],
 )
 def test_a_table_with_rows_left_out_does_not_pass_without_them(reply: str) -> None:
+    """User finding (was test_user_findings.py)."""
     # It passed with the rows before the '...' only: a table the reply says is not whole.
     result = check(reply, "EXPECT CSV")
     assert not result.ok
@@ -32,6 +32,7 @@ def test_a_table_with_rows_left_out_does_not_pass_without_them(reply: str) -> No
     ],
 )
 def test_prose_after_the_table_and_a_cut_off_row_are_still_handled(reply: str, rows: list) -> None:
+    """User finding (was test_user_findings.py)."""
     result = check(reply, "EXPECT CSV")
     assert result.ok
     assert result.value == rows
@@ -46,6 +47,7 @@ def test_prose_after_the_table_and_a_cut_off_row_are_still_handled(reply: str, r
     ],
 )
 def test_a_reply_of_think_blocks_only_is_no_csv(reply: str) -> None:
+    """User finding (was test_user_findings.py)."""
     # issue 9: the think block's text is never read as the table
     result = check(reply, "EXPECT CSV")
     assert not result.ok and [v.code for v in result.violations] == ["csv.empty"]
@@ -54,6 +56,7 @@ def test_a_reply_of_think_blocks_only_is_no_csv(reply: str) -> None:
 
 
 def test_a_quoted_field_holding_a_think_tag_is_data() -> None:
+    """User finding (was test_user_findings.py)."""
     # '<think>' mid-line (inside a quoted field) is text, not a think block: the table keeps
     # the field and every row after it (a think tag opens a block only at a line's start)
     result = check('a,b\n"<think>",2\n3,4', "EXPECT CSV")
