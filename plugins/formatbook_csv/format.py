@@ -170,25 +170,7 @@ class CsvFormat(DataFormat):
 
     def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
         """``heal``, starting from ``analysis`` (``text``'s) instead of reading it again."""
-        cs = self._schema(schema, options)
-        value = text
-        if analysis.ok:
-            return Healed(value)
-        delimiter = dialect.option(options)
-        if delimiter == dialect.AUTO:
-            delimiter = dialect.resolve(value, options)
-        # Without a schema, and with the delimiter given, the healed text is written from
-        # records that were checked as the strict reading checks them: its rows are the
-        # value, and it is not read again (tests/plugins/csv/test_written.py compares).
-        trusted = cs is None and dialect.option(options) != dialect.AUTO
-        return _heal.heal(
-            value,
-            delimiter,
-            cs,
-            limits_from(options),
-            lambda text: self._analyze(text, cs, options),
-            trusted,
-        )
+        return _heal.heal(text, self._schema(schema, options), options, analysis=analysis)
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:

@@ -131,11 +131,11 @@ class HtmlFormat(AnalyzingFormat):
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Rewrite the tree the HTML5 algorithm builds, every change listed (see
         :mod:`formatbook_html.heal`). Raises ``HealError``."""
-        return _heal.heal(value, self, self._schema(schema, options), options)
+        return _heal.heal(value, self._schema(schema, options), options)
 
     def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
         """``heal``, starting from ``analysis`` (``text``'s) instead of reading it again."""
-        return _heal.heal(text, self, self._schema(schema, options), options, analysis)
+        return _heal.heal(text, self._schema(schema, options), options, analysis=analysis)
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:

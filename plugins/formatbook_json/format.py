@@ -124,14 +124,7 @@ class JsonFormat(DataFormat):
         unchanged. Raises ``HealError``; by default a payload longer than
         :data:`formatbook_json.heal.strict.HEAL_MAX_SIZE` characters is not healed (memory),
         unless ``max_size`` is given."""
-        js = self._schema(schema, options)
-        return _heal.heal(
-            value,
-            js,
-            limits_from(options),
-            size_given="max_size" in options,
-            judge=lambda text, parsed: self._judged(text, parsed, js, options),
-        )
+        return _heal.heal(value, self._schema(schema, options), options)
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:

@@ -22,7 +22,6 @@ from formatbook_core import (
     AnalyzingFormat,
     ExpectationError,
     Healed,
-    HealError,
     Option,
     ScopeNotFound,
     Span,
@@ -144,13 +143,9 @@ class MarkdownFormat(AnalyzingFormat):
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """The repaired reply with its repairs and what was set aside; ``HealError``
         when the plan leaves issues (a missing section without empty value...)."""
-        result, problem = self._enforce(value, schema, options)
-        if problem is not None:
-            raise HealError(problem.message, [problem])
-        if not result.ok:
-            violations = [i.to_violation() for i in result.issues]
-            raise HealError(f"cannot repair the Markdown reply: {violations[0].message}", violations)
-        return Healed(result.repaired_md, tuple(result.repairs), tuple(result.set_aside))
+        from .heal import heal  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
+
+        return heal(value, schema, options)
 
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
         from .values import extract_values  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)

@@ -87,7 +87,7 @@ class VCardFormat(AnalyzingFormat):
 
     def _heal(self, text: str, first: Analysis | None, options: dict[str, Any]) -> Healed:
         try:
-            return _heal.heal(text, limits_from(options).max_size, first)
+            return _heal.heal(text, None, options, analysis=first)
         except HealError:
             raise
         except Exception as err:  # a bug must not escape as another exception

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, Healed, HealError, Option, ScopeNotFound, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
-from formatbook_core.reply import Reply, ThinkTags
+from formatbook_core.reply import ThinkTags
 from formatbook_core.schema_files import BASE_DIR
 
 from . import guidance as _guidance
@@ -151,19 +151,7 @@ class XmlFormat(AnalyzingFormat):
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair what :data:`formatbook_xml.heal.PLAN` lists; valid input comes back
         unchanged; ``HealError`` when a repair would be a guess."""
-        xs = self._schema(schema, options)
-        wrapper = options.get("root") or (xs.root if xs is not None and xs.kind == "simple" else None) or "root"
-        healed = _heal.heal(value, xs, limits_from(options), wrapper=wrapper)
-        healed_text = Reply.of(healed.text)
-        if healed_text != value and (opening := healed_text.leading_think()) is not None:
-            if healed_text.think_name(opening) in _locate.think_names(options.get("root")):
-                # an element named like a think block opening the text ('\xa0<think>' healed
-                # to '<think></think>'): check() would set it aside and find no payload
-                raise HealError(
-                    "cannot heal the XML: it would open with an element named like a think block",
-                    [Violation("xml.syntax", "an element named like a think block cannot open the payload")],
-                )
-        return healed
+        return _heal.heal(value, self._schema(schema, options), options)
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:

@@ -154,12 +154,11 @@ class YamlFormat(DataFormat):
         cut-off end), then make the schema-aware repairs, following
         :data:`formatbook_yaml.heal.PLAN`. Valid input comes back unchanged. Raises
         ``HealError``."""
-        return _heal.heal(self, value, self._schema(schema, options), options)
+        return _heal.heal(value, self._schema(schema, options), options)
 
     def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
         """``heal``, starting from the reading ``analysis`` (``text``'s) holds."""
-        reading = analysis.document if isinstance(analysis.document, Reading) else None
-        return _heal.heal(self, text, self._schema(schema, options), options, reading)
+        return _heal.heal(text, self._schema(schema, options), options, analysis=analysis)
 
     # --- values ---------------------------------------------------------------------
     def _roots(self, analysis: Analysis, text: str, options: dict[str, Any]) -> list[Any]:

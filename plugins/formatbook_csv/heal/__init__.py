@@ -23,21 +23,19 @@ violation saying so: never a plausible table with the wrong data.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any
 
 from formatbook_core import Analysis, Healed, HealError, Violation
+from formatbook_core.healing import Step, run_plan
+from formatbook_core.limits import limits_from
 
+from .. import dialect
 from ..syntax import Table
 from . import delimiters, markdown_table, rows, schema_aware
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
-
-
-class Step(NamedTuple):
-    name: str
-    run: Callable[[Healing], None]
 
 
 def _refuse(h: Healing) -> None:
@@ -87,21 +85,38 @@ PLAN: tuple[Step, ...] = (
 
 def heal(
     text: str,
-    delimiter: str,
-    schema: Any,
-    limits: Any,
-    analyze: Callable[[str], Any],
-    trusted: bool = False,
+    schema: Any = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    analysis: Analysis | None = None,
 ) -> Healed:
-    """``text`` healed into strict CSV written with ``delimiter`` (see the module doc).
-    ``analyze`` is the format's strict reading with the schema; ``trusted``: the text
-    written from the records checked needs no reading (no schema, the delimiter given).
-    The ``Healed`` carries the healed text's analysis. ``HealError`` when the text
-    cannot be healed with certainty."""
-    h = Healing(text, delimiter, schema, limits, analyze)
+    """``text`` healed into strict CSV written with the ``delimiter`` option (detected
+    from the text for ``auto``; see the module doc). The signature every format's
+    healing has (:class:`formatbook_core.healing.Heal`): ``schema`` is the loaded
+    ``CsvSchema``; ``analysis``: ``text``'s strict reading with the schema, already made
+    (else it is made here). The ``Healed`` carries the healed text's analysis.
+    ``HealError`` when the text cannot be healed with certainty."""
+    from ..format import CsvFormat  # noqa: PLC0415 - the format imports this module
+
+    fmt, options = CsvFormat(), dict(options or {})
+    if analysis is None:
+        analysis = fmt._analyze(text, schema, options)
+    if analysis.ok:
+        return Healed(text)
+    delimiter = dialect.option(options)
+    if delimiter == dialect.AUTO:
+        delimiter = dialect.resolve(text, options)
+    # Without a schema, and with the delimiter given, the healed text is written from
+    # records that were checked as the strict reading checks them: its rows are the
+    # value, and it is not read again (tests/plugins/csv/test_written.py compares).
+    trusted = schema is None and dialect.option(options) != dialect.AUTO
+
+    def analyze(written: str) -> Analysis:
+        return fmt._analyze(written, schema, options)
+
+    h = Healing(text, delimiter, schema, limits_from(options), analyze)
     h.trusted = trusted
-    for _, run in PLAN:
-        run(h)
+    run_plan(PLAN, h)
     if h.out == text and not h.repairs:
         return Healed(text)
     if not h.repairs:  # written differently but nothing to list: the reply was not healable

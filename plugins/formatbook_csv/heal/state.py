@@ -6,15 +6,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formatbook_core import HealError, Repair, Span, Violation
+from formatbook_core.healing import HealState
 from formatbook_core.limits import DEFAULT, Limits
-from formatbook_core.results import make_repair
 
 from ..schema import CsvSchema
 from .reader import Record
 
 
 @dataclass
-class Healing:
+class Healing(HealState):
     """``text`` (the payload as given), ``delimiter`` (the one to write), ``reading`` (the
     one the reply uses), the ``records`` read, the ``repairs`` made (spans into ``text``)
     and ``out`` (the healed text once written)."""
@@ -36,7 +36,7 @@ class Healing:
     analysis: Any = None  # the analysis of ``out`` once confirmed
 
     def repair(self, kind: str, message: str, start: int, end: int) -> None:
-        self.repairs.append(make_repair(kind, message, start, max(start, end)))
+        super().repair(kind, message, start, max(start, end))  # an end before the start: empty
 
     def fail(self, code: str, message: str, start: int = 0, end: int | None = None, **extra: Any) -> HealError:
         span = Span(start, len(self.text) if end is None else max(start, end))

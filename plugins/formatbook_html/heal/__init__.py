@@ -21,9 +21,11 @@ idempotent. Nothing is invented: text is never added, and what is dropped is lis
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from formatbook_core import Analysis, Healed, HealError, Repair, Violation
+from formatbook_core.healing import HealState
 from formatbook_core.reply import Reply
 
 from . import recover, refuse, write
@@ -39,7 +41,7 @@ PLAN = (
 MAX_HEAL_ERRORS = 10_000
 
 
-class State:
+class State(HealState):
     """What the steps share: the text, its parse, the repairs so far and the output."""
 
     def __init__(self, text: str, parsed: Any):
@@ -49,11 +51,20 @@ class State:
         self.output = text
 
 
-def heal(text: str, fmt: Any, schema: Any, options: dict[str, Any], analysis: Analysis | None = None) -> Healed:
-    """Repair ``text`` following :data:`PLAN`; ``fmt`` is the format (to check again);
+def heal(
+    text: str,
+    schema: Any = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    analysis: Analysis | None = None,
+) -> Healed:
+    """Repair ``text`` following :data:`PLAN`. The signature every format's healing has
+    (:class:`formatbook_core.healing.Heal`): ``schema`` is the loaded ``HtmlSchema``;
     ``analysis``: ``text``'s, already made (else it is made here)."""
+    from ..format import HtmlFormat  # noqa: PLC0415 - a cycle of modules otherwise
     from ..parse import discard, parse  # noqa: PLC0415 - a cycle of modules otherwise
 
+    fmt, options = HtmlFormat(), dict(options or {})
     analysis = analysis if analysis is not None else fmt.analyze(text, schema, **options)
     if analysis.ok:
         return Healed(text)

@@ -21,10 +21,11 @@ left for ``confirm`` to refuse.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any
 
-from formatbook_core import Healed, HealError, Violation
+from formatbook_core import Analysis, Healed, HealError, Violation
+from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import limits_from
 
 from .. import validate
@@ -32,13 +33,6 @@ from . import dates, escape, lines, output, required, structure, zones
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
-
-
-class Step(NamedTuple):
-    """One step of the plan: ``run`` changes the healing in progress or raises ``HealError``."""
-
-    name: str
-    run: Callable[[Healing], None]
 
 
 def _refuse(h: Healing) -> None:
@@ -71,17 +65,26 @@ PLAN: tuple[Step, ...] = (
 )
 
 
-def heal(text: str, schema: Any = None, options: dict[str, Any] | None = None) -> Healed:
+def heal(
+    text: str,
+    schema: Any = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    analysis: Analysis | None = None,
+) -> Healed:
     """``text`` repaired into a valid calendar by running :data:`PLAN`; valid input comes
-    back unchanged. Raises ``HealError`` with the violations that say why not."""
-    options = options or {}
+    back unchanged. Raises ``HealError`` with the violations that say why not. The
+    signature every format's healing has (:class:`formatbook_core.healing.Heal`);
+    ``analysis``: ``text``'s, already made (else it is made here)."""
+    options = dict(options or {})
     if isinstance(text, str):
-        limits = limits_from(options)
-        if validate.analyze(text, schema, limits.max_size, limits.max_depth).ok:
+        if analysis is None:
+            limits = limits_from(options)
+            analysis = validate.analyze(text, schema, limits.max_size, limits.max_depth)
+        if analysis.ok:
             return Healed(text)
     h = Healing(text, schema, options)
-    for _, run in PLAN:
-        run(h)
+    run_plan(PLAN, h)
     if h.output == text:
         return Healed(text)
     return Healed(h.output, tuple(h.repairs), tuple(h.set_aside))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formatbook_core import Repair, SetAside
-from formatbook_core.results import make_repair
+from formatbook_core.healing import HealState
 
 from ..contentlines import ContentLine, format_line
 
@@ -36,7 +36,7 @@ class Line:
 
 
 @dataclass
-class Healing:
+class Healing(HealState):
     text: str
     schema: Any
     options: dict[str, Any]
@@ -44,9 +44,6 @@ class Healing:
     repairs: list[Repair] = field(default_factory=list)
     set_aside: list[SetAside] = field(default_factory=list)
     output: str = ""
-
-    def repair(self, kind: str, message: str, start: int, end: int) -> None:
-        self.repairs.append(make_repair(kind, message, start, end))
 
 
 def new_line(parts: ContentLine, at: int) -> Line:

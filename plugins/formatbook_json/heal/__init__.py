@@ -23,13 +23,12 @@ bits change — and lists every edit as a ``Repair`` whose span indexes the payl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from formatbook_core import Analysis, Healed
-from formatbook_core.data_schema import JsonSchema
 from formatbook_core.healing import Step, run_plan
-from formatbook_core.limits import DEFAULT, Limits
+from formatbook_core.limits import limits_from
 
 from . import schema_aware, strict, structure
 from .state import Healing
@@ -60,23 +59,28 @@ PLAN: tuple[Step, ...] = (
 
 def heal(
     text: str,
-    schema: JsonSchema | None = None,
-    limits: Limits = DEFAULT,
+    schema: Any = None,
+    options: Mapping[str, Any] | None = None,
     *,
-    size_given: bool = False,
-    judge: Callable[[str, Any], Analysis] | None = None,
+    analysis: Analysis | None = None,
 ) -> Healed:
-    """``text`` repaired into strict JSON (and into what ``schema`` asks for, where a
-    repair can tell), by running :data:`PLAN`. Valid input comes back unchanged. Raises
-    ``HealError`` with the violations that say why it cannot be healed. Unless the caller
-    gave the size limit (``size_given``), text longer than :data:`.strict.HEAL_MAX_SIZE`
-    is refused: healing it could take too much memory. ``judge(text, value)``: the
-    analysis of the healed text from the value healing parsed it to (then carried by the
-    ``Healed``, so that it is not parsed again)."""
-    h = Healing(text, schema, limits, None if size_given else strict.HEAL_MAX_SIZE)
+    """``text`` repaired into strict JSON (and into what ``schema``, the loaded
+    ``JsonSchema``, asks for, where a repair can tell), by running :data:`PLAN`. Valid
+    input comes back unchanged. Raises ``HealError`` with the violations that say why it
+    cannot be healed. Unless the options give the size limit (``max_size``), text longer
+    than :data:`.strict.HEAL_MAX_SIZE` is refused: healing it could take too much memory.
+    The ``Healed`` carries the healed text's analysis, judged from the value healing
+    parsed it to (not parsed again). The signature every format's healing has
+    (:class:`formatbook_core.healing.Heal`); ``analysis`` is not needed (the ``strict``
+    step parses the text once)."""
+    from ..format import JsonFormat  # noqa: PLC0415 - the format imports this module
+
+    options = dict(options or {})
+    h = Healing(text, schema, limits_from(options), None if "max_size" in options else strict.HEAL_MAX_SIZE)
     run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
     # the value confirmed is the healed text's unless the schema step edited it since
     known = h.strict and h.parsed_text is h.text
-    return Healed(h.text, tuple(h.repairs), h.set_aside, judge(h.text, h.parsed) if judge and known else None)
+    judged = JsonFormat()._judged(h.text, h.parsed, schema, options) if known else None
+    return Healed(h.text, tuple(h.repairs), h.set_aside, judged)

@@ -6,10 +6,11 @@ from typing import Any
 
 from formatbook_core import HealError, Repair, SetAside, Violation
 from formatbook_core.data_schema import JsonSchema
+from formatbook_core.healing import HealState
 from formatbook_core.limits import Limits
 
 
-class Healing:
+class Healing(HealState):
     """The work in progress: ``text`` as repaired so far, its ``repairs`` and ``set_aside``
     text, the syntax ``edits`` made (to trace later spans back to the reply), and once the
     text is strict JSON (``strict``) its ``parsed`` value (the value of the text

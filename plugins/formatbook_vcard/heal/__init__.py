@@ -21,23 +21,18 @@ last line and prose between cards are set aside, kept in ``Healed.set_aside``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from formatbook_core import Analysis, Healed, HealError, Violation
+from formatbook_core.healing import Step, run_plan
+from formatbook_core.limits import limits_from
 
 from ..analysis import analyze
 from . import lines, properties, structure, write
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
-
-
-class Step(NamedTuple):
-    """One step of the plan: ``run`` changes the healing in progress or raises ``HealError``."""
-
-    name: str
-    run: Callable[[Healing], None]
 
 
 def _per_card(step: Callable[..., None]) -> Callable[[Healing], None]:
@@ -68,19 +63,26 @@ PLAN: tuple[Step, ...] = (
 )
 
 
-def heal(text: str, max_size: int, first: Analysis | None = None) -> Healed:
+def heal(
+    text: str,
+    schema: Any = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    analysis: Analysis | None = None,
+) -> Healed:
     """``text`` repaired into valid vCard by running :data:`PLAN`; valid input comes back
     unchanged. Raises ``HealError`` with the violations that say why it cannot be healed.
-    ``first``: the analysis of ``text`` already made (else it is made here)."""
+    The signature every format's healing has (:class:`formatbook_core.healing.Heal`;
+    vCard has no schema); ``analysis``: ``text``'s, already made (else it is made here)."""
     if not isinstance(text, str):
         raise HealError("not text", [Violation("vcard.syntax", f"not text: {type(text).__name__}")])
-    first = first if first is not None else analyze(text, max_size)
+    max_size = limits_from(options).max_size
+    first = analysis if analysis is not None else analyze(text, max_size)
     if first.ok:
         return Healed(text)
     if any(v.code == "vcard.too_large" for v in first.violations):
         raise HealError(first.violations[0].message, list(first.violations))
     h = Healing(text, max_size, problems=list(first.violations))
-    for _, run in PLAN:
-        run(h)
+    run_plan(PLAN, h)
     # the analysis confirm made: the pipeline does not read the healed text again
     return Healed(h.out, tuple(h.repairs), tuple(h.set_aside), h.analysis)

@@ -27,21 +27,22 @@ def split_lines(h: Healing) -> None:
         lines.pop()
     if lines and _is_fence(text[lines[0][0] : lines[0][1]]):
         s, e, _ = lines.pop(0)
-        h.repair("fence", "took out the opening code fence", Span(s, e))
+        h.repair("fence", "took out the opening code fence", s, e)
     if lines and _is_fence(text[lines[-1][0] : lines[-1][1]]):
         s, e, _ = lines.pop()
-        h.repair("fence", "took out the closing code fence", Span(s, e))
+        h.repair("fence", "took out the closing code fence", s, e)
     h.ends_with_break = bool(lines) and lines[-1][2] != ""
     bad = [(e, b) for s, e, b in lines[:-1] if b != "\r\n"]
     if bad:
         h.repair(
             "line_break",
             f"wrote {len(bad)} line break(s) as CRLF (RFC 6350 §3.2)",
-            Span(bad[0][0], bad[-1][0] + len(bad[-1][1])),
+            bad[0][0],
+            bad[-1][0] + len(bad[-1][1]),
         )
     blank = [(s, e) for s, e, _ in lines if not text[s:e].strip()]
     if blank:
-        h.repair("blank_line", f"took out {len(blank)} blank line(s)", Span(blank[0][0], blank[-1][1]))
+        h.repair("blank_line", f"took out {len(blank)} blank line(s)", blank[0][0], blank[-1][1])
         lines = [ln for ln in lines if text[ln[0] : ln[1]].strip()]
     lines = _without_think_blocks(h, lines)
     if not lines:
@@ -52,7 +53,7 @@ def split_lines(h: Healing) -> None:
     cut = 0
     if first[:6].upper() == "BEGIN:" and rest and all(text[s] in " \t" for s, _, _ in rest):
         cut = min(len(text[s:e]) - len(text[s:e].lstrip(" \t")) for s, e, _ in rest)
-        h.repair("indentation", f"took out an indentation of {cut} character(s)", Span(rest[0][0], rest[-1][1]))
+        h.repair("indentation", f"took out an indentation of {cut} character(s)", rest[0][0], rest[-1][1])
     else:
         lines = _dedent_properties(h, lines)
     records: list[Record] = []
@@ -118,7 +119,8 @@ def _dedent_properties(h: Healing, lines: list[tuple[int, int, str]]) -> list[tu
     h.repair(
         "indentation",
         f"took out the indentation of {len(indented)} property line(s)",
-        Span(indented[0][0], indented[-1][1]),
+        indented[0][0],
+        indented[-1][1],
     )
     out = []
     for s, e, b in lines:
@@ -146,7 +148,7 @@ def relaxed_parse(h: Healing, rec: Record) -> ContentLine | None:
     except ContentLineError:
         return None
     rec.set(fixed)
-    h.repair("type_param", "wrote a parameter without a name as TYPE=… (vCard 3.0 and 4.0 name it)", rec.span)
+    h.repair("type_param", "wrote a parameter without a name as TYPE=… (vCard 3.0 and 4.0 name it)", *rec.span)
     return cl
 
 
@@ -173,7 +175,7 @@ def _without_think_blocks(h: Healing, lines: list[tuple[int, int, str]]) -> list
     kept, thinks = outside_think_blocks(h.text, lines)
     for t in thinks:
         h.set_aside.append(SetAside("think", h.text[t.start : t.end], t))
-        h.repair("prose", "set aside a think block between the card's lines", t)
+        h.repair("prose", "set aside a think block between the card's lines", *t)
     return kept
 
 
@@ -209,7 +211,7 @@ def join_broken(h: Healing) -> None:
             continue
         if _is_fence(rec.text):
             # markup around the cards, not a line of a value: taken out, never joined to one
-            h.repair("fence", "took out a code fence line between the payload's lines", rec.span)
+            h.repair("fence", "took out a code fence line between the payload's lines", *rec.span)
             continue
         if in_card and prev is not None and prev.cl is not None and prev.cl.name not in ("BEGIN", "END", "VERSION"):
             # a text value keeps the newline (escaped by the values step; an X- property's
@@ -221,8 +223,8 @@ def join_broken(h: Healing) -> None:
             prev.span = Span(prev.span.start, rec.span.end)
             prev.broken = rec.broken
             what = "a newline of the value" if glue else "the same value"
-            h.repair("line_joined", f"joined a line broken without a fold to {prev.cl.name} ({what})", rec.span)
+            h.repair("line_joined", f"joined a line broken without a fold to {prev.cl.name} ({what})", *rec.span)
             continue
         h.set_aside.append(SetAside("prose", rec.text, rec.span))
-        h.repair("prose", f"set aside a line that is no property: {rec.text[:40]!r}", rec.span)
+        h.repair("prose", f"set aside a line that is no property: {rec.text[:40]!r}", *rec.span)
     h.records = out

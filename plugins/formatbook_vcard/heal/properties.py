@@ -64,7 +64,7 @@ def fix_version(h: Healing, card: Card, index: int) -> None:
         version = "4.0" if _four_only(card) else "3.0"
         card.props.insert(0, _new("VERSION", version, at))
         why = " (it uses what only 4.0 has)" if version == "4.0" else ""
-        h.repair("version_added", f"added VERSION:{version} to card {index}{why}", Span(at, at))
+        h.repair("version_added", f"added VERSION:{version} to card {index}{why}", at, at)
         card.version = version
         return
     spelled = {_VERSION_SPELLINGS.get(r.cl.value.strip()) for r in versions if r.cl is not None}
@@ -77,14 +77,14 @@ def fix_version(h: Healing, card: Card, index: int) -> None:
     keep = versions[0]
     for extra in versions[1:]:
         card.props.remove(extra)
-        h.repair("version_duplicate", f"dropped a second VERSION of card {index}", extra.span)
+        h.repair("version_duplicate", f"dropped a second VERSION of card {index}", *extra.span)
     if keep.cl is not None and keep.cl.value != version:
-        h.repair("version_value", f"wrote {keep.cl.value!r} as VERSION:{version}", keep.span)
+        h.repair("version_value", f"wrote {keep.cl.value!r} as VERSION:{version}", *keep.span)
         set_value(keep, version)
     if version == "4.0" and card.props[0] is not keep:
         card.props.remove(keep)
         card.props.insert(0, keep)
-        h.repair("version_moved", f"moved VERSION:4.0 right after BEGIN:VCARD in card {index}", keep.span)
+        h.repair("version_moved", f"moved VERSION:4.0 right after BEGIN:VCARD in card {index}", *keep.span)
     card.version = version
 
 
@@ -124,7 +124,7 @@ def fix_values(h: Healing, card: Card, index: int) -> None:
             continue
         if cl.name in _TRIMMED and cl.value != cl.value.strip():
             set_value(rec, cl.value.strip())
-            h.repair("trimmed", f"took the blanks around the {cl.name} value of card {index} out", rec.span)
+            h.repair("trimmed", f"took the blanks around the {cl.name} value of card {index} out", *rec.span)
             cl = rec.cl
             if cl is None:
                 continue
@@ -132,14 +132,14 @@ def fix_values(h: Healing, card: Card, index: int) -> None:
             fixed = _fix_escapes(cl.name, cl.value, card.version)
             if fixed != cl.value:
                 set_value(rec, fixed)
-                h.repair("escaped", f"escaped , ; \\ or newlines in the {cl.name} value of card {index}", rec.span)
+                h.repair("escaped", f"escaped , ; \\ or newlines in the {cl.name} value of card {index}", *rec.span)
         elif cl.name in typed.DATE_PROPERTIES and card.version == "4.0":
             value_type = cl.param("VALUE")
             if typed.date_problem(cl.value, "4.0", value_type[0] if value_type else "") is not None:
                 basic = typed.basic_date(cl.value)
                 if basic is not None:
                     set_value(rec, basic)
-                    h.repair("date_basic", f"wrote {cl.name} {cl.value!r} as {basic} (vCard 4.0 form)", rec.span)
+                    h.repair("date_basic", f"wrote {cl.name} {cl.value!r} as {basic} (vCard 4.0 form)", *rec.span)
 
 
 def _first(card: Card, name: str) -> Record | None:
@@ -194,11 +194,11 @@ def fix_names(h: Healing, card: Card, index: int) -> None:
             fn = _new("FN", escape_text(text.strip()), at)
             card.props.append(fn)
             source = "N" if n is not None and fn_from_name(n.cl.value if n.cl else "").strip() else "ORG"
-            h.repair("fn_derived", f"added FN:{text.strip()} to card {index}, from its {source}", Span(at, at))
+            h.repair("fn_derived", f"added FN:{text.strip()} to card {index}, from its {source}", at, at)
     if card.version == "3.0" and _first(card, "N") is None and fn is not None and fn.cl is not None:
         plain = unescape_text(fn.cl.value)
         if plain.strip():
             value = name_from_fn(plain)
             at = fn.span.end
             card.props.insert(card.props.index(fn) + 1, _new("N", value, at))
-            h.repair("n_derived", f"added N:{value} to card {index}, read from its FN (required in 3.0)", Span(at, at))
+            h.repair("n_derived", f"added N:{value} to card {index}, read from its FN (required in 3.0)", at, at)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from formatbook_core import Analysis, Repair, SetAside, Span, Violation
-from formatbook_core.results import make_repair
+from formatbook_core.healing import HealState
 
 from ..contentlines import ContentLine
 
@@ -41,7 +41,7 @@ class Card:
 
 
 @dataclass
-class Healing:
+class Healing(HealState):
     text: str
     max_size: int
     records: list[Record] = field(default_factory=list)
@@ -52,6 +52,3 @@ class Healing:
     ends_with_break: bool = False
     out: str = ""
     analysis: Analysis | None = None  # the analysis of ``out`` once confirmed
-
-    def repair(self, kind: str, message: str, span: Span) -> None:
-        self.repairs.append(make_repair(kind, message, span.start, span.end))

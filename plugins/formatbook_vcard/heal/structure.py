@@ -47,10 +47,10 @@ def build_cards(h: Healing) -> None:
                 )
             if cl.value != "VCARD" and cl.value.strip().upper() == "VCARD" and cl.value != cl.value.strip():
                 rec.set("BEGIN:" + cl.value.strip())
-                h.repair("structure", "took the blanks out of BEGIN:VCARD", rec.span)
+                h.repair("structure", "took the blanks out of BEGIN:VCARD", *rec.span)
             if card is not None:
                 card.end = _added(_END, rec.span.start)
-                h.repair("end_added", f"closed card {len(cards) - 1} before the next BEGIN:VCARD", rec.span)
+                h.repair("end_added", f"closed card {len(cards) - 1} before the next BEGIN:VCARD", *rec.span)
             card = Card(rec)
             cards.append(card)
             continue
@@ -58,10 +58,10 @@ def build_cards(h: Healing) -> None:
             value = cl.value.strip().upper() if cl is not None else ""
             if card is None:
                 h.set_aside.append(SetAside("stray_end", rec.text, rec.span))
-                h.repair("stray_end", f"dropped {rec.text!r}: no card was open", rec.span)
+                h.repair("stray_end", f"dropped {rec.text!r}: no card was open", *rec.span)
                 continue
             if rec.broken and value != "VCARD" and "VCARD".startswith(value) and cl is not None and not cl.params:
-                h.repair("truncated_card", f"completed the cut END of card {len(cards) - 1} ({rec.text!r})", rec.span)
+                h.repair("truncated_card", f"completed the cut END of card {len(cards) - 1} ({rec.text!r})", *rec.span)
                 rec.set(_END)
                 value = "VCARD"
             if value != "VCARD" or (cl is not None and cl.params):
@@ -71,13 +71,13 @@ def build_cards(h: Healing) -> None:
                 )
             if rec.text != _END and rec.text.upper() != _END:
                 rec.set(_END)
-                h.repair("structure", "wrote END:VCARD without blanks", rec.span)
+                h.repair("structure", "wrote END:VCARD without blanks", *rec.span)
             card.end = rec
             card = None
             continue
         if card is None and has_begin:
             h.set_aside.append(SetAside("prose", rec.text, rec.span))
-            h.repair("prose", f"set aside {rec.text[:40]!r}, outside every card", rec.span)
+            h.repair("prose", f"set aside {rec.text[:40]!r}, outside every card", *rec.span)
             continue
         if card is None:
             if not _bare_card(h.records):
@@ -87,7 +87,7 @@ def build_cards(h: Healing) -> None:
                 )
             card = Card(_added("BEGIN:VCARD", rec.span.start))
             cards.append(card)
-            h.repair("begin_added", f"added BEGIN:VCARD before {name or 'a property'} (no card was open)", rec.span)
+            h.repair("begin_added", f"added BEGIN:VCARD before {name or 'a property'} (no card was open)", *rec.span)
         card.props.append(rec)
     if card is not None:
         _close_cut_card(h, card, len(cards) - 1)
@@ -105,11 +105,11 @@ def _close_cut_card(h: Healing, card: Card, index: int) -> None:
         if len(head) >= 2 and _END.startswith(head):
             card.props.pop()
             card.end = Record(_END, last.span, None, ContentLine("END", "VCARD"))
-            h.repair("truncated_card", f"completed the cut END of card {index} ({last.text!r})", last.span)
+            h.repair("truncated_card", f"completed the cut END of card {index} ({last.text!r})", *last.span)
             return
         card.props.pop()
         h.set_aside.append(SetAside("truncated", last.text, last.span))
-        h.repair("truncated_line", f"dropped the cut last line {last.text[:40]!r} of card {index}", last.span)
+        h.repair("truncated_line", f"dropped the cut last line {last.text[:40]!r} of card {index}", *last.span)
         at = last.span.start
     card.end = _added(_END, at)
-    h.repair("truncated_card", f"closed card {index}, cut off before its END:VCARD", Span(at, at))
+    h.repair("truncated_card", f"closed card {index}, cut off before its END:VCARD", at, at)

@@ -29,7 +29,7 @@ def write(h: Healing) -> None:
                 folded.append(rec.span)
             out.append(text)
     if folded:
-        h.repair("folded", f"folded {len(folded)} line(s) at 75 octets", Span(folded[0].start, folded[-1].end))
+        h.repair("folded", f"folded {len(folded)} line(s) at 75 octets", folded[0].start, folded[-1].end)
     h.out = "\r\n".join(out) + "\r\n" if out else ""
 
 

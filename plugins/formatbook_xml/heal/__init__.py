@@ -18,12 +18,15 @@ indexes the payload. It never invents content: what it cannot decide is a ``Heal
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from formatbook_core import Analysis, Healed
+from formatbook_core import Analysis, Healed, HealError, Violation
 from formatbook_core.healing import Step, run_plan
-from formatbook_core.limits import DEFAULT, Limits
+from formatbook_core.limits import limits_from
+from formatbook_core.reply import Reply
 
+from ..locate import think_names
 from . import steps, structure
 from .state import Healing
 
@@ -43,13 +46,34 @@ PLAN: tuple[Step, ...] = (
 )
 
 
-def heal(text: str, schema: Any = None, limits: Limits = DEFAULT, *, wrapper: str = "root") -> Healed:
+def heal(
+    text: str,
+    schema: Any = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    analysis: Analysis | None = None,
+) -> Healed:
     """``text`` repaired into well-formed XML (see :data:`PLAN`); a valid text comes back
-    unchanged. Raises ``HealError`` with the violations that say why it cannot."""
-    h = Healing(text, schema, limits, wrapper)
+    unchanged. Raises ``HealError`` with the violations that say why it cannot. The
+    signature every format's healing has (:class:`formatbook_core.healing.Heal`):
+    ``schema`` is the loaded ``XmlSchema``; the ``root`` option (else a simple schema's
+    root) names the element several top-level elements are wrapped in. ``analysis`` is
+    not needed: the ``valid`` step reads the text with the schema itself."""
+    options = options or {}
+    wrapper = options.get("root") or (schema.root if schema is not None and schema.kind == "simple" else None) or "root"
+    h = Healing(text, schema, limits_from(options), wrapper)
     run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
+    healed_text = Reply.of(h.out)
+    if healed_text != text and (opening := healed_text.leading_think()) is not None:
+        if healed_text.think_name(opening) in think_names(options.get("root")):
+            # an element named like a think block opening the text ('\xa0<think>' healed
+            # to '<think></think>'): check() would set it aside and find no payload
+            raise HealError(
+                "cannot heal the XML: it would open with an element named like a think block",
+                [Violation("xml.syntax", "an element named like a think block cannot open the payload")],
+            )
     # the tree confirm built (well-formed, the schema satisfied): what analyze would give
     analysis = Analysis(h.root, document=h.root) if h.root is not None else None
     return Healed(h.out, tuple(h.repairs), analysis=analysis)

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formatbook_core import HealError, Repair, Violation
+from formatbook_core.healing import HealState
 from formatbook_core.limits import Limits
-from formatbook_core.results import make_repair
 
 
 @dataclass
-class Healing:
+class Healing(HealState):
     """``text`` is the payload as given; ``out`` the repaired text being written; every
     repair's span indexes ``text``. ``wrapper`` names the element several roots are
     wrapped in. ``done`` is set once a step has settled the answer (a valid text)."""
@@ -24,9 +24,6 @@ class Healing:
     repairs: list[Repair] = field(default_factory=list)
     done: bool = False
     root: Any = None  # the tree of ``out`` once confirmed (handed on: not parsed again)
-
-    def repair(self, kind: str, message: str, start: int, end: int) -> None:
-        self.repairs.append(make_repair(kind, message, start, end))
 
 
 def fail(message: str, code: str = "xml.heal", start: int | None = None, end: int | None = None) -> HealError:

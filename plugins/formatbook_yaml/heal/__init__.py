@@ -26,10 +26,10 @@ edit as a ``Repair``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from formatbook_core import Analysis, Healed
-from formatbook_core.data_schema import JsonSchema
 from formatbook_core.healing import Step, run_plan
 
 from ..syntax import Reading
@@ -61,14 +61,23 @@ PLAN: tuple[Step, ...] = (
 
 
 def heal(
-    fmt: Any, text: str, schema: JsonSchema | None, options: dict[str, Any], reading: Reading | None = None
+    text: str,
+    schema: Any = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    analysis: Analysis | None = None,
 ) -> Healed:
-    """``text`` repaired into valid YAML (and into what ``schema`` asks for, where a
-    repair can tell) by running :data:`PLAN`. Valid input comes back unchanged. Raises
-    ``HealError``. ``reading``: the strict reading of ``text`` already made."""
+    """``text`` repaired into valid YAML (and into what ``schema``, the loaded
+    ``JsonSchema``, asks for, where a repair can tell) by running :data:`PLAN`. Valid
+    input comes back unchanged. Raises ``HealError``. The signature every format's
+    healing has (:class:`formatbook_core.healing.Heal`); ``analysis``: ``text``'s, whose
+    strict reading (its ``document``) is then not made again."""
+    from ..format import YamlFormat  # noqa: PLC0415 - the format imports this module
+
+    fmt, options = YamlFormat(), dict(options or {})
     h = Healing(fmt, text, schema, options)
-    if reading is not None:
-        h.readings[text] = reading
+    if analysis is not None and isinstance(analysis.document, Reading):
+        h.readings[text] = analysis.document
     run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)

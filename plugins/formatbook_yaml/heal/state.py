@@ -6,12 +6,13 @@ from typing import Any
 
 from formatbook_core import HealError, Repair, Span, Violation
 from formatbook_core.edits import OffsetMap, apply
+from formatbook_core.healing import HealState
 from formatbook_core.limits import limits_from
 
 from ..syntax import Reading, read
 
 
-class Healing:
+class Healing(HealState):
     """The text being healed, its ``repairs`` so far and its last strict ``reading``."""
 
     def __init__(self, fmt: Any, text: str, schema: Any, options: dict[str, Any]):
