@@ -20,6 +20,7 @@ Offsets are into the reply as received; every pattern here is linear.
 
 from __future__ import annotations
 
+import copy
 import enum
 import re
 from bisect import bisect_left, bisect_right
@@ -173,8 +174,7 @@ class ThinkScanner:
 
     def copy(self) -> ThinkScanner:
         """An independent clone (every other field is immutable: strings, flags, a pattern)."""
-        clone = object.__new__(ThinkScanner)
-        clone.__dict__.update(self.__dict__)
+        clone = copy.copy(self)
         if self.blocks is not None:
             clone.blocks = list(self.blocks)
         return clone
