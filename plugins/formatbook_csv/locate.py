@@ -24,7 +24,7 @@ a bounded number of times.
 from __future__ import annotations
 
 from formatbook_core import Reply, Span
-from formatbook_core.locating import no_payload, outside_spans, overlaps_any, strip_span
+from formatbook_core.spans import no_payload, outside_spans, overlaps_any, strip_span
 
 from . import dialect
 from .names import name_problem

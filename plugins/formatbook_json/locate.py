@@ -41,8 +41,9 @@ from typing import Any
 
 from formatbook_core import Reply, Span, ThinkTags
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
-from formatbook_core.locating import Fence, outside_spans, strip_span
+from formatbook_core.reply import Fence
 from formatbook_core.runs import run
+from formatbook_core.spans import outside_spans, strip_span
 
 from .commitment import committed_position, stream_pieces
 from .syntax import strict_value

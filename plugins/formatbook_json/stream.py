@@ -32,14 +32,7 @@ import re
 from typing import Any
 
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
-from formatbook_core.locating import (
-    FENCE_LINE,
-    LINE_BREAK,
-    THINK_OPEN,
-    THINK_OPEN_MAX,
-    think_close,
-)
-from formatbook_core.reply import Reply, ThinkTags
+from formatbook_core.reply import FENCE_LINE, LINE_BREAK, THINK_OPEN, THINK_OPEN_MAX, Reply, ThinkTags, think_close
 from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
 

@@ -35,8 +35,7 @@ import re
 from typing import Any
 
 from formatbook_core import HealError, StreamStatus
-from formatbook_core.locating import FENCE_LINE
-from formatbook_core.reply import ThinkScanner
+from formatbook_core.reply import FENCE_LINE, ThinkScanner
 from formatbook_core.textlog import TextLog
 
 from .contract.names import normalize_section_name

@@ -32,7 +32,7 @@ import copy
 import re
 from typing import Any
 
-from formatbook_core.locating import FENCE_LINE
+from formatbook_core.reply import FENCE_LINE
 
 from .contract.names import normalize_section_name
 from .heal.underlines import MAX_HEADING_WORDS, is_heading_sized

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from formatbook_core import Span, StreamStatus
-from formatbook_core.locating import strip_span
+from formatbook_core.spans import strip_span
 from formatbook_core.textlog import TextLog
 
 from .lines import LineScanner

@@ -9,7 +9,7 @@ import json
 
 from hypothesis import strategies as st
 
-from formatbook_core.locating import THINK_TAGS
+from formatbook_core.reply import THINK_TAGS
 
 WORDS = ("yes", "no", "the", "sky", "is", "blue", "Dr.", "e.g.", "3.5", "naïve", "don't", "x", "A")
 ENDS = (".", "!", "?", "...", ",", ";", ":", "")

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.locating import Fence, default_locate, fences, outside_spans, strip_span, think_spans
+from formatbook_core.locating import default_locate
+from formatbook_core.reply import Fence, Reply, ThinkTags, fences
+from formatbook_core.spans import outside_spans, strip_span
+
+
+def think_spans(reply: str, *, anywhere: bool = False) -> list[Span]:
+    """The reply's think blocks, as a format reads them (``anywhere``: JSON's ``ANYWHERE``)."""
+    return list(Reply.of(reply).think_blocks(ThinkTags.ANYWHERE if anywhere else ThinkTags.LINE_START))
 
 
 def body(reply: str, fence: Fence) -> str:

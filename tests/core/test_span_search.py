@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from formatbook_core import Span
-from formatbook_core.locating import containing, overlaps_any
+from formatbook_core.spans import containing, overlaps_any
 
 
 @st.composite

@@ -41,9 +41,23 @@ import pytest
 
 from formatbook_core import HealError, StreamGuard, check, get_format, heal
 from formatbook_core.fuzzing.properties import Target, check_heal, guard_agrees, heal_idempotent
-from formatbook_core.locating import leading_think, no_payload, outside_think
 from formatbook_core.registry import list_formats
+from formatbook_core.reply import Reply, ThinkTags
 from formatbook_core.results import Span
+from formatbook_core.spans import no_payload
+
+
+def outside_think(reply: str, *, anywhere: bool = False) -> list[Span]:
+    """What a format without a locator of its own takes: the stretches outside the think
+    blocks, longest first, or the empty payload where there is none (as the pipeline does)."""
+    tags = ThinkTags.ANYWHERE if anywhere else ThinkTags.LINE_START
+    return list(Reply.of(reply).longest_stretches(tags)) or [no_payload(reply)]
+
+
+def leading_think(reply: str) -> Span | None:
+    return Reply.of(reply).leading_think()
+
+
 from tests.contract.facts import declared
 
 # format: (a payload valid as it stands, the violation of a reply that has none), from

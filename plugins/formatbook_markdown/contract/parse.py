@@ -68,7 +68,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from formatbook_core.locating import LINE_BREAK
+from formatbook_core.reply import LINE_BREAK
 from formatbook_core.runs import run
 
 from .model import SECTION_KIND_WORDS, TABLE_KIND_WORDS, OfsSection, OfsTable, OutputFormatSpec, SpecError

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from formatbook_core.locating import LINE_BREAK
+from formatbook_core.reply import LINE_BREAK
 
 from .header import HeaderError, read_header
 from .json_form import flex_document_from_dict, is_flex_document_shape

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from formatbook_core.locating import FENCE_LINE
+from formatbook_core.reply import FENCE_LINE
 from formatbook_core.runs import run
 
 _HEADER_START = re.compile(r"^ {0,3}(?:(#{1,6})[ \t]+)?\[\[")

@@ -60,7 +60,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from formatbook_core.locating import LINE_BREAK
+from formatbook_core.reply import LINE_BREAK
 
 from .convert import convert_meta, read_payload
 from .header import META, PAYLOAD, Header, HeaderError, fence_closes, fence_info, fence_open, read_header

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from formatbook_core.locating import CLOSING_FENCE, FENCE_LINE
+from formatbook_core.reply import CLOSING_FENCE, FENCE_LINE
 
 from ..contract.names import normalize_section_name
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import StreamGuard, check, get_format, heal
-from formatbook_core.locating import THINK_OPEN_MAX
+from formatbook_core.reply import THINK_OPEN_MAX
 from formatbook_json import stream
 from formatbook_json.heal import heal as heal_payload
 from formatbook_json.stream import JsonChecker, can_be_valid
