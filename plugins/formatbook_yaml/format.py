@@ -79,10 +79,15 @@ class YamlFormat(DataFormat):
     def judged(self, read: Analysis, schema: Any, options: dict[str, Any]) -> Analysis:
         """``read`` (a schema-less analysis) judged by ``schema``: what ``analyze`` gives,
         without reading the text again."""
-        if schema is None or not read.ok:
+        if schema is None:
             return read
         js = self._schema(schema, options)
         assert js is not None
+        if not read.ok:
+            reading = read.document
+            if not (isinstance(reading, Reading) and _names_label(js.schema, reading)):
+                return read
+            read = Analysis(reading.value, document=Reading(reading.documents, reading.value, None))
         violations = js.violations(read.value)
         if violations or js.model is None:
             return Analysis(read.value, violations, document=read.document)
@@ -213,6 +218,18 @@ class YamlFormat(DataFormat):
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)
         return _guidance.guidance(js.schema if js is not None else None)
+
+
+def _names_label(schema: Any, reading: Reading) -> bool:
+    """``reading`` is refused only as a labelled sentence (``yaml.prose``) and ``schema``
+    names its label as a property: ``Answer: yes, it is Paris.`` is data where the schema
+    asks for an ``Answer``."""
+    if reading.violation is None or reading.violation.code != "yaml.prose" or not isinstance(schema, dict):
+        return False
+    names = set(schema.get("properties") or ()) | set(schema.get("required") or ())
+    value = reading.value
+    docs = value if isinstance(value, list) else [value]
+    return all(isinstance(d, dict) and set(d) <= names for d in docs)
 
 
 def _build_model(model: Any, value: Any) -> Analysis:
