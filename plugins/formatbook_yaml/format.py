@@ -17,6 +17,7 @@ from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
 from .syntax import Reading, new_scanner, read, scanner_options
+from .written import as_written, shown_as_written
 
 _SAMPLES = (
     "answer: Paris\nconfidence: 0.92\n",
@@ -88,10 +89,19 @@ class YamlFormat(DataFormat):
             if not (isinstance(reading, Reading) and _names_label(js.schema, reading)):
                 return read
             read = Analysis(reading.value, document=Reading(reading.documents, reading.value, None))
-        violations = js.violations(read.value)
+        value = read.value
+        violations = js.violations(value)
+        reading = read.document
+        if violations and isinstance(reading, Reading):
+            roots, many = [d.node for d in reading.documents], options.get("documents", "one") == "many"
+            value, changed = as_written(roots, many, value, violations)
+            if changed:  # plain numbers where the schema asks for text: the text as written
+                reading = Reading(reading.documents, value, None)
+                violations = js.violations(value)
+            violations = shown_as_written(roots, many, value, violations)
         if violations or js.model is None:
-            return Analysis(read.value, violations, document=read.document)
-        return replace(_build_model(js.model, read.value), document=read.document)
+            return Analysis(value, violations, document=reading)
+        return replace(_build_model(js.model, value), document=reading)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` can be valid YAML (the schema is not
