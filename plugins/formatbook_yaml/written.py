@@ -54,7 +54,7 @@ def _set(value: Any, path: tuple, new: Any) -> None:
 def as_written(roots: list[Any], many: bool, value: Any, violations: list[Violation]) -> tuple[Any, bool]:
     """``value`` with each plain number a ``schema.type`` violation wants as a string
     replaced by its text as written, and whether anything was replaced."""
-    wanted = {v.path for v in violations if v.code == "schema.type" and v.path and _wants_text(v.expected)}
+    wanted = {v.path for v in violations if v.keyword == "type" and v.path and _wants_text(v.expected)}
     if not wanted or not roots:
         return value, False
     found = nodes_at(roots, wanted, many)
