@@ -249,20 +249,18 @@ class _Reader:
 
     def take(self, chunk: Any) -> bool:
         """False once the reply is doomed (the stream must stop)."""
-        try:
-            text = chunk_text(chunk)
-        except TransportError as exc:
-            self.fail(exc)
-            return False
-        if not isinstance(chunk, str):
-            self.structured = self.structured or _get(chunk, "choices") is not None
-            finish = finish_reason_of(chunk)
-            if finish is not None:
-                self.finish = finish
-            usage = usage_of(chunk)
-            if usage is not None:
-                self.usage = usage
-        reasoning = 0 if isinstance(chunk, str) else len(reasoning_text(chunk))
+        reasoning = 0
+        if isinstance(chunk, str):
+            text = chunk
+        else:
+            try:
+                text = chunk_text(chunk)
+            except TransportError as exc:
+                self.fail(exc)
+                return False
+            self._note(chunk)
+            if not text:  # reasoning comes in chunks of its own
+                reasoning = len(reasoning_text(chunk))
         self.chars += max(1, len(text) + reasoning)
         self.empty = 0 if text or reasoning else self.empty + 1
         if text:
@@ -273,6 +271,20 @@ class _Reader:
                 self.stop = (status.reason or "the reply can no longer pass", status.position)
                 return False
         return self._within_bounds()
+
+    def _note(self, chunk: Any) -> None:
+        """Keep what a chunk reports besides its text: that it is OpenAI-style, its finish
+        reason, its usage."""
+        choices = _get(chunk, "choices")
+        if choices is not None:
+            self.structured = True
+            if choices:
+                finish = _get(_first(choices), "finish_reason")
+                if isinstance(finish, str) and finish:
+                    self.finish = finish
+        usage = usage_of(chunk)
+        if usage is not None:
+            self.usage = usage
 
     def _within_bounds(self) -> bool:
         """False (with the stop's reason) past the deadline, the size bound or the run of empty chunks."""
