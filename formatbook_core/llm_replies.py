@@ -304,7 +304,10 @@ class _Reader:
     def fail(self, exc: BaseException) -> None:
         """The endpoint failed (or sent what is not a reply): the reply ends here. Past
         the deadline the failure is the time-out's doing (the HTTP client was given the
-        time left): a stop, as when the deadline is seen between two chunks."""
+        time left): a stop, as when the deadline is seen between two chunks. After the
+        finish reason came, the reply is whole: a failure then loses nothing."""
+        if self.finish is not None:
+            return  # the reply had ended (a usage chunk or [DONE] went wrong): it stands as it came
         if self.deadline is not None and self.deadline.passed():
             self.stop_late()
         else:

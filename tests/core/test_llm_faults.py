@@ -127,6 +127,15 @@ def test_a_callable_that_raises_is_a_transport_error_and_not_re_asked():
         ask(lambda p: 42, PROMPT, EXPECT)
 
 
+def test_a_failure_after_the_finish_reason_loses_nothing():
+    def chunks():
+        yield {"choices": [{"delta": {"content": GOOD}, "finish_reason": "stop"}]}
+        raise ConnectionResetError("the usage chunk never came")
+
+    result = ask(lambda p: chunks(), PROMPT, EXPECT)
+    assert result.ok and result.attempts[0].finish_reason == "stop" and not result.attempts[0].stopped
+
+
 # --- cut replies: never the answer on their own ----------------------------------------------
 
 
