@@ -30,19 +30,27 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".formatbook-installed"
 
 
-def ensure_environment() -> None:
-    """Create .venv and install formatbook (editable, with the test and lint extras) when needed."""
+def ensure_environment(extras: tuple[str, ...] = ("test", "lint")) -> None:
+    """Create .venv and install formatbook (editable, with ``extras``) when needed: the
+    examples need only the base install and pydantic, the tests and the lint gate the rest.
+    The stamp records what was installed for which pyproject.toml."""
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:
+    installed: set[str] = set()
+    if PYTHON.exists() and STAMP.exists():
+        digest, _, names = STAMP.read_text().partition(" ")
+        if digest == wanted:
+            installed = set(names.split(",")) - {""}
+    if set(extras) <= installed:
         return
     if not PYTHON.exists():
         print(f"creating {VENV.relative_to(ROOT)} ...", file=sys.stderr)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    print("installing formatbook and its test dependencies ...", file=sys.stderr)
+    print(f"installing formatbook[{','.join(extras)}] ...", file=sys.stderr)
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[test,lint]"], check=True)
-    STAMP.write_text(wanted)
+    everything = sorted(installed | set(extras))
+    subprocess.run([*pip, "-e", f"{ROOT}[{','.join(everything)}]"], check=True)
+    STAMP.write_text(f"{wanted} {','.join(everything)}")
 
 
 def lint() -> int:
@@ -121,8 +129,8 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("examples", "test", "lint", "fuzz"):
         print(__doc__, file=sys.stderr)
         return 2
-    ensure_environment()
     job, rest = argv[0], argv[1:]
+    ensure_environment(("pydantic",) if job == "examples" else ("test", "lint"))
     if job == "lint":
         return lint()
     if job == "fuzz":
