@@ -94,7 +94,8 @@ class AskError(FormatbookError):
     ``cause`` is the :class:`~formatbook_core.llm_replies.TransportError` that ended the
     loop when the endpoint failed (also ``__cause__``; the last attempt is the failed one,
     with what arrived before the failure), ``None`` when every attempt was judged.
-    ``timed_out`` is true when the loop ended because ``total_timeout`` ran out."""
+    ``timed_out`` is true when ``total_timeout`` had run out when the loop ended (the
+    last attempt was cut short by it, or no time was left for another)."""
 
     def __init__(
         self,
@@ -324,7 +325,7 @@ class _Session:
         last = self.attempts[-1].result
         if last.ok:  # the verdict returned carries every attempt (the last one's own has none)
             return replace(last, attempts=self.attempts)
-        timed_out = self.error is None and self.total.passed() and len(self.attempts) < self.max_attempts
+        timed_out = self.error is None and self.total.passed()
         error = AskError("", self.attempts, cause=self.error, timed_out=timed_out)
         best = error.best_index or 0
         problems = self.attempts[best].result.violations

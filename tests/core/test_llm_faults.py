@@ -267,6 +267,13 @@ def test_a_deadline_stops_endless_prose_and_the_total_ends_the_loop():
     assert "the attempt's time limit of 0.3 s" in (error.attempts[0].stop_reason or "")
     assert "within the time limit of 1 s for all attempts" in str(error)
     assert all(r.closed_early for r in server.requests)
+    # the total cuts the last attempt short: timed out too, though no attempt was left over
+    with ScriptedServer([EndlessProse()]) as server:
+        with pytest.raises(AskError) as info:
+            ask(model(server), PROMPT, EXPECT, max_attempts=2, timeout=0.3, total_timeout=0.5)
+        server.wait(30)
+    assert info.value.timed_out and len(info.value.attempts) == 2
+    assert "for all attempts" in (info.value.attempts[1].stop_reason or "")
 
 
 def test_a_server_that_stalls_is_given_up_on_at_the_deadline():
