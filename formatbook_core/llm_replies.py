@@ -218,6 +218,7 @@ class Deadline:
         return None if self.end is None else max(0.0, self.end - time.monotonic())
 
     def passed(self) -> bool:
+        """Whether the deadline has come."""
         return self.end is not None and time.monotonic() >= self.end
 
 
