@@ -40,6 +40,7 @@ MESSAGES = {
     "missing_colon": "inserted a missing colon after a key",
     "unquoted_key": "put double quotes around a bare key",
     "missing_bracket": "closed a bracket left open",
+    "truncated_container": "closed the containers left open where the reply ends: it was cut off",
     "surplus_bracket": "removed a closing bracket that closed nothing",
     "wrong_bracket": "replaced a closing bracket of the wrong kind",
     "dropped_member": "dropped a member cut off by the end of the reply",
@@ -376,7 +377,8 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         res.edits.append((prev_end, n, closers))
     else:
         res.edits.append((prev_end, prev_end, closers))
-    res.repairs.append(Repair("missing_bracket", MESSAGES["missing_bracket"] + f" ({closers})", Span(n, n)))
+    # the text ends inside containers: read as cut off there (result.truncated says so)
+    res.repairs.append(Repair("truncated_container", MESSAGES["truncated_container"] + f" ({closers})", Span(n, n)))
     if cut_from is None and prev_end == n and not any(r.kind == "truncated_string" for r in res.repairs):
         # (a string cut off ends the text too, and "x 3 holds no number)
         number = _number_at_end(text)

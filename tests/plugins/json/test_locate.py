@@ -179,7 +179,7 @@ def test_an_unclosed_block_comment_runs_to_the_end_of_the_reply():
     assert first_span(reply) == reply
     result = check(reply, "EXPECT JSON")
     assert result.value == {"a": 1}
-    assert kinds(result) == ["comment", "missing_bracket"]
+    assert kinds(result) == ["comment", "truncated_container"]
 
 
 @pytest.mark.parametrize(
