@@ -34,6 +34,10 @@ _VALUE_AFTER = re.compile(r"[ \t]*(?:[-0-9{\[]|(?:true|false|null)(?![\w$]))").m
 _COLON_AFTER = re.compile(r"[ \t]*:").match
 _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3}|u[dD][89abAB][0-9a-fA-F]{2})?\Z")
 _LONE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_KEPT_ESCAPES = "\"\\'"  # what a backslash means even in a string whose backslashes are literal
+# A backslash starting no escape JSON knows (\' excepted: the apostrophe meant), or \u
+# without its four hex digits.
+_INVALID_ESCAPE = re.compile(r"\\(?:[^\"\\/bfnrtu']|u(?![0-9a-fA-F]{4}))").search
 _SHORT_ESCAPES = {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 MESSAGES = {
@@ -41,7 +45,7 @@ MESSAGES = {
     "smart_quotes": "replaced typographic quotes around a string with double quotes",
     "control_character": "escaped a raw newline or control character inside a string",
     "inner_quote": "escaped a double quote inside a string",
-    "invalid_escape": "kept a backslash that started no valid escape as a literal backslash",
+    "invalid_escape": "kept the backslashes of a string where one started no valid escape as literal backslashes",
     "escaped_apostrophe": "replaced \\' (no JSON escape) with the apostrophe it meant",
     "lone_surrogate": "replaced an unpaired surrogate escape with U+FFFD",
     "truncated_string": "closed a string cut off by the end of the reply",
@@ -134,6 +138,14 @@ def _two_readings(start: int, quote: int) -> HealError:
     )
 
 
+def _has_invalid_escape(body: str) -> bool:
+    """Whether ``body`` holds a backslash that escapes nothing (pairs of backslashes are
+    skipped: ``\\\\d`` is a backslash and a ``d``)."""
+    if "\\" not in body:
+        return False
+    return _INVALID_ESCAPE(body.replace("\\\\", "")) is not None
+
+
 def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> StringFix:
     kinds: list[str] = []
     if quote == "'":
@@ -144,6 +156,10 @@ def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> St
         kinds.append("truncated_string")
         body = _CUT_ESCAPE.sub("", body)
     seen: set[str] = set()
+    # A backslash that escapes nothing ("C:\Users") shows the string's backslashes are
+    # literal (RFC 5545's rule for unknown escapes): its \n, \t, \uXXXX are text too,
+    # so the path "C:\Users\ada\new" keeps its "\new". \" and \\ keep their meaning.
+    literal = _has_invalid_escape(body)
 
     def piece(m: re.Match) -> str:
         g = m.group(0)
@@ -166,6 +182,9 @@ def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> St
             if bad == "\n":
                 return "\\\\\\n"
             return "\\\\" + (piece_of(bad))
+        if literal and g[1] not in _KEPT_ESCAPES:
+            seen.add("invalid_escape")
+            return "\\" + g if len(g) == 2 else "\\" + g[:6] + ("\\" + g[6:] if len(g) > 6 else "")
         if len(g) == 6 and g[2] in "dD" and g[3] in "89abcdefABCDEF":
             seen.add("lone_surrogate")
             return "\\ufffd"

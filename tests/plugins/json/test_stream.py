@@ -678,9 +678,13 @@ def test_an_unclosed_fence_holding_strict_json_keeps_no_trailing_blanks():
         ('["\\u\u1a07D\na', "\\u\u1a07D\na"),
         ('["a\\q"]', "a\\q"),
         ('["a\\u12G"]', "a\\u12G"),
-        ('["\\ud800\\uZ"]', "\ufffd\\uZ"),
         ('["it\\\'s"]', "it's"),
         ('["a\\u', "a"),  # a cut escape is dropped, as healing drops it
+        # a backslash that escapes nothing makes the string's backslashes literal
+        ('["C:\\Users\\ada\\new"]', "C:\\Users\\ada\\new"),
+        ('["a\\qb\\tc\\u00e9"]', "a\\qb\\tc\\u00e9"),
+        ('["a\\u12G\\n"]', "a\\u12G\\n"),
+        ('["a\\\\b\\q\\"c"]', 'a\\b\\q"c'),  # \\ and \" keep their meaning
     ],
 )
 def test_the_relaxed_checker_reports_unknown_escapes_as_healing_writes_them(text, value):
@@ -690,6 +694,23 @@ def test_the_relaxed_checker_reports_unknown_escapes_as_healing_writes_them(text
     assert JSON.parse(heal_payload(text).text) == [value]
     for size in (1, 2, 100):
         assert _reported(text, size)[0] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('["\\ud800\\uZ"]', "\\ud800\\uZ"),
+        ('["line\\nnext \\d"]', "line\\nnext \\d"),
+        ('["a\\tb \\u00e9 \\x"]', "a\\tb \\u00e9 \\x"),
+    ],
+)
+def test_a_decoded_escape_before_one_that_escapes_nothing_is_not_reported(text, value):
+    """Healing reads the string's backslashes as literal once one escapes nothing; the
+    stream has already read the \\n before it as a line break, so it reports neither the
+    value nor its open text after the \\n (a lower bound: a guard never over-counts)."""
+    assert JSON.parse(heal_payload(text).text) == [value]
+    for size in (1, 2, 100):
+        assert _reported(text, size)[0] == []
 
 
 def test_the_guard_at_check_s_own_counts_does_not_stop_an_unknown_escape():
