@@ -166,6 +166,31 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     return candidates, None
 
 
+# Between two containers written one per line: blanks, a line break, perhaps a comma.
+LINE_GAP = re.compile(r"[ \t]*,?[ \t]*(?:\r\n|\n|\r)[ \t\r\n]*|[ \t]*(?:\r\n|\n|\r)[ \t\r\n]*,[ \t\r\n]*")
+
+
+def lines_run(reply: str, first: Span) -> Span | None:
+    """The containers written one per line from the one ``first`` spans (only blanks, a
+    line break and perhaps a comma between two), as one span, when there are two or more
+    (the schema asks for an array: they are its items, and healing wraps them); else
+    ``None``. Think blocks read as blank; linear (one reader, asked in order)."""
+    if first.end <= first.start or reply[first.start] not in "{[" or reply[first.end - 1] not in "}]":
+        return None
+    text = Reply.of(reply).blanked(ThinkTags.ANYWHERE)
+    across = _Across(text)
+    end = first.end
+    while True:
+        gap = LINE_GAP.match(text, end)
+        if gap is None or gap.end() >= len(text) or text[gap.end()] not in "{[":
+            break
+        close = across.close_of(gap.end())
+        if close is None:
+            break
+        end = close
+    return Span(first.start, end) if end > first.end else None
+
+
 def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:
     """The container the bracket at ``at`` opens: the body of the json fence it opens, or
     the container read with think blocks blanked out (the stream reads across them, so a
@@ -247,6 +272,8 @@ def _glued(text: str, found: list[tuple[Span, bool]], end: int) -> list[tuple[Sp
     one candidate, so that a part of it is never taken for the whole."""
     out: list[tuple[Span, bool]] = []
     for span, has_content in found:
+        if out and out[-1][0].end > span.start:
+            continue  # inside a container read on past its closing bracket (_continued)
         if out and _is_glue(text, out[-1][0].end, span.start):
             closers = _CLOSERS.match(text, span.end, end)
             stop = closers.end() if closers else span.end
@@ -255,7 +282,20 @@ def _glued(text: str, found: list[tuple[Span, bool]], end: int) -> list[tuple[Sp
             continue  # swallowed by the closing brackets of a joined candidate
         else:
             out.append((span, has_content))
+        out[-1] = (_continued(text, out[-1][0], end), out[-1][1])
     return out
+
+
+def _continued(text: str, span: Span, end: int) -> Span:
+    """``span`` read on past its closing bracket when only JSON glue with a key in it and
+    closing brackets follow (``{"a": 1}, "b": 2}``): the bracket closed the document
+    early, and the container alone would be a part of the data (healing refuses the
+    whole)."""
+    glue = _GLUE.match(text, span.end, end)
+    if glue is None or glue.end() == span.end or not _is_glue(text, span.end, glue.end()):
+        return span
+    closers = _CLOSERS.match(text, glue.end(), end)
+    return Span(span.start, closers.end()) if closers else span
 
 
 class _Across:

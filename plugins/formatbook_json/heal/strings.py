@@ -32,6 +32,8 @@ _PIECE = re.compile(
 # After a quote: blanks and the start of a JSON value (a number, a container, a literal).
 _VALUE_AFTER = re.compile(r"[ \t]*(?:[-0-9{\[]|(?:true|false|null)(?![\w$]))").match
 _COLON_AFTER = re.compile(r"[ \t]*:").match
+# Inside a string that never closes: a quote and a colon, the end of a key.
+_KEY_END = re.compile("[\"'\u201c\u201d\u2018\u2019][ \t]*:").search
 _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3}|u[dD][89abAB][0-9a-fA-F]{2})?\Z")
 _LONE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _KEPT_ESCAPES = "\"\\'"  # what a backslash means even in a string whose backslashes are literal
@@ -100,6 +102,7 @@ def scan(text: str, start: int) -> StringFix:
         if m is None:  # no closing quote: the reply was cut inside this string
             if doubt is not None:
                 raise _two_readings(start, doubt)
+            _not_cut_here(text, start)
             return _canonical(text[start + 1 :], quote, len(text), inner=pos > start + 1, cut=True)
         close = m.end()
         if follow(text, close):
@@ -109,6 +112,36 @@ def scan(text: str, start: int) -> StringFix:
         if doubt is None and _VALUE_AFTER(text, close):
             doubt = close - 1
         pos = close  # an inner quote: keep reading
+
+
+def _not_cut_here(text: str, start: int) -> None:
+    """Refuse to read the string at ``start`` as cut off by the end of the reply when the
+    text says the reply was not cut there: a healer may treat text as cut off only where
+    the reply ends, and here the document visibly goes on inside the string. Two signs:
+    the text ends with a closing bracket (``{"key:value}``: a quote is missing, and the
+    cut reading would drop the member, ``{}``), or a quote followed by a colon ends a key
+    inside it (``{"name": "Ada", ’age": 36}``: a smart quote opened the key ``age``, and
+    the cut reading would drop it). Either reading could give the wrong data."""
+    tail = text.rstrip()
+    if len(tail) > start + 1 and tail[-1] in "}]":
+        message = (
+            "a string that never closes runs to a closing bracket at the end of the reply: "
+            "a quote is missing (the reply was not cut inside the string)"
+        )
+        raise HealError(
+            message + f" at offset {start}",
+            [Violation("json.unclosed_string", message, span=Span(start, len(tail)))],
+        )
+    key = _KEY_END(text, start + 1)
+    if key is not None:
+        message = (
+            "a string that never closes holds the end of a key (a quote and a colon): "
+            "its opening quote may be a typo for a key's, or the reply was cut inside it"
+        )
+        raise HealError(
+            message + f" at offset {start}",
+            [Violation("json.unclosed_string", message, span=Span(start, key.end()))],
+        )
 
 
 def _key_across(start: int, quote: int) -> HealError:

@@ -21,10 +21,11 @@ from formatbook_core import edits as _edits
 from formatbook_core.limits import MAX_DEPTH
 from formatbook_core.results import make_repair
 
+from ..locate import LINE_GAP
 from ..numbers import normalize as normalize_number
 from . import literals, runs, strings, tolerant
 from .lexer import Lexer
-from .state import Healing
+from .state import Healing, asks_for_array
 
 # States: what the next significant token should be.
 TOP, VALUE_AFTER_COLON, FIRST_VALUE, NEXT_VALUE, FIRST_KEY, NEXT_KEY, COLON, AFTER, DONE = range(9)
@@ -47,6 +48,7 @@ MESSAGES = {
     "trailing_data": "set aside text after the JSON value",
     "number_format": "rewrote a number in JSON's notation",
     "truncated_number": "the last number may be incomplete: the reply was cut off right after it",
+    "wrapped_lines": "wrapped the values written one per line in the array the schema asks for",
     **strings.MESSAGES,
     **literals.MESSAGES,
 }
@@ -102,7 +104,7 @@ def repair_syntax(h: Healing) -> None:
     body, lead = text.lstrip(), len(text) - len(text.lstrip())
     done_at = h.done_at - lead if h.done_at is not None else None
     try:
-        res = repair(body, h.limits.max_depth, done_at=done_at)
+        res = repair(body, h.limits.max_depth, done_at=done_at, lines=asks_for_array(h.schema))
     except HealError as err:
         if not lead:
             raise
@@ -147,13 +149,15 @@ def _leading_blanks(text: str, edits: list[tuple[int, int, str]]) -> list[tuple[
 
 
 def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps it fast
-    text: str, max_depth: int = MAX_DEPTH, *, fast: bool = True, done_at: int | None = None
+    text: str, max_depth: int = MAX_DEPTH, *, fast: bool = True, done_at: int | None = None, lines: bool = False
 ) -> Result:
     """Walk the tokens of ``text`` and collect the edits that make ``text``
     strict JSON. Raises ``HealError`` when no obvious repair exists. ``fast=False``
     walks every token (the fast paths must give the same result; tests compare).
     ``done_at``: ``text[:done_at]`` is known to be one strict JSON value and white space
-    (a strict parser said so), so the walk starts there, after the value."""
+    (a strict parser said so), so the walk starts there, after the value. ``lines``: the
+    schema asks for an array, so containers written one per line after the first are
+    its items too: the first line's value opens the array they are wrapped in."""
     res = Result()
     edit = res.edit
     stack: list[str] = []  # open containers: "{" or "["
@@ -162,6 +166,8 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     prev_end = 0  # end of the previous significant token
     pending: tuple[int, int, str] | None = None  # a token that only a cut-off reply excuses
     top_is_container = False
+    root = 0  # where the top-level value starts
+    wrapped = False  # lines: the values written one per line are wrapped in an array
     n = len(text)
 
     lexer = Lexer(text)
@@ -230,9 +236,24 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
                 continue
             if not top_is_container:
                 raise _fail("text after a lone JSON value (is an opening bracket missing?)", s)
-            res.trailing = Span(s, n)
-            edit("trailing_data", prev_end, n, "", Span(s, n))
-            break
+            gap = LINE_GAP.match(text, prev_end) if lines and not wrapped else None
+            if gap is not None and gap.end() < n and text[gap.end()] in "{[":
+                # the next line holds the next item: wrap them all (the closing
+                # bracket is added at the end), and read on as inside that array
+                res.edits.append((root, root, "["))
+                res.repairs.append(make_repair("wrapped_lines", MESSAGES["wrapped_lines"], root, n))
+                wrapped = True
+                stack.append("[")
+                marks.append(prev_end)
+                state = AFTER
+            elif kind == ",":
+                # the document goes on after the bracket that closed it ({"a": 1}, "b": 2}):
+                # setting the rest aside would keep only a part of the data
+                raise _fail("a comma after the value: the data goes on after a bracket that closed it early", s)
+            else:
+                res.trailing = Span(s, n)
+                edit("trailing_data", prev_end, n, "", Span(s, n))
+                break
 
         if kind in "snNw":  # a scalar: a value, or a key when a key is due
             if state == AFTER:
@@ -298,6 +319,7 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
                 raise _fail(f"nesting deeper than {max_depth} levels", s, code="json.too_deep")
             if not stack:
                 top_is_container = True
+                root = s
             stack.append(kind)
             marks.append(e)
             state = FIRST_KEY if kind == "{" else FIRST_VALUE
@@ -352,6 +374,11 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         raise _fail(f"unexpected character {text[s]!r}", s)
 
     # The end of the reply.
+    if wrapped and state == AFTER and len(stack) == 1:
+        res.edits.append((prev_end, prev_end, "]"))  # the array the lines were wrapped in
+        stack.pop()
+        marks.pop()
+        state = DONE
     if state == TOP:
         if pending is not None:
             raise _fail(pending[2], pending[0], pending[1])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import StreamGuard, check
+from formatbook_core import Expectations, StreamGuard, check
 
 
 def _guard_agrees(reply: str, expect: str) -> None:
@@ -52,3 +52,93 @@ def test_a_raw_windows_path_keeps_its_backslashes(reply, value):
 )
 def test_a_string_without_such_a_backslash_reads_as_json(reply, value):
     assert check(reply, "EXPECT JSON").value == value
+
+
+# --- a string the reply does not cut: refused, never read as cut off ------------------
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"key:value}',
+        '{"name": "Ada", "city:Paris}',
+        '[{"id": 1}, {"name:Bob}]',
+        '```json\r\n{"key:value}\r\n```',
+        '<think>x</think>{"clé:valeur}  ',
+        # a smart quote opening a key: the rest of the object is no cut string
+        '{"name": "Ada", \u2019age": 36}',
+        '{"name": "Ada", \u2018age": 36, "city": "Oslo"}',
+        '{"name": "Ada", \'age": 36, "city": "Oslo"',
+        'Voici : {"nom": "Ada", \u201dâge": 36}',
+        '```json\n{"name": "Ada", \u2019age": 36}\n```\nDone.',
+    ],
+)
+def test_a_string_the_reply_does_not_cut_is_refused(reply):
+    result = check(reply, "EXPECT JSON")
+    assert not result.ok
+    assert result.violations[0].code == "json.unclosed_string"
+    _guard_agrees(reply, "EXPECT JSON")
+    _guard_agrees(reply, "EXPECT JSON\nEXPECT MAX 3 CHARACTERS")
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('{"name": "Ada", "note": "cut here', {"name": "Ada", "note": "cut here"}),
+        ('{"name": "Ada", "note": "It\u2019s cut', {"name": "Ada", "note": "It\u2019s cut"}),
+        ('[{"id": 1}, {"id": 2, "tag": "b', [{"id": 1}, {"id": 2, "tag": "b"}]),
+    ],
+)
+def test_a_string_the_reply_cuts_is_still_closed(reply, value):
+    result = check(reply, "EXPECT JSON")
+    assert result.ok and result.value == value and result.truncated
+
+
+# --- a bracket that closed the document early: the rest is not set aside ---------------
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"key": "value"}, "key2": "value2"}',
+        '{"a": 1},\r\n  "b": [1, 2]\r\n}',
+        'Here it is: {"name": "Ada"}, "age": 36}',
+        '```json\n{"name": "Ada"}, "age": 36}\n```',
+        '<think>hm</think>{"nom": "Ada"}, "âge": 36}',
+    ],
+)
+def test_a_document_going_on_after_its_closing_bracket_is_refused(reply):
+    result = check(reply, "EXPECT JSON")
+    assert not result.ok
+    assert result.violations[0].code == "json.heal"
+    _guard_agrees(reply, "EXPECT JSON")
+
+
+# --- values one per line where the schema asks for an array: all of them ---------------
+ITEMS = {"type": "array", "items": {"type": "object", "required": ["id"]}}
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('{"id": 1}\n{"id": 2}\n{"id": 3}', [{"id": 1}, {"id": 2}, {"id": 3}]),
+        ('{"id": 1},\r\n{"id": 2},\r\n', [{"id": 1}, {"id": 2}]),
+        ('Here are the rows:\n{"id": 1}\n{"id": 2, "tags": ["a"]}', [{"id": 1}, {"id": 2, "tags": ["a"]}]),
+        ('```jsonl\n{"id": 1}\n{"id": 2}\n```', [{"id": 1}, {"id": 2}]),
+        ("<think>two rows</think>\n{'id': 1}\n{'id': 2,}", [{"id": 1}, {"id": 2}]),
+        ('{"id": 1}\n\n  {"id": 2}', [{"id": 1}, {"id": 2}]),
+    ],
+)
+def test_values_one_per_line_are_all_wrapped_in_the_array_asked_for(reply, value):
+
+    exp = Expectations(format="json", schema=ITEMS)
+    result = check(reply, exp)
+    assert result.ok and result.value == value
+    assert "wrapped_lines" in [r.kind for r in result.repairs]
+    assert check(result.text, exp).value == value  # idempotent
+    for size in (1, 3, 1000):
+        guard = StreamGuard(exp)
+        assert all(guard.feed(reply[i : i + size]) for i in range(0, len(reply), size))
+        assert guard.finish().value == value
+
+
+def test_one_value_alone_is_still_wrapped_as_before():
+
+    result = check('{"id": 1}', Expectations(format="json", schema=ITEMS))
+    assert result.ok and result.value == [{"id": 1}]
