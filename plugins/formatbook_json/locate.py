@@ -25,6 +25,10 @@
    where it closes, and nothing inside it is one: the payload goes on after the fence
    (healing takes a fence line inside a string whole, and refuses one between tokens
    with ``json.fence_inside``). The payload a stream commits to is read so too.
+   A container on one line with prose on both sides of it there is a mention in a
+   sentence (``According to [1], the answer is yes.``), no candidate (``_mention``).
+   A container followed by JSON glue with a key and closing brackets
+   (``{"a": 1}, "b": 2}``) is read on to them: the bracket closed it early.
 4. When nothing else is found: the reply without its think blocks.
 
 The core tries the candidates in this order and takes the first one that passes (the
@@ -144,6 +148,8 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
         if start >= region.end:
             continue
         for span, has_content in _containers(blanked, start, region.end, across):
+            if span.end <= region.end and _mention(prepared, blanked, span, has_content):
+                continue  # a mention in a sentence is not a payload
             (content if has_content else references).append(span)
             if span.end > region.end:
                 crossed.append(span)
@@ -189,6 +195,33 @@ def lines_run(reply: str, first: Span) -> Span | None:
             break
         end = close
     return Span(first.start, end) if end > first.end else None
+
+
+_ENDS_SENTENCE = frozenset(":.!?;\u3002\uff01\uff1f\uff1a")  # before a payload: not inside a sentence
+_NEAR = 200  # how far from a container on its line prose is looked for (linear: bounded)
+
+
+def _mention(reply: Reply, text: str, span: Span, has_content: bool) -> bool:
+    """Whether the container at ``span`` is mentioned in a sentence rather than given as
+    data: it lies on one line, with prose on both sides of it on that line (``According to
+    [1], the answer is yes.``, ``See [2] and [3].``). Prose before it is a letter or
+    digit with no colon or sentence end after it (``Here is the JSON: {...}`` introduces
+    data, ``Sure! {...} Hope it helps.`` gives it between two sentences); after it,
+    a letter or digit, or for a bare reference (``[1]``, ``[2, 3]``: no string, no
+    container) anything but blanks (``[3].`` closes the sentence). ``text`` is the reply
+    with think blocks blanked."""
+    starts = reply.line_starts
+    line = reply.line_of(span.start)
+    line_end = starts[line + 1] if line + 1 < len(starts) else len(text)
+    if span.end > line_end or (line + 1 < len(starts) and span.end == line_end and text[span.end - 1] in "\r\n"):
+        return False  # over more than one line: laid out as data
+    before = text[max(starts[line], span.start - _NEAR) : span.start].rstrip()
+    if not before or before[-1] in _ENDS_SENTENCE or not any(c.isalnum() for c in before):
+        return False
+    after = text[span.end : min(line_end, span.end + _NEAR)].strip()
+    if not after:
+        return False
+    return not has_content or any(c.isalnum() for c in after)
 
 
 def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:
