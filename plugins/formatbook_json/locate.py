@@ -47,7 +47,7 @@ from formatbook_core import Reply, Span, ThinkTags
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.reply import Fence
 from formatbook_core.runs import run
-from formatbook_core.spans import outside_spans, strip_span
+from formatbook_core.spans import SPACES, outside_spans
 
 from .commitment import committed_position, stream_pieces
 from .syntax import strict_value
@@ -98,7 +98,7 @@ _CLOSERS = re.compile(r"(?:[ \t\r\n]*[}\]])+")
 def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> tuple[list[Span], Any]:
     """Candidate payload spans of ``reply``, best first (see the module doc), and the
     parsed value when the whole reply is strict JSON (else ``None``)."""
-    whole = strip_span(reply, Span(0, len(reply)))
+    whole = _strip(reply, Span(0, len(reply)))
     if whole.end > whole.start and reply[whole.start] in _VALUE_START:
         ok, value = strict_value(reply[whole.start : whole.end], max_depth=max_depth, max_size=max_size)
         if ok:
@@ -107,7 +107,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     blocks = [f for f in prepared.fences() if not _inside(prepared, f.span)]
     at = committed_position(stream_pieces(reply))
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
-        return [_unpadded(reply, _committed(prepared, at, blocks))], None
+        return [_with_controls(reply, _unpadded(reply, _committed(prepared, at, blocks)))], None
     own: list[Span] = []
     bare: list[Span] = []
     other: list[Span] = []
@@ -166,9 +166,11 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
                 continue  # a part of a payload read across a fence line is not the payload
         if span not in seen:
             seen.add(span)
-            candidates.append(_unpadded(reply, span))
+            candidates.append(_with_controls(reply, _unpadded(reply, span)))
     if not candidates:
-        candidates = [*prepared.stretches(ThinkTags.ANYWHERE)[:1]] or [Span(0, len(reply))]
+        candidates = [_with_controls(reply, s) for s in prepared.stretches(ThinkTags.ANYWHERE)[:1]] or [
+            Span(0, len(reply))
+        ]
     return candidates, None
 
 
@@ -253,11 +255,44 @@ def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:
     return Span(at, end)
 
 
+_BLANK = frozenset(SPACES)
+
+
+def _strip(text: str, span: Span) -> Span:
+    """``span`` without the white space around it: ``SPACES``, JSON's four characters and
+    the Unicode ones, never a control character (``{"a": 1}`` then U+001F is text after
+    the value, which healing sets aside and lists)."""
+    start, end = span
+    while start < end and text[start] in _BLANK:
+        start += 1
+    while end > start and text[end - 1] in _BLANK:
+        end -= 1
+    return Span(start, end)
+
+
+def _with_controls(reply: str, span: Span) -> Span:
+    """``span`` stretched over the white space next to it when that white space holds a
+    control character Python calls white space (U+001F...): text after (or before) the
+    value, which healing lists, never blank space the core would set aside unlisted."""
+    start, end = span
+    after = end
+    while after < len(reply) and reply[after].isspace():
+        after += 1
+    if any(c not in _BLANK for c in reply[end:after]):
+        end = after
+    before = start
+    while before > 0 and reply[before - 1].isspace():
+        before -= 1
+    if any(c not in _BLANK for c in reply[before:start]):
+        start = before
+    return Span(start, end)
+
+
 def _body(reply: str, f: Fence) -> Span | None:
     """The fence's content without surrounding blanks (an unclosed fence keeps its
     trailing ones, the reply was cut there, unless what it holds is already strict JSON:
     then they are no part of a value); ``None`` when empty."""
-    body = strip_span(reply, f.body)
+    body = _strip(reply, f.body)
     if not f.closed and body.end < f.body.end and body.end > body.start:
         if not strict_value(reply[body.start : body.end])[0]:
             body = Span(body.start, f.body.end)
@@ -273,7 +308,7 @@ def _unpadded(reply: str, span: Span) -> Span:
     keep them once and drop them when run again."""
     if span.end == span.start or reply[span.end - 1] not in " \t\n\r":
         return span
-    body = strip_span(reply, span)
+    body = _strip(reply, span)
     if body.end > body.start and strict_value(reply[body.start : body.end])[0]:
         return body
     return span

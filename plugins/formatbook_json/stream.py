@@ -35,6 +35,7 @@ from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.reply import FENCE_LINE, LINE_BREAK, THINK_OPEN, THINK_OPEN_MAX, Reply, ThinkTags, think_close
 from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
+from formatbook_core.spans import SPACES
 
 from .numbers import normalize as _json_number
 
@@ -80,6 +81,7 @@ _N_MINUS, _N_ZERO, _N_INT, _N_DOT, _N_FRAC, _N_E, _N_ESIGN, _N_EXP = range(8)
 _N_ENDABLE = (_N_ZERO, _N_INT, _N_FRAC, _N_EXP)
 
 _WS = " \t\n\r"
+_SPACES = frozenset(SPACES)  # white space around the document (no control character)
 _DIGITS = "0123456789"
 _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
 _KEPT_ESCAPES = "\"\\'"  # what a backslash means even where the string's backslashes are literal
@@ -633,7 +635,7 @@ class JsonChecker:
                 if status is not None:
                     return status
             return self._run(chunk)
-        if st == _DONE and (not self._strict or not chunk.strip()):
+        if st == _DONE and (not self._strict or not chunk.strip(SPACES)):
             # After the document: whitespace (strict) or anything (relaxed: set aside).
             self._pos += len(chunk)
             return _COMPLETE
@@ -868,7 +870,7 @@ class JsonChecker:
 
             if st < _STR:
                 c = chunk[i]
-                if c in _WS or (not stack and st == _VALUE and strict and c.isspace()):
+                if c in _WS or (not stack and st == _VALUE and strict and c in _SPACES):
                     i += 1
                     continue
                 if st == _AFTER:
@@ -978,6 +980,9 @@ class JsonChecker:
                     if c == "/":
                         self._ret = st
                         st = _SLASH
+                    elif c == "(":  # a Python tuple, which healing makes an array: not counted
+                        self._cut = True
+                        break
                     i += 1  # a stray character: healing drops it
                     continue
                 if st == _OBJ_FIRST or st == _KEY:
@@ -1052,7 +1057,7 @@ class JsonChecker:
                     st = _VALUE  # a missing colon
                     continue
                 # _DONE
-                if c.isspace():  # white space around the document: str.isspace (syntax.py)
+                if c in _SPACES:  # white space around the document: spans.SPACES (syntax.py)
                     i += 1
                     continue
                 if strict:

@@ -20,6 +20,7 @@ from formatbook_core import HealError, Repair, SetAside, Span, Violation
 from formatbook_core import edits as _edits
 from formatbook_core.limits import MAX_DEPTH
 from formatbook_core.results import make_repair
+from formatbook_core.spans import SPACES
 
 from ..locate import LINE_GAP
 from ..numbers import normalize as normalize_number
@@ -49,6 +50,7 @@ MESSAGES = {
     "number_format": "rewrote a number in JSON's notation",
     "truncated_number": "the last number may be incomplete: the reply was cut off right after it",
     "wrapped_lines": "wrapped the values written one per line in the array the schema asks for",
+    "python_tuple": "wrote a Python tuple (1, 2) as the JSON array [1, 2]",
     **strings.MESSAGES,
     **literals.MESSAGES,
 }
@@ -101,7 +103,8 @@ def repair_syntax(h: Healing) -> None:
     # White space around the payload is str.isspace (syntax.unpadded): the walk reads the
     # payload from its first character (trailing blanks may end a cut string; after a
     # complete value the walk skips them), and the healed text keeps none of it.
-    body, lead = text.lstrip(), len(text) - len(text.lstrip())
+    body = text.lstrip(SPACES)
+    lead = len(text) - len(body)
     done_at = h.done_at - lead if h.done_at is not None else None
     try:
         res = repair(body, h.limits.max_depth, done_at=done_at, lines=asks_for_array(h.schema))
@@ -125,7 +128,7 @@ def repair_syntax(h: Healing) -> None:
     # A repaired text ends with its value: white space left before what a repair removed
     # at the end (a surplus bracket, a comment, a cut member) would trail it, and the
     # locator strips it from the healed reply, so a second heal would differ.
-    h.text = _edits.apply(text, res.edits).rstrip()
+    h.text = _edits.apply(text, res.edits).rstrip(SPACES)
     h.repairs.extend(sorted(res.repairs, key=_SPAN_START))  # stable: text order within an offset
 
 
@@ -136,13 +139,13 @@ def _leading_blanks(text: str, edits: list[tuple[int, int, str]]) -> list[tuple[
     found: list[tuple[int, int, str]] = []
     pos = 0
     for start, end, replacement in sorted(edits, key=_EDIT_START):
-        blank = len(text[pos:start]) - len(text[pos:start].lstrip())
+        blank = len(text[pos:start]) - len(text[pos:start].lstrip(SPACES))
         if blank:
             found.append((pos, pos + blank, ""))
         if pos + blank < start or replacement:
             return found
         pos = max(pos, end)
-    blank = len(text) - pos - len(text[pos:].lstrip())
+    blank = len(text) - pos - len(text[pos:].lstrip(SPACES))
     if blank:
         found.append((pos, pos + blank, ""))
     return found
@@ -168,6 +171,7 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     top_is_container = False
     root = 0  # where the top-level value starts
     wrapped = False  # lines: the values written one per line are wrapped in an array
+    tuples: set[int] = set()  # the depths of the arrays a Python tuple's "(" opened
     n = len(text)
 
     lexer = Lexer(text)
@@ -228,9 +232,19 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         if kind == "c":
             edit("comment", s, e, "")
             continue
+        if kind == "x" and state != DONE and state != COLON:
+            c = text[s]
+            if c == "(" and state not in (FIRST_KEY, NEXT_KEY):
+                edit("python_tuple", s, e, "[")  # read on as the array it means
+                tuples.add(len(stack) + 1)
+                kind = "["
+            elif c == ")" and len(stack) in tuples and stack[-1] == "[":
+                res.edits.append((s, e, "]"))  # the tuple's close (its repair is listed at "(")
+                tuples.discard(len(stack))
+                kind = "]"
         if state == DONE:
-            if kind == "x" and text[s:e].isspace():
-                continue  # white space after the value (str.isspace, as syntax.unpadded)
+            if kind == "x" and text[s:e] in SPACES:
+                continue  # white space after the value (spans.SPACES, as syntax.unpadded)
             if kind == "}" or kind == "]":
                 edit("surplus_bracket", s, e, "")
                 continue
