@@ -1136,7 +1136,7 @@ class JsonChecker:
                 i += 1
                 if not strict and (e is not None or c == "u") and c not in _KEPT_ESCAPES:
                     # relaxed: \n, \uXXXX... are text in a string whose backslashes are literal
-                    if self._esc == _ESC_LITERAL:
+                    if self._esc == _ESC_LITERAL and c != "u":  # \u: once its digits are read
                         if collect:
                             parts.append("\\" + c)
                         st = _STR
@@ -1212,6 +1212,15 @@ class JsonChecker:
                 if k == 4:
                     if not strict and self._esc == _ESC_NONE:
                         self._esc = _ESC_DECODED
+                    elif not strict and self._esc == _ESC_LITERAL:
+                        # text, as healing keeps it; a high surrogate may be the cut
+                        # escape healing drops at the end: not counted from there on
+                        if collect:
+                            parts.append("\\u" + h)
+                        if h[0] in "dD" and h[1] in "89abAB":
+                            self._esc = _ESC_UNKNOWN
+                        st = _STR
+                        continue
                     cp = int(h, 16)
                     high = self._high
                     if high >= 0:

@@ -684,6 +684,11 @@ def test_an_unclosed_fence_holding_strict_json_keeps_no_trailing_blanks():
         ('["C:\\Users\\ada\\new"]', "C:\\Users\\ada\\new"),
         ('["a\\qb\\tc\\u00e9"]', "a\\qb\\tc\\u00e9"),
         ('["a\\u12G\\n"]', "a\\u12G\\n"),
+        # a cut \u after a literal backslash is dropped, as healing drops it
+        # (fuzz --seed 31337: json-guard_limits-6fb17f1146)
+        ('["\\a\\u', "\\a"),
+        ('["\\a\\u00', "\\a"),
+        ('["\\a\\u0041"]', "\\a\\u0041"),
         ('["a\\\\b\\q\\"c"]', 'a\\b\\q"c'),  # \\ and \" keep their meaning
     ],
 )
