@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import StreamGuard, check
+from formatbook_core import Expectations, StreamGuard, check
 
 CONTROLS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85"]
 
@@ -82,3 +82,30 @@ def test_a_spelling_with_one_reading_is_healed_and_listed(reply, value, kind):
 @pytest.mark.parametrize("reply", ["[1__2]", "[_1]", "[1_]", "{(1, 2): 3}", "(see above)"])
 def test_a_spelling_without_one_reading_is_refused(reply):
     assert not check(reply, "EXPECT JSON").ok
+
+
+STRINGS = {"type": "object", "properties": {"version": {"type": "string"}, "zip": {"type": "string"}}}
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('{"version": 3.10}', {"version": "3.10"}),
+        ('{"zip": 02134}', {"zip": "02134"}),  # the syntax step's 2134 is quoted as written
+        ('Here:\r\n```json\r\n{"version": 1e3, "zip": "02134"}\r\n```', {"version": "1e3", "zip": "02134"}),
+        ("<think>x</think>{'version': 2.50, 'zip': 00501,}", {"version": "2.50", "zip": "00501"}),
+        ('{"version": -0.0}', {"version": "-0.0"}),
+    ],
+)
+def test_a_number_a_string_schema_asks_for_keeps_its_text_as_written(reply, value):
+    exp = Expectations(format="json", schema=STRINGS)
+    result = check(reply, exp)
+    assert result.ok and result.value == value
+    assert "number_to_string" in [r.kind for r in result.repairs]
+    assert check(result.text, exp).value == value
+
+
+def test_yaml_numbers_a_string_schema_asks_for_keep_their_text():
+    exp = Expectations(format="yaml", schema=STRINGS)
+    result = check("version: 3.10\nzip: '02134'\n", exp)
+    assert result.ok and result.value == {"version": "3.10", "zip": "02134"}
