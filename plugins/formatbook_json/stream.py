@@ -1179,8 +1179,10 @@ class JsonChecker:
                 if c not in _HEXDIGITS:
                     if strict:
                         return self._fail(base + i, f"invalid \\u escape: expected a hex digit, got {c!r}")
-                    # \u without its digits escapes nothing (see _ESC)
-                    self._esc = _ESC_AFTER_INVALID[self._esc]
+                    # \u without its digits escapes nothing (see _ESC); before a line
+                    # break it may be the cut escape healing drops (a fence line may
+                    # follow and end the payload): from there on nothing is counted
+                    self._esc = _ESC_UNKNOWN if c in "\r\n" else _ESC_AFTER_INVALID[self._esc]
                     if self._high >= 0 and collect:
                         parts.append("\ufffd")
                     if collect:  # relaxed: the broken escape kept literally, as healing keeps it
