@@ -35,6 +35,7 @@ from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.reply import FENCE_LINE, LINE_BREAK, Reply, ThinkScanner, ThinkTags
 from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
+from formatbook_core.spans import SPACES
 
 from .numbers import normalize as _json_number
 
@@ -66,6 +67,12 @@ _LCOMMENT = 19  # inside // ... end of line
 _BCOMMENT = 20  # inside /* ... */
 _BSTAR = 21  # inside /* ... */ just after a '*'
 _QEND = 22  # a quote that may close the open string: what follows will tell (see _closes)
+# How the open string's escapes read (relaxed): none yet; a \n (or \t, \uXXXX...) read
+# as JSON reads it, which a later backslash that escapes nothing would make literal (no
+# open text is reported after it); an escape that escapes nothing seen first, so every
+# backslash is literal; both, the wrong way round: the value is not reported (a lower bound).
+_ESC_NONE, _ESC_DECODED, _ESC_LITERAL, _ESC_UNKNOWN = range(4)
+_ESC_AFTER_INVALID = (_ESC_LITERAL, _ESC_UNKNOWN, _ESC_LITERAL, _ESC_UNKNOWN)  # by the state before
 _FAILED = 99
 
 # Number sub-states; the "ending" ones may stop where they are.
@@ -73,8 +80,10 @@ _N_MINUS, _N_ZERO, _N_INT, _N_DOT, _N_FRAC, _N_E, _N_ESIGN, _N_EXP = range(8)
 _N_ENDABLE = (_N_ZERO, _N_INT, _N_FRAC, _N_EXP)
 
 _WS = " \t\n\r"
+_SPACES = frozenset(SPACES)  # white space around the document (no control character)
 _DIGITS = "0123456789"
 _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
+_KEPT_ESCAPES = "\"\\'"  # what a backslash means even where the string's backslashes are literal
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _LITERALS = {"t": ("rue", "true"), "f": ("alse", "false"), "n": ("ull", "null")}
 _CLOSER = {"{": "}", "[": "]"}
@@ -412,6 +421,7 @@ class JsonChecker:
         "_hold",
         "_last",
         "_cut",
+        "_esc",
     )
 
     def __new__(cls, strict: bool = True, *, max_depth: int = MAX_DEPTH) -> JsonChecker:
@@ -445,6 +455,10 @@ class JsonChecker:
         self._hold = ""  # relaxed: the start of a line that may yet be a fence line, not fed yet
         self._last = "\n"  # relaxed: the last piece fed (does a line start after it?)
         self._cut = False  # relaxed: a fence line ended the payload (nothing after it is fed)
+        # relaxed: how the open string's escapes read (see _ESC_*): a backslash that escapes
+        # nothing makes the string's backslashes literal (heal.strings), so \n read before
+        # one is known only when the string ends
+        self._esc = _ESC_NONE
 
     # --- the Checker protocol -----------------------------------------------------------
     def feed(self, chunk: str) -> StreamStatus:  # noqa: C901 - the hot path: short paths inline
@@ -455,6 +469,8 @@ class JsonChecker:
         # general automaton in _run the rest. Each short path either leaves the checker
         # exactly as _run would, or touches nothing and hands the chunk on.
         st = self._st
+        if st == _STR and self._esc:
+            return self._run(chunk)
         if st == _STR:
             status = _OPEN.get(chunk)
             if status is not None:
@@ -611,7 +627,7 @@ class JsonChecker:
                 if status is not None:
                     return status
             return self._run(chunk)
-        if st == _DONE and (not self._strict or not chunk.strip()):
+        if st == _DONE and (not self._strict or not chunk.strip(SPACES)):
             # After the document: whitespace (strict) or anything (relaxed: set aside).
             self._pos += len(chunk)
             return _COMPLETE
@@ -728,7 +744,7 @@ class JsonChecker:
                 return status
             return StreamStatus(False, "no JSON object or array found in the reply", self._pos)
         values: tuple[str, ...] = ()
-        if (_STR <= st <= _LOW_U or st == _QEND) and self._collect:
+        if (_STR <= st <= _LOW_U or st == _QEND) and self._collect and self._esc != _ESC_UNKNOWN:
             text = "".join(self._parts)
             if text.strip():
                 values = (text,)  # healing closes a cut string and keeps its text
@@ -791,13 +807,14 @@ class JsonChecker:
             else:
                 if collect:
                     s = "".join(parts)
-                    if s and not s.isspace():
+                    if s and not s.isspace() and self._esc != _ESC_UNKNOWN:
                         vals.append(s)
                     parts = []
                     open_from = 0
                     st = _AFTER if stack else _DONE
                 else:
                     st = _COLON
+                self._esc = _ESC_NONE
                 if held[-1][-1] == "/":  # the slash held back starts a comment
                     self._ret = st
                     st = _SLASH
@@ -830,13 +847,14 @@ class JsonChecker:
                             continue
                     if collect:
                         s = "".join(parts) if len(parts) != 1 else parts[0]
-                        if s and not s.isspace():
+                        if s and not s.isspace() and self._esc != _ESC_UNKNOWN:
                             vals.append(s)
                         parts = []
                         open_from = 0
                         st = _AFTER if stack else _DONE
                     else:
                         st = _COLON
+                    self._esc = _ESC_NONE
                     continue
                 if c == "\\":
                     i = j + 1
@@ -846,7 +864,7 @@ class JsonChecker:
 
             if st < _STR:
                 c = chunk[i]
-                if c in _WS or (not stack and st == _VALUE and strict and c.isspace()):
+                if c in _WS or (not stack and st == _VALUE and strict and c in _SPACES):
                     i += 1
                     continue
                 if st == _AFTER:
@@ -956,6 +974,9 @@ class JsonChecker:
                     if c == "/":
                         self._ret = st
                         st = _SLASH
+                    elif c == "(":  # a Python tuple, which healing makes an array: not counted
+                        self._cut = True
+                        break
                     i += 1  # a stray character: healing drops it
                     continue
                 if st == _OBJ_FIRST or st == _KEY:
@@ -1030,7 +1051,7 @@ class JsonChecker:
                     st = _VALUE  # a missing colon
                     continue
                 # _DONE
-                if c.isspace():  # white space around the document: str.isspace (syntax.py)
+                if c in _SPACES:  # white space around the document: spans.SPACES (syntax.py)
                     i += 1
                     continue
                 if strict:
@@ -1107,6 +1128,15 @@ class JsonChecker:
                 c = chunk[i]
                 e = _ESCAPES.get(c)
                 i += 1
+                if not strict and (e is not None or c == "u") and c not in _KEPT_ESCAPES:
+                    # relaxed: \n, \uXXXX... are text in a string whose backslashes are literal
+                    if self._esc == _ESC_LITERAL and c != "u":  # \u: once its digits are read
+                        if collect:
+                            parts.append("\\" + c)
+                        st = _STR
+                        continue
+                    if self._esc == _ESC_NONE and c != "u":  # \u: once its digits are read
+                        self._esc = _ESC_DECODED
                 if e is not None:
                     if collect:
                         parts.append(e)
@@ -1118,7 +1148,10 @@ class JsonChecker:
                     return self._fail(base + i - 1, f"invalid escape '\\{c}' in a string")
                 else:
                     # relaxed: as healing reads it (heal.strings), a backslash that starts
-                    # no escape is kept as a literal backslash; \' is an apostrophe
+                    # no escape is kept as a literal backslash, and so are the string's
+                    # others; \' is an apostrophe
+                    if c != "'":
+                        self._esc = _ESC_AFTER_INVALID[self._esc]
                     if collect:
                         parts.append(c if c == "'" else "\\" + c)
                     st = _STR
@@ -1146,6 +1179,10 @@ class JsonChecker:
                 if c not in _HEXDIGITS:
                     if strict:
                         return self._fail(base + i, f"invalid \\u escape: expected a hex digit, got {c!r}")
+                    # \u without its digits escapes nothing (see _ESC); before a line
+                    # break it may be the cut escape healing drops (a fence line may
+                    # follow and end the payload): from there on nothing is counted
+                    self._esc = _ESC_UNKNOWN if c in "\r\n" else _ESC_AFTER_INVALID[self._esc]
                     if self._high >= 0 and collect:
                         parts.append("\ufffd")
                     if collect:  # relaxed: the broken escape kept literally, as healing keeps it
@@ -1169,6 +1206,17 @@ class JsonChecker:
                         )
                 i += 1
                 if k == 4:
+                    if not strict and self._esc == _ESC_NONE:
+                        self._esc = _ESC_DECODED
+                    elif not strict and self._esc == _ESC_LITERAL:
+                        # text, as healing keeps it; a high surrogate may be the cut
+                        # escape healing drops at the end: not counted from there on
+                        if collect:
+                            parts.append("\\u" + h)
+                        if h[0] in "dD" and h[1] in "89abAB":
+                            self._esc = _ESC_UNKNOWN
+                        st = _STR
+                        continue
                     cp = int(h, 16)
                     high = self._high
                     if high >= 0:
@@ -1305,7 +1353,7 @@ class JsonChecker:
             self._parts = parts
             self._collect = collect
             self._quote = quote
-            if collect and len(parts) > open_from:
+            if collect and len(parts) > open_from and self._esc in (_ESC_NONE, _ESC_LITERAL):
                 opened = parts[open_from] if len(parts) == open_from + 1 else "".join(parts[open_from:])
                 if opened.isspace():
                     opened = ""  # see _blank_free

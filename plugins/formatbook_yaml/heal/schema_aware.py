@@ -85,6 +85,10 @@ def _edit(op: SchemaRepair, node: Any, text: str) -> str | None:
         return json.dumps(op.value, ensure_ascii=False) if isinstance(node, ScalarNode) else None
     if op.what == "integer":
         return str(op.value) if isinstance(node, ScalarNode) else None
+    if op.what == "string":  # the number as written (3.10, 02134), quoted
+        if not isinstance(node, ScalarNode) or node.style is not None:
+            return None
+        return json.dumps(text[node.start_mark.index : node.end_mark.index].strip(), ensure_ascii=False)
     if op.what == "key":
         return json.dumps(op.text, ensure_ascii=False)
     if op.what == "wrap" and isinstance(node, ScalarNode):
