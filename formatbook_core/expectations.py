@@ -329,7 +329,9 @@ def parse_expectations(
             count_lines[len(counts)] = raw.strip()
             counts.append(count)
             continue
-        instruction = _parse_kind(_tokens(body, raw.strip()), raw.strip(), reg)
+        # a line that starts with a format's name is a format line (no kind phrase starts
+        # so); asked first, so that a format line imports that format's plugin only
+        instruction = None if reg.knows_format(words[0]) else _parse_kind(_tokens(body, raw.strip()), raw.strip(), reg)
         if instruction is not None:
             instructions.append(instruction)
             continue

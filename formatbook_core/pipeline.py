@@ -146,10 +146,9 @@ def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
 def _plain_text(reply: str) -> _Candidate:
     """Without a format the reply is the text, but for a ``<think>`` block opening it."""
     prepared = Reply.of(reply)
-    think = prepared.leading_think()
-    span = Span(think.end if think else 0, len(reply))
+    span = prepared.whole_payload()
     candidate = _Candidate(span, reply[span.start :])
-    if think is not None:
+    if span.start:
         _set_aside(prepared, "the text", candidate, ThinkTags.LINE_START)
     return candidate
 

@@ -21,7 +21,7 @@ One scan with ``str.find``: linear.
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.reply import Reply, ThinkTags
+from formatbook_core.reply import Reply
 from formatbook_core.spans import no_payload, outside_spans, strip_span
 
 _TAGS = {"html", "htm", "xhtml"}
@@ -114,7 +114,7 @@ def locate(reply: str) -> list[Span]:
     tagged: list[Span] = []
     bare: list[Span] = []
     taken: list[Span] = []
-    for f in prepared.fences(ThinkTags.LINE_START):  # a fence inside a think block is a draft
+    for f in prepared.fences():
         body = strip_span(blanked, f.body)  # a think block inside a fence is no part of it
         if body.end <= body.start:
             continue

@@ -19,7 +19,6 @@ from formatbook_core.limits import limits_from
 from formatbook_core.pointers import scope_problem
 
 from . import guidance as _guidance
-from . import heal as _heal
 from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
@@ -124,7 +123,9 @@ class JsonFormat(DataFormat):
         unchanged. Raises ``HealError``; by default a payload longer than
         :data:`formatbook_json.heal.strict.HEAL_MAX_SIZE` characters is not healed (memory),
         unless ``max_size`` is given."""
-        return _heal.heal(value, self._schema(schema, options), options)
+        from .heal import heal  # noqa: PLC0415 - imported when a reply needs healing: keeps a valid check fast
+
+        return heal(value, self._schema(schema, options), options)
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:

@@ -100,7 +100,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
         if ok:
             return [whole], value
     prepared = Reply.of(reply)
-    blocks = [f for f in prepared.fences() if not _inside(prepared, f.span)]
+    blocks = [f for f in prepared.fences(None) if not _inside(prepared, f.span)]
     at = committed_position(stream_pieces(reply))
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
         return [_unpadded(reply, _committed(prepared, at, blocks))], None

@@ -32,7 +32,7 @@ import re
 from typing import Any
 
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
-from formatbook_core.reply import FENCE_LINE, LINE_BREAK, THINK_OPEN, THINK_OPEN_MAX, Reply, ThinkTags, think_close
+from formatbook_core.reply import FENCE_LINE, LINE_BREAK, Reply, ThinkScanner, ThinkTags
 from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
 
@@ -59,7 +59,6 @@ _NUM = 12  # inside a number (sub-state in _nsub)
 _LIT = 13  # inside true / false / null
 # Relaxed grammar only.
 _PROSE = 14  # before the payload: skipping prose until '{' or '['
-_THINK = 15  # inside a think block (<think>, <thinking>, <reasoning>) before the payload
 _BARE = 16  # a bare word (unquoted key, True, None, NaN...)
 _RNUM = 17  # a loosely written number (+1, .5, 01, 1.)
 _SLASH = 18  # saw '/', a comment may start
@@ -100,10 +99,7 @@ _DIGIT_RUN = run(r"[0-9]*").match
 # there, never the number 1.
 _BARE_RUN = run(r"[\w$]*").match
 _RNUM_RUN = run(r"[\w.+\-]*").match
-# Before the payload: an opening bracket, or an opening think tag (group 1: its name).
-_PROSE_SEARCH = re.compile(rf"[\[{{]|{THINK_OPEN.pattern}", THINK_OPEN.flags).search
-# A tag cut by a chunk's end is found again with the tail kept from the chunk before.
-_PROSE_CARRY = THINK_OPEN_MAX - 1
+_BRACKET = re.compile(r"[\[{]").search
 
 # --- building StreamStatus cheaply ----------------------------------------------------
 # ``feed`` on a 4-character chunk must cost well under a microsecond: statuses are made
@@ -291,16 +287,13 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:  # no
     return st, status, (1 if depth and not pre else 0), "".join(pushed), peak, collect, body, values
 
 
-def _think_tail(text: str) -> str:
-    """What a think block's text must keep for the next chunk: enough of its end to find
-    a closing tag split across chunks (``</reasoning`` + white space + ``>``). Bounded:
-    the white space a closing tag may hold before its ``>`` is kept as one space."""
-    stripped = text.rstrip()
-    if len(stripped) < len(text):
-        lt = stripped.rfind("<", -THINK_OPEN_MAX)
-        if lt >= 0 and stripped[lt + 1 : lt + 2] == "/":
-            return stripped[lt:] + " "  # `</tag` then white space: the `>` may follow
-    return text[-THINK_OPEN_MAX:]
+def _first_bracket(pieces: list[tuple[int, str]]) -> int | None:
+    """Where the first ``{`` or ``[`` of ``pieces`` (offset, text) stands, or ``None``."""
+    for at, piece in pieces:
+        m = _BRACKET(piece)
+        if m is not None:
+            return at + m.start()
+    return None
 
 
 def _without_thoughts_and_fences(prose: str) -> str:
@@ -411,8 +404,7 @@ class JsonChecker:
         "_litword",
         "_failed",
         "_ret",
-        "_carry",
-        "_think_end",
+        "_before",
         "_started",
         "_prose",
         "_bare_key",
@@ -444,8 +436,8 @@ class JsonChecker:
         self._litword = ""  # the whole literal
         self._failed: StreamStatus | None = None
         self._ret = _VALUE  # state to return to after a comment (relaxed)
-        self._carry = ""  # tail of prose kept to find a think tag split across chunks
-        self._think_end: re.Pattern[str] | None = None  # closes the open think block
+        # relaxed, before the payload: the core's think-block scanner, read across blocks
+        self._before = None if strict else ThinkScanner(ThinkTags.ANYWHERE)
         self._started = bool(strict)  # relaxed: a container has been opened
         self._prose: list[str] | None = None if strict else []  # relaxed text before the payload
         self._bare_key = False  # relaxed: the bare word being read is a key
@@ -679,6 +671,8 @@ class JsonChecker:
         clone._held = list(self._held)
         if self._prose is not None:
             clone._prose = list(self._prose)
+        if self._before is not None:
+            clone._before = self._before.copy()
         return clone
 
     def finish(self) -> StreamStatus:
@@ -1221,41 +1215,21 @@ class JsonChecker:
                 continue
 
             # --- relaxed-only states ---------------------------------------------------
-            if st == _PROSE:
-                carry = self._carry
-                text = carry + chunk[i:]
-                off = i - len(carry)  # chunk index of text[0]
-                m = _PROSE_SEARCH(text)
-                if m is None:
-                    self._carry = text[-_PROSE_CARRY:]  # an opening tag may be split across chunks
+            if st == _PROSE:  # the first bracket outside think blocks opens the payload
+                scanner = self._before
+                assert scanner is not None  # set whenever the state is _PROSE
+                taken = scanner.taken
+                at = _first_bracket(scanner.feed(chunk[i:]))
+                if at is None:
                     i = n
                     break
-                self._carry = ""
-                i = off + m.end()
-                tag = m.group(1)
-                if tag is not None:
-                    self._think_end = think_close(tag)
-                    st = _THINK
-                    continue
-                c = m.group()
+                i += at - taken + 1
+                c = chunk[i - 1]
                 stack.append(c)
                 self._started = True
                 self._prose = None
+                self._before = None
                 st = _OBJ_FIRST if c == "{" else _ARR_FIRST
-                continue
-            if st == _THINK:
-                carry = self._carry
-                text = carry + chunk[i:]
-                assert self._think_end is not None  # set whenever the state is _THINK
-                m = self._think_end.search(text)
-                if m is None:
-                    self._carry = _think_tail(text)
-                    i = n
-                    break
-                self._carry = ""
-                self._think_end = None
-                i = i - len(carry) + m.end()  # the closing tag ends in this chunk
-                st = _PROSE
                 continue
             if st == _BARE or st == _RNUM:
                 j = (_BARE_RUN if st == _BARE else _RNUM_RUN)(chunk, i).end()

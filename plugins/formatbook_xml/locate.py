@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 
 from formatbook_core import Span
 from formatbook_core.reply import THINK_TAGS, Fence, Reply, think_close
-from formatbook_core.spans import blank_out, no_payload, overlaps_any, strip_span
+from formatbook_core.spans import blank_out, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 
@@ -261,7 +262,7 @@ def think_names(root: str | None) -> tuple[str, ...]:
     return tuple(t for t in THINK_TAGS if not (root is not None and t == "reasoning"))
 
 
-def _outside_fences(reply: str, blocks: list[Fence], *, together: bool, thinking: tuple[str, ...]) -> list[Span]:
+def _outside_fences(reply: str, blocks: Sequence[Fence], *, together: bool, thinking: tuple[str, ...]) -> list[Span]:
     """:func:`element_spans` of ``reply`` with its fences blanked, but for an element that a
     fence opens inside: those lines are its text, and healing reads them as markup, so the
     element is read again with them, from its start tag on (else a healed text, ``<p>``
@@ -292,10 +293,7 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
     together = root is not None
     thinking = think_names(root)
     thinks = [s for s in prepared.think_blocks() if prepared.think_name(s) in thinking]
-    blocks = list(prepared.fences(blocks=thinks))  # a fence inside a think block is a draft
-    # a fence whose body holds a think block is no payload: check() would set the block
-    # aside, so healing its body could never give a text that checks as it stands
-    blocks = [f for f in blocks if not overlaps_any(thinks, f.body.start, f.body.end)]
+    blocks = prepared.payload_fences(blocks=thinks)
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)
@@ -314,6 +312,6 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
             seen.add(span)
             found.append(span)
     candidates += _placeholders_last(reply, found)
-    if not candidates:  # prose: the reply without its think blocks (an empty payload when it is all think)
-        candidates += [*prepared.longest_stretches(blocks=thinks)[:1]] or [no_payload(reply)]
+    if not candidates:
+        candidates += prepared.prose_candidates(blocks=thinks)
     return candidates

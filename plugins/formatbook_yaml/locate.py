@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 from formatbook_core import Span
 from formatbook_core.reply import Reply
-from formatbook_core.spans import no_payload, overlaps_any, strip_span
+from formatbook_core.spans import overlaps_any, strip_span
 
 from .loading import PARSER_DEPTH, YamlError, compose
 
@@ -254,4 +254,4 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
     for span in [*tagged, *bare, *outer]:
         if span.end > span.start and span not in candidates:
             candidates.append(span)
-    return candidates or [no_payload(reply)]  # think blocks only: no payload, never their text
+    return candidates or prepared.prose_candidates(blocks=thoughts)
