@@ -237,3 +237,14 @@ def test_heal_is_idempotent_on_fuzz_findings(reply):
     first = formatbook_core.heal(reply, "EXPECT YAML")
     second = formatbook_core.heal(first.text, "EXPECT YAML")
     assert second.text == first.text and second.repairs == ()
+
+
+def test_a_valid_value_under_a_union_passes_as_written():
+    # issue 31: a value the validator accepts is never converted, whatever the union allows
+    schema = {"type": "array", "items": {"properties": {"score": {"anyOf": [{"type": "integer"}, {"type": "number"}]}}}}
+    for reply in ("- score: 877.0\n- score: 3\n", "```yaml\n- score: 877.0\n```", "- {score: 877.0}\r\n"):
+        result = check(reply, _expect(schema))
+        assert result.ok and result.value[0] == {"score": 877.0}, reply
+        assert not {r.kind for r in result.repairs} & {"float_to_integer", "string_to_number"}, reply
+    result = check("- score: 877.0\n- score: 3\n", _expect(schema))
+    assert result.verdict == "pass" and type(result.value[0]["score"]) is float
