@@ -158,7 +158,9 @@ class Attempt:
     stream was stopped; ``stopped`` says it was stopped early, ``stop_reason`` why and
     ``stop_position`` where (an offset into ``reply``). ``usage`` holds the token counts
     the endpoint reported (``prompt_tokens``, ``completion_tokens``, ``total_tokens``),
-    ``None`` when it reported none.
+    ``None`` when it reported none. ``finish_reason`` is the one the endpoint gave
+    (``"stop"``, ``"length"``...), ``None`` when it gave none; a reply the model did not
+    finish fails with ``reply.cut`` first, saying why.
     """
 
     prompt: str
@@ -169,6 +171,7 @@ class Attempt:
     stop_reason: str | None = None
     stop_position: int | None = None
     usage: dict[str, int] | None = None
+    finish_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data: every field, the verdict as ``CheckResult.to_dict()`` gives it
@@ -180,6 +183,7 @@ class Attempt:
             "stopped": self.stopped,
             "stop_reason": self.stop_reason,
             "stop_position": self.stop_position,
+            "finish_reason": self.finish_reason,
             "usage": json_ready(self.usage),
             "result": self.result.to_dict(attempts=False),
         }
