@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from formatbook_core import Span
+from formatbook_core.mentions import in_code_span, in_sentence
 from formatbook_core.reply import THINK_TAGS, Fence, Reply, think_close
 from formatbook_core.spans import blank_out, strip_span
 
@@ -41,20 +42,6 @@ __all__ = ["locate", "element_spans", "think_names"]
 _PROLOG = (COMMENT, PI, DOCTYPE)
 
 
-_LOOK = 200  # how far a tag's own line is read around it (bounded: linear over the reply)
-
-
-def _in_sentence(text: str, tok: Token) -> bool:
-    """``tok`` sits inside a line of prose: text before it on its line that does not end
-    with ``:`` or a tag (an introduction: "Here: <done/>"), and text after it."""
-    cut = text.rfind("\n", max(0, tok.start - _LOOK), tok.start)
-    before = text[max(cut + 1, tok.start - _LOOK) : tok.start].strip()
-    if not before or before.endswith((":", ">")):
-        return False
-    stop = text.find("\n", tok.end, tok.end + _LOOK)
-    return bool(text[tok.end : stop if stop >= 0 else tok.end + _LOOK].strip())
-
-
 def _mention(text: str, tok: Token) -> bool:
     """A top-level tag prose only names: written as inline code (`` `<b>` ``), a start
     tag followed by prose and then the same start tag ("in an <answer> tag: <answer>42"),
@@ -62,9 +49,9 @@ def _mention(text: str, tok: Token) -> bool:
     would be taken for the payload, or swallow the payload after it (healing closing it
     at the end). A start tag inside a sentence that is never closed is one too: see
     :func:`element_spans`."""
-    if text[tok.start - 1 : tok.start] == "`" and text[tok.end : tok.end + 1] == "`":
+    if in_code_span(text, tok.start, tok.end):
         return True
-    if tok.kind == EMPTY and _in_sentence(text, tok):
+    if tok.kind == EMPTY and in_sentence(text, tok.start, tok.end):
         return True
     if tok.kind != START:
         return False
@@ -93,7 +80,7 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
     begin = 0
     for _ in range(MAX_MENTIONS + 1):
         spans, unclosed = _walk(text, begin, together=together, thinking=thinking)
-        if unclosed is None or not _in_sentence(text, unclosed):
+        if unclosed is None or not in_sentence(text, unclosed.start, unclosed.end):
             return found + spans
         found += spans[:-1]
         begin = unclosed.end

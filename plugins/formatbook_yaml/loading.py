@@ -20,7 +20,7 @@ from typing import Any
 from formatbook_core import Span, Violation
 
 CORE = "tag:yaml.org,2002:"
-_PLAIN = "tag:formatbook:plain"  # what the resolver answers for a plain implicit scalar
+PLAIN = "tag:formatbook:plain"  # what the resolver answers for a plain implicit scalar
 _INT10 = re.compile(r"[-+]?[0-9]+")
 _INT8 = re.compile(r"0o[0-7]+")
 _INT16 = re.compile(r"0x[0-9a-fA-F]+")
@@ -86,7 +86,7 @@ def _classes() -> tuple[Any, Any]:
             from ruamel.yaml.nodes import ScalarNode  # noqa: PLC0415 - lazy: heavy
 
             if kind is ScalarNode and implicit[0]:
-                return Tag(suffix=_PLAIN)
+                return Tag(suffix=PLAIN)
             return super().resolve(kind, value, implicit)
 
     from ruamel.yaml.composer import Composer  # noqa: PLC0415 - lazy: heavy
@@ -284,7 +284,7 @@ def scalar(node: Any) -> Any:
     """A scalar node's value under the YAML 1.2 core schema (and its explicit tag)."""
     text = node.value
     tag = tag_of(node)
-    if tag == _PLAIN:
+    if tag == PLAIN:
         return plain(text)
     if tag in ("", "!") or tag == CORE + "str":
         return text
