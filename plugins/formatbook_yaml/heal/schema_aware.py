@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from formatbook_core.data_schema import SchemaRepair, plan
+from formatbook_core.data_schema import SchemaRepair, plan_refused
 
 from ..values import nodes_at
 from .state import Healing
@@ -38,7 +38,7 @@ def repair_against_schema(h: Healing) -> None:
         return
     words: dict[tuple, str] = {}
     value = _yaml11(reading.value, words)
-    ops = plan(value, h.schema.schema)
+    ops = plan_refused(reading.value, h.schema, value)  # only where the validator refused
     if not ops:
         return
     many = h.options.get("documents", "one") == "many"
