@@ -98,6 +98,10 @@ class FormatDefinition(Protocol):
     def think_tags(self) -> ThinkTags:
         """How think tags relate to the format's syntax (``ThinkTags.LINE_START`` by default)."""
 
+    @property
+    def surrounding_space(self) -> str | None:
+        """The characters ``check()`` strips around the payload; ``None``: all white space."""
+
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
         """The reply is in the format and satisfies the schema. Never raises."""
 
@@ -179,6 +183,12 @@ class BaseFormat:
     #: ``ANYWHERE`` (JSON, whose locate tells a tag in a string from a note) wherever it is.
     #: The prepared reply finds the blocks so for every stage (locate, heal, the stream).
     think_tags: ThinkTags = ThinkTags.LINE_START
+    #: The characters around the payload that are no part of it (``check()`` strips them,
+    #: and ``StreamGuard`` holds them back at the end of what has come until text follows):
+    #: ``None``, every character ``str.isspace`` counts; a format whose grammar reads some
+    #: of those as text gives its own (JSON: ``spans.SPACES``, no control character), so
+    #: that a strict guard refuses them at once, as ``check()`` does.
+    surrounding_space: str | None = None
 
     # --- the four Promptbook methods -------------------------------------------------
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
@@ -421,6 +431,7 @@ FORMAT_DEFAULTS: Mapping[str, Any] = {
     "option_specs": None,
     "whole_reply_locate": False,
     "think_tags": ThinkTags.LINE_START,
+    "surrounding_space": None,
     **{
         name: vars(BaseFormat)[name]
         for name in (

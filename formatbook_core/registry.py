@@ -329,6 +329,8 @@ class BoundFormat:
     structured = property(lambda self: self._fmt.structured)
     option_specs = property(lambda self: self._fmt.option_specs)
     whole_reply_locate = property(lambda self: self._fmt.whole_reply_locate)
+    think_tags = property(lambda self: self._fmt.think_tags)
+    surrounding_space = property(lambda self: self._fmt.surrounding_space)
 
     def validate_scope(self, scope: str) -> str | None:
         return self._fmt.validate_scope(scope)  # takes no options: not bound

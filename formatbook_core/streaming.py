@@ -179,6 +179,7 @@ class StreamGuard:
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0
         self._held: list[str] = []  # unusual white space at the end of what came, not fed yet
+        self._space = fmt.surrounding_space if fmt is not None else None  # what check() strips
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
         registry = exp.active_registry()
@@ -331,11 +332,13 @@ class StreamGuard:
     def _unheld(self, piece: str) -> str:
         """What of the held white space and ``piece`` the checker may have now.
 
-        White space beyond ASCII blanks (U+00A0, U+2028...: Python's) at the end of what
-        came is held back until text follows it: check() strips it at the payload's end,
-        where the format's grammar may not allow it (``<a/>`` then U+00A0). Held, a stop comes
-        later, never wrongly. Each character is held and given on once (linear)."""
-        body = len(piece.rstrip())
+        White space beyond ASCII blanks (U+00A0, U+2028...: Python's, or the format's
+        ``surrounding_space``) at the end of what came is held back until text follows it:
+        check() strips it at the payload's end, where the format's grammar may not allow it
+        (``<a/>`` then U+00A0). Held, a stop comes later, never wrongly. What check() does
+        not strip (U+001F for JSON) goes on at once. Each character is held and given on
+        once (linear)."""
+        body = len(piece.rstrip(self._space))
         if body == 0 and self._held:  # more white space after held white space
             self._held.append(piece)
             return ""

@@ -17,6 +17,7 @@ from formatbook_core import (
 from formatbook_core.data_schema import DataFormat, build_model
 from formatbook_core.limits import limits_from
 from formatbook_core.pointers import scope_problem
+from formatbook_core.spans import SPACES
 
 from . import guidance as _guidance
 from . import locate as _locate
@@ -49,6 +50,7 @@ class JsonFormat(DataFormat):
     description = "JSON (RFC 8259), with JSON Schema or a pydantic model; scopes are JSON pointers."
     samples = _SAMPLES
     think_tags = ThinkTags.ANYWHERE  # locate reads think tags in strings as values (json.think_inside)
+    surrounding_space = SPACES  # U+000B, U+000C, U+001C-U+001F are text to JSON, never blanks
 
     # --- checking -------------------------------------------------------------------
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
