@@ -296,6 +296,8 @@ class ThinkScanner:
 
 # --- fences ---------------------------------------------------------------------------
 
+#: The characters of a line break.
+LINE_ENDS = "\r\n"
 #: One line break: ``\r\n``, ``\r`` or ``\n`` (CommonMark's line endings).
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 #: One line (without its break) that opens or closes a fence: indentation (group 1), the
@@ -623,10 +625,11 @@ def _split_by_think(
         if not 0 <= i < len(thinks):
             continue
         t = thinks[i]
+        # joined by one line break (a payload may keep its last ones: CSV's rows end so)
         if t.start >= span.end and is_blank(reply, span.end, t.start):
             until = thinks[i + 1].start if i + 1 < len(thinks) else len(reply)
             other = reply[t.end : until]
-            joins = [f"{payload}\n{o}" for o in _both_ways(other)]
+            joins = [f"{payload.rstrip(LINE_ENDS)}\n{o}" for o in _both_ways(other)]
         elif t.end <= span.start and is_blank(reply, t.end, span.start):
             other = reply[thinks[i - 1].end if i else 0 : t.start]
             joins = [f"{o}\n{payload}" for o in _both_ways(other)]

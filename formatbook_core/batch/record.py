@@ -47,6 +47,7 @@ def verdict_record(result: CheckResult, expectations: Expectations | None = None
     record = VerdictRecord(
         ok=result.ok,
         verdict=result.verdict,
+        truncated=result.truncated,
         format=result.format,
         text=result.text,
         value=ready(result.value),

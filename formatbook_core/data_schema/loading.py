@@ -103,6 +103,14 @@ class JsonSchema:
             self._slow = _extended[cls](self.schema, registry=references.python_registry(self.retriever))
         return self._slow
 
+    @property
+    def top_types(self) -> frozenset[str]:
+        """The types the schema's top-level ``type`` keyword names (empty when it names none)."""
+        kind = self.schema.get("type") if isinstance(self.schema, dict) else None
+        if isinstance(kind, str):
+            return frozenset((kind,))
+        return frozenset(k for k in kind if isinstance(k, str)) if isinstance(kind, list) else frozenset()
+
     def check_schema(self) -> None:
         """Raise ``ExpectationError`` when the schema itself is not a valid JSON Schema."""
         from jsonschema import Draft202012Validator  # noqa: PLC0415 - lazy: heavy, needed only to check a schema

@@ -18,7 +18,7 @@ from . import locate as _locate
 from . import values as _values
 from .schema import MAX_VIOLATIONS, CsvSchema, load
 from .stream import CsvChecker, RelaxedChecker
-from .syntax import CsvError, Table, parse, split_line
+from .syntax import CsvError, Table, parse, split_line, table_bounds
 
 _SAMPLES = (
     "name,age,city\nAda Lovelace,36,London\nAlan Turing,41,Wilmslow\n",
@@ -225,21 +225,6 @@ def _cell_span(text: str, table: Table, index: int, column: Any) -> Span | None:
     while stop > starts[i] and text[stop - 1] in "\r\n":
         stop -= 1
     return Span(starts[i], stop)
-
-
-def table_bounds(text: str) -> tuple[int, int]:
-    """Where the table of ``text`` starts and ends: white space before it (``str.isspace``,
-    what ``check()``'s locator sets aside) and blank lines after its last line break are
-    not part of it, so ``is_valid``, the strict checker and ``check()`` agree on a table
-    followed by blank lines. White space on the last line itself is kept (a tab there may
-    be an empty last field)."""
-    n = len(text)
-    if not text or not (text[0].isspace() or text[-1].isspace()):
-        return 0, n
-    lead = n - len(text.lstrip())
-    last = len(text.rstrip())
-    nl = text.find("\n", last)
-    return lead, n if nl < 0 else nl + 1
 
 
 def _with_span(v: Violation, text: str, table: Table) -> Violation:

@@ -245,3 +245,23 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
     if not rows:
         raise CsvError("csv.no_data", "a header and no data row: CSV data has at least one row", Span(0, n), 0)
     return table
+
+
+def table_bounds(text: str) -> tuple[int, int]:
+    """Where the table of ``text`` starts and ends: blank lines and spaces before it (what
+    ``check()``'s locator sets aside) and blank lines after its last line break are
+    not part of it, so ``is_valid``, the strict checker and ``check()`` agree on a table
+    followed by blank lines. White space on the last line itself is kept (a tab there may
+    be an empty last field)."""
+    n = len(text)
+    if not text or not (text[0].isspace() or text[-1].isspace()):
+        return 0, n
+    # blank lines before the table, then spaces: a tab on its first line is a delimiter
+    # (an empty first field of a tab-separated header), never white space around it
+    blank = n - len(text.lstrip())
+    lead = max(text.rfind("\n", 0, blank), text.rfind("\r", 0, blank)) + 1
+    while lead < blank and text[lead] == " ":
+        lead += 1
+    last = len(text.rstrip())
+    nl = text.find("\n", last)
+    return lead, n if nl < 0 else nl + 1

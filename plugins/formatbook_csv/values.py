@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from formatbook_core import ScopeNotFound
 
-from .syntax import CsvError, Table, parse
+from .syntax import CsvError, Table, parse, table_bounds
 
 
 def _table(text: str, delimiter: str) -> Table | None:
+    """The table ``analyze`` reads: between the white space around it (``table_bounds``)."""
+    lead, end = table_bounds(text)
     try:
-        return parse(text, delimiter, min_columns=1)
+        return parse(text[lead:end], delimiter, min_columns=1)
     except CsvError:
         return None
 

@@ -24,7 +24,6 @@ from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
 from .commitment import CommittedChecker
-from .heal.state import asks_for_array
 from .stream_schema import SchemaChecker
 from .syntax import JsonSyntaxError, parse_strict, to_violation
 
@@ -115,7 +114,8 @@ class JsonFormat(DataFormat):
         max_size, max_depth = limits_from(options)
         spans, value = _locate.locate(reply, max_depth=max_depth, max_size=max_size)
         if value is None:  # not wholly strict (or the reply "null": analyzed as usual)
-            if asks_for_array(self._schema(schema, options)):
+            loaded = self._schema(schema, options)
+            if loaded is not None and "array" in loaded.top_types:
                 # values written one per line are the array's items, all of them
                 run = _locate.lines_run(reply, spans[0]) if spans else None
                 return [run, *spans] if run is not None else list(spans)

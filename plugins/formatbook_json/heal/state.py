@@ -57,8 +57,4 @@ def refused(violation: Violation) -> HealError:
 def asks_for_array(schema: JsonSchema | None) -> bool:
     """Whether the schema asks for an array at the top (then values written one per line
     are its items, all of them: taking the first alone would drop the others)."""
-    raw = schema.schema if schema is not None else None
-    if not isinstance(raw, dict):
-        return False
-    kind = raw.get("type")
-    return kind == "array" or (isinstance(kind, list) and "array" in kind)
+    return schema is not None and "array" in schema.top_types

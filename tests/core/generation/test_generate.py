@@ -203,9 +203,10 @@ def test_copies_of_the_guard_never_affect_the_original():
     assert guard.feed('{"a": "one two')
     clone = guard.copy()
     assert not clone.feed(' three four five"')  # four settled words: over the limit
-    assert guard.feed(' three"}') and guard.can_end() and guard.finish().ok
+    assert guard.feed(' three"}') and guard.can_end()
+    other = guard.copy()  # (a finished guard takes no more text: feed() after finish() raises)
+    assert guard.finish().ok
     assert not clone.can_end() and not clone.status
-    other = guard.copy()
     assert other.text == '{"a": "one two three"}'
     assert not other.feed("x") and guard.status
 
