@@ -78,7 +78,9 @@ def repair_against_schema(h: Healing) -> None:
 
 
 #: A number as YAML 1.2 writes one bare: decimal (with ``_`` and an exponent), hex or octal.
-_WRITTEN_NUMBER = re.compile(r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+")
+_WRITTEN_NUMBER = re.compile(
+    r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+"
+)
 
 
 def _edit(op: SchemaRepair, node: Any, text: str) -> str | None:
