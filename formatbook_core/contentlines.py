@@ -197,7 +197,7 @@ def outside_think_blocks(text: str, lines: list[Line]) -> tuple[list[Line], list
     return kept, covering
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Logical:
     """One logical line: ``text`` unfolded; ``start``/``end`` its span in the source
     (line break excluded); ``brk`` the break that ends its last physical line (``""`` at
