@@ -10,7 +10,7 @@ from .definition import AnalyzingFormat, BaseFormat, Checker, FormatDefinition
 from .expectations import Count, Expectations, parse_expectations
 from .hookspecs import hookimpl, hookspec
 from .limits import MAX_DEPTH, MAX_SIZE, Limits, limits_from
-from .llm import AskError, ChatModel, ask, ask_async
+from .llm import AskError, ChatModel, TransportError, ask, ask_async
 from .options import COMMON_OPTIONS, Option
 from .pipeline import check, heal
 from .prompting import guidance
@@ -64,6 +64,7 @@ __all__ = [
     "StreamGuard",
     "StreamStatus",
     "ThinkTags",
+    "TransportError",
     "UnknownFormatError",
     "Violation",
     "AskError",

@@ -20,7 +20,8 @@ this layer:
 - :func:`is_fence_line` — a Markdown fence line, markup around the payload: a healer sets
   it aside, never reads it as the rest of a value broken by a line break;
 - :func:`outside_think_blocks` — the lines outside ``<think>`` blocks, and the blocks that
-  covered the others: a block between content lines is no part of a value either.
+  covered the others: a block between content lines is no part of a value either;
+  :func:`set_think_blocks_aside` sets those blocks aside in a healing state.
 
 Everything here is a plain scan, linear in its input.
 """
@@ -29,10 +30,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from .reply import FENCE_LINE, Reply
-from .results import Span
+from .results import SetAside, Span
 
 __all__ = [
     "CRLF",
@@ -43,6 +44,7 @@ __all__ = [
     "fold",
     "is_fence_line",
     "outside_think_blocks",
+    "set_think_blocks_aside",
     "octets",
     "physical_lines",
     "raw_backslashes",
@@ -195,6 +197,25 @@ def outside_think_blocks(text: str, lines: list[Line]) -> tuple[list[Line], list
             continue
         kept.append(line)
     return kept, covering
+
+
+class SettingAside(Protocol):
+    """A healing state that sets parts of its text aside (iCalendar's, vCard's)."""
+
+    text: str
+    set_aside: list[SetAside]
+
+    def repair(self, kind: str, message: str, start: int, end: int) -> None: ...
+
+
+def set_think_blocks_aside(h: SettingAside, lines: list[Line], kind: str) -> list[Line]:
+    """``lines`` without those a think block covers whole (:func:`outside_think_blocks`);
+    each block that covered some set aside in ``h``, with a ``kind`` repair."""
+    kept, thinks = outside_think_blocks(h.text, lines)
+    for t in thinks:
+        h.set_aside.append(SetAside("think", h.text[t.start : t.end], t))
+        h.repair(kind, "set aside a think block between the content lines", t.start, t.end)
+    return kept
 
 
 @dataclass(frozen=True, slots=True)

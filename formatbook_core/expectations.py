@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .kinds import Instruction
+from .kinds import Instruction, contradiction
 from .options import declared_options, nearest, read_text_value, validate_options
 from .registry import ConflictError, UnknownFormatError, default_registry
 from .results import ExpectationError, FormatbookError
@@ -185,7 +185,8 @@ class Expectations:
         return self._loaded_schema
 
     def _validate_instructions(self, registry: Any) -> None:
-        """Parse instructions given as EXPECT text; reject what is no instruction."""
+        """Parse instructions given as EXPECT text; reject what is no instruction, and two
+        instructions no text can follow together (``CASE lower`` with ``ENDS WITH "Bye."``)."""
         for index, instruction in enumerate(self.instructions):
             if isinstance(instruction, str):
                 instruction = self.instructions[index] = parse_instruction(instruction, registry)
@@ -194,6 +195,10 @@ class Expectations:
                     f"an instruction is EXPECT text or an object with check(), describe(), guidance() and stream(), "
                     f"not {instruction!r}"
                 )
+            for earlier in self.instructions[:index]:
+                why = contradiction(earlier, instruction)
+                if why:
+                    raise ExpectationError(f"{earlier.describe()} contradicts {instruction.describe()}: {why}")
 
     def unit_of(self, count: Count) -> Any:
         """The unit object that counts ``count`` (with its argument bound)."""
@@ -329,7 +334,9 @@ def parse_expectations(
             count_lines[len(counts)] = raw.strip()
             counts.append(count)
             continue
-        instruction = _parse_kind(_tokens(body, raw.strip()), raw.strip(), reg)
+        # a line that starts with a format's name is a format line (no kind phrase starts
+        # so); asked first, so that a format line imports that format's plugin only
+        instruction = None if reg.knows_format(words[0]) else _parse_kind(_tokens(body, raw.strip()), raw.strip(), reg)
         if instruction is not None:
             instructions.append(instruction)
             continue

@@ -45,6 +45,7 @@ __all__ = [
     "InstructionStream",
     "INSTRUCTION_DEFAULTS",
     "bind_unit",
+    "contradiction",
     "line_col",
     "quote",
 ]
@@ -143,7 +144,24 @@ class Instruction(Protocol):
 #: frozen dataclass, which cannot be given it): ``also_values`` is ``"nowhere"`` when what the instruction forbids must not hide in a
 #: format's decoded values either (CASE, NOT CONTAINS), ``"somewhere"`` when what it asks
 #: for may be found there (CONTAINS), ``None`` when it judges the text only.
-INSTRUCTION_DEFAULTS: Mapping[str, Any] = {"also_values": None}
+#: ``contradiction(other)`` returns a message when no text can follow both this instruction
+#: and ``other`` (``CASE lower`` and ``ENDS WITH "Bye."``), else ``None``: such a pair is an
+#: ``ExpectationError`` when the expectations are built, like contradictory counts. An
+#: instruction that leaves it out contradicts nothing it cannot tell about.
+INSTRUCTION_DEFAULTS: Mapping[str, Any] = {"also_values": None, "contradiction": None}
+
+
+def contradiction(first: Any, second: Any) -> str | None:
+    """What makes ``first`` and ``second`` impossible together, asked of each (an
+    instruction knows its own kind), or ``None``."""
+    for a, b in ((first, second), (second, first)):
+        # an instruction is often a frozen dataclass that cannot be given a default: the
+        # optional method is read here (see INSTRUCTION_DEFAULTS)
+        method = getattr(a, "contradiction", None)
+        found = method(b) if callable(method) else None
+        if found:
+            return str(found)
+    return None
 
 
 @runtime_checkable

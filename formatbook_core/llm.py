@@ -21,10 +21,28 @@ OpenAI-style chunks.
     from formatbook_core import ask
     from formatbook_core.llm import openai_chat
     result = ask(openai_chat("gpt-4o-mini"), "Ada's contact card", "EXPECT JSON contact.json")
+
+A reply is never accepted when the model did not finish it: a finish reason of
+``"length"`` (cut at ``max_tokens``) or ``"content_filter"``, or a stream of OpenAI-style
+chunks that ended without any finish reason (a dropped connection), fails with
+``reply.cut`` and is asked again, whatever its text would heal to.
+
+Each attempt has ``timeout`` seconds (default :data:`ATTEMPT_TIMEOUT`), all of them
+together ``total_timeout`` (default :data:`TOTAL_TIMEOUT`): a stream is stopped at the
+first chunk past its deadline, a :class:`ChatModel` is given the time left as its
+request's timeout (``openai_chat`` passes it to the SDK, so a server that stops sending
+is given up on in time), and an async reply is awaited at most that long. A sync callable
+that blocks without returning is bounded only by its own time-out.
+
+When the endpoint fails (an exception from the callable or from its stream, a reply
+whose content is not text), the loop ends with :class:`AskError`: ``cause`` holds the
+:class:`~formatbook_core.llm_replies.TransportError` (its ``__cause__`` the original
+exception) and ``attempts`` every attempt, the failed one last.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -33,13 +51,25 @@ from typing import Any
 from .expectations import Expectations, as_expectations
 from .llm_feedback import build_prompt, build_reprompt, correction
 from .llm_openai import OpenAIChat, openai_chat
-from .llm_replies import ChatModel, OnChunk, Received, is_stream, read_async_stream, read_stream, whole_reply
+from .llm_replies import (
+    ChatModel,
+    Deadline,
+    OnChunk,
+    Received,
+    TransportError,
+    failed_call,
+    is_stream,
+    read_async_stream,
+    read_stream,
+    whole_reply,
+)
 from .results import Attempt, CheckResult, FormatbookError
 
 __all__ = [
     "AskError",
     "ChatModel",
     "OpenAIChat",
+    "TransportError",
     "ask",
     "ask_async",
     "build_prompt",
@@ -50,14 +80,35 @@ __all__ = [
 
 Messages = list[dict[str, str]]
 
+#: Seconds one attempt may take by default, from the call to the end of its reply.
+ATTEMPT_TIMEOUT = 300.0
+#: Seconds all the attempts of one ``ask`` may take together by default.
+TOTAL_TIMEOUT = 900.0
+
 
 class AskError(FormatbookError):
     """No attempt met the expectations; ``attempts`` holds every attempt (messages sent,
-    reply, stop, verdict, usage) and ``best`` the one with the fewest violations."""
+    reply, stop, finish reason, verdict, usage) and ``best`` the one with the fewest
+    violations.
 
-    def __init__(self, message: str, attempts: list[Attempt]):
+    ``cause`` is the :class:`~formatbook_core.llm_replies.TransportError` that ended the
+    loop when the endpoint failed (also ``__cause__``; the last attempt is the failed one,
+    with what arrived before the failure), ``None`` when every attempt was judged.
+    ``timed_out`` is true when ``total_timeout`` had run out when the loop ended (the
+    last attempt was cut short by it, or no time was left for another)."""
+
+    def __init__(
+        self,
+        message: str,
+        attempts: list[Attempt],
+        *,
+        cause: TransportError | None = None,
+        timed_out: bool = False,
+    ):
         super().__init__(message)
         self.attempts = attempts
+        self.cause = cause
+        self.timed_out = timed_out
 
     @property
     def last(self) -> CheckResult | None:
@@ -95,26 +146,36 @@ def ask(
     system: str | None = None,
     on_chunk: OnChunk | None = None,
     on_attempt: Callable[[Attempt], Any] | None = None,
+    timeout: float | None = ATTEMPT_TIMEOUT,
+    total_timeout: float | None = TOTAL_TIMEOUT,
 ) -> CheckResult:
     """Call ``llm`` until the reply meets ``expectations`` (at most ``max_attempts`` calls).
 
     ``chat=True`` (or a :class:`ChatModel`) sends messages instead of one prompt;
     ``system`` is then the system message. ``on_chunk(text)`` sees the reply as it arrives
     (a reply given whole is one chunk); ``on_attempt(attempt)`` sees each attempt once
-    judged. Returns the passing ``CheckResult`` with ``attempts`` filled in; raises
-    ``AskError`` (carrying every attempt, and the best) when none passes.
+    judged. ``timeout`` bounds each attempt and ``total_timeout`` all of them, in seconds
+    (``None``: no bound; see the module's docstring). Returns the passing ``CheckResult``
+    with ``attempts`` filled in; raises ``AskError`` (carrying every attempt, and the best)
+    when none passes, when the time runs out, or when the endpoint fails (``cause``).
     """
     session = _Session(prompt, expectations, max_attempts, with_guidance, _is_chat(llm, chat), system)
+    session.limit(timeout, total_timeout)
     while session.more():
         request = session.request()
-        reply = llm(request)
+        deadline = session.deadline()
+        try:
+            reply = _call(llm, request, deadline)
+        except Exception as exc:  # the endpoint (or the callable) failed: kept as the attempt
+            session.record(failed_call(exc, session.exp, deadline), on_attempt)
+            continue
         if inspect.isawaitable(reply):
             close = getattr(reply, "close", None)
             if close is not None:
                 close()  # a coroutine that will never run: close it rather than leak it
             raise TypeError("the llm callable returned an awaitable: use ask_async")
         if is_stream(reply):
-            received = read_stream(reply, session.exp, on_chunk)
+            received = read_stream(reply, session.exp, on_chunk, deadline)
         else:
             received = whole_reply(reply, session.exp, on_chunk)
         session.record(received, on_attempt)
@@ -132,20 +193,37 @@ async def ask_async(
     system: str | None = None,
     on_chunk: OnChunk | None = None,
     on_attempt: Callable[[Attempt], Any] | None = None,
+    timeout: float | None = ATTEMPT_TIMEOUT,
+    total_timeout: float | None = TOTAL_TIMEOUT,
 ) -> CheckResult:
     """``ask`` for an async LLM callable (a plain callable works too); the reply may also
-    be an async iterator of chunks (``AsyncOpenAI``'s stream)."""
+    be an async iterator of chunks (``AsyncOpenAI``'s stream). The awaitable and each
+    chunk are awaited at most until the attempt's deadline."""
     session = _Session(prompt, expectations, max_attempts, with_guidance, _is_chat(llm, chat), system)
+    session.limit(timeout, total_timeout)
     while session.more():
-        reply: Any = llm(session.request())
-        if inspect.isawaitable(reply):
-            reply = await reply
+        request = session.request()
+        deadline = session.deadline()
+        try:
+            reply: Any = _call(llm, request, deadline)
+            if inspect.isawaitable(reply):
+                reply = await asyncio.wait_for(reply, deadline.left())
+        except Exception as exc:  # a time-out past the deadline is a stop; anything else, a failed endpoint
+            session.record(failed_call(exc, session.exp, deadline), on_attempt)
+            continue
         if is_stream(reply):
-            received = await read_async_stream(reply, session.exp, on_chunk)
+            received = await read_async_stream(reply, session.exp, on_chunk, deadline)
         else:
             received = whole_reply(reply, session.exp, on_chunk)
         session.record(received, on_attempt)
     return session.outcome()
+
+
+def _call(llm: Callable[..., Any], request: Any, deadline: Deadline) -> Any:
+    """``llm(request)``; a :class:`ChatModel` is also given the time left."""
+    if isinstance(llm, ChatModel):
+        return llm.send(request, timeout=deadline.left())
+    return llm(request)
 
 
 def _is_chat(llm: Any, chat: bool | None) -> bool:
@@ -179,9 +257,30 @@ class _Session:
         self.attempts: list[Attempt] = []
         self._prompt = ""
         self._messages: Messages | None = None
+        self.error: TransportError | None = None
+        self.timeout: float | None = None
+        self.total = Deadline(None, "")
+
+    def limit(self, timeout: float | None, total_timeout: float | None) -> None:
+        """Bound each attempt to ``timeout`` seconds and all of them to ``total_timeout``."""
+        for name, value in (("timeout", timeout), ("total_timeout", total_timeout)):
+            if value is not None and not value > 0:
+                raise ValueError(f"{name} must be a number of seconds > 0, or None")
+        self.timeout = timeout
+        what = f"the time limit of {total_timeout:g} s for all attempts" if total_timeout is not None else ""
+        self.total = Deadline(total_timeout, what)
+
+    def deadline(self) -> Deadline:
+        """The next attempt's: ``timeout`` from now, or the end of ``total_timeout`` if sooner."""
+        left = self.total.left()
+        if self.timeout is not None and (left is None or self.timeout <= left):
+            return Deadline(self.timeout, f"the attempt's time limit of {self.timeout:g} s")
+        return Deadline(left, self.total.what)
 
     def more(self) -> bool:
-        if self.attempts and self.attempts[-1].result.ok:
+        if self.attempts and (self.attempts[-1].result.ok or self.error is not None):
+            return False
+        if self.attempts and self.total.passed():
             return False
         return len(self.attempts) < self.max_attempts
 
@@ -215,7 +314,9 @@ class _Session:
             stop_reason=received.stop_reason,
             stop_position=received.stop_position,
             usage=received.usage,
+            finish_reason=received.finish_reason,
         )
+        self.error = received.error
         self.attempts.append(attempt)
         if on_attempt is not None:
             on_attempt(attempt)
@@ -224,12 +325,17 @@ class _Session:
         last = self.attempts[-1].result
         if last.ok:  # the verdict returned carries every attempt (the last one's own has none)
             return replace(last, attempts=self.attempts)
-        error = AskError("", self.attempts)
+        timed_out = self.error is None and self.total.passed()
+        error = AskError("", self.attempts, cause=self.error, timed_out=timed_out)
         best = error.best_index or 0
         problems = self.attempts[best].result.violations
         first = f": {problems[0]}" if problems else ""
-        error.args = (
-            f"no reply met the expectations after {len(self.attempts)} attempt(s); the best, attempt {best + 1}, "
-            f"has {len(problems)} violation(s){first}",
-        )
-        raise error
+        count = len(self.attempts)
+        if self.error is not None:
+            head = f"the endpoint failed on attempt {count}: {self.error}"
+        elif timed_out:
+            head = f"no reply met the expectations within {self.total.what} ({count} attempt(s))"
+        else:
+            head = f"no reply met the expectations after {count} attempt(s)"
+        error.args = (f"{head}; the best, attempt {best + 1}, has {len(problems)} violation(s){first}",)
+        raise error from self.error

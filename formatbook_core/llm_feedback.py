@@ -117,6 +117,8 @@ def _fix(v: Violation, expectations: Expectations) -> str:
         return str(instruction.guidance())
     if code == "reply.empty":
         return "Write the answer as text."
+    if code == "reply.cut":
+        return "Write a shorter reply that ends completely: it must fit the length limit."
     if code.endswith(".not_found"):
         return f"Reply with {_format_name(expectations)} only."
     if code == "schema.required" and isinstance(v.message, str) and "'" in v.message:

@@ -10,7 +10,9 @@ made (or never, when the caller gives a client).
     result = ask(model, "Ada's contact card", "EXPECT JSON contact.json")
 
 Replies stream by default, so that ``ask`` stops a doomed one early: closing the SDK's
-stream closes the HTTP response, and the server stops generating.
+stream closes the HTTP response, and the server stops generating. Every request has a
+timeout (``timeout``, default :data:`CLIENT_TIMEOUT` seconds, and never more than the
+time ``ask`` has left for the attempt), and so does the client made here.
 """
 
 from __future__ import annotations
@@ -19,15 +21,20 @@ from typing import Any
 
 from .llm_replies import ChatModel
 
+#: Seconds a request may wait for the endpoint by default (the SDK's own default is 600).
+CLIENT_TIMEOUT = 120.0
+
 
 class OpenAIChat(ChatModel):
     """``model(messages)`` → the SDK's stream (or completion with ``stream=False``).
 
     ``client`` is an ``openai.OpenAI`` (or ``AsyncOpenAI``, for ``ask_async``); without
     one, a client is made on the first call from ``base_url`` and ``api_key`` (or the
-    ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` variables, as the SDK reads them).
-    ``params`` go to ``chat.completions.create`` as they are (``temperature``,
-    ``max_tokens``...). With ``include_usage`` a stream ends with the token counts.
+    ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` variables, as the SDK reads them), with
+    ``timeout``. ``timeout`` (seconds, ``None``: the client's own) is each request's
+    timeout, cut to the time ``ask`` has left for the attempt. ``params`` go to
+    ``chat.completions.create`` as they are (``temperature``, ``max_tokens``...). With
+    ``include_usage`` a stream ends with the token counts.
     """
 
     def __init__(
@@ -39,6 +46,7 @@ class OpenAIChat(ChatModel):
         include_usage: bool = True,
         base_url: str | None = None,
         api_key: str | None = None,
+        timeout: float | None = CLIENT_TIMEOUT,
         **params: Any,
     ):
         super().__init__()
@@ -48,6 +56,7 @@ class OpenAIChat(ChatModel):
         self.include_usage = include_usage
         self.base_url = base_url
         self.api_key = api_key
+        self.timeout = timeout
         self.params = params
 
     def _client(self) -> Any:
@@ -56,11 +65,19 @@ class OpenAIChat(ChatModel):
                 import openai  # noqa: PLC0415 - the optional SDK, imported on first use
             except ImportError as exc:
                 raise ImportError("openai_chat needs the openai SDK: pip install 'formatbook[openai]'") from exc
-            self.client = openai.OpenAI(base_url=self.base_url, api_key=self.api_key)
+            timeout = self.timeout if self.timeout is not None else CLIENT_TIMEOUT
+            self.client = openai.OpenAI(base_url=self.base_url, api_key=self.api_key, timeout=timeout)
         return self.client
 
     def __call__(self, messages: list[dict[str, str]]) -> Any:
+        return self.send(messages)
+
+    def send(self, messages: list[dict[str, str]], *, timeout: float | None = None) -> Any:
+        """The request for ``messages``, its timeout the smaller of ``self.timeout`` and ``timeout``."""
         request: dict[str, Any] = dict(self.params)
+        bounds = [t for t in (self.timeout, timeout) if t is not None]
+        if bounds:
+            request["timeout"] = min(bounds)
         request["model"] = self.model
         request["messages"] = messages
         if self.stream:
@@ -75,6 +92,6 @@ class OpenAIChat(ChatModel):
 
 def openai_chat(model: str, client: Any = None, **params: Any) -> OpenAIChat:
     """A chat model for ``model`` at an OpenAI-compatible endpoint (see :class:`OpenAIChat`
-    for ``client``, ``stream``, ``base_url``, ``api_key``, ``include_usage`` and the
-    request ``params``)."""
+    for ``client``, ``stream``, ``base_url``, ``api_key``, ``timeout``, ``include_usage``
+    and the request ``params``)."""
     return OpenAIChat(model, client, **params)

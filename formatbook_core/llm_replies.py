@@ -3,18 +3,36 @@ of chunks (an iterator or async iterator of strings or OpenAI-style chunks).
 
 A stream goes through a ``StreamGuard`` chunk by chunk; once the guard says no
 continuation can pass, the stream is closed at once (``close()`` / ``aclose()``, which
-cancels an HTTP stream of the openai SDK) and the part received is kept.
+cancels an HTTP stream of the openai SDK) and the part received is kept. A stream is
+also stopped past its attempt's deadline, after :data:`MAX_EMPTY_CHUNKS` chunks in a row
+that carry no text, and once it has sent more than the expectations' ``max_size``
+characters (the bound ``check`` and healing refuse a reply beyond; reasoning text counts,
+and a chunk without text counts as one character).
+
+The finish reason is read from every shape (an OpenAI or LiteLLM response or chunk, the
+same as dicts): a reply cut by the model (``finish_reason`` ``"length"``, ``"max_tokens"``
+or ``"content_filter"``), or a stream of OpenAI-style chunks that ended with no finish
+reason at all (the connection dropped: the SDK ends such a stream without an error), is a
+cut reply: its verdict fails with ``reply.cut`` first, whatever the text would heal to.
+A stream of plain strings has no finish reason; its end is the reply's end.
+
+What the endpoint did wrong (an exception from the callable or from its stream, a
+response or chunk whose content is not text) is a :class:`TransportError`; the part
+received before it is kept (:attr:`Received.error`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .limits import limits_from
 from .pipeline import check
-from .results import CheckResult, Span, Violation
+from .results import CheckResult, FormatbookError, Span, Violation
 from .streaming import StreamGuard
 
 OnChunk = Callable[[str], Any]
@@ -25,6 +43,22 @@ _USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
 #: ``lag``): a doomed reply is stopped at most this late, for a fraction of the cost of
 #: checking every few-character chunk on its own (benchmarks/bench_guard.py).
 GUARD_LAG = 256
+#: A stream that sends this many chunks in a row without any text (no content, no
+#: reasoning) is stopped: a server sending empty deltas without end.
+MAX_EMPTY_CHUNKS = 2000
+#: The finish reasons of a reply the model did not end: cut at the token limit, or by a filter.
+CUT_REASONS = frozenset({"length", "max_tokens", "content_filter"})
+#: violation codes of the ask loop
+CUT = "reply.cut"
+STOPPED = "reply.stopped"
+TRANSPORT = "reply.transport"
+
+
+class TransportError(FormatbookError):
+    """The endpoint failed, or sent what is not a reply: an exception raised by the LLM
+    callable or by its stream (an HTTP error, a dropped connection, a line of a stream
+    that is not JSON, a time-out of the HTTP client), or a response or chunk whose
+    content is not text. The original exception, when there is one, is ``__cause__``."""
 
 
 class ChatModel:
@@ -42,13 +76,19 @@ class ChatModel:
             raise TypeError("ChatModel() needs a callable taking the list of messages")
         return self._fn(messages)
 
+    def send(self, messages: Messages, *, timeout: float | None = None) -> Any:
+        """What ``ask`` calls: ``self(messages)``; ``timeout`` is the seconds left for this
+        attempt, for a model that can pass it to its client (``OpenAIChat`` does)."""
+        return self(messages)
+
     def __repr__(self) -> str:
         return f"ChatModel({self._fn!r})"
 
 
 @dataclass
 class Received:
-    """One reply as read: its text (what arrived before a stop), its verdict, the stop."""
+    """One reply as read: its text (what arrived before a stop), its verdict, the stop,
+    the finish reason the endpoint gave, and the transport failure that ended it."""
 
     text: str
     result: CheckResult
@@ -56,6 +96,25 @@ class Received:
     stop_reason: str | None = None
     stop_position: int | None = None
     usage: dict[str, int] | None = None
+    finish_reason: str | None = None
+    error: TransportError | None = None
+
+
+def transport_error(exc: BaseException) -> TransportError:
+    """``exc`` as a :class:`TransportError` (itself when it is one), chained to it."""
+    if isinstance(exc, TransportError):
+        return exc
+    error = TransportError(f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
+    error.__cause__ = exc
+    return error
+
+
+def failed_call(exc: BaseException, expectations: Any, deadline: Deadline | None = None) -> Received:
+    """The attempt whose call itself failed: no text, the failure as its verdict (a stop
+    when ``deadline`` had passed: the HTTP client gave up because time was up)."""
+    reader = _Reader(expectations, None, deadline)
+    reader.fail(exc)
+    return reader.received()
 
 
 def is_stream(reply: Any) -> bool:
@@ -67,106 +126,237 @@ def is_stream(reply: Any) -> bool:
 
 def whole_reply(reply: Any, expectations: Any, on_chunk: OnChunk | None) -> Received:
     """A reply given whole: a string, ``None`` or an OpenAI-style response."""
-    text = response_text(reply)
+    try:
+        text = response_text(reply)
+    except TransportError as exc:
+        return failed_call(exc, expectations)
     if on_chunk is not None and text:
         on_chunk(text)
-    return Received(text or "", check(text, expectations), usage=usage_of(reply))
+    finish = finish_reason_of(reply)
+    result = check(text, expectations)
+    if finish in CUT_REASONS:
+        result = _cut(result, f"the reply was cut off before its end (finish_reason {finish!r})")
+    return Received(text or "", result, usage=usage_of(reply), finish_reason=finish)
 
 
-def read_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None) -> Received:
-    """Read a sync stream of chunks through a guard, closing it early when it is doomed."""
+def read_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None, deadline: Deadline | None = None) -> Received:
+    """Read a sync stream of chunks through a guard, closing it early when it is doomed
+    (or past ``deadline``, checked at every chunk)."""
     if hasattr(stream, "__aiter__") and not hasattr(stream, "__iter__"):
         _close_sync(stream)
         raise TypeError("the llm callable returned an async iterator: use ask_async")
-    reader = _Reader(expectations, on_chunk)
-    iterator = iter(stream)
+    reader = _Reader(expectations, on_chunk, deadline)
+    try:
+        iterator = iter(stream)
+    except Exception as exc:
+        reader.fail(exc)
+        return reader.received()
     finished = False
     try:
-        for chunk in iterator:
+        while True:
+            try:
+                chunk = next(iterator)
+            except StopIteration:
+                finished = True
+                break
+            except Exception as exc:  # the endpoint's failure: kept, with what came before it
+                reader.fail(exc)
+                break
             if not reader.take(chunk):
                 break
-        else:
-            finished = True
     finally:
         if not finished:  # stopped, or an exception (the caller's on_chunk, the network): cancel it
-            _close_sync(iterator, stream)
+            _close_quietly(lambda: _close_sync(iterator, stream), reader)
     return reader.received()
 
 
-async def read_async_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None) -> Received:
-    """``read_stream`` for an async iterator (a sync one is read as it is)."""
+async def read_async_stream(
+    stream: Any, expectations: Any, on_chunk: OnChunk | None, deadline: Deadline | None = None
+) -> Received:
+    """``read_stream`` for an async iterator (a sync one is read as it is); each chunk is
+    awaited at most until ``deadline``."""
     if not hasattr(stream, "__aiter__"):
-        return read_stream(stream, expectations, on_chunk)
-    reader = _Reader(expectations, on_chunk)
+        return read_stream(stream, expectations, on_chunk, deadline)
+    reader = _Reader(expectations, on_chunk, deadline)
     iterator = stream.__aiter__()
     finished = False
     try:
         while True:
             try:
-                chunk = await iterator.__anext__()
+                chunk = await asyncio.wait_for(iterator.__anext__(), deadline.left() if deadline else None)
             except StopAsyncIteration:
                 finished = True
+                break
+            except (asyncio.TimeoutError, TimeoutError):
+                reader.stop_late()
+                break
+            except Exception as exc:
+                reader.fail(exc)
                 break
             if not reader.take(chunk):
                 break
     finally:
         if not finished:
-            await _close_async(iterator, stream)
+            try:
+                await _close_async(iterator, stream)
+            except Exception as exc:  # closing a broken connection can fail too: the first failure is kept
+                if reader.error is None and reader.stop is None:
+                    reader.fail(exc)
     return reader.received()
 
 
-class _Reader:
-    """Feeds chunks to the guard and keeps what the stream reported (usage, the stop)."""
+class Deadline:
+    """When an attempt must end: ``seconds`` from now (``None``: never); ``what`` names it
+    in the stop reason (``"the attempt's time limit of 30 s"``)."""
 
-    def __init__(self, expectations: Any, on_chunk: OnChunk | None):
+    def __init__(self, seconds: float | None, what: str) -> None:
+        self.end = time.monotonic() + seconds if seconds is not None else None
+        self.what = what
+
+    def left(self) -> float | None:
+        """Seconds left (never below 0), ``None`` without a limit."""
+        return None if self.end is None else max(0.0, self.end - time.monotonic())
+
+    def passed(self) -> bool:
+        """Whether the deadline has come."""
+        return self.end is not None and time.monotonic() >= self.end
+
+
+def _close_quietly(close: Callable[[], None], reader: _Reader) -> None:
+    """Close a stream; a failure to close a connection already broken is not a new error."""
+    try:
+        close()
+    except Exception as exc:
+        if reader.error is None and reader.stop is None:
+            reader.fail(exc)
+
+
+class _Reader:
+    """Feeds chunks to the guard and keeps what the stream reported (usage, finish
+    reason), the stop and why, and the transport failure that ended it."""
+
+    def __init__(self, expectations: Any, on_chunk: OnChunk | None, deadline: Deadline | None):
         self.guard = StreamGuard(expectations, lag=GUARD_LAG)
         self.on_chunk = on_chunk
+        self.deadline = deadline
+        self.max_chars = limits_from(self.guard.expectations.options).max_size
         self.usage: dict[str, int] | None = None
         self.stop: tuple[str, int | None] | None = None
+        self.finish: str | None = None
+        self.error: TransportError | None = None
+        self.structured = False  # an OpenAI-style chunk came: the stream must say how it ended
+        self.chars = 0  # everything the stream sent: text, reasoning, one a chunk without either
+        self.empty = 0  # chunks in a row without text
 
     def take(self, chunk: Any) -> bool:
         """False once the reply is doomed (the stream must stop)."""
-        text = chunk_text(chunk)
-        usage = usage_of(chunk) if not isinstance(chunk, str) else None
+        reasoning = 0
+        if isinstance(chunk, str):
+            text = chunk
+        else:
+            try:
+                text = chunk_text(chunk)
+            except TransportError as exc:
+                self.fail(exc)
+                return False
+            self._note(chunk)
+            if not text:  # reasoning comes in chunks of its own
+                reasoning = len(reasoning_text(chunk))
+        self.chars += max(1, len(text) + reasoning)
+        self.empty = 0 if text or reasoning else self.empty + 1
+        if text:
+            if self.on_chunk is not None:
+                self.on_chunk(text)
+            status = self.guard.feed(text)
+            if not status:
+                self.stop = (status.reason or "the reply can no longer pass", status.position)
+                return False
+        return self._within_bounds()
+
+    def _note(self, chunk: Any) -> None:
+        """Keep what a chunk reports besides its text: that it is OpenAI-style, its finish
+        reason, its usage."""
+        choices = _get(chunk, "choices")
+        if choices is not None:
+            self.structured = True
+            if choices:
+                finish = _get(_first(choices), "finish_reason")
+                if isinstance(finish, str) and finish:
+                    self.finish = finish
+        usage = usage_of(chunk)
         if usage is not None:
             self.usage = usage
-        if not text:
-            return True
-        if self.on_chunk is not None:
-            self.on_chunk(text)
-        status = self.guard.feed(text)
-        if not status:
-            self.stop = (status.reason or "the reply can no longer pass", status.position)
-            return False
-        return True
+
+    def _within_bounds(self) -> bool:
+        """False (with the stop's reason) past the deadline, the size bound or the run of empty chunks."""
+        if self.deadline is not None and self.deadline.passed():
+            self.stop_late()
+        elif self.chars > self.max_chars:
+            self.stop = (f"the stream sent more than {self.max_chars:,} characters, the limit (max_size)", None)
+        elif self.empty >= MAX_EMPTY_CHUNKS:
+            self.stop = (f"the stream sent {self.empty:,} chunks in a row without any text", None)
+        return self.stop is None
+
+    def stop_late(self) -> None:
+        """Stop because the deadline passed."""
+        what = self.deadline.what if self.deadline is not None else "its time limit"
+        self.stop = (f"the reply did not end within {what}", None)
+
+    def fail(self, exc: BaseException) -> None:
+        """The endpoint failed (or sent what is not a reply): the reply ends here. Past
+        the deadline the failure is the time-out's doing (the HTTP client was given the
+        time left): a stop, as when the deadline is seen between two chunks. After the
+        finish reason came, the reply is whole: a failure then loses nothing."""
+        if self.finish is not None:
+            return  # the reply had ended (a usage chunk or [DONE] went wrong): it stands as it came
+        if self.deadline is not None and self.deadline.passed():
+            self.stop_late()
+        else:
+            self.error = transport_error(exc)
 
     def received(self) -> Received:
         result = self.guard.finish()
         text = self.guard.text
+        if self.error is not None:
+            failure = Violation(TRANSPORT, f"the endpoint failed after {len(text):,} characters: {self.error}")
+            result = replace(result, ok=False, violations=[failure, *result.violations])
+            return Received(text, result, True, str(self.error), None, self.usage, self.finish, self.error)
         if self.stop is None:
-            return Received(text, result, usage=self.usage)
+            if self.finish in CUT_REASONS:
+                result = _cut(result, f"the reply was cut off before its end (finish_reason {self.finish!r})")
+            elif self.structured and self.finish is None:
+                result = _cut(result, "the stream ended without a finish reason: the reply was cut off")
+            return Received(text, result, usage=self.usage, finish_reason=self.finish)
         reason, position = self.stop
         # the guard turned falsy only because no continuation can pass: the part received
         # fails too; the stop is the first violation either way, so a reader sees the cut
         stopped = Violation(
-            "reply.stopped",
+            STOPPED,
             f"the reply was stopped after {len(text):,} characters: {reason}",
             span=Span(position, position) if position is not None else None,
         )
         result = replace(result, ok=False, violations=[stopped, *result.violations])
-        return Received(text, result, True, reason, position, self.usage)
+        return Received(text, result, True, reason, position, self.usage, self.finish)
+
+
+def _cut(result: CheckResult, message: str) -> CheckResult:
+    """The verdict of a reply the model did not finish: failed, ``reply.cut`` first."""
+    return replace(result, ok=False, violations=[Violation(CUT, message), *result.violations])
 
 
 def response_text(reply: Any) -> str | None:
-    """The text of a reply given whole; ``None`` when it has no content."""
+    """The text of a reply given whole; ``None`` when it has no content. A response whose
+    content is not text is a :class:`TransportError`; what is no response at all, a
+    ``TypeError`` (the callable is wrong)."""
     if reply is None or isinstance(reply, str):
         return reply
     choices = _get(reply, "choices")
     if choices:
-        message = _get(choices[0], "message")
+        message = _get(_first(choices), "message")
         content = _get(message, "content")
         if content is None or isinstance(content, str):
             return content
+        raise TransportError(f"the response's content is {type(content).__name__}, not text")
     raise TypeError(
         "the llm callable must return str, an OpenAI-style chat completion or an iterator of chunks, "
         f"not {type(reply).__name__}"
@@ -174,7 +364,9 @@ def response_text(reply: Any) -> str | None:
 
 
 def chunk_text(chunk: Any) -> str:
-    """The text a streamed chunk adds: a string, or an OpenAI-style chunk's delta."""
+    """The text a streamed chunk adds: a string, or an OpenAI-style chunk's delta. A chunk
+    whose content is not text is a :class:`TransportError`; what is no chunk at all, a
+    ``TypeError``."""
     if isinstance(chunk, str):
         return chunk
     if chunk is None:
@@ -183,11 +375,47 @@ def chunk_text(chunk: Any) -> str:
     if choices is not None:
         if not choices:
             return ""  # the usage chunk at the end of an OpenAI stream
-        delta = _get(choices[0], "delta")
+        delta = _get(_first(choices), "delta")
         content = _get(delta, "content")
         if content is None or isinstance(content, str):
             return content or ""
+        raise TransportError(f"a streamed chunk's content is {type(content).__name__}, not text")
     raise TypeError(f"a streamed chunk must be str or an OpenAI-style chunk, not {type(chunk).__name__}")
+
+
+def reasoning_text(chunk: Any) -> str:
+    """The reasoning a chunk's delta carries apart from its content (``reasoning_content``
+    of DeepSeek and vLLM, ``reasoning`` of OpenRouter and Ollama), ``""`` when none."""
+    choices = _get(chunk, "choices")
+    if not choices:
+        return ""
+    delta = _get(_first(choices), "delta")
+    for name in ("reasoning_content", "reasoning"):
+        value = _get(delta, name)
+        if isinstance(value, str):
+            return value
+    return ""
+
+
+def finish_reason_of(obj: Any) -> str | None:
+    """The finish reason of an OpenAI-style (or LiteLLM) response or chunk, object or dict:
+    ``choices[0].finish_reason`` when it is text, else ``None``."""
+    if obj is None or isinstance(obj, str):
+        return None
+    choices = _get(obj, "choices")
+    if not choices:
+        return None
+    reason = _get(_first(choices), "finish_reason")
+    return reason if isinstance(reason, str) and reason else None
+
+
+def _first(choices: Any) -> Any:
+    """The first choice of ``choices`` (a list, or a sequence the SDK made), ``None``
+    when it is not a sequence of them."""
+    try:
+        return choices[0]
+    except (TypeError, KeyError, IndexError):
+        return None
 
 
 def usage_of(obj: Any) -> dict[str, int] | None:

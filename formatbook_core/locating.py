@@ -7,9 +7,9 @@ prepared reply, :mod:`formatbook_core.reply`; set operations on spans are in
 
 from __future__ import annotations
 
-from .reply import Reply, ThinkTags
+from .reply import Reply
 from .results import Span
-from .spans import no_payload, strip_span
+from .spans import strip_span
 
 __all__ = ["default_locate"]
 
@@ -21,9 +21,9 @@ def default_locate(reply: str, names: tuple[str, ...]) -> list[Span]:
     prepared = Reply.of(reply)
     wanted = {n.lower() for n in names}
     # a fence inside a <think> block is a draft, closed or not: never a candidate
-    blocks = prepared.fences(ThinkTags.LINE_START)
+    blocks = prepared.fences()
     tagged = [strip_span(reply, f.body) for f in blocks if f.info in wanted]
     bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
     # in order, each once (a set: a reply may hold thousands of fences)
     candidates = list(dict.fromkeys([*tagged, *bare, *prepared.longest_stretches()]))
-    return candidates or [no_payload(reply)]
+    return candidates or prepared.prose_candidates()

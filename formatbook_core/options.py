@@ -76,10 +76,19 @@ def _positive(value: Any) -> str | None:
     return None if value > 0 else "must be more than 0"
 
 
-#: The options every format takes: the limits of :mod:`formatbook_core.limits`.
+#: The options every format takes: the limits of :mod:`formatbook_core.limits`, and what a
+#: payload healed as cut off is worth (``truncated``: the pipeline reads it, no format).
 COMMON_OPTIONS: tuple[Option, ...] = (
     Option("max_size", int, MAX_SIZE, "replies longer than this many characters are refused", check=_positive),
     Option("max_depth", int, MAX_DEPTH, "nesting deeper than this is refused", check=_positive),
+    Option(
+        "truncated",
+        str,
+        "heal",
+        "a payload healed as cut off by the end of the reply: heal passes it (result.truncated says so), "
+        "fail refuses it (reply.truncated)",
+        choices=("heal", "fail"),
+    ),
 )
 
 

@@ -25,6 +25,7 @@ from .results import (
     SetAside,
     Span,
     Violation,
+    healed_as_cut_off,
 )
 from .spans import no_payload
 from .tallying import plugin_failure, tally
@@ -145,10 +146,9 @@ def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
 def _plain_text(reply: str) -> _Candidate:
     """Without a format the reply is the text, but for a ``<think>`` block opening it."""
     prepared = Reply.of(reply)
-    think = prepared.leading_think()
-    span = Span(think.end if think else 0, len(reply))
+    span = prepared.whole_payload()
     candidate = _Candidate(span, reply[span.start :])
-    if think is not None:
+    if span.start:
         _set_aside(prepared, "the text", candidate, ThinkTags.LINE_START)
     return candidate
 
@@ -177,6 +177,7 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
 
     first: _Candidate | None = None
     cut_short: _Candidate | None = None
+    refuse_cut = options.get("truncated") == "fail"
     for span, analysis in located:
         candidate = _evaluate(fmt, reply, span, schema, options, analysis)
         first = first or candidate
@@ -185,6 +186,9 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
         split = think_inside(prepared, fmt.name, tags, candidate.span, candidate.text, relocate, reads)
         if split is not None:
             candidate.violations = [split]
+            continue
+        if refuse_cut and healed_as_cut_off(candidate.repairs):
+            candidate.violations = [_truncated(fmt)]
             continue
         if not _healed_as_cut_off_midway(candidate, reply):
             return _surrounded(fmt, prepared, candidate, tags), True
@@ -198,13 +202,22 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     return _surrounded(fmt, prepared, first, tags), False
 
 
+def _truncated(fmt: Any) -> Violation:
+    """Why a payload healed as cut off fails under ``truncated=fail``."""
+    return Violation(
+        "reply.truncated",
+        f"the {fmt.name.upper()} payload was cut off by the end of the reply (healing would close it): "
+        "the reply stopped mid-answer; ask again, or for a shorter answer",
+        keyword="truncated",
+        expected="fail",
+    )
+
+
 def _healed_as_cut_off_midway(candidate: _Candidate, reply: str) -> bool:
     """Healing read the payload as cut off by the end of the reply (a ``truncated_*`` repair,
     the convention every format follows), yet the reply goes on after it: that reading is
     doubtful, so a later candidate that passes is preferred to it."""
-    return not is_blank(reply, candidate.span.end, len(reply)) and any(
-        r.kind.startswith("truncated_") for r in candidate.repairs
-    )
+    return not is_blank(reply, candidate.span.end, len(reply)) and healed_as_cut_off(candidate.repairs)
 
 
 def _surrounded(fmt: Any, reply: Reply, candidate: _Candidate, tags: ThinkTags) -> _Candidate:

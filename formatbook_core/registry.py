@@ -75,7 +75,8 @@ class Registry:
         self.pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
         self.pm.add_hookspecs(hookspecs)
         self._autoload = autoload
-        self._loaded = False
+        # formatbook's own plugins not imported yet, by entry point name (None: not read)
+        self._pending: dict[str, Any] | None = None
         self._formats: list[FormatEntry] = []
         self._keys: dict[str, list[FormatEntry]] = {}
         self._units: dict[str, Any] = {}
@@ -105,10 +106,13 @@ class Registry:
         use, once): for a caller that registers a plugin of its own after them."""
         self._ensure_loaded()
 
-    def _ensure_loaded(self) -> None:
-        if self._loaded:
+    def _ensure_started(self) -> None:
+        """The core's plugins registered and the entry points read, once. Plugins of other
+        distributions load now (a name two of them claim is then always seen as a conflict);
+        formatbook's own load when a lookup needs one (:meth:`_load_named`)."""
+        if self._pending is not None:
             return
-        self._loaded = True
+        self._pending = {}
         for module_name in CORE_PLUGINS:
             self.register_plugin(importlib.import_module(module_name), module_name)
         if not self._autoload:
@@ -116,18 +120,40 @@ class Registry:
         for ep in _entry_points():
             if ep.name.lower() in self.blocked or ep.value.lower() in self.blocked:
                 continue
-            if self.pm.has_plugin(ep.name):
-                continue
-            try:
-                module = ep.load()
-                self.register_plugin(module, ep.name)
-            except Exception as exc:  # a broken plugin must not take the others down
-                self.load_errors[ep.name] = f"{type(exc).__name__}: {exc}"
-                warnings.warn(
-                    f"formatbook plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}",
-                    PluginLoadWarning,
-                    stacklevel=3,
-                )
+            if _is_builtin(ep):
+                self._pending[ep.name.lower()] = ep
+            else:
+                self._load_entry_point(ep)
+
+    def _ensure_loaded(self) -> None:
+        """Every plugin registered: what listing or searching all of them needs."""
+        self._ensure_started()
+        assert self._pending is not None  # set by _ensure_started
+        while self._pending:
+            self._load_entry_point(self._pending.pop(next(iter(self._pending))))
+
+    def _load_named(self, name: str) -> None:
+        """Formatbook's own plugin whose entry point is named ``name``, loaded if it is
+        not yet (a built-in format's entry point is named like the format)."""
+        self._ensure_started()
+        assert self._pending is not None  # set by _ensure_started
+        ep = self._pending.pop(name, None)
+        if ep is not None:
+            self._load_entry_point(ep)
+
+    def _load_entry_point(self, ep: Any) -> None:
+        if self.pm.has_plugin(ep.name):
+            return
+        try:
+            module = ep.load()
+            self.register_plugin(module, ep.name)
+        except Exception as exc:  # a broken plugin must not take the others down
+            self.load_errors[ep.name] = f"{type(exc).__name__}: {exc}"
+            warnings.warn(
+                f"formatbook plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}",
+                PluginLoadWarning,
+                stacklevel=4,
+            )
 
     def _collect(self, plugin: Any, plugin_name: str) -> None:
         """Call one plugin's hooks (not all plugins' again) and index what it registers.
@@ -186,8 +212,12 @@ class Registry:
     # --- lookup ----------------------------------------------------------------------
     def entry(self, name: str) -> FormatEntry:
         """The registered format for ``name`` (name, alias or MIME type)."""
-        self._ensure_loaded()
-        bucket = self._keys.get(name.strip().lower())
+        key = name.strip().lower()
+        self._load_named(key)
+        bucket = self._keys.get(key)
+        if not bucket:  # an alias or a MIME type: only the plugins themselves know theirs
+            self._ensure_loaded()
+            bucket = self._keys.get(key)
         if not bucket:
             raise UnknownFormatError(name, self.suggest(name))
         plugins = sorted({e.plugin for e in bucket})
@@ -201,6 +231,14 @@ class Registry:
         if entry.options:
             return BoundFormat(entry.format, entry.options)
         return entry.format
+
+    def knows_format(self, name: str) -> bool:
+        """``name`` is a registered format's name, alias or MIME type, looked up without
+        importing every plugin: formatbook's own format plugin of that name is imported
+        if need be, others are not (an alias of a plugin not imported yet is not found)."""
+        key = name.strip().lower()
+        self._load_named(key)
+        return key in self._keys
 
     def formats(self) -> list[FormatEntry]:
         """Every registered format (not alias entries), in registration order."""
@@ -221,8 +259,13 @@ class Registry:
         return match[0] if match else None
 
     def unit(self, name: str) -> Any:
-        self._ensure_loaded()
-        return self._unit_keys.get(name.strip().lower())
+        self._ensure_started()
+        key = name.strip().lower()
+        found = self._unit_keys.get(key)
+        if found is None and self._pending:
+            self._ensure_loaded()
+            found = self._unit_keys.get(key)
+        return found
 
     def units(self) -> dict[str, Any]:
         self._ensure_loaded()
@@ -235,8 +278,11 @@ class Registry:
     def kind(self, phrase: str) -> Any:
         """The expectation kind registered for ``phrase`` (``"ends with"``), or ``None``;
         raises ``ConflictError`` when several plugins registered it."""
-        self._ensure_loaded()
-        bucket = self._kinds.get(" ".join(phrase.lower().split()))
+        self._ensure_started()
+        key = " ".join(phrase.lower().split())
+        if key not in self._kinds and self._pending:
+            self._ensure_loaded()
+        bucket = self._kinds.get(key)
         if not bucket:
             return None
         if len(bucket) > 1:
@@ -331,6 +377,12 @@ class BoundFormat:
 
     def __repr__(self) -> str:
         return f"<format {self._fmt.name} {self._options}>"
+
+
+def _is_builtin(ep: Any) -> bool:
+    """``ep`` belongs to formatbook's own distribution (its built-in plugins)."""
+    dist = ep.dist
+    return dist is not None and dist.metadata["Name"] == "formatbook"
 
 
 def _entry_points() -> list[Any]:

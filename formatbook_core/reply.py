@@ -30,7 +30,7 @@ from functools import cached_property
 from typing import Any
 
 from .results import Repair, SetAside, Span, Violation
-from .spans import blank_out, outside_spans, strip_span
+from .spans import blank_out, no_payload, outside_spans, overlaps_any, strip_span
 
 # --- think tags -------------------------------------------------------------------------
 
@@ -171,6 +171,11 @@ class ThinkScanner:
         self._block_start = 0  # where the open block began
         self.blocks: list[Span] | None = [] if record else None
         self.first_open: int | None = None  # where the first block opened (closed or not)
+
+    @property
+    def taken(self) -> int:
+        """How many characters of the reply were fed so far (the offset of the next)."""
+        return self._fed
 
     def copy(self) -> ThinkScanner:
         """An independent clone (every other field is immutable: strings, flags, a pattern)."""
@@ -393,6 +398,12 @@ class Reply(str):
         what a format whose payload is the whole reply sets aside, as StreamGuard does."""
         return self._leading
 
+    def whole_payload(self) -> Span:
+        """The reply as the payload of a format whose payload is the whole reply (plain
+        text): all of it but for the think blocks opening it (:meth:`leading_think`)."""
+        think = self._leading
+        return Span(think.end if think else 0, len(self))
+
     def think_at(self, pos: int, tags: ThinkTags = ThinkTags.LINE_START) -> Span | None:
         """The think block holding ``pos``, or ``None`` (by bisection)."""
         thinks = self.think_blocks(tags)
@@ -433,10 +444,13 @@ class Reply(str):
             return self
         return "".join(self[s.start : s.end] for s in outside_spans(len(self), thinks))
 
-    def fences(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> tuple[Fence, ...]:
-        """The top-level fenced blocks, paired as CommonMark pairs them; with ``tags`` (or
-        ``blocks``, those a format keeps of its think blocks), those of the text with its
-        think blocks blanked (a draft fence inside a block is none, closed or not)."""
+    def fences(
+        self, tags: ThinkTags | None = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+    ) -> tuple[Fence, ...]:
+        """The top-level fenced blocks, paired as CommonMark pairs them in the text with its
+        think blocks (those ``tags`` reads, or ``blocks``, those a format keeps of them)
+        blanked: a draft fence inside a block is none, closed or not. ``tags=None``: those
+        of the text as received."""
         if tags is None and blocks is None:
             key: tuple[object, ...] = ("fences", None)
         else:
@@ -472,6 +486,28 @@ class Reply(str):
             ordered = sorted(self.stretches(tags, blocks=blocks), key=lambda s: s.start - s.end)
             found = self._cache[key] = tuple(ordered)
         return found  # type: ignore[return-value]
+
+    def payload_fences(
+        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+    ) -> tuple[Fence, ...]:
+        """The fences that may hold a payload: :meth:`fences` read with think blocks
+        blanked, less those whose body holds a think block (``check()`` would set the block
+        aside, so the body could never check as it stands)."""
+        thinks, reading = self._reading(tags, blocks)
+        key = ("payload fences", reading)
+        found = self._cache.get(key)
+        if found is None:
+            every = self.fences(tags, blocks=blocks)
+            found = self._cache[key] = tuple(f for f in every if not overlaps_any(thinks, f.body.start, f.body.end))
+        return found  # type: ignore[return-value]
+
+    def prose_candidates(
+        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+    ) -> list[Span]:
+        """The reply read as prose: its longest stretch outside think blocks; for a reply
+        of think blocks only, an empty payload (:func:`~formatbook_core.spans.no_payload`),
+        never their text."""
+        return [*self.longest_stretches(tags, blocks=blocks)[:1]] or [no_payload(self)]
 
     @cached_property
     def line_starts(self) -> tuple[int, ...]:

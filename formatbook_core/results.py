@@ -72,6 +72,17 @@ class Repair:
         return replace(self, span=self.span.shift(offset))
 
 
+#: The prefix of every repair kind that reads the payload as cut off by the end of the
+#: reply (``truncated_string``, ``truncated_element``...), a convention every format follows.
+CUT_OFF_PREFIX = "truncated_"
+
+
+def healed_as_cut_off(repairs: Any) -> bool:
+    """Whether ``repairs`` read the payload as cut off by the end of the reply (a repair
+    kind starting with :data:`CUT_OFF_PREFIX`): the reply may have stopped mid-answer."""
+    return any(r.kind.startswith(CUT_OFF_PREFIX) for r in repairs)
+
+
 @dataclass(frozen=True)
 class SetAside:
     """Text taken out of a reply and kept: a ``<think>`` block, prose around a payload,
@@ -148,7 +159,9 @@ class Attempt:
     stream was stopped; ``stopped`` says it was stopped early, ``stop_reason`` why and
     ``stop_position`` where (an offset into ``reply``). ``usage`` holds the token counts
     the endpoint reported (``prompt_tokens``, ``completion_tokens``, ``total_tokens``),
-    ``None`` when it reported none.
+    ``None`` when it reported none. ``finish_reason`` is the one the endpoint gave
+    (``"stop"``, ``"length"``...), ``None`` when it gave none; a reply the model did not
+    finish fails with ``reply.cut`` first, saying why.
     """
 
     prompt: str
@@ -159,6 +172,7 @@ class Attempt:
     stop_reason: str | None = None
     stop_position: int | None = None
     usage: dict[str, int] | None = None
+    finish_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data: every field, the verdict as ``CheckResult.to_dict()`` gives it
@@ -170,6 +184,7 @@ class Attempt:
             "stopped": self.stopped,
             "stop_reason": self.stop_reason,
             "stop_position": self.stop_position,
+            "finish_reason": self.finish_reason,
             "usage": json_ready(self.usage),
             "result": self.result.to_dict(attempts=False),
         }
@@ -206,6 +221,14 @@ class CheckResult:
         return self.ok and bool(self.repairs)
 
     @property
+    def truncated(self) -> bool:
+        """Whether the payload was healed as cut off by the end of the reply (a
+        ``truncated_*`` repair): the reply may have stopped mid-answer, and what it would
+        have said after the cut is not in ``value``. ``EXPECT ... truncated=fail``
+        refuses such replies."""
+        return healed_as_cut_off(self.repairs)
+
+    @property
     def verdict(self) -> str:
         """``"pass"``, ``"healed"`` or ``"fail"``."""
         if not self.ok:
@@ -220,6 +243,7 @@ class CheckResult:
         data = {
             "ok": self.ok,
             "verdict": self.verdict,
+            "truncated": self.truncated,
             "format": self.format,
             "text": self.text,
             "value": json_ready(self.value),

@@ -11,6 +11,13 @@ from collections.abc import Sequence
 
 from .results import Span
 
+#: What ``str.isspace`` says is white space, but for the control characters it counts
+#: (U+000B, U+000C, U+001C-U+001F, U+0085): a format whose grammar reads those as text
+#: (JSON) strips only these around its payload. ``strip_span`` strips them all.
+SPACES = (
+    " \t\n\r\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
 
 def containing(spans: Sequence[Span], pos: int) -> Span | None:
     """The span of ``spans`` (sorted, not overlapping) that holds ``pos``, or ``None``;

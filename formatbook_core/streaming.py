@@ -153,6 +153,7 @@ class StreamGuard:
         self._max_size = limits_from(exp.options).max_size
         self._failed: StreamStatus | None = None
         self._complete = False
+        self._finished = False  # finish() was called: the reply has ended, feed() raises
         fmt = exp.fmt
         self._checker: Any = None
         if fmt is not None:
@@ -216,7 +217,11 @@ class StreamGuard:
         return text
 
     def feed(self, chunk: str) -> StreamStatus:
-        """Take the next piece of the reply; falsy once the reply cannot pass any more."""
+        """Take the next piece of the reply; falsy once the reply cannot pass any more.
+        Raises ``RuntimeError`` after :meth:`finish` (the reply has ended: a later piece
+        would be judged by no verdict)."""
+        if self._finished:
+            raise RuntimeError("StreamGuard.feed() after finish(): the reply has ended (copy() before finish to go on)")
         if self.lag and self._failed is None and type(chunk) is str:
             # gather tiny chunks: the hot path of a token stream, kept to a few operations
             self._batch.append(chunk)
@@ -399,7 +404,9 @@ class StreamGuard:
             return False
 
     def finish(self) -> CheckResult:
-        """The reply has ended: the full verdict, exactly as ``check()`` gives it."""
+        """The reply has ended: the full verdict, exactly as ``check()`` gives it (called
+        again, the same verdict); :meth:`feed` raises from now on."""
+        self._finished = True
         if self._batch:
             self._flush_batch()
         if self._think is not None and self._failed is None:

@@ -3,7 +3,9 @@
 run one of formatbook's two everyday jobs in it.
 
     python3 scripts/dev.py examples      # formatbook check examples/replies/
-    python3 scripts/dev.py test [ARGS]   # the whole test suite (pytest ARGS)
+    python3 scripts/dev.py test [--all] [ARGS]
+                                         # the fast tier of the tests (--all: the slow tier
+                                         # too), on every core; ARGS go to pytest
     python3 scripts/dev.py lint          # ruff (lint, complexity, format check) and mypy
     python3 scripts/dev.py fuzz [--minutes N] [--format NAME] [--seed S] [--jobs J]
                                          # property fuzzing of every format; failures saved
@@ -30,19 +32,27 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".formatbook-installed"
 
 
-def ensure_environment() -> None:
-    """Create .venv and install formatbook (editable, with the test and lint extras) when needed."""
+def ensure_environment(extras: tuple[str, ...] = ("test", "lint")) -> None:
+    """Create .venv and install formatbook (editable, with ``extras``) when needed: the
+    examples need only the base install and pydantic, the tests and the lint gate the rest.
+    The stamp records what was installed for which pyproject.toml."""
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:
+    installed: set[str] = set()
+    if PYTHON.exists() and STAMP.exists():
+        digest, _, names = STAMP.read_text().partition(" ")
+        if digest == wanted:
+            installed = set(names.split(",")) - {""}
+    if set(extras) <= installed:
         return
     if not PYTHON.exists():
         print(f"creating {VENV.relative_to(ROOT)} ...", file=sys.stderr)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    print("installing formatbook and its test dependencies ...", file=sys.stderr)
+    print(f"installing formatbook[{','.join(extras)}] ...", file=sys.stderr)
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[test,lint]"], check=True)
-    STAMP.write_text(wanted)
+    everything = sorted(installed | set(extras))
+    subprocess.run([*pip, "-e", f"{ROOT}[{','.join(everything)}]"], check=True)
+    STAMP.write_text(f"{wanted} {','.join(everything)}")
 
 
 def lint() -> int:
@@ -121,8 +131,8 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("examples", "test", "lint", "fuzz"):
         print(__doc__, file=sys.stderr)
         return 2
-    ensure_environment()
     job, rest = argv[0], argv[1:]
+    ensure_environment(("pydantic",) if job == "examples" else ("test", "lint"))
     if job == "lint":
         return lint()
     if job == "fuzz":
@@ -130,8 +140,20 @@ def main(argv: list[str]) -> int:
     if job == "examples":
         command = [str(BIN / "formatbook"), "check", str(ROOT / "examples" / "replies"), *rest]
     else:
-        command = [str(PYTHON), "-m", "pytest", *rest]
+        return test(rest)
     return subprocess.run(command, cwd=ROOT).returncode
+
+
+def test(args: list[str]) -> int:
+    """The fast tier (every test not marked ``slow``), or with ``--all`` both tiers, on
+    every core (pytest-xdist), hypothesis derandomised unless ``HYPOTHESIS_PROFILE`` says
+    otherwise (random search for new failures is ``fuzz``'s job)."""
+    tier = [] if "--all" in args else ["-m", "not slow"]
+    args = [a for a in args if a != "--all"]
+    workers = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) else ["-n", "auto"]
+    env = {**os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "ci")}
+    command = [str(PYTHON), "-m", "pytest", *workers, *tier, *args]
+    return subprocess.run(command, cwd=ROOT, env=env).returncode
 
 
 if __name__ == "__main__":

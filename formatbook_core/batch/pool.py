@@ -11,13 +11,22 @@ task that breaks a pool on its own is handed to ``on_broken`` (which, in the CLI
 its rows one by one so that only the culprit row is lost to a ``batch.crashed`` verdict).
 A task past its ``deadline`` (a worker stuck inside C code, where the per-reply alarm
 cannot reach it) has its pool's workers killed and is handled the same way.
+
+A worker never outlives the process that started it (``kill -9`` of the CLI leaves no
+worker behind): on Linux the kernel sends it ``SIGKILL`` when its parent dies
+(``prctl(PR_SET_PDEATHSIG)``), and everywhere a watchdog thread ends it once its parent
+process is gone (:func:`exit_with_parent`).
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
 import signal
 import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -29,12 +38,48 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _ignore_interrupt(initializer: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
+#: how often (seconds) a worker's watchdog looks whether its parent is still there
+WATCH_INTERVAL = 0.5
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _worker_setup(parent: int | None, initializer: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
+    """Run first in each worker: die with the parent, leave Ctrl-C to it, then ``initializer``."""
+    exit_with_parent(parent)
     # Ctrl-C reaches every process of the group: the parent stops the run, workers are
     # ended by it instead of each printing a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer(*args)
+
+
+def exit_with_parent(parent: int | None, *, use_prctl: bool = True, interval: float = WATCH_INTERVAL) -> None:
+    """End this process when its parent process dies.
+
+    ``parent`` is the pid of the process that started this one when it is its direct child
+    (a fork or spawn start), ``None`` when not known. On Linux (``use_prctl``) the kernel
+    kills this process at once when its parent dies (``PR_SET_PDEATHSIG``); a daemon
+    thread also checks every ``interval`` seconds that its parent is the one it started
+    with (an orphan is adopted by another process) and ends it with ``os._exit``
+    otherwise: the portable fallback. A parent already gone when this runs (``parent`` is
+    no longer the parent) ends it at once.
+    """
+    if use_prctl and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl in this libc: the watchdog alone keeps the promise
+            pass
+    first = os.getppid()
+    if parent is not None and first != parent:
+        os._exit(1)  # the parent died before this process could watch it
+
+    def watch() -> None:
+        while os.getppid() == first:
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="formatbook-parent-watch", daemon=True).start()
 
 
 def _context() -> Any:
@@ -72,11 +117,15 @@ class OrderedPool(Generic[T, R]):
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
+            context = _context()
+            # fork and spawn start each worker as a child of this process; a forkserver's
+            # workers are the server's children (it ends when this process does)
+            parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
             self._executor = ProcessPoolExecutor(
                 self.workers,
-                mp_context=_context(),
-                initializer=_ignore_interrupt,
-                initargs=(self.initializer, self.initargs),
+                mp_context=context,
+                initializer=_worker_setup,
+                initargs=(parent, self.initializer, self.initargs),
             )
         return self._executor
 

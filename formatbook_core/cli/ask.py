@@ -7,7 +7,10 @@ The endpoint comes from ``--base-url``/``--model``/``--api-key`` or the ``OPENAI
 ``FORMATBOOK_MODEL`` and ``OPENAI_API_KEY`` variables. The reply is shown as it streams (on
 stdout at a terminal, on stderr when stdout is piped, so that stdout holds only the
 verdict or, with ``--json``, the ``CheckResult``). Exit status 0 when a reply met the
-expectations, 1 when none did, 2 when the command or the endpoint was wrong.
+expectations, 1 when none did, 2 when the command or the endpoint was wrong: an endpoint
+that fails (an HTTP error, a broken stream, a chunk that is not text) ends the command with
+one line and exit 2 (with ``--json``, stdout still holds every attempt and the ``error``).
+``--timeout`` bounds each attempt and ``--total-timeout`` all of them.
 """
 
 from __future__ import annotations
@@ -38,7 +41,10 @@ def add_parser(sub: Any, add_expect_options: Any) -> argparse.ArgumentParser:
     p.add_argument("--max-attempts", type=int, default=3, metavar="N", help="calls at most (default: 3)")
     p.add_argument("--system", metavar="TEXT", help="a system message")
     p.add_argument("--temperature", type=float, help="sampling temperature")
-    p.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="per request (default: 120)")
+    p.add_argument("--timeout", type=float, default=120.0, metavar="SECONDS", help="for each attempt (default: 120)")
+    p.add_argument(
+        "--total-timeout", type=float, default=600.0, metavar="SECONDS", help="for all attempts (default: 600)"
+    )
     p.add_argument("--no-stream", action="store_true", help="ask for whole replies instead of a stream")
     p.add_argument("--json", action="store_true", help="print the final CheckResult (with every attempt) as JSON")
     return p
@@ -65,6 +71,8 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
     base_url, model_name, key = endpoint(args)
     if args.max_attempts < 1:
         raise EndpointError("--max-attempts must be at least 1")
+    if not (args.timeout > 0 and args.total_timeout > 0):
+        raise EndpointError("--timeout and --total-timeout need a number of seconds > 0")
     try:
         import openai  # noqa: PLC0415 - the optional SDK, only for this command
     except ImportError:
@@ -85,26 +93,37 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
             system=args.system,
             on_chunk=shown.chunk,
             on_attempt=shown.attempt,
+            timeout=args.timeout,
+            total_timeout=args.total_timeout,
         )
         ok, attempts, best = True, result.attempts, len(result.attempts) - 1
     except AskError as error:
+        if error.cause is not None:
+            if args.json:
+                _write_json(error.attempts[-1].result, error.attempts, error.best_index or 0, str(error.cause))
+            raise EndpointError(f"the endpoint failed: {_one_line(error.cause)}") from None
         best = error.best_index or 0
         result, attempts, ok = error.attempts[best].result, error.attempts, False
-    except openai.OpenAIError as exc:
-        raise EndpointError(f"the endpoint failed: {type(exc).__name__}: {_one_line(exc)}") from None
     finally:
         client.close()
     if args.json:
-        from ..serialising import dumps_json  # noqa: PLC0415
-
-        data = {**result.to_dict(attempts=False), "attempts": [a.to_dict() for a in attempts], "best_attempt": best + 1}
-        sys.stdout.write(dumps_json(data, indent=2) + "\n")
+        _write_json(result, attempts, best)
     else:
         from .render import make_renderer  # noqa: PLC0415
 
         label = f"attempt {best + 1} of {len(attempts)}" + ("" if ok else " (the best)")
         make_renderer().result(result, label=label, expectations=expectations)
     return 0 if ok else 1
+
+
+def _write_json(result: Any, attempts: list[Any], best: int, error: str | None = None) -> None:
+    """The verdict (``result``) with every attempt, the best one's number and the endpoint's failure."""
+    from ..serialising import dumps_json  # noqa: PLC0415
+
+    data = {**result.to_dict(attempts=False), "attempts": [a.to_dict() for a in attempts], "best_attempt": best + 1}
+    if error is not None:
+        data["error"] = error
+    sys.stdout.write(dumps_json(data, indent=2) + "\n")
 
 
 class _Shown:
@@ -126,8 +145,11 @@ class _Shown:
         if not self.at_line_start:
             self.stream.write("\n")
             self.at_line_start = True
-        if attempt.result.ok:
-            self.stream.flush()
+        from ..llm_replies import TRANSPORT  # noqa: PLC0415 - loaded by ask() already; --help stays light
+
+        failed = attempt.result.violations[:1]
+        if attempt.result.ok or (failed and failed[0].code == TRANSPORT):
+            self.stream.flush()  # a failed endpoint ends the command with its own line
             return
         if attempt.stopped:
             what = f"stopped after {len(attempt.reply):,} characters: {attempt.stop_reason}"

@@ -1,9 +1,8 @@
 """``formatbook check --jsonl FILE`` / ``--parquet FILE``: many replies, every core.
 
 Rows are read in chunks and checked in ``--workers`` processes (default: the machine's
-cores); at most a few chunks a worker are in flight, so memory stays flat whatever the
-input's size, and verdicts are written in input order. A small input (one chunk,
-32 rows, or less) is checked in this process: starting workers would cost more than it saves.
+cores; ``--workers 1``: this process); at most a few chunks a worker are in flight, so
+memory stays flat whatever the input's size, and verdicts are written in input order.
 
 Verdicts go to ``--out`` as JSONL (one record a row: ``line``, ``id``, the
 :mod:`formatbook_core.batch.record` fields) or, when ``--out`` ends in ``.parquet``, as
@@ -12,8 +11,9 @@ Parquet (nested parts as JSON text). ``--resume`` keeps the verdicts already in 
 exactly one verdict. ``--timeout SECONDS`` limits each reply (``batch.timeout``; a
 worker stuck in C code past the limit is killed, and its chunk checked again row by row);
 a plugin that raises, or a worker that dies, costs its row a ``batch.crashed`` verdict,
-not the run. The first chunk is checked in this process, before the workers are forked
-(they then start with the plugins loaded). A row may
+not the run, for the first rows as for the last (every row is checked in a worker; both
+verdicts keep the row's ``id``). A worker ends when the command does, even after a
+``kill -9`` (:func:`formatbook_core.batch.pool.exit_with_parent`). A row may
 carry its own EXPECT text in ``--expect-field``: schema paths relative to the input
 file's folder and confined to it (no absolute path, no ``..``, no symbolic link leading
 out, no URL, no ``allow_fetch``/``base_dir`` option), since rows are data and an EXPECT
@@ -49,7 +49,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="with --jsonl/--parquet: worker processes (default: the machine's cores; 1: this process)",
+        help=(
+            "with --jsonl/--parquet: worker processes (default: the machine's cores); 1: this process, "
+            "where a crash or a hang in C code ends the run instead of costing its row a verdict"
+        ),
     )
     p.add_argument("--resume", action="store_true", help="keep the verdicts already in --out and check the rest")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="time limit for each reply")
@@ -171,12 +174,14 @@ def _crashed_chunk(chunk: list[tuple[int, Any]], how: str = "died") -> list[tupl
         from ..batch import failure_record
         from ..batch.record import CRASHED, TIMEOUT
 
-        number = one[0][0]
+        number, item = one[0]
         if how == "hung":
+            code = TIMEOUT
             message = f"the check of line {number} did not return within its time limit, even when interrupted"
-            return [_output(number, {"line": number, **failure_record(TIMEOUT, message)})]
-        message = f"the worker process died while checking line {number} (a crash in a plugin or out of memory)"
-        return [_output(number, {"line": number, **failure_record(CRASHED, message)})]
+        else:
+            code = CRASHED
+            message = f"the worker process died while checking line {number} (a crash in a plugin or out of memory)"
+        return [_output(number, {"line": number, **_row_id(item), **failure_record(code, message)})]
 
     assert _job is not None
     pool: OrderedPool[list[tuple[int, Any]], list[tuple[int, bool, str, Any]]] = OrderedPool(
@@ -186,6 +191,17 @@ def _crashed_chunk(chunk: list[tuple[int, Any]], how: str = "died") -> list[tupl
         return [out for one in pool.map([[row] for row in chunk]) for out in one]
     finally:
         pool.close()
+
+
+def _row_id(item: Any) -> dict[str, Any]:
+    """``{"id": ...}`` when the row (a raw JSONL line or a row dict) has one, as every
+    verdict of it carries; ``{}`` otherwise."""
+    if isinstance(item, bytes):
+        try:
+            item = json.loads(item)
+        except (ValueError, UnicodeDecodeError):
+            return {}
+    return {"id": item["id"]} if isinstance(item, dict) and "id" in item else {}
 
 
 # --- input -----------------------------------------------------------------------------------
@@ -382,24 +398,32 @@ class _Input:
 
 
 def _verdicts(rows: Iterator[tuple[int, Any]], skip: int, workers: int | None, job: Job) -> Iterator[dict[str, Any]]:
-    """The verdict of each row after ``skip``, in order: ``line``, ``ok``, ``verdict``, ``out``."""
+    """The verdict of each row after ``skip``, in order: ``line``, ``ok``, ``verdict``, ``out``.
+
+    ``--workers 1`` checks every row in this process. Otherwise every row, the first ones
+    too, is checked in a worker process, even for a small input: a worker that crashes or
+    hangs in C code then costs its row a verdict, never the run. The workers are forked
+    after the shared expectations were parsed (and their schema compiled), so they start
+    with them."""
     chunks = _chunks(rows, skip)
-    head = list(itertools.islice(chunks, 2))
-    workers = workers if workers is not None else (os.cpu_count() or 1)
-    if workers == 1 or len(head) < 2:
-        results: Iterator[list[tuple[int, bool, str, Any]]] = map(_check_chunk, itertools.chain(head, chunks))
-        yield from _items(results)
+    if workers == 1:
+        yield from _items(map(_check_chunk, chunks))
         return
     from ..batch.pool import OrderedPool
 
-    # The first chunk is checked here: it loads the plugins and libraries the rows need and
-    # fills the expectation cache, and the workers, forked after it, start with them.
-    yield from _items(iter([_check_chunk(head[0])]))
+    first = next(chunks, None)
+    if first is None:
+        return
     pool = OrderedPool(
-        _check_chunk, workers, initializer=_init, initargs=(job,), on_broken=_crashed_chunk, deadline=_deadline
+        _check_chunk,
+        workers if workers is not None else (os.cpu_count() or 1),
+        initializer=_init,
+        initargs=(job,),
+        on_broken=_crashed_chunk,
+        deadline=_deadline,
     )
     try:
-        yield from _items(pool.map(itertools.chain(head[1:], chunks)))
+        yield from _items(pool.map(itertools.chain([first], chunks)))
     finally:
         pool.close()
 

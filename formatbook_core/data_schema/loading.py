@@ -110,9 +110,14 @@ class JsonSchema:
         from jsonschema.validators import validator_for  # noqa: PLC0415 - lazy: heavy, needed only to check a schema
 
         try:
-            validator_for(self.schema, default=Draft202012Validator).check_schema(self.schema)
+            cls = validator_for(self.schema, default=Draft202012Validator)
+            # a pattern is judged by the engine that runs it, not by Python's re
+            cls.check_schema(self.schema, format_checker=patterns.format_checker(cls))
         except SchemaError as err:
-            raise ExpectationError(f"invalid JSON Schema{_from(self.source)}: {_short(err.message)}") from None
+            detail = _short(err.message)
+            if "is not a 'regex'" in detail:
+                detail += " (patterns run on a linear-time engine: no look-around, no back-references)"
+            raise ExpectationError(f"invalid JSON Schema{_from(self.source)}: {detail}") from None
         except RecursionError:
             raise ExpectationError(f"the JSON Schema{_from(self.source)} is nested too deeply to check") from None
 

@@ -32,6 +32,35 @@ def _matcher(pattern: str) -> Any:
     return jsonschema_rs.Draft202012Validator({"pattern": pattern}, pattern_options=regex_options())
 
 
+def compiles(pattern: object) -> bool:
+    """Whether the linear-time engine takes ``pattern`` (the ``regex`` format of a schema's
+    own meta-schema: what the validator runs is what is accepted, ``^\\p{Letter}+$``
+    included, which Python's ``re`` would refuse). Anything but a string is no pattern
+    the format judges."""
+    if not isinstance(pattern, str):
+        return True
+    try:
+        _matcher(pattern)
+    except Exception:
+        return False
+    return True
+
+
+def format_checker(cls: Any) -> Any:
+    """``cls``'s format checker with ``regex`` judged by :func:`compiles` (one per class)."""
+    checker = _checkers.get(cls)
+    if checker is None:
+        from jsonschema import FormatChecker  # noqa: PLC0415 - lazy: heavy, needed only to check a schema
+
+        checker = FormatChecker(())
+        checker.checkers = {**cls.FORMAT_CHECKER.checkers, "regex": (compiles, ())}
+        _checkers[cls] = checker
+    return checker
+
+
+_checkers: dict[Any, Any] = {}
+
+
 def search(pattern: str, text: str) -> bool:
     """Whether ``pattern`` matches somewhere in ``text`` (ECMA 262 ``pattern`` semantics,
     linear time). A pattern the engine cannot take matches nothing."""

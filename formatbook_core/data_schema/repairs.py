@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from typing import Any
 
 from ..pointers import local_target
@@ -47,6 +48,7 @@ MESSAGES = {
     "wrapped_in_array": "wrapped a lone value in the array the schema asks for",
     "enum_case": "matched an enum value written in the wrong case",
     "renamed_key": "renamed a key to the schema's spelling of the property",
+    "number_to_string": "quoted a number the schema asks to be a string, as written",
 }
 
 
@@ -54,7 +56,8 @@ class SchemaRepair:
     """One planned repair: ``kind`` (a key of :data:`MESSAGES`), ``path`` (where, in the
     value as parsed), ``what`` (``"value"``: replace the value by ``value``, written
     ``text`` in JSON; ``"integer"``: the number as an integer; ``"key"``: rename the key
-    at ``path`` to ``text``; ``"wrap"``: put the value in a one-item array)."""
+    at ``path`` to ``text``; ``"wrap"``: put the value in a one-item array; ``"string"``:
+    quote the number as the reply wrote it, ``3.10`` as ``"3.10"``, never through its value)."""
 
     __slots__ = ("kind", "path", "what", "text", "value")
 
@@ -196,6 +199,8 @@ def _wrappable(value: Any, schema: dict, root: dict) -> bool:
 
 
 def _coerce(value: Any, types: list[str], path: tuple) -> SchemaRepair | None:
+    if "string" in types and isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        return SchemaRepair("number_to_string", path, "string")  # the text as written: the format's
     if not isinstance(value, str):
         return None
     if "integer" in types and _INTEGER.fullmatch(value):

@@ -24,7 +24,7 @@ a bounded number of times.
 from __future__ import annotations
 
 from formatbook_core import Reply, Span
-from formatbook_core.spans import no_payload, outside_spans, overlaps_any, strip_span
+from formatbook_core.spans import outside_spans, strip_span
 
 from . import dialect
 from .names import name_problem
@@ -41,13 +41,10 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
     strict CSV (rule 1)."""
     prepared = Reply.of(reply)
     thinks = prepared.think_blocks()
-    rest = prepared.stretches()
+    rest = [_with_line_end(reply, span) for span in prepared.stretches()]
     if len(rest) == 1 and callable(valid) and valid(reply[rest[0].start : rest[0].end]):
         return [rest[0]]
-    blocks = [f for f in prepared.fences() if prepared.think_at(f.span.start) is None]
-    # a fence whose body holds a think block is no payload: check() would set the block
-    # aside, so healing its body could never give a text that checks as it stands
-    blocks = [f for f in blocks if not overlaps_any(thinks, f.body.start, f.body.end)]
+    blocks = prepared.payload_fences()
     tagged = [strip_span(reply, f.body) for f in blocks if f.info in _TAGS]
     bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
     removed = sorted([*thinks, *(f.span for f in blocks)], key=lambda s: s.start)
@@ -65,10 +62,23 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
     candidates: list[Span] = []
     seen: set[Span] = set()
     for span in (*tagged, *bare, *long_runs, *short_runs, *rest[:1]):
+        span = _with_line_end(reply, span)
         if span.end > span.start and span not in seen:
             seen.add(span)
             candidates.append(span)
-    return candidates or [no_payload(reply)]  # think blocks only: no payload, never their text
+    return candidates or prepared.prose_candidates()
+
+
+def _with_line_end(reply: str, span: Span) -> Span:
+    """``span`` with the line break that ends its last line (a record's line end is part of
+    it): a last row short of fields that the reply ends with a line break after is a
+    complete line (a ragged row), not one cut off by the end of the reply."""
+    if span.end <= span.start:
+        return span
+    for eol in ("\r\n", "\n"):
+        if reply.startswith(eol, span.end):
+            return Span(span.start, span.end + len(eol))
+    return span
 
 
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int, str]]:

@@ -170,7 +170,8 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
     if text[0] in "\r\n":
         raise CsvError("csv.blank_line", "a blank line is no row", Span(0, 1), 0)
     quoted: list[bool] = []
-    header, pos, starts = split_line(text, 0, delimiter, 0, quoted)
+    # a byte-order mark opening the text marks its encoding: no part of the first name
+    header, pos, starts = split_line(text, 1 if text.startswith("\ufeff") else 0, delimiter, 0, quoted)
     seen: set[str] = set()
     other = others(delimiter)
     for i, name in enumerate(header):

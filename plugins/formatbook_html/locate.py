@@ -20,8 +20,11 @@ One scan with ``str.find``: linear.
 
 from __future__ import annotations
 
+import re
+
 from formatbook_core import Span
-from formatbook_core.reply import Reply, ThinkTags
+from formatbook_core.mentions import LOOK, in_code_span, in_sentence
+from formatbook_core.reply import Reply
 from formatbook_core.spans import no_payload, outside_spans, strip_span
 
 _TAGS = {"html", "htm", "xhtml"}
@@ -83,11 +86,83 @@ def _block_end(text: str, pos: int, ceiling: int) -> int:
     return end
 
 
-def _payload(text: str, region: Span) -> Span | None:
-    first = _tag_start(text, region.start, region.end)
-    if first < 0:
+#: Elements with no content and no end tag: never left open, so never a tag prose names
+#: by leaving it open (``Line one<br>line two`` is HTML).
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+
+_SENTENCE_ENDS = (".", "!", "?", ":", ")", "\u2026", "\u3002", "\uff01", "\uff1f")
+
+#: How many tags prose names are skipped in a region, at most (each reads the rest of the
+#: region again to see whether it is closed).
+MAX_MENTIONS = 16
+
+
+def _start_tag(text: str, lt: int, end: int) -> tuple[str, int] | None:
+    """The lower-cased name and the end of the start tag at ``lt`` (``<b>``, ``<b class=x>``),
+    or ``None`` (an end tag, a comment, a tag not closed by ``>`` on its line)."""
+    j = lt + 1
+    while j < end and j - lt <= 64 and (text[j].isalnum() or text[j] == "-"):
+        j += 1
+    if j == lt + 1 or not text[lt + 1].isalpha():
         return None
-    start = _block_start(text, first, region.start)
+    gt = text.find(">", j, min(end, j + LOOK))
+    if gt < 0 or "\n" in text[j:gt] or text[j : j + 1] not in (">", " ", "\t", "/"):
+        return None
+    return text[lt + 1 : j].lower(), gt + 1
+
+
+def _closed(text: str, name: str, pos: int, end: int) -> bool:
+    """An end tag ``</name>`` in ``text[pos:end]`` closes the element opened before ``pos``
+    (start tags of the same name after ``pos`` claim the end tags after them first)."""
+    depth = 0
+    for m in re.finditer(r"<(/?)" + re.escape(name) + r"(?=[\s/>])", text[pos:end], re.IGNORECASE):
+        if not m.group(1):
+            depth += 1
+        elif depth:
+            depth -= 1
+        else:
+            return True
+    return False
+
+
+def _mention(text: str, lt: int, end: int) -> int:
+    """The end of the start tag at ``lt`` when prose only names it (else -1): written as
+    inline code (`` `<b>` ``), or inside a sentence and never closed ("Wrap it in <b>
+    tags."), as XML judges it (:mod:`formatbook_core.mentions`). Healing would close it and
+    take the sentence for HTML."""
+    tag = _start_tag(text, lt, end)
+    if tag is None:
+        return -1
+    name, after = tag
+    if in_code_span(text, lt, after):
+        return after
+    if name in _VOID or text[after - 2] == "/" or not in_sentence(text, lt, after):
+        return -1
+    if _closed(text, name, after, end):
+        return -1
+    line_end = text.find("\n", after, end)
+    if line_end < 0 or not text[line_end:end].strip():
+        # the tag's line is the last: a reply cut off inside the HTML ("Hello <b>world")
+        # ends mid-sentence, a sentence naming a tag ends like one
+        if not text[after:end].rstrip().endswith(_SENTENCE_ENDS):
+            return -1
+    return after
+
+
+def _payload(text: str, region: Span) -> Span | None:
+    floor = region.start
+    first = _tag_start(text, floor, region.end)
+    for _ in range(MAX_MENTIONS):
+        named = _mention(text, first, region.end) if first >= 0 else -1
+        if named < 0:
+            break
+        floor = named  # a tag prose names: the HTML, if any, comes after it
+        first = _tag_start(text, floor, region.end)
+    if first < 0:
+        if floor > region.start:  # only tags prose names: no element (html.no_element)
+            return strip_span(text, Span(floor, region.end))
+        return None
+    start = _block_start(text, first, floor)
     close = _last_close(text, first, region.end)
     if close < 0 or _tag_start(text, close, region.end) >= 0:
         return strip_span(text, Span(start, region.end))
@@ -114,10 +189,12 @@ def locate(reply: str) -> list[Span]:
     tagged: list[Span] = []
     bare: list[Span] = []
     taken: list[Span] = []
-    for f in prepared.fences(ThinkTags.LINE_START):  # a fence inside a think block is a draft
+    for f in prepared.fences():
         body = strip_span(blanked, f.body)  # a think block inside a fence is no part of it
         if body.end <= body.start:
             continue
+        if _mention(blanked, _tag_start(blanked, body.start, body.end), body.end) >= 0:
+            body = _payload(blanked, body) or body  # a fenced sentence naming a tag names it too
         if f.info in _TAGS:
             tagged.append(body)
             taken.append(f.span)
@@ -135,7 +212,7 @@ def locate(reply: str) -> list[Span]:
     regions = outside_spans(len(reply), merged)
     for region in regions:
         found = _payload(reply, region)
-        if found is not None and found.end > found.start:
+        if found is not None:  # a tag, or prose naming tags only (maybe empty after them)
             if _cut_by_think(reply, found, region, thinks):
                 # the HTML goes on after a think block inside it ('<div>\n<think>…</think>\n
                 # <p>a</p></div>'): read through it, never closed at the block (which dropped

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span
@@ -40,6 +41,16 @@ _SAMPLES = (
 )
 
 
+def _iso_time(value: str) -> str | None:
+    """``now`` is checked when the expectations are built: ``now=yesterday`` is an
+    ``ExpectationError`` then, not a failure of every reply healing adds a DTSTAMP to."""
+    try:
+        datetime.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return "must be an ISO 8601 date-time (2024-05-01T09:00:00Z)"
+    return None
+
+
 class ICalendarFormat(AnalyzingFormat):
     """iCalendar (RFC 5545), read with the ``icalendar`` library. Schemas: a mapping
     from component names to ``min``/``max``/``required`` (see :mod:`.schema`). Options:
@@ -53,7 +64,11 @@ class ICalendarFormat(AnalyzingFormat):
     samples = _SAMPLES
     option_specs = (
         Option(
-            "now", str, None, "the time healing writes into a missing DTSTAMP (ISO 8601; default: the current UTC time)"
+            "now",
+            str,
+            None,
+            "the time healing writes into a missing DTSTAMP (ISO 8601; default: the current UTC time)",
+            check=_iso_time,
         ),
         BASE_DIR,
     )

@@ -11,8 +11,8 @@ blocks. ``<think>`` blocks are never searched: a reply of think blocks only has 
 from __future__ import annotations
 
 from formatbook_core import Span
-from formatbook_core.reply import Reply, ThinkTags
-from formatbook_core.spans import blank_out, no_payload, strip_span
+from formatbook_core.reply import Reply
+from formatbook_core.spans import blank_out, strip_span
 
 from .rules import WRAPPABLE
 
@@ -79,7 +79,7 @@ def locate(reply: str) -> list[Span]:
     prepared = Reply.of(reply)
     visible = prepared.blanked()
     candidates: list[Span] = []
-    blocks = prepared.fences(ThinkTags.LINE_START)  # a fence inside a think block is a draft
+    blocks = prepared.fences()
     for f in blocks:
         if f.info in FENCE_TAGS:
             candidates.append(strip_span(reply, f.body))
@@ -109,10 +109,8 @@ def locate(reply: str) -> list[Span]:
             last = _block(text, start, name).end
         if first >= 0:
             candidates.append(strip_span(reply, Span(first, last)))
-    if not candidates:
-        candidates.extend(prepared.longest_stretches())
     out: list[Span] = []
     for span in candidates:
         if span.end > span.start and span not in out:
             out.append(span)
-    return out or [no_payload(reply)]  # think blocks only: no payload, never their text
+    return out or prepared.prose_candidates()

@@ -59,6 +59,22 @@ class _Instruction:
     def stream(self) -> Any:
         return None
 
+    def contradiction(self, other: Any) -> str | None:
+        """Why no text can follow both this instruction and ``other`` (see
+        ``formatbook_core.kinds.INSTRUCTION_DEFAULTS``), or ``None``."""
+        return None
+
+
+def _verbatim(other: Any) -> tuple[str, bool, bool] | None:
+    """The text a reply following ``other`` holds verbatim (case kept), and whether its
+    left and right edges are fixed (the reply's start or end: nothing can stand there):
+    STARTS WITH's prefix, ENDS WITH's suffix, formatbook's definition only."""
+    if isinstance(other, StartsWith) and other.definition == "formatbook":
+        return other.prefix, True, False
+    if isinstance(other, EndsWith) and other.definition == "formatbook":
+        return other.suffix, False, True
+    return None
+
 
 # --- literals ----------------------------------------------------------------------------
 
@@ -124,6 +140,27 @@ class NotContains(_Instruction):
 
     def guidance(self) -> str:
         return f"Do not use {quote(self.text)} anywhere."
+
+    def contradiction(self, other: Any) -> str | None:
+        """CONTAINS the same literal, or a text the reply must hold (CONTAINS, STARTS WITH,
+        ENDS WITH) in which the literal is found away from the edges that other text may
+        touch (a whole word there stays one whatever stands beside it)."""
+        if self.definition != "formatbook":
+            return None  # IFEval's rows are scored as given, never refused
+        if isinstance(other, Contains) and other.definition == "formatbook":
+            # a literal found as a whole word has word boundaries at both edges
+            held, left, right = other.text, other._literal.whole, other._literal.whole
+            if held.casefold() == self.text.casefold():
+                return f"the reply must and must not contain {quote(self.text)}"
+        else:
+            found = _verbatim(other)
+            if found is None:
+                return None
+            held, left, right = found
+        for start, end in self._literal.find(held):
+            if (start > 0 or left) and (end < len(held) or right):
+                return f"{quote(held)}, which the reply must hold, contains {quote(self.text)}"
+        return None
 
     def stream(self) -> Any:
         return NotContainsStream(self._literal, self.describe()) if self._literal.mode != "word" else None
@@ -241,6 +278,15 @@ class Case(_Instruction):
 
     def describe(self) -> str:
         return f"CASE {self.case}"
+
+    def contradiction(self, other: Any) -> str | None:
+        """A text the reply must hold verbatim (STARTS WITH, ENDS WITH: case-sensitive)
+        with a letter of the other case."""
+        found = _verbatim(other)
+        if found is None or self.definition != "formatbook" or not wrong_case(found[0], self.case):
+            return None
+        what = "a capital letter" if self.case == "lower" else "a lowercase letter"
+        return f"{quote(found[0])}, which the reply must hold as written, has {what}"
 
     def check(self, text: str) -> list[Violation]:
         spots = wrong_case(text, self.case)

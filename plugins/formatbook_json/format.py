@@ -19,11 +19,11 @@ from formatbook_core.limits import limits_from
 from formatbook_core.pointers import scope_problem
 
 from . import guidance as _guidance
-from . import heal as _heal
 from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
 from .commitment import CommittedChecker
+from .heal.state import asks_for_array
 from .stream_schema import SchemaChecker
 from .syntax import JsonSyntaxError, parse_strict, to_violation
 
@@ -113,6 +113,10 @@ class JsonFormat(DataFormat):
         max_size, max_depth = limits_from(options)
         spans, value = _locate.locate(reply, max_depth=max_depth, max_size=max_size)
         if value is None:  # not wholly strict (or the reply "null": analyzed as usual)
+            if asks_for_array(self._schema(schema, options)):
+                # values written one per line are the array's items, all of them
+                run = _locate.lines_run(reply, spans[0]) if spans else None
+                return [run, *spans] if run is not None else list(spans)
             return list(spans)
         whole = spans[0]
         located = Located(whole, self._judged(reply[whole.start : whole.end], value, schema, options))
@@ -124,7 +128,9 @@ class JsonFormat(DataFormat):
         unchanged. Raises ``HealError``; by default a payload longer than
         :data:`formatbook_json.heal.strict.HEAL_MAX_SIZE` characters is not healed (memory),
         unless ``max_size`` is given."""
-        return _heal.heal(value, self._schema(schema, options), options)
+        from .heal import heal  # noqa: PLC0415 - imported when a reply needs healing: keeps a valid check fast
+
+        return heal(value, self._schema(schema, options), options)
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:

@@ -25,6 +25,10 @@
    where it closes, and nothing inside it is one: the payload goes on after the fence
    (healing takes a fence line inside a string whole, and refuses one between tokens
    with ``json.fence_inside``). The payload a stream commits to is read so too.
+   A container on one line with prose on both sides of it there is a mention in a
+   sentence (``According to [1], the answer is yes.``), no candidate (``_mention``).
+   A container followed by JSON glue with a key and closing brackets
+   (``{"a": 1}, "b": 2}``) is read on to them: the bracket closed it early.
 4. When nothing else is found: the reply without its think blocks.
 
 The core tries the candidates in this order and takes the first one that passes (the
@@ -43,7 +47,7 @@ from formatbook_core import Reply, Span, ThinkTags
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.reply import Fence
 from formatbook_core.runs import run
-from formatbook_core.spans import outside_spans, strip_span
+from formatbook_core.spans import SPACES, outside_spans
 
 from .commitment import committed_position, stream_pieces
 from .syntax import strict_reading, strict_value
@@ -94,7 +98,7 @@ _CLOSERS = re.compile(r"(?:[ \t\r\n]*[}\]])+")
 def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> tuple[list[Span], Any]:
     """Candidate payload spans of ``reply``, best first (see the module doc), and the
     parsed value when the whole reply is strict JSON (else ``None``)."""
-    whole = strip_span(reply, Span(0, len(reply)))
+    whole = _strip(reply, Span(0, len(reply)))
     if whole.end > whole.start and reply[whole.start] in _VALUE_START:
         verdict, value = strict_reading(reply[whole.start : whole.end], max_depth=max_depth, max_size=max_size)
         if verdict == "ok":
@@ -104,10 +108,10 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
             # (a million brackets cost seconds to pair, for the same json.too_deep)
             return [whole], None
     prepared = Reply.of(reply)
-    blocks = [f for f in prepared.fences() if not _inside(prepared, f.span)]
+    blocks = [f for f in prepared.fences(None) if not _inside(prepared, f.span)]
     at = committed_position(stream_pieces(reply))
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
-        return [_unpadded(reply, _committed(prepared, at, blocks))], None
+        return [_with_controls(reply, _unpadded(reply, _committed(prepared, at, blocks)))], None
     own: list[Span] = []
     bare: list[Span] = []
     other: list[Span] = []
@@ -148,6 +152,8 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
         if start >= region.end:
             continue
         for span, has_content in _containers(blanked, start, region.end, across):
+            if span.end <= region.end and _mention(prepared, blanked, span, has_content):
+                continue  # a mention in a sentence is not a payload
             (content if has_content else references).append(span)
             if span.end > region.end:
                 crossed.append(span)
@@ -164,10 +170,64 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
                 continue  # a part of a payload read across a fence line is not the payload
         if span not in seen:
             seen.add(span)
-            candidates.append(_unpadded(reply, span))
+            candidates.append(_with_controls(reply, _unpadded(reply, span)))
     if not candidates:
-        candidates = [*prepared.stretches(ThinkTags.ANYWHERE)[:1]] or [Span(0, len(reply))]
+        candidates = [_with_controls(reply, s) for s in prepared.stretches(ThinkTags.ANYWHERE)[:1]] or [
+            Span(0, len(reply))
+        ]
     return candidates, None
+
+
+# Between two containers written one per line: blanks, a line break, perhaps a comma.
+LINE_GAP = re.compile(r"[ \t]*,?[ \t]*(?:\r\n|\n|\r)[ \t\r\n]*|[ \t]*(?:\r\n|\n|\r)[ \t\r\n]*,[ \t\r\n]*")
+
+
+def lines_run(reply: str, first: Span) -> Span | None:
+    """The containers written one per line from the one ``first`` spans (only blanks, a
+    line break and perhaps a comma between two), as one span, when there are two or more
+    (the schema asks for an array: they are its items, and healing wraps them); else
+    ``None``. Think blocks read as blank; linear (one reader, asked in order)."""
+    if first.end <= first.start or reply[first.start] not in "{[" or reply[first.end - 1] not in "}]":
+        return None
+    text = Reply.of(reply).blanked(ThinkTags.ANYWHERE)
+    across = _Across(text)
+    end = first.end
+    while True:
+        gap = LINE_GAP.match(text, end)
+        if gap is None or gap.end() >= len(text) or text[gap.end()] not in "{[":
+            break
+        close = across.close_of(gap.end())
+        if close is None:
+            break
+        end = close
+    return Span(first.start, end) if end > first.end else None
+
+
+_ENDS_SENTENCE = frozenset(":.!?;\u3002\uff01\uff1f\uff1a")  # before a payload: not inside a sentence
+_NEAR = 200  # how far from a container on its line prose is looked for (linear: bounded)
+
+
+def _mention(reply: Reply, text: str, span: Span, has_content: bool) -> bool:
+    """Whether the container at ``span`` is mentioned in a sentence rather than given as
+    data: it lies on one line, with prose on both sides of it on that line (``According to
+    [1], the answer is yes.``, ``See [2] and [3].``). Prose before it is a letter or
+    digit with no colon or sentence end after it (``Here is the JSON: {...}`` introduces
+    data, ``Sure! {...} Hope it helps.`` gives it between two sentences); after it,
+    a letter or digit, or for a bare reference (``[1]``, ``[2, 3]``: no string, no
+    container) anything but blanks (``[3].`` closes the sentence). ``text`` is the reply
+    with think blocks blanked."""
+    starts = reply.line_starts
+    line = reply.line_of(span.start)
+    line_end = starts[line + 1] if line + 1 < len(starts) else len(text)
+    if span.end > line_end or (line + 1 < len(starts) and span.end == line_end and text[span.end - 1] in "\r\n"):
+        return False  # over more than one line: laid out as data
+    before = text[max(starts[line], span.start - _NEAR) : span.start].rstrip()
+    if not before or before[-1] in _ENDS_SENTENCE or not any(c.isalnum() for c in before):
+        return False
+    after = text[span.end : min(line_end, span.end + _NEAR)].strip()
+    if not after:
+        return False
+    return not has_content or any(c.isalnum() for c in after)
 
 
 def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:
@@ -199,11 +259,44 @@ def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:
     return Span(at, end)
 
 
+_BLANK = frozenset(SPACES)
+
+
+def _strip(text: str, span: Span) -> Span:
+    """``span`` without the white space around it: ``SPACES``, JSON's four characters and
+    the Unicode ones, never a control character (``{"a": 1}`` then U+001F is text after
+    the value, which healing sets aside and lists)."""
+    start, end = span
+    while start < end and text[start] in _BLANK:
+        start += 1
+    while end > start and text[end - 1] in _BLANK:
+        end -= 1
+    return Span(start, end)
+
+
+def _with_controls(reply: str, span: Span) -> Span:
+    """``span`` stretched over the white space next to it when that white space holds a
+    control character Python calls white space (U+001F...): text after (or before) the
+    value, which healing lists, never blank space the core would set aside unlisted."""
+    start, end = span
+    after = end
+    while after < len(reply) and reply[after].isspace():
+        after += 1
+    if any(c not in _BLANK for c in reply[end:after]):
+        end = after
+    before = start
+    while before > 0 and reply[before - 1].isspace():
+        before -= 1
+    if any(c not in _BLANK for c in reply[before:start]):
+        start = before
+    return Span(start, end)
+
+
 def _body(reply: str, f: Fence) -> Span | None:
     """The fence's content without surrounding blanks (an unclosed fence keeps its
     trailing ones, the reply was cut there, unless what it holds is already strict JSON:
     then they are no part of a value); ``None`` when empty."""
-    body = strip_span(reply, f.body)
+    body = _strip(reply, f.body)
     if not f.closed and body.end < f.body.end and body.end > body.start:
         if not strict_value(reply[body.start : body.end])[0]:
             body = Span(body.start, f.body.end)
@@ -219,7 +312,7 @@ def _unpadded(reply: str, span: Span) -> Span:
     keep them once and drop them when run again."""
     if span.end == span.start or reply[span.end - 1] not in " \t\n\r":
         return span
-    body = strip_span(reply, span)
+    body = _strip(reply, span)
     if body.end > body.start and strict_value(reply[body.start : body.end])[0]:
         return body
     return span
@@ -251,6 +344,8 @@ def _glued(text: str, found: list[tuple[Span, bool]], end: int) -> list[tuple[Sp
     one candidate, so that a part of it is never taken for the whole."""
     out: list[tuple[Span, bool]] = []
     for span, has_content in found:
+        if out and out[-1][0].end > span.start:
+            continue  # inside a container read on past its closing bracket (_continued)
         if out and _is_glue(text, out[-1][0].end, span.start):
             closers = _CLOSERS.match(text, span.end, end)
             stop = closers.end() if closers else span.end
@@ -259,7 +354,20 @@ def _glued(text: str, found: list[tuple[Span, bool]], end: int) -> list[tuple[Sp
             continue  # swallowed by the closing brackets of a joined candidate
         else:
             out.append((span, has_content))
+        out[-1] = (_continued(text, out[-1][0], end), out[-1][1])
     return out
+
+
+def _continued(text: str, span: Span, end: int) -> Span:
+    """``span`` read on past its closing bracket when only JSON glue with a key in it and
+    closing brackets follow (``{"a": 1}, "b": 2}``): the bracket closed the document
+    early, and the container alone would be a part of the data (healing refuses the
+    whole)."""
+    glue = _GLUE.match(text, span.end, end)
+    if glue is None or glue.end() == span.end or not _is_glue(text, span.end, glue.end()):
+        return span
+    closers = _CLOSERS.match(text, glue.end(), end)
+    return Span(span.start, closers.end()) if closers else span
 
 
 class _Across:

@@ -1,5 +1,5 @@
 """Numbers written the way JavaScript or Python allow but JSON does not (``+1``, ``.5``,
-``5.``, ``007``, an exponent cut off: ``1e``) and their JSON spelling: one definition
+``5.``, ``007``, an exponent cut off: ``1e``, digit separators: ``1_234``) and their JSON spelling: one definition
 for the healer (which rewrites them) and the relaxed stream checker (which reports the
 value healing will write)."""
 
@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 _CANONICAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+# Python's and JavaScript's digit separators: one underscore between two digits.
+_SEPARATED = re.compile(r"[-+]?[0-9]+(?:_[0-9]+)*(?:\.[0-9]+(?:_[0-9]+)*)?(?:[eE][-+]?[0-9]+(?:_[0-9]+)*)?")
 _RELAXED = re.compile(r"([-+]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?)([0-9]*))?")
 
 
@@ -16,6 +18,12 @@ def normalize(raw: str) -> str | None:
     or ``None`` when it is not a number."""
     if _CANONICAL.fullmatch(raw):
         return raw
+    if "_" in raw:
+        if _SEPARATED.fullmatch(raw) is None:
+            return None
+        raw = raw.replace("_", "")
+        if _CANONICAL.fullmatch(raw):
+            return raw
     m = _RELAXED.fullmatch(raw)
     if m is None:
         return None

@@ -32,9 +32,10 @@ import re
 from typing import Any
 
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
-from formatbook_core.reply import FENCE_LINE, LINE_BREAK, THINK_OPEN, THINK_OPEN_MAX, Reply, ThinkTags, think_close
+from formatbook_core.reply import FENCE_LINE, LINE_BREAK, Reply, ThinkScanner, ThinkTags
 from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
+from formatbook_core.spans import SPACES
 
 from .numbers import normalize as _json_number
 
@@ -59,7 +60,6 @@ _NUM = 12  # inside a number (sub-state in _nsub)
 _LIT = 13  # inside true / false / null
 # Relaxed grammar only.
 _PROSE = 14  # before the payload: skipping prose until '{' or '['
-_THINK = 15  # inside a think block (<think>, <thinking>, <reasoning>) before the payload
 _BARE = 16  # a bare word (unquoted key, True, None, NaN...)
 _RNUM = 17  # a loosely written number (+1, .5, 01, 1.)
 _SLASH = 18  # saw '/', a comment may start
@@ -67,6 +67,12 @@ _LCOMMENT = 19  # inside // ... end of line
 _BCOMMENT = 20  # inside /* ... */
 _BSTAR = 21  # inside /* ... */ just after a '*'
 _QEND = 22  # a quote that may close the open string: what follows will tell (see _closes)
+# How the open string's escapes read (relaxed): none yet; a \n (or \t, \uXXXX...) read
+# as JSON reads it, which a later backslash that escapes nothing would make literal (no
+# open text is reported after it); an escape that escapes nothing seen first, so every
+# backslash is literal; both, the wrong way round: the value is not reported (a lower bound).
+_ESC_NONE, _ESC_DECODED, _ESC_LITERAL, _ESC_UNKNOWN = range(4)
+_ESC_AFTER_INVALID = (_ESC_LITERAL, _ESC_UNKNOWN, _ESC_LITERAL, _ESC_UNKNOWN)  # by the state before
 _FAILED = 99
 
 # Number sub-states; the "ending" ones may stop where they are.
@@ -74,8 +80,10 @@ _N_MINUS, _N_ZERO, _N_INT, _N_DOT, _N_FRAC, _N_E, _N_ESIGN, _N_EXP = range(8)
 _N_ENDABLE = (_N_ZERO, _N_INT, _N_FRAC, _N_EXP)
 
 _WS = " \t\n\r"
+_SPACES = frozenset(SPACES)  # white space around the document (no control character)
 _DIGITS = "0123456789"
 _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
+_KEPT_ESCAPES = "\"\\'"  # what a backslash means even where the string's backslashes are literal
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _LITERALS = {"t": ("rue", "true"), "f": ("alse", "false"), "n": ("ull", "null")}
 _CLOSER = {"{": "}", "[": "]"}
@@ -100,10 +108,7 @@ _DIGIT_RUN = run(r"[0-9]*").match
 # there, never the number 1.
 _BARE_RUN = run(r"[\w$]*").match
 _RNUM_RUN = run(r"[\w.+\-]*").match
-# Before the payload: an opening bracket, or an opening think tag (group 1: its name).
-_PROSE_SEARCH = re.compile(rf"[\[{{]|{THINK_OPEN.pattern}", THINK_OPEN.flags).search
-# A tag cut by a chunk's end is found again with the tail kept from the chunk before.
-_PROSE_CARRY = THINK_OPEN_MAX - 1
+_BRACKET = re.compile(r"[\[{]").search
 
 # --- building StreamStatus cheaply ----------------------------------------------------
 # ``feed`` on a 4-character chunk must cost well under a microsecond: statuses are made
@@ -291,16 +296,13 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:  # no
     return st, status, (1 if depth and not pre else 0), "".join(pushed), peak, collect, body, values
 
 
-def _think_tail(text: str) -> str:
-    """What a think block's text must keep for the next chunk: enough of its end to find
-    a closing tag split across chunks (``</reasoning`` + white space + ``>``). Bounded:
-    the white space a closing tag may hold before its ``>`` is kept as one space."""
-    stripped = text.rstrip()
-    if len(stripped) < len(text):
-        lt = stripped.rfind("<", -THINK_OPEN_MAX)
-        if lt >= 0 and stripped[lt + 1 : lt + 2] == "/":
-            return stripped[lt:] + " "  # `</tag` then white space: the `>` may follow
-    return text[-THINK_OPEN_MAX:]
+def _first_bracket(pieces: list[tuple[int, str]]) -> int | None:
+    """Where the first ``{`` or ``[`` of ``pieces`` (offset, text) stands, or ``None``."""
+    for at, piece in pieces:
+        m = _BRACKET(piece)
+        if m is not None:
+            return at + m.start()
+    return None
 
 
 def _without_thoughts_and_fences(prose: str) -> str:
@@ -411,8 +413,7 @@ class JsonChecker:
         "_litword",
         "_failed",
         "_ret",
-        "_carry",
-        "_think_end",
+        "_before",
         "_started",
         "_prose",
         "_bare_key",
@@ -420,6 +421,7 @@ class JsonChecker:
         "_hold",
         "_last",
         "_cut",
+        "_esc",
     )
 
     def __new__(cls, strict: bool = True, *, max_depth: int = MAX_DEPTH) -> JsonChecker:
@@ -444,8 +446,8 @@ class JsonChecker:
         self._litword = ""  # the whole literal
         self._failed: StreamStatus | None = None
         self._ret = _VALUE  # state to return to after a comment (relaxed)
-        self._carry = ""  # tail of prose kept to find a think tag split across chunks
-        self._think_end: re.Pattern[str] | None = None  # closes the open think block
+        # relaxed, before the payload: the core's think-block scanner, read across blocks
+        self._before = None if strict else ThinkScanner(ThinkTags.ANYWHERE)
         self._started = bool(strict)  # relaxed: a container has been opened
         self._prose: list[str] | None = None if strict else []  # relaxed text before the payload
         self._bare_key = False  # relaxed: the bare word being read is a key
@@ -453,6 +455,10 @@ class JsonChecker:
         self._hold = ""  # relaxed: the start of a line that may yet be a fence line, not fed yet
         self._last = "\n"  # relaxed: the last piece fed (does a line start after it?)
         self._cut = False  # relaxed: a fence line ended the payload (nothing after it is fed)
+        # relaxed: how the open string's escapes read (see _ESC_*): a backslash that escapes
+        # nothing makes the string's backslashes literal (heal.strings), so \n read before
+        # one is known only when the string ends
+        self._esc = _ESC_NONE
 
     # --- the Checker protocol -----------------------------------------------------------
     def feed(self, chunk: str) -> StreamStatus:  # noqa: C901 - the hot path: short paths inline
@@ -463,6 +469,8 @@ class JsonChecker:
         # general automaton in _run the rest. Each short path either leaves the checker
         # exactly as _run would, or touches nothing and hands the chunk on.
         st = self._st
+        if st == _STR and self._esc:
+            return self._run(chunk)
         if st == _STR:
             status = _OPEN.get(chunk)
             if status is not None:
@@ -619,7 +627,7 @@ class JsonChecker:
                 if status is not None:
                     return status
             return self._run(chunk)
-        if st == _DONE and (not self._strict or not chunk.strip()):
+        if st == _DONE and (not self._strict or not chunk.strip(SPACES)):
             # After the document: whitespace (strict) or anything (relaxed: set aside).
             self._pos += len(chunk)
             return _COMPLETE
@@ -679,6 +687,8 @@ class JsonChecker:
         clone._held = list(self._held)
         if self._prose is not None:
             clone._prose = list(self._prose)
+        if self._before is not None:
+            clone._before = self._before.copy()
         return clone
 
     def finish(self) -> StreamStatus:
@@ -734,7 +744,7 @@ class JsonChecker:
                 return status
             return StreamStatus(False, "no JSON object or array found in the reply", self._pos)
         values: tuple[str, ...] = ()
-        if (_STR <= st <= _LOW_U or st == _QEND) and self._collect:
+        if (_STR <= st <= _LOW_U or st == _QEND) and self._collect and self._esc != _ESC_UNKNOWN:
             text = "".join(self._parts)
             if text.strip():
                 values = (text,)  # healing closes a cut string and keeps its text
@@ -797,13 +807,14 @@ class JsonChecker:
             else:
                 if collect:
                     s = "".join(parts)
-                    if s and not s.isspace():
+                    if s and not s.isspace() and self._esc != _ESC_UNKNOWN:
                         vals.append(s)
                     parts = []
                     open_from = 0
                     st = _AFTER if stack else _DONE
                 else:
                     st = _COLON
+                self._esc = _ESC_NONE
                 if held[-1][-1] == "/":  # the slash held back starts a comment
                     self._ret = st
                     st = _SLASH
@@ -836,13 +847,14 @@ class JsonChecker:
                             continue
                     if collect:
                         s = "".join(parts) if len(parts) != 1 else parts[0]
-                        if s and not s.isspace():
+                        if s and not s.isspace() and self._esc != _ESC_UNKNOWN:
                             vals.append(s)
                         parts = []
                         open_from = 0
                         st = _AFTER if stack else _DONE
                     else:
                         st = _COLON
+                    self._esc = _ESC_NONE
                     continue
                 if c == "\\":
                     i = j + 1
@@ -852,7 +864,7 @@ class JsonChecker:
 
             if st < _STR:
                 c = chunk[i]
-                if c in _WS or (not stack and st == _VALUE and strict and c.isspace()):
+                if c in _WS or (not stack and st == _VALUE and strict and c in _SPACES):
                     i += 1
                     continue
                 if st == _AFTER:
@@ -962,6 +974,9 @@ class JsonChecker:
                     if c == "/":
                         self._ret = st
                         st = _SLASH
+                    elif c == "(":  # a Python tuple, which healing makes an array: not counted
+                        self._cut = True
+                        break
                     i += 1  # a stray character: healing drops it
                     continue
                 if st == _OBJ_FIRST or st == _KEY:
@@ -1036,7 +1051,7 @@ class JsonChecker:
                     st = _VALUE  # a missing colon
                     continue
                 # _DONE
-                if c.isspace():  # white space around the document: str.isspace (syntax.py)
+                if c in _SPACES:  # white space around the document: spans.SPACES (syntax.py)
                     i += 1
                     continue
                 if strict:
@@ -1113,6 +1128,15 @@ class JsonChecker:
                 c = chunk[i]
                 e = _ESCAPES.get(c)
                 i += 1
+                if not strict and (e is not None or c == "u") and c not in _KEPT_ESCAPES:
+                    # relaxed: \n, \uXXXX... are text in a string whose backslashes are literal
+                    if self._esc == _ESC_LITERAL and c != "u":  # \u: once its digits are read
+                        if collect:
+                            parts.append("\\" + c)
+                        st = _STR
+                        continue
+                    if self._esc == _ESC_NONE and c != "u":  # \u: once its digits are read
+                        self._esc = _ESC_DECODED
                 if e is not None:
                     if collect:
                         parts.append(e)
@@ -1124,7 +1148,10 @@ class JsonChecker:
                     return self._fail(base + i - 1, f"invalid escape '\\{c}' in a string")
                 else:
                     # relaxed: as healing reads it (heal.strings), a backslash that starts
-                    # no escape is kept as a literal backslash; \' is an apostrophe
+                    # no escape is kept as a literal backslash, and so are the string's
+                    # others; \' is an apostrophe
+                    if c != "'":
+                        self._esc = _ESC_AFTER_INVALID[self._esc]
                     if collect:
                         parts.append(c if c == "'" else "\\" + c)
                     st = _STR
@@ -1152,6 +1179,10 @@ class JsonChecker:
                 if c not in _HEXDIGITS:
                     if strict:
                         return self._fail(base + i, f"invalid \\u escape: expected a hex digit, got {c!r}")
+                    # \u without its digits escapes nothing (see _ESC); before a line
+                    # break it may be the cut escape healing drops (a fence line may
+                    # follow and end the payload): from there on nothing is counted
+                    self._esc = _ESC_UNKNOWN if c in "\r\n" else _ESC_AFTER_INVALID[self._esc]
                     if self._high >= 0 and collect:
                         parts.append("\ufffd")
                     if collect:  # relaxed: the broken escape kept literally, as healing keeps it
@@ -1175,6 +1206,17 @@ class JsonChecker:
                         )
                 i += 1
                 if k == 4:
+                    if not strict and self._esc == _ESC_NONE:
+                        self._esc = _ESC_DECODED
+                    elif not strict and self._esc == _ESC_LITERAL:
+                        # text, as healing keeps it; a high surrogate may be the cut
+                        # escape healing drops at the end: not counted from there on
+                        if collect:
+                            parts.append("\\u" + h)
+                        if h[0] in "dD" and h[1] in "89abAB":
+                            self._esc = _ESC_UNKNOWN
+                        st = _STR
+                        continue
                     cp = int(h, 16)
                     high = self._high
                     if high >= 0:
@@ -1221,41 +1263,21 @@ class JsonChecker:
                 continue
 
             # --- relaxed-only states ---------------------------------------------------
-            if st == _PROSE:
-                carry = self._carry
-                text = carry + chunk[i:]
-                off = i - len(carry)  # chunk index of text[0]
-                m = _PROSE_SEARCH(text)
-                if m is None:
-                    self._carry = text[-_PROSE_CARRY:]  # an opening tag may be split across chunks
+            if st == _PROSE:  # the first bracket outside think blocks opens the payload
+                scanner = self._before
+                assert scanner is not None  # set whenever the state is _PROSE
+                taken = scanner.taken
+                at = _first_bracket(scanner.feed(chunk[i:]))
+                if at is None:
                     i = n
                     break
-                self._carry = ""
-                i = off + m.end()
-                tag = m.group(1)
-                if tag is not None:
-                    self._think_end = think_close(tag)
-                    st = _THINK
-                    continue
-                c = m.group()
+                i += at - taken + 1
+                c = chunk[i - 1]
                 stack.append(c)
                 self._started = True
                 self._prose = None
+                self._before = None
                 st = _OBJ_FIRST if c == "{" else _ARR_FIRST
-                continue
-            if st == _THINK:
-                carry = self._carry
-                text = carry + chunk[i:]
-                assert self._think_end is not None  # set whenever the state is _THINK
-                m = self._think_end.search(text)
-                if m is None:
-                    self._carry = _think_tail(text)
-                    i = n
-                    break
-                self._carry = ""
-                self._think_end = None
-                i = i - len(carry) + m.end()  # the closing tag ends in this chunk
-                st = _PROSE
                 continue
             if st == _BARE or st == _RNUM:
                 j = (_BARE_RUN if st == _BARE else _RNUM_RUN)(chunk, i).end()
@@ -1331,7 +1353,7 @@ class JsonChecker:
             self._parts = parts
             self._collect = collect
             self._quote = quote
-            if collect and len(parts) > open_from:
+            if collect and len(parts) > open_from and self._esc in (_ESC_NONE, _ESC_LITERAL):
                 opened = parts[open_from] if len(parts) == open_from + 1 else "".join(parts[open_from:])
                 if opened.isspace():
                     opened = ""  # see _blank_free

@@ -42,6 +42,7 @@ import orjson
 from formatbook_core import Span, Violation
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.runs import run
+from formatbook_core.spans import SPACES
 
 from .stream import JsonChecker, beyond_range
 
@@ -138,13 +139,17 @@ def _orjson_error(err: Any, body: str, max_depth: int, lead: int) -> JsonSyntaxE
     return JsonSyntaxError(reason, offset + lead, "json.syntax")
 
 
+_SPACES = frozenset(SPACES)
+
+
 def unpadded(text: str) -> tuple[str, int]:
-    """``text`` without the white space around it (``str.isspace``: JSON's four characters
-    and the Unicode ones the locator strips), and how many characters went before it.
-    O(1) when ``text`` neither starts nor ends with white space."""
-    if text and (text[0].isspace() or text[-1].isspace()):
-        body = text.lstrip()
-        return body.rstrip(), len(text) - len(body)
+    """``text`` without the white space around it (``formatbook_core.spans.SPACES``: JSON's
+    four characters and the Unicode ones the locator strips, no control character), and
+    how many characters went before it. O(1) when ``text`` neither starts nor ends with
+    white space."""
+    if text and (text[0] in _SPACES or text[-1] in _SPACES):
+        body = text.lstrip(SPACES)
+        return body.rstrip(SPACES), len(text) - len(body)
     return text, 0
 
 

@@ -19,7 +19,10 @@ import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.util import find_spec
 from typing import Any
+
+from formatbook_core.results import ExpectationError
 
 #: ISO 639-1 codes lingua knows (its 75 languages).
 LINGUA_CODES = frozenset(
@@ -70,6 +73,17 @@ def unsupported_reason(code: str) -> str | None:
     if code == "ne":
         return "Nepali cannot be told from Hindi and Marathi (one script, and lingua has no Nepali model)"
     return f"{code!r} is not an ISO 639-1 code lingua knows"
+
+
+#: How to get what this plugin needs, named in the error when it is missing.
+EXTRA = "pip install 'formatbook[language]'"
+
+
+def require_detector(line: str = "") -> None:
+    """Raise ``ExpectationError`` naming the ``language`` extra when lingua is not
+    installed (it is an extra: its models are most of a full install's size)."""
+    if find_spec("lingua") is None:
+        raise ExpectationError(f"EXPECT LANGUAGE needs the language detector: {EXTRA}", line or None)
 
 
 def _language(code: str) -> Any:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from formatbook_core.results import ExpectationError, Violation
 
-from .detect import detect, supported, unsupported_reason
+from .detect import detect, require_detector, supported, unsupported_reason
 from .names import NAMES
 
 __all__ = ["LanguageKind", "LanguageInstruction"]
@@ -81,6 +81,7 @@ class LanguageKind:
                     f"LANGUAGE {by_name[code]}",
                 )
             raise ExpectationError(f"{line!r}: {reason}", line)
+        require_detector(line)
         return LanguageInstruction(code)
 
 
@@ -88,4 +89,5 @@ def language_instruction(code: str) -> LanguageInstruction:
     """``LanguageInstruction(code)`` for a supported code; ``ExpectationError`` otherwise."""
     if not supported(code):
         raise ExpectationError(unsupported_reason(code) or f"cannot judge {code!r}")
+    require_detector()
     return LanguageInstruction(code)

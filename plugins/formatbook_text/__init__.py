@@ -34,7 +34,7 @@ class TextFormat(BaseFormat):
     """Plain text. Valid whatever it holds; counts run on the whole text."""
 
     name = "text"
-    whole_reply_locate = True  # the reply is the payload, but for a <think> block opening it
+    whole_reply_locate = True  # the reply is the payload (Reply.whole_payload)
     aliases = ("txt", "plain", "plaintext")
     mime_types = ("text/plain",)
     description = "Any text; its value is the text itself."
@@ -54,10 +54,8 @@ class TextFormat(BaseFormat):
         return [value] if value.strip() else []
 
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
-        # The whole reply is the text, but for a <think> block opening it: the model's
-        # reasoning is no part of its answer (StreamGuard sets the same block aside).
-        think = Reply.of(reply).leading_think()
-        return [Span(think.end if think else 0, len(reply))]
+        # the model's reasoning is no part of its answer (StreamGuard sets it aside too)
+        return [Reply.of(reply).whole_payload()]
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> TextChecker:
         return TextChecker()

@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 
 from formatbook_core import Span
-from formatbook_core.reply import Reply, ThinkTags
-from formatbook_core.spans import blank_out, no_payload, strip_span
+from formatbook_core.reply import Reply
+from formatbook_core.spans import blank_out, strip_span
 
 _TAGS = {"vcard", "vcf", "vcards"}
 _BEGIN = re.compile(r"^[ \t]*BEGIN:VCARD", re.IGNORECASE | re.MULTILINE)
@@ -33,7 +33,7 @@ _END = re.compile(r"^[ \t]*END:VCARD[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 def locate(reply: str) -> list[Span]:
     prepared = Reply.of(reply)
     seen = prepared.blanked()
-    blocks = prepared.fences(ThinkTags.LINE_START)  # a fence inside a think block is a draft
+    blocks = prepared.fences()
     tagged: list[Span] = []
     bare: list[Span] = []
     for f in blocks:
@@ -73,10 +73,7 @@ def locate(reply: str) -> list[Span]:
     if len(holding) > 1 and stretch:
         order = (*stretch, *tagged, *bare)  # cards in several fences: all of them, one payload
     candidates = list(dict.fromkeys(order))  # in order, each once (a list's `in` is quadratic)
-    if not candidates:
-        # (think blocks only: an empty payload, never their text)
-        candidates = [*prepared.longest_stretches()[:1]] or [no_payload(reply)]
-    return candidates
+    return candidates or prepared.prose_candidates()
 
 
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")

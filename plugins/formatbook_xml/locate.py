@@ -28,30 +28,18 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 
 from formatbook_core import Span
+from formatbook_core.mentions import in_code_span, in_sentence
 from formatbook_core.reply import THINK_TAGS, Fence, Reply, think_close
-from formatbook_core.spans import blank_out, no_payload, overlaps_any, strip_span
+from formatbook_core.spans import blank_out, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 
 __all__ = ["locate", "element_spans", "think_names"]
 
 _PROLOG = (COMMENT, PI, DOCTYPE)
-
-
-_LOOK = 200  # how far a tag's own line is read around it (bounded: linear over the reply)
-
-
-def _in_sentence(text: str, tok: Token) -> bool:
-    """``tok`` sits inside a line of prose: text before it on its line that does not end
-    with ``:`` or a tag (an introduction: "Here: <done/>"), and text after it."""
-    cut = text.rfind("\n", max(0, tok.start - _LOOK), tok.start)
-    before = text[max(cut + 1, tok.start - _LOOK) : tok.start].strip()
-    if not before or before.endswith((":", ">")):
-        return False
-    stop = text.find("\n", tok.end, tok.end + _LOOK)
-    return bool(text[tok.end : stop if stop >= 0 else tok.end + _LOOK].strip())
 
 
 def _mention(text: str, tok: Token) -> bool:
@@ -61,9 +49,9 @@ def _mention(text: str, tok: Token) -> bool:
     would be taken for the payload, or swallow the payload after it (healing closing it
     at the end). A start tag inside a sentence that is never closed is one too: see
     :func:`element_spans`."""
-    if text[tok.start - 1 : tok.start] == "`" and text[tok.end : tok.end + 1] == "`":
+    if in_code_span(text, tok.start, tok.end):
         return True
-    if tok.kind == EMPTY and _in_sentence(text, tok):
+    if tok.kind == EMPTY and in_sentence(text, tok.start, tok.end):
         return True
     if tok.kind != START:
         return False
@@ -92,7 +80,7 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
     begin = 0
     for _ in range(MAX_MENTIONS + 1):
         spans, unclosed = _walk(text, begin, together=together, thinking=thinking)
-        if unclosed is None or not _in_sentence(text, unclosed):
+        if unclosed is None or not in_sentence(text, unclosed.start, unclosed.end):
             return found + spans
         found += spans[:-1]
         begin = unclosed.end
@@ -261,7 +249,7 @@ def think_names(root: str | None) -> tuple[str, ...]:
     return tuple(t for t in THINK_TAGS if not (root is not None and t == "reasoning"))
 
 
-def _outside_fences(reply: str, blocks: list[Fence], *, together: bool, thinking: tuple[str, ...]) -> list[Span]:
+def _outside_fences(reply: str, blocks: Sequence[Fence], *, together: bool, thinking: tuple[str, ...]) -> list[Span]:
     """:func:`element_spans` of ``reply`` with its fences blanked, but for an element that a
     fence opens inside: those lines are its text, and healing reads them as markup, so the
     element is read again with them, from its start tag on (else a healed text, ``<p>``
@@ -292,10 +280,7 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
     together = root is not None
     thinking = think_names(root)
     thinks = [s for s in prepared.think_blocks() if prepared.think_name(s) in thinking]
-    blocks = list(prepared.fences(blocks=thinks))  # a fence inside a think block is a draft
-    # a fence whose body holds a think block is no payload: check() would set the block
-    # aside, so healing its body could never give a text that checks as it stands
-    blocks = [f for f in blocks if not overlaps_any(thinks, f.body.start, f.body.end)]
+    blocks = prepared.payload_fences(blocks=thinks)
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)
@@ -314,6 +299,6 @@ def locate(reply: str, *, root: str | None = None) -> list[Span]:
             seen.add(span)
             found.append(span)
     candidates += _placeholders_last(reply, found)
-    if not candidates:  # prose: the reply without its think blocks (an empty payload when it is all think)
-        candidates += [*prepared.longest_stretches(blocks=thinks)[:1]] or [no_payload(reply)]
+    if not candidates:
+        candidates += prepared.prose_candidates(blocks=thinks)
     return candidates

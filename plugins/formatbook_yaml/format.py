@@ -17,6 +17,7 @@ from . import locate as _locate
 from . import stream as _stream
 from . import values as _values
 from .syntax import Reading, new_scanner, read, scanner_options
+from .written import as_written, shown_as_written
 
 _SAMPLES = (
     "answer: Paris\nconfidence: 0.92\n",
@@ -79,14 +80,28 @@ class YamlFormat(DataFormat):
     def judged(self, read: Analysis, schema: Any, options: dict[str, Any]) -> Analysis:
         """``read`` (a schema-less analysis) judged by ``schema``: what ``analyze`` gives,
         without reading the text again."""
-        if schema is None or not read.ok:
+        if schema is None:
             return read
         js = self._schema(schema, options)
         assert js is not None
-        violations = js.violations(read.value)
+        if not read.ok:
+            reading = read.document
+            if not (isinstance(reading, Reading) and _names_label(js.schema, reading)):
+                return read
+            read = Analysis(reading.value, document=Reading(reading.documents, reading.value, None))
+        value = read.value
+        violations = js.violations(value)
+        reading = read.document
+        if violations and isinstance(reading, Reading):
+            roots, many = [d.node for d in reading.documents], options.get("documents", "one") == "many"
+            value, changed = as_written(roots, many, value, violations)
+            if changed:  # plain numbers where the schema asks for text: the text as written
+                reading = Reading(reading.documents, value, None)
+                violations = js.violations(value)
+            violations = shown_as_written(roots, many, value, violations)
         if violations or js.model is None:
-            return Analysis(read.value, violations, document=read.document)
-        return replace(_build_model(js.model, read.value), document=read.document)
+            return Analysis(value, violations, document=reading)
+        return replace(_build_model(js.model, value), document=reading)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` can be valid YAML (the schema is not
@@ -213,6 +228,18 @@ class YamlFormat(DataFormat):
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)
         return _guidance.guidance(js.schema if js is not None else None)
+
+
+def _names_label(schema: Any, reading: Reading) -> bool:
+    """``reading`` is refused only as a labelled sentence (``yaml.prose``) and ``schema``
+    names its label as a property: ``Answer: yes, it is Paris.`` is data where the schema
+    asks for an ``Answer``."""
+    if reading.violation is None or reading.violation.code != "yaml.prose" or not isinstance(schema, dict):
+        return False
+    names = set(schema.get("properties") or ()) | set(schema.get("required") or ())
+    value = reading.value
+    docs = value if isinstance(value, list) else [value]
+    return all(isinstance(d, dict) and set(d) <= names for d in docs)
 
 
 def _build_model(model: Any, value: Any) -> Analysis:

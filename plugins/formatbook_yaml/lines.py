@@ -172,7 +172,11 @@ class LineScanner:
             if blank:
                 self._tabs(s, 0, len(s))
                 return
-            self._tabs(s, 0, len(s) - len(s.lstrip(_WS)))
+            lead = len(s) - len(s.lstrip(_WS))
+            self._tabs(s, 0, lead)
+            if self.flow:  # a quoted scalar inside a flow collection: the collection goes on after it
+                self._flow(s, lead)
+                return
             j = self._close_quote(s, 0)
             if j < 0:
                 return

@@ -20,7 +20,7 @@ from typing import Any
 from formatbook_core import Span, Violation
 
 CORE = "tag:yaml.org,2002:"
-_PLAIN = "tag:formatbook:plain"  # what the resolver answers for a plain implicit scalar
+PLAIN = "tag:formatbook:plain"  # what the resolver answers for a plain implicit scalar
 _INT10 = re.compile(r"[-+]?[0-9]+")
 _INT8 = re.compile(r"0o[0-7]+")
 _INT16 = re.compile(r"0x[0-9a-fA-F]+")
@@ -80,7 +80,7 @@ def _classes() -> tuple[Any, Any]:
     from ruamel.yaml.resolver import VersionedResolver  # noqa: PLC0415 - lazy: heavy
     from ruamel.yaml.tag import Tag  # noqa: PLC0415 - lazy: heavy
 
-    plain = Tag(suffix=_PLAIN)
+    plain = Tag(suffix=PLAIN)
     shared: dict[tuple[Any, Any], Any] = {}
 
     class PlainResolver(VersionedResolver):
@@ -291,7 +291,7 @@ def scalar(node: Any) -> Any:
     """A scalar node's value under the YAML 1.2 core schema (and its explicit tag)."""
     text = node.value
     tag = tag_of(node)
-    if tag == _PLAIN:
+    if tag == PLAIN:
         return plain(text)
     if tag in ("", "!") or tag == CORE + "str":
         return text

@@ -10,7 +10,9 @@
    sentence — three words or more, or an end in ``. ! ? :`` — and what follows it).
    An introduction like "Here is the YAML:" would read as a key with no value: a line
    ending with a colon whose key holds three words or more, followed by a line at the
-   same margin, is prose. Data that would end with a ``key:`` line over prose (``Steps:``
+   same margin, is prose. So is a labelled sentence (``Reason: policy.``, see
+   :mod:`.prose`) that follows prose or stands apart from the data by a blank line
+   (a closing ``Note: you can change it later.``). Data that would end with a ``key:`` line over prose (``Steps:``
    over a numbered list, ``bio:`` over ``Loves maths``) is not trimmed into a key of
    null: the prose may be its value.
 3. The reply without its think blocks, whole (when it differs from 2), unless it is not
@@ -30,9 +32,10 @@ from collections.abc import Callable
 
 from formatbook_core import Span
 from formatbook_core.reply import Reply
-from formatbook_core.spans import no_payload, overlaps_any, strip_span
+from formatbook_core.spans import overlaps_any, strip_span
 
 from .loading import PARSER_DEPTH, YamlError, compose
+from .prose import labelled_sentence
 
 _TAGS = {"yaml", "yml"}
 # a line that opens YAML data at the margin: an item, a marker, a flow collection, a key
@@ -82,7 +85,7 @@ def trimmed(reply: str, span: Span) -> Span:
     for i, line in enumerate(lines):
         if line.strip() == "" or line.lstrip().startswith("#"):
             continue
-        if _DATA.match(line) and not _is_prose_key(line, following[i]):
+        if _DATA.match(line) and not _is_prose_key(line, following[i]) and not _noted(lines, i):
             first = i
             break
         if i and line[:1] in " \t" and _DATA.match(line.lstrip(" \t")):
@@ -101,6 +104,8 @@ def trimmed(reply: str, span: Span) -> Span:
         line = lines[i]
         if line.strip() == "" or line[:1].isspace() or line.startswith("#"):
             continue
+        if lines[i - 1].strip() == "" and _noted(lines, i):
+            break  # a note after the data: "Note: you can change it later."
         if _DATA.match(line) or not _prose_like(line) or not _sentence(line):
             last = i
             continue
@@ -122,6 +127,25 @@ def trimmed(reply: str, span: Span) -> Span:
     start = span.start + offsets[first]
     end = span.start + offsets[end_line] + len(lines[end_line])
     return strip_span(reply, Span(start, end))
+
+
+def _noted(lines: list[str], at: int) -> bool:
+    """``lines[at]`` opens a note: a paragraph (up to a blank line) of labelled sentences
+    (``Note: you can change it later.``) and sentences, at the margin, that either follows
+    prose, stands apart from the data by a blank line, or is all there is (a mention is
+    not a payload: see :mod:`.prose`)."""
+    if not labelled_sentence(lines[at]):
+        return False
+    end = at
+    while end < len(lines) and lines[end].strip():
+        line = lines[end]
+        if not (labelled_sentence(line) or (_prose_like(line) and _sentence(line) and not _DATA.match(line))):
+            return False
+        end += 1
+    prose_before = (
+        at > 0 and lines[at - 1].strip() != "" and _prose_like(lines[at - 1]) and not _DATA.match(lines[at - 1])
+    )
+    return prose_before or end == len(lines) or not lines[end].strip()
 
 
 def _sentences(text: str) -> bool:
@@ -256,4 +280,4 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
         if span.end > span.start and span not in seen:
             seen.add(span)
             candidates.append(span)
-    return candidates or [no_payload(reply)]  # think blocks only: no payload, never their text
+    return candidates or prepared.prose_candidates(blocks=thoughts)

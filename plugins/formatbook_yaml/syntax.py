@@ -9,6 +9,7 @@ from formatbook_core import Span, Violation
 
 from .lines import LineScanner, scan
 from .loading import Document, load
+from .prose import sentence_pair
 
 
 class Reading:
@@ -70,4 +71,18 @@ def read(text: str, options: dict[str, Any], max_depth: int) -> Reading:
                     ),
                 )
     value = [d.value for d in docs] if many else docs[0].value
+    if all(sentence_pair(d.node) for d in docs):
+        return Reading(docs, value, prose_violation(docs[0].node))
     return Reading(docs, value, None)
+
+
+def prose_violation(node: Any) -> Violation:
+    """A document that is one labelled sentence (``Error: the request timed out.``):
+    prose, not data (see :mod:`.prose`)."""
+    start, end = node.start_mark.index, max(node.start_mark.index, node.end_mark.index)
+    return Violation(
+        "yaml.prose",
+        "the reply reads as a sentence with a label (`Label: sentence.`), not as YAML data",
+        span=Span(start, end),
+        expected="mapping or sequence",
+    )

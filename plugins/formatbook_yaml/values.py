@@ -71,3 +71,36 @@ def find(roots: list[Any], pointer: str, many: bool) -> list[Any]:
         else:
             raise ScopeNotFound(f"the YAML has no {pointer!r}: {token!r} is inside a scalar")
     return [node]
+
+
+def nodes_at(roots: list[Any], wanted: set[tuple], many: bool) -> dict[tuple, tuple[Any, Any]]:
+    """For each path in ``wanted`` that leads to a node: (its key node or None, the node)."""
+    from ruamel.yaml.nodes import MappingNode, SequenceNode  # noqa: PLC0415 - lazy: heavy
+
+    found: dict[tuple, tuple[Any, Any]] = {}
+    memo: dict[int, Any] = {}
+
+    def build(n: Any) -> Any:
+        if id(n) not in memo:
+            memo[id(n)] = to_value(n)
+        return memo[id(n)]
+
+    prefixes = {p[:i] for p in wanted for i in range(len(p) + 1)}
+    stack: list[tuple[tuple, Any, Any]] = (
+        [((i,), None, r) for i, r in enumerate(roots)] if many else [((), None, roots[0])]
+    )
+    while stack:
+        path, key_node, node = stack.pop()
+        if path in wanted:
+            found[path] = (key_node, node)
+        if isinstance(node, MappingNode):
+            for k, v in node.value:
+                sub = path + (key_text(k, build),)
+                if sub in prefixes:
+                    stack.append((sub, k, v))
+        elif isinstance(node, SequenceNode):
+            for i, v in enumerate(node.value):
+                sub = path + (i,)
+                if sub in prefixes:
+                    stack.append((sub, None, v))
+    return found

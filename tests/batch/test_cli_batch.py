@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from formatbook_core.batch import core as batch_core
-from formatbook_core.batch.pool import OrderedPool
+from formatbook_core.batch.pool import OrderedPool, exit_with_parent
 from formatbook_core.cli import main
 from tests.file_watch import file_open_watch
 
@@ -351,3 +352,174 @@ def test_a_worker_stuck_in_c_code_is_ended_and_its_row_times_out(run, tmp_path, 
     records = _records(out_file)
     assert [r["line"] for r in records] == list(range(1, 121))
     assert [(r["line"], r["violations"][0]["code"]) for r in records if not r["ok"]] == [(101, "batch.timeout")]
+
+
+# --- faults in the first rows, ids on lost rows, workers that outlive their parent (issue 30) ----
+
+
+@pytest.mark.parametrize(("rows", "culprit"), [(40, 0), (40, 5), (10, 3), (33, 31)])
+def test_a_worker_that_dies_in_the_first_rows_costs_one_row(run, tmp_path, monkeypatch, rows, culprit):
+    real = batch_core.check
+
+    def fatal(reply, exp):
+        if reply == "die":
+            os._exit(3)  # as a segfault in a C extension would end it
+        return real(reply, exp)
+
+    monkeypatch.setattr(batch_core, "check", fatal)
+    source = _rows(tmp_path / "r.jsonl", rows, extra={culprit: "die"})
+    out_file = tmp_path / "v.jsonl"
+    code, _, _ = run("check", "--jsonl", str(source), "-e", "TEXT", "--workers", "2", "--out", str(out_file))
+    records = _records(out_file)
+    assert code == 1
+    assert [r["line"] for r in records] == list(range(1, rows + 1))
+    assert [r["id"] for r in records] == list(range(rows))  # the lost row keeps its id too
+    assert [r["line"] for r in records if not r["ok"]] == [culprit + 1]
+    lost = records[culprit]
+    assert lost["violations"][0]["code"] == "batch.crashed" and "died" in lost["violations"][0]["message"]
+    assert lost["id"] == culprit and list(lost)[:3] == ["line", "id", "ok"]
+
+
+def test_a_worker_stuck_in_c_code_in_the_first_rows_times_out_with_its_id(run, tmp_path, monkeypatch):
+    real = batch_core.check
+
+    def stuck(reply, exp):
+        if reply == "stuck":
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # the alarm is never handled
+            time.sleep(60)
+        return real(reply, exp)
+
+    monkeypatch.setattr(batch_core, "check", stuck)
+    source = tmp_path / "r.jsonl"
+    with open(source, "w", encoding="utf-8") as f:
+        for i in range(12):
+            f.write(json.dumps({"id": f"row-{i}", "reply": "stuck" if i == 2 else "fine"}) + "\n")
+    out_file = tmp_path / "v.jsonl"
+    code, _, _ = run(
+        "check", "--jsonl", str(source), "-e", "TEXT", "--workers", "2", "--timeout", "0.2", "--out", str(out_file)
+    )
+    records = _records(out_file)
+    assert code == 1 and [r["line"] for r in records] == list(range(1, 13))
+    assert [(r["line"], r["id"], r["violations"][0]["code"]) for r in records if not r["ok"]] == [
+        (3, "row-2", "batch.timeout")
+    ]
+
+
+def test_a_lost_row_keeps_its_id_in_parquet_too(run, tmp_path, monkeypatch):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    real = batch_core.check
+
+    def fatal(reply, exp):
+        if reply == "die":
+            os._exit(3)
+        return real(reply, exp)
+
+    monkeypatch.setattr(batch_core, "check", fatal)
+    source = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"id": [10, 11, 12], "reply": ["a", "die", "b"]}), source)
+    out_file = tmp_path / "v.parquet"
+    run("check", "--parquet", str(source), "-e", "TEXT", "--workers", "2", "--out", str(out_file))
+    table = pq.read_table(out_file).to_pylist()
+    assert [(r["line"], r["id"], r["ok"]) for r in table] == [(1, "10", True), (2, "11", False), (3, "12", True)]
+    assert table[1]["violation_codes"] == ["batch.crashed"]
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text()
+        found.update(int(n) for n in text.split())
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running (not gone, not a zombie waiting for its new parent to reap it)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    state = next(line for line in status.splitlines() if line.startswith("State:"))
+    return "Z" not in state.split()[1]
+
+
+def _wait_until(condition, polls: int = 400, pause: float = 0.05) -> bool:
+    for _ in range(polls):
+        if condition():
+            return True
+        time.sleep(pause)
+    return condition()
+
+
+_SLOW_RUN = """
+import sys, time
+from formatbook_core.batch import core
+from formatbook_core.cli import main
+real = core.check
+def slow(reply, exp):
+    time.sleep(0.05)
+    return real(reply, exp)
+core.check = slow
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_end_when_the_command_is_killed(tmp_path):
+    rows = _rows(tmp_path / "r.jsonl", 2000)
+    out_file = tmp_path / "v.jsonl"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-c", _SLOW_RUN, "check", "--jsonl", str(rows), "-e", "TEXT", "--workers", "2"]
+    proc = subprocess.Popen(
+        [*command, "--out", str(out_file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+    )
+    workers: set[int] = set()
+    try:
+        assert _wait_until(lambda: out_file.exists() and out_file.stat().st_size > 0), "no verdict written"
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, workers
+        proc.kill()  # kill -9 of the command alone, not of its process group
+        proc.wait()
+        assert _wait_until(lambda: not any(_alive(w) for w in workers)), "a worker outlived its parent"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for worker in workers:  # a failed test leaves no process behind
+            if _alive(worker):
+                os.kill(worker, signal.SIGKILL)
+
+
+def _grandchild(ready, parent: int) -> None:
+    exit_with_parent(parent, use_prctl=False, interval=0.02)  # the portable watchdog alone
+    ready.send(os.getpid())
+    time.sleep(60)
+    os._exit(0)
+
+
+def _middle(ready) -> None:
+    context = multiprocessing.get_context("fork")
+    child = context.Process(target=_grandchild, args=(ready, os.getpid()))
+    child.start()
+    time.sleep(60)  # killed by the test
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_watchdog_ends_a_worker_whose_parent_died_without_prctl():
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    middle = context.Process(target=_middle, args=(send,))
+    middle.start()
+    grandchild = 0
+    try:
+        assert receive.poll(30)
+        grandchild = receive.recv()
+        assert _alive(grandchild)
+        os.kill(middle.pid, signal.SIGKILL)
+        middle.join()
+        assert _wait_until(lambda: not _alive(grandchild)), "the watchdog did not end the orphan"
+    finally:
+        if middle.is_alive():
+            middle.kill()
+        if grandchild and _alive(grandchild):
+            os.kill(grandchild, signal.SIGKILL)

@@ -79,7 +79,7 @@ def test_the_three_line_recipe_writes_parquet(local_ray, tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
     path = tmp_path / "r.jsonl"
     path.write_text("".join(json.dumps({"id": i, "reply": "word " * i}) + "\n" for i in range(10)))
-    # the README's recipe
+    # the recipe of docs/batch.md
     ds = ray.data.read_json(str(path))
     ds = ds.map_batches(
         BatchChecker,

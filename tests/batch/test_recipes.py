@@ -44,7 +44,7 @@ def test_promptfoo_healed_replies_pass_unless_told_otherwise():
     cut = '{"name": "Ada"'
     assert check(cut, EXPECT).verdict == "healed"
     passed = promptfoo_formatbook.get_assert(cut, {"config": {"expect": EXPECT}})
-    assert passed["pass"] is True and "repaired: missing_bracket" in passed["reason"]
+    assert passed["pass"] is True and "repaired: truncated_container" in passed["reason"]
     strict = promptfoo_formatbook.get_assert(cut, {"config": {"expect": EXPECT, "healed_passes": False}})
     assert strict["pass"] is False and strict["score"] == 1.0
 

@@ -5,6 +5,14 @@ Each request takes the next scripted reply (the last one repeats) and streams it
 server-sent events, one chunk per event with a short pause between them, so that a client
 that closes the connection is seen doing so before the script ends. Every request is
 recorded: its JSON body, how many events were sent, whether the client went away early.
+
+A scripted reply may also be a misbehaviour (issue 30): :class:`HttpError` (an error status
+instead of a reply), :class:`BrokenLine` (an event that is not JSON), :class:`BadContent`
+(a chunk whose content is not a string), :class:`EmptyDeltas` and :class:`EndlessProse`
+(streams that never end), :class:`Stall` (a pause with nothing sent), :class:`CutStream`
+(the connection closed in the middle of an event: no finish reason, no ``[DONE]``) and
+:class:`Finish` (a reply that ends with a finish reason such as ``"length"``: cut at
+``max_tokens``).
 """
 
 from __future__ import annotations
@@ -17,6 +25,67 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
+#: an endless stream stops after this many events even when nobody closes it
+ENDLESS = 200_000
+
+
+@dataclass
+class HttpError:
+    """Answer with ``status`` and an OpenAI-style error body."""
+
+    status: int = 500
+    message: str = "the server had an error"
+
+
+@dataclass
+class BrokenLine:
+    """Stream ``text``, then an event whose data is not JSON, then ``[DONE]``."""
+
+    text: str = ""
+    line: str = '{"choices": [{"delta": {"content": "x"'
+
+
+@dataclass
+class BadContent:
+    """Stream ``text``, then a chunk whose delta content is ``content`` (not a string)."""
+
+    text: str = ""
+    content: Any = 42
+
+
+@dataclass
+class EmptyDeltas:
+    """Chunks with an empty content, without end."""
+
+
+@dataclass
+class EndlessProse:
+    """``piece`` again and again, without end."""
+
+    piece: str = "Let me think about that once more. "
+
+
+@dataclass
+class CutStream:
+    """Stream ``text``, then half an event, then close the connection: no finish, no [DONE]."""
+
+    text: str
+
+
+@dataclass
+class Stall:
+    """Send the first chunk, then nothing for ``seconds``, then end the reply ``text``."""
+
+    text: str
+    seconds: float = 5.0
+
+
+@dataclass
+class Finish:
+    """``text`` ending with the finish reason ``reason`` (streamed or whole)."""
+
+    text: str
+    reason: str | None = "length"
 
 
 def chunked(text: str, size: int = 4) -> list[str]:
@@ -42,7 +111,7 @@ class Request:
 class ScriptedServer:
     """``ScriptedServer(["reply one", "reply two"])``: ``url`` to give the SDK as base URL."""
 
-    def __init__(self, replies: list[str], *, chunk_size: int = 4, pause: float = 0.002):
+    def __init__(self, replies: list[Any], *, chunk_size: int = 4, pause: float = 0.002):
         self.replies = list(replies)
         self.chunk_size = chunk_size
         self.pause = pause
@@ -63,7 +132,9 @@ class ScriptedServer:
                     server.requests.append(request)
                     text = server.replies[min(index, len(server.replies) - 1)]
                 try:
-                    if self.path.rstrip("/").endswith("/chat/completions"):
+                    if isinstance(text, HttpError):
+                        server._error(self, request, text)
+                    elif self.path.rstrip("/").endswith("/chat/completions"):
                         if body.get("stream"):
                             server._stream(self, request, text)
                         else:
@@ -107,37 +178,80 @@ class ScriptedServer:
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
         }
 
-    def _stream(self, handler: BaseHTTPRequestHandler, request: Request, text: str) -> None:
-        events = [self._chunk({"role": "assistant", "content": ""})]
-        events += [self._chunk({"content": piece}) for piece in chunked(text, self.chunk_size)]
-        events.append(self._chunk({}, "stop"))
+    def _events(self, request: Request, item: Any) -> Any:
+        """The events of one streamed reply: dicts (a chunk), bytes (written as they are)
+        or ``None`` (close the connection at once)."""
+        yield self._chunk({"role": "assistant", "content": ""})
+        if isinstance(item, EmptyDeltas):
+            for _ in range(ENDLESS):
+                yield self._chunk({"content": ""})
+            return
+        if isinstance(item, EndlessProse):
+            for _ in range(ENDLESS):
+                yield self._chunk({"content": item.piece})
+            return
+        if isinstance(item, Stall):
+            yield item.seconds
+        text = item if isinstance(item, str) else item.text
+        for piece in chunked(text, self.chunk_size):
+            yield self._chunk({"content": piece})
+        if isinstance(item, BrokenLine):
+            yield f"data: {item.line}\n\n".encode()
+        elif isinstance(item, BadContent):
+            yield self._chunk({"content": item.content})
+        elif isinstance(item, CutStream):
+            yield b'data: {"id": "chatcmpl-test", "object": "chat.comp'
+            yield None
+            return
+        yield self._chunk({}, item.reason if isinstance(item, Finish) else "stop")
         if (request.body.get("stream_options") or {}).get("include_usage"):
-            events.append({**self._chunk({}), "choices": [], "usage": USAGE})
-        request.events_total = len(events)
+            yield {**self._chunk({}), "choices": [], "usage": USAGE}
+        yield b"data: [DONE]\n\n"
+
+    def _stream(self, handler: BaseHTTPRequestHandler, request: Request, item: Any) -> None:
+        endless = isinstance(item, (EmptyDeltas, EndlessProse))
+        request.events_total = (
+            ENDLESS + 1 if endless else sum(isinstance(e, (bytes, dict)) for e in self._events(request, item))
+        )
         handler.send_response(200)
         handler.send_header("Content-Type", "text/event-stream")
         handler.send_header("Cache-Control", "no-cache")
         handler.end_headers()
         try:
-            for event in events:
-                handler.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+            for event in self._events(request, item):
+                if event is None:
+                    break
+                if isinstance(event, float):
+                    time.sleep(event)
+                    continue
+                data = event if isinstance(event, bytes) else f"data: {json.dumps(event)}\n\n".encode()
+                handler.wfile.write(data)
                 handler.wfile.flush()
                 request.events_sent += 1
                 time.sleep(self.pause)
-            handler.wfile.write(b"data: [DONE]\n\n")
-            handler.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
             request.closed_early = True
         handler.close_connection = True
 
-    def _whole(self, handler: BaseHTTPRequestHandler, request: Request, text: str) -> None:
+    def _error(self, handler: BaseHTTPRequestHandler, request: Request, item: HttpError) -> None:
+        data = json.dumps({"error": {"message": item.message, "type": "server_error", "code": None}}).encode()
+        request.events_total = request.events_sent = 1
+        handler.send_response(item.status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    def _whole(self, handler: BaseHTTPRequestHandler, request: Request, item: Any) -> None:
+        text = item if isinstance(item, str) else getattr(item, "text", "")
+        finish = item.reason if isinstance(item, Finish) else "stop"
         data = json.dumps(
             {
                 "id": "chatcmpl-test",
                 "object": "chat.completion",
                 "created": 0,
                 "model": "scripted",
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}],
                 "usage": USAGE,
             }
         ).encode()

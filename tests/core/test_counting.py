@@ -1,4 +1,4 @@
-"""The README's counting table, case by case, on hand-written texts (numbers counted by hand)."""
+"""The counting table (docs/counting.md), case by case, on hand-written texts (numbers counted by hand)."""
 
 from __future__ import annotations
 

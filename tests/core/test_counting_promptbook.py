@@ -6,10 +6,10 @@
 
 * ``agree``: English sentences made only of plain words (letters only, at most a capital
   initial), spaces, commas and one final ``.``, ``?`` or ``!`` (alone, joined by spaces, or
-  one a line). the README's counting rules say the two agree on every unit there.
+  one a line). docs/counting.md says the two agree on every unit there.
 * ``differ``: texts where formatbook deliberately fixes a Promptbook defect; ``formatbook``
   holds formatbook's documented answer (counted by hand) for the units that differ, and
-  ``why`` the rule of the README's counting table. Every other unit still agrees.
+  ``why`` the rule of the counting table (docs/counting.md). Every other unit still agrees.
 
 No Node is needed to run these tests.
 """

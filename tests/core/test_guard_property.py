@@ -1,4 +1,4 @@
-"""The guard never stops a reply that check() accepts (README, "The rules formatbook follows": Streaming).
+"""The guard never stops a reply that check() accepts (docs/rules.md, "Streaming").
 
 Over generated replies (plain text, JSON, Markdown; prose around the payload, think blocks
 anywhere, fences, damage healing repairs) and random chunkings, with MAX limits set at

@@ -38,7 +38,7 @@ def test_a_markdown_scope_is_named_as_a_section():
 
 def test_pages_are_said_in_lines_and_characters():
     text = guidance("EXPECT TEXT\nEXPECT MAX 2 PAGES")
-    # 2 pages = 2 x 44 lines of 63 characters (README: lines of 63, pages of 44 lines)
+    # 2 pages = 2 x 44 lines of 63 characters (docs/counting.md: lines of 63, pages of 44 lines)
     assert "Write at most 2 pages." in text
     assert "88 lines" in text and "5,544 characters" in text
     assert "page" in text and "1 page" not in text

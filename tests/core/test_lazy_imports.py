@@ -126,3 +126,30 @@ def test_the_contract_suite_imports_pytest_and_hypothesis_only_when_run():
     )
     assert "formatbook_core" in modules
     assert heavy_in(modules, HEAVY + TEST_ONLY) == []
+
+
+def test_a_format_line_imports_only_that_formats_plugin():
+    # the built-in plugins are found from their entry points without importing them: a
+    # valid JSON reply imports formatbook_json alone, and not its healing either
+    modules = loaded_modules(
+        """
+        import sys
+        from formatbook_core import check
+        assert check('{"a": 1}', "EXPECT JSON").ok
+        assert "formatbook_json.heal" not in sys.modules
+        """
+    )
+    plugins = [m for m in modules if m.startswith("formatbook_") and m != "formatbook_core"]
+    assert plugins == ["formatbook_json"]
+
+
+def test_an_alias_a_count_and_a_kind_still_find_their_plugins():
+    modules = loaded_modules(
+        """
+        from formatbook_core import check
+        assert check("a: 1", "EXPECT YML").ok  # an alias: every plugin is asked
+        assert not check("one two three", "EXPECT MAX 2 WORDS").ok
+        assert check("Hello there.", 'EXPECT TEXT\\nENDS WITH "there."').ok
+        """
+    )
+    assert {"formatbook_yaml", "formatbook_instructions"} <= set(modules)

@@ -178,7 +178,7 @@ def test_openai_style_chunks_as_dicts_carry_text_and_usage():
     def chunks():
         yield {"choices": [{"delta": {"role": "assistant"}}]}
         yield {"choices": [{"delta": {"content": '{"note": '}}]}
-        yield {"choices": [{"delta": {"content": '"ok"}'}}]}
+        yield {"choices": [{"delta": {"content": '"ok"}'}, "finish_reason": "stop"}]}
         yield {"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
 
     result = ask(lambda p: chunks(), "A note", LIMIT)

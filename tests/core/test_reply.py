@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import BaseFormat, Reply, SetAside, Span, StreamGuard, ThinkTags, check
-from formatbook_core.reply import ThinkScanner, think_tags_of
+from formatbook_core.reply import THINK_OPEN_MAX, ThinkScanner, think_tags_of
 from formatbook_core.spans import blank_out, strip_span
 
 # --- the prepared reply -----------------------------------------------------------------
@@ -138,8 +138,8 @@ def test_fences_are_paired_as_commonmark_pairs_them():
 
 def test_a_fence_inside_a_think_block_is_a_draft_when_the_blocks_are_blanked():
     reply = Reply.of("<think>\n```json\n{}\n```\n</think>\n```json\n[]\n```")
-    assert len(reply.fences()) == 2
-    (fence,) = reply.fences(ThinkTags.LINE_START)
+    assert len(reply.fences(None)) == 2
+    (fence,) = reply.fences()
     assert reply[fence.body.start : fence.body.end] == "[]"
 
 
@@ -219,3 +219,12 @@ def test_the_guard_sets_aside_only_the_lead_check_sets_aside():
     guard = StreamGuard(exp)
     assert not guard.feed(reply)
     assert check("\n<think>a b c d</think>", exp).ok and StreamGuard(exp).feed("\n<think>a b c d</think>")
+
+
+def test_the_tail_a_scanner_holds_between_chunks_is_bounded():
+    # the white space a closing tag may hold before its `>` is kept as one space
+    scanner = ThinkScanner()
+    for chunk in ["<reas", "oning>", *["long thought </reasoning" + " " * 50] * 200]:
+        scanner.feed(chunk)
+        assert len(scanner._held) <= THINK_OPEN_MAX + 1
+    assert scanner.feed(">x") == [(scanner.taken - 1, "x")]

@@ -52,6 +52,17 @@ def _read(h: Healing) -> None:
         if h.records:
             h.repair("markdown_table", "converted a Markdown table into CSV", h.records[0].start, h.records[-1].end)
         h.repair("alignment_row", "dropped the Markdown table's alignment row", *align)
+        if h.records:
+            head = h.records[0]
+            names = markdown_table.plain_names(head.cells)
+            if names != head.cells:
+                h.repair(
+                    "header_emphasis",
+                    "dropped the emphasis around header names (**Name** is Name)",
+                    head.start,
+                    head.end,
+                )
+                head.cells = names
         return
     delimiters.choose(h)
 

@@ -1,5 +1,7 @@
 """A Markdown table given where CSV was asked for: read into records (the alignment row
-``|---|:--:|`` dropped), each cell stripped and ``\\|`` unescaped. The caller writes them
+``|---|:--:|`` dropped), each cell stripped and ``\\|`` unescaped. GFM's outer pipes are
+optional (``Name | Age`` over ``--- | ---`` is a table), and a header cell's emphasis is
+no part of its name (``**Name**`` names ``Name``: :func:`plain_names`). The caller writes them
 as CSV and lists the conversion."""
 
 from __future__ import annotations
@@ -40,7 +42,13 @@ def is_table(text: str) -> bool:
         return False
     first = lines[0].strip()
     second = lines[1]
-    return first.startswith("|") and "-" in second and _ALIGN.fullmatch(second) is not None
+    if "-" not in second or _ALIGN.fullmatch(second) is None:
+        return False
+    if first.startswith("|"):
+        return True
+    # GFM's table without outer pipes ("Name | Age" over "--- | ---"): as many cells in
+    # the alignment row as in the header, and a pipe in both
+    return "|" in first and "|" in second and len(_cells(first, 0)[0]) == len(_cells(second, 0)[0])
 
 
 def _cells(line: str, offset: int) -> tuple[list[str], list[int]]:
@@ -101,3 +109,20 @@ def read(text: str) -> tuple[list[Record], tuple[int, int], list[tuple[int, int]
         records.append(Record(cells, [False] * len(cells), starts, start, end, eol))
         seen_rows += 1
     return records, align, blank
+
+
+_EMPHASIS = ("***", "**", "__", "*", "_")
+
+
+def plain_names(cells: list[str]) -> list[str]:
+    """Header cells without the emphasis that wraps them whole (``**Name**``, ``_Age_``):
+    GFM shows them bold, the column is named ``Name``."""
+    out = []
+    for cell in cells:
+        for mark in _EMPHASIS:
+            inner = cell[len(mark) : -len(mark)]
+            if len(cell) > 2 * len(mark) and cell.startswith(mark) and cell.endswith(mark) and inner.strip(mark[0]):
+                cell = inner.strip()
+                break
+        out.append(cell)
+    return out

@@ -24,12 +24,18 @@ MESSAGES = {
     "non_finite_number": "replaced a non-finite number (NaN/Infinity), which JSON cannot hold, with null",
     "undefined": "replaced JavaScript's undefined with null",
     "truncated_literal": "completed a literal cut off by the end of the reply",
+    "literal_case": "wrote a literal in another case (TRUE, Null) in JSON's lower case",
 }
+_CASED = {"true", "false", "null"}
 
 
 def lookup(word: str) -> tuple[str, str | None] | None:
-    """``(JSON text, repair kind)`` for a known literal, else ``None``."""
-    return LITERALS.get(word)
+    """``(JSON text, repair kind)`` for a known literal, else ``None``: ``true``, ``false``
+    and ``null`` in any case (``TRUE``, ``Null``: one reading only) are known too."""
+    known = LITERALS.get(word)
+    if known is None and word.lower() in _CASED:
+        return word.lower(), "literal_case"
+    return known
 
 
 def complete(prefix: str) -> str | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from typing import Any
 
 from formatbook_core import Repair, Span
 from formatbook_core import edits as _edits
@@ -23,7 +24,8 @@ def repair_against_schema(h: Healing) -> None:
     ops = plan(h.parsed, h.schema.schema)
     if not ops:
         return
-    h.text, repairs = apply(h.text, ops)
+    written = _written(h) if any(op.what == "string" for op in ops) else None
+    h.text, repairs = apply(h.text, ops, written)
     if h.edits:
         offsets = _edits.OffsetMap(h.edits)
         repairs = [_traced_back(r, offsets) for r in repairs]
@@ -36,8 +38,24 @@ def _traced_back(r: Repair, offsets: _edits.OffsetMap) -> Repair:
     return Repair(r.kind, r.message, Span(start, max(start, offsets.back_end(r.span.end))))
 
 
-def apply(text: str, ops: list[SchemaRepair]) -> tuple[str, list[Repair]]:
-    """Make the planned repairs on the valid JSON ``text``; spans index ``text``."""
+def _written(h: Healing) -> Any:
+    """How the reply wrote the text at a span of ``h.text`` (through the syntax edits:
+    ``02134``, which the syntax step made ``2134``, is ``02134`` again)."""
+    if not h.edits:
+        return lambda span: h.text[span.start : span.end]
+    offsets = _edits.OffsetMap(h.edits)
+    original = h.original
+
+    def written(span: Span) -> str:
+        start = offsets.back(span.start)
+        return original[start : max(start, offsets.back_end(span.end))]
+
+    return written
+
+
+def apply(text: str, ops: list[SchemaRepair], written: Any = None) -> tuple[str, list[Repair]]:
+    """Make the planned repairs on the valid JSON ``text``; spans index ``text``.
+    ``written`` gives the reply's own text at a span (a number quoted as written)."""
     if not ops:
         return text, []
     spans = source_spans(text, {op.path for op in ops})
@@ -58,6 +76,10 @@ def apply(text: str, ops: list[SchemaRepair]) -> tuple[str, list[Repair]]:
         elif op.what == "key" and key_span is not None:
             edits.append((key_span.start, key_span.end, json.dumps(op.text, ensure_ascii=False)))
             span = key_span
+        elif op.what == "string":
+            source = written(value_span) if written is not None else text[value_span.start : value_span.end]
+            edits.append((value_span.start, value_span.end, json.dumps(source.strip(), ensure_ascii=False)))
+            span = value_span
         elif op.what == "wrap":
             edits.append((value_span.start, value_span.start, "["))
             edits.append((value_span.end, value_span.end, "]"))

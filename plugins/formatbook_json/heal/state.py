@@ -52,3 +52,13 @@ class Healing(HealState):
 def refused(violation: Violation) -> HealError:
     """The error that ends a heal, saying why."""
     return HealError(f"cannot heal JSON: {violation.message}", [violation])
+
+
+def asks_for_array(schema: JsonSchema | None) -> bool:
+    """Whether the schema asks for an array at the top (then values written one per line
+    are its items, all of them: taking the first alone would drop the others)."""
+    raw = schema.schema if schema is not None else None
+    if not isinstance(raw, dict):
+        return False
+    kind = raw.get("type")
+    return kind == "array" or (isinstance(kind, list) and "array" in kind)

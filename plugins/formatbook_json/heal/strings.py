@@ -32,8 +32,14 @@ _PIECE = re.compile(
 # After a quote: blanks and the start of a JSON value (a number, a container, a literal).
 _VALUE_AFTER = re.compile(r"[ \t]*(?:[-0-9{\[]|(?:true|false|null)(?![\w$]))").match
 _COLON_AFTER = re.compile(r"[ \t]*:").match
+# Inside a string that never closes: a quote and a colon, the end of a key.
+_KEY_END = re.compile("[\"'\u201c\u201d\u2018\u2019][ \t]*:").search
 _CUT_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{0,3}|u[dD][89abAB][0-9a-fA-F]{2})?\Z")
 _LONE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_KEPT_ESCAPES = "\"\\'"  # what a backslash means even in a string whose backslashes are literal
+# A backslash starting no escape JSON knows (\' excepted: the apostrophe meant), or \u
+# without its four hex digits.
+_INVALID_ESCAPE = re.compile(r"\\(?:[^\"\\/bfnrtu']|u(?![0-9a-fA-F]{4}))").search
 _SHORT_ESCAPES = {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 MESSAGES = {
@@ -41,7 +47,7 @@ MESSAGES = {
     "smart_quotes": "replaced typographic quotes around a string with double quotes",
     "control_character": "escaped a raw newline or control character inside a string",
     "inner_quote": "escaped a double quote inside a string",
-    "invalid_escape": "kept a backslash that started no valid escape as a literal backslash",
+    "invalid_escape": "kept the backslashes of a string where one started no valid escape as literal backslashes",
     "escaped_apostrophe": "replaced \\' (no JSON escape) with the apostrophe it meant",
     "lone_surrogate": "replaced an unpaired surrogate escape with U+FFFD",
     "truncated_string": "closed a string cut off by the end of the reply",
@@ -96,6 +102,7 @@ def scan(text: str, start: int) -> StringFix:
         if m is None:  # no closing quote: the reply was cut inside this string
             if doubt is not None:
                 raise _two_readings(start, doubt)
+            _not_cut_here(text, start)
             return _canonical(text[start + 1 :], quote, len(text), inner=pos > start + 1, cut=True)
         close = m.end()
         if follow(text, close):
@@ -105,6 +112,36 @@ def scan(text: str, start: int) -> StringFix:
         if doubt is None and _VALUE_AFTER(text, close):
             doubt = close - 1
         pos = close  # an inner quote: keep reading
+
+
+def _not_cut_here(text: str, start: int) -> None:
+    """Refuse to read the string at ``start`` as cut off by the end of the reply when the
+    text says the reply was not cut there: a healer may treat text as cut off only where
+    the reply ends, and here the document visibly goes on inside the string. Two signs:
+    the text ends with a closing bracket (``{"key:value}``: a quote is missing, and the
+    cut reading would drop the member, ``{}``), or a quote followed by a colon ends a key
+    inside it (``{"name": "Ada", ’age": 36}``: a smart quote opened the key ``age``, and
+    the cut reading would drop it). Either reading could give the wrong data."""
+    tail = text.rstrip()
+    if len(tail) > start + 1 and tail[-1] in "}]":
+        message = (
+            "a string that never closes runs to a closing bracket at the end of the reply: "
+            "a quote is missing (the reply was not cut inside the string)"
+        )
+        raise HealError(
+            message + f" at offset {start}",
+            [Violation("json.unclosed_string", message, span=Span(start, len(tail)))],
+        )
+    key = _KEY_END(text, start + 1)
+    if key is not None:
+        message = (
+            "a string that never closes holds the end of a key (a quote and a colon): "
+            "its opening quote may be a typo for a key's, or the reply was cut inside it"
+        )
+        raise HealError(
+            message + f" at offset {start}",
+            [Violation("json.unclosed_string", message, span=Span(start, key.end()))],
+        )
 
 
 def _key_across(start: int, quote: int) -> HealError:
@@ -134,6 +171,14 @@ def _two_readings(start: int, quote: int) -> HealError:
     )
 
 
+def _has_invalid_escape(body: str) -> bool:
+    """Whether ``body`` holds a backslash that escapes nothing (pairs of backslashes are
+    skipped: ``\\\\d`` is a backslash and a ``d``)."""
+    if "\\" not in body:
+        return False
+    return _INVALID_ESCAPE(body.replace("\\\\", "")) is not None
+
+
 def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> StringFix:
     kinds: list[str] = []
     if quote == "'":
@@ -144,6 +189,10 @@ def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> St
         kinds.append("truncated_string")
         body = _CUT_ESCAPE.sub("", body)
     seen: set[str] = set()
+    # A backslash that escapes nothing ("C:\Users") shows the string's backslashes are
+    # literal (RFC 5545's rule for unknown escapes): its \n, \t, \uXXXX are text too,
+    # so the path "C:\Users\ada\new" keeps its "\new". \" and \\ keep their meaning.
+    literal = _has_invalid_escape(body)
 
     def piece(m: re.Match) -> str:
         g = m.group(0)
@@ -166,6 +215,9 @@ def _canonical(body: str, quote: str, end: int, *, inner: bool, cut: bool) -> St
             if bad == "\n":
                 return "\\\\\\n"
             return "\\\\" + (piece_of(bad))
+        if literal and g[1] not in _KEPT_ESCAPES:
+            seen.add("invalid_escape")
+            return "\\" + g if len(g) == 2 else "\\" + g[:6] + ("\\" + g[6:] if len(g) > 6 else "")
         if len(g) == 6 and g[2] in "dD" and g[3] in "89abcdefABCDEF":
             seen.add("lone_surrogate")
             return "\\ufffd"

@@ -20,11 +20,13 @@ from formatbook_core import HealError, Repair, SetAside, Span, Violation
 from formatbook_core import edits as _edits
 from formatbook_core.limits import MAX_DEPTH
 from formatbook_core.results import make_repair
+from formatbook_core.spans import SPACES
 
+from ..locate import LINE_GAP
 from ..numbers import normalize as normalize_number
 from . import literals, runs, strings, tolerant
 from .lexer import Lexer
-from .state import Healing
+from .state import Healing, asks_for_array
 
 # States: what the next significant token should be.
 TOP, VALUE_AFTER_COLON, FIRST_VALUE, NEXT_VALUE, FIRST_KEY, NEXT_KEY, COLON, AFTER, DONE = range(9)
@@ -40,12 +42,15 @@ MESSAGES = {
     "missing_colon": "inserted a missing colon after a key",
     "unquoted_key": "put double quotes around a bare key",
     "missing_bracket": "closed a bracket left open",
+    "truncated_container": "closed the containers left open where the reply ends: it was cut off",
     "surplus_bracket": "removed a closing bracket that closed nothing",
     "wrong_bracket": "replaced a closing bracket of the wrong kind",
     "dropped_member": "dropped a member cut off by the end of the reply",
     "trailing_data": "set aside text after the JSON value",
     "number_format": "rewrote a number in JSON's notation",
     "truncated_number": "the last number may be incomplete: the reply was cut off right after it",
+    "wrapped_lines": "wrapped the values written one per line in the array the schema asks for",
+    "python_tuple": "wrote a Python tuple (1, 2) as the JSON array [1, 2]",
     **strings.MESSAGES,
     **literals.MESSAGES,
 }
@@ -98,10 +103,11 @@ def repair_syntax(h: Healing) -> None:
     # White space around the payload is str.isspace (syntax.unpadded): the walk reads the
     # payload from its first character (trailing blanks may end a cut string; after a
     # complete value the walk skips them), and the healed text keeps none of it.
-    body, lead = text.lstrip(), len(text) - len(text.lstrip())
+    body = text.lstrip(SPACES)
+    lead = len(text) - len(body)
     done_at = h.done_at - lead if h.done_at is not None else None
     try:
-        res = repair(body, h.limits.max_depth, done_at=done_at)
+        res = repair(body, h.limits.max_depth, done_at=done_at, lines=asks_for_array(h.schema))
     except HealError as err:
         if not lead:
             raise
@@ -122,7 +128,7 @@ def repair_syntax(h: Healing) -> None:
     # A repaired text ends with its value: white space left before what a repair removed
     # at the end (a surplus bracket, a comment, a cut member) would trail it, and the
     # locator strips it from the healed reply, so a second heal would differ.
-    h.text = _edits.apply(text, res.edits).rstrip()
+    h.text = _edits.apply(text, res.edits).rstrip(SPACES)
     h.repairs.extend(sorted(res.repairs, key=_SPAN_START))  # stable: text order within an offset
 
 
@@ -133,26 +139,28 @@ def _leading_blanks(text: str, edits: list[tuple[int, int, str]]) -> list[tuple[
     found: list[tuple[int, int, str]] = []
     pos = 0
     for start, end, replacement in sorted(edits, key=_EDIT_START):
-        blank = len(text[pos:start]) - len(text[pos:start].lstrip())
+        blank = len(text[pos:start]) - len(text[pos:start].lstrip(SPACES))
         if blank:
             found.append((pos, pos + blank, ""))
         if pos + blank < start or replacement:
             return found
         pos = max(pos, end)
-    blank = len(text) - pos - len(text[pos:].lstrip())
+    blank = len(text) - pos - len(text[pos:].lstrip(SPACES))
     if blank:
         found.append((pos, pos + blank, ""))
     return found
 
 
 def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps it fast
-    text: str, max_depth: int = MAX_DEPTH, *, fast: bool = True, done_at: int | None = None
+    text: str, max_depth: int = MAX_DEPTH, *, fast: bool = True, done_at: int | None = None, lines: bool = False
 ) -> Result:
     """Walk the tokens of ``text`` and collect the edits that make ``text``
     strict JSON. Raises ``HealError`` when no obvious repair exists. ``fast=False``
     walks every token (the fast paths must give the same result; tests compare).
     ``done_at``: ``text[:done_at]`` is known to be one strict JSON value and white space
-    (a strict parser said so), so the walk starts there, after the value."""
+    (a strict parser said so), so the walk starts there, after the value. ``lines``: the
+    schema asks for an array, so containers written one per line after the first are
+    its items too: the first line's value opens the array they are wrapped in."""
     res = Result()
     edit = res.edit
     stack: list[str] = []  # open containers: "{" or "["
@@ -161,6 +169,9 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     prev_end = 0  # end of the previous significant token
     pending: tuple[int, int, str] | None = None  # a token that only a cut-off reply excuses
     top_is_container = False
+    root = 0  # where the top-level value starts
+    wrapped = False  # lines: the values written one per line are wrapped in an array
+    tuples: set[int] = set()  # the depths of the arrays a Python tuple's "(" opened
     n = len(text)
 
     lexer = Lexer(text)
@@ -221,17 +232,42 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         if kind == "c":
             edit("comment", s, e, "")
             continue
+        if kind == "x" and state != DONE and state != COLON:
+            c = text[s]
+            if c == "(" and state not in (FIRST_KEY, NEXT_KEY):
+                edit("python_tuple", s, e, "[")  # read on as the array it means
+                tuples.add(len(stack) + 1)
+                kind = "["
+            elif c == ")" and len(stack) in tuples and stack[-1] == "[":
+                res.edits.append((s, e, "]"))  # the tuple's close (its repair is listed at "(")
+                tuples.discard(len(stack))
+                kind = "]"
         if state == DONE:
-            if kind == "x" and text[s:e].isspace():
-                continue  # white space after the value (str.isspace, as syntax.unpadded)
+            if kind == "x" and text[s:e] in SPACES:
+                continue  # white space after the value (spans.SPACES, as syntax.unpadded)
             if kind == "}" or kind == "]":
                 edit("surplus_bracket", s, e, "")
                 continue
             if not top_is_container:
                 raise _fail("text after a lone JSON value (is an opening bracket missing?)", s)
-            res.trailing = Span(s, n)
-            edit("trailing_data", prev_end, n, "", Span(s, n))
-            break
+            gap = LINE_GAP.match(text, prev_end) if lines and not wrapped else None
+            if gap is not None and gap.end() < n and text[gap.end()] in "{[":
+                # the next line holds the next item: wrap them all (the closing
+                # bracket is added at the end), and read on as inside that array
+                res.edits.append((root, root, "["))
+                res.repairs.append(make_repair("wrapped_lines", MESSAGES["wrapped_lines"], root, n))
+                wrapped = True
+                stack.append("[")
+                marks.append(prev_end)
+                state = AFTER
+            elif kind == ",":
+                # the document goes on after the bracket that closed it ({"a": 1}, "b": 2}):
+                # setting the rest aside would keep only a part of the data
+                raise _fail("a comma after the value: the data goes on after a bracket that closed it early", s)
+            else:
+                res.trailing = Span(s, n)
+                edit("trailing_data", prev_end, n, "", Span(s, n))
+                break
 
         if kind in "snNw":  # a scalar: a value, or a key when a key is due
             if state == AFTER:
@@ -297,6 +333,7 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
                 raise _fail(f"nesting deeper than {max_depth} levels", s, code="json.too_deep")
             if not stack:
                 top_is_container = True
+                root = s
             stack.append(kind)
             marks.append(e)
             state = FIRST_KEY if kind == "{" else FIRST_VALUE
@@ -351,6 +388,11 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         raise _fail(f"unexpected character {text[s]!r}", s)
 
     # The end of the reply.
+    if wrapped and state == AFTER and len(stack) == 1:
+        res.edits.append((prev_end, prev_end, "]"))  # the array the lines were wrapped in
+        stack.pop()
+        marks.pop()
+        state = DONE
     if state == TOP:
         if pending is not None:
             raise _fail(pending[2], pending[0], pending[1])
@@ -376,7 +418,8 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         res.edits.append((prev_end, n, closers))
     else:
         res.edits.append((prev_end, prev_end, closers))
-    res.repairs.append(Repair("missing_bracket", MESSAGES["missing_bracket"] + f" ({closers})", Span(n, n)))
+    # the text ends inside containers: read as cut off there (result.truncated says so)
+    res.repairs.append(Repair("truncated_container", MESSAGES["truncated_container"] + f" ({closers})", Span(n, n)))
     if cut_from is None and prev_end == n and not any(r.kind == "truncated_string" for r in res.repairs):
         # (a string cut off ends the text too, and "x 3 holds no number)
         number = _number_at_end(text)

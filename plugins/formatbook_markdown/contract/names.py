@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _WS = re.compile(r"\s+")
 EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})(.+)\1$", re.DOTALL)
@@ -12,17 +13,35 @@ _TRAILING = ":-–— \t"
 _MAX_NORMALIZE_ROUNDS = 8
 
 
+#: Categories of the marks that decorate a heading around its name: emoji and other
+#: symbols (So, Sk), format characters (Cf: the zero-width joiner, U+FEFF), the
+#: variation selectors and combining marks that follow an emoji (Mn, Me).
+_DECORATION = frozenset({"So", "Sk", "Cf", "Mn", "Me", "Co"})
+
+
+def _undecorated(name: str) -> str:
+    """``name`` without emoji and other symbols at either end (``📝 Short answer``,
+    ``🧠 Reasoning ✅``): decoration, not part of the name."""
+    start, end = 0, len(name)
+    while start < end and (name[start].isspace() or unicodedata.category(name[start]) in _DECORATION):
+        start += 1
+    while end > start and (name[end - 1].isspace() or unicodedata.category(name[end - 1]) in _DECORATION):
+        end -= 1
+    return name[start:end]
+
+
 def normalize_section_name(text: str) -> str:
     """The key section names are matched by: lower case, white space trimmed and
     collapsed, emphasis (``**x**``, ``*x*``, ``__x__``), a leading numbering (``1.``,
-    ``3.2``, ``1)``) and trailing ``:`` and dashes removed. ``"## **1. Reasoning:**"``'s
+    ``3.2``, ``1)``), emoji and other symbols at either end (``📝 Short answer``) and
+    trailing ``:`` and dashes removed. ``"## **1. Reasoning:**"``'s
     text ``"**1. Reasoning:**"`` gives ``"reasoning"``. Non-strings give ``""``."""
     if not isinstance(text, str):
         return ""
     name = _WS.sub(" ", text).strip()
     for _ in range(_MAX_NORMALIZE_ROUNDS):
         before = name
-        name = name.rstrip(_TRAILING)
+        name = _undecorated(name.rstrip(_TRAILING))
         m = EMPHASIS.match(name)
         if m and m.group(2).strip("*_ \t"):  # "***" alone is no emphasis
             name = m.group(2).strip()

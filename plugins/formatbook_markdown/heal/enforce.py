@@ -86,6 +86,7 @@ class ValidationResult:
 #: The violation code of each repair kind (a reply needing a repair is not valid as is).
 REPAIR_CODES: dict[str, str] = {
     "think_set_aside": "markdown.think",
+    "invisible_removed": "markdown.invisible",
     "heading_split": "markdown.glued_heading",
     "container_unwrapped": "markdown.container",
     "container_tagged": "markdown.container",
@@ -153,6 +154,8 @@ def _enforce(text: str, spec: Any, lvl: int) -> EnforceResult:
                 "the reply holds no Markdown (it is empty, blank, only <think> blocks or an empty fence)",
             ),
         )
+    if not issues and lvl >= 2 and spec is not None:
+        issues = _looser_issues(text, spec, lvl)
     extracted = extract_body(st.body, spec)
     extracted.preamble = st.preamble if st.preamble is not None else (extracted.outline.preamble or None)
     extracted.outside = list(st.outside)
@@ -162,6 +165,17 @@ def _enforce(text: str, spec: Any, lvl: int) -> EnforceResult:
     return EnforceResult(
         ok, repaired, extracted, list(st.repairs), issues, output, lvl, list(st.set_aside), list(st.repair_sections)
     )
+
+
+def _looser_issues(text: str, spec: Any, lvl: int) -> list[Issue]:
+    """The issues of the next looser level (L1 for L2, L2 for L3, which asks L1 in turn):
+    a stricter level never passes what a looser one fails on the same reply. (L2 reads an
+    untagged fence holding a heading as the container, where L1 reads it as code and
+    finds no section: the reply is not let through by the stricter reading.)"""
+    looser = _enforce(text, spec, lvl - 1)
+    if looser.ok:
+        return []
+    return [Issue(i.code, f"{i.message} (at L{looser.level})", i.section, i.span) for i in looser.issues]
 
 
 def _has_content(text: str) -> bool:

@@ -1,6 +1,7 @@
 """Step 8 (L3): list sections use ``-`` bullets and ordered-list sections numbered items
-``1.`` .. ``N.``, counted per list (markdown-it's lists; adjacent ones that differ only
-by their markers count as one). Only a section's top-level items change — those that
+``N.``: a numbered item keeps the model's number (``3.``, ``4.`` stay; ``1)`` becomes
+``1.``), a bullet is numbered after the item before it in its list (from ``1.``; markdown-it's
+lists; adjacent ones that differ only by their markers count as one). Only a section's top-level items change — those that
 both the indentation reading (``reply.lists.parse_list``) and markdown-it take as top-level
 items (``2. x`` or ``    - x`` continuing a paragraph is text); nested items keep their
 markers. When a marker changes width, the item's indented lines (markdown-it's extent; a
@@ -12,6 +13,8 @@ cannot be converted: an issue ``markdown.section_kind``."""
 
 from __future__ import annotations
 
+import re
+
 from ..contract.names import normalize_section_name
 from ..reply.blocks import Scan, scan
 from ..reply.lists import item_match, parse_list
@@ -20,6 +23,7 @@ from ..reply.sections import match_sections
 from .state import RepairState, edit_lines
 
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
+_NUMBERED = re.compile(r"([0-9]{1,9})[.)]")
 _LIST_CLOSE = ("bullet_list_close", "ordered_list_close")
 
 
@@ -101,7 +105,10 @@ def convert_list_kinds(st: RepairState) -> None:
             for k, item in enumerate(roots):
                 line_no = first + item.line
                 group = groups[line_no]
-                counters[group] = counters.get(group, 0) + 1
+                number = _NUMBERED.fullmatch(item.marker)
+                # the model's numbers are kept (``3.``, ``4.`` go on a list begun earlier;
+                # ``1)`` becomes ``1.``): a bullet is numbered after the item before it
+                counters[group] = int(number.group(1)) if number else counters.get(group, 0) + 1
                 marker = f"{counters[group]}." if want_ordered else "-"
                 if item.marker == marker:
                     continue

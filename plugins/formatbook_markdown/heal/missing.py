@@ -5,8 +5,10 @@ words). A contract without an empty value makes a missing required section an is
 sections is an issue too (``markdown.no_sections``): filling every section with the empty
 value would pass off a reply that ignored the contract. So is a required section that
 would be filled while a line of the text set aside (the preamble, text outside the L2
-container) or a heading holding more than its name (``## Short answer: Yes.``) names it
-(``markdown.section_misplaced``): its content is most likely there. A code fence or an HTML block
+container) or a heading holding more than its name (``## Short answer: Yes.``,
+``## Short answer (TL;DR)``) names it, or while a top-level heading that names no section
+holds text (``## Answer``) (``markdown.section_misplaced``): its content is most likely
+there. A code fence or an HTML block
 (comment, ``<script>``/``<pre>``...) left open at the end would swallow the added
 sections: it is closed first (``fence_closed``, ``html_closed``). Applies from L1 on."""
 
@@ -17,7 +19,7 @@ import re
 from ..contract.names import normalize_section_name
 from ..reply.blocks import Scan, scan
 from ..reply.outline import outline_for, section_level
-from ..reply.sections import match_sections, naming_line
+from ..reply.sections import match_sections, naming_line, unnamed_roots
 from .state import RepairState
 
 
@@ -26,7 +28,8 @@ def fill_missing_sections(st: RepairState) -> None:
     if st.level < 1 or not st.sections:
         return
     sc = scan(st.body)
-    found = match_sections(sc, outline_for(sc, st.spec), st.spec, parse=False)
+    outline = outline_for(sc, st.spec)
+    found = match_sections(sc, outline, st.spec, parse=False)
     missing = [s for s in st.sections if s.required and s.name not in found]
     if not missing:
         return
@@ -46,12 +49,15 @@ def fill_missing_sections(st: RepairState) -> None:
             )
         return
     headings = "\n".join(h.raw for h in sc.headings)
+    unnamed = unnamed_roots(sc, outline, st.spec)
     for s in missing:
         key = {normalize_section_name(s.name)}
         line = naming_line([st.preamble or "", *st.outside], key)
         where = "text set aside names it"
         if line is None:
             line, where = naming_line([headings], key), "a heading names it with more text"
+        if line is None and unnamed:
+            line, where = unnamed[0].title, "a heading that names no section holds text"
         if line is not None:
             st.issue(
                 "markdown.section_misplaced",

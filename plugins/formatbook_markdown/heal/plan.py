@@ -18,9 +18,11 @@ from ..reply.outline import trim_blank
 from .container import normalize_container
 from .glued import split_glued_headings
 from .headings import standardize_headings
+from .invisible import remove_invisible_before_headings
 from .kinds import convert_list_kinds
 from .levels import normalize_levels
 from .missing import fill_missing_sections
+from .order import check_section_order
 from .preamble import set_preamble_aside
 from .repeated import flag_repeated_sections
 from .state import RepairState
@@ -46,6 +48,7 @@ class PlanStep(NamedTuple):
 #: The plan of issue 4, in the order the steps run.
 PLAN: tuple[PlanStep, ...] = (
     PlanStep("1", "think blocks set aside", set_think_aside),
+    PlanStep("1b", "invisible characters before headings removed", remove_invisible_before_headings),
     PlanStep("2", "glued headings split", split_glued_headings),
     PlanStep("3", "one Markdown container", normalize_container),
     # separators decide what is a heading (a broken one makes a paragraph): run them early
@@ -55,6 +58,7 @@ PLAN: tuple[PlanStep, ...] = (
     PlanStep("4", "headings named as in the spec", standardize_headings),
     PlanStep("4b", "repeated sections flagged", flag_repeated_sections),
     PlanStep("5", "one heading level", normalize_levels),
+    PlanStep("5b", "sections in the contract's order", check_section_order),
     PlanStep("6", "preamble set aside", set_preamble_aside),
     PlanStep("7", "missing sections filled", fill_missing_sections),
     PlanStep("8", "list kinds converted", convert_list_kinds),

@@ -160,17 +160,36 @@ _NAME_END = re.compile(r":| [-–—] ")
 def naming_line(texts: list[str], keys: set[str]) -> str | None:
     """The first line of ``texts`` that names a section (``keys``: normalised names) at
     its start: ``Short answer: Yes.``, ``**Short answer**``, ``- Short answer - yes``,
-    ``> ## Short answer`` (emphasis, quote and heading marks, list markers and numbering
-    ignored; the name alone or before a colon or a dash). ``None`` when no line does."""
+    ``> ## Short answer``, ``## Short answer (TL;DR)`` (emphasis, quote and heading marks,
+    list markers and numbering ignored; the name alone, before a colon or a dash, or
+    before more words). ``None`` when no line does."""
     for text in texts:
         for line in text.splitlines():
             bare = line.replace("*", "").replace("_", " ").strip().lstrip("#>-+ \t").strip()
             if not bare:
                 continue
             head = _NAME_END.split(bare, maxsplit=1)[0]
-            if normalize_section_name(head) in keys or normalize_section_name(bare) in keys:
+            if normalize_section_name(head) in keys or _starts_with_name(normalize_section_name(bare), keys):
                 return line.strip()
     return None
+
+
+def _starts_with_name(norm: str, keys: set[str]) -> bool:
+    """``norm`` (a normalised line) is a name of ``keys`` alone or followed by more words
+    after a word boundary: ``short answer (tl;dr)``, ``short answer yes.``; not
+    ``short answers``."""
+    for key in keys:
+        if norm.startswith(key) and (len(norm) == len(key) or not (norm[len(key)].isalnum() or norm[len(key)] == "_")):
+            return True
+    return False
+
+
+def unnamed_roots(sc: Scan, outline: MdOutline, spec: Any) -> list[MdNode]:
+    """The top-level headings of the outline that name no section of ``spec`` and hold
+    text of their own, before any sub-heading (``## Answer`` over ``Yes.``): where a
+    missing section's text may stand."""
+    names = {normalize_section_name(s.name) for s in getattr(spec, "sections", ())}
+    return [n for n in outline.nodes if normalize_section_name(n.title) not in names and n.content_md.strip()]
 
 
 def find_node(outline: MdOutline, name: str) -> list[MdNode]:

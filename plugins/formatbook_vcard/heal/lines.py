@@ -4,7 +4,7 @@ lines broken without a fold, and parameters written vCard 2.1 style (``TEL;CELL:
 from __future__ import annotations
 
 from formatbook_core import SetAside, Span
-from formatbook_core.contentlines import is_fence_line, outside_think_blocks
+from formatbook_core.contentlines import is_fence_line, set_think_blocks_aside
 
 from ..contentlines import ContentLine, ContentLineError, parse, physical_lines
 from ..typed import ESCAPED
@@ -44,7 +44,7 @@ def split_lines(h: Healing) -> None:
     if blank:
         h.repair("blank_line", f"took out {len(blank)} blank line(s)", blank[0][0], blank[-1][1])
         lines = [ln for ln in lines if text[ln[0] : ln[1]].strip()]
-    lines = _without_think_blocks(h, lines)
+    lines = set_think_blocks_aside(h, lines, "prose")
     if not lines:
         return
     # a whole card indented: every line after the first starts with white space
@@ -167,16 +167,6 @@ def _type_params(text: str) -> str | None:
             parts[i] = "TYPE=" + parts[i].strip()
             changed = True
     return ";".join(parts) + value if changed else None
-
-
-def _without_think_blocks(h: Healing, lines: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """The lines outside think blocks: a block between content lines is no part of a value
-    (joined to the property before it, its text was read as data); set aside."""
-    kept, thinks = outside_think_blocks(h.text, lines)
-    for t in thinks:
-        h.set_aside.append(SetAside("think", h.text[t.start : t.end], t))
-        h.repair("prose", "set aside a think block between the card's lines", *t)
-    return kept
 
 
 def join_broken(h: Healing) -> None:

@@ -2,7 +2,9 @@
 
 * an XML declaration not at the start: white space before it is removed; one after other
   content is removed (it declares nothing there);
-* a closing tag differing only in case is written as the element was opened;
+* a closing tag differing only in case is written as the element was opened, but for a
+  root whose two tags differ in case where a schema names the root in one of its cases:
+  both take the schema's spelling (``<Order>…</order>`` under root ``order``);
 * misnested tags (``<b><i></b></i>``): the inner element is closed where the outer one
   closes, and its own closing tag, arriving later, is removed;
 * a raw ``<`` in text is escaped; text and tags go through :mod:`.text` and :mod:`.tags`;
@@ -50,6 +52,9 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
     limit = depth_limit(h.limits)
     seen_content = False  # anything but white space before (for the XML declaration)
     written: dict[int, int] = {}  # start offset of an open void element -> its index in ``out``
+    root_out = 0  # index in ``out`` of the current root's start tag
+    # the root a simple schema names: the spelling a root written in two cases takes
+    wanted = h.schema.root if h.schema is not None and h.schema.kind == "simple" else None
     for tok in tokens(text):
         kind, start, end = tok.kind, tok.start, tok.end
         piece = text[start:end]
@@ -121,6 +126,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
                 roots += 1
                 if first_root_out is None:
                     first_root_out = len(out)
+                root_out = len(out)
             out.append(fix_start_tag(h, piece, start))
             seen_content = True
             if kind == START and tok.name.lower() in VOID:
@@ -143,10 +149,21 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             stack.pop()
             out.append(piece)
         elif stack and stack[-1][0].lower() == name.lower():
-            right = stack.pop()[0]
-            h.repair(
-                "close_tag_case", f"wrote </{name}> as </{right}>, the case the element was opened with", start, end
-            )
+            right, opened = stack.pop()
+            if not stack and wanted is not None and wanted.lower() == name.lower() and right != wanted:
+                # the root's tags differ in case: the schema's spelling, not the start tag's
+                out[root_out] = out[root_out].replace(f"<{right}", f"<{wanted}", 1)
+                h.repair(
+                    "close_tag_case",
+                    f"wrote <{right}> as <{wanted}>, the root the schema names",
+                    opened,
+                    opened + 1 + len(right),
+                )
+                right = wanted
+            if right != name:
+                h.repair(
+                    "close_tag_case", f"wrote </{name}> as </{right}>, the case the element was opened with", start, end
+                )
             out.append(f"</{right}>")
         elif closed_early.get(name.lower()):
             match = closed_early[name.lower()].pop()

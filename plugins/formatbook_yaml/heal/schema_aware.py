@@ -15,7 +15,7 @@ from typing import Any
 
 from formatbook_core.data_schema import SchemaRepair, plan
 
-from ..loading import key_text, to_value
+from ..values import nodes_at
 from .state import Healing
 
 _WORDS = {"yes": "true", "on": "true", "y": "true", "no": "false", "off": "false", "n": "false"}
@@ -43,7 +43,7 @@ def repair_against_schema(h: Healing) -> None:
         return
     many = h.options.get("documents", "one") == "many"
     roots = [d.node for d in reading.documents]
-    nodes = _nodes(roots, {op.path for op in ops}, many)
+    nodes = nodes_at(roots, {op.path for op in ops}, many)
     edits: list[tuple[int, int, str]] = []
     for op in ops:
         found = nodes.get(op.path)
@@ -85,6 +85,10 @@ def _edit(op: SchemaRepair, node: Any, text: str) -> str | None:
         return json.dumps(op.value, ensure_ascii=False) if isinstance(node, ScalarNode) else None
     if op.what == "integer":
         return str(op.value) if isinstance(node, ScalarNode) else None
+    if op.what == "string":  # the number as written (3.10, 02134), quoted
+        if not isinstance(node, ScalarNode) or node.style is not None:
+            return None
+        return json.dumps(text[node.start_mark.index : node.end_mark.index].strip(), ensure_ascii=False)
     if op.what == "key":
         return json.dumps(op.text, ensure_ascii=False)
     if op.what == "wrap" and isinstance(node, ScalarNode):
@@ -95,36 +99,3 @@ def _edit(op: SchemaRepair, node: Any, text: str) -> str | None:
         if "\n" not in source and plain_ok:
             return "[" + source + "]"
     return None
-
-
-def _nodes(roots: list[Any], wanted: set[tuple], many: bool) -> dict[tuple, tuple[Any, Any]]:
-    """For each path in ``wanted``: (key node or None, value node)."""
-    from ruamel.yaml.nodes import MappingNode, SequenceNode  # noqa: PLC0415 - lazy: heavy
-
-    found: dict[tuple, tuple[Any, Any]] = {}
-    memo: dict[int, Any] = {}
-
-    def build(n: Any) -> Any:
-        if id(n) not in memo:
-            memo[id(n)] = to_value(n)
-        return memo[id(n)]
-
-    prefixes = {p[:i] for p in wanted for i in range(len(p) + 1)}
-    stack: list[tuple[tuple, Any, Any]] = (
-        [((i,), None, r) for i, r in enumerate(roots)] if many else [((), None, roots[0])]
-    )
-    while stack:
-        path, key_node, node = stack.pop()
-        if path in wanted:
-            found[path] = (key_node, node)
-        if isinstance(node, MappingNode):
-            for k, v in node.value:
-                sub = path + (key_text(k, build),)
-                if sub in prefixes:
-                    stack.append((sub, k, v))
-        elif isinstance(node, SequenceNode):
-            for i, v in enumerate(node.value):
-                sub = path + (i,)
-                if sub in prefixes:
-                    stack.append((sub, None, v))
-    return found

@@ -7,7 +7,8 @@ from formatbook_core.expectations import parse_expectations
 from formatbook_core.llm_feedback import correction
 from formatbook_core.results import Attempt
 
-EXP = 'EXPECT MAX 0 ","\nEXPECT ENDS WITH "Any other questions?"\nEXPECT CASE lower\nEXPECT NOT CONTAINS "delve"'
+# lower case: "Any other questions?" with CASE lower would be refused as contradictory
+EXP = 'EXPECT MAX 0 ","\nEXPECT ENDS WITH "any other questions?"\nEXPECT CASE lower\nEXPECT NOT CONTAINS "delve"'
 
 
 def test_the_correction_lists_each_instruction_with_its_fix():
@@ -17,8 +18,8 @@ def test_the_correction_lists_each_instruction_with_its_fix():
     lines = message.splitlines()
     assert lines[0] == "Your reply was not accepted:"
     assert lines[1] == ('- 1 "," exceed the maximum of 0: line 1 col 16. Shorten it: do not use "," at all.')
-    assert "ends with 'Thanks!' instead of 'Any other questions?'" in lines[2]
-    assert lines[2].endswith('End your reply with exactly "Any other questions?", with nothing after it.')
+    assert "ends with 'Thanks!' instead of 'any other questions?'" in lines[2]
+    assert lines[2].endswith('End your reply with exactly "any other questions?", with nothing after it.')
     assert "1 capital letter (CASE lower): line 2 col 1 'T'" in message
     assert "Write your entire reply in lowercase letters" in message
     assert 'contains "delve" once (NOT CONTAINS): line 1 col 8' in message

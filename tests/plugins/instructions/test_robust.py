@@ -23,7 +23,7 @@ EVERYTHING = "\n".join(
         'EXPECT MAX 5 SECTIONS MARKED "SECTION"',
         'EXPECT CONTAINS "x"',
         'EXPECT NOT CONTAINS "data"',
-        'EXPECT STARTS WITH "Dear"',
+        'EXPECT STARTS WITH "dear"',  # with CASE lower: "Dear" would contradict it (refused up front)
         'EXPECT ENDS WITH "bye"',
         "EXPECT CASE lower",
         'EXPECT ONE OF "a" | "b"',

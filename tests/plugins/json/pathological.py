@@ -23,6 +23,9 @@ CASES = [
     Case("comments-holding-brackets", lambda n: "[" + "1, /* ] */ // }\n" * n + "2]", 375, "EXPECT JSON"),
     Case("unclosed-block-comment", lambda n: '{"a": 1 /*' + "*" * n, 3_750, "EXPECT JSON"),
     Case("prose-then-payload", lambda n: "word " * n + '{"a": 1}', 1_875, "EXPECT JSON"),
+    Case("mentions-on-one-line", lambda n: "See " + " and ".join(["[1]"] * n) + ", then stop.", 375, "EXPECT JSON"),
+    Case("lines-of-objects", lambda n: '{"id": 1}\n' * n, 375, "EXPECT JSON"),
+    Case("windows-paths", lambda n: '{"p": "' + "C:\\Users\\new" * n + '"}', 375, "EXPECT JSON"),
     Case("many-fences", lambda n: "```json\n{}\n```\n" * n, 93, "EXPECT JSON"),
     Case("containers-cut-by-fences", lambda n: 'Data: {"a": 1,\n```\nn\n```\n' * n, 93, "EXPECT JSON"),
     Case(

@@ -31,7 +31,7 @@ def value(reply: str, schema=None):
         ('As [2] and [3, 4] say (and [see above]): ["a", "b"]', ["a", "b"]),
         ("[1] wrote it first:\n{'a': 1,}", {"a": 1}),
         ('[1] according to the docs: {"a": 1}', {"a": 1}),
-        ('{} is empty, but {"k": [1]} is not', {"k": [1]}),
+        ('{} is empty, but this is not: {"k": [1]}', {"k": [1]}),
         ('Footnotes [1][2][3]. Result: [{"id": 1}]', [{"id": 1}]),
     ],
 )

@@ -108,3 +108,33 @@ def test_schema_aware_key_matching_is_linear():
         ops = schema_aware.plan({"foo_bar": 1, "a" * 30 + "!": 2}, schema)
     assert [op.kind for op in ops] == ["renamed_key"]
     assert calls  # the keys went through the linear matcher
+
+
+@pytest.mark.parametrize(
+    ("schema", "good", "bad"),
+    [
+        ({"properties": {"a": {"pattern": r"^\p{Letter}+$"}}}, '{"a": "Ada"}', '{"a": "Ad4"}'),
+        ({"properties": {"a": {"pattern": r"^\p{L}+$"}}}, '{"a": "Zoë"}', '{"a": "Zo_"}'),
+        ({"properties": {"a": {"pattern": r"^\p{Greek}+$"}}}, '{"a": "λόγος"}', '{"a": "logos"}'),
+        (
+            {"patternProperties": {r"^\p{Lu}": {"type": "integer"}}, "additionalProperties": False},
+            '{"Ab": 1}',
+            '{"ab": 1}',
+        ),
+        ({"items": {"pattern": r"^\P{N}*$"}}, '["abc"]', '["ab1"]'),
+    ],
+)
+def test_a_pattern_the_validator_runs_is_accepted_at_load(schema, good, bad):
+    # Python's re refuses \p{...}; the engine that runs the patterns takes it
+    exp = Expectations(format="json", schema=schema)
+    assert check(good, exp).ok
+    result = check(bad, exp)
+    assert not result.ok
+    assert result.violations[0].code.startswith("schema.")
+
+
+@pytest.mark.parametrize("pattern", ["(?=a)b", r"(a)\1", "[", "a{2,1}"])
+def test_a_pattern_the_validator_cannot_run_is_refused_in_either_keyword(pattern):
+    for schema in ({"properties": {"a": {"pattern": pattern}}}, {"patternProperties": {pattern: {}}}):
+        with pytest.raises(ExpectationError, match="linear-time"):
+            _ = Expectations(format="json", schema=schema).loaded_schema

@@ -103,11 +103,14 @@ def test_numbers_beyond_a_double_are_valid_and_exact():
 
 
 def test_bom_and_non_json_whitespace_inside_are_rejected():
-    # around the document white space is str.isspace (the locator's): see test_stream.py
+    # around the document white space is spans.SPACES (the locator's): see test_stream.py
     assert error("\ufeff{}").offset == 0
     assert error("[\u00a0]").offset == 1
     assert error("[1,\x0c2]").offset == 3
-    assert is_valid_json("\u00a0[]") and is_valid_json("[1]\x0c")
+    assert is_valid_json("\u00a0[]") and is_valid_json("[1]\u3000")
+    # control characters Python calls white space are text, around the document too
+    for control in "\x0b\x0c\x1c\x1d\x1e\x1f\x85":
+        assert not is_valid_json("[1]" + control) and not is_valid_json(control + "[1]")
 
 
 def test_is_valid_never_raises():

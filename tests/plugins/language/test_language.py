@@ -3,11 +3,12 @@ streaming (judged at finish) and refusals."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from formatbook_core import ExpectationError, StreamGuard, check, guidance
+from formatbook_core import ExpectationError, StreamGuard, check, guidance, parse_expectations
 from formatbook_core.kinds import Token
 from formatbook_language import LanguageKind, detect
 from tests.core.test_lazy_imports import loaded_modules
@@ -109,3 +110,13 @@ def test_a_lone_surrogate_is_no_internal_error():
     assert result.ok, result.violations
     only = check("\ud800\udfff", "EXPECT LANGUAGE de")
     assert [v.code for v in only.violations] == ["language.unknown"]
+
+
+def test_without_the_language_extra_the_line_names_it(monkeypatch):
+    # lingua is an extra (formatbook[language]): a missing one is an ExpectationError when
+    # the expectations are built, naming how to install it, not an ImportError per reply
+    detect_module = sys.modules["formatbook_language.detect"]  # the package's `detect` is the function
+    monkeypatch.setattr(detect_module, "find_spec", lambda name: None)
+    with pytest.raises(ExpectationError, match=r"formatbook\[language\]") as caught:
+        parse_expectations("EXPECT LANGUAGE de")
+    assert caught.value.line == "EXPECT LANGUAGE de"

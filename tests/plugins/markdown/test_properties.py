@@ -136,11 +136,14 @@ def test_a_narrower_marker_keeps_the_content_column_when_a_line_below_would_join
     assert r.extracted.sections_by_name["Assumptions"].md.endswith("-   c\n\n  - x")
 
 
-def test_numbers_restart_per_list_and_lists_differing_by_marker_are_one():
+def test_numbers_are_the_models_and_bullets_follow_the_item_before():
+    """Issue 25: the L3 list repair keeps the model's numbering ('1)' becomes '1.', '3. d'
+    stays 3); a bullet in an ordered-list section is numbered after the item before it
+    (lists differing only by their markers are one)."""
     body = "# Short answer\nx\n\n# Reasoning\n1) a\n\n1. b\n+ c\n\ntext\n\n3. d\n"
     r = enforce_flex_md("```markdown\n" + body + "```\n", SPEC, level=3)
     assert r.ok and [x.kind for x in r.repairs] == ["list_kind"]
-    assert "# Reasoning\n1. a\n\n2. b\n3. c\n\ntext\n\n1. d\n" in r.repaired_md
+    assert "# Reasoning\n1. a\n\n1. b\n2. c\n\ntext\n\n3. d\n" in r.repaired_md
 
 
 #: issues about the reply as received (not about the repaired text)

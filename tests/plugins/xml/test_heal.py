@@ -310,3 +310,29 @@ def test_elements_that_hold_text_are_still_closed_around_it(reply: str, payload:
     assert result.ok
     assert _xml(result.value) == payload
     assert "void_element" not in [r.kind for r in result.repairs]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "<Order><id>1</id></order>",
+        "<ORDER><id>1</id></order>",
+        "<order><id>1</id></Order>",
+        "<Order>\r\n<id>1</id>\r\n</order>\r\n",
+    ],
+)
+def test_root_tag_case_healing_prefers_the_schemas_root_name(reply: str) -> None:
+    """Issue 25: <Order>…</order> was healed to <Order>…</Order>, which the schema's root
+    'order' then refused; the two tags differ in case, and the schema says which."""
+    result = check(reply, Expectations(format="xml", schema={"root": "order"}))
+    assert result.ok, result.violations
+    assert result.text.startswith("<order>") and result.text.rstrip().endswith("</order>")
+    assert result.value.tag == "order"
+    assert "close_tag_case" in [r.kind for r in result.repairs]
+
+
+def test_a_root_written_in_one_case_is_not_renamed() -> None:
+    result = check("<Order><id>1</id></Order>", Expectations(format="xml", schema={"root": "order"}))
+    assert not result.ok and result.violations[0].code == "schema.root"
+    # without a schema, the start tag's case stands
+    assert check("<Order><id>1</id></order>", "EXPECT XML").text == "<Order><id>1</id></Order>"

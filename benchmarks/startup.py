@@ -1,0 +1,67 @@
+"""What a fresh process pays before its first verdict, against ``python -c pass``.
+
+Two figures, each the best of ``--runs`` fresh interpreters:
+
+- the CPU time of ``from formatbook_core import check; check(json_reply, "EXPECT JSON")``
+  (goal: ≤ 0.15 s), and of the bare interpreter;
+- the wall time of ``formatbook check`` on one reply file (goal: ≤ 0.4 s on an idle machine),
+  and of ``python -c pass``.
+
+Run: ``python benchmarks/startup.py [--runs 7]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FIRST_CHECK = "from formatbook_core import check; assert check('{\"answer\": \"Paris\"}', 'EXPECT JSON').ok"
+
+
+def _child_cpu(code: str) -> float:
+    """CPU seconds (user + system) a fresh interpreter spends running ``code``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", code], check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _wall(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=7)
+    runs = parser.parse_args().runs
+    cli = Path(sys.executable).with_name("formatbook")
+    with tempfile.TemporaryDirectory() as folder:
+        reply = Path(folder) / "reply.json"
+        reply.write_text('{"answer": "Paris", "confidence": 0.92}\n')
+        rows = [
+            ("first check() of a JSON reply (CPU)", FIRST_CHECK, "pass", 0.15),
+            ("`formatbook check` of one reply (wall)", [str(cli), "check", str(reply), "-e", "JSON"], None, 0.4),
+        ]
+        print(f"best of {runs} fresh processes, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}\n")
+        print(f"{'':42} {'formatbook':>11} {'python':>9} {'goal':>7}")
+        for name, work, bare, goal in rows:
+            if isinstance(work, str):
+                ours = min(_child_cpu(work) for _ in range(runs))
+                base = min(_child_cpu(bare or "pass") for _ in range(runs))
+            else:
+                ours = min(_wall(work) for _ in range(runs))
+                base = min(_wall([sys.executable, "-c", "pass"]) for _ in range(runs))
+            mark = "ok" if ours <= goal else "over"
+            print(f"{name:42} {ours:10.3f}s {base:8.3f}s {goal:6.2f}s  {mark}")
+
+
+if __name__ == "__main__":
+    main()
