@@ -10,21 +10,31 @@ linear over a reply however many pieces it holds.
 
 from __future__ import annotations
 
-__all__ = ["LOOK", "in_code_span", "in_sentence"]
+__all__ = ["INTRODUCERS", "LOOK", "in_code_span", "in_sentence"]
 
 #: How far a piece's own line is read on each side of it (bounded: linear over a reply).
 LOOK = 200
+#: What may end the text before a piece on its line without making the piece part of a
+#: sentence: an introduction (``Here is the JSON:``), a sentence's end (``Sure!``), a tag.
+INTRODUCERS = frozenset(":.!?;>\u3002\uff01\uff1f\uff1a")
 
 
-def in_sentence(text: str, start: int, end: int) -> bool:
-    """``text[start:end]`` sits inside a line of prose: text before it on its line that
-    does not end with ``:`` or a tag (an introduction: "Here: <done/>"), and text after it."""
-    cut = text.rfind("\n", max(0, start - LOOK), start)
-    before = text[max(cut + 1, start - LOOK) : start].strip()
-    if not before or before.endswith((":", ">")):
+def in_sentence(text: str, start: int, end: int, *, words_after: bool = False) -> bool:
+    """``text[start:end]`` sits inside a line of prose: before it on its line, prose (a
+    letter or digit) that does not end with one of :data:`INTRODUCERS`; after it, text (with
+    ``words_after``, a letter or digit: a payload with content may close a sentence, ``[3].``
+    a bare reference may not)."""
+    low = max(0, start - LOOK)
+    cut = max(text.rfind("\n", low, start), text.rfind("\r", low, start))
+    before = text[max(cut + 1, low) : start].rstrip()
+    if not before or before[-1] in INTRODUCERS or not any(c.isalnum() for c in before):
         return False
-    stop = text.find("\n", end, end + LOOK)
-    return bool(text[end : stop if stop >= 0 else end + LOOK].strip())
+    line = text[end : end + LOOK]
+    stop = min((i for i in (line.find("\n"), line.find("\r")) if i >= 0), default=len(line))
+    after = line[:stop].strip()
+    if not after:
+        return False
+    return not words_after or any(c.isalnum() for c in after)
 
 
 def in_code_span(text: str, start: int, end: int) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .collector import paused_gc
 from .decoding import decode_reply
 from .expectations import Expectations, as_expectations
 from .limits import limits_from
@@ -249,10 +250,13 @@ def _evaluate(
     if first.ok:
         return candidate
     try:
-        if any(v.code == "plugin.error" for v in first.violations):  # no analysis to go on
-            healed = fmt.heal(payload, schema, **options)
-        else:  # healing starts from the analysis made, not from reading the payload again
-            healed = fmt.heal_analyzed(first, payload, schema, **options)
+        # a heal makes objects per repair, all alive until the answer: the cyclic
+        # collector waits (formatbook_core.collector), for every format alike
+        with paused_gc():
+            if any(v.code == "plugin.error" for v in first.violations):  # no analysis to go on
+                healed = fmt.heal(payload, schema, **options)
+            else:  # healing starts from the analysis made, not from reading the payload again
+                healed = fmt.heal_analyzed(first, payload, schema, **options)
     except HealError as exc:
         candidate.violations = [v.shift(span.start) for v in (exc.violations or first.violations)]
         return candidate
@@ -263,8 +267,9 @@ def _evaluate(
         wrong = TypeError(f"returned {type(healed).__name__}, not Healed")
         candidate.violations = [plugin_failure(fmt, "heal", wrong)] + [v.shift(span.start) for v in first.violations]
         return candidate
-    candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)
-    candidate.set_aside.extend(s.shift(span.start) for s in healed.set_aside)
+    with paused_gc():  # one new repair per repair: O(1) each, the collector still waits
+        candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)
+        candidate.set_aside.extend(s.shift(span.start) for s in healed.set_aside)
     candidate.text = healed.text
     # the analysis heal confirmed its text with, else a fresh one
     second = healed.analysis if isinstance(healed.analysis, Analysis) else None

@@ -11,7 +11,7 @@ from .data_format import SCHEMA_OPTIONS, DataFormat
 from .loading import JsonSchema, is_model, load_schema
 from .models import build_model, model_violations
 from .repairs import MESSAGES as REPAIR_MESSAGES
-from .repairs import SchemaRepair, integers_written_as_floats, plan
+from .repairs import SchemaRepair, plan, plan_refused
 
 __all__ = [
     "SCHEMA_OPTIONS",
@@ -20,9 +20,9 @@ __all__ = [
     "REPAIR_MESSAGES",
     "SchemaRepair",
     "build_model",
-    "integers_written_as_floats",
     "is_model",
     "load_schema",
     "model_violations",
     "plan",
+    "plan_refused",
 ]

@@ -144,7 +144,7 @@ class JsonSchema:
 
     def _violations(self, value: Any, here: bool) -> tuple[Violation, ...]:
         if self._is_valid(value, here):
-            return self._integers_as_floats(value)
+            return ()  # the validator's word: nothing walks a valid value again
         from jsonschema.exceptions import best_match, relevance  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
 
         errors = self._python_errors(value, here)
@@ -161,23 +161,6 @@ class JsonSchema:
             if here:
                 raise _TooDeepHere from None
             return tuple(self._rust_violations(value))
-
-    def _integers_as_floats(self, value: Any) -> tuple[Violation, ...]:
-        """``36.0`` where the schema asks for an integer is valid JSON Schema, but the
-        value is a float: a violation that healing repairs (``float_to_integer``), so
-        that the caller gets ``36`` and the change is listed."""
-        from .repairs import integers_written_as_floats  # noqa: PLC0415 - repairs imports this module
-
-        return tuple(
-            Violation(
-                "schema.integer_as_float",
-                f"the schema asks for an integer at /{'/'.join(str(p) for p in path)}; the reply wrote a float",
-                path=path,
-                keyword="type",
-                expected="integer",
-            )
-            for path in integers_written_as_floats(value, self.schema)
-        )
 
     def _python_errors(self, value: Any, here: bool = False) -> list[Any] | None:
         try:

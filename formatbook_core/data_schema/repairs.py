@@ -4,13 +4,18 @@
 - ``"true"``/``"false"`` where it wants a boolean becomes ``true``/``false``;
 - ``36.0`` where it wants an integer (and not a number) becomes ``36`` (JSON Schema and
   pydantic's lax mode count it as an integer; the value's type changes, so it is listed);
-- a lone object where it wants an array is wrapped in one, and so is a lone string,
-  number or boolean that the array's items accept (``"x"`` for an array of strings);
+- a lone object where it wants an array of objects is wrapped in one, and so is a lone
+  string, number or boolean that the array's items accept (``"x"`` for an array of
+  strings); one array only, never several to reach a deeper schema;
 - an enum value in the wrong case becomes the enum's spelling;
 - a key that differs from a declared property only in case or in ``snake_case`` vs
-  ``camelCase`` is renamed to the property.
+  ``camelCase`` is renamed to the property (never a key the schema requires as written).
 
-Nothing is coerced without a schema saying so. :func:`plan` only decides: each
+Nothing is coerced without a schema saying so, and nothing the validator accepted is
+touched: a repair is planned only at or under a place the validator refused (rule 1 of
+issue 31: ``877.0`` under ``anyOf`` integer / number is valid and stays as written; a key
+already spelled as a valid object has it is not renamed). :func:`plan_refused` asks the
+validator and plans there; :func:`plan` only decides: each
 :class:`SchemaRepair` names the place (a path into the value), the kind and the new value;
 a format applies them to its own text (at the values' source spans, so the rest of the
 reply keeps its layout) and lists each one as a ``Repair``.
@@ -20,15 +25,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..pointers import local_target
+from .models import build_model
 from .patterns import search
+
+if TYPE_CHECKING:
+    from .loading import JsonSchema
 
 _INTEGER = re.compile(r"\s*-?(?:0|[1-9][0-9]*)\s*")
 _NUMBER = re.compile(r"\s*-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\s*")
 _MAX_REF_HOPS = 64
+_SAME: Any = object()  # plan_refused: plan on the value validated
 _INT64 = 2.0**63
 _JSON_TYPES = {
     "object": lambda v: isinstance(v, dict),
@@ -76,35 +87,46 @@ class SchemaRepair:
         return f"{MESSAGES[self.kind]} at /" + "/".join(str(p) for p in self.path)
 
 
-def plan(value: Any, schema: Any) -> list[SchemaRepair]:
-    """The schema-aware repairs ``value`` needs under ``schema`` (a JSON Schema dict)."""
+def plan(value: Any, schema: Any, refused: Collection[tuple] | None = None) -> list[SchemaRepair]:
+    """The schema-aware repairs ``value`` needs under ``schema`` (a JSON Schema dict).
+
+    ``refused``: the paths where a validator refused the value (its violations' paths);
+    then only repairs at or under one of them are planned (a ``float_to_integer`` only at
+    one of them: a dialect that counts ``36.0`` as an integer never refuses it). ``None``
+    plans everywhere (for callers that validated nothing; prefer :func:`plan_refused`)."""
     ops: list[SchemaRepair] = []
     if isinstance(schema, dict):
         _walk(value, schema, schema, (), ops, 0)
+    if refused is not None:
+        ops = [op for op in ops if _where_refused(op, refused)]
     # one repair per place: allOf and anyOf may ask for the same one twice
     unique = {(op.path, op.what): op for op in reversed(ops)}
     return [op for op in ops if unique[(op.path, op.what)] is op]
 
 
-def integers_written_as_floats(value: Any, schema: Any) -> list[tuple]:
-    """The paths where ``value`` holds ``36.0`` and ``schema`` asks for an integer: valid
-    JSON Schema, but the value's type must change, so the change is a listed repair."""
-    if not _has_integral_float(value):
+def plan_refused(
+    value: Any, schema: JsonSchema, planned: Any = _SAME, *, json_text: str | None = None
+) -> list[SchemaRepair]:
+    """The repairs :func:`plan` makes on ``value`` under the loaded ``schema``, only at
+    the places its validator refused: none at all for a valid value (one validation,
+    no walk in Python). ``planned``: the value to plan on when it differs from the one
+    validated (YAML plans on a copy whose YAML 1.1 booleans read ``"true"``).
+    ``json_text``: the value as JSON text, for a schema with a pydantic model, whose
+    strict mode refuses what JSON Schema accepts (``36.0`` for an ``int``)."""
+    violations = schema.violations(value)
+    if not violations and schema.model is not None and json_text is not None:
+        violations = build_model(schema.model, json_text)[1]
+    if not violations:
         return []
-    return [op.path for op in plan(value, schema) if op.kind == "float_to_integer"]
+    refused = {tuple(v.path) for v in violations}
+    return plan(value if planned is _SAME else planned, schema.schema, refused)
 
 
-def _has_integral_float(value: Any) -> bool:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif _integral_float(item):
-            return True
-    return False
+def _where_refused(op: SchemaRepair, refused: Collection[tuple]) -> bool:
+    path = op.path
+    if op.kind == "float_to_integer":
+        return path in refused
+    return any(path[: len(r)] == r for r in refused)
 
 
 def _resolve(schema: Any, root: dict) -> Any:
@@ -187,14 +209,17 @@ def _integral_float(value: Any) -> bool:
 
 
 def _wrappable(value: Any, schema: dict, root: dict) -> bool:
-    """A lone object goes into the array asked for; a lone string, number or boolean
-    only when the array's items take it (``null`` more likely means "none")."""
-    if isinstance(value, dict):
-        return True
+    """A lone value goes into the array asked for when the array's items take it as it
+    is: an object where the items are objects (or untyped), a string, number or boolean
+    where their type fits (``null`` more likely means "none"). One level only: a value
+    that would need more arrays around it to reach the schema's depth is not wrapped
+    (re-nesting changes the value's shape; that is not a repair)."""
     if value is None or isinstance(value, list):
         return False
     each = _resolve(schema.get("items"), root)
     types = _types(each) if isinstance(each, dict) else []
+    if isinstance(value, dict):
+        return not types or "object" in types
     return bool(types) and _fits(value, types)
 
 
@@ -222,12 +247,15 @@ def _walk_object(value: dict, schema: dict, root: dict, path: tuple, ops: list[S
     props: dict[str, Any] = declared if isinstance(declared, dict) else {}
     declared = schema.get("patternProperties")
     patterns: dict[str, Any] = declared if isinstance(declared, dict) else {}
+    required = schema.get("required")
+    named = set(required) if isinstance(required, list) else set()
     by_norm: dict[str, list[str]] = {}
     for name in props:
         by_norm.setdefault(_norm_key(name), []).append(name)
     for key, item in value.items():
         target = key
-        if key not in props and not any(search(p, key) for p in patterns):
+        # a key the schema requires under its own name is never renamed away
+        if key not in props and key not in named and not any(search(p, key) for p in patterns):
             candidates = [p for p in by_norm.get(_norm_key(key), []) if p not in value]
             if len(candidates) == 1:
                 target = candidates[0]

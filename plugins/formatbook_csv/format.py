@@ -69,19 +69,25 @@ class CsvFormat(DataFormat):
             return Analysis(
                 None, (Violation("csv.too_large", f"the CSV has more than {max_size:,} characters (max_size)"),)
             )
-        delimiter = dialect.resolve(value, options)
+        lead, end = table_bounds(value)
+        body = value[lead:end] if lead or end < len(value) else value
+        delimiter = dialect.resolve(body, options)
         try:
-            table = parse(value, delimiter, min_columns=1 if cs is not None else 2)
+            table = parse(body, delimiter, min_columns=1 if cs is not None else 2)
         except CsvError as err:
             path: tuple = ()
             if err.row:
                 path = (err.row - 1,)
-            return Analysis(None, (Violation(err.code, err.message, path=path, span=err.span),))
+            span = Span(err.span.start + lead, err.span.end + lead)
+            return Analysis(None, (Violation(err.code, err.message, path=path, span=span),))
+        if lead:
+            table.starts = [start + lead for start in table.starts]
+            table.header_start = lead
         records = table.records()
         if cs is None:
             return Analysis(records, document=table)
         header_end = table.starts[0] if table.starts else len(value)
-        violations = cs.header_violations(table.header, Span(0, header_end))
+        violations = cs.header_violations(table.header, Span(lead, header_end))
         typed = [cs.typed(r) for r in records]
         if not violations:
             for i, (record, row) in enumerate(zip(records, typed, strict=False)):
@@ -219,6 +225,21 @@ def _cell_span(text: str, table: Table, index: int, column: Any) -> Span | None:
     while stop > starts[i] and text[stop - 1] in "\r\n":
         stop -= 1
     return Span(starts[i], stop)
+
+
+def table_bounds(text: str) -> tuple[int, int]:
+    """Where the table of ``text`` starts and ends: white space before it (``str.isspace``,
+    what ``check()``'s locator sets aside) and blank lines after its last line break are
+    not part of it, so ``is_valid``, the strict checker and ``check()`` agree on a table
+    followed by blank lines. White space on the last line itself is kept (a tab there may
+    be an empty last field)."""
+    n = len(text)
+    if not text or not (text[0].isspace() or text[-1].isspace()):
+        return 0, n
+    lead = n - len(text.lstrip())
+    last = len(text.rstrip())
+    nl = text.find("\n", last)
+    return lead, n if nl < 0 else nl + 1
 
 
 def _with_span(v: Violation, text: str, table: Table) -> Violation:

@@ -18,12 +18,11 @@ them, so that offsets into what html5lib reads map back to the reply exactly
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_right
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from formatbook_core.collector import paused_gc
 
 from .tree import Limit, classes
 
@@ -247,20 +246,6 @@ def parser_class() -> Any:
 
     _PARSER["parser"] = Parser
     return Parser
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused while a tree is built: every node points to its
-    parent, so a megabyte of HTML makes the collector walk the growing tree again and
-    again (it doubled the parse time); the tree is freed by the collector later as usual."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def new_parser(

@@ -31,9 +31,10 @@ import weakref
 from typing import Any
 
 from formatbook_core import HealError, StreamStatus
+from formatbook_core.collector import paused_gc
 from formatbook_core.textlog import TextLog
 
-from .parse import FRAGMENT, LineIndex, Offsets, Parsed, discard, mode_of, new_parser, paused_gc, run
+from .parse import FRAGMENT, LineIndex, Offsets, Parsed, discard, mode_of, new_parser, run
 from .verdict import error_message
 
 #: Characters buffered before they are handed to the parser thread: at least this many,

@@ -3,10 +3,10 @@
 Strict (``strict=True``, what ``can_be_valid`` uses) fails as soon as the text shows that
 no continuation can be valid:
 
-- a line break that is not CRLF, an empty line, a space opening the first line (such a
-  fault right after the ``END`` that closes the calendar is held back while only white
-  space follows: ``check()`` takes the calendar without the white space after it; the
-  fault still fails ``finish()``, as ``is_valid`` refuses the text as it stands);
+- a line break that is not CRLF, an empty line (such a fault right after the ``END`` that
+  closes the calendar is held back while only white space follows, and passes
+  ``finish()``: white space around the calendar is no part of it, for ``check()``,
+  ``is_valid`` and this checker alike; blank lines before the first line are skipped);
 - a character no content line can hold where it stands (a name with ``@``, a parameter
   without ``=``, a control character in a value) — at that character, through
   :class:`~.contentlines.LineScanner`;
@@ -133,6 +133,8 @@ class CalendarChecker:
         # space has followed it so far, and check() takes the calendar without white space
         # after it. The first other character fails it, and so does finish().
         self._pending: tuple[str, int] | None = None
+        # blank lines before the calendar are no part of it (validate.py): skipped
+        self._started = False
 
     def copy(self) -> CalendarChecker:
         clone = CalendarChecker(strict=self.strict, max_depth=self.max_depth, final=self._final, relaxed=self._relaxed)
@@ -148,6 +150,7 @@ class CalendarChecker:
         clone._typed = self._typed
         clone._value = self._value
         clone._pending = self._pending
+        clone._started = self._started
         return clone
 
     # --- feeding -------------------------------------------------------------------------
@@ -166,6 +169,11 @@ class CalendarChecker:
         values: list[str] = []
         i = 0
         n = len(chunk)
+        if not self._started:  # blank lines before the calendar (a space opens a fold: no)
+            i = n - len(chunk.lstrip("\r\n"))
+            if i == n:
+                return ok_status()
+            self._started = True
         find_cr = chunk.find
         while i < n:
             state = self._state
@@ -361,10 +369,10 @@ class CalendarChecker:
             return StreamStatus(True, complete=True, values=tuple(extract_values(healed)))
         values: list[str] = []
         if self._pending is not None:
-            # the text as it stands has the fault (is_valid says so); check() takes the
-            # calendar without the white space, but that is another text
-            return self._fail(*self._pending)
-        if self._state == _AFTER_CR:
+            # only white space followed the END that may close the calendar: no part of
+            # it (validate.py), so the text is judged as if it ended with that END line
+            self._state = _LINE_START
+        if self._state == _AFTER_CR and not self._may_end():  # after the last END: white space
             return self._fail("the text ends with CR alone (RFC 5545 wants CRLF)", self._length - 1)
         if self._scanner is not None:
             problem = self._complete(values)

@@ -92,6 +92,10 @@ def read_tree(text: str, max_depth: int = 1000) -> Tree:
     roots: list[Component] = []
     problems: list[Problem] = []
     stack: list[Component] = []
+    # how many components of each name each open component (and the top level) holds so
+    # far: a BEGIN's index is one look-up, not a count of its earlier siblings (linear)
+    root_counts: dict[str, int] = {}
+    counts: list[dict[str, int]] = []
     for ll in lines:
         parsed = split(ll.text)
         if isinstance(parsed, LineError):
@@ -110,11 +114,14 @@ def read_tree(text: str, max_depth: int = 1000) -> Tree:
                 )
                 continue
             siblings = stack[-1].children if stack else roots
-            index = sum(1 for c in siblings if c.name == name)
+            held = counts[-1] if counts else root_counts
+            index = held.get(name, 0)
+            held[name] = index + 1
             parent_path = stack[-1].path if stack else ()
             comp = Component(name, index, (*parent_path, name, index), ll.start)
             siblings.append(comp)
             stack.append(comp)
+            counts.append({})
         elif parsed.name == "END":
             name = component_name(parsed)
             if not stack:
@@ -130,6 +137,7 @@ def read_tree(text: str, max_depth: int = 1000) -> Tree:
                 )
             else:
                 stack.pop().end = ll.end
+                counts.pop()
         elif not stack:
             problems.append(Problem("structure", f"property {parsed.name} outside every component", ll.start, ll.end))
         else:

@@ -8,11 +8,16 @@ may occur once, no excluded pairs, values of their type, every ``TZID`` known (a
 
 Violations name the component with its index (``VEVENT[1] in VCALENDAR[0]``), and
 ``path`` leads to it: ``("VCALENDAR", 0, "VEVENT", 1, "UID")``.
+
+White space around the calendar (blank lines before ``BEGIN``, ``str.isspace`` after the
+last ``END``) is no part of it, as the locator strips it from a payload and
+as vCard and JSON read it: ``is_valid``, the strict checker and ``check()`` agree on it.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from formatbook_core import Analysis, Span, Violation
@@ -49,6 +54,12 @@ def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1
         return Analysis(None, (Violation("icalendar.too_large", f"the text is longer than {max_size} characters"),))
     if not text.strip():
         return Analysis(None, (Violation("icalendar.empty", "no iCalendar content (the text is empty)"),))
+    # blank lines before the calendar and white space after it are no part of it (a space
+    # opening the first line is a fold continuing nothing: refused, as the locator does)
+    lead, end = len(text) - len(text.lstrip("\r\n")), len(text.rstrip())
+    if end - lead < len(text):
+        inner = analyze(text[lead:end], schema, max_size, max_depth)
+        return replace(inner, violations=tuple(v.shift(lead) for v in inner.violations))
     surrogate = SURROGATE.search(text)
     if surrogate is not None:
         at = surrogate.start()

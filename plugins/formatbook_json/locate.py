@@ -45,6 +45,7 @@ from typing import Any
 
 from formatbook_core import Reply, Span, ThinkTags
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
+from formatbook_core.mentions import in_sentence
 from formatbook_core.reply import Fence
 from formatbook_core.runs import run
 from formatbook_core.spans import SPACES, outside_spans
@@ -203,31 +204,20 @@ def lines_run(reply: str, first: Span) -> Span | None:
     return Span(first.start, end) if end > first.end else None
 
 
-_ENDS_SENTENCE = frozenset(":.!?;\u3002\uff01\uff1f\uff1a")  # before a payload: not inside a sentence
-_NEAR = 200  # how far from a container on its line prose is looked for (linear: bounded)
-
-
 def _mention(reply: Reply, text: str, span: Span, has_content: bool) -> bool:
     """Whether the container at ``span`` is mentioned in a sentence rather than given as
-    data: it lies on one line, with prose on both sides of it on that line (``According to
-    [1], the answer is yes.``, ``See [2] and [3].``). Prose before it is a letter or
-    digit with no colon or sentence end after it (``Here is the JSON: {...}`` introduces
-    data, ``Sure! {...} Hope it helps.`` gives it between two sentences); after it,
-    a letter or digit, or for a bare reference (``[1]``, ``[2, 3]``: no string, no
-    container) anything but blanks (``[3].`` closes the sentence). ``text`` is the reply
-    with think blocks blanked."""
+    data: it lies on one line, with prose on both sides of it there
+    (:func:`formatbook_core.mentions.in_sentence`: ``According to [1], the answer is
+    yes.``, ``See [2] and [3].``; ``Here is the JSON: {...}`` and ``Sure! {...} Hope it
+    helps.`` give data). After a container with content, only words make a sentence go on;
+    after a bare reference (``[1]``: no string, no container), anything does (``[3].``).
+    ``text`` is the reply with think blocks blanked."""
     starts = reply.line_starts
     line = reply.line_of(span.start)
     line_end = starts[line + 1] if line + 1 < len(starts) else len(text)
     if span.end > line_end or (line + 1 < len(starts) and span.end == line_end and text[span.end - 1] in "\r\n"):
         return False  # over more than one line: laid out as data
-    before = text[max(starts[line], span.start - _NEAR) : span.start].rstrip()
-    if not before or before[-1] in _ENDS_SENTENCE or not any(c.isalnum() for c in before):
-        return False
-    after = text[span.end : min(line_end, span.end + _NEAR)].strip()
-    if not after:
-        return False
-    return not has_content or any(c.isalnum() for c in after)
+    return in_sentence(text, span.start, span.end, words_after=has_content)
 
 
 def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:

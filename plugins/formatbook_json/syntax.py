@@ -12,9 +12,11 @@ Where orjson and RFC 8259 differ, and what formatbook answers:
   int-string limit. A positive exponent of 10**17 or more is beyond any exact value:
   refused, by the checker too (``stream.beyond_range``).
 - Integers beyond 64 bits (``18446744073709551616``): valid; orjson returns them as
-  floats, which would change the value. A document holding a run of 19 or more digits
-  (found by one translation and substring search in C), is parsed again by the standard library's
-  ``json``, whose integers are exact; other documents keep orjson's value.
+  floats, which would change the value. A document holding an integer of 19 or more
+  digits (found by one translation and substring search in C) is parsed again by the
+  standard library's ``json``, whose integers are exact; other documents keep orjson's
+  value. Floats written with many digits (``-0.00018278014303702307``) are read exactly
+  by orjson (correctly rounded, as ``json`` does): they are parsed once.
 - Lone surrogate escapes (``"\\ud800"``): rejected, like ``stream.JsonChecker`` (see
   its module doc), so ``is_valid_json`` and ``can_be_valid`` always agree.
 - White space around the document is what ``str.isspace`` says (the white space the
@@ -59,15 +61,31 @@ __all__ = [
 _ORJSON_MAX_DEPTH = 1024  # orjson accepts 1024 nested containers, rejects 1025
 _loads = orjson.loads
 _DecodeError = orjson.JSONDecodeError
-# Every ASCII digit made "0" and every other byte a space: then 19 digits in a row (an integer
-# that may lie beyond orjson's -2**63 .. 2**64 - 1, or digits in a string) are found by
-# a plain substring search; a regular expression would take five times the parse.
-_DIGITS_ONLY = bytes(48 if 48 <= c <= 57 else 32 for c in range(256))
-_LONG_RUN = b"0" * 19
+# Every ASCII digit made "0", "." kept, "e"/"E" made "e" and every other byte a space: then
+# an integer of 19 digits or more (one that may lie beyond orjson's -2**63 .. 2**64 - 1)
+# starts where a space is followed by 19 "0"s, found by a plain substring search in C; a
+# regular expression would take five times the parse. The digits of a fraction follow a
+# "." and are never found: orjson reads every float exactly as the standard library does
+# (both round correctly), so a float written with many digits costs nothing more.
+_NUMBERISH = bytes(48 if 48 <= c <= 57 else 46 if c == 46 else 101 if c in (69, 101) else 32 for c in range(256))
+_LONG_INTEGER = b" " + b"0" * 19
+_FLOAT_GOES_ON = (46, 101)  # "." or an exponent after the digits: a float, read exactly
 
 
-def _has_long_digit_run(text: str) -> bool:
-    return _LONG_RUN in text.encode("utf-8", "surrogatepass").translate(_DIGITS_ONLY)
+def _has_long_integer(text: str) -> bool:
+    """Whether ``text`` may hold an integer of 19 digits or more (digits in a string or
+    an exponent may answer yes: then the exact path merely runs for nothing)."""
+    shape = b" " + text.encode("utf-8", "surrogatepass").translate(_NUMBERISH)
+    at = shape.find(_LONG_INTEGER)
+    n = len(shape)
+    while at >= 0:
+        end = at + len(_LONG_INTEGER)
+        while end < n and shape[end] == 48:
+            end += 1
+        if end == n or shape[end] not in _FLOAT_GOES_ON:
+            return True
+        at = shape.find(_LONG_INTEGER, end)
+    return False
 
 
 # orjson's messages for valid JSON it cannot represent (then the slow path parses it)
@@ -194,7 +212,7 @@ def _fast(text: str, max_depth: int) -> Any:
             value = value[0]
     else:
         value = _loads(text)
-    if not _has_long_digit_run(text):
+    if not _has_long_integer(text):
         return value
     try:  # orjson made floats of integers beyond 64 bits: the standard library keeps them
         return json.loads(text)

@@ -6,7 +6,7 @@ typed by the schema, so ``"42"`` needs no repair where an integer is wanted."""
 
 from __future__ import annotations
 
-from formatbook_core.data_schema import plan
+from formatbook_core.data_schema import plan_refused
 
 from .state import Healing
 
@@ -51,7 +51,7 @@ def repair(h: Healing) -> None:
     changed = False
     for rec in h.records[1:]:
         record = dict(zip(header, rec.cells, strict=False))
-        for op in plan(schema.typed(record), schema.json.schema):
+        for op in plan_refused(schema.typed(record), schema.json):  # only where refused
             if op.kind not in _KINDS or len(op.path) != 1:
                 continue
             column = op.path[0]

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from formatbook_core import Analysis, Healed
+from formatbook_core.collector import paused_gc
 from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import limits_from
 
@@ -77,7 +78,10 @@ def heal(
 
     options = dict(options or {})
     h = Healing(text, schema, limits_from(options), None if "max_size" in options else strict.HEAL_MAX_SIZE)
-    run_plan(PLAN, h)
+    # one repair and edit per token of a badly broken reply, alive until the answer
+    # (formatbook_core.collector): the collector waits until healing is done
+    with paused_gc():
+        run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
     # the value confirmed is the healed text's unless the schema step edited it since

@@ -11,7 +11,7 @@ from typing import Any
 
 from formatbook_core import Repair, Span
 from formatbook_core import edits as _edits
-from formatbook_core.data_schema import SchemaRepair, plan
+from formatbook_core.data_schema import SchemaRepair, plan_refused
 
 from ..values import source_spans
 from .state import Healing
@@ -19,9 +19,9 @@ from .state import Healing
 
 def repair_against_schema(h: Healing) -> None:
     """The plan's schema step: make the repairs ``h.schema`` asks for on the strict JSON
-    ``h.text``; their spans index the reply (traced back through the syntax edits)."""
+    ``h.text``, only where its validator refused the value; their spans index the reply (traced back through the syntax edits)."""
     assert h.schema is not None  # the plan runs this step only with a schema (_has_schema)
-    ops = plan(h.parsed, h.schema.schema)
+    ops = plan_refused(h.parsed, h.schema, json_text=h.text)  # none for a value the validators accept
     if not ops:
         return
     written = _written(h) if any(op.what == "string" for op in ops) else None

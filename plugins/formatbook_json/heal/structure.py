@@ -11,7 +11,6 @@ strict JSON (:mod:`.runs`), or broken the same common way at every token
 
 from __future__ import annotations
 
-import gc
 import json
 import re
 from operator import attrgetter, itemgetter
@@ -80,7 +79,6 @@ def _fail(message: str, start: int, end: int | None = None, code: str = "json.he
 
 _SPAN_START = attrgetter("span.start")
 _EDIT_START = itemgetter(0)
-_GC_PAUSE_FROM = 20_000  # characters; below, a pause would cost more than it saves
 
 
 def repair_syntax(h: Healing) -> None:
@@ -93,13 +91,6 @@ def repair_syntax(h: Healing) -> None:
             "cannot heal JSON: the text is empty",
             [Violation("json.empty", "the text is empty", span=Span(0, len(text)))],
         )
-    # A badly broken long reply makes one Repair (and edit) per token: thousands of small
-    # acyclic objects that live until the answer is returned. The cyclic collector would
-    # scan them again and again while they pile up (a quarter of the time on a 1 MB
-    # reply), and can find nothing to free, so it waits until healing is done.
-    collecting = gc.isenabled()
-    if collecting and len(text) > _GC_PAUSE_FROM:
-        gc.disable()
     # White space around the payload is str.isspace (syntax.unpadded): the walk reads the
     # payload from its first character (trailing blanks may end a cut string; after a
     # complete value the walk skips them), and the healed text keeps none of it.
@@ -112,9 +103,6 @@ def repair_syntax(h: Healing) -> None:
         if not lead:
             raise
         raise HealError(str(err), [v.shift(lead) for v in err.violations]) from None
-    finally:
-        if collecting:
-            gc.enable()
     if lead:
         res.edits = [(start + lead, end + lead, new) for start, end, new in res.edits]
         res.repairs = [r.shift(lead) for r in res.repairs]

@@ -11,15 +11,13 @@ line), so a token's ``map`` (a half-open range of line numbers) indexes :attr:`S
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from formatbook_core.collector import paused_gc
 from formatbook_core.reply import CLOSING_FENCE, FENCE_LINE
 
 from ..contract.names import normalize_section_name
@@ -132,23 +130,6 @@ class Scan:
             return ""
         end = self.lines[end_line - 1].next if end_line - 1 < len(self.lines) else len(self.text)
         return self.text[self.offset(start_line) : end]
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused (and restored as it was) for a while.
-
-    markdown-it makes several objects per block and per table cell, and reading a reply
-    makes many more (lines, headings, outline nodes), none of them in cycles; the
-    collector, run each time they pile up, walks every live object, which makes the
-    work grow faster than the text. Paused, a megabyte reply costs what its size says."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 @lru_cache(maxsize=1)

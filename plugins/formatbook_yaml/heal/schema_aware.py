@@ -11,9 +11,10 @@ words read ``"true"``/``"false"``, so the shared layer decides where a boolean i
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from formatbook_core.data_schema import SchemaRepair, plan
+from formatbook_core.data_schema import SchemaRepair, plan_refused
 
 from ..values import nodes_at
 from .state import Healing
@@ -38,7 +39,7 @@ def repair_against_schema(h: Healing) -> None:
         return
     words: dict[tuple, str] = {}
     value = _yaml11(reading.value, words)
-    ops = plan(value, h.schema.schema)
+    ops = plan_refused(reading.value, h.schema, value)  # only where the validator refused
     if not ops:
         return
     many = h.options.get("documents", "one") == "many"
@@ -76,6 +77,10 @@ def repair_against_schema(h: Healing) -> None:
     h.reread()
 
 
+#: A number as YAML 1.2 writes one bare: decimal (with ``_`` and an exponent), hex or octal.
+_WRITTEN_NUMBER = re.compile(r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+")
+
+
 def _edit(op: SchemaRepair, node: Any, text: str) -> str | None:
     """The new text for the node (or key) the repair names, or ``None`` when this repair
     cannot be written at that node."""
@@ -88,7 +93,10 @@ def _edit(op: SchemaRepair, node: Any, text: str) -> str | None:
     if op.what == "string":  # the number as written (3.10, 02134), quoted
         if not isinstance(node, ScalarNode) or node.style is not None:
             return None
-        return json.dumps(text[node.start_mark.index : node.end_mark.index].strip(), ensure_ascii=False)
+        written = text[node.start_mark.index : node.end_mark.index].strip()
+        # only a number written bare: a tag (`!!float 3.10`) chose the type, and its text
+        # is no part of the value
+        return json.dumps(written, ensure_ascii=False) if _WRITTEN_NUMBER.fullmatch(written) else None
     if op.what == "key":
         return json.dumps(op.text, ensure_ascii=False)
     if op.what == "wrap" and isinstance(node, ScalarNode):

@@ -61,3 +61,53 @@ def test_a_quoted_field_holding_a_think_tag_is_data() -> None:
     # the field and every row after it (a think tag opens a block only at a line's start)
     result = check('a,b\n"<think>",2\n3,4', "EXPECT CSV")
     assert result.ok and result.value == [{"a": "<think>", "b": "2"}, {"a": "3", "b": "4"}]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "id,name\n1,Ada\n\n",
+        "id,name\n1,Ada\n\n\n\n",
+        "id,name\r\n1,Ada\r\n\r\n",
+        "id,name\n1,Ada\n \n\t\n",
+        "\n\nid,name\n1,Ada\n",
+        "  id,name\n1,Ada",
+        'id,name\n1,"Ada\n\nLovelace"\n\n',  # blank lines inside a quoted cell are the cell's
+    ],
+)
+def test_white_space_around_a_table_is_no_part_of_it_for_every_reader(reply: str) -> None:
+    """Issue 31: a table followed by blank lines passed check() while is_valid and the
+    strict checker refused it. White space around the table is not part of it (as the
+    locator says for every format): all three accept it, with the same rows."""
+    from formatbook_csv import CsvFormat  # noqa: PLC0415 - the plugin under test
+
+    fmt = CsvFormat()
+    result = check(reply, "EXPECT CSV")
+    assert result.ok and result.verdict == "pass" and result.repairs == []
+    assert fmt.is_valid(reply)
+    checker = fmt.stream()
+    assert checker.feed(reply)
+    assert checker.finish()
+    assert fmt.analyze(reply).value == result.value
+    assert result.value[0]["id"] == "1"
+
+
+@pytest.mark.parametrize("reply", ["id,name\n\n1,Ada\n", "id,name\n1,Ada\n\n2,Bob\n"])
+def test_a_blank_line_between_rows_is_refused_by_every_reader(reply: str) -> None:
+    from formatbook_csv import CsvFormat  # noqa: PLC0415 - the plugin under test
+
+    fmt = CsvFormat()
+    result = check(reply, "EXPECT CSV")
+    assert result.verdict == "healed" and [r.kind for r in result.repairs] == ["blank_line"]
+    assert not fmt.is_valid(reply)
+    checker = fmt.stream()
+    checker.feed(reply)
+    assert not checker.finish()
+
+
+def test_a_violation_after_leading_white_space_points_into_the_reply() -> None:
+    from formatbook_csv import CsvFormat  # noqa: PLC0415 - the plugin under test
+
+    reply = "\n\nid,name\n1,Ada,x\n"
+    (v,) = CsvFormat().analyze(reply).violations
+    assert v.code == "csv.field_count" and reply[v.span.start : v.span.end] == "1,Ada,x"

@@ -16,6 +16,13 @@ CASES = [
         75,
         "EXPECT ICALENDAR",
     ),
+    # issue 31: each BEGIN counted its earlier siblings of the same name (quadratic)
+    Case(
+        "many-sibling-components",
+        lambda n: HEAD + "BEGIN:VTODO\r\nUID:t\r\nDTSTAMP:20250101T000000Z\r\nEND:VTODO\r\n" * n + "END:VCALENDAR\r\n",
+        250,
+        "EXPECT ICALENDAR",
+    ),
     Case(
         "long-folded-description",
         lambda n: HEAD + "BEGIN:VEVENT\r\nDESCRIPTION:" + "word\r\n " * n,

@@ -1,9 +1,10 @@
 """White space after the last ``END:VCALENDAR`` line is no part of the calendar for
 check() (locate strips it, no repair), so the strict stream's ``feed`` holds a line-break
 fault there (LF alone, CR alone, an empty line) until a character other than white space
-shows that it ends a content line. Its ``finish()`` still judges the text as it stands, as
-``is_valid`` does (which refuses the fault). Fuzz seed 909 found the strict checker
-refusing the final LF at once (tests/fuzz/repros/icalendar-guard_agrees-09ea8884b5.json)."""
+shows that it ends a content line. Its ``finish()`` accepts it, as ``is_valid`` does (issue
+31: white space around the calendar is no part of it, for every reader; before, check()
+said ``pass`` while ``is_valid`` refused the same text). Fuzz seed 909 found the strict
+checker refusing the final LF at once (tests/fuzz/repros/icalendar-guard_agrees-09ea8884b5.json)."""
 
 from __future__ import annotations
 
@@ -36,13 +37,34 @@ def test_white_space_after_the_calendar_is_never_refused(tail, size):
     assert result.ok and not result.repairs  # valid as it stands
     assert first_failure(text, size) is None
     assert FMT.can_be_valid(text)
-    # the text as it stands is no valid calendar (is_valid, finish): the fault is in it
-    assert not FMT.is_valid(text)
+    # is_valid and finish() agree with check(): the white space is no part of the calendar
+    assert FMT.is_valid(text)
     checker = FMT.stream(strict=True)
     assert checker.feed(text)
-    finished = checker.finish()
-    assert not finished.ok and finished.position >= len(CAL)
+    assert checker.finish()
     assert FMT.is_valid(CAL) and FMT.is_valid(CAL + "\r\n")
+
+
+@pytest.mark.parametrize("head", ["\n", "\r\n", "\n\n\r\n"])
+@pytest.mark.parametrize("size", [1, 7, 1000])
+def test_blank_lines_before_the_calendar_are_no_part_of_it(head, size):
+    text = head + CAL + "\r\n"
+    result = check(text, "EXPECT ICALENDAR")
+    assert result.ok and not result.repairs
+    assert first_failure(text, size) is None and FMT.is_valid(text) and FMT.can_be_valid(text)
+    checker = FMT.stream(strict=True)
+    for i in range(0, len(text), size):
+        checker.feed(text[i : i + size])
+    assert checker.finish()
+    # a violation inside is still reported at its place in the text
+    broken = head + CAL.replace("UID:1\r\n", "")
+    (v, *_) = FMT.analyze(broken).violations
+    assert broken[v.span.start : v.span.end].startswith("BEGIN:VEVENT") or v.span.start >= len(head)
+
+
+def test_a_space_opening_the_calendar_is_still_a_fold_of_nothing():
+    text = " " + CAL
+    assert not FMT.is_valid(text) and first_failure(text) == 0
 
 
 @pytest.mark.parametrize(

@@ -71,3 +71,52 @@ def test_a_huge_exponent_with_an_exact_value_is_valid(number):
     assert is_valid_json(number)
     checker = JsonChecker(True)
     assert checker.feed(number) and checker.finish()
+
+
+def _counting_loads(monkeypatch):
+    """Count the whole-text re-parses of syntax._fast (the standard library's json.loads)."""
+    from formatbook_json import syntax  # noqa: PLC0415 - the module patched
+
+    calls = []
+    real = syntax.json.loads
+
+    def loads(text, *args, **kwargs):
+        calls.append(len(text))
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(syntax.json, "loads", loads)
+    return calls
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[-0.00018278014303702307, 0.12345678901234567890123]",
+        '{"x": 1.8278014303702307123e-04, "y": 12345678901234567890.5}',
+        "[12345678901234567890e2, 1234567890123456789.0]",
+        '{"id": 123456789012345678}',  # 18 digits: within 64 bits
+    ],
+)
+def test_floats_with_many_digits_are_parsed_once(monkeypatch, text):
+    # issue 31: any run of 19 digits threw orjson's value away and parsed again
+    calls = _counting_loads(monkeypatch)
+    value = parse_strict(text)
+    assert calls == []
+    assert value == json.loads(text) and repr(value) == repr(json.loads(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "exact"),
+    [
+        ("18446744073709551616", 18446744073709551616),
+        ("[-9223372036854775809]", [-9223372036854775809]),
+        ('{"a": [1, 123456789012345678901234]}', {"a": [1, 123456789012345678901234]}),
+        ("[0.5, 99999999999999999999]", [0.5, 99999999999999999999]),
+        ('{"n":\r\n 100000000000000000000}', {"n": 100000000000000000000}),
+    ],
+)
+def test_integers_beyond_64_bits_stay_exact(monkeypatch, text, exact):
+    calls = _counting_loads(monkeypatch)
+    value = parse_strict(text)
+    assert value == exact and calls == [len(text)]
+    assert check(text, "EXPECT JSON").value == exact

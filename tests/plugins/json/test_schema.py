@@ -107,7 +107,8 @@ ORDER = {
 
 def test_schema_aware_repairs_are_listed():
     reply = '{"order_id": "42", "total": "19.90", "paid": "true", "status": "Shipped", "items": {"sku": "X1"}, "shippingAddress": "1 Main St"}'
-    h = FMT.heal(reply, ORDER)
+    # the validator refuses the object for its missing members: the keys are renamed there
+    h = FMT.heal(reply, {**ORDER, "required": ["orderId", "shipping_address"]})
     assert json.loads(h.text) == {
         "orderId": 42,
         "total": 19.90,
@@ -130,6 +131,67 @@ def test_schema_aware_repairs_are_listed():
     for r in h.repairs:
         assert 0 <= r.span.start < r.span.end <= len(reply)
     assert FMT.heal(h.text, ORDER).repairs == ()
+
+
+def test_keys_the_validator_accepts_are_not_renamed():
+    # without required/additionalProperties, order_id is an allowed extra member: only the
+    # values the validator refused are repaired (issue 31)
+    reply = '{"order_id": "42", "total": "19.90", "shippingAddress": "1 Main St"}'
+    h = FMT.heal(reply, ORDER)
+    assert json.loads(h.text) == {"order_id": "42", "total": 19.90, "shippingAddress": "1 Main St"}
+    assert [r.kind for r in h.repairs] == ["string_to_number"]
+
+
+PERSON_CAMEL = {"type": "object", "properties": {"firstName": {"type": "string"}, "age": {"type": "integer"}}}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"first_name": "Ada", "age": 36,}',  # a syntax repair, then a valid value
+        "{'first_name': 'Ada', 'age': 36}",
+        '```json\n{"first_name": "Ada", "age": 36}\n```',
+        '{first_name: "Ada",\r\n age: 36}',
+    ],
+)
+def test_a_valid_value_after_a_syntax_repair_is_not_renamed(reply):
+    result = check(reply, Expectations(format="json", schema=PERSON_CAMEL))
+    assert result.ok and result.value == {"first_name": "Ada", "age": 36}
+    assert "renamed_key" not in {r.kind for r in result.repairs}
+
+
+def test_a_required_key_is_never_renamed_away():
+    schema = {"type": "object", "properties": {"_id": {"type": "string"}}, "required": ["id"]}
+    for reply in ('{"id": "a1",}', '{"id": "a1", "n": "x"}', '{"id": 7}'):
+        h = FMT.heal(reply, schema)
+        assert "renamed_key" not in {r.kind for r in h.repairs}, reply
+        assert "id" in json.loads(h.text)
+    assert check('{"id": "a1",}', Expectations(format="json", schema=schema)).ok
+    # the object is refused (a required member is missing): id is still not renamed
+    schema = {"type": "object", "properties": {"_id": {"type": "string"}}, "required": ["id", "name"]}
+    h = FMT.heal('{"id": "a1"}', schema)
+    assert h.repairs == () and h.text == '{"id": "a1"}'
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "array", "items": {"type": "array", "items": {"type": "object"}}},
+        {"type": "array", "items": {"type": "array"}},
+        {"properties": {"rows": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}},
+    ],
+)
+def test_a_value_is_not_re_nested_to_reach_the_schemas_depth(schema):
+    for reply in ('{"a": 1}', '"x"', '{"rows": "x"}', '{"rows": {"a": "b"}}'):
+        result = check(reply, Expectations(format="json", schema=schema))
+        assert "wrapped_in_array" not in {r.kind for r in result.repairs}, reply
+
+
+def test_one_wrap_where_the_items_take_the_value():
+    schema = {"properties": {"rows": {"type": "array", "items": {"type": "object"}}}}
+    result = check('{"rows": {"a": 1}}', Expectations(format="json", schema=schema))
+    assert result.ok and result.value == {"rows": [{"a": 1}]}
+    assert [r.kind for r in result.repairs] == ["wrapped_in_array"]
 
 
 def test_numbers_keep_their_spelling_through_schema_heal():

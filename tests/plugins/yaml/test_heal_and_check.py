@@ -138,14 +138,21 @@ def test_schema_repairs_through_the_shared_layer():
             "status": {"enum": ["Active", "Closed"]},
             "firstName": {"type": "string"},
         },
-        "required": ["age"],
+        "required": ["age", "firstName"],
     }
     reply = "# person\nage: '42'\nstatus: active\nfirst_name: Ada\n"
     result = check(reply, _expect(schema))
     assert result.ok, result.violations
     assert result.value == {"age": 42, "status": "Active", "firstName": "Ada"}
     assert {r.kind for r in result.repairs} >= {"string_to_number", "enum_case", "renamed_key"}
-    violations = FMT.validate("age: x\n", schema)
+    # firstName not required: first_name is an extra member the validator accepts, kept
+    lax = {**schema, "required": ["age"]}
+    result = check(reply, _expect(lax))
+    assert result.ok and result.value == {"age": 42, "status": "Active", "first_name": "Ada"}
+    # a valid value is not touched at all (issue 31): yes/no words stay where a string is fine
+    result = check("# person\nage: 42\nstatus: Active\nfirst_name: Ada\n", _expect(lax))
+    assert result.verdict == "pass" and result.repairs == []
+    violations = FMT.validate("age: x\n", lax)
     assert violations and violations[0].path == ("age",)
 
 
@@ -230,3 +237,14 @@ def test_heal_is_idempotent_on_fuzz_findings(reply):
     first = formatbook_core.heal(reply, "EXPECT YAML")
     second = formatbook_core.heal(first.text, "EXPECT YAML")
     assert second.text == first.text and second.repairs == ()
+
+
+def test_a_valid_value_under_a_union_passes_as_written():
+    # issue 31: a value the validator accepts is never converted, whatever the union allows
+    schema = {"type": "array", "items": {"properties": {"score": {"anyOf": [{"type": "integer"}, {"type": "number"}]}}}}
+    for reply in ("- score: 877.0\n- score: 3\n", "```yaml\n- score: 877.0\n```", "- {score: 877.0}\r\n"):
+        result = check(reply, _expect(schema))
+        assert result.ok and result.value[0] == {"score": 877.0}, reply
+        assert not {r.kind for r in result.repairs} & {"float_to_integer", "string_to_number"}, reply
+    result = check("- score: 877.0\n- score: 3\n", _expect(schema))
+    assert result.verdict == "pass" and type(result.value[0]["score"]) is float
