@@ -218,7 +218,7 @@ def set_think_blocks_aside(h: SettingAside, lines: list[Line], kind: str) -> lis
     return kept
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Logical:
     """One logical line: ``text`` unfolded; ``start``/``end`` its span in the source
     (line break excluded); ``brk`` the break that ends its last physical line (``""`` at

@@ -16,8 +16,8 @@ the schema itself unless ``allow_fetch=True``), loops of references, and its pat
 
 Validation takes two speeds: jsonschema-rs (compiled) answers "valid?" fast; only when
 the answer is no does pure-Python ``jsonschema`` list detailed violations, most relevant
-first, with the regex keywords replaced by linear-time ones. Both are imported on first
-use.
+first, with the regex keywords replaced by linear-time ones (:mod:`.patterns`) and
+``uniqueItems`` by a linear one (:mod:`.unique`). Both are imported on first use.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 from ..fetching import FetchError, fetch
 from ..results import ExpectationError, Violation
 from ..schema_files import read_schema_file, schema_path
-from . import patterns, references
+from . import patterns, references, unique
 
 _MESSAGE_LIMIT = 300
 _cache: dict[Any, JsonSchema] = {}
@@ -99,7 +99,7 @@ class JsonSchema:
                 warnings.simplefilter("ignore", DeprecationWarning)
                 cls = validator_for(self.schema, default=Draft202012Validator)
             if cls not in _extended:
-                _extended[cls] = extend(cls, patterns.KEYWORDS)
+                _extended[cls] = extend(cls, {**patterns.KEYWORDS, **unique.KEYWORDS})
             self._slow = _extended[cls](self.schema, registry=references.python_registry(self.retriever))
         return self._slow
 

@@ -310,6 +310,73 @@ def _recur_part(key: str, arg: str) -> str | None:
     return None
 
 
+# --- time-zone rules ---------------------------------------------------------------------
+#: A ``VTIMEZONE`` may yield at most this many transitions (RRULE and EXRULE instances up
+#: to UNTIL, COUNT or 2038, the year icalendar stops at, and RDATE values, over all its
+#: STANDARD and DAYLIGHT parts). Finding a date-time's offset walks them from the start
+#: (dateutil's ``rrule.before``) on every ``utcoffset``: a real zone from 1601 (Outlook
+#: writes that DTSTART) has about 900.
+MAX_ZONE_TRANSITIONS = 2_000
+#: The frequencies a zone changes its offset by; what changes more often than monthly is
+#: no time zone (and ``FREQ=SECONDLY`` from 1970 made every ``utcoffset`` run for minutes).
+ZONE_FREQS = frozenset({"YEARLY", "MONTHLY"})
+_ZONE_LAST_YEAR = 2038  # icalendar's end for a rule without UNTIL or COUNT
+
+
+def zone_rule_problem(value: str) -> str | None:
+    """Why the RRULE or EXRULE ``value`` of a STANDARD or DAYLIGHT part cannot be a time
+    zone's rule (a frequency other than yearly or monthly), or ``None``."""
+    freq = _recur_parts(value).get("FREQ", "")
+    if freq not in ZONE_FREQS:
+        return f"a time-zone rule changes the offset yearly or monthly, not FREQ={freq[:20]}"
+    return None
+
+
+def zone_transitions(value: str, dtstart: str) -> int:
+    """An upper bound of the instances of the zone rule ``value`` (one ``zone_rule_problem``
+    accepts) from the DTSTART value ``dtstart``: what dateutil may walk for one offset."""
+    parts = _recur_parts(value)
+    count = parts.get("COUNT", "")
+    if count.isdigit():
+        return int(count)
+    first = int(dtstart[:4]) if dtstart[:4].isdigit() else 1
+    until = parts.get("UNTIL", "")
+    last = int(until[:4]) if until[:4].isdigit() else _ZONE_LAST_YEAR
+    months = max(0, last - first + 1) * 12
+    interval = parts.get("INTERVAL", "1")
+    step = (int(interval) if interval.isdigit() and int(interval) > 0 else 1) * (12 if parts["FREQ"] == "YEARLY" else 1)
+    periods = -(-months // step)
+    return periods * _per_period(parts)
+
+
+def _per_period(parts: dict[str, str]) -> int:
+    """An upper bound of a yearly or monthly rule's instances in one period: its days
+    times the times of each day (``BYHOUR`` by ``BYMINUTE`` by ``BYSECOND``), at most
+    ``BYSETPOS``'s size."""
+    sizes = {key: len(arg.split(",")) for key, arg in parts.items()}
+    times = sizes.get("BYHOUR", 1) * sizes.get("BYMINUTE", 1) * sizes.get("BYSECOND", 1)
+    month_days = [sizes["BYMONTHDAY"]] if "BYMONTHDAY" in parts else []
+    if "BYDAY" in parts:  # 1MO is one day of a month, MO up to five
+        month_days.append(sum(1 if item[:1] in "+-0123456789" else 5 for item in parts["BYDAY"].split(",")))
+    days = min(month_days) if month_days else 1
+    if parts["FREQ"] == "YEARLY":
+        in_year = [sizes.get("BYMONTH", 12 if month_days else 1) * days]
+        if "BYYEARDAY" in parts:
+            in_year.append(sizes["BYYEARDAY"])
+        if "BYWEEKNO" in parts:
+            in_year.append(7 * sizes["BYWEEKNO"])
+        days = min(in_year) if month_days or len(in_year) == 1 else min(in_year[1:])
+    return min(days * times, sizes.get("BYSETPOS", days * times))
+
+
+def _recur_parts(value: str) -> dict[str, str]:
+    out = {}
+    for part in value.split(";"):
+        key, _, arg = part.partition("=")
+        out[key.strip().upper()] = arg.strip().upper()
+    return out
+
+
 # --- text ------------------------------------------------------------------------------
 _ESCAPABLE = frozenset("\\;,nN")
 

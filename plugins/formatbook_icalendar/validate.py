@@ -95,7 +95,9 @@ def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1
             )
     violations.extend(component_violations(tree))
     value = None
-    if not tree.problems and tree.roots:
+    # a zone whose rules are refused is not read: its offsets would take minutes to find
+    unbounded_zone = any(v.code == "icalendar.zone_rule" for v in violations)
+    if not tree.problems and tree.roots and not unbounded_zone:
         value, error = parse_value(text)
         if error is not None:
             violations.append(Violation("icalendar.parse", f"the icalendar library cannot read the text: {error}"))
@@ -170,6 +172,8 @@ def _component(comp: Component, zones: set[str], method: bool) -> list[Violation
         out.append(
             _v("icalendar.missing_component", comp, None, f"{comp.label} has no STANDARD or DAYLIGHT", comp.start, end)
         )
+    if name == "VTIMEZONE":
+        out.extend(_zone_rules(comp, end))
     if name == "VTODO" and "DURATION" in counts and "DTSTART" not in counts:
         out.append(
             _v(
@@ -248,6 +252,37 @@ def _component(comp: Component, zones: set[str], method: bool) -> list[Violation
                     p.end,
                 )
             )
+    return out
+
+
+def _zone_rules(zone: Component, end: int) -> list[Violation]:
+    """A time zone's rules bounded: yearly or monthly, and at most
+    ``rules.MAX_ZONE_TRANSITIONS`` transitions in all. Its offsets are found by walking
+    them (dateutil, on every ``utcoffset`` of a date-time in the zone), so a rule of every
+    second from 1970 made reading the returned calendar's dates run for minutes."""
+    out: list[Violation] = []
+    transitions = 0
+    for part in zone.children:
+        if part.name not in ("STANDARD", "DAYLIGHT"):
+            continue
+        starts = part.get("DTSTART")
+        dtstart = starts[0].line.value if starts else ""
+        for p in part.props:
+            if p.name == "RDATE":
+                transitions += len(p.line.value.split(","))
+            if p.name not in ("RRULE", "EXRULE") or rules.recur_problem(p.line.value):
+                continue  # a value that is no RECUR is reported as such
+            problem = rules.zone_rule_problem(p.line.value)
+            if problem:
+                out.append(_v("icalendar.zone_rule", part, p.name, f"{part.label}: {problem}", p.start, p.end))
+            else:
+                transitions += rules.zone_transitions(p.line.value, dtstart)
+    if transitions > rules.MAX_ZONE_TRANSITIONS:
+        message = (
+            f"{zone.label}: its rules give up to {transitions:,} offset changes "
+            f"(at most {rules.MAX_ZONE_TRANSITIONS:,}: a real zone changes a few times a year)"
+        )
+        out.append(_v("icalendar.zone_rule", zone, None, message, zone.start, end))
     return out
 
 

@@ -51,7 +51,7 @@ from formatbook_core.runs import run
 from formatbook_core.spans import SPACES, outside_spans
 
 from .commitment import committed_position, stream_pieces
-from .syntax import strict_value
+from .syntax import strict_reading, strict_value
 
 _TAGS = {"json", "jsonc", "json5", "jsonl"}
 _VALUE_START = frozenset('{["-0123456789tfn')
@@ -101,9 +101,13 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     parsed value when the whole reply is strict JSON (else ``None``)."""
     whole = _strip(reply, Span(0, len(reply)))
     if whole.end > whole.start and reply[whole.start] in _VALUE_START:
-        ok, value = strict_value(reply[whole.start : whole.end], max_depth=max_depth, max_size=max_size)
-        if ok:
+        verdict, value = strict_reading(reply[whole.start : whole.end], max_depth=max_depth, max_size=max_size)
+        if verdict == "ok":
             return [whole], value
+        if verdict == "json.too_deep":
+            # the container opening the reply passes max_depth: refused before any scan
+            # (a million brackets cost seconds to pair, for the same json.too_deep)
+            return [whole], None
     prepared = Reply.of(reply)
     blocks = [f for f in prepared.fences(None) if not _inside(prepared, f.span)]
     at = committed_position(stream_pieces(reply))

@@ -72,10 +72,7 @@ def locate(reply: str) -> list[Span]:
     holding = [f for f in (*tagged, *bare) if _BEGIN.match(seen, f.start)]
     if len(holding) > 1 and stretch:
         order = (*stretch, *tagged, *bare)  # cards in several fences: all of them, one payload
-    candidates: list[Span] = []
-    for span in order:
-        if span not in candidates:
-            candidates.append(span)
+    candidates = list(dict.fromkeys(order))  # in order, each once (a list's `in` is quadratic)
     return candidates or prepared.prose_candidates()
 
 

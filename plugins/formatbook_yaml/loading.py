@@ -76,18 +76,25 @@ def _yaml(max_depth: int) -> Any:
 
 
 def _classes() -> tuple[Any, Any]:
+    from ruamel.yaml.nodes import ScalarNode  # noqa: PLC0415 - lazy: heavy
     from ruamel.yaml.resolver import VersionedResolver  # noqa: PLC0415 - lazy: heavy
     from ruamel.yaml.tag import Tag  # noqa: PLC0415 - lazy: heavy
 
+    plain = Tag(suffix=PLAIN)
+    shared: dict[tuple[Any, Any], Any] = {}
+
     class PlainResolver(VersionedResolver):
-        """Marks plain scalars instead of resolving them (YAML 1.2 core schema below)."""
+        """Marks plain scalars instead of resolving them (YAML 1.2 core schema below).
+
+        Every node gets one shared ``Tag`` per tag: ruamel made a new one per node, and
+        with it the tag's text when first read (about 100 bytes per node, half of what
+        a reply of short lines took)."""
 
         def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-            from ruamel.yaml.nodes import ScalarNode  # noqa: PLC0415 - lazy: heavy
-
             if kind is ScalarNode and implicit[0]:
-                return Tag(suffix=PLAIN)
-            return super().resolve(kind, value, implicit)
+                return plain
+            tag = super().resolve(kind, value, implicit)
+            return shared.setdefault((tag.handle, tag.suffix), tag)
 
     from ruamel.yaml.composer import Composer  # noqa: PLC0415 - lazy: heavy
 

@@ -275,7 +275,9 @@ def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:
         outer = _payloads(reply, whole, inner, valid)
         if valid and not tagged and outer == [whole]:
             return outer
+    seen: set[Span] = set()  # a list's `in` made many fences quadratic
     for span in [*tagged, *bare, *outer]:
-        if span.end > span.start and span not in candidates:
+        if span.end > span.start and span not in seen:
+            seen.add(span)
             candidates.append(span)
     return candidates or prepared.prose_candidates(blocks=thoughts)
