@@ -6,11 +6,12 @@ The core knows no format by name: formats come from plugins (entry point group
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .definition import AnalyzingFormat, BaseFormat, Checker, FormatDefinition
 from .expectations import Count, Expectations, parse_expectations
 from .hookspecs import hookimpl, hookspec
 from .limits import MAX_DEPTH, MAX_SIZE, Limits, limits_from
-from .llm import AskError, ChatModel, TransportError, ask, ask_async
 from .options import COMMON_OPTIONS, Option
 from .pipeline import check, heal
 from .prompting import guidance
@@ -80,3 +81,17 @@ __all__ = [
     "list_formats",
     "parse_expectations",
 ]
+
+if TYPE_CHECKING:
+    from .llm import AskError, ChatModel, TransportError, ask, ask_async
+
+#: The ask loop's names, imported on first use: a check never pays for the model clients.
+_LAZY = {"AskError", "ChatModel", "TransportError", "ask", "ask_async"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        from . import llm  # noqa: PLC0415 - the ask loop, imported when a caller asks for it
+
+        return getattr(llm, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
