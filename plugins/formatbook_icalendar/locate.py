@@ -10,6 +10,9 @@ blocks. ``<think>`` blocks are never searched: a reply of think blocks only has 
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
+
 from formatbook_core import Span
 from formatbook_core.reply import Reply
 from formatbook_core.spans import blank_out, strip_span
@@ -19,9 +22,9 @@ from .rules import WRAPPABLE
 FENCE_TAGS = frozenset({"ics", "icalendar", "ical", "vcalendar", "text/calendar"})
 
 
-def _line_starts(text: str, word: str) -> list[int]:
-    """Offsets where a line of ``text`` starts with ``word`` (case-insensitive)."""
-    upper = text.upper()
+def _line_starts(text: str, upper: str, word: str) -> list[int]:
+    """Offsets where a line of ``text`` starts with ``word`` (case-insensitive: ``upper`` is
+    ``text`` upper-cased)."""
     found: list[int] = []
     pos = 0
     while True:
@@ -33,10 +36,10 @@ def _line_starts(text: str, word: str) -> list[int]:
         pos = i + 1
 
 
-def _block(text: str, start: int, name: str) -> Span:
+def _block(text: str, upper: str, start: int, name: str) -> Span:
     """From the ``BEGIN:name`` line at ``start`` through its matching ``END:name`` line
-    (nesting of the same name counted), or to the end of ``text``."""
-    upper = text.upper()
+    (nesting of the same name counted), or to the end of ``text``; ``upper`` is ``text``
+    upper-cased once by the caller (once per block would be quadratic)."""
     begin, end = f"BEGIN:{name}", f"END:{name}"
     depth = 0
     pos = start
@@ -53,6 +56,61 @@ def _block(text: str, start: int, name: str) -> Span:
                 return Span(start, line_end)
         pos = line_end + 1
     return Span(start, n)
+
+
+def _blocks(text: str, upper: str, starts: list[int], name: str) -> list[Span]:
+    """The ``name`` blocks of ``text`` that are payloads of their own, in one pass over its
+    lines: each ``BEGIN:name`` line of ``starts`` (``BEGIN:name-X`` is not one) through its
+    matching ``END:name``, but a block inside a closed block is part of that block, and a
+    block left open inside an open one is too (only a closed block inside an open one is a
+    payload of its own: the reply was cut off and started over). Listing every nested
+    block, each read on to the end of the reply, was quadratic."""
+    if not starts:
+        return []
+    begin, end = f"BEGIN:{name}", f"END:{name}"
+    ends: dict[int, int] = {}
+    open_: list[int] = []
+    pos, n = starts[0], len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        line_end = n if nl < 0 else nl
+        line = upper[pos:line_end].rstrip("\r \t")
+        if line == begin:
+            open_.append(pos)
+        elif line == end and open_:
+            ends[open_.pop()] = line_end
+        pos = line_end + 1
+    spans: list[Span] = []
+    reach = -1  # the end of the last closed block kept
+    left_open = False
+    for s in starts:
+        if s in ends and s >= reach:
+            reach = ends[s]
+            spans.append(Span(s, reach))
+        elif s not in ends and not left_open and _is_line(upper, s, begin):
+            left_open = True
+            spans.append(Span(s, n))
+    return spans
+
+
+def _is_line(upper: str, start: int, line: str) -> bool:
+    """Whether the line of ``upper`` at ``start`` is ``line`` (trailing blanks aside)."""
+    nl = upper.find("\n", start)
+    return upper[start : len(upper) if nl < 0 else nl].rstrip("\r \t") == line
+
+
+class _Covered:
+    """Whether an offset lies inside any of some spans: a bisect over their starts with the
+    running furthest end (a scan of every span for every offset was quadratic)."""
+
+    def __init__(self, spans: list[Span]) -> None:
+        ordered = sorted(spans)
+        self._starts = [s.start for s in ordered]
+        self._reach = list(accumulate((s.end for s in ordered), max))
+
+    def __contains__(self, offset: int) -> bool:
+        i = bisect_right(self._starts, offset)
+        return i > 0 and self._reach[i - 1] > offset
 
 
 def _streams(text: str, calendars: list[Span]) -> list[Span]:
@@ -90,27 +148,24 @@ def locate(reply: str) -> list[Span]:
     # outside fences: calendars, then bare components
     fenced = [f.span for f in blocks]
     text = blank_out(visible, fenced)
-    calendars = [
-        strip_span(reply, _block(text, start, "VCALENDAR"))
-        for start in _line_starts(text, "BEGIN:VCALENDAR")
-        if not any(c.start <= start < c.end for c in candidates)
-    ]
+    upper = text.upper()
+    covered = _Covered(candidates)
+    cal_starts = [s for s in _line_starts(text, upper, "BEGIN:VCALENDAR") if s not in covered]
+    calendars = [strip_span(reply, span) for span in _blocks(text, upper, cal_starts, "VCALENDAR")]
     candidates += _streams(text, calendars)
     candidates += calendars
-    if not _line_starts(text, "BEGIN:VCALENDAR"):
+    if not _line_starts(text, upper, "BEGIN:VCALENDAR"):
         # bare components, one after another: one payload from the first to the last
-        starts = sorted((s, name) for name in WRAPPABLE for s in _line_starts(text, f"BEGIN:{name}"))
+        covered = _Covered(candidates)
+        starts = sorted((s, name) for name in WRAPPABLE for s in _line_starts(text, upper, f"BEGIN:{name}"))
         first = last = -1
         for start, name in starts:
-            if start < last or any(c.start <= start < c.end for c in candidates):
+            if start < last or start in covered:
                 continue
             if first < 0:
                 first = start
-            last = _block(text, start, name).end
+            last = _block(text, upper, start, name).end
         if first >= 0:
             candidates.append(strip_span(reply, Span(first, last)))
-    out: list[Span] = []
-    for span in candidates:
-        if span.end > span.start and span not in out:
-            out.append(span)
+    out = list(dict.fromkeys(span for span in candidates if span.end > span.start))
     return out or prepared.prose_candidates()

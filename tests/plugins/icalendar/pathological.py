@@ -53,4 +53,15 @@ CASES = [
         125,
         "EXPECT ICALENDAR",
     ),
+    # issue 30: the locator upper-cased the reply once per bare component, scanned every
+    # earlier candidate for every BEGIN line, and each nested BEGIN:VCALENDAR of an unclosed
+    # calendar read on to the end of the reply
+    Case("many-bare-events", lambda n: "Here:\n" + EVENT.format(i=1) * n, 125, "EXPECT ICS"),
+    Case("nested-unclosed-calendars", lambda n: "BEGIN:VCALENDAR\n" * n, 250, "EXPECT ICALENDAR"),
+    Case(
+        "many-tagged-fences",
+        lambda n: "".join(f"```ics\nBEGIN:VCALENDAR\nX-N:{i}\nEND:VCALENDAR\n```\n" for i in range(n)),
+        125,
+        "EXPECT ICALENDAR",
+    ),
 ]
