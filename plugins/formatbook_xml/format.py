@@ -146,7 +146,8 @@ class XmlFormat(AnalyzingFormat):
     # --- finding and healing --------------------------------------------------------
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
         """Candidate payloads, best first (see :mod:`formatbook_xml.locate`)."""
-        return _locate.locate(reply, root=options.get("root"))
+        max_depth = depth_limit(limits_from(options))
+        return _locate.locate(reply, root=options.get("root"), max_depth=max_depth)
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair what :data:`formatbook_xml.heal.PLAN` lists; valid input comes back

@@ -36,6 +36,11 @@ from formatbook_core.reply import THINK_TAGS, Fence, Reply, think_close
 from formatbook_core.spans import blank_out, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
+from .scan import Scanner
+
+#: How far into a reply the element opening it is followed to see whether it nests past
+#: ``max_depth`` (characters): refusing such a reply is then decided before any walk.
+DEPTH_PROBE = 1 << 16
 
 __all__ = ["locate", "element_spans", "think_names"]
 
@@ -274,9 +279,28 @@ def _outside_fences(reply: str, blocks: Sequence[Fence], *, together: bool, thin
     return found
 
 
-def locate(reply: str, *, root: str | None = None) -> list[Span]:
-    """Candidate payloads of ``reply``, best first (see the module doc)."""
+def opens_too_deep(reply: Reply, max_depth: int) -> Span | None:
+    """The reply when the element opening it nests past ``max_depth`` within its first
+    ``DEPTH_PROBE`` characters (``None`` otherwise): a candidate on its own, refused with
+    ``xml.too_deep`` without walking the rest (a million nested elements took seconds
+    and 100 MB to walk, for the same verdict). The element opening a reply is its payload,
+    as a stream reads it; a think block opening it is not one."""
+    whole = strip_span(reply, Span(0, len(reply)))
+    if not reply.startswith("<", whole.start) or any(s.start == whole.start for s in reply.think_blocks()):
+        return None
+    scanner = Scanner(max_depth)
+    scanner.feed(reply[whole.start : whole.start + DEPTH_PROBE])
+    return whole if scanner.error is not None and scanner.error[0] == "xml.too_deep" else None
+
+
+def locate(reply: str, *, root: str | None = None, max_depth: int | None = None) -> list[Span]:
+    """Candidate payloads of ``reply``, best first (see the module doc); with ``max_depth``
+    a reply opening with an element nested deeper is its one candidate."""
     prepared = Reply.of(reply)
+    if max_depth is not None and root is None:
+        deep = opens_too_deep(prepared, max_depth)
+        if deep is not None:
+            return [deep]
     together = root is not None
     thinking = think_names(root)
     thinks = [s for s in prepared.think_blocks() if prepared.think_name(s) in thinking]
