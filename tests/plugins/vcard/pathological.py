@@ -16,6 +16,9 @@ CASES = [
     Case("photo-base64", lambda n: _HEAD + "PHOTO;ENCODING=b:" + "QUJD" * n + "\nEND:VCARD", 5_000, "EXPECT VCARD"),
     Case("prose-then-card", lambda n: "word " * n + "\n" + _HEAD + "END:VCARD", 2_500, "EXPECT VCARD"),
     Case("unclosed-cards", lambda n: "BEGIN:VCARD\nFN:A\n" * n, 250, "EXPECT VCARD"),
+    # issue 30: nested BEGIN:VCARD lines, closed at the end or never
+    Case("nested-closed-cards", lambda n: "BEGIN:VCARD\n" * n + "END:VCARD\n" * n, 500, "EXPECT VCARD"),
+    Case("nested-begins", lambda n: "BEGIN:VCARD\r\n" * n + "FN:A\r\nEND:VCARD\r\n", 500, "EXPECT VCARD"),
     Case(
         "values-counted",
         lambda n: _HEAD + "NOTE:" + "one two " * n + "\nEND:VCARD",
