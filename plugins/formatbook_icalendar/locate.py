@@ -2,7 +2,8 @@
 ``icalendar``, ``ical`` (or ``vcalendar``) first; else calendars one after another with
 only white space between them, as one stream, then each ``BEGIN:VCALENDAR`` line
 through its ``END:VCALENDAR`` (or the end of the reply when it was cut off); else a bare
-``BEGIN:VEVENT`` (``VTODO``, ``VJOURNAL``...) through its ``END``. Prose around the
+``BEGIN:VEVENT`` (``VTODO``, ``VJOURNAL``...) through its ``END``; a ``BEGIN`` line may be
+indented by blanks (still that line). Prose around the
 payload is left to the core, which sets it aside; else the reply without its think
 blocks. ``<think>`` blocks are never searched: a reply of think blocks only has no payload
 (an empty span: ``icalendar.empty``), never the think block's text.
@@ -20,7 +21,9 @@ FENCE_TAGS = frozenset({"ics", "icalendar", "ical", "vcalendar", "text/calendar"
 
 
 def _line_starts(text: str, word: str) -> list[int]:
-    """Offsets where a line of ``text`` starts with ``word`` (case-insensitive)."""
+    """Offsets where a line of ``text`` starts with ``word`` (case-insensitive), after
+    any blanks (spaces, tabs, no-break spaces: a line indented at the start of a payload
+    is still that line; see :func:`_calendars` for folds)."""
     upper = text.upper()
     found: list[int] = []
     pos = 0
@@ -28,9 +31,26 @@ def _line_starts(text: str, word: str) -> list[int]:
         i = upper.find(word, pos)
         if i < 0:
             return found
-        if i == 0 or text[i - 1] in "\r\n":
+        j = i
+        while j > pos and text[j - 1] not in "\r\n" and text[j - 1].isspace():
+            j -= 1  # the blanks walked over lie after the previous match: linear
+        if j == 0 or text[j - 1] in "\r\n":
             found.append(i)
         pos = i + 1
+
+
+def _calendars(text: str) -> list[Span]:
+    """Each ``BEGIN:VCALENDAR`` line of ``text`` through its ``END:VCALENDAR``, but none
+    from an indented one inside a calendar found before it: a line starting with a blank
+    continues (folds) the line before it (RFC 5545 3.1), it opens no calendar of its own."""
+    found: list[Span] = []
+    end = -1
+    for start in _line_starts(text, "BEGIN:VCALENDAR"):
+        if start < end and text[start - 1] not in "\r\n":
+            continue
+        found.append(_block(text, start, "VCALENDAR"))
+        end = max(end, found[-1].end)
+    return found
 
 
 def _block(text: str, start: int, name: str) -> Span:
@@ -90,14 +110,13 @@ def locate(reply: str) -> list[Span]:
     # outside fences: calendars, then bare components
     fenced = [f.span for f in blocks]
     text = blank_out(visible, fenced)
+    opened = _calendars(text)
     calendars = [
-        strip_span(reply, _block(text, start, "VCALENDAR"))
-        for start in _line_starts(text, "BEGIN:VCALENDAR")
-        if not any(c.start <= start < c.end for c in candidates)
+        strip_span(reply, block) for block in opened if not any(c.start <= block.start < c.end for c in candidates)
     ]
     candidates += _streams(text, calendars)
     candidates += calendars
-    if not _line_starts(text, "BEGIN:VCALENDAR"):
+    if not opened:
         # bare components, one after another: one payload from the first to the last
         starts = sorted((s, name) for name in WRAPPABLE for s in _line_starts(text, f"BEGIN:{name}"))
         first = last = -1
