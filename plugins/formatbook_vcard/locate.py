@@ -26,8 +26,8 @@ from formatbook_core.reply import Reply
 from formatbook_core.spans import blank_out, strip_span
 
 _TAGS = {"vcard", "vcf", "vcards"}
-_BEGIN = re.compile(r"^[ \t]*BEGIN:VCARD", re.IGNORECASE | re.MULTILINE)
-_END = re.compile(r"^[ \t]*END:VCARD[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
+_BEGIN = re.compile(r"^[^\S\r\n]*BEGIN:VCARD", re.IGNORECASE | re.MULTILINE)
+_END = re.compile(r"^[^\S\r\n]*END:VCARD[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def locate(reply: str) -> list[Span]:
