@@ -114,8 +114,10 @@ def scan(text: str, start: int, in_tuple: bool = False) -> StringFix:
             if doubt is not None and _COLON_AFTER(text, close):
                 raise _key_across(start, doubt)
             return _canonical(text[start + 1 : close - 1], quote, close, inner=pos > start + 1, cut=False)
-        if doubt is None and (_VALUE_AFTER(text, close) or (in_tuple and _TUPLE_CLOSE(text, close))):
-            doubt = close - 1  # a tuple's ")" after it: the quote may close the string too
+        if doubt is None and (_VALUE_AFTER(text, close) or _TUPLE_CLOSE(text, close)):
+            # a ")" after it, a tuple's or a typo for "]" (["a", "b").): the quote may close
+            # the string too, and reading on to the end of the reply would keep '")' in it
+            doubt = close - 1
         pos = close  # an inner quote: keep reading
 
 
