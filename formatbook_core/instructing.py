@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from .kinds import line_col
+from .kinds import declared, line_col
 from .results import Span, Violation
 
 #: positions listed in a count's violation; the rest are "…"
@@ -34,9 +34,7 @@ def judge(exp: Any, text: str, offset: int | None, values: Callable[[], list[str
     for instruction in exp.instructions:
         try:
             found = _check(instruction, text)
-            # an instruction is a value built per expectation, often a frozen dataclass that
-            # cannot be given a default: the one attribute it may leave out is read here
-            mode = getattr(instruction, "also_values", None)
+            mode = declared(instruction, "also_values")
             if values is not None and mode in ("nowhere", "somewhere") and (not found) == (mode == "nowhere"):
                 if decoded is None:
                     decoded = "\n".join(values())

@@ -46,6 +46,7 @@ __all__ = [
     "INSTRUCTION_DEFAULTS",
     "bind_unit",
     "contradiction",
+    "declared",
     "line_col",
     "quote",
 ]
@@ -151,13 +152,18 @@ class Instruction(Protocol):
 INSTRUCTION_DEFAULTS: Mapping[str, Any] = {"also_values": None, "contradiction": None}
 
 
+def declared(instruction: Any, name: str) -> Any:
+    """The instruction's optional member ``name`` (one of :data:`INSTRUCTION_DEFAULTS`), or
+    its default. An instruction is often a frozen dataclass that registration cannot give a
+    default, so the optional members are read here, in one place."""
+    return getattr(instruction, name, INSTRUCTION_DEFAULTS[name])
+
+
 def contradiction(first: Any, second: Any) -> str | None:
     """What makes ``first`` and ``second`` impossible together, asked of each (an
     instruction knows its own kind), or ``None``."""
     for a, b in ((first, second), (second, first)):
-        # an instruction is often a frozen dataclass that cannot be given a default: the
-        # optional method is read here (see INSTRUCTION_DEFAULTS)
-        method = getattr(a, "contradiction", None)
+        method = declared(a, "contradiction")
         found = method(b) if callable(method) else None
         if found:
             return str(found)

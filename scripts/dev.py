@@ -34,7 +34,7 @@ STAMP = VENV / ".formatbook-installed"
 
 def ensure_environment(extras: tuple[str, ...] = ("test", "lint")) -> None:
     """Create .venv and install formatbook (editable, with ``extras``) when needed: the
-    examples need only the base install and pydantic, the tests and the lint gate the rest.
+    examples need the base install, pydantic and lingua; the tests and the lint gate the rest.
     The stamp records what was installed for which pyproject.toml."""
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     installed: set[str] = set()
@@ -132,7 +132,8 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     job, rest = argv[0], argv[1:]
-    ensure_environment(("pydantic",) if job == "examples" else ("test", "lint"))
+    # the examples need pydantic (their schemas) and lingua (their EXPECT LANGUAGE replies)
+    ensure_environment(("pydantic", "language") if job == "examples" else ("test", "lint"))
     if job == "lint":
         return lint()
     if job == "fuzz":

@@ -22,8 +22,12 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-class ReplyTimeout(Exception):
-    """One reply took longer than its time limit."""
+class ReplyTimeout(BaseException):
+    """One reply took longer than its time limit.
+
+    A ``BaseException``, as ``KeyboardInterrupt`` is: raised by the alarm wherever the check
+    happens to be, it must not be caught by the ``except Exception`` with which the pipeline
+    turns a plugin's failure into a violation (the check would go on, past its limit)."""
 
     def __init__(self, seconds: float) -> None:
         super().__init__(f"the check took longer than the limit of {seconds:g} s")

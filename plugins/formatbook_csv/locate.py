@@ -1,24 +1,7 @@
 """Where the CSV sits in a reply: the candidate payloads, best first.
 
-1. A reply that is wholly strict CSV (think blocks and blank space around it aside) is
-   that CSV, the only candidate.
-2. Fenced blocks (:func:`formatbook_core.locating.fences`, outside think blocks): tagged
-   ``csv`` or ``tsv`` (any case) whatever they hold, then untagged ones.
-3. Tables in the prose (outside think blocks and those fences), in order of appearance,
-   those of two lines or more first: a run of lines that each hold a delimiter (``,``
-   ``;`` tab ``|``; a quoted cell may run across lines), a single blank line inside the run
-   allowed (healing drops it), or a run of lines starting with ``|`` (a Markdown table).
-   A line ``...`` (rows left out) inside a run is part of it (the table then fails).
-   A first line that ends with ``:`` ``.`` ``!`` ``?`` (``Here you go, enjoy.``) or holds a
-   cell that is no column name (:mod:`.names`) with another field count than the next line
-   is prose before the table and left out; so is a last line that ends like a sentence
-   with another field count than the line before it, or a blank after a delimiter where
-   that line has none (``Hope this helps, let me know!``).
-4. Otherwise the reply without its think blocks; a reply of think blocks only has no
-   payload (an empty span: ``csv.empty``), never the think block's text.
-
-What lies around the chosen span is set aside by the core. Linear: each line is looked at
-a bounded number of times.
+The rules are the README's "Choosing the payload"; the core sets aside what lies around
+the chosen span. Linear: each line is looked at a bounded number of times.
 """
 
 from __future__ import annotations

@@ -1,21 +1,6 @@
 """Where the HTML sits in a reply: the candidate payloads, best first.
 
-1. Fenced blocks tagged ``html`` (also ``htm``, ``xhtml``), then untagged fences whose body
-   starts with ``<``.
-2. Outside ``<think>`` blocks and those fences: from the first tag (``<`` and a letter, or
-   ``<!``) through the end of the last closing tag (``</name>``), widened to the blocks
-   they stand in (a block ends at a blank line): text on the same or an adjacent line is
-   part of the HTML (``Hello <b>world</b>!``, or the text the HTML5 algorithm moves out
-   of a table, which healing writes before it), prose separated by a blank line is set
-   aside by the core. When the text after the last closing tag opens another tag (a reply
-   cut off inside the HTML), or there is no closing tag at all, the payload runs to the
-   end of the reply. So does HTML left open where a think block starts with more text
-   after it: the block is part of the markup, never an end that drops what follows.
-3. When there is no tag: the reply without its think blocks (so that Markdown or prose
-   sent instead of HTML is judged as such, never silently dropped); an empty payload at
-   the end when the whole reply is think blocks.
-
-One scan with ``str.find``: linear.
+The rules are the README's "Locating". One scan with ``str.find``: linear.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 ``icalendar``, ``ical`` (or ``vcalendar``) first; else calendars one after another with
 only white space between them, as one stream, then each ``BEGIN:VCALENDAR`` line
 through its ``END:VCALENDAR`` (or the end of the reply when it was cut off); else a bare
-``BEGIN:VEVENT`` (``VTODO``, ``VJOURNAL``...) through its ``END``. Prose around the
+``BEGIN:VEVENT`` (``VTODO``, ``VJOURNAL``...) through its ``END``; a ``BEGIN`` line may be
+indented by blanks (still that line). Prose around the
 payload is left to the core, which sets it aside; else the reply without its think
 blocks. ``<think>`` blocks are never searched: a reply of think blocks only has no payload
 (an empty span: ``icalendar.empty``), never the think block's text.
@@ -23,23 +24,68 @@ FENCE_TAGS = frozenset({"ics", "icalendar", "ical", "vcalendar", "text/calendar"
 
 
 def _line_starts(text: str, upper: str, word: str) -> list[int]:
-    """Offsets where a line of ``text`` starts with ``word`` (case-insensitive: ``upper`` is
-    ``text`` upper-cased)."""
+    """Offsets where a line of ``text`` starts with ``word`` (case-insensitive: ``upper``
+    is ``text`` upper-cased once by the caller), after any blanks (spaces, tabs, no-break
+    spaces: a line indented at the start of a payload is still that line; see
+    :func:`_calendars` for folds)."""
     found: list[int] = []
     pos = 0
     while True:
         i = upper.find(word, pos)
         if i < 0:
             return found
-        if i == 0 or text[i - 1] in "\r\n":
+        j = i
+        while j > pos and text[j - 1] not in "\r\n" and text[j - 1].isspace():
+            j -= 1  # the blanks walked over lie after the previous match: linear
+        if j == 0 or text[j - 1] in "\r\n":
             found.append(i)
         pos = i + 1
+
+
+def _calendars(text: str, upper: str, starts: list[int]) -> list[Span]:
+    """The calendars of ``text`` that are payloads of their own, in one pass over its
+    lines: each ``BEGIN:VCALENDAR`` line of ``starts`` (``BEGIN:VCALENDARX`` is not one)
+    through its matching ``END:VCALENDAR``, or to the end of ``text``. An indented one inside
+    a calendar opened before it opens nothing: a line starting with a blank continues
+    (folds) the line before it (RFC 5545 3.1). A calendar inside a closed one is part of
+    it, and so is one left open inside an open one; a closed calendar inside an open one is
+    a payload of its own (the reply was cut off and started over). Listing every nested
+    calendar, each read on to the end of the reply, was quadratic."""
+    if not starts:
+        return []
+    begin, end = "BEGIN:VCALENDAR", "END:VCALENDAR"
+    ends: dict[int, int] = {}
+    opened: set[int] = set()
+    open_: list[int] = []
+    pos, n = starts[0], len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        line_end = n if nl < 0 else nl
+        line = upper[pos:line_end].rstrip("\r \t")
+        if line == begin or (not open_ and line.lstrip() == begin):
+            at = line_end - len(upper[pos:line_end].lstrip())
+            open_.append(at)
+            opened.add(at)
+        elif line == end and open_:
+            ends[open_.pop()] = line_end
+        pos = line_end + 1
+    found: list[Span] = []
+    reach = -1  # the end of the last closed calendar kept
+    left_open = False
+    for start in starts:
+        if start in ends and start >= reach:
+            reach = ends[start]
+            found.append(Span(start, reach))
+        elif start in opened and start not in ends and not left_open:
+            left_open = True
+            found.append(Span(start, n))
+    return found
 
 
 def _block(text: str, upper: str, start: int, name: str) -> Span:
     """From the ``BEGIN:name`` line at ``start`` through its matching ``END:name`` line
     (nesting of the same name counted), or to the end of ``text``; ``upper`` is ``text``
-    upper-cased once by the caller (once per block would be quadratic)."""
+    upper-cased once by the caller (once per block was quadratic)."""
     begin, end = f"BEGIN:{name}", f"END:{name}"
     depth = 0
     pos = start
@@ -56,47 +102,6 @@ def _block(text: str, upper: str, start: int, name: str) -> Span:
                 return Span(start, line_end)
         pos = line_end + 1
     return Span(start, n)
-
-
-def _blocks(text: str, upper: str, starts: list[int], name: str) -> list[Span]:
-    """The ``name`` blocks of ``text`` that are payloads of their own, in one pass over its
-    lines: each ``BEGIN:name`` line of ``starts`` (``BEGIN:name-X`` is not one) through its
-    matching ``END:name``, but a block inside a closed block is part of that block, and a
-    block left open inside an open one is too (only a closed block inside an open one is a
-    payload of its own: the reply was cut off and started over). Listing every nested
-    block, each read on to the end of the reply, was quadratic."""
-    if not starts:
-        return []
-    begin, end = f"BEGIN:{name}", f"END:{name}"
-    ends: dict[int, int] = {}
-    open_: list[int] = []
-    pos, n = starts[0], len(text)
-    while pos < n:
-        nl = text.find("\n", pos)
-        line_end = n if nl < 0 else nl
-        line = upper[pos:line_end].rstrip("\r \t")
-        if line == begin:
-            open_.append(pos)
-        elif line == end and open_:
-            ends[open_.pop()] = line_end
-        pos = line_end + 1
-    spans: list[Span] = []
-    reach = -1  # the end of the last closed block kept
-    left_open = False
-    for s in starts:
-        if s in ends and s >= reach:
-            reach = ends[s]
-            spans.append(Span(s, reach))
-        elif s not in ends and not left_open and _is_line(upper, s, begin):
-            left_open = True
-            spans.append(Span(s, n))
-    return spans
-
-
-def _is_line(upper: str, start: int, line: str) -> bool:
-    """Whether the line of ``upper`` at ``start`` is ``line`` (trailing blanks aside)."""
-    nl = upper.find("\n", start)
-    return upper[start : len(upper) if nl < 0 else nl].rstrip("\r \t") == line
 
 
 class _Covered:
@@ -149,12 +154,12 @@ def locate(reply: str) -> list[Span]:
     fenced = [f.span for f in blocks]
     text = blank_out(visible, fenced)
     upper = text.upper()
+    begins = _line_starts(text, upper, "BEGIN:VCALENDAR")
     covered = _Covered(candidates)
-    cal_starts = [s for s in _line_starts(text, upper, "BEGIN:VCALENDAR") if s not in covered]
-    calendars = [strip_span(reply, span) for span in _blocks(text, upper, cal_starts, "VCALENDAR")]
+    calendars = [strip_span(reply, block) for block in _calendars(text, upper, [s for s in begins if s not in covered])]
     candidates += _streams(text, calendars)
     candidates += calendars
-    if not _line_starts(text, upper, "BEGIN:VCALENDAR"):
+    if not begins:
         # bare components, one after another: one payload from the first to the last
         covered = _Covered(candidates)
         starts = sorted((s, name) for name in WRAPPABLE for s in _line_starts(text, upper, f"BEGIN:{name}"))

@@ -72,6 +72,8 @@ class JsonFormat(DataFormat):
         js = self._schema(schema, options)
         assert js is not None  # a schema was given
         violations = js.violations(parsed)
+        if violations:  # a number named in a message as the reply wrote it (3.10, not 3.1)
+            violations = _values.shown_as_written(text, parsed, violations)
         if violations or js.model is None:
             return Analysis(parsed, violations, document=parsed)
         return replace(_build_model(js.model, text, parsed), document=parsed)

@@ -1,7 +1,8 @@
 """The data a JSON reply carries, without its structure (ARCHITECTURE.md, extract_values):
 scalar leaves as text in document order — strings as they are, numbers and booleans as
 written in the source (``1.50`` stays ``"1.50"``) — with keys, nulls and whitespace-only
-values left out. Also: JSON pointer scopes and the source span of a value.
+values left out. Also: JSON pointer scopes, the source span of a value, and violations
+about a number shown with the number as written.
 
 Everything here reads the text with one light regular-expression scan; it is only run
 when something is counted.
@@ -13,7 +14,8 @@ import json
 import re
 from typing import Any
 
-from formatbook_core import ScopeNotFound, Span
+from formatbook_core import ScopeNotFound, Span, Violation
+from formatbook_core.data_schema import is_number, opening_as_written
 from formatbook_core.pointers import resolve
 
 _LEAF = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"(\s*:)?|(-?[0-9][0-9.eE+\-]*|true|false)', re.DOTALL)
@@ -114,3 +116,52 @@ def extract_scope(text: str, value: Any, pointer: str) -> list[str]:
         raise ScopeNotFound(f"the JSON has no {pointer!r}")
     span = spans[path][1]
     return extract_values(text[span.start : span.end])
+
+
+def shown_as_written(text: str, parsed: Any, violations: tuple[Violation, ...]) -> tuple[Violation, ...]:
+    """``violations`` whose message opens with a number's parsed value (``3.1 is not of
+    type 'integer'``) opening with the number as ``text`` writes it (``3.10 ...``).
+
+    ``text`` is the strict JSON whose value is ``parsed``; a path whose text reads as
+    another number (a duplicate key: the last one is the value) is left as it is."""
+    numbers: dict[tuple, Any] = {}
+    for v in violations:
+        value = _at(parsed, v.path)
+        if is_number(value):
+            numbers[v.path] = value
+    if not numbers:
+        return violations
+    spans = source_spans(text, set(numbers))
+    out = []
+    for v in violations:
+        found = spans.get(v.path) if v.path in numbers else None
+        if found is not None:
+            written = text[found[1].start : found[1].end]
+            if _reads_as(written, numbers[v.path]):
+                v = opening_as_written(v, numbers[v.path], written)
+        out.append(v)
+    return tuple(out)
+
+
+def _at(value: Any, path: tuple) -> Any:
+    """The value at ``path`` in ``value``, or ``None`` when it leads nowhere."""
+    for step in path:
+        try:
+            value = value[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
+def _reads_as(written: str, value: Any) -> bool:
+    """The number token ``written`` has the value ``value`` (as the strict parser reads it)."""
+    from decimal import Decimal, InvalidOperation  # noqa: PLC0415 - only when a violation names a number
+
+    try:
+        if isinstance(value, Decimal):
+            return Decimal(written) == value
+        if isinstance(value, int):
+            return not any(c in written for c in ".eE") and int(written) == value
+        return float(written) == value
+    except (ValueError, InvalidOperation):
+        return False

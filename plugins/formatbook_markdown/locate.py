@@ -1,11 +1,6 @@
 """Where a Markdown payload sits in a reply: the whole reply, first.
 
-The repair plan needs every fence and ``<think>`` block (it sets them aside itself), so
-the whole reply is the best candidate. The spans formatbook's default locator finds
-(Markdown fences, then the reply without its ``<think>`` blocks) follow as fallbacks,
-tried only when the whole reply cannot be repaired — and only those whose surroundings
-name none of the contract's sections: a candidate without that text could pass with the
-section filled with the empty value while its content was set aside.
+The rules are the README's "Locate".
 """
 
 from __future__ import annotations

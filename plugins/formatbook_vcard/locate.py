@@ -1,20 +1,7 @@
 """Where the vCard sits in a reply, best candidate first.
 
-1. Fenced blocks tagged ``vcard``, ``vcf`` or ``vcards`` (any case), whatever they hold.
-2. Untagged fences whose body starts with ``BEGIN:VCARD``.
-3. The stretch from the first ``BEGIN:VCARD`` line to the last ``END:VCARD`` line of the
-   reply (outside think blocks); with no ``END:VCARD`` after it, to the first blank line
-   or the end of the reply (it was cut off), keeping the line break of its last line (a
-   last line without one was cut: healing drops it). A ``BEGIN:VCARD`` after the last
-   ``END:VCARD`` (a card cut off) extends the stretch the same way; the stretch without it
-   comes next. Prose before and after is set aside by the core. An unclosed fence keeps that line break too.
-   When several fences hold cards, this stretch (from the first card to the last, prose
-   and fence lines between them set aside by healing) comes first: one reply, every card.
-4. When none of these exists: the reply without its think blocks (so that prose gets its
-   violations: prose is not a vCard); a reply of think blocks only has no payload (an
-   empty span: ``vcard.empty``), never the think block's text.
-
-Fence lines are never part of a candidate. Every scan is one linear regular expression.
+The rules are the README's "Choosing the payload". Every scan is one linear regular
+expression.
 """
 
 from __future__ import annotations
@@ -26,8 +13,8 @@ from formatbook_core.reply import Reply
 from formatbook_core.spans import blank_out, strip_span
 
 _TAGS = {"vcard", "vcf", "vcards"}
-_BEGIN = re.compile(r"^[ \t]*BEGIN:VCARD", re.IGNORECASE | re.MULTILINE)
-_END = re.compile(r"^[ \t]*END:VCARD[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
+_BEGIN = re.compile(r"^[^\S\r\n]*BEGIN:VCARD", re.IGNORECASE | re.MULTILINE)
+_END = re.compile(r"^[^\S\r\n]*END:VCARD[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def locate(reply: str) -> list[Span]:

@@ -1,27 +1,8 @@
-"""Where the XML payload sits in a reply.
+"""Where the XML payload sits in a reply: the candidates, best first.
 
-Candidates, best first:
-
-1. the body of each fenced block tagged ``xml`` (```` ```xml ````);
-2. the body of each untagged fence that starts with ``<``;
-3. outside fences (a fence that opens inside an element is its text) and think blocks
-   (a tag prose only names left out: see ``_mention`` and :func:`element_spans`):
-   the first element with the prolog just before it (an
-   XML declaration, a DOCTYPE, comments and processing instructions, white space between
-   them) through the end of the matching root element, with the comments and
-   processing instructions that follow it; then each later top-level element. The
-   prose around is left out (the pipeline sets it aside). A root never closed runs to
-   the end of the reply (a cut-off reply: healing closes it).
-4. With no element: the reply without its think blocks (its longest stretch); a reply of
-   think blocks only has no payload (an empty span: ``xml.empty``), never their text.
-
-With the option ``root`` (the element healing wraps several roots in), top-level elements
-separated only by white space, comments or processing instructions are one payload:
-``<reasoning>…</reasoning>\\n<answer>…</answer>`` is located whole, and a
-``<reasoning>`` block is then part of the payload rather than a think block set aside.
-
-Matching a closing tag to its element is tolerant here (case-insensitive, misnested tags
-closed through), as healing reads them: the walk is linear in the reply.
+The rules are the README's "locate" choice. Matching a closing tag to its element is
+tolerant here (case-insensitive, misnested tags closed through), as healing reads them:
+the walk is linear in the reply.
 """
 
 from __future__ import annotations

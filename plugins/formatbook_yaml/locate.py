@@ -1,28 +1,6 @@
 """Where the YAML sits in a reply: the candidate payloads, best first.
 
-1. Fenced blocks tagged ``yaml`` or ``yml`` (any case), then untagged fenced blocks;
-   each gives the candidates its text gives without the fence (2 and 3 on its body).
-2. The reply (outside ``<think>`` blocks) with its leading and trailing prose set
-   aside: lines before the first line that opens YAML data (a ``key:`` line, a ``- ``
-   item, ``---``, a ``{``/``[`` line, or such a line indented under the prose: healing
-   moves it to the margin) and lines after the last line of the data (a line
-   at the margin that is neither a key nor an item, nor a comment, and reads as a
-   sentence — three words or more, or an end in ``. ! ? :`` — and what follows it).
-   An introduction like "Here is the YAML:" would read as a key with no value: a line
-   ending with a colon whose key holds three words or more, followed by a line at the
-   same margin, is prose. So is a labelled sentence (``Reason: policy.``, see
-   :mod:`.prose`) that follows prose or stands apart from the data by a blank line
-   (a closing ``Note: you can change it later.``). Data that would end with a ``key:`` line over prose (``Steps:``
-   over a numbered list, ``bio:`` over ``Loves maths``) is not trimmed into a key of
-   null: the prose may be its value.
-3. The reply without its think blocks, whole (when it differs from 2), unless it is not
-   valid and 2 set a heading aside (lines that read as sentences before the data): healing
-   never turns "Here is the list:" into a key. A valid reply is the only candidate when
-   the lines 2 would set aside do not all read as sentences. A reply of think blocks only
-   has no payload (an empty span: ``yaml.empty``), never the think block's text.
-
-A think tag indented under the data and lying inside one of its values (a literal block,
-a quoted value over several lines) is that value's text, not a think block.
+The rules are the README's "Choosing the payload".
 """
 
 from __future__ import annotations

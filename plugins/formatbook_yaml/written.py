@@ -11,10 +11,10 @@ shows it as written (``3.10 is not of type 'integer'``, not ``3.1``).
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from typing import Any
 
 from formatbook_core import Violation
+from formatbook_core.data_schema import opening_as_written
 
 from .loading import PLAIN, tag_of
 from .values import nodes_at
@@ -81,8 +81,7 @@ def shown_as_written(roots: list[Any], many: bool, value: Any, violations: list[
                 number = _get(value, v.path)
             except (KeyError, IndexError, TypeError):
                 number = None
-            shown = repr(number)
-            if _plain_number(node, number) and node.value != shown and v.message.startswith(shown + " "):
-                v = replace(v, message=node.value + v.message[len(shown) :])
+            if _plain_number(node, number):
+                v = opening_as_written(v, number, node.value)
         out.append(v)
     return out

@@ -32,6 +32,7 @@ from formatbook_core.batch.guard import ReplyTimeout
 from formatbook_core.batch.record import record_json
 from formatbook_core.expectations import Expectations
 from formatbook_core.serialising import dumps_json
+from formatbook_json.format import JsonFormat
 
 TEXT3 = "EXPECT TEXT\nEXPECT MAX 3 WORDS"
 
@@ -262,3 +263,17 @@ def test_the_batch_package_imports_no_optional_library():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_timeout_is_not_swallowed_by_the_pipelines_plugin_guard(monkeypatch):
+    # The alarm raises wherever the check is; inside a plugin call the pipeline turns an
+    # Exception into a plugin-failure violation and goes on, so a ReplyTimeout that was an
+    # Exception ended the call but not the check (a 0.5 s limit took 13 s on a large YAML
+    # reply, and the verdict was a plugin failure, not batch.timeout)
+    def forever(self, reply, schema=None, **options):
+        while True:
+            pass
+
+    monkeypatch.setattr(JsonFormat, "candidates", forever)
+    record = check_one('{"a": 1}', "EXPECT JSON", timeout=0.2)
+    assert [v["code"] for v in record["violations"]] == ["batch.timeout"]

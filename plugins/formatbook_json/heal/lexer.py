@@ -76,7 +76,10 @@ class Lexer:
         self.careful = has_lone_surrogates(text)
         self._match = _TOKEN.match
 
-    def token_at(self, pos: int):
+    def token_at(self, pos: int, in_tuple: bool = False):
+        """The token at or after ``pos``; ``in_tuple``: the innermost open container is a
+        Python tuple, whose ``)`` may close a string (the canonical patterns do not allow
+        it after a string, so such a string takes the slow path)."""
         text = self.text
         m = self._match(text, pos)
         if m is None:
@@ -94,7 +97,7 @@ class Lexer:
         if k == 2:
             return ("s", start, end, strings.simple(text, start, end))
         if k == 5:
-            fix = strings.scan(text, start)
+            fix = strings.scan(text, start, in_tuple)
             return ("s", start, fix.end, fix)
         return (_KINDS[k], start, end, None)
 

@@ -19,6 +19,10 @@ _CANDIDATE = {q: re.compile(rf"[^{c}\\]*(?:\\.[^{c}\\]*)*[{c}]", re.DOTALL) for 
 # What may follow the closing quote of a string; anything else means the quote was an
 # unescaped inner quote ("He said "hi" to me").
 _FOLLOW = re.compile(r"[ \t]*(?:[,:}\]\n\r]|//|/\*|\Z)|[ \t]+[\"'\u201c\u2018]")
+# In a Python tuple (healed as an array), its ")" may follow a string too, when what follows
+# that ")" may follow a container: ("a", "b") ends there, ("a (see "b")", "c") does not.
+_TUPLE_FOLLOW = re.compile(r"[ \t]*\)(?=[ \t]*(?:[,}\])\n\r]|\Z))")
+_TUPLE_CLOSE = re.compile(r"[ \t]*\)").match
 _PIECE = re.compile(
     r"""\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}   # a surrogate pair: kept
     |\\u[dD][89a-fA-F][0-9a-fA-F]{2}                                # a lone surrogate
@@ -90,11 +94,12 @@ def has_lone_surrogate(text: str, start: int, end: int) -> bool:
     return False
 
 
-def scan(text: str, start: int) -> StringFix:
-    """Read the string whose opening quote is at ``text[start]``."""
+def scan(text: str, start: int, in_tuple: bool = False) -> StringFix:
+    """Read the string whose opening quote is at ``text[start]``; ``in_tuple``: the
+    innermost open container is a Python tuple, whose ``)`` may follow the string."""
     quote = text[start]
     finder = _CANDIDATE[quote]
-    follow = _FOLLOW.match
+    follow = _follow_in_tuple if in_tuple else _FOLLOW.match
     pos = start + 1
     doubt: int | None = None  # an inner quote a JSON value follows: it may close the string
     while True:
@@ -109,9 +114,16 @@ def scan(text: str, start: int) -> StringFix:
             if doubt is not None and _COLON_AFTER(text, close):
                 raise _key_across(start, doubt)
             return _canonical(text[start + 1 : close - 1], quote, close, inner=pos > start + 1, cut=False)
-        if doubt is None and _VALUE_AFTER(text, close):
+        if doubt is None and (_VALUE_AFTER(text, close) or _TUPLE_CLOSE(text, close)):
+            # a ")" after it, a tuple's or a typo for "]" (["a", "b").): the quote may close
+            # the string too, and reading on to the end of the reply would keep '")' in it
             doubt = close - 1
         pos = close  # an inner quote: keep reading
+
+
+def _follow_in_tuple(text: str, pos: int) -> bool:
+    """What may follow a string's closing quote inside a Python tuple (see _TUPLE_FOLLOW)."""
+    return _FOLLOW.match(text, pos) is not None or _TUPLE_FOLLOW.match(text, pos) is not None
 
 
 def _not_cut_here(text: str, start: int) -> None:

@@ -210,7 +210,7 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
                             res.repairs.extend(found[1])
                             state = AFTER
                             prev_end = pos = m.end()
-        tok = token_at(pos)
+        tok = token_at(pos, bool(tuples) and len(stack) in tuples and stack[-1] == "[")
         if tok is None:
             break
         kind, s, e, fix = tok

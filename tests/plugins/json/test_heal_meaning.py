@@ -162,3 +162,26 @@ def test_the_guard_at_check_s_own_character_count_lets_the_reply_pass(reply):
     result = check(reply, "EXPECT JSON\nEXPECT MIN 0 CHARACTERS")
     assert result.ok
     _guard_agrees(reply, f"EXPECT JSON\nEXPECT MAX {result.counts['characters']} CHARACTERS")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '["a", "b").',  # ")" a typo for "]": the quote closes "b"
+        '["a", "b") ok',
+        '{"tags": ["x", "y")}',
+        'Sure: ["a", "b").\n',
+        '{"a": "He said (see "x") and then',  # cut inside a string with an inner quote and ")"
+    ],
+)
+def test_a_string_read_past_a_quote_and_a_paren_to_the_end_is_refused(reply):
+    # read on to the end of the reply as cut off, the string would keep '")' and what
+    # follows: the quote may close it instead; between the two readings, fail
+    result = check(reply, "EXPECT JSON")
+    assert not result.ok
+    assert result.value is None or '")' not in str(result.value)
+
+
+def test_a_quote_and_a_paren_inside_a_closed_string_stay_text():
+    result = check('{"a": "He said (see "x") and", "b": 1}', "EXPECT JSON")
+    assert result.ok and result.value == {"a": 'He said (see "x") and', "b": 1}

@@ -69,6 +69,18 @@ SPELLINGS = [
     ('{"point": (3, 4)}', {"point": [3, 4]}, "python_tuple"),
     ("Here:\r\n```python\r\n{'a': (1, (2, 3)), 'b': None}\r\n```", {"a": [1, [2, 3]], "b": None}, "python_tuple"),
     ('<think>a tuple</think>{"pair": (1,)}', {"pair": [1]}, "python_tuple"),
+    # tuples of strings: a string directly before the tuple's ")" closes there
+    ('("a", "b")', ["a", "b"], "python_tuple"),
+    ("('a', 'b')", ["a", "b"], "python_tuple"),
+    ('{"tags": ("x", "y"), "n": 1}', {"tags": ["x", "y"], "n": 1}, "python_tuple"),
+    ('{"pair": ("a",)}', {"pair": ["a"]}, "python_tuple"),
+    ('(("a", "b"), ("c", 1))', [["a", "b"], ["c", 1]], "python_tuple"),
+    ('[("a", 1), ("b", 2)]', [["a", 1], ["b", 2]], "python_tuple"),
+    ('{"x": ("a",\r\n "b")}', {"x": ["a", "b"]}, "python_tuple"),
+    ('Here:\n```json\n("a", "b")\n```', ["a", "b"], "python_tuple"),
+    ('<think>t</think>{"x": ("a", "b")}', {"x": ["a", "b"]}, "python_tuple"),
+    # a ")" inside a string: the string closes only where what follows its ")" may follow
+    ('("a (see "b")", "c")', ['a (see "b")', "c"], "python_tuple"),
 ]
 
 
@@ -87,7 +99,20 @@ def test_a_spelling_with_one_reading_is_healed_and_listed(reply, value, kind):
             assert guard.finish().ok
 
 
-@pytest.mark.parametrize("reply", ["[1__2]", "[_1]", "[1_]", "{(1, 2): 3}", "(see above)"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "[1__2]",
+        "[_1]",
+        "[1_]",
+        "{(1, 2): 3}",
+        "(see above)",
+        # a tuple's ")" after a quote, then prose: that quote may close the string or not
+        '("a", "b").',
+        '("a", "b") is the answer',
+        '{"x": ("a", "b") and more}',
+    ],
+)
 def test_a_spelling_without_one_reading_is_refused(reply):
     assert not check(reply, "EXPECT JSON").ok
 

@@ -107,3 +107,15 @@ def test_guidance_is_short_and_says_the_forms():
         line for line in text.splitlines() if line[:1].isupper() and ":" in line and " " not in line.split(":")[0]
     )
     assert VCARD.is_valid(example), VCARD.validate(example)
+
+
+@pytest.mark.parametrize("lead", ["\u00a0", "\u00a0\u00a0", " \t\u00a0", "\u3000"])
+@pytest.mark.parametrize("before", ["", "Here:\n", "Here:\r\n\r\n"])
+def test_a_card_indented_by_any_blanks_is_that_card(lead: str, before: str) -> None:
+    # a no-break space before BEGIN:VCARD after prose hid the card (the reply failed)
+    card = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ann Lee\r\nEND:VCARD"
+    reply = f"{before}{lead}{card}\r\nBye"
+    result = check(reply, "EXPECT VCARD")
+    assert result.ok, result.violations
+    assert result.text.startswith("BEGIN:VCARD") and "FN:Ann Lee" in result.text
+    assert "Bye" not in result.text
