@@ -44,8 +44,7 @@ def _line_starts(text: str, upper: str, word: str) -> list[int]:
 
 def _calendars(text: str, upper: str, starts: list[int]) -> list[Span]:
     """The calendars of ``text`` that are payloads of their own, in one pass over its
-    lines: each ``BEGIN:VCALENDAR`` line of ``starts`` (``BEGIN:VCALENDARX`` is not one)
-    through its matching ``END:VCALENDAR``, or to the end of ``text``. An indented one inside
+    lines: each ``BEGIN:VCALENDAR`` line of ``starts`` through its matching ``END:VCALENDAR``, or to the end of ``text``. An indented one inside
     a calendar opened before it opens nothing: a line starting with a blank continues
     (folds) the line before it (RFC 5545 3.1). A calendar inside a closed one is part of
     it, and so is one left open inside an open one; a closed calendar inside an open one is
@@ -104,6 +103,13 @@ def _block(text: str, upper: str, start: int, name: str) -> Span:
     return Span(start, n)
 
 
+def _is_begin(upper: str, start: int, begin: str) -> bool:
+    """Whether the line of ``upper`` at ``start`` is ``begin`` (trailing blanks aside):
+    ``BEGIN:VCALENDARX`` opens no calendar."""
+    nl = upper.find("\n", start)
+    return upper[start : len(upper) if nl < 0 else nl].rstrip("\r \t") == begin
+
+
 class _Covered:
     """Whether an offset lies inside any of some spans: a bisect over their starts with the
     running furthest end (a scan of every span for every offset was quadratic)."""
@@ -154,7 +160,7 @@ def locate(reply: str) -> list[Span]:
     fenced = [f.span for f in blocks]
     text = blank_out(visible, fenced)
     upper = text.upper()
-    begins = _line_starts(text, upper, "BEGIN:VCALENDAR")
+    begins = [s for s in _line_starts(text, upper, "BEGIN:VCALENDAR") if _is_begin(upper, s, "BEGIN:VCALENDAR")]
     covered = _Covered(candidates)
     calendars = [strip_span(reply, block) for block in _calendars(text, upper, [s for s in begins if s not in covered])]
     candidates += _streams(text, calendars)

@@ -77,3 +77,9 @@ def test_covered_agrees_with_a_scan_of_every_span() -> None:
         covered = _Covered(spans)
         for offset in range(-1, 75):
             assert (offset in covered) == any(s.start <= offset < s.end for s in spans), (spans, offset)
+
+
+def test_a_begin_vcalendarx_line_leaves_bare_components_to_be_found() -> None:
+    # checked by hand: no calendar opens, so the bare VTODO runs to the end of the reply
+    reply = "BEGIN:VTODO\nUID:1\nBEGIN:VCALENDARX\n"
+    assert locate(reply) == [Span(0, len(reply) - 1)]
