@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from formatbook_core import (
     Analysis,
@@ -21,11 +21,11 @@ from formatbook_core.spans import SPACES
 
 from . import guidance as _guidance
 from . import locate as _locate
-from . import stream as _stream
 from . import values as _values
-from .commitment import CommittedChecker
-from .stream_schema import SchemaChecker
 from .syntax import JsonSyntaxError, parse_strict, to_violation
+
+if TYPE_CHECKING:
+    from .stream import JsonChecker
 
 _SAMPLES = (
     '{"answer": "Paris", "confidence": 0.92}',
@@ -81,18 +81,24 @@ class JsonFormat(DataFormat):
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is strict JSON (the schema is not
         consulted: a prefix rarely tells)."""
-        return _stream.can_be_valid(partial)
+        from .stream import can_be_valid  # noqa: PLC0415 - the automaton, imported for streaming only
 
-    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> _stream.JsonChecker:
+        return can_be_valid(partial)
+
+    def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> JsonChecker:
         """The incremental checker (see :class:`formatbook_json.stream.JsonChecker`). With a
         schema, the strict one also validates the whole text at ``finish()``, as
         ``is_valid`` does; the relaxed one never consults the schema."""
+        from .commitment import CommittedChecker  # noqa: PLC0415 - streaming only: keeps a check's import light
+        from .stream import JsonChecker  # noqa: PLC0415 - streaming only
+        from .stream_schema import SchemaChecker  # noqa: PLC0415 - streaming only
+
         max_depth = limits_from(options).max_depth
         if not strict:
             # values count only once the payload is certain (formatbook_json.commitment)
-            return CommittedChecker(_stream.JsonChecker(strict=False, max_depth=max_depth))  # type: ignore[return-value]
+            return CommittedChecker(JsonChecker(strict=False, max_depth=max_depth))  # type: ignore[return-value]
         if schema is None:
-            return _stream.JsonChecker(strict=strict, max_depth=max_depth)
+            return JsonChecker(strict=strict, max_depth=max_depth)
         js = self._schema(schema, options)
 
         def refusal(text: str) -> str | None:

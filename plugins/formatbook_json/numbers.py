@@ -39,3 +39,15 @@ def normalize(raw: str) -> str | None:
     if exp:
         out += "e" + ("-" if esign == "-" else "") + exp
     return out
+
+
+_HUGE_EXPONENT = re.compile(r"[eE]\+?0*[1-9][0-9]{17}").search
+_ZERO_MANTISSA = re.compile(r"-?0(?:\.0*)?[eE]").match
+
+
+def beyond_range(number: str) -> bool:
+    """Whether the JSON number ``number`` is too large for any exact value (a double
+    overflows, and a ``decimal.Decimal``'s exponent stops near 10**18): the grammar allows
+    it, formatbook refuses it (both checkers and ``parse_strict``), rather than round it
+    to infinity."""
+    return _HUGE_EXPONENT(number) is not None and _ZERO_MANTISSA(number) is None

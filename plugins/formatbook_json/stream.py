@@ -37,6 +37,7 @@ from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
 from formatbook_core.spans import SPACES
 
+from .numbers import beyond_range
 from .numbers import normalize as _json_number
 
 __all__ = ["JsonChecker", "beyond_range", "can_be_valid"]
@@ -150,18 +151,6 @@ def _open_status(text: str) -> StreamStatus:
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]{1,16}(?![0-9]))?").match
 _NUM_PREFIX = run(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][-+]?[0-9]{0,16}(?![0-9]))?)?").match
 # A positive exponent of 10**17 or more on a mantissa that is not zero.
-_HUGE_EXPONENT = re.compile(r"[eE]\+?0*[1-9][0-9]{17}").search
-_ZERO_MANTISSA = re.compile(r"-?0(?:\.0*)?[eE]").match
-
-
-def beyond_range(number: str) -> bool:
-    """Whether the JSON number ``number`` is too large for any exact value (a double
-    overflows, and a ``decimal.Decimal``'s exponent stops near 10**18): the grammar allows
-    it, formatbook refuses it (both checkers and ``parse_strict``), rather than round it
-    to infinity."""
-    return _HUGE_EXPONENT(number) is not None and _ZERO_MANTISSA(number) is None
-
-
 _NUM_GOES_ON = "0123456789.eE+-"  # characters that may continue (or break) a number
 # A number text standing for each sub-state: what may follow depends only on the state.
 _NSUB_TEXT = ("-", "0", "1", "1.", "1.5", "1e", "1e+", "1e5")  # _N_MINUS ... _N_EXP

@@ -10,7 +10,7 @@ Where orjson and RFC 8259 differ, and what formatbook answers:
   orjson refuses them; they are accepted, parsed by the iterative builder, and come back
   exact as a ``decimal.Decimal`` (never ``inf``); so does an integer longer than Python's
   int-string limit. A positive exponent of 10**17 or more is beyond any exact value:
-  refused, by the checker too (``stream.beyond_range``).
+  refused, by the checker too (``numbers.beyond_range``).
 - Integers beyond 64 bits (``18446744073709551616``): valid; orjson returns them as
   floats, which would change the value. A document holding an integer of 19 or more
   digits (found by one translation and substring search in C) is parsed again by the
@@ -46,7 +46,7 @@ from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.runs import run
 from formatbook_core.spans import SPACES
 
-from .stream import JsonChecker, beyond_range
+from .numbers import beyond_range
 
 __all__ = [
     "JsonSyntaxError",
@@ -235,6 +235,8 @@ def _slow_path(text: str, max_depth: int) -> Any:
     return the value when the text is valid JSON orjson cannot represent."""
     if not text.strip(" \t\n\r"):
         raise JsonSyntaxError("empty document: no JSON value", len(text), "json.empty")
+    from .stream import JsonChecker  # noqa: PLC0415 - the automaton, only for a text orjson refused
+
     checker = JsonChecker(True, max_depth=max_depth)
     status = checker.feed(text)
     if status:
