@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +29,7 @@ import jsonschema_rs  # noqa: E402
 from corpus import document as catalogue_document  # noqa: E402
 from corpus import dump  # noqa: E402
 from json_check import SCHEMA as CATALOGUE_SCHEMA  # noqa: E402
+from json_check import best  # noqa: E402
 
 from formatbook_core import Expectations, check  # noqa: E402
 
@@ -70,15 +69,6 @@ def long_digits(size: int) -> str:
     text = json.dumps(items)
     assert any(len(t) >= 21 for t in text.split()), "no long digit run"
     return text
-
-
-def best(fn: Callable[[], Any], runs: int) -> float:
-    out = math.inf
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        out = min(out, time.perf_counter() - start)
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

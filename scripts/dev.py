@@ -3,9 +3,9 @@
 run one of formatbook's two everyday jobs in it.
 
     python3 scripts/dev.py examples      # formatbook check examples/replies/
-    python3 scripts/dev.py test [--all] [ARGS]
-                                         # the fast tier of the tests (--all: the slow tier
-                                         # too), on every core; ARGS go to pytest
+    python3 scripts/dev.py test [--slow|--all] [ARGS]
+                                         # the fast tier of the tests (--slow: the slow
+                                         # tier; --all: both), on every core; ARGS to pytest
     python3 scripts/dev.py lint          # ruff (lint, complexity, format check) and mypy
     python3 scripts/dev.py fuzz [--minutes N] [--format NAME] [--seed S] [--jobs J]
                                          # property fuzzing of every format; failures saved
@@ -146,11 +146,11 @@ def main(argv: list[str]) -> int:
 
 
 def test(args: list[str]) -> int:
-    """The fast tier (every test not marked ``slow``), or with ``--all`` both tiers, on
-    every core (pytest-xdist), hypothesis derandomised unless ``HYPOTHESIS_PROFILE`` says
-    otherwise (random search for new failures is ``fuzz``'s job)."""
-    tier = [] if "--all" in args else ["-m", "not slow"]
-    args = [a for a in args if a != "--all"]
+    """The fast tier (every test not marked ``slow``), with ``--slow`` the slow tier alone,
+    with ``--all`` both, on every core (pytest-xdist), hypothesis derandomised unless
+    ``HYPOTHESIS_PROFILE`` says otherwise (random search for new failures is ``fuzz``'s job)."""
+    tier = [] if "--all" in args else ["-m", "slow"] if "--slow" in args else ["-m", "not slow"]
+    args = [a for a in args if a not in ("--all", "--slow")]
     workers = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) else ["-n", "auto"]
     env = {**os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "ci")}
     command = [str(PYTHON), "-m", "pytest", *workers, *tier, *args]

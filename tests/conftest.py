@@ -17,7 +17,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 
 # --- the two tiers ----------------------------------------------------------------------
 # `scripts/dev.py test` runs the fast tier: every behaviour test, the conformance corpora
-# and the replayed repros. `test --all` (and .ci/run) adds the slow tier: what is slow by
+# and the replayed repros. `test --slow` runs the slow tier (.ci/run runs both): what is slow by
 # nature rather than by accident. The rule lives here, in one place, rather than as marks
 # scattered over the files:
 #   - pathological inputs, checked for never raising or for linear growth (the contract's
