@@ -217,7 +217,7 @@ def _mention(reply: Reply, text: str, span: Span, has_content: bool) -> bool:
     line_end = starts[line + 1] if line + 1 < len(starts) else len(text)
     if span.end > line_end or (line + 1 < len(starts) and span.end == line_end and text[span.end - 1] in "\r\n"):
         return False  # over more than one line: laid out as data
-    return in_sentence(text, span.start, span.end, words_after=has_content)
+    return in_sentence(text, span.start, span.end, data=True, words_after=has_content)
 
 
 def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:

@@ -66,3 +66,15 @@ def test_html_in_sentences_stays_html(reply: str, value: str) -> None:
     result = check(reply, "EXPECT HTML")
     assert result.ok, result.violations
     assert result.value == value
+
+
+@pytest.mark.parametrize("expect", ["EXPECT HTML", "EXPECT XML"])
+@pytest.mark.parametrize(
+    "reply",
+    ["1. <b> makes text bold.", "- <b> makes text bold.", "Tip! <b> makes text bold.", "Note. <em> tags slant."],
+)
+def test_a_list_marker_or_a_sentence_end_does_not_introduce_a_mentioned_tag(expect, reply):
+    # a sentence's end introduces a JSON payload ("Sure! {...}"), never markup: the tag is
+    # still named inside prose, and healing must not close it around the rest of the line
+    # (the judgement shared with JSON once dropped these, healed with ok=True)
+    assert not check(reply, expect).ok
