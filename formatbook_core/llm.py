@@ -205,7 +205,7 @@ async def ask_async(
         request = session.request()
         deadline = session.deadline()
         try:
-            reply: Any = _call(llm, request, deadline)
+            reply: Any = _call(llm, request, deadline, asynchronous=True)
             if inspect.isawaitable(reply):
                 reply = await asyncio.wait_for(reply, deadline.left())
         except Exception as exc:  # a time-out past the deadline is a stop; anything else, a failed endpoint
@@ -219,10 +219,12 @@ async def ask_async(
     return session.outcome()
 
 
-def _call(llm: Callable[..., Any], request: Any, deadline: Deadline) -> Any:
-    """``llm(request)``; a :class:`ChatModel` is also given the time left."""
+def _call(llm: Callable[..., Any], request: Any, deadline: Deadline, *, asynchronous: bool = False) -> Any:
+    """``llm(request)``; a :class:`ChatModel` is also given the time left (``ask_async``
+    calls its ``send_async``)."""
     if isinstance(llm, ChatModel):
-        return llm.send(request, timeout=deadline.left())
+        send = llm.send_async if asynchronous else llm.send
+        return send(request, timeout=deadline.left())
     return llm(request)
 
 

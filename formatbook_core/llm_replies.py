@@ -81,6 +81,12 @@ class ChatModel:
         attempt, for a model that can pass it to its client (``OpenAIChat`` does)."""
         return self(messages)
 
+    def send_async(self, messages: Messages, *, timeout: float | None = None) -> Any:
+        """What ``ask_async`` calls: ``send`` unless a model has an async way to ask
+        (``litellm_chat`` returns ``litellm.acompletion``'s awaitable); the reply may be
+        an awaitable, an async stream or anything ``send`` returns."""
+        return self.send(messages, timeout=timeout)
+
     def __repr__(self) -> str:
         return f"ChatModel({self._fn!r})"
 
