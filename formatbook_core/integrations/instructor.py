@@ -17,14 +17,22 @@ When it fails, the ``completion:kwargs`` hook finds instructor's re-ask message 
 reply and adds formatbook's correction (what was wrong, where, what to do) below
 instructor's own error text. A reply the model did not finish (``finish_reason``
 ``length``) is left alone: instructor refuses it itself.
+
+pydantic decides what instructor returns, and it knows nothing of the limits a model
+cannot express (``MAX 40 WORDS``, ``ENDS WITH``...). Pass ``response_model=hooks.model(Contact)``
+and formatbook's verdict is part of the validation: a reply that pydantic accepts but
+formatbook fails is re-asked with the correction, like any other validation error
+(``results`` holds every verdict either way).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from instructor.core.hooks import Hooks
+from pydantic import BaseModel, model_validator
 
 from ..expectations import Expectations, as_expectations
 from ..llm_replies import CUT_REASONS, finish_reason_of
@@ -35,6 +43,8 @@ from ._common import correction_for
 #: How the correction is introduced in instructor's re-ask message.
 CORRECTION_HEADING = "What formatbook found:"
 
+Model = TypeVar("Model", bound=BaseModel)
+
 
 class FormatbookHooks:
     """The two handlers and the ``instructor.Hooks`` that carries them (``hooks``); ``results``
@@ -44,12 +54,17 @@ class FormatbookHooks:
         self.expectations = expectations
         self.results: list[CheckResult] = []
         self._corrections: dict[str, str] = {}  # a failed reply's text -> its correction
+        # the failed verdict on the reply being parsed, for the validator of model(): the hook
+        # and instructor's parsing run in one call stack (one thread, or one task)
+        self._failed: ContextVar[str | None] = ContextVar(f"formatbook_failed_{id(self)}", default=None)
         self.hooks = Hooks()
         self.hooks.on("completion:response", self.on_response)
         self.hooks.on("completion:kwargs", self.on_kwargs)
+        self.hooks.on("completion:last_attempt", self.on_last_attempt)
 
     def on_response(self, response: Any) -> None:
         """Check the reply; put the healed payload in its place when it passes after healing."""
+        self._failed.set(None)
         found = _payload(response)
         if found is None or finish_reason_of(response) in CUT_REASONS:
             return
@@ -60,10 +75,14 @@ class FormatbookHooks:
             if result.text is not None and result.text != text:
                 replace(result.text)
         else:
-            self._corrections[text] = correction_for(result, self.expectations)
+            correction = correction_for(result, self.expectations)
+            self._corrections[text] = correction
+            self._failed.set(correction)
 
     def on_kwargs(self, *args: Any, **kwargs: Any) -> None:
-        """Before a re-ask: add the correction to instructor's message about the failed reply."""
+        """Before a request: add the correction to instructor's re-ask message about the
+        failed reply (unless the validation error quotes it already)."""
+        self._failed.set(None)
         messages = kwargs.get("messages")
         if not isinstance(messages, list) or not self._corrections:
             return
@@ -72,8 +91,34 @@ class FormatbookHooks:
             return
         correction = self._corrections.pop(_message_text(messages[last]) or "", None)
         follow = messages[last + 1]
-        if correction is not None and isinstance(follow, dict) and isinstance(follow.get("content"), str):
+        if correction is None or not isinstance(follow, dict) or not isinstance(follow.get("content"), str):
+            return
+        if correction not in follow["content"]:
             follow["content"] = f"{follow['content']}\n\n{CORRECTION_HEADING}\n{correction}"
+
+    def on_last_attempt(self, *args: Any, **kwargs: Any) -> None:
+        """instructor gave up: no verdict is pending any more."""
+        self._failed.set(None)
+
+    def model(self, response_model: type[Model]) -> type[Model]:
+        """``response_model`` with formatbook's verdict as part of its validation: a reply
+        that formatbook fails (a count, an instruction) fails pydantic's validation too,
+        with the correction as the error, so instructor re-asks with it."""
+        failed = self._failed
+
+        class Checked(response_model):  # type: ignore[valid-type,misc]  # a subclass of the caller's model
+            @model_validator(mode="after")
+            def _formatbook_verdict(self) -> Any:
+                correction = failed.get()
+                failed.set(None)  # one verdict, one validation: a model built later is not judged by it
+                if correction is not None:
+                    raise ValueError(f"{CORRECTION_HEADING}\n{correction}")
+                return self
+
+        Checked.__name__ = response_model.__name__
+        Checked.__qualname__ = response_model.__qualname__
+        Checked.__doc__ = response_model.__doc__
+        return Checked
 
 
 def formatbook_hooks(expectations: Expectations | str, **kwargs: Any) -> FormatbookHooks:

@@ -65,15 +65,45 @@ def test_the_re_ask_carries_formatbooks_correction(mode: instructor.Mode):
     assert reask.count(CORRECTION_HEADING) == 1
 
 
-def test_counts_the_model_cannot_express_are_enforced_too():
-    exp = Expectations(format="json", schema=Contact, counts=[Count("words", max=4)])
-    long = '{"name": "Ada Augusta King, Countess of Lovelace", "email": "ada@example.org"}'
-    with ScriptedServer([long, VALID]) as server:
-        hooks = formatbook_hooks(exp)
-        # pydantic accepts the long name: formatbook's verdict is there to read, the reply is left as it came
-        contact = _create(server, instructor.Mode.JSON, hooks.hooks)
+def _create_as(server: ScriptedServer, response_model: type, hooks: object) -> Contact:
+    client = instructor.from_openai(openai.OpenAI(base_url=server.url, api_key="none"), mode=instructor.Mode.JSON)
+    return client.chat.completions.create(
+        model="m", response_model=response_model, messages=MESSAGES, max_retries=2, hooks=hooks
+    )
+
+
+LONG = '{"name": "Ada Augusta King, Countess of Lovelace", "email": "ada@example.org"}'
+COUNTED = Expectations(format="json", schema=Contact, counts=[Count("words", max=4)])
+
+
+def test_a_limit_pydantic_cannot_express_is_re_asked_through_the_checked_model():
+    with ScriptedServer([LONG, VALID]) as server:
+        hooks = formatbook_hooks(COUNTED)
+        contact = _create_as(server, hooks.model(Contact), hooks.hooks)
+    assert isinstance(contact, Contact) and contact.name == "Ada Lovelace"
+    assert len(server.requests) == 2
+    assert [r.verdict for r in hooks.results] == ["fail", "pass"]
+    reask = server.requests[1].messages[-1]["content"]
+    assert reask.count("Shorten it: write at most 4 words") == 1  # in the validation error, not added twice
+
+
+def test_without_the_checked_model_pydantic_decides_and_the_verdict_is_kept():
+    with ScriptedServer([LONG, VALID]) as server:
+        hooks = formatbook_hooks(COUNTED)
+        contact = _create_as(server, Contact, hooks.hooks)
     assert contact.name.startswith("Ada Augusta")
+    assert len(server.requests) == 1
     assert [v.code for v in hooks.results[0].violations] == ["count.max"]
+
+
+def test_the_checked_model_judges_only_the_reply_it_parses():
+    hooks = formatbook_hooks(COUNTED)
+    checked = hooks.model(Contact)
+    assert checked.__name__ == "Contact" and checked.model_json_schema() == Contact.model_json_schema()
+    hooks.on_response(_tool_completion(LONG))
+    with pytest.raises(ValueError, match="at most 4 words"):
+        checked.model_validate_json(LONG)
+    assert checked(name="Ada Augusta King, Countess", email="a@example.org").name.startswith("Ada")
 
 
 def test_a_reply_cut_at_max_tokens_is_not_healed():
