@@ -1,6 +1,7 @@
-"""``formatbook report``: a batch's verdicts as an HTML page; its parser and command.
+"""``formatbook report`` (a batch's verdicts as an HTML page) and ``formatbook serve``
+(the playground): their parsers and commands.
 
-Only argparse is imported at start-up; the report when the command runs.
+Only argparse is imported at start-up; the report and the server when a command runs.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from . import common
 
 
 def add_parsers(sub: Any) -> None:
-    """Add the ``report`` command to the ``formatbook`` parser."""
+    """Add the ``report`` and ``serve`` commands to the ``formatbook`` parser."""
     p = sub.add_parser(
         "report",
         help="a batch's verdicts as one self-contained HTML page",
@@ -35,6 +36,19 @@ def add_parsers(sub: Any) -> None:
     )
     p.add_argument("--worst", type=int, default=20, metavar="N", help="how many of the worst replies to show")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser(
+        "serve",
+        help="a playground in the browser: paste a reply and EXPECT lines, see the verdict",
+        description="Serve the playground on http://127.0.0.1:PORT: paste a reply and EXPECT lines (or pick an "
+        "example), see the verdict, the healed payload, each repair and violation marked on the reply, the "
+        "counts and the prompt guidance; replay the reply as a stream. Nothing leaves the machine.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="the port (default: 8765; 0: any free port)")
+    p.add_argument("--examples", metavar="DIR", help="a folder of example replies (default: examples/replies)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.set_defaults(func=cmd_serve)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -64,3 +78,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         + "\n"
     )
     return common.EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the playground until interrupted."""
+    from ..serve import run
+
+    return run(args.host, args.port, examples=args.examples, open_browser=args.open)
