@@ -8,7 +8,6 @@ worst replies.
 
 from __future__ import annotations
 
-import heapq
 import json
 import re
 from collections import Counter
@@ -28,6 +27,8 @@ MAX_GROUPS = 200
 #: the most counted EXPECT lines given a histogram
 MAX_HISTOGRAMS = 24
 OTHER = "(others)"
+#: the most of the worst replies shown with the same verdict and violation codes
+SAME_FAILURE = 3
 VERDICTS = ("pass", "healed", "fail")
 
 _LIMIT = re.compile(r"(?i)^(?:-\s+)?(?:expect\s+)?([a-z]+)\s+([0-9]{1,18})\b")
@@ -145,7 +146,8 @@ class Tally:
     """The report's numbers, one record at a time.
 
     ``group_by``: the grouping field (``None``: the first of ``GROUP_FIELDS`` the first row
-    carries; ``""``: none). ``worst``: how many of the worst replies are kept."""
+    carries; ``""``: none). ``worst``: how many of the worst replies are kept (at most
+    ``SAME_FAILURE`` with the same verdict and codes, so that the list shows several kinds)."""
 
     def __init__(self, group_by: str | None = None, worst: int = 20) -> None:
         self.group_by = group_by
@@ -162,7 +164,9 @@ class Tally:
         self.lines: dict[str, Counter[str]] = {}  # EXPECT line -> met / not met / not evaluated
         self.histograms: dict[str, Histogram] = {}
         self.groups: dict[str, Group] = {}
-        self._worst: list[tuple[tuple[int, int, int], int, Worst]] = []
+        # (rank and order, kind of failure, reply): a list of at most ``worst`` items,
+        # scanned on each failure (a heap cannot drop the weakest of one kind)
+        self._worst: list[tuple[tuple[tuple[int, int, int], int], tuple[str, ...], Worst]] = []
         self._seen = 0
 
     def skip(self) -> None:
@@ -241,7 +245,15 @@ class Tally:
             return
         self._seen += 1
         key = (rank, -self._seen)  # the earlier of two equal replies stays
-        if len(self._worst) >= self.keep and key <= (self._worst[0][0], self._worst[0][1]):
+        alike = _alike(record)
+        same = [i for i, (k, a, _) in enumerate(self._worst) if a == alike]
+        if len(same) >= SAME_FAILURE:  # replace the weakest of its kind, or nothing
+            place: int | None = min(same, key=lambda i: self._worst[i][0])
+        elif len(self._worst) >= self.keep:  # replace the weakest of all, or nothing
+            place = min(range(len(self._worst)), key=lambda i: self._worst[i][0])
+        else:
+            place = None
+        if place is not None and key <= self._worst[place][0]:
             return
         kept = {k: record.get(k) for k in ("verdict", "format", "text", "counts")}
         for part in ("repairs", "violations", "set_aside"):
@@ -252,13 +264,20 @@ class Tally:
         shown = reply[:MAX_SHOWN] if isinstance(reply, str) else None
         length = len(reply) if isinstance(reply, str) else 0
         worst = Worst(record.get("line"), record.get("id"), str(record.get("verdict")), kept, shown, length, group)
-        item = (rank, -self._seen, worst)
-        if len(self._worst) < self.keep:
-            heapq.heappush(self._worst, item)
+        if place is None:
+            self._worst.append((key, alike, worst))
         else:
-            heapq.heapreplace(self._worst, item)
+            self._worst[place] = (key, alike, worst)
 
     def worst(self) -> list[Worst]:
         """The worst replies kept, worst first (fail before healed, then more violations,
-        then more repairs, then the earlier line)."""
-        return [w for _, _, w in sorted(self._worst, key=lambda item: (item[0], item[1]), reverse=True)]
+        then more repairs, then the earlier line), at most ``SAME_FAILURE`` of one kind."""
+        return [w for _, _, w in sorted(self._worst, key=lambda item: item[0], reverse=True)]
+
+
+def _alike(record: Mapping[str, Any]) -> tuple[str, ...]:
+    """What makes two failures the same kind: the verdict and the violation codes (for a
+    healed reply, the repair kinds)."""
+    verdict = str(record.get("verdict"))
+    codes = record_codes(record.get("violations"), "code") or record_codes(record.get("repairs"), "kind")
+    return (verdict, *sorted(set(codes)))

@@ -89,13 +89,31 @@ def test_group_by_names_the_field_or_none(batch, tmp_path):
 def test_the_worst_replies_come_first_with_their_marks(batch, tmp_path):
     tally = write_report(batch["verdicts"], tmp_path / "r.html", replies=batch["rows"], worst=6)
     worst = tally.worst()
-    assert [w.verdict for w in worst] == ["fail"] * 6
-    # the cut-off reply has a violation and a repair: it ranks above a violation alone
-    assert worst[0].record["violations"][0]["code"] == "schema.required"
-    assert worst[0].line == 4 and worst[0].ident == "r3" and worst[0].group == "b"
+    # the cut-off reply has a violation and a repair: it ranks above a violation alone, but
+    # three of one kind are enough; then the earliest of each other kind (line = row + 1,
+    # + 2 past the blank line after row 10)
+    assert [(w.line, w.record["violations"][0]["code"]) for w in worst] == [
+        (4, "schema.required"),
+        (10, "schema.required"),
+        (17, "schema.required"),
+        (3, "json.heal"),
+        (5, "schema.type"),
+        (6, "count.max"),
+    ]
+    assert worst[0].ident == "r3" and worst[0].group == "b" and worst[0].reply == '{"name": "C"'
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     # the reply of line 3 (json.heal at 0:3) is marked where the violation is
     assert '<mark class="v" data-m="1"' in page and ">not</mark>" in page
+
+
+def test_the_worst_replies_show_several_kinds_of_failure():
+    tally = Tally(worst=20)
+    for i in range(50):
+        tally.add({"line": i, "verdict": "fail", "violations": [{"code": "a"}] * (1 + i % 4)})
+    tally.add({"line": 50, "verdict": "fail", "violations": [{"code": "b"}]})
+    tally.add({"line": 51, "verdict": "healed", "repairs": [{"kind": "k"}]})
+    # the three with the most 'a' violations (4: the first three of them), 'b', the healed one
+    assert [w.line for w in tally.worst()] == [3, 7, 11, 50, 51]
 
 
 def test_a_reply_s_markup_is_text(batch, tmp_path):
