@@ -127,8 +127,15 @@ def highlight(reply: str, marks: Iterable[Mark], length: int | None = None) -> s
     return "".join(parts)
 
 
+#: the most marks a piece's tooltip lists (a piece under hundreds of marks stays small)
+MAX_TITLE = 5
+
+
 def _title(marks: Sequence[Mark]) -> str:
-    return "\n".join(f"{m.number}. {m.label}: {m.message}" for m in marks)
+    lines = [f"{m.number}. {m.label}: {m.message}" for m in marks[:MAX_TITLE]]
+    if len(marks) > MAX_TITLE:
+        lines.append(f"… and {len(marks) - MAX_TITLE} more")
+    return "\n".join(lines)
 
 
 def legend(marks: Sequence[Mark]) -> str:

@@ -37,6 +37,10 @@ def _text(body: Mapping[str, Any], name: str, *, lines: bool = False) -> str:
         return "\n".join(value)
     if not isinstance(value, str):
         raise RequestError(f"{name!r} must be a string" + (" or a list of strings" if lines else ""))
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:  # JSON's "\ud800": no character, so no text to check
+        raise RequestError(f"{name!r} holds a lone surrogate at {exc.start}: it is not text") from None
     return value
 
 

@@ -176,6 +176,12 @@ def test_marks_split_where_they_overlap_and_carets_mark_insertions():
     )
 
 
+def test_a_piece_under_many_marks_lists_a_few():
+    marks = [Mark(n, "v", "c", "m" * 300, 0, 10) for n in range(1, 401)]
+    html = highlight("0123456789", marks)
+    assert html.count("m" * 300) == 5 and "… and 395 more" in html and len(html) < 5_000
+
+
 def test_a_long_reply_is_cut_and_says_so():
     html = highlight("x" * (MAX_SHOWN + 5), [Mark(1, "v", "c", "m", MAX_SHOWN + 1, MAX_SHOWN + 3)])
     assert html.endswith("(5 more characters not shown)</span>") and "<mark" not in html

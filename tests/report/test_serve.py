@@ -119,6 +119,7 @@ def test_expect_lines_read_no_file_outside_the_examples(server, expect):
         (b'{"reply": 3}', {"Content-Type": "application/json"}, 400, "'reply' must be a string"),
         (b'{"reply": "x", "expect": "MAX"}', {"Content-Type": "application/json"}, 400, "bad expectation"),
         (b'{"reply": "x", "expect": "TEXT", "chunk": 0}', {"Content-Type": "application/json"}, 400, "'chunk'"),
+        (b'{"reply": "a\\ud800", "expect": "TEXT"}', {"Content-Type": "application/json"}, 400, "lone surrogate at 1"),
     ],
 )
 def test_bad_requests_are_answered_as_json(server, body, headers, status, says):
