@@ -66,6 +66,8 @@ class Playground(ThreadingHTTPServer):
             "connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
         )
         self.examples_dir = examples
+        # one check at a time: the playground has one user, and the plugins load on first use
+        self.lock = threading.Lock()
         self.examples = api.examples(examples)
         self.loopback = is_loopback(address[0])
 
@@ -175,7 +177,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         body = self._body()
         if body is not None:
-            self._json(200, routes[path](body, self.server.examples_dir))
+            with self.server.lock:
+                answer = routes[path](body, self.server.examples_dir)
+            self._json(200, answer)
 
     def _body(self) -> dict[str, Any] | None:
         """The request's JSON object, or ``None`` once an error has been answered."""
