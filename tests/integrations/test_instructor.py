@@ -3,6 +3,8 @@ over HTTP (the server counts the requests)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import instructor
 import openai
 import pytest
@@ -163,3 +165,21 @@ def test_a_reply_that_passes_unchanged_is_left_alone():
     hooks.on_response(response)
     assert response.choices[0].message.tool_calls[0].function.arguments == VALID
     assert [r.verdict for r in hooks.results] == ["pass"]
+
+
+def test_the_async_client_heals_in_one_request_and_re_asks_through_the_checked_model():
+    async def run(replies: list[str]) -> tuple[Contact, ScriptedServer, object]:
+        with ScriptedServer(replies) as server:
+            hooks = formatbook_hooks(COUNTED)
+            client = instructor.from_openai(
+                openai.AsyncOpenAI(base_url=server.url, api_key="none"), mode=instructor.Mode.JSON
+            )
+            contact = await client.chat.completions.create(
+                model="m", response_model=hooks.model(Contact), messages=MESSAGES, max_retries=2, hooks=hooks.hooks
+            )
+        return contact, server, hooks
+
+    contact, server, _ = asyncio.run(run([HEALABLE[0], VALID]))
+    assert contact.email == "ada@example.org" and len(server.requests) == 1
+    contact, server, hooks = asyncio.run(run([LONG, VALID]))
+    assert contact.name == "Ada Lovelace" and len(server.requests) == 2

@@ -8,7 +8,7 @@ import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, FakeListChatModelError
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, AIMessageChunk
 from pydantic import BaseModel
 
 from formatbook_core import CheckResult, Count, Expectations, guidance
@@ -121,3 +121,12 @@ def test_the_models_own_failure_is_not_a_parsing_error():
 def test_bad_expectations_are_refused_when_the_parser_is_built():
     with pytest.raises(ValueError, match="JSONN"):
         FormatbookOutputParser("EXPECT JSONN")
+
+
+def test_content_blocks_give_their_text_and_leave_reasoning_out():
+    chunks = [
+        AIMessageChunk(content=[{"type": "reasoning", "reasoning": '{"name": "Bob", "drafts": ['}]),
+        AIMessageChunk(content=[{"type": "text", "text": '{"name": '}]),
+        AIMessageChunk(content='"Ada"}'),
+    ]
+    assert list(FormatbookOutputParser(EXPECT).transform(iter(chunks))) == [{"name": "Ada"}]
