@@ -11,6 +11,11 @@ with what was wrong (``--attempts``). As ``llm`` does, stdout holds the answer: 
 payload, healed when healing was needed (or, with ``--json``, the ``CheckResult``); the
 verdict goes to stderr. Exit status 0 when a reply met the expectations, 1 when none did,
 2 for a bad command or bad expectations.
+
+A stop ends the reading at once: the model's generator is closed. llm's own OpenAI models
+do not close their HTTP stream when that happens (the openai SDK's stream is freed only by
+Python's cycle collector), so the server may go on sending until then; a model plugin that
+closes its stream in a ``finally`` stops it at once.
 """
 
 from __future__ import annotations

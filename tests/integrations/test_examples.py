@@ -42,14 +42,46 @@ EXPECTED = {
 }
 
 
-def _run(name: str) -> str:
+#: Loaded first by the scripts' interpreter: any name lookup or connection beyond this
+#: machine is refused and reported (LiteLLM, for one, fetches its cost map on import).
+NO_NETWORK = """
+import socket, sys
+LOCAL = ("127.0.0.1", "localhost", "::1", None)
+_lookup, _connect = socket.getaddrinfo, socket.socket.connect
+def getaddrinfo(host, *args, **kwargs):
+    if host not in LOCAL:
+        sys.stderr.write(f"NETWORK: lookup {host}\\n")
+        raise OSError("no network in the examples")
+    return _lookup(host, *args, **kwargs)
+def connect(self, address):
+    if isinstance(address, tuple) and address[0] not in LOCAL:
+        sys.stderr.write(f"NETWORK: connect {address}\\n")
+        raise OSError("no network in the examples")
+    return _connect(self, address)
+socket.getaddrinfo, socket.socket.connect = getaddrinfo, connect
+"""
+
+
+def _run(name: str, tmp_path: Path) -> str:
+    (tmp_path / "sitecustomize.py").write_text(NO_NETWORK)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FORMATBOOK_", "LITELLM_", "LLM_"))}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "plugins"), env.get("PYTHONPATH", "")])
+    paths = [str(tmp_path), str(ROOT), str(ROOT / "plugins"), env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(paths)
     done = subprocess.run(
         [sys.executable, str(SCRIPTS / name)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300
     )
     assert done.returncode == 0, done.stderr
+    assert "NETWORK:" not in done.stderr, done.stderr
     return done.stdout
+
+
+def test_the_network_guard_refuses_a_lookup(tmp_path: Path):
+    (tmp_path / "sitecustomize.py").write_text(NO_NETWORK)
+    code = "import socket\ntry:\n    socket.getaddrinfo('example.com', 443)\nexcept OSError as e:\n    print(e)"
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert done.stdout.strip() == "no network in the examples"
+    assert "NETWORK: lookup example.com" in done.stderr
 
 
 def test_every_script_is_tested():
@@ -57,8 +89,8 @@ def test_every_script_is_tested():
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_the_script_runs_and_prints_what_it_promises(name: str):
-    out = _run(name)
+def test_the_script_runs_and_prints_what_it_promises(name: str, tmp_path: Path):
+    out = _run(name, tmp_path)
     lines = out.splitlines()
     for expected in EXPECTED[name]:
         assert expected in lines, out
