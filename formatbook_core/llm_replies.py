@@ -39,6 +39,9 @@ OnChunk = Callable[[str], Any]
 Messages = list[dict[str, str]]
 
 _USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+#: Characters per token in formatbook's estimate of a reply the endpoint did not count
+#: (OpenAI's rule of thumb for English text; no tokenizer is loaded for it).
+CHARS_PER_TOKEN = 4
 #: The guard checks a stream in pieces of at least this many characters (``StreamGuard``'s
 #: ``lag``): a doomed reply is stopped at most this late, for a fraction of the cost of
 #: checking every few-character chunk on its own (benchmarks/bench_guard.py).
@@ -81,6 +84,11 @@ class ChatModel:
         attempt, for a model that can pass it to its client (``OpenAIChat`` does)."""
         return self(messages)
 
+    def send_async(self, messages: Messages, *, timeout: float | None = None) -> Any:
+        """What ``ask_async`` calls: ``send`` by default (it may return an awaitable); a
+        model with a sync and an async client (``OpenAIChat``) sends through the async one."""
+        return self.send(messages, timeout=timeout)
+
     def __repr__(self) -> str:
         return f"ChatModel({self._fn!r})"
 
@@ -98,6 +106,26 @@ class Received:
     usage: dict[str, int] | None = None
     finish_reason: str | None = None
     error: TransportError | None = None
+    #: completion tokens estimated from the text and reasoning received, when the reply
+    #: ended before its end (stopped, failed, dropped) and the endpoint reported no usage
+    estimate: int | None = None
+
+
+def estimate_tokens(chars: int) -> int:
+    """formatbook's estimate of the tokens in ``chars`` characters of text: one per
+    :data:`CHARS_PER_TOKEN`, rounded up."""
+    return -(-chars // CHARS_PER_TOKEN)
+
+
+def estimated_usage(sent_chars: int, completion_tokens: int) -> dict[str, int]:
+    """The usage of an attempt the endpoint did not count: the prompt estimated from the
+    characters sent, the completion as estimated from what arrived."""
+    prompt_tokens = estimate_tokens(sent_chars)
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
 
 
 def transport_error(exc: BaseException) -> TransportError:
@@ -246,6 +274,7 @@ class _Reader:
         self.error: TransportError | None = None
         self.structured = False  # an OpenAI-style chunk came: the stream must say how it ended
         self.chars = 0  # everything the stream sent: text, reasoning, one a chunk without either
+        self.reasoning = 0  # characters of reasoning received
         self.empty = 0  # chunks in a row without text
 
     def take(self, chunk: Any) -> bool:
@@ -262,6 +291,7 @@ class _Reader:
             self._note(chunk)
             if not text:  # reasoning comes in chunks of its own
                 reasoning = len(reasoning_text(chunk))
+                self.reasoning += reasoning
         self.chars += max(1, len(text) + reasoning)
         self.empty = 0 if text or reasoning else self.empty + 1
         if text:
@@ -314,19 +344,29 @@ class _Reader:
         else:
             self.error = transport_error(exc)
 
+    def _estimate(self, text: str, ended_early: bool) -> int | None:
+        """The completion tokens of a reply that ended early with no usage reported."""
+        received = len(text) + self.reasoning
+        if not ended_early or self.usage is not None or not received:
+            return None
+        return estimate_tokens(received)
+
     def received(self) -> Received:
         result = self.guard.finish()
         text = self.guard.text
         if self.error is not None:
             failure = Violation(TRANSPORT, f"the endpoint failed after {len(text):,} characters: {self.error}")
             result = replace(result, ok=False, violations=[failure, *result.violations])
-            return Received(text, result, True, str(self.error), None, self.usage, self.finish, self.error)
+            estimate = self._estimate(text, True)
+            return Received(text, result, True, str(self.error), None, self.usage, self.finish, self.error, estimate)
         if self.stop is None:
+            dropped = self.structured and self.finish is None
             if self.finish in CUT_REASONS:
                 result = _cut(result, f"the reply was cut off before its end (finish_reason {self.finish!r})")
-            elif self.structured and self.finish is None:
+            elif dropped:
                 result = _cut(result, "the stream ended without a finish reason: the reply was cut off")
-            return Received(text, result, usage=self.usage, finish_reason=self.finish)
+            estimate = self._estimate(text, dropped)
+            return Received(text, result, usage=self.usage, finish_reason=self.finish, estimate=estimate)
         reason, position = self.stop
         # the guard turned falsy only because no continuation can pass: the part received
         # fails too; the stop is the first violation either way, so a reader sees the cut
@@ -336,7 +376,8 @@ class _Reader:
             span=Span(position, position) if position is not None else None,
         )
         result = replace(result, ok=False, violations=[stopped, *result.violations])
-        return Received(text, result, True, reason, position, self.usage, self.finish)
+        estimate = self._estimate(text, True)
+        return Received(text, result, True, reason, position, self.usage, self.finish, estimate=estimate)
 
 
 def _cut(result: CheckResult, message: str) -> CheckResult:
