@@ -3,7 +3,12 @@ of chunks (an iterator or async iterator of strings or OpenAI-style chunks).
 
 A stream goes through a ``StreamGuard`` chunk by chunk; once the guard says no
 continuation can pass, the stream is closed at once (``close()`` / ``aclose()``, which
-cancels an HTTP stream of the openai SDK) and the part received is kept. A stream is
+cancels an HTTP stream of the openai SDK) and the part received is kept. A stream with no
+close of its own iterated by a generator (simonw/llm's ``Response``, whose HTTP stream
+lives in the model's generator, in a reference cycle) has that generator closed and the
+cycle collector run once, which closes the HTTP response; a stream that offers no way to
+close it (llm's ``AsyncResponse``) is left to run, with an :class:`UnclosedStreamWarning`
+once per type. A stream is
 also stopped past its attempt's deadline, after :data:`MAX_EMPTY_CHUNKS` chunks in a row
 that carry no text, and once it has sent more than the expectations' ``max_size``
 characters (the bound ``check`` and healing refuse a reply beyond; reasoning text counts,
@@ -24,8 +29,10 @@ received before it is kept (:attr:`Received.error`).
 from __future__ import annotations
 
 import asyncio
+import gc
 import inspect
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -171,7 +178,7 @@ def read_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None, deadli
     """Read a sync stream of chunks through a guard, closing it early when it is doomed
     (or past ``deadline``, checked at every chunk)."""
     if hasattr(stream, "__aiter__") and not hasattr(stream, "__iter__"):
-        _close_sync(stream)
+        _close_now(stream)
         raise TypeError("the llm callable returned an async iterator: use ask_async")
     reader = _Reader(expectations, on_chunk, deadline)
     try:
@@ -477,28 +484,90 @@ def _get(obj: Any, name: str) -> Any:
     return getattr(obj, name, None)
 
 
-def _close_sync(*objects: Any) -> None:
-    """Close each object once (a generator, then the SDK's stream that owns the response)."""
-    done: list[Any] = []
-    for obj in objects:
-        if any(obj is d for d in done):
-            continue
-        done.append(obj)
-        close = getattr(obj, "close", None)
-        if callable(close):
-            outcome = close()
-            if inspect.isawaitable(outcome):  # an async close on a sync path: do not leak it
-                getattr(outcome, "close", lambda: None)()
+class UnclosedStreamWarning(UserWarning):
+    """A stream was stopped early but offers no way to close it (no ``close()`` or
+    ``aclose()``, on it or on its iterator): the server may go on generating until it
+    ends. Warned once per type of stream."""
 
 
-async def _close_async(*objects: Any) -> None:
-    done: list[Any] = []
-    for obj in objects:
-        if any(obj is d for d in done):
-            continue
-        done.append(obj)
-        close = getattr(obj, "aclose", None) or getattr(obj, "close", None)
-        if callable(close):
+_warned: set[type] = set()
+
+
+def _closer(obj: Any, *names: str) -> Callable[[], Any] | None:
+    """The first of ``obj``'s methods named ``names`` (``close``, ``aclose``)."""
+    for name in names:
+        method = getattr(obj, name, None)
+        if callable(method):
+            return method
+    return None
+
+
+def _closed_only_a_generator(iterator: Any, stream: Any, names: tuple[str, ...]) -> bool:
+    """Whether what was closed is only the generator that iterates ``stream`` (llm's
+    ``Response``): ``stream`` itself has no close of its own."""
+    generator = inspect.isgenerator(iterator) or inspect.isasyncgen(iterator)
+    return generator and iterator is not stream and _closer(stream, *names) is None
+
+
+def _unclosable(iterator: Any, stream: Any, names: tuple[str, ...]) -> None:
+    """Warn (once per type) about a stream that neither it nor its iterator can close;
+    an in-memory iterator (a list's, a ``map``...) holds no connection and is let be."""
+    if any(_closer(obj, *names) is not None for obj in (iterator, stream)):
+        return
+    if isinstance(stream, (list, tuple)) or type(iterator).__module__ == "builtins":
+        return
+    kind = type(stream)
+    if kind not in _warned:
+        _warned.add(kind)
+        warnings.warn(
+            f"ask stopped a stream of {kind.__module__}.{kind.__qualname__} early but cannot close it "
+            "(it has no close() or aclose()): the server may go on generating the reply",
+            UnclosedStreamWarning,
+            stacklevel=4,
+        )
+
+
+def _collect_dropped() -> None:
+    """Run the cycle collector once, so that what a closed generator dropped is finalized
+    now. A generator that holds an HTTP stream in a reference cycle (the openai SDK's
+    ``Stream`` refers to itself through its iterator) leaves the response open until the
+    next collection: closing llm's ``Response`` mid-stream is such a case, and the server
+    goes on streaming until then (the SDK's iterator closes the response when it is
+    finalized). Only after an early stop, and only for a stream without a close of its own."""
+    gc.collect()
+
+
+def _close_now(obj: Any) -> None:
+    """``obj.close()`` when it has one (an async close on a sync path is not leaked)."""
+    close = _closer(obj, "close")
+    if close is not None:
+        outcome = close()
+        if inspect.isawaitable(outcome):
+            getattr(outcome, "close", lambda: None)()
+
+
+def _close_sync(iterator: Any, stream: Any) -> None:
+    """Close a stream stopped early: its iterator (a generator, or the stream itself), then
+    the stream when it is another object (the SDK's stream that owns the response); then
+    what the iterator dropped (:func:`_collect_dropped`), or a warning when nothing could
+    be closed."""
+    names = ("close",)
+    for obj in (iterator, stream) if iterator is not stream else (stream,):
+        _close_now(obj)
+    if _closed_only_a_generator(iterator, stream, names):
+        _collect_dropped()
+    _unclosable(iterator, stream, names)
+
+
+async def _close_async(iterator: Any, stream: Any) -> None:
+    """``_close_sync`` for an async stream (``aclose()`` first, else ``close()``)."""
+    names = ("aclose", "close")
+    for obj in (iterator, stream) if iterator is not stream else (stream,):
+        close = _closer(obj, *names)
+        if close is not None:
             outcome = close()
             if inspect.isawaitable(outcome):
                 await outcome
+    if _closed_only_a_generator(iterator, stream, names):
+        _collect_dropped()
+    _unclosable(iterator, stream, names)
