@@ -31,8 +31,19 @@ Each attempt has ``timeout`` seconds (default :data:`ATTEMPT_TIMEOUT`), all of t
 together ``total_timeout`` (default :data:`TOTAL_TIMEOUT`): a stream is stopped at the
 first chunk past its deadline, a :class:`ChatModel` is given the time left as its
 request's timeout (``openai_chat`` passes it to the SDK, so a server that stops sending
-is given up on in time), and an async reply is awaited at most that long. A sync callable
-that blocks without returning is bounded only by its own time-out.
+is given up on in time), and an async reply is awaited at most that long.
+
+A sync callable that blocks without returning (or a sync stream whose next chunk never
+comes) is bounded only by its own time-out, on purpose: Python cannot stop a thread, so
+the only way to return from a blocked call is to run it in another thread and abandon it
+there. The abandoned call would go on (holding its connection, the server generating and
+billing a reply nobody reads), the thread would outlive the ask, and every sync callable
+would run off the caller's thread (breaking clients bound to it and ``signal``-based
+time-outs, which work only in the main thread). What bounds a sync call cleanly is its
+client's own time-out: a :class:`ChatModel` is given the time left in ``send(messages,
+timeout=...)`` to pass on (``openai_chat`` does); any other callable should set its
+client's time-out; ``ask_async`` with an async callable is bounded (the awaitable is
+cancelled at the deadline).
 
 When the endpoint fails (an exception from the callable or from its stream, a reply
 whose content is not text), the loop ends with :class:`AskError`: ``cause`` holds the
