@@ -534,9 +534,9 @@ def _collect_dropped() -> None:
     next collection: closing llm's ``Response`` mid-stream is such a case, and the server
     goes on streaming until then (the SDK's iterator closes the response when it is
     finalized). Only after an early stop, and only for a stream without a close of its own:
-a full collection costs tens to hundreds of milliseconds in a large process (0.34 s with
-170,000 objects on a loaded 2-core machine), less than the reply the server would go on
-generating."""
+    a full collection costs tens to hundreds of milliseconds in a large process (0.34 s with
+    170,000 objects on a loaded 2-core machine), less than the reply the server would go on
+    generating."""
     gc.collect()
 
 
