@@ -33,7 +33,8 @@ class OpenAIChat(ChatModel):
     one, a client is made on the first call from ``base_url`` and ``api_key`` (or the
     ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` variables, as the SDK reads them), with
     ``timeout``: an ``OpenAI`` for ``ask``, an ``AsyncOpenAI`` for ``ask_async`` (so that
-    concurrent asks do not block the event loop and each other). ``timeout`` (seconds, ``None``: the client's own) is each request's
+    concurrent asks do not block the event loop and each other; a sync ``OpenAI`` given
+    to ``ask_async`` still blocks it, as any sync callable does). ``timeout`` (seconds, ``None``: the client's own) is each request's
     timeout, cut to the time ``ask`` has left for the attempt. ``params`` go to
     ``chat.completions.create`` as they are (``temperature``, ``max_tokens``...). With
     ``include_usage`` a stream ends with the token counts.
