@@ -12,16 +12,14 @@ payload, healed when healing was needed (or, with ``--json``, the ``CheckResult`
 verdict goes to stderr. Exit status 0 when a reply met the expectations, 1 when none did,
 2 for a bad command or bad expectations.
 
-A stop ends the reading at once: the model's generator is closed. llm's own OpenAI models
-do not close their HTTP stream when that happens (the openai SDK's stream is freed only by
-Python's cycle collector), so the server may go on sending until then; a model plugin that
-closes its stream in a ``finally`` stops it at once.
+A stop ends the reply at once: ``ask`` closes the generator that reads llm's ``Response``
+and runs the cycle collector once, which closes the HTTP stream llm's own OpenAI models
+leave in a reference cycle (measured against a scripted server: the server stops sending).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -83,9 +81,10 @@ class _Prompter:
         self.options = options
         self.key = key
 
-    def __call__(self, prompt: str) -> Iterator[str]:
-        response = self.model.prompt(prompt, system=self.system, key=self.key, options=self.options or None)
-        return iter(response)  # a generator: closing it (the guard stopped the reply) ends the model's
+    def __call__(self, prompt: str) -> Any:
+        # the Response itself: ask knows how to stop one (its generator closed, the HTTP
+        # stream it leaves in a reference cycle collected at once)
+        return self.model.prompt(prompt, system=self.system, key=self.key, options=self.options or None)
 
 
 def _report(attempts: list[Attempt], most: int, result: CheckResult | None, as_json: bool) -> None:

@@ -18,6 +18,8 @@ from llm.plugins import pm
 
 from formatbook_core.integrations import llm_plugin
 
+from ..core.llm_server import ScriptedServer
+
 ROOT = Path(__file__).resolve().parents[2]
 RUNAWAY = '{"name": "' + "word " * 400 + '"}'  # 503 chunks of 4 characters
 FENCED = 'Sure:\n```json\n{"name": "Ada Lovelace",}\n```'
@@ -114,6 +116,23 @@ def test_no_guidance_sends_the_prompt_alone(cli):
     model.replies = ['{"a": 1}']
     assert _run(command, "-e", "JSON", "--no-guidance", "just this").exit_code == 0
     assert model.prompts == ["just this"]
+
+
+def test_llms_own_openai_model_is_stopped_and_its_connection_closed(cli, tmp_path: Path):
+    # llm's built-in OpenAI plugin, pointed at the scripted server by llm's own configuration file
+    command, _ = cli
+    with ScriptedServer([RUNAWAY, FENCED]) as server:
+        (tmp_path / "extra-openai-models.yaml").write_text(
+            f"- model_id: scripted-openai\n  model_name: scripted\n  api_base: {server.url}\n"
+        )
+        run = CliRunner().invoke(
+            command, ["expect", "-m", "scripted-openai", "--key", "none", "-e", "JSON", "-e", "MAX 10 WORDS", "Ada"]
+        )
+        server.wait()
+    assert run.exit_code == 0, run.output
+    assert run.stdout == '{"name": "Ada Lovelace"}\n'
+    first = server.requests[0]
+    assert first.closed_early and first.events_sent < first.events_total // 4
 
 
 def test_pyproject_declares_the_entry_point():
