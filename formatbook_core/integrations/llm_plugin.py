@@ -20,11 +20,13 @@ leave in a reference cycle (measured against a scripted server: the server stops
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
 import llm
 
+from ..cli.ask import usage_line
 from ..cli.common import UsageError, load_expectations
 from ..llm import AskError, ask
 from ..results import Attempt, CheckResult, ExpectationError
@@ -42,6 +44,7 @@ from ..serialising import dumps_json
 @click.option("--attempts", default=3, show_default=True, type=click.IntRange(1, 20), help="calls at most")
 @click.option("--no-guidance", is_flag=True, help="send the prompt without formatbook's format instructions")
 @click.option("--json", "as_json", is_flag=True, help="print the final CheckResult (with every attempt) as JSON")
+@click.option("-u", "--usage", "show_usage", is_flag=True, help="show the token usage of all attempts (on stderr)")
 def expect_command(
     prompt: str,
     lines: tuple[str, ...],
@@ -53,6 +56,7 @@ def expect_command(
     attempts: int,
     no_guidance: bool,
     as_json: bool,
+    show_usage: bool,
 ) -> None:
     """Ask a model and check its reply against EXPECT lines (formatbook), re-asking with what was wrong."""
     try:
@@ -67,9 +71,9 @@ def expect_command(
     try:
         result = ask(asked, prompt, expectations, max_attempts=attempts, with_guidance=not no_guidance)
     except AskError as exc:
-        _report(exc.attempts, attempts, None, as_json)
+        _report(exc.attempts, attempts, None, as_json, show_usage)
         sys.exit(1)
-    _report(result.attempts, attempts, result, as_json)
+    _report(result.attempts, attempts, result, as_json, show_usage)
 
 
 class _Prompter:
@@ -87,14 +91,12 @@ class _Prompter:
         return self.model.prompt(prompt, system=self.system, key=self.key, options=self.options or None)
 
 
-def _report(attempts: list[Attempt], most: int, result: CheckResult | None, as_json: bool) -> None:
-    """The answer (or the JSON) on stdout, the verdict on stderr."""
+def _report(attempts: list[Attempt], most: int, result: CheckResult | None, as_json: bool, show_usage: bool) -> None:
+    """The answer (or the JSON) on stdout, the verdict (and the usage) on stderr."""
     last = attempts[-1].result if attempts else None
     if as_json and last is not None:
-        final = result if result is not None else last
-        data = final.to_dict(attempts=False)
-        data["attempts"] = [a.to_dict() for a in attempts]
-        click.echo(dumps_json(data, indent=2))
+        final = result if result is not None else replace(last, attempts=attempts)
+        click.echo(dumps_json(final.to_dict(), indent=2))
     elif result is not None:
         click.echo(result.text if result.text is not None else result.reply)
     if last is None:
@@ -105,6 +107,8 @@ def _report(attempts: list[Attempt], most: int, result: CheckResult | None, as_j
     if result is None:
         for violation in last.violations[:5]:
             click.echo(f"  {violation.code}: {violation}", err=True)
+    if show_usage:
+        click.echo(usage_line(attempts), err=True)
 
 
 @llm.hookimpl

@@ -103,6 +103,19 @@ def test_json_holds_every_attempt(cli):
     assert [a["result"]["verdict"] for a in data["attempts"]] == ["fail", "pass"]
 
 
+def test_usage_goes_to_stderr_and_a_failed_run_still_has_its_attempts_in_json(cli):
+    command, model = cli
+    model.replies = ['{"a": 1}']
+    run = _run(command, "-e", "JSON", "-u", "x")
+    assert run.exit_code == 0 and run.stdout == '{"a": 1}\n'
+    assert run.stderr.splitlines()[-1].startswith("Token usage: ")
+    model.replies = ["never JSON"]
+    run = _run(command, "-e", "JSON", "--json", "--attempts", "2", "x")
+    assert run.exit_code == 1
+    data = json.loads(run.stdout)
+    assert data["verdict"] == "fail" and len(data["attempts"]) == 2
+
+
 def test_bad_expectations_are_a_usage_error(cli):
     command, model = cli
     run = _run(command, "-e", "JSONN", "x")
