@@ -3,21 +3,17 @@ and a re-ask carries formatbook's correction next to instructor's own error.
 
 Run: python examples/integrations/instructor_hooks.py      (needs: pip install 'formatbook[instructor]')
 
-Offline: a scripted OpenAI-compatible server on 127.0.0.1 (the one formatbook's tests use)
+Offline: a scripted OpenAI-compatible server on 127.0.0.1 (formatbook_core.testing.llm_server, the one formatbook's tests use)
 answers; give instructor.from_openai a client for your endpoint for the real thing.
 """
-
-import sys
-from pathlib import Path
 
 import instructor
 import openai
 from pydantic import BaseModel
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the scripted server of the tests
-from formatbook_core import Expectations  # noqa: E402
-from formatbook_core.integrations.instructor import formatbook_hooks  # noqa: E402
-from tests.core.llm_server import ScriptedServer  # noqa: E402
+from formatbook_core import Expectations
+from formatbook_core.integrations.instructor import formatbook_hooks
+from formatbook_core.testing.llm_server import ScriptedServer
 
 
 class Contact(BaseModel):

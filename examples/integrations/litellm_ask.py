@@ -3,19 +3,16 @@ as it arrives (a doomed reply is stopped and the connection closed), re-asked, s
 
 Run: python examples/integrations/litellm_ask.py      (needs: pip install 'formatbook[litellm]')
 
-Offline: a scripted OpenAI-compatible server on 127.0.0.1 (the one formatbook's tests use),
+Offline: a scripted OpenAI-compatible server on 127.0.0.1 (formatbook_core.testing.llm_server, the one formatbook's tests use),
 reached as LiteLLM's "openai/..." model with api_base; use any LiteLLM model name for the
 real thing ("anthropic/claude-sonnet-4-5", "ollama/llama3"...).
 """
 
 import asyncio
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the scripted server of the tests
-from formatbook_core import ask, ask_async  # noqa: E402
-from formatbook_core.integrations.litellm import litellm_chat  # noqa: E402
-from tests.core.llm_server import ScriptedServer  # noqa: E402
+from formatbook_core import ask, ask_async
+from formatbook_core.integrations.litellm import litellm_chat
+from formatbook_core.testing.llm_server import ScriptedServer
 
 EXPECT = "EXPECT JSON\nEXPECT MAX 12 WORDS"
 RUNAWAY = '{"city": "Lisbon", "sights": ["' + "Belém Tower, " * 200 + '"]}'

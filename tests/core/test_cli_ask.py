@@ -8,8 +8,7 @@ import json
 import pytest
 
 from formatbook_core.cli import main
-
-from .llm_server import ScriptedServer
+from formatbook_core.testing.llm_server import ScriptedServer
 
 DOOMED = '{"note": "' + " ".join(f"word{i}" for i in range(120)) + '"}'
 GOOD = '{"note": "Sunny and warm."}'

@@ -12,8 +12,7 @@ import pytest
 
 from formatbook_core import AskError, ask, ask_async, llm_replies
 from formatbook_core.llm import UnclosedStreamWarning
-
-from .llm_server import ScriptedServer
+from formatbook_core.testing.llm_server import ScriptedServer
 
 EXPECT = "EXPECT JSON\nEXPECT MAX 10 WORDS"
 DOOMED = '{"note": "' + " ".join(f"word{i}" for i in range(400)) + '"}'

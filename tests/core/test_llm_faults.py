@@ -14,8 +14,7 @@ from formatbook_core import AskError, ask, ask_async
 from formatbook_core.cli import main
 from formatbook_core.llm import ChatModel, TransportError, openai_chat
 from formatbook_core.llm_replies import MAX_EMPTY_CHUNKS, finish_reason_of
-
-from .llm_server import (
+from formatbook_core.testing.llm_server import (
     USAGE,
     BadContent,
     BrokenLine,

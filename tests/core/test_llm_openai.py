@@ -12,8 +12,7 @@ import pytest
 
 from formatbook_core import AskError, Expectations, ask, ask_async
 from formatbook_core.llm import ChatModel, openai_chat
-
-from .llm_server import USAGE, ScriptedServer, chunked
+from formatbook_core.testing.llm_server import USAGE, ScriptedServer, chunked
 
 EXPECT = "EXPECT JSON\nEXPECT MAX 10 WORDS"
 # 150 words in one string: the guard sees the 11th settled word long before the end

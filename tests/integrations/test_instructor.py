@@ -15,8 +15,7 @@ from pydantic import BaseModel
 
 from formatbook_core import Count, Expectations
 from formatbook_core.integrations.instructor import CORRECTION_HEADING, formatbook_hooks
-
-from ..core.llm_server import Finish, ScriptedServer
+from formatbook_core.testing.llm_server import Finish, ScriptedServer
 
 
 class Contact(BaseModel):

@@ -13,8 +13,7 @@ import pytest
 
 from formatbook_core import AskError, ask, ask_async
 from formatbook_core.integrations.litellm import LOCAL_COST_MAP, import_litellm, litellm_chat
-
-from ..core.llm_server import USAGE, Finish, ScriptedServer
+from formatbook_core.testing.llm_server import USAGE, Finish, ScriptedServer
 
 EXPECT = "EXPECT JSON\nEXPECT MAX 10 WORDS"
 RUNAWAY = '{"name": "' + "word " * 400 + '"}'

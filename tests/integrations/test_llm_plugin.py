@@ -17,8 +17,7 @@ from click.testing import CliRunner
 from llm.plugins import pm
 
 from formatbook_core.integrations import llm_plugin
-
-from ..core.llm_server import ScriptedServer
+from formatbook_core.testing.llm_server import ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNAWAY = '{"name": "' + "word " * 400 + '"}'  # 503 chunks of 4 characters
