@@ -81,6 +81,12 @@ class ChatModel:
         attempt, for a model that can pass it to its client (``OpenAIChat`` does)."""
         return self(messages)
 
+    def expecting(self, expectations: Any) -> ChatModel:
+        """The model ``ask`` sends its requests to, given its ``Expectations``: called once,
+        before the first request. This one; a model that shapes its requests from the
+        expectations (``openai_chat(..., structured=True)``) returns one that does."""
+        return self
+
     def __repr__(self) -> str:
         return f"ChatModel({self._fn!r})"
 
