@@ -10,6 +10,10 @@ delimiter is a tab: ``check()`` would strip a tab ending the text); a column the
 integer, a number or a boolean holds one (or nothing, when the column may be empty);
 an ``enum`` column one of its values. What a row schema asks beyond that (``minimum``,
 ``pattern``, ``maxLength``...) is in ``Grammar.left``: the checker judges it.
+
+Without declared columns: a header of 2 to :data:`MAX_COLUMNS` plain names (up to four
+words of ASCII letters, digits and ``_``), then rows of as many fields; that the names are
+unique is left to the checker.
 """
 
 from __future__ import annotations
@@ -17,8 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from formatbook_core import ExportError
-from formatbook_core.grammars import Builder, Expr, Grammar, Ref, alt, chars, lit, opt, plus, seq, star
+from formatbook_core.grammars import Builder, Expr, Grammar, Ref, Rep, alt, chars, lit, opt, plus, seq, star
 from formatbook_core.pointers import local_target
 
 from . import dialect
@@ -30,27 +33,29 @@ _SPACES = " \t\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u20
 _SAID = frozenset({"type", "enum", "const", "title", "description", "default", "examples", "$ref", "anyOf", "oneOf"})
 
 
+#: Without declared columns, tables of 2 to this many columns (one alternative each).
+MAX_COLUMNS = 24
+
+
 def csv_grammar(cs: CsvSchema | None, options: dict[str, Any]) -> Grammar:
-    """The grammar of CSV tables with ``cs``'s columns; ``ExportError`` without columns
-    (their number is what every row must match)."""
-    if cs is None or cs.columns is None:
-        raise ExportError(
-            "a CSV grammar needs the columns: give a schema naming them (a list, "
-            '{"columns": [...]}, or a JSON Schema with properties)'
-        )
+    """The grammar of CSV tables with ``cs``'s columns, or, without declared columns, of
+    tables of 2 to :data:`MAX_COLUMNS` columns whose header cells are plain names."""
     delimiter = dialect.option(options)
     if delimiter == dialect.AUTO:
         delimiter = ","
     writer = _Writer(delimiter, cs)
+    if cs is None or cs.columns is None:
+        return writer.free_grammar()
     return writer.grammar()
 
 
 class _Writer:
-    def __init__(self, delimiter: str, cs: CsvSchema):
+    def __init__(self, delimiter: str, cs: CsvSchema | None):
         self.d = delimiter
         self.cs = cs
         self.builder = Builder()
-        self.root: Any = cs.json.schema if cs.json is not None and isinstance(cs.json.schema, dict) else {}
+        js = cs.json if cs is not None else None
+        self.root: Any = js.schema if js is not None and isinstance(js.schema, dict) else {}
         blanks = " " if delimiter == "\t" else " \t"
         stop = ('"\r\n', delimiter)
         middle = chars(*stop, negated=True)
@@ -62,8 +67,31 @@ class _Writer:
         self.quoted = self.builder.rule("quoted", seq(lit('"'), star(inside), lit('"')), token=True)
         self.filled = self.builder.rule("filled", seq(lit('"'), plus(inside), lit('"')), token=True)
 
+    def free_grammar(self) -> Grammar:
+        """Header and rows of the same number of fields, 2 to :data:`MAX_COLUMNS`; a
+        header cell is a plain name (up to four words of letters, digits and ``_``, the
+        first letter or ``_``: never a sentence, a label or a number, see ``names.py``)."""
+        letter = chars("A-Za-z_")
+        word = seq(letter, Rep(chars("A-Za-z0-9_"), 0, 14))
+        name = self.builder.rule("name", seq(word, Rep(seq(lit(" "), word), 0, 3)), token=True)
+        field = self.builder.rule("field", opt(alt(self.unquoted, self.quoted)))
+        last = self.builder.rule("last field", alt(self.unquoted, self.filled)) if self.d.isspace() else field
+        eol = self.builder.rule("eol", seq(opt(lit("\r")), lit("\n")))
+        tables = []
+        for n in range(2, MAX_COLUMNS + 1):
+            header = seq(name, Rep(seq(lit(self.d), name), n - 1, n - 1))
+            row = self.builder.rule(
+                f"row {n}", seq(field, Rep(seq(lit(self.d), field), n - 2, n - 2), lit(self.d), last)
+            )
+            tables.append(seq(header, eol, row, star(seq(eol, row)), opt(eol)))
+        self.builder.leave("unique column names")
+        if self.cs is not None:
+            self.builder.leave("the row schema (no declared columns)")
+        return self.builder.grammar(self.builder.rule("table", alt(*tables)))
+
     def grammar(self) -> Grammar:
-        columns = self.cs.columns or ()
+        assert self.cs is not None and self.cs.columns is not None
+        columns = self.cs.columns
         eol = seq(opt(lit("\r")), lit("\n"))
         header = lit(self.d.join(_written(name, self.d) for name in columns))
         # a white-space delimiter (tab) ending the text would be stripped with it by
@@ -83,6 +111,7 @@ class _Writer:
     def cell(self, name: str, *, single: bool, filled: bool = False) -> Expr:
         """A field of column ``name`` (``single``: the only column, whose empty field
         would be a blank line, never a row: written ``""``; ``filled``: never empty)."""
+        assert self.cs is not None
         schema = self._column_schema(name)
         required = name in self.cs.required or filled
         typed = self._typed(schema, name)
@@ -117,7 +146,7 @@ class _Writer:
             if not written or any(text is None for text in written):
                 return None  # a value no cell spells (an object): the checker judges it
             return alt(*(lit(_written(text, self.d)) for text in written if text is not None))
-        types = self.cs.types.get(name, ())
+        types = self.cs.types.get(name, ()) if self.cs is not None else ()
         if not types or "string" in types:
             return None
         pieces: list[Expr] = []

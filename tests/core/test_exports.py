@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import ExportError, check, parse_expectations
+from formatbook_core import ExportError, check, list_formats, parse_expectations
 from formatbook_core.cli import main
+from formatbook_core.definition import FORMAT_DEFAULTS, give_defaults
 from formatbook_core.exports import export, grammar, left_to_check, response_format
+from formatbook_core.grammars import Grammar
 from formatbook_core.testing.grammars import ENGINES, accepts
 
 REPLIES = Path(__file__).parents[2] / "examples" / "replies"
@@ -135,3 +137,35 @@ def test_export_help_is_fast_to_import():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
     assert "response_format" in io.StringIO(done.stdout).getvalue()
+
+
+def test_every_registered_format_gives_a_grammar_or_says_it_has_none():
+    said: list[str] = []
+    entries = list_formats()
+    assert len(entries) >= 8
+    for entry in entries:
+        fmt, name = entry.format, entry.format.name
+        for call in (fmt.grammar, fmt.response_format):
+            try:
+                found = call(None, **entry.options)
+            except ExportError as exc:
+                assert name in str(exc) or "needs" in str(exc), str(exc)
+                said.append(str(exc))
+            else:
+                assert isinstance(found, Grammar) or hasattr(found, "body"), (name, found)
+    assert any("has no grammar export" in text for text in said)
+    assert any("has no response_format export" in text for text in said)
+
+
+def test_a_format_that_does_not_subclass_base_format_gets_the_refusal():
+    class Bare:
+        name = "bare"
+
+        def is_valid(self, value, schema=None, **options):
+            return True
+
+    fmt = give_defaults(Bare(), FORMAT_DEFAULTS, "format")
+    with pytest.raises(ExportError, match="format bare has no grammar export"):
+        fmt.grammar()
+    with pytest.raises(ExportError, match="format bare has no response_format export"):
+        fmt.response_format()

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from formatbook_core import Expectations, ExportError
+from formatbook_core import Expectations, check
 from formatbook_core.exports import grammar
-from tests.grammar_cases import assert_grammar, assert_subset
+from formatbook_core.testing.grammars import accepts
+from formatbook_csv import CsvFormat
+from tests.grammar_cases import ALL, assert_grammar, assert_subset
 
 REPLIES = Path(__file__).parents[3] / "examples" / "replies"
 
@@ -91,11 +93,25 @@ def test_one_column_never_writes_a_blank_line():
     assert_grammar(exp(["name"]), ['name\nAda\n""\nAlan'], ["name\nAda\n\nAlan\n"])
 
 
-def test_without_columns_there_is_no_grammar():
-    with pytest.raises(ExportError, match="needs the columns"):
-        grammar(exp())
-    with pytest.raises(ExportError, match="needs the columns"):
-        grammar(exp({"type": "object"}))
+def test_without_columns_the_samples_of_the_format_and_tables_of_plain_names():
+    good = [*CsvFormat.samples, "a b,c_2\n1,\n"]
+    bad = [
+        "a,b\n1,2,3\n",  # a row of another length
+        "a,b\n1\n",
+        "I think, however, that it depends.\nyes, no\n",  # prose: no header of names
+        "1,2\n3,4\n",  # numbers are no header
+        "Name: Ada,x\n1,2\n",  # a label with its value
+        "a\n1\n",  # one column needs a schema
+        "a,b\n",
+    ]
+    assert_grammar(exp(), good, bad)
+    assert grammar(exp()).left == ("unique column names",)
+    # what is left is the checker's: a header naming a column twice matches, and fails
+    assert accepts(grammar(exp()), "a,a\n1,2\n") == ALL and not check("a,a\n1,2\n", exp()).ok
+
+
+def test_a_json_schema_without_properties_leaves_the_row_schema_to_the_checker():
+    assert "the row schema (no declared columns)" in grammar(exp({"type": "object", "minProperties": 2})).left
 
 
 @pytest.mark.parametrize(
@@ -103,6 +119,7 @@ def test_without_columns_there_is_no_grammar():
     [
         (["name", "role"], 'name,role\nAda,"A, B"\nAl,x\n'),
         ({"columns": ["id", "n"], "required": ["id"]}, "id,n\r\nx1,\r\n"),
+        (None, 'id,name\n1,"A, B"\n,x'),
         (
             {
                 "type": "object",
