@@ -148,6 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .export import cmd_export
 
     add_export(sub, _add_expect_options).set_defaults(func=cmd_export)
+
+    from .report import add_parsers as add_page_parsers  # argparse only: --help stays fast
+
+    add_page_parsers(sub)
     return parser
 
 

@@ -13,8 +13,7 @@ import pytest
 from formatbook_core import AskError, Expectations, ExportError, ask, ask_async
 from formatbook_core.cli import main
 from formatbook_core.llm import ChatModel, openai_chat
-
-from .llm_server import ScriptedServer
+from formatbook_core.testing.llm_server import ScriptedServer
 
 SCHEMA = {
     "title": "Contact",
