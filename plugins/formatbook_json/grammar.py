@@ -94,14 +94,21 @@ class _Writer:
         return self._shared[name]
 
     def char(self) -> Expr:
-        """One character of a JSON string, as written (an escape is one)."""
-        hex4 = Rep(chars("0-9a-fA-F"), 4, 4)
-        return self._share(
-            "char",
-            lambda: alt(
-                chars('"\\\x00-\x1f\x7f', negated=True), seq(lit("\\"), alt(chars('"\\/bfnrt'), seq(lit("u"), hex4)))
-            ),
-        )
+        """One character of a JSON string, as written (an escape is one; a surrogate pair
+        of ``\\u`` escapes is one too, and a lone surrogate none: the strict reader refuses it)."""
+
+        def build() -> Expr:
+            hexd = chars("0-9a-fA-F")
+            plain = alt(
+                seq(chars("0-9a-cA-C", "e-fE-F"), Rep(hexd, 3, 3)),  # not D...
+                seq(chars("dD"), chars("0-7"), Rep(hexd, 2, 2)),  # D000-D7FF
+            )
+            high = seq(chars("dD"), chars("89abAB"), Rep(hexd, 2, 2))
+            low = seq(chars("dD"), chars("c-fC-F"), Rep(hexd, 2, 2))
+            escape = alt(chars('"\\/bfnrt'), seq(lit("u"), plain), seq(lit("u"), high, lit("\\u"), low))
+            return alt(chars('"\\\x00-\x1f\x7f', negated=True), seq(lit("\\"), escape))
+
+        return self._share("char", build)
 
     def string(self) -> Ref:
         return self._share("string", lambda: seq(lit('"'), star(self.char()), lit('"')))

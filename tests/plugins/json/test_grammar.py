@@ -28,6 +28,15 @@ def test_without_a_schema_every_sample_of_the_format_is_accepted():
     assert_grammar(exp(), list(JsonFormat.samples), ['{"a": 1,}', "[1 2]", '{"a" 1}', "'x'", "01", "[1,2", "{a: 1}"])
 
 
+def test_unicode_escapes_surrogates_only_in_pairs():
+    good = ['"\\u00e9\\uD7FF\\ue000\\uFFFF"', '"\\ud83d\\ude80 launch"', '"\\u0000"']
+    bad = ['"\\ud800"', '"\\udc00\\ud800"', '"\\ud83d x"', '"\\ude80"', '"\\u12"', '"\\x41"']
+    assert_grammar(exp(), good, bad)
+    # a pair is one character, as the checker counts it
+    two = {"type": "string", "minLength": 2, "maxLength": 2}
+    assert_grammar(exp(two), ['"\\ud83d\\ude80x"', '"\\n\\u00e9"', '"🚀x"'], ['"\\ud83d\\ude80"', '"abc"', '"a"'])
+
+
 def test_the_contact_schema():
     good = [
         '{"firstName": "John", "lastName": "Smith"}',
