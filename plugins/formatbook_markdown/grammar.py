@@ -5,7 +5,9 @@ The reply is the contract's sections in the contract's order, each an ATX headin
 (a paragraph, paragraphs between blank lines) for a text section, ``- item`` lines for a
 list, ``1. item`` lines for an ordered list, or the contract's empty value alone. Required
 sections are always there, optional ones may be left out; sections are separated by one
-blank line. At level 2 and above the whole is one fenced ``markdown`` block.
+blank line. At level 2 and above the whole is one fenced ``markdown`` block. Without a
+contract (or at level 0), plain Markdown: blocks of such lines (and ``#`` headings) or GFM
+tables of 1 to :data:`MAX_TABLE_COLUMNS` columns, between blank lines.
 
 Free text is free but for what would change the reading the contract is checked on:
 no ``#`` and no ``<`` anywhere in a body (no heading, glued or not, no think tag or HTML
@@ -20,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core import ExportError
-from formatbook_core.grammars import EMPTY, Builder, Expr, Grammar, alt, chars, lit, opt, plus, seq, star
+from formatbook_core.grammars import EMPTY, Builder, Expr, Grammar, Rep, alt, chars, lit, opt, plus, seq, star
 
 #: Characters no body line holds: line breaks, heading marks, tags, control characters.
 _NEVER = "\r\n#<\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
@@ -30,11 +32,16 @@ _SPACES = " \t\x85\xa0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff\
 _STRUCTURE = "-=*+>|`~_[0-9!"
 
 
+#: Without a contract, tables of 1 to this many columns (one alternative each).
+MAX_TABLE_COLUMNS = 8
+
+
 def markdown_grammar(spec: Any, level: int) -> Grammar:
-    """The skeleton of replies to ``spec`` (an ``OutputFormatSpec``) at ``level``;
-    ``ExportError`` without a contract, at level 0, or for a required table."""
+    """The skeleton of replies to ``spec`` (an ``OutputFormatSpec``) at ``level``, or,
+    without a contract (or at level 0), plain Markdown blocks; ``ExportError`` for a
+    contract that requires a table."""
     if spec is None or level < 1 or not spec.sections:
-        raise ExportError("a Markdown grammar needs a contract with sections, at level 1 or more")
+        return _Writer(spec, level).free()
     if spec.tables and not spec.tables_optional:
         raise ExportError("the contract asks for a table: a Markdown grammar holds sections only")
     return _Writer(spec, level).grammar()
@@ -53,6 +60,34 @@ class _Writer:
         text = seq(chars(_NEVER, _SPACES, negated=True), tail)
         self.bullet = self.builder.rule("bullet", seq(lit("- "), text), token=True)
         self.numbered = self.builder.rule("numbered", seq(plus(chars("0-9")), lit(". "), text), token=True)
+
+    def free(self) -> Grammar:
+        """Plain Markdown: blocks between blank lines, each a GFM table or lines of
+        headings, prose, ``- `` items and ``1. `` items."""
+        nl = lit("\n")
+        text = seq(
+            chars(_NEVER, _SPACES, negated=True),
+            opt(seq(star(chars(_NEVER, negated=True)), chars(_NEVER, _SPACES, negated=True))),
+        )
+        heading = self.builder.rule("heading", seq(Rep(lit("#"), 1, 6), lit(" "), text), token=True)
+        line = alt(self.prose, self.bullet, self.numbered, heading)
+        lines = seq(line, star(seq(nl, line)))
+        cell_char = chars(_NEVER, "|", negated=True)
+        edge = chars(_NEVER, _SPACES, "|", negated=True)
+        cell = seq(edge, opt(seq(star(cell_char), edge)))
+        rule = seq(opt(lit(":")), plus(lit("-")), opt(lit(":")))
+        tables = []
+        for n in range(1, MAX_TABLE_COLUMNS + 1):
+            row = self.builder.rule(f"row {n}", seq(lit("|"), Rep(seq(lit(" "), cell, lit(" |")), n, n)), token=True)
+            line_n = self.builder.rule(
+                f"rule {n}", seq(lit("|"), Rep(seq(lit(" "), rule, lit(" |")), n, n)), token=True
+            )
+            tables.append(seq(row, nl, line_n, star(seq(nl, row))))
+        block = alt(self.builder.rule("lines", lines), *tables)
+        document = seq(block, star(seq(nl, nl, block)))
+        if self.level >= 2:
+            document = seq(lit("```markdown\n"), document, nl, lit("```"))
+        return self.builder.grammar(self.builder.rule("reply", seq(document, opt(nl))))
 
     def body(self, kind: str) -> Expr:
         nl = lit("\n")

@@ -11,6 +11,7 @@ import pytest
 from formatbook_core import Expectations, ExportError
 from formatbook_core.exports import grammar
 from formatbook_core.testing.grammars import accepts
+from formatbook_markdown import MarkdownFormat
 from tests.grammar_cases import assert_grammar, assert_subset
 
 REPLIES = Path(__file__).parents[3] / "examples" / "replies"
@@ -77,11 +78,21 @@ def test_a_contract_without_an_empty_value_and_only_optional_sections():
         assert not any(accepts(engines, text).values()), text
 
 
-def test_what_has_no_skeleton_is_an_export_error():
-    with pytest.raises(ExportError, match="needs a contract"):
-        grammar(Expectations(format="markdown"))
-    with pytest.raises(ExportError, match="level 1 or more"):
-        grammar(exp(0))
+def test_without_a_contract_plain_markdown_blocks_the_samples_of_the_format():
+    good = [*MarkdownFormat.samples, "# A\n\n- x\n1. y\n\n| a | b |\n| :-- | --: |\n| 1 | 2 |"]
+    bad = [
+        "",
+        "<think>x</think>y",  # set aside
+        "| a | b |\n| - |\n| 1 | 2 |",  # a separator of another width: repaired
+        "```markdown\n# A\n```",  # a container: unwrapped below level 2
+        "\ufeff# A",  # an invisible character before a heading: removed
+    ]
+    assert_grammar(Expectations(format="markdown"), good, bad)
+    fenced = "```markdown\n# Title\n\nText.\n```"
+    assert_grammar(Expectations(format="markdown", options={"level": 2}), [fenced], [MarkdownFormat.samples[0]])
+
+
+def test_a_contract_requiring_a_table_is_an_export_error():
     table = "## Output format\n- Answer — text\n\nTables (required):\n- (Name, Cost — table)\n"
     assert not exp(1, table).loaded_schema.tables_optional
     with pytest.raises(ExportError, match="asks for a table"):
@@ -94,3 +105,8 @@ def test_a_text_the_grammar_matches_passes_check(level):
     if level == 2:
         sample = f"```markdown\n{sample}\n```"
     assert assert_subset(exp(level), [sample]) > 5
+
+
+@pytest.mark.parametrize("sample", [MarkdownFormat.samples[0], MarkdownFormat.samples[2], "# A\n\n- x\n1. y"])
+def test_without_a_contract_a_text_the_grammar_matches_passes_check(sample):
+    assert assert_subset(Expectations(format="markdown"), [sample]) > 5
