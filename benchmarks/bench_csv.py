@@ -17,8 +17,8 @@ import argparse
 import csv
 import io
 import random
-import time
-from collections.abc import Callable
+
+from timing import Row, best, fresh, interleaved
 
 from formatbook_core import check, get_format
 
@@ -95,17 +95,30 @@ def _bare_quotes(line: str) -> str:
     return line.replace('""', '"')
 
 
-def best(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return min(times)
-
-
 def load(text: str) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's rows: check of a valid reply (goal ≤ 2× csv.reader at ≥ 100 KB) and
+    healing each broken variant (goal ≤ 5×), interleaved with csv.reader of the valid reply."""
+    out = []
+    runs = 3 if quick else 7
+    for size in (100_000,) if quick else (100_000, 1_000_000):
+        recs = rows(size)
+        valid = write(recs)
+        t = interleaved({"ours": lambda v=valid: check(fresh(v), "EXPECT CSV"), "peer": lambda v=valid: load(v)}, runs)
+        out.append(Row("CSV valid check()", len(valid), t["ours"], "csv.reader", t["peer"], goal=2))
+        worst = ("", 0.0, 1.0)
+        for label, text in broken(recs).items():
+            t = interleaved(
+                {"ours": lambda text=text: check(fresh(text), "EXPECT CSV"), "peer": lambda v=valid: load(v)}, runs
+            )
+            if t["ours"] / t["peer"] > worst[1] / worst[2]:
+                worst = (label, t["ours"], t["peer"])
+        label, ours, peer = worst
+        out.append(Row("CSV heal (worst variant)", len(valid), ours, "csv.reader", peer, goal=5, note=label))
+    return out
 
 
 def main() -> None:

@@ -20,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from json_stream import best, llm_like_json  # noqa: E402
+from json_stream import llm_like_json  # noqa: E402
+from timing import Row, best, interleaved  # noqa: E402
 
 from formatbook_core import StreamGuard, check  # noqa: E402
 from formatbook_core.llm_replies import GUARD_LAG  # noqa: E402
@@ -36,6 +37,28 @@ def guard_all(chunks: list[str], expect: str, with_finish: bool, lag: int = 0) -
             raise AssertionError("the guard stopped a reply that passes")
     if with_finish and not guard.finish().ok:
         raise AssertionError("the reply did not pass")
+
+
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's rows: StreamGuard (``lag=0``, 4-character chunks) with ``EXPECT JSON``
+    alone (goal ≤ 60× one json.loads) and with a MAX WORDS limit (goal ≤ 80×), interleaved."""
+    out = []
+    for size in (100_000,) if quick else (100_000, 1_000_000):
+        text = llm_like_json(size)
+        words = check(text, "EXPECT JSON\nEXPECT MIN 0 WORDS").counts["words"]
+        chunks = [text[i : i + 4] for i in range(0, len(text), 4)]
+        limited = EXPECT.format(limit=words + 1)
+        t = interleaved(
+            {
+                "json": lambda c=chunks: guard_all(c, "EXPECT JSON", False, 0),
+                "words": lambda c=chunks, e=limited: guard_all(c, e, False, 0),
+                "peer": lambda t=text: json.loads(t),
+            },
+            3 if quick else 5,
+        )
+        out.append(Row("StreamGuard JSON, lag 0, 4-char", len(text), t["json"], "json.loads", t["peer"], goal=60))
+        out.append(Row("StreamGuard JSON+MAX WORDS, lag 0", len(text), t["words"], "json.loads", t["peer"], goal=80))
+    return out
 
 
 def main() -> None:

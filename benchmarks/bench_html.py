@@ -29,8 +29,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,8 +37,9 @@ sys.path.insert(0, str(ROOT))
 
 import html5lib  # noqa: E402
 import lxml.html  # noqa: E402
+from timing import Row, best, interleaved  # noqa: E402
 
-from formatbook_core import StreamGuard, check, get_format  # noqa: E402
+from formatbook_core import StreamGuard, check, get_format, heal  # noqa: E402
 
 _WORDS = "the model writes a long answer with some bold words and a few links to other pages".split()
 
@@ -71,15 +70,6 @@ def html_reply(size: int, seed: int = 11) -> str:
         parts.append(text)
         length += len(text)
     return "".join(parts)
-
-
-def best(run: Callable[[], object], repeats: int, clock: Callable[[], float] = time.process_time) -> float:
-    times = []
-    for _ in range(repeats):
-        start = clock()
-        run()
-        times.append(clock() - start)
-    return min(times)
 
 
 def stream(fmt, text: str, chunk: int) -> None:
@@ -117,6 +107,31 @@ def measure(text: str, repeats: int) -> dict[str, float]:
         "stream 64": best(lambda: stream(fmt, text, 64), repeats),
         "guard": best(lambda: guard(fresh()), repeats),
     }
+    return out
+
+
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's rows: ``is_valid`` (goal ≤ 2× html5lib) and ``heal`` of the reply opened
+    by a ``<div>`` never closed (goal ≤ 4×), interleaved with one html5lib parse."""
+    fmt = get_format("html")
+    out = []
+    for size in (100_000,) if quick else (100_000, 1_000_000):
+        text = html_reply(size)
+        variants = iter(range(10**6))
+
+        def fresh(text: str = text, variants=variants) -> str:  # a new text each run: the last parse is kept
+            return f"<!-- run {next(variants)} -->\n" + text
+
+        t = interleaved(
+            {
+                "valid": lambda: fmt.is_valid(fresh()),
+                "heal": lambda: heal("<div>" + fresh(), "EXPECT HTML"),
+                "peer": lambda text=text: html5lib.parseFragment(text),
+            },
+            3 if quick else 5,
+        )
+        out.append(Row("HTML is_valid", len(text), t["valid"], "html5lib", t["peer"], goal=2))
+        out.append(Row("HTML heal (unclosed <div>)", len(text), t["heal"], "html5lib", t["peer"], goal=4))
     return out
 
 

@@ -13,9 +13,9 @@
 from __future__ import annotations
 
 import argparse
-import time
 
 from icalendar import Calendar
+from timing import Row, best, fresh, interleaved
 
 from formatbook_core import get_format
 
@@ -52,20 +52,30 @@ def damaged_calendar(events: int) -> str:
     return "".join(parts)[: -len("END:VEVENT\n")]  # cut off: the last END lines are missing
 
 
-def best(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
-
-
 def stream(text: str) -> None:
     checker = FMT.stream(strict=True)
     for i in range(0, len(text), 64):
         checker.feed(text[i : i + 64])
     assert checker.finish()
+
+
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's rows: ``is_valid`` (goal ≤ 2× ``Calendar.from_ical``) and ``heal`` of the
+    damaged calendar (goal ≤ 4×), interleaved with from_ical of the valid calendar."""
+    out = []
+    for events in (330, 3300) if quick else (330, 3300, 33000):
+        good, bad = valid_calendar(events), damaged_calendar(events)
+        t = interleaved(
+            {
+                "valid": lambda good=good: FMT.is_valid(fresh(good)),
+                "heal": lambda bad=bad: FMT.heal(fresh(bad), now="2025-01-01T00:00:00Z"),
+                "peer": lambda good=good: Calendar.from_ical(good),
+            },
+            3 if quick else 5,
+        )
+        out.append(Row("iCalendar is_valid", len(good), t["valid"], "icalendar", t["peer"], goal=2))
+        out.append(Row("iCalendar heal", len(bad), t["heal"], "icalendar", t["peer"], goal=4))
+    return out
 
 
 def main() -> None:

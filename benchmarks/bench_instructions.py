@@ -20,12 +20,12 @@ import argparse
 import random
 import re
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import Row, best, interleaved  # noqa: E402
 
 from formatbook_core import StreamGuard, check, parse_expectations  # noqa: E402
 
@@ -91,13 +91,13 @@ def by_hand(text: str) -> bool:
     )
 
 
-def best(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return min(times)
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's row: ``check`` of the instruction mix at 100 KB against IFEval's one-off
+    ``re``/``str`` calls (reported; no goal in issue 29), interleaved."""
+    exp = parse_expectations(MIX)
+    text = reply_of(100_000)
+    t = interleaved({"ours": lambda: check(text, exp), "peer": lambda: by_hand(text)}, 3 if quick else 7)
+    return [Row("instruction mix check()", len(text), t["ours"], "IFEval re/str", t["peer"])]
 
 
 def stream(exp: object, text: str, finish: bool) -> None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 
 import vobject
+from timing import Row, best, fresh, interleaved
 
 from formatbook_core import check, get_format
 from formatbook_vcard.contentlines import fold
@@ -64,16 +64,10 @@ def book(size: int, model_style: bool) -> str:
     return "".join(parts)
 
 
-def best(fn, text: str, runs: int) -> float:
+def best_fresh(fn, text: str, runs: int) -> float:
     """The least CPU time of ``runs`` calls of ``fn`` on a fresh copy of ``text`` (a new
     string object each time: the plugin keeps the last analysis of a string once)."""
-    times = []
-    for _ in range(runs):
-        fresh = text.encode().decode()  # an equal string, a new object
-        start = time.process_time()
-        fn(fresh)
-        times.append(time.process_time() - start)
-    return min(times)
+    return best(lambda: fn(fresh(text)), runs)
 
 
 def stream(text: str, chunk: int) -> None:
@@ -83,6 +77,25 @@ def stream(text: str, chunk: int) -> None:
             raise AssertionError("the strict checker rejected a valid book")
     if not checker.finish():
         raise AssertionError("the strict checker's finish rejected a valid book")
+
+
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's rows: ``check`` of a valid book (goal ≤ 2× one vobject read) and
+    ``heal`` of the model-style book (goal ≤ 4×), interleaved with vobject."""
+    out = []
+    for size in (100_000,) if quick else (100_000, 1_000_000):
+        valid, broken = book(size, model_style=False), book(size, model_style=True)
+        t = interleaved(
+            {
+                "valid": lambda valid=valid: check(fresh(valid), "EXPECT VCARD"),
+                "heal": lambda broken=broken: VCARD.heal(fresh(broken)),
+                "peer": lambda valid=valid: list(vobject.readComponents(valid)),
+            },
+            3 if quick else 5,
+        )
+        out.append(Row("vCard check()", len(valid), t["valid"], "vobject", t["peer"], goal=2))
+        out.append(Row("vCard heal", len(broken), t["heal"], "vobject", t["peer"], goal=4))
+    return out
 
 
 def main() -> None:
@@ -103,11 +116,11 @@ def main() -> None:
         healed = VCARD.heal(broken)
         assert VCARD.is_valid(healed.text)
         cards = valid.count("BEGIN:VCARD")
-        base = best(lambda t: list(vobject.readComponents(t)), valid, args.runs)
-        checked = best(lambda t: check(t, "EXPECT VCARD"), valid, args.runs)
-        heal = best(lambda t: VCARD.heal(t), broken, args.runs)
-        s64 = best(lambda t: stream(t, 64), valid, args.runs)
-        s4 = best(lambda t: stream(t, 4), valid, max(1, args.runs // 2))
+        base = best_fresh(lambda t: list(vobject.readComponents(t)), valid, args.runs)
+        checked = best_fresh(lambda t: check(t, "EXPECT VCARD"), valid, args.runs)
+        heal = best_fresh(lambda t: VCARD.heal(t), broken, args.runs)
+        s64 = best_fresh(lambda t: stream(t, 64), valid, args.runs)
+        s4 = best_fresh(lambda t: stream(t, 4), valid, max(1, args.runs // 2))
         print(
             f"{len(valid):>10,} {cards:>6}  {base * 1e3:>7.1f}ms  {checked * 1e3:>7.1f}ms {checked / base:>5.2f}x  "
             f"{heal * 1e3:>7.1f}ms {heal / base:>5.2f}x  {s64 * 1e3:>7.1f}ms {s64 / base:>5.2f}x  "

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 
 from lxml import etree
+from timing import Row, best, fresh, interleaved
 
 from formatbook_core import get_format
 
@@ -53,13 +53,46 @@ def reply(size: int, seed: int = 11) -> str:
     return "".join(parts)
 
 
-def _best(fn, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.process_time()
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
+def damaged(text: str) -> str:
+    """The reply as models damage it: a bare ``&`` and ``<`` in text (``AT&T``, ``a < b``)."""
+    return text.replace("AT&amp;T", "AT&T").replace("a &lt; b", "a < b")
+
+
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's rows: ``is_valid`` (goal ≤ 5× lxml ``fromstring``), ``heal`` of the
+    damaged reply (goal ≤ 10× lxml with ``recover=True`` on it) and the strict checker in
+    4-character chunks (issue 11: ≤ 40× fromstring), interleaved."""
+    fmt = get_format("xml")
+    out = []
+    strict = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    recover = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, recover=True)
+    for size in (100_000,) if quick else (100_000, 1_000_000):
+        text = reply(size)
+        bad = damaged(text)
+        t = interleaved(
+            {
+                "valid": lambda text=text: fmt.is_valid(fresh(text)),
+                "peer": lambda text=text: etree.fromstring(text.encode(), strict),
+                "heal": lambda bad=bad: fmt.heal(fresh(bad)),
+                "recover": lambda bad=bad: etree.fromstring(bad.encode(), recover),
+                "stream": lambda text=text: _stream(fmt, text),
+            },
+            3 if quick else 5,
+        )
+        out.append(Row("XML is_valid", len(text), t["valid"], "lxml", t["peer"], goal=5))
+        out.append(Row("XML heal (bare & and <)", len(bad), t["heal"], "lxml recover", t["recover"], goal=10))
+        out.append(Row("XML strict stream, 4-char chunks", len(text), t["stream"], "lxml", t["peer"], goal=40))
+    return out
+
+
+def _stream(fmt, text: str) -> None:
+    checker = fmt.stream()
+    feed = checker.feed
+    for i in range(0, len(text), 4):
+        if not feed(text[i : i + 4]):
+            raise AssertionError("the checker refused a valid reply")
+    if not checker.finish():
+        raise AssertionError("finish() refused a valid reply")
 
 
 def main() -> None:
@@ -88,8 +121,8 @@ def main() -> None:
             if not checker.finish():
                 raise AssertionError("finish() refused a valid reply")
 
-        lxml_time = _best(parse, args.runs * 3)
-        checker_time = _best(stream, args.runs)
+        lxml_time = best(parse, args.runs * 3)
+        checker_time = best(stream, args.runs)
         rows.append((len(text), checker_time))
         print(
             f"{len(text):>10,} {len(chunks):>9,} {lxml_time * 1e3:>10.3f}ms {checker_time * 1e3:>9.2f}ms "

@@ -17,6 +17,8 @@ import argparse
 import time
 from collections.abc import Callable
 
+from timing import Row
+
 from formatbook_core import heal
 
 #: format -> (EXPECT text, a damaged document of about n * 30 characters)
@@ -53,6 +55,22 @@ def _cpu(text: str, expect: str) -> float:
     start = time.process_time()
     heal(text, expect)
     return time.process_time() - start
+
+
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's rows: ``heal`` of each format's damaged shape at ten times the size
+    against the smaller one (goal ≤ 12×; quick: 100 KB -> 1 MB, else 1 MB -> 10 MB)."""
+    small, large = (100_000, 1_000_000) if quick else (1_000_000, 10_000_000)
+    out = []
+    for name, (expect, make) in SHAPES.items():
+        unit = len(make(100)) / 100
+        n_small, n_large = int(small / unit), int(large / unit)
+        a = min(_cpu(make(n_small + run), expect) for run in range(3))
+        b = min(_cpu(make(n_large + run), expect) for run in range(1 if quick else 2))
+        out.append(
+            Row(f"{name} heal growth x10 in size", len(make(n_large)), b, f"same at {small // 1000} KB", a, goal=12)
+        )
+    return out
 
 
 def main() -> None:

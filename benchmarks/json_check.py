@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
-import time
-from collections.abc import Callable
-from typing import Any
 
 sys.path.insert(0, os.path.dirname(__file__))
 
 from corpus import SIZES, reply  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
+from timing import Row, best, interleaved  # noqa: E402
 
 from formatbook_core import Expectations, check  # noqa: E402
 from formatbook_json import JsonFormat  # noqa: E402
@@ -53,12 +50,33 @@ SCHEMA = {
 }
 
 
-def best(fn: Callable[[], Any], runs: int) -> float:
-    out = math.inf
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        out = min(out, time.perf_counter() - start)
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's rows: ``check(reply, EXPECT JSON)`` of a valid reply against one
+    ``json.loads`` (goal: ≤ 10 µs at 1 KB, ≤ 1× at 100 KB and more), interleaved."""
+    plain = Expectations(format="json")
+    out = []
+    for size in SIZES.values():
+        if quick and size > 100_000:
+            continue
+        text = reply(size)
+        number = 200 if size < 10_000 else 1
+        t = interleaved(
+            {"ours": lambda text=text: check(text, plain), "peer": lambda text=text: json.loads(text)},
+            5 if quick else 15,
+            number,
+        )
+        small = size < 10_000
+        out.append(
+            Row(
+                "JSON valid check(), no schema",
+                len(text),
+                t["ours"],
+                "json.loads",
+                t["peer"],
+                goal=None if small else 1,
+                max_seconds=10e-6 if small else None,
+            )
+        )
     return out
 
 

@@ -29,7 +29,7 @@ import jsonschema_rs  # noqa: E402
 from corpus import document as catalogue_document  # noqa: E402
 from corpus import dump  # noqa: E402
 from json_check import SCHEMA as CATALOGUE_SCHEMA  # noqa: E402
-from json_check import best  # noqa: E402
+from timing import Row, best, interleaved  # noqa: E402
 
 from formatbook_core import Expectations, check  # noqa: E402
 
@@ -69,6 +69,26 @@ def long_digits(size: int) -> str:
     text = json.dumps(items)
     assert any(len(t) >= 21 for t in text.split()), "no long digit run"
     return text
+
+
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's rows: ``check`` of a valid catalogue reply under its schema against
+    ``json.loads`` + one jsonschema-rs validation (goal ≤ 2×), interleaved."""
+    expect = Expectations(format="json", schema=CATALOGUE_SCHEMA)
+    validator = jsonschema_rs.validator_for(CATALOGUE_SCHEMA)
+    out = []
+    for size in (1_000, 100_000, 1_000_000) if quick else (1_000, 100_000, 1_000_000, 10_000_000):
+        text = dump(catalogue_document(size))
+        number = 100 if size < 10_000 else 1
+
+        def by_hand(text: str = text) -> None:
+            assert validator.is_valid(json.loads(text))
+
+        t = interleaved({"ours": lambda text=text: check(text, expect), "peer": by_hand}, 5, number)
+        out.append(
+            Row("JSON valid check() with a schema", len(text), t["ours"], "loads+jsonschema_rs", t["peer"], goal=2)
+        )
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

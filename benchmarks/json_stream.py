@@ -18,11 +18,11 @@ import argparse
 import json
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugins"))
+
+from timing import Row, best, interleaved  # noqa: E402
 
 from formatbook_json.stream import JsonChecker  # noqa: E402
 
@@ -63,17 +63,16 @@ def llm_like_json(size: int, seed: int = 7) -> str:
     return text
 
 
-def best(fn: Callable[[], object], repeat: int, number: int = 1) -> float:
-    """Best of ``repeat`` runs of ``number`` calls, per call, in CPU time of this process
-    (time.process_time): on a shared machine, wall-clock time of a long run also counts
-    the time other processes held the CPU."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.process_time()
-        for _ in range(number):
-            fn()
-        times.append((time.process_time() - t0) / number)
-    return min(times)
+def bench_rows(quick: bool = True) -> list[Row]:
+    """The table's row: the strict checker fed 4-character chunks against one json.loads
+    (issue 3: ≤ 30× at 1 MB), interleaved."""
+    out = []
+    for size in (100_000,) if quick else (100_000, 1_000_000):
+        text = llm_like_json(size)
+        chunks = [text[i : i + 4] for i in range(0, len(text), 4)]
+        t = interleaved({"ours": lambda c=chunks: feed_all(c), "peer": lambda t=text: json.loads(t)}, 3 if quick else 7)
+        out.append(Row("JSON strict stream checker, 4-char", len(text), t["ours"], "json.loads", t["peer"], goal=30))
+    return out
 
 
 def feed_all(chunks: list[str]) -> None:

@@ -7,6 +7,9 @@ run one of formatbook's two everyday jobs in it.
                                          # the fast tier of the tests (--slow: the slow
                                          # tier; --all: both), on every core; ARGS to pytest
     python3 scripts/dev.py lint          # ruff (lint, complexity, format check) and mypy
+    python3 scripts/dev.py bench [--quick] [--only NAMES]
+                                         # every benchmark in benchmarks/ against its peer
+                                         # library, one table of ratios and goals
     python3 scripts/dev.py fuzz [--minutes N] [--format NAME] [--seed S] [--jobs J]
                                          # property fuzzing of every format; failures saved
                                          # as repros in tests/fuzz/repros/ (tests/fuzz/README.md)
@@ -128,7 +131,7 @@ def fuzz(args: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("examples", "test", "lint", "fuzz"):
+    if not argv or argv[0] not in ("examples", "test", "lint", "fuzz", "bench"):
         print(__doc__, file=sys.stderr)
         return 2
     job, rest = argv[0], argv[1:]
@@ -138,6 +141,8 @@ def main(argv: list[str]) -> int:
         return lint()
     if job == "fuzz":
         return fuzz(rest)
+    if job == "bench":  # the peers (json_repair, lxml, vobject...) are in the test extra
+        return subprocess.run([str(PYTHON), str(ROOT / "benchmarks" / "all.py"), *rest], cwd=ROOT).returncode
     if job == "examples":
         command = [str(BIN / "formatbook"), "check", str(ROOT / "examples" / "replies"), *rest]
     else:

@@ -42,6 +42,65 @@ class Limit(Exception):
         self.offset = offset
 
 
+class OpenElements(list[Any]):
+    """html5lib's stack of open elements, counting the elements open under each name.
+
+    html5lib asks, for most start tags, whether an element of some name is in scope (is a
+    ``<p>`` open, to close it?), walking the stack down from the top to the nearest scope
+    boundary. Under a thousand ``<div>``s with no ``<p>`` open that walk crosses the whole
+    stack for every tag: quadratic in the depth. With the count, a name open nowhere is
+    answered at once (out of scope: the walk would have met a boundary, ``<html>`` at the
+    latest); a name that is open still takes the walk."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: dict[tuple[str, str], int] = {}
+
+    def _add(self, node: Any) -> None:
+        self.names[node.nameTuple] = self.names.get(node.nameTuple, 0) + 1
+
+    def _drop(self, node: Any) -> None:
+        self.names[node.nameTuple] -= 1
+
+    def _recount(self) -> None:
+        self.names = {}
+        for node in self:
+            self._add(node)
+
+    def append(self, node: Any) -> None:
+        super().append(node)
+        self._add(node)
+
+    def insert(self, index: Any, node: Any) -> None:
+        super().insert(index, node)
+        self._add(node)
+
+    def pop(self, index: Any = -1) -> Any:
+        node = super().pop(index)
+        self._drop(node)
+        return node
+
+    def remove(self, node: Any) -> None:
+        super().remove(node)
+        self._drop(node)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        super().__setitem__(index, value)
+        self._recount()  # a clone put in a node's place (the adoption agency): rare
+
+    def __delitem__(self, index: Any) -> None:
+        super().__delitem__(index)
+        self._recount()
+
+    def extend(self, nodes: Any) -> None:
+        super().extend(nodes)
+        self._recount()
+
+    def clear(self) -> None:
+        super().clear()
+        self.names = {}
+
+
 def _base() -> Any:
     from html5lib.treebuilders import base  # noqa: PLC0415 - html5lib is a lazy dependency
 
@@ -189,6 +248,18 @@ def _builder_class(base: Any, nodes: dict[str, Any]) -> Any:
             self.clones = 0
             self.offset: Any = lambda: 0  # set by the parser: where the tokenizer stands
             self.on_foster_text: Any = None  # set by the parser: text moved out of a table
+
+        def reset(self) -> None:
+            super().reset()
+            self.openElements = OpenElements()
+
+        def elementInScope(self, target: Any, variant: Any = None) -> bool:
+            stack = self.openElements
+            if stack and isinstance(target, (str, tuple)):  # a name (else a node: the walk)
+                name = (HTML_NS, target) if isinstance(target, str) else target
+                if not stack.names.get(name):
+                    return False  # open nowhere: the walk down would meet a boundary first
+            return bool(super().elementInScope(target, variant))
 
         def _check(self, element: Any) -> Any:
             element.pos = self.offset()

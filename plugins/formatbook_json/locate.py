@@ -397,6 +397,11 @@ class _Across:
         return self._closes.get(at)
 
 
+#: the inner containers of an open one that reads as JSON: never listed, so never kept (a
+#: million of them cost seconds, and memory, before the limits that refuse the payload)
+_NOT_KEPT: list[tuple[Span, bool]] = []
+
+
 def _containers(text: str, start: int, end: int, across: _Across | None = None) -> list[tuple[Span, bool]]:
     """The top-level containers of ``text[start:end]`` in order, each with whether it has
     content (see the module doc), in one scan: closing brackets pair with the nearest
@@ -431,8 +436,10 @@ def _containers(text: str, start: int, end: int, across: _Across | None = None) 
                 find('"', pos, stop) >= 0 or find("\u201c", pos, stop) >= 0 or find("'", pos, stop) >= 0
             ):
                 frame[1] = frame[3] = True  # a string: content, and it reads as JSON
+                frame[2] = _NOT_KEPT
             if not frame[3] and (find(",", pos, stop) >= 0 or find(":", pos, stop) >= 0):
                 frame[3] = True  # a comma or colon: it reads as JSON
+                frame[2] = _NOT_KEPT
         if bracket is None:
             break
         pos = m.end()
@@ -441,6 +448,8 @@ def _containers(text: str, start: int, end: int, across: _Across | None = None) 
             stack.append([stop, False, [], False])
         else:
             first, has_content, _, _ = stack.pop()
+            if stack and stack[-1][3]:
+                continue  # closed inside one that reads as JSON: never listed (see below)
             if not has_content and text[first] == "{":
                 has_content = bool(text[first + 1 : pos - 1].strip())
             item = (Span(first, pos), has_content)

@@ -27,13 +27,10 @@ def write(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
-    analysis = validate.analyze(h.output, h.schema)
-    if analysis.violations:
-        first = analysis.violations[0]
+    found = validate.verdict(h.output, h.schema)
+    if found:
+        first = found[0]
         raise HealError(
             f"cannot heal the calendar: {first.message}",
-            [
-                Violation(v.code, v.message, path=v.path, keyword=v.keyword, expected=v.expected)
-                for v in analysis.violations
-            ],
+            [Violation(v.code, v.message, path=v.path, keyword=v.keyword, expected=v.expected) for v in found],
         )

@@ -97,3 +97,21 @@ def test_scripts_are_text_not_run():
     text = "<p>x</p><script>raise SystemExit; document.write('<b>bold</b>')</script>"
     assert fmt.is_valid(text)
     assert fmt.extract_values(text) == ["x"]
+
+
+def test_a_name_open_nowhere_is_out_of_scope_at_once():
+    """Under n <div>s (no <p> open) each start tag asked whether a <p> was in scope by
+    walking the whole stack: quadratic up to max_depth. The stack counts its names now;
+    the steps for 8x the divs grow about linearly, and the verdicts are html5lib's."""
+    from formatbook_core.fuzzing.pathological import count_steps  # noqa: PLC0415 - a test helper
+
+    def run(n: int) -> None:
+        fmt.validate("<div>" * n + "<p>x</p>" + "</div>" * n)
+
+    run(10)
+    small, large = count_steps(run, 100), count_steps(run, 800)
+    assert large < 10 * small, (small, large)
+    assert fmt.is_valid("<div>" * 800 + "<p>x</p>" + "</div>" * 800)
+    # open somewhere: the walk still decides (a <p> inside a <button> is out of button scope)
+    assert fmt.is_valid("<p><button><div>x</div></button></p>")
+    assert fmt.is_valid("<ul><li>a<li>b</ul><select><option>x<option>y</select>")
