@@ -319,18 +319,13 @@ class AnalyzingFormat(BaseFormat):
     def analyze(self, value: str, schema: Any = None, **options: Any) -> Analysis:
         raise TypeError(f"{type(self).__name__} must define analyze()")
 
-    def verdict(self, value: str, schema: Any = None, **options: Any) -> tuple[Violation, ...]:
-        """``analyze``'s violations alone; a format that can answer without a new reading
-        (``formatbook_core.verdicts``) says so here. ``validate`` and ``is_valid`` ask it."""
-        return self.analyze(value, schema, **options).violations
-
     def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
-        return list(self.verdict(value, schema, **options))
+        return list(self.analyze(value, schema, **options).violations)
 
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
         """Whether ``value`` is valid as it stands (the schema included). Never raises."""
         try:
-            return not self.verdict(value, schema, **options)
+            return self.analyze(value, schema, **options).ok
         except Exception:  # a format's bug is no verdict: is_valid answers False
             return False
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span
 from formatbook_core.limits import limits_from
 from formatbook_core.schema_files import BASE_DIR
 
@@ -86,11 +86,6 @@ class ICalendarFormat(AnalyzingFormat):
         max_size, max_depth = limits_from(options)
         return _validate.analyze(value, self._schema(schema, options), max_size, max_depth)
 
-    def verdict(self, value: str, schema: Any = None, **options: Any) -> tuple[Violation, ...]:
-        """``analyze``'s violations, without reading again the text read last."""
-        max_size, max_depth = limits_from(options)
-        return _validate.verdict(value, self._schema(schema, options), max_size, max_depth)
-
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is a valid calendar (strict)."""
         if not isinstance(partial, str):
@@ -104,8 +99,8 @@ class ICalendarFormat(AnalyzingFormat):
         opts = dict(options)
 
         def final(text: str) -> str | None:
-            found = self.verdict(text, loaded, **opts)
-            return None if not found else str(found[0])
+            analysis = self.analyze(text, loaded, **opts)
+            return None if analysis.ok else str(analysis.violations[0])
 
         def relaxed(text: str) -> tuple[str | None, str]:
             try:

@@ -21,7 +21,6 @@ from dataclasses import replace
 from typing import Any
 
 from formatbook_core import Analysis, Span, Violation
-from formatbook_core.verdicts import LastVerdict
 
 from . import isolated, rules
 from .tree import Component, Tree, read_tree
@@ -46,33 +45,9 @@ def line_ending_problem(text: str) -> int:
     return -1
 
 
-_LAST = LastVerdict()
-
-
 def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> Analysis:
     """Parse and validate ``text``; the value is the ``icalendar.Calendar`` (a list of them
-    for several calendars) when the text parses, else ``None``. A fresh reading, its
-    verdict kept for :func:`verdict`."""
-    return _LAST.analysis(
-        text, _key(text, schema, max_size, max_depth), lambda: _analyze(text, schema, max_size, max_depth)
-    )
-
-
-def verdict(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> tuple[Violation, ...]:
-    """:func:`analyze`'s violations, without reading again the text read last."""
-    return _LAST.violations(
-        text, _key(text, schema, max_size, max_depth), lambda: _analyze(text, schema, max_size, max_depth)
-    )
-
-
-def _key(text: Any, schema: Any, max_size: int, max_depth: int) -> tuple[Any, int | None, int]:
-    """What a reading of ``text`` depends on besides the text: ``max_size`` only when the
-    text passes it (within it, every limit reads the text alike)."""
-    over = max_size if max_size and isinstance(text, str) and len(text) > max_size else None
-    return (schema, over, max_depth)
-
-
-def _analyze(text: Any, schema: Any, max_size: int, max_depth: int) -> Analysis:
+    for several calendars) when the text parses, else ``None``."""
     if not isinstance(text, str):
         return Analysis(None, (Violation("icalendar.syntax", f"not text: {type(text).__name__}"),))
     if max_size and len(text) > max_size:
@@ -83,7 +58,7 @@ def _analyze(text: Any, schema: Any, max_size: int, max_depth: int) -> Analysis:
     # opening the first line is a fold continuing nothing: refused, as the locator does)
     lead, end = len(text) - len(text.lstrip("\r\n")), len(text.rstrip())
     if end - lead < len(text):
-        inner = _analyze(text[lead:end], schema, max_size, max_depth)
+        inner = analyze(text[lead:end], schema, max_size, max_depth)
         return replace(inner, violations=tuple(v.shift(lead) for v in inner.violations))
     surrogate = SURROGATE.search(text)
     if surrogate is not None:

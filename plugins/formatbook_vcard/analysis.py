@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core import Analysis, Span, Violation
-from formatbook_core.verdicts import LastVerdict
 
 from .cards import CardRules
 from .contentlines import (
@@ -161,27 +160,9 @@ def _restore_commas(text: str, components: list[Any]) -> None:
                     child.value = unescape_text(cl.value)
 
 
-_LAST = LastVerdict()
-
-
 def analyze(text: str, max_size: int) -> Analysis:
     """The parsed value (a vobject component, or a list for several cards) and the
-    violations (empty when valid); a fresh reading, its verdict kept for :func:`verdict`."""
-    return _LAST.analysis(text, _key(text, max_size), lambda: _analyze(text, max_size))
-
-
-def verdict(text: str, max_size: int) -> tuple[Violation, ...]:
-    """:func:`analyze`'s violations, without reading again the text read last."""
-    return _LAST.violations(text, _key(text, max_size), lambda: _analyze(text, max_size))
-
-
-def _key(text: str, max_size: int) -> int | None:
-    """What a reading of ``text`` depends on besides the text: ``max_size`` only when the
-    text passes it (within it, every limit reads the text alike)."""
-    return max_size if isinstance(text, str) and len(text) > max_size else None
-
-
-def _analyze(text: str, max_size: int) -> Analysis:
+    violations (empty when valid)."""
     if not isinstance(text, str):
         return Analysis(None, (Violation("vcard.syntax", f"not text: {type(text).__name__}"),))
     found = violations(text, max_size)

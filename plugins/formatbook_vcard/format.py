@@ -11,7 +11,7 @@ from . import guidance as _guidance
 from . import heal as _heal
 from . import locate as _locate
 from . import values as _values
-from .analysis import analyze, verdict
+from .analysis import analyze
 from .stream import RelaxedChecker, StrictChecker
 
 _SAMPLES = (
@@ -49,13 +49,6 @@ class VCardFormat(AnalyzingFormat):
             return analyze(value, limits_from(options).max_size)
         except Exception as err:  # a bug must not escape as an exception: a violation
             return Analysis(None, (Violation("vcard.unreadable", f"cannot read the vCard: {type(err).__name__}"),))
-
-    def verdict(self, value: str, schema: Any = None, **options: Any) -> tuple[Violation, ...]:
-        """``analyze``'s violations, without reading again the text read last."""
-        try:
-            return verdict(value, limits_from(options).max_size)
-        except Exception as err:  # as analyze: a bug is a violation
-            return (Violation("vcard.unreadable", f"cannot read the vCard: {type(err).__name__}"),)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is a valid vCard (strict grammar)."""

@@ -80,9 +80,8 @@ def heal(
     if isinstance(text, str):
         if analysis is None:
             limits = limits_from(options)
-            if not validate.verdict(text, schema, limits.max_size, limits.max_depth):
-                return Healed(text)
-        elif analysis.ok:
+            analysis = validate.analyze(text, schema, limits.max_size, limits.max_depth)
+        if analysis.ok:
             return Healed(text)
     h = Healing(text, schema, options)
     run_plan(PLAN, h)

@@ -27,10 +27,13 @@ def write(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
-    found = validate.verdict(h.output, h.schema)
-    if found:
-        first = found[0]
+    analysis = validate.analyze(h.output, h.schema)
+    if analysis.violations:
+        first = analysis.violations[0]
         raise HealError(
             f"cannot heal the calendar: {first.message}",
-            [Violation(v.code, v.message, path=v.path, keyword=v.keyword, expected=v.expected) for v in found],
+            [
+                Violation(v.code, v.message, path=v.path, keyword=v.keyword, expected=v.expected)
+                for v in analysis.violations
+            ],
         )

@@ -28,7 +28,7 @@ from formatbook_core import Analysis, Healed, HealError, Violation
 from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import limits_from
 
-from ..analysis import verdict
+from ..analysis import analyze
 from . import lines, properties, structure, write
 from .state import Healing
 
@@ -77,7 +77,7 @@ def heal(
     if not isinstance(text, str):
         raise HealError("not text", [Violation("vcard.syntax", f"not text: {type(text).__name__}")])
     max_size = limits_from(options).max_size
-    first = analysis if analysis is not None else Analysis(None, verdict(text, max_size))
+    first = analysis if analysis is not None else analyze(text, max_size)
     if first.ok:
         return Healed(text)
     if any(v.code == "vcard.too_large" for v in first.violations):
