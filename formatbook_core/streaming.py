@@ -185,6 +185,9 @@ class StreamGuard:
         registry = exp.active_registry()
         self._limits: list[_Limit] = []
         scope_key = getattr(self._checker, "scope_key", None)
+        # optional too (see Checker): the shortest text after which the checker would end
+        # (looked up once; called on the checker of each copy)
+        self._closes = callable(getattr(self._checker, "closing", None))
         for count in exp.counts:
             upper = count.upper
             if upper is None or count.per is not None:
@@ -405,6 +408,27 @@ class StreamGuard:
             return bool(probe.finish())
         except Exception:  # a plugin failure is no yes
             return False
+
+    def closing(self) -> str | None:
+        """The shortest text the format's checker says it would end after, ``None`` when
+        it cannot tell (no ``closing`` method, a failed reply, text held back: the start of
+        a think tag, white space, a lag batch). A hint for generation, which must stop
+        within a token budget: the text is the checker's (syntax, and what it judges of a
+        schema while streaming), not ``check()``'s, and MIN counts are not in it. Costs
+        the checker's state, never the reply's length."""
+        if self._failed is not None or self._batch or self._held:
+            return None
+        if self._think is not None and self._think.holding:
+            return None
+        if self._checker is None:
+            return ""  # no format: the reply may end anywhere
+        if not self._closes:
+            return None
+        try:
+            text = self._checker.closing()
+        except Exception:  # a plugin failure is no answer
+            return None
+        return text if isinstance(text, str) else None
 
     def finish(self) -> CheckResult:
         """The reply has ended: the full verdict, exactly as ``check()`` gives it (called
