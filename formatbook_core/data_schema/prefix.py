@@ -75,6 +75,7 @@ __all__ = ["PrefixChecker", "compile_schema"]
 
 _Alt = tuple[Node, ...]
 _COMPILED: dict[int, tuple[Any, Compiled]] = {}
+_MEMO_MAX = 65536  # entries of a compiled schema's memo (keys, kinds, members)
 
 
 def compile_schema(schema: Any) -> Compiled:
@@ -98,7 +99,20 @@ class _Frame:
     """One value being written: its kind, the alternatives still alive (each with the
     index of the parent's alternative it serves), and what its keywords need to count."""
 
-    __slots__ = ("kind", "alts", "fallback", "count", "member", "parts", "length", "watch", "early", "seen", "keyed")
+    __slots__ = (
+        "kind",
+        "alts",
+        "fallback",
+        "count",
+        "member",
+        "parts",
+        "length",
+        "watch",
+        "early",
+        "seen",
+        "wanted",
+        "keyed",
+    )
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -111,6 +125,7 @@ class _Frame:
         self.watch = False  # strings: some alternative judges the string at all
         self.early = False  # strings: some alternative judges its prefix; objects: keys' prefixes
         self.seen: frozenset[str] = frozenset()  # required keys seen (normalised when lenient)
+        self.wanted: frozenset[str] = frozenset()  # objects: the keys some alternative requires
         self.keyed: list[_Alt] | None = None  # objects: the member value's conjunction per alternative
 
     def copy(self) -> _Frame:
@@ -183,6 +198,8 @@ class PrefixChecker:
         f = self._open(OBJECT)
         if f is not None and f.alts:
             f.early = any(n.additional is False and not n.patterns for _, alt in f.alts for n in alt)
+            lenient = self._lenient
+            f.wanted = frozenset(norm_key(r) if lenient else r for _, alt in f.alts for n in alt for r in n.required)
         return self._dead is None
 
     def start_key(self) -> bool:
@@ -202,7 +219,18 @@ class PrefixChecker:
             text = "".join(f.parts)
             f.parts = [text]
             f.member = text
-            self._prune(f, lambda alt: _first(pv.key_prefix(n, text, self._lenient) for n in alt), member=text)
+            memo, lenient = self._c.memo, self._lenient
+
+            def judge(alt: _Alt) -> tuple[str, str] | None:
+                k = ("key", alt, text, lenient)
+                found = memo.get(k, memo)
+                if found is memo:
+                    found = _first(pv.key_prefix(n, text, lenient) for n in alt)
+                    if len(memo) < _MEMO_MAX:
+                        memo[k] = found
+                return found
+
+            self._prune(f, judge, member=text)
         return self._dead is None
 
     def end_key(self) -> bool:
@@ -216,23 +244,30 @@ class PrefixChecker:
         f.count += 1
         if f.alts is None:
             return True
-        seen = f.seen
-        wanted = norm_key(key) if self._lenient else key
         keyed: list[_Alt] = []
+        memo, lenient, count = self._c.memo, self._lenient, f.count
 
         def member(alt: _Alt) -> tuple[str, str] | None:
-            conj = self._member(alt, key, f.count)
-            if isinstance(conj, tuple) and conj and isinstance(conj[0], str):
+            for n in alt:
+                if n.max_props is not None and count > n.max_props:
+                    return "maxProperties", f"more than {n.max_props} properties"
+            k = ("member", alt, key, lenient)
+            conj = memo.get(k)
+            if conj is None:
+                conj = self._member(alt, key)
+                if len(memo) < _MEMO_MAX:
+                    memo[k] = conj
+            if conj and isinstance(conj[0], str):
                 return conj
             keyed.append(conj)
             return None
 
         self._prune(f, member, member=key)
         f.keyed = keyed
-        if any(
-            wanted in (norm_key(r) if self._lenient else r) for _, alt in f.alts or () for n in alt for r in n.required
-        ):
-            f.seen = seen | {wanted}
+        if f.wanted:
+            wanted = norm_key(key) if lenient else key
+            if wanted in f.wanted:
+                f.seen = f.seen | {wanted}
         return self._dead is None
 
     def end_object(self) -> bool:
@@ -390,8 +425,14 @@ class PrefixChecker:
                 frame.alts = None
                 frame.fallback = frozenset(i for i, _ in pending)
                 return
+            memo, lenient = self._c.memo, self._lenient
             for alt in options:
-                kept = self._kind(alt, frame.kind)
+                k = (alt, frame.kind, lenient)
+                kept = memo.get(k)
+                if kept is None:
+                    kept = self._kind(alt, frame.kind)
+                    if len(memo) < _MEMO_MAX:
+                        memo[k] = kept
                 if isinstance(kept, tuple) and kept and isinstance(kept[0], str):
                     first = first or kept
                 else:
@@ -456,12 +497,10 @@ class PrefixChecker:
         self._prune(parent, item, member=index)
         return out
 
-    def _member(self, alt: _Alt, key: str, count: int) -> Any:
+    def _member(self, alt: _Alt, key: str) -> Any:
         """The conjunction the value of ``key`` must satisfy under ``alt``, or a reason."""
         conj: list[Node] = []
         for n in alt:
-            if n.max_props is not None and count > n.max_props:
-                return "maxProperties", f"more than {n.max_props} properties"
             sub = n.props.get(key)
             matched = sub is not None
             if sub is not None:
@@ -522,16 +561,17 @@ class PrefixChecker:
         if self._dead is not None or self._off or not self._stack:
             return self._dead is None
         f = self._stack.pop()
-        survivors = f.fallback if f.alts is None else frozenset(i for i, _ in f.alts)
         if not self._stack:
             self._done = True
             return True
         parent = self._stack[-1]
-        if parent.alts is not None:
-            parent.alts = [a for i, a in enumerate(parent.alts) if i in survivors]
+        parent.keyed = None
+        alts = parent.alts
+        if alts is not None and (len(alts) > 1 or f.alts is None):
+            survivors = f.fallback if f.alts is None else frozenset(i for i, _ in f.alts)
+            parent.alts = [a for i, a in enumerate(alts) if i in survivors]
             if not parent.alts:
                 self._kill(("false", "no alternative allows this value"), own=True)
-        parent.keyed = None
         return self._dead is None
 
     def _kill(self, reason: tuple[str, str], *, member: str | int | None = None, own: bool = False) -> None:

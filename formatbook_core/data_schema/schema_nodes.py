@@ -134,7 +134,9 @@ class Compiled:
         self.old_draft = isinstance(dialect, str) and any(d in dialect for d in _OLD_DRAFTS)
         self._nodes: dict[int, Node] = {}
         self._keep: list[Any] = []  # the schema objects compiled (their ids stay theirs)
-        self._conj: dict[tuple[int, ...], tuple[tuple[Node, ...], ...] | None] = {}
+        self._conj: dict[tuple[Node, ...], tuple[tuple[Node, ...], ...] | None] = {}
+        #: memos of the prefix checker, keyed by alternatives (tuples of nodes hash by identity)
+        self.memo: dict[Any, Any] = {}
         self.root = self.node(schema)
 
     # --- compiling --------------------------------------------------------------------
@@ -183,9 +185,10 @@ class Compiled:
     def alternatives(self, conj: tuple[Node, ...]) -> tuple[tuple[Node, ...], ...] | None:
         """The conjunction ``conj`` flattened into alternatives of nodes without
         combinators (any one may hold); ``None`` past :data:`MAX_ALTERNATIVES`."""
-        key = tuple(id(n) for n in conj)
-        if key in self._conj:
-            return self._conj[key]
+        found = self._conj.get(conj, self)
+        if found is not self:
+            return found  # type: ignore[return-value]
+        key = conj
         out: tuple[tuple[Node, ...], ...] | None = ((),)
         for n in conj:
             alts = _node_alts(n, 0)
