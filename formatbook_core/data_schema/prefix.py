@@ -56,6 +56,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import prefix_values as pv
+from .closing import UNKNOWN, Open, item_schema, member_schema, shortest
 from .schema_nodes import (
     ARRAY,
     BOOLEAN,
@@ -191,6 +192,114 @@ class PrefixChecker:
         clone._done = self._done
         clone._off = self._off
         return clone
+
+    # --- what is still needed (generation closes a reply with it) ---------------------------
+    def needs(self) -> list[Open] | None:
+        """For each open container, innermost first, what its first live alternative
+        still lacks before it may close (:mod:`.closing`); ``None`` when dead, not
+        judging, or when a lacking value cannot be found."""
+        if self._dead is not None or self._off:
+            return None
+        out: list[Open] = []
+        for f in reversed(self._stack):
+            if f.kind != OBJECT and f.kind != ARRAY:
+                continue
+            if not f.alts:
+                out.append(Open(f.kind, [], f.count))  # not judged: nothing known
+                continue
+            alt = f.alts[0][1]
+            missing: list[Any] = []
+            if f.kind == OBJECT:
+                for key in dict.fromkeys(r for n in alt for r in n.required):
+                    if (norm_key(key) if self._lenient else key) not in f.seen:
+                        missing.append((key, shortest(self._c, member_schema(alt, key))))
+            else:
+                wanted = max((n.min_items for n in alt if n.min_items is not None), default=0)
+                missing = [shortest(self._c, item_schema(alt, i)) for i in range(f.count, wanted)]
+            if any((m[1] if f.kind == OBJECT else m) is UNKNOWN for m in missing):
+                return None
+            out.append(Open(f.kind, missing, f.count))
+        return out
+
+    def expected(self, key: str | None = None) -> Any:
+        """The shortest value for the value about to begin: the document (nothing open),
+        the next item of the innermost array, the member of the innermost object whose
+        key just ended (or of ``key``); :data:`.closing.UNKNOWN` when not known."""
+        if self._dead is not None or self._off:
+            return UNKNOWN
+        if not self._stack:
+            return UNKNOWN if self._done else shortest(self._c, (self._c.root,))
+        f = self._stack[-1]
+        if not f.alts:
+            return UNKNOWN
+        alt = f.alts[0][1]
+        if f.kind == ARRAY:
+            return shortest(self._c, item_schema(alt, f.count))
+        if f.kind != OBJECT:
+            return UNKNOWN
+        if key is None and f.keyed:
+            return shortest(self._c, f.keyed[0])
+        return shortest(self._c, member_schema(alt, key if key is not None else str(f.member)))
+
+    def properties(self) -> tuple[str, ...]:
+        """The properties the innermost object's first live alternative names (required
+        ones first), and whether other keys are allowed: ``()`` when not known."""
+        f = self._stack[-1] if self._stack and self._dead is None and not self._off else None
+        if f is None or f.kind != OBJECT or not f.alts:
+            return ()
+        alt = f.alts[0][1]
+        return tuple(dict.fromkeys([*(r for n in alt for r in n.required), *(p for n in alt for p in n.props)]))
+
+    def fits(self, text: str) -> bool:
+        """Whether the scalar being written (the innermost string or number), ending as
+        ``text`` (a string's decoded text, a number as written), satisfies the first live
+        alternative's keywords; True when none judges it."""
+        f = self._stack[-1] if self._stack and self._dead is None and not self._off else None
+        if f is None or not f.alts:
+            return True
+        alt = f.alts[0][1]
+        if f.kind == STRING:
+            return all(pv.string_final(n, text, len(text), self._lenient) is None for n in alt)
+        if f.kind == NUMBER:
+            try:  # a hint: a long integer read exactly, where the parser's reading is not certain
+                value: int | float = int(text) if text.lstrip("-").isdigit() else float(text)
+            except ValueError:
+                return False
+            return all(pv.number_final(n, value) is None for n in alt)
+        return True
+
+    def string_ends(self, text: str) -> str | None:
+        """The shortest text that ends the string being written (``text`` so far) as the
+        first live alternative accepts: a member of its enum that ``text`` begins, or
+        ``text`` padded to ``minLength``; ``None`` when none is found."""
+        if self.fits(text):
+            return ""
+        f = self._stack[-1] if self._stack else None
+        if f is None or f.kind != STRING or not f.alts:
+            return None
+        alt = f.alts[0][1]
+        members = [m for n in alt if n.enum is not None for m in n.enum if isinstance(m, str) and m.startswith(text)]
+        wanted = max((n.min_len for n in alt if n.min_len is not None), default=0)
+        for rest in (*(m[len(text) :] for m in members), "a" * max(wanted - len(text), 0)):
+            if self.fits(text + rest):
+                return rest
+        return None
+
+    def key_text(self) -> str | None:
+        """The (decoded) text of the key being written in the innermost object, ``None``
+        when no key is open."""
+        f = self._stack[-1] if self._stack and self._dead is None and not self._off else None
+        if f is None or f.kind != OBJECT or f.parts is None:
+            return None
+        return "".join(f.parts)
+
+    def closed_keys(self) -> bool:
+        """Whether the innermost object's first live alternative allows no key but its
+        properties (``additionalProperties: false`` without patterns)."""
+        f = self._stack[-1] if self._stack and self._dead is None and not self._off else None
+        if f is None or f.kind != OBJECT or not f.alts:
+            return False
+        return any(n.additional is False and not n.patterns for n in f.alts[0][1])
 
     # --- events: containers -------------------------------------------------------------
     def start_object(self) -> bool:
