@@ -148,6 +148,8 @@ class ExpectationsLogitsProcessor:
         self.eos_token_id = tokenizer.eos_token_id if eos_token_id is None else eos_token_id
         self.lookahead = lookahead
         self.max_new_tokens = max_new_tokens
+        # a MAX count the shortest closing may break: each closing is fed to a copy
+        self._counted = any(count.upper is not None for count in self.expectations.counts)
         self._pieces = _Pieces(tokenizer)
         self._order: list[int] = []  # this step's tokens by score: the lookahead tries them in order
         self._prompt_length: int | None = None
@@ -285,7 +287,11 @@ class ExpectationsLogitsProcessor:
                     self.rejected += 1
                 continue
             state = self._after(row, token, dead)
-            if state is None or not _closes_within(state, room) or (self.lookahead and not self._viable(state)):
+            if (
+                state is None
+                or not _closes_within(state, room, self._counted)
+                or (self.lookahead and not self._viable(state))
+            ):
                 self.rejected += 1
                 continue
             allowed[token] = state
@@ -302,19 +308,24 @@ class ExpectationsLogitsProcessor:
 #: tokens kept in hand for text the guard holds back (the start of a think tag, white
 #: space), whose closing it cannot tell until the text resolves: at most THINK_OPEN_MAX
 _UNKNOWN_MARGIN = 16
+#: tokens beyond twice the last closing told at which the closing is not asked again
+#: (a token that lengthens the closing by more is one whose value needs that much)
+_FAR = 64
 
 
-def _closes_within(state: _Row, room: int | None) -> bool:
+def _closes_within(state: _Row, room: int | None, counted: bool) -> bool:
     """Whether the reply can still close in ``room`` tokens: as many as the characters of
-    the checker's shortest closing (a vocabulary spells each character alone). Where the
-    guard cannot tell, the last closing it told plus a margin must fit."""
-    if room is None:
-        return True
+    the checker's shortest closing (a vocabulary spells each character alone), and the
+    guard takes that closing (a MAX count the closing would break: no ending fits, as a
+    number that settles as one word too many). Where the guard cannot tell, the last
+    closing it told plus a margin must fit."""
+    if room is None or (not counted and room > 2 * state.need + _FAR):
+        return True  # far from the budget and no count to break: the closing can wait
     closing = state.guard.closing()
     if closing is None:
         return state.need + _UNKNOWN_MARGIN <= room
     state.need = len(closing)
-    return state.need <= room
+    return state.need <= room and (not counted or not closing or bool(state.guard.copy().feed(closing)))
 
 
 class HFCandidates:
