@@ -12,6 +12,7 @@ built from the first alternative still alive; :data:`UNKNOWN` where none is foun
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
@@ -46,6 +47,16 @@ def shortest(compiled: Compiled, conj: tuple[Node, ...], depth: int = 0) -> Any:
     by the keywords listed in the module doc; :data:`UNKNOWN` when none is found."""
     if depth > DEPTH:
         return UNKNOWN
+    key = ("shortest", conj, depth)
+    found = compiled.memo.get(key, compiled)
+    if found is compiled:
+        found = _shortest(compiled, conj, depth)
+        if len(compiled.memo) < 65536:
+            compiled.memo[key] = found
+    return copy.deepcopy(found) if isinstance(found, (list, dict)) else found
+
+
+def _shortest(compiled: Compiled, conj: tuple[Node, ...], depth: int) -> Any:
     options = compiled.alternatives(tuple(n for n in conj if n is not TRUE))
     for alt in options or ():
         if any(n.false for n in alt):

@@ -17,10 +17,21 @@ the reply may end after it): a dead end one step away is avoided, at a cost of u
 vocabulary's size in checks per refused token (for small vocabularies and tests). For
 deeper dead ends use :class:`HFCandidates` with :func:`generate`, which backtracks.
 
-Each token is decoded *against the text so far*, as vLLM's incremental detokenizer does:
-the ids since a recent offset are decoded with and without the token and the difference is
-the token's text, so byte-level pieces, merged tokens and a leading-space marker come out as
-the text they add. A token that ends inside a UTF-8 character (its text would end with
+``max_new_tokens`` (give it the value ``generate`` gets) keeps the reply able to close
+before the budget ends: a token is kept only when the format checker's shortest closing
+after it (``StreamGuard.closing``: for JSON with a schema, the open token completed, the
+required members still missing, the brackets) has no more characters than tokens are left
+(a vocabulary spells each character alone), and, with a MAX count, when the guard takes
+that closing. So a reply is never cut off with a required member missing, and a word limit
+never leaves only more digits to write. Where the guard cannot tell (a held think tag), the
+last closing it told and a margin of 16 must fit.
+
+Each token is decoded *against the token before it*, as vLLM's incremental detokenizer
+does: the difference between decoding with and without it is the token's text, so
+byte-level pieces, merged tokens and a leading-space marker come out as the text they add.
+As every text kept ends on a whole character, that text is decoded once per token (after
+a one-character anchor token) and kept; the first 32 lookups are compared with decoding in
+context, and a decoder that disagrees is decoded in context from then on. A token that ends inside a UTF-8 character (its text would end with
 U+FFFD) is masked: its character cannot be checked yet; a vocabulary with merged tokens for
 the characters it writes (byte-level BPE merges the frequent ones) writes them whole.
 Special tokens other than the end of sequence decode to nothing and are masked.
