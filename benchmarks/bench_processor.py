@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from json_stream import llm_like_json  # noqa: E402
 
+from formatbook_core import Count, Expectations  # noqa: E402
 from formatbook_core.generation.hf import ExpectationsLogitsProcessor  # noqa: E402
 
 EOS = "<|endoftext|>"
@@ -64,9 +65,37 @@ def rows(ids: list[int], vocab: int, top_k: int, seed: int = 0) -> list[torch.Te
     return out
 
 
-def run(tokenizer, ids: list[int], score_rows: list[torch.Tensor], top_k: int, marks: list[int]) -> dict[int, float]:
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "status": {"enum": ["ok", "error"]},
+        "items": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"id": {"type": "integer", "minimum": 1}, "title": {"type": "string"}},
+                "required": ["id", "title", "tags"],
+            },
+        },
+    },
+    "required": ["status", "model", "items"],
+}
+# name -> (expectations, whether the processor is told the token budget)
+MODES = {
+    "json": (Expectations(format="json"), False),
+    "schema": (Expectations(format="json", schema=SCHEMA), False),
+    "schema+words+budget": (Expectations(format="json", schema=SCHEMA, counts=[Count("words", max=10**6)]), True),
+}
+
+
+def run(
+    tokenizer, ids: list[int], score_rows: list[torch.Tensor], top_k: int, marks: list[int], mode: str = "json"
+) -> dict[int, float]:
     """Seconds per processor call in a window of WINDOW steps from each mark (a step index)."""
-    processor = ExpectationsLogitsProcessor(tokenizer, "EXPECT JSON", top_k=top_k)
+    exp, budget = MODES[mode]
+    # the budget: the reply's tokens and a few more (the closing is asked near the end only)
+    limit = len(ids) + 8 if budget else None
+    processor = ExpectationsLogitsProcessor(tokenizer, exp, top_k=top_k, max_new_tokens=limit)
     seq = torch.tensor([[tokenizer.eos_token_id, *ids]])
     stamps: dict[int, float] = {}
     t0 = 0.0
@@ -89,6 +118,7 @@ def main() -> None:
     parser.add_argument("--top-k", default="16,64")
     parser.add_argument("--sizes", default="1000,10000,50000")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     doc = llm_like_json(max(sizes) + 20_000)
@@ -102,21 +132,21 @@ def main() -> None:
             marks.append(step)
             pending.pop(0)
         length += len(tokenizer.decode([token]))
-    print(f"ExpectationsLogitsProcessor, EXPECT JSON, {len(tokenizer)}-token byte-level BPE, CPU time per step\n")
-    print(f"{'top-k':<8}" + "".join(f"{f'{s // 1000} KB':>12}" for s in sizes))
-    for k in (int(x) for x in args.top_k.split(",")):
-        score_rows = rows(ids[: max(marks) + WINDOW], len(tokenizer), k)
-        if args.profile:
-            profile = cProfile.Profile()
-            profile.enable()
-            run(tokenizer, ids, score_rows, k, marks[:1])
-            profile.disable()
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
-            continue
-        best = [
-            min(t) for t in zip(*(run(tokenizer, ids, score_rows, k, marks).values() for _ in range(3)), strict=True)
-        ]
-        print(f"{k:<8}" + "".join(f"{b * 1000:>9.3f} ms" for b in best), flush=True)
+    print(f"ExpectationsLogitsProcessor, {len(tokenizer)}-token byte-level BPE, CPU time per step\n")
+    print(f"{'mode':<22}{'top-k':<7}" + "".join(f"{f'{s // 1000} KB':>12}" for s in sizes))
+    for mode in args.modes.split(","):
+        for k in (int(x) for x in args.top_k.split(",")):
+            score_rows = rows(ids[: max(marks) + WINDOW], len(tokenizer), k)
+            if args.profile:
+                profile = cProfile.Profile()
+                profile.enable()
+                run(tokenizer, ids, score_rows, k, marks[:1], mode)
+                profile.disable()
+                pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+                continue
+            runs = [run(tokenizer, ids, score_rows, k, marks, mode).values() for _ in range(3)]
+            best = [min(t) for t in zip(*runs, strict=True)]
+            print(f"{mode:<22}{k:<7}" + "".join(f"{b * 1000:>9.3f} ms" for b in best), flush=True)
 
 
 if __name__ == "__main__":
