@@ -142,7 +142,7 @@ class _Frame:
 class PrefixChecker:
     """Judges a value against a JSON Schema event by event (see the module doc)."""
 
-    __slots__ = ("_c", "_lenient", "_stack", "_dead", "_done", "_off")
+    __slots__ = ("_c", "_lenient", "_stack", "_dead", "_done", "_off", "alive")
 
     def __init__(self, schema: Any, *, lenient: bool = False) -> None:
         self._c = schema if isinstance(schema, Compiled) else compile_schema(schema)
@@ -151,12 +151,16 @@ class PrefixChecker:
         self._dead: tuple[str, str, str] | None = None  # (keyword, pointer, message)
         self._done = False
         self._off = False  # give_up(): nothing more is judged
+        #: Whether some continuation of the events so far can satisfy the schema.
+        self.alive = True
 
     # --- answers ------------------------------------------------------------------------
     @property
-    def alive(self) -> bool:
-        """Whether some continuation of the events so far can satisfy the schema."""
-        return self._dead is None
+    def watching(self) -> bool:
+        """Whether the string being written is judged at all (a driver may skip calling
+        ``string()`` with its pieces when it is not)."""
+        stack = self._stack
+        return bool(stack) and stack[-1].kind == STRING and stack[-1].watch and self._dead is None
 
     @property
     def reason(self) -> str | None:
@@ -190,6 +194,7 @@ class PrefixChecker:
         clone._dead = self._dead
         clone._done = self._done
         clone._off = self._off
+        clone.alive = self.alive
         return clone
 
     # --- events: containers -------------------------------------------------------------
@@ -304,10 +309,20 @@ class PrefixChecker:
         """A string value begins."""
         f = self._open(STRING)
         if f is not None and f.alts:
-            nodes = [n for _, alt in f.alts for n in alt]
-            f.watch = any(pv.judges_string(n) for n in nodes)
-            f.early = any(pv.judges_prefix(n) for n in nodes)
-            f.parts = [] if any(pv.needs_text(n) for n in nodes) else None
+            memo = self._c.memo
+            k = ("string", *(alt for _, alt in f.alts))
+            flags = memo.get(k)
+            if flags is None:
+                nodes = [n for _, alt in f.alts for n in alt]
+                flags = (
+                    any(pv.judges_string(n) for n in nodes),
+                    any(pv.judges_prefix(n) for n in nodes),
+                    any(pv.needs_text(n) for n in nodes),
+                )
+                if len(memo) < _MEMO_MAX:
+                    memo[k] = flags
+            f.watch, f.early, text = flags
+            f.parts = [] if text else None
         return self._dead is None
 
     def string(self, piece: str) -> bool:
@@ -327,17 +342,35 @@ class PrefixChecker:
             if parts is not None:
                 text = "".join(parts)
                 f.parts = [text]
-            length, lenient = f.length, self._lenient
-            self._prune(f, lambda alt: _first(pv.string_prefix(n, text, length, lenient) for n in alt), own=True)
+            self._judge(f, pv.string_prefix, text)
         return self._dead is None
+
+    def _judge(self, f: _Frame, judge: Any, text: str | None) -> None:
+        """Keep ``f``'s alternatives whose every node ``judge`` (a string judgement of
+        :mod:`.prefix_values`) finds no reason against."""
+        alts = f.alts
+        assert alts is not None
+        length, lenient = f.length, self._lenient
+        kept: list[tuple[int, _Alt]] = []
+        first = None
+        for entry in alts:
+            for n in entry[1]:
+                reason = judge(n, text, length, lenient)
+                if reason is not None:
+                    first = first or reason
+                    break
+            else:
+                kept.append(entry)
+        if len(kept) != len(alts):
+            f.alts = kept
+            if not kept and first is not None:
+                self._kill(first, own=True)
 
     def end_string(self) -> bool:
         """The string value is complete."""
         f = self._top()
         if f is not None and f.watch and f.alts:
-            text = None if f.parts is None else "".join(f.parts)
-            length, lenient = f.length, self._lenient
-            self._prune(f, lambda alt: _first(pv.string_final(n, text, length, lenient) for n in alt), own=True)
+            self._judge(f, pv.string_final, None if f.parts is None else "".join(f.parts))
         return self._close()
 
     def number(self, piece: str) -> bool:
@@ -582,6 +615,7 @@ class PrefixChecker:
                 path.append(str(f.member).replace("~", "~0").replace("/", "~1"))
         pointer = "".join("/" + p for p in path)
         self._dead = (reason[0], pointer, reason[1])
+        self.alive = False
 
 
 def _first(reasons: Any) -> Any:
