@@ -53,6 +53,7 @@ case, keys that differ from a property only in case, ``_`` or ``-``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import prefix_values as pv
@@ -402,6 +403,34 @@ class PrefixChecker:
         if f is not None and f.alts:
             self._prune(f, lambda alt: _first(pv.literal_final(n, value) for n in alt), own=True)
         return self._close()
+
+    def value(self, value: Any) -> bool:
+        """A whole value a format has settled (a Python value as JSON reads it: dict,
+        list, str, int, float, bool, None), fed as its events."""
+        if isinstance(value, dict):
+            self.start_object()
+            for key, item in value.items():
+                self.start_key()
+                self.key(str(key))
+                self.end_key()
+                self.value(item)
+            return self.end_object()
+        if isinstance(value, (list, tuple)):
+            self.start_array()
+            for item in value:
+                self.value(item)
+            return self.end_array()
+        if isinstance(value, str):
+            self.start_string()
+            self.string(value)
+            return self.end_string()
+        if value is None or isinstance(value, bool):
+            return self.literal("null" if value is None else "true" if value else "false")
+        if isinstance(value, (int, float)) and math.isfinite(value):
+            self.number(repr(value))
+            return self.end_number()
+        self.give_up()  # a value JSON has no spelling for (inf, a date): the end judges it
+        return self.alive
 
     def opaque(self) -> bool:
         """The value being written is not judged any further (its alternatives stand)."""

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import Expectations, StreamGuard, ask
+from formatbook_json.format import JsonFormat
 from tests.core.jsonschema_instances import from_schema
 
 SCHEMA: dict[str, Any] = {
@@ -157,3 +158,14 @@ def test_ask_stops_a_reply_of_the_wrong_shape_early() -> None:
     first = result.attempts[0]
     assert first.stopped and "array where the schema asks for object" in (first.stop_reason or "")
     assert wrong.sent * 4 < 300  # of some 5000 characters (ask's guard answers every 256)
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "relaxed"])
+def test_a_copy_judges_on_its_own(strict: bool) -> None:
+    """Generation copies checkers per candidate: a copy's events never show in the original."""
+    checker = JsonFormat().stream(SCHEMA, strict=strict)
+    assert checker.feed('{"name": "Bo", "ki')
+    clone = checker.copy()
+    assert not clone.feed('x": 1')  # no property begins with "kix"
+    assert checker.feed('nd": "cat"}')
+    assert checker.finish()
