@@ -177,11 +177,11 @@ def count_lines(source: str) -> int | None:
 def progress(
     items: Iterator[T], total: Callable[[], int | None], line: Callable[[T], int], label: str = "checking"
 ) -> Iterator[T]:
-    """A rich progress bar on stderr when it is a terminal (``line(item)``: the input line the
-    item has reached); the items unchanged otherwise."""
-    from .render import is_terminal
+    """A rich progress bar on stderr when it is a terminal and rich is installed
+    (``line(item)``: the input line the item has reached); the items unchanged otherwise."""
+    from .render import has_rich, is_terminal
 
-    if not is_terminal(sys.stderr):
+    if not (is_terminal(sys.stderr) and has_rich()):
         yield from items
         return
     from rich.console import Console

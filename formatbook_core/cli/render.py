@@ -2,12 +2,14 @@
 
 Two renderers with one interface: ``RichRenderer`` (tables and colours, used when the
 output is a terminal) and ``PlainRenderer`` (plain lines, used when the output is piped,
-so that ``grep`` and tests read it easily). ``NO_COLOR`` switches colours off; rich is
-imported only when a terminal asks for it, so that ``formatbook --help`` stays fast.
+so that ``grep`` and tests read it easily, and on a terminal when rich is not installed:
+it is the ``pretty`` extra). ``NO_COLOR`` switches colours off; rich is imported only when
+a terminal asks for it, so that ``formatbook --help`` stays fast.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -24,10 +26,16 @@ def is_terminal(stream: IO[str]) -> bool:
         return False
 
 
+def has_rich() -> bool:
+    """True when rich (the ``pretty`` extra) is installed; found without importing it."""
+    return importlib.util.find_spec("rich") is not None
+
+
 def make_renderer(stream: IO[str] | None = None) -> PlainRenderer:
-    """The renderer suited to ``stream`` (stdout by default)."""
+    """The renderer suited to ``stream`` (stdout by default): rich on a terminal when rich
+    is installed, plain lines otherwise."""
     stream = stream if stream is not None else sys.stdout
-    if is_terminal(stream):
+    if is_terminal(stream) and has_rich():
         return RichRenderer(stream)
     return PlainRenderer(stream)
 

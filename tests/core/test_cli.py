@@ -6,6 +6,7 @@ Output is piped here (not a terminal), so it is the plain rendering.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -469,6 +470,18 @@ def test_terminal_output_is_coloured_unless_no_color(monkeypatch):
 
 def test_piped_output_is_plain():
     assert type(make_renderer(io.StringIO())) is PlainRenderer
+
+
+def test_terminal_without_rich_gets_plain_lines(monkeypatch):
+    # rich is the `pretty` extra: a base install prints plain lines on a terminal too
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "rich" else real(name, *a))
+    monkeypatch.setenv("TERM", "xterm-256color")
+    stream = _FakeTerminal()
+    renderer = make_renderer(stream)
+    assert type(renderer) is PlainRenderer
+    renderer.result(check("one two three four", "EXPECT TEXT\nEXPECT MAX 3 WORDS"), label="r.txt")
+    assert "\x1b[" not in stream.getvalue() and "FAIL" in stream.getvalue()
 
 
 # --- the real command --------------------------------------------------------------------
