@@ -129,8 +129,9 @@ def norm_key(key: str) -> str:
 
 
 class Compiled:
-    """A schema (dict or boolean) compiled into nodes, lazily: a node is built the first
-    time a value reaches it, so recursive schemas cost what the reply uses."""
+    """A schema (dict or boolean) compiled into nodes once, each schema object to one node
+    (a ``$ref`` back to an object being compiled finds its node: recursive schemas end);
+    alternatives and the prefix checker's judgements are memoised here, per schema."""
 
     def __init__(self, schema: Any) -> None:
         self.root_schema = schema
