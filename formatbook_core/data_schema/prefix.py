@@ -100,39 +100,25 @@ class _Frame:
     """One value being written: its kind, the alternatives still alive (each with the
     index of the parent's alternative it serves), and what its keywords need to count."""
 
-    __slots__ = (
-        "kind",
-        "alts",
-        "fallback",
-        "count",
-        "member",
-        "parts",
-        "length",
-        "watch",
-        "early",
-        "seen",
-        "wanted",
-        "keyed",
-    )
+    # Class-level defaults: a frame is made per value, and sets only what differs.
+    fallback: frozenset[int] = frozenset()  # when not judged: the parent's alternatives it keeps
+    count = 0  # members or items so far
+    member: str | int | None = None  # the current key or index (for pointers)
+    parts: list[str] | None = None  # the text kept (string, number, key)
+    length = 0  # characters of the string so far
+    watch = False  # strings: some alternative judges the string at all
+    early = False  # strings: some alternative judges its prefix; objects: keys' prefixes
+    seen: frozenset[str] = frozenset()  # required keys seen (normalised when lenient)
+    wanted: frozenset[str] = frozenset()  # objects: the keys some alternative requires
+    keyed: list[_Alt] | None = None  # objects: the member value's conjunction per alternative
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.alts: list[tuple[int, _Alt]] | None = []  # None: not judged (past the cap)
-        self.fallback: frozenset[int] = frozenset()  # when not judged: the parent's alternatives it keeps
-        self.count = 0  # members or items so far
-        self.member: str | int | None = None  # the current key or index (for pointers)
-        self.parts: list[str] | None = None  # the text kept (string, number, key)
-        self.length = 0  # characters of the string so far
-        self.watch = False  # strings: some alternative judges the string at all
-        self.early = False  # strings: some alternative judges its prefix; objects: keys' prefixes
-        self.seen: frozenset[str] = frozenset()  # required keys seen (normalised when lenient)
-        self.wanted: frozenset[str] = frozenset()  # objects: the keys some alternative requires
-        self.keyed: list[_Alt] | None = None  # objects: the member value's conjunction per alternative
 
     def copy(self) -> _Frame:
         clone = _Frame.__new__(_Frame)
-        for name in _Frame.__slots__:
-            setattr(clone, name, getattr(self, name))
+        clone.__dict__.update(self.__dict__)
         if self.alts is not None:
             clone.alts = list(self.alts)
         if self.parts is not None:
@@ -481,28 +467,42 @@ class PrefixChecker:
     def _admit(self, frame: _Frame, pending: list[tuple[int, _Alt]]) -> None:
         alts: list[tuple[int, _Alt]] = []
         first: tuple[str, str] | None = None
+        memo, kind, lenient = self._c.memo, frame.kind, self._lenient
         for index, conj in pending:
-            options = self._c.alternatives(conj)
-            if options is None or len(alts) + len(options) > MAX_FRAME_ALTERNATIVES:
+            k = (conj, kind, lenient)
+            entry = memo.get(k)
+            if entry is None:
+                entry = self._admitted(conj, kind)
+                if len(memo) < _MEMO_MAX:
+                    memo[k] = entry
+            kept, reason = entry
+            if kept is None or len(alts) + len(kept) > MAX_FRAME_ALTERNATIVES:
                 frame.alts = None
                 frame.fallback = frozenset(i for i, _ in pending)
                 return
-            memo, lenient = self._c.memo, self._lenient
-            for alt in options:
-                k = (alt, frame.kind, lenient)
-                kept = memo.get(k)
-                if kept is None:
-                    kept = self._kind(alt, frame.kind)
-                    if len(memo) < _MEMO_MAX:
-                        memo[k] = kept
-                if isinstance(kept, tuple) and kept and isinstance(kept[0], str):
-                    first = first or kept
-                else:
-                    alts.append((index, kept))
+            first = first or reason
+            for alt in kept:
+                alts.append((index, alt))
         if not alts:
             self._kill(first or ("false", "no alternative allows a value here"), own=True)
             return
         frame.alts = alts
+
+    def _admitted(self, conj: _Alt, kind: str) -> tuple[tuple[_Alt, ...] | None, tuple[str, str] | None]:
+        """The alternatives of ``conj`` that a value of ``kind`` may satisfy (``None``: too
+        many to track), and the first reason against one that may not."""
+        options = self._c.alternatives(conj)
+        if options is None:
+            return None, None
+        kept: list[_Alt] = []
+        first = None
+        for alt in options:
+            result = self._kind(alt, kind)
+            if result and isinstance(result[0], str):
+                first = first or result
+            else:
+                kept.append(result)
+        return tuple(kept), first
 
     def _kind(self, alt: _Alt, kind: str) -> Any:
         """``alt`` for a value of ``kind``: the nodes that still judge it, or a reason."""
