@@ -201,13 +201,14 @@ class PrefixChecker:
             f.parts = []
         return self._dead is None
 
-    def key(self, piece: str) -> bool:
-        """More of the key's (decoded) text."""
+    def key(self, piece: str, last: bool = False) -> bool:
+        """More of the key's (decoded) text; ``last``: ``end_key()`` follows at once (it
+        judges the whole key, so the prefix is not judged on its own)."""
         f = self._top()
         if f is None or f.parts is None:
             return self._dead is None
         f.parts.append(piece)
-        if f.early and f.alts:
+        if f.early and f.alts and not last:
             text = "".join(f.parts)
             f.parts = [text]
             f.member = text

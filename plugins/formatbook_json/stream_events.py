@@ -226,7 +226,7 @@ class JsonEvents:
         sim.checker = recorder  # type: ignore[assignment]
         sim._sink = 1 if self._key else 2
         i, n = 0, len(chunk)
-        events: list[tuple[Any, tuple[str, ...], int]] = []
+        events: list[tuple[Any, tuple[Any, ...], int]] = []
         popped = -1  # where the last closer was read
         while i < n and sim._st < _OFF:
             sim._peek = False
@@ -239,6 +239,10 @@ class JsonEvents:
             recorder.events = []
         if sim._st in (_OFF, _ESC, _HEX) or sim._high:
             return False
+        for k in range(len(events) - 1):  # a key ended in the same chunk: end_key judges it whole
+            fn, args, at = events[k]
+            if fn is PrefixChecker.key and events[k + 1][0] is PrefixChecker.end_key:
+                events[k] = (fn, (*args, True), at)
         if popped >= 0 and chunk[popped:].strip(_WS):
             return False  # what follows a closer depends on the container below it
         depth = low = len(base)
