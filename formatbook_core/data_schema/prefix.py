@@ -53,6 +53,7 @@ case, keys that differ from a property only in case, ``_`` or ``-``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import prefix_values as pv
@@ -100,39 +101,25 @@ class _Frame:
     """One value being written: its kind, the alternatives still alive (each with the
     index of the parent's alternative it serves), and what its keywords need to count."""
 
-    __slots__ = (
-        "kind",
-        "alts",
-        "fallback",
-        "count",
-        "member",
-        "parts",
-        "length",
-        "watch",
-        "early",
-        "seen",
-        "wanted",
-        "keyed",
-    )
+    # Class-level defaults: a frame is made per value, and sets only what differs.
+    fallback: frozenset[int] = frozenset()  # when not judged: the parent's alternatives it keeps
+    count = 0  # members or items so far
+    member: str | int | None = None  # the current key or index (for pointers)
+    parts: list[str] | None = None  # the text kept (string, number, key)
+    length = 0  # characters of the string so far
+    watch = False  # strings: some alternative judges the string at all
+    early = False  # strings: some alternative judges its prefix; objects: keys' prefixes
+    seen: frozenset[str] = frozenset()  # required keys seen (normalised when lenient)
+    wanted: frozenset[str] = frozenset()  # objects: the keys some alternative requires
+    keyed: list[_Alt] | None = None  # objects: the member value's conjunction per alternative
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.alts: list[tuple[int, _Alt]] | None = []  # None: not judged (past the cap)
-        self.fallback: frozenset[int] = frozenset()  # when not judged: the parent's alternatives it keeps
-        self.count = 0  # members or items so far
-        self.member: str | int | None = None  # the current key or index (for pointers)
-        self.parts: list[str] | None = None  # the text kept (string, number, key)
-        self.length = 0  # characters of the string so far
-        self.watch = False  # strings: some alternative judges the string at all
-        self.early = False  # strings: some alternative judges its prefix; objects: keys' prefixes
-        self.seen: frozenset[str] = frozenset()  # required keys seen (normalised when lenient)
-        self.wanted: frozenset[str] = frozenset()  # objects: the keys some alternative requires
-        self.keyed: list[_Alt] | None = None  # objects: the member value's conjunction per alternative
 
     def copy(self) -> _Frame:
         clone = _Frame.__new__(_Frame)
-        for name in _Frame.__slots__:
-            setattr(clone, name, getattr(self, name))
+        clone.__dict__.update(self.__dict__)
         if self.alts is not None:
             clone.alts = list(self.alts)
         if self.parts is not None:
@@ -143,7 +130,7 @@ class _Frame:
 class PrefixChecker:
     """Judges a value against a JSON Schema event by event (see the module doc)."""
 
-    __slots__ = ("_c", "_lenient", "_stack", "_dead", "_done", "_off")
+    __slots__ = ("_c", "_lenient", "_stack", "_dead", "_done", "_off", "alive")
 
     def __init__(self, schema: Any, *, lenient: bool = False) -> None:
         self._c = schema if isinstance(schema, Compiled) else compile_schema(schema)
@@ -152,12 +139,16 @@ class PrefixChecker:
         self._dead: tuple[str, str, str] | None = None  # (keyword, pointer, message)
         self._done = False
         self._off = False  # give_up(): nothing more is judged
+        #: Whether some continuation of the events so far can satisfy the schema.
+        self.alive = True
 
     # --- answers ------------------------------------------------------------------------
     @property
-    def alive(self) -> bool:
-        """Whether some continuation of the events so far can satisfy the schema."""
-        return self._dead is None
+    def watching(self) -> bool:
+        """Whether the string being written is judged at all (a driver may skip calling
+        ``string()`` with its pieces when it is not)."""
+        stack = self._stack
+        return bool(stack) and stack[-1].kind == STRING and stack[-1].watch and self._dead is None
 
     @property
     def reason(self) -> str | None:
@@ -191,6 +182,7 @@ class PrefixChecker:
         clone._dead = self._dead
         clone._done = self._done
         clone._off = self._off
+        clone.alive = self.alive
         return clone
 
     # --- what is still needed (generation closes a reply with it) ---------------------------
@@ -318,13 +310,14 @@ class PrefixChecker:
             f.parts = []
         return self._dead is None
 
-    def key(self, piece: str) -> bool:
-        """More of the key's (decoded) text."""
+    def key(self, piece: str, last: bool = False) -> bool:
+        """More of the key's (decoded) text; ``last``: ``end_key()`` follows at once (it
+        judges the whole key, so the prefix is not judged on its own)."""
         f = self._top()
         if f is None or f.parts is None:
             return self._dead is None
         f.parts.append(piece)
-        if f.early and f.alts:
+        if f.early and f.alts and not last:
             text = "".join(f.parts)
             f.parts = [text]
             f.member = text
@@ -413,10 +406,20 @@ class PrefixChecker:
         """A string value begins."""
         f = self._open(STRING)
         if f is not None and f.alts:
-            nodes = [n for _, alt in f.alts for n in alt]
-            f.watch = any(pv.judges_string(n) for n in nodes)
-            f.early = any(pv.judges_prefix(n) for n in nodes)
-            f.parts = [] if any(pv.needs_text(n) for n in nodes) else None
+            memo = self._c.memo
+            k = ("string", *(alt for _, alt in f.alts))
+            flags = memo.get(k)
+            if flags is None:
+                nodes = [n for _, alt in f.alts for n in alt]
+                flags = (
+                    any(pv.judges_string(n) for n in nodes),
+                    any(pv.judges_prefix(n) for n in nodes),
+                    any(pv.needs_text(n) for n in nodes),
+                )
+                if len(memo) < _MEMO_MAX:
+                    memo[k] = flags
+            f.watch, f.early, text = flags
+            f.parts = [] if text else None
         return self._dead is None
 
     def string(self, piece: str) -> bool:
@@ -436,17 +439,35 @@ class PrefixChecker:
             if parts is not None:
                 text = "".join(parts)
                 f.parts = [text]
-            length, lenient = f.length, self._lenient
-            self._prune(f, lambda alt: _first(pv.string_prefix(n, text, length, lenient) for n in alt), own=True)
+            self._judge(f, pv.string_prefix, text)
         return self._dead is None
+
+    def _judge(self, f: _Frame, judge: Any, text: str | None) -> None:
+        """Keep ``f``'s alternatives whose every node ``judge`` (a string judgement of
+        :mod:`.prefix_values`) finds no reason against."""
+        alts = f.alts
+        assert alts is not None
+        length, lenient = f.length, self._lenient
+        kept: list[tuple[int, _Alt]] = []
+        first = None
+        for entry in alts:
+            for n in entry[1]:
+                reason = judge(n, text, length, lenient)
+                if reason is not None:
+                    first = first or reason
+                    break
+            else:
+                kept.append(entry)
+        if len(kept) != len(alts):
+            f.alts = kept
+            if not kept and first is not None:
+                self._kill(first, own=True)
 
     def end_string(self) -> bool:
         """The string value is complete."""
         f = self._top()
         if f is not None and f.watch and f.alts:
-            text = None if f.parts is None else "".join(f.parts)
-            length, lenient = f.length, self._lenient
-            self._prune(f, lambda alt: _first(pv.string_final(n, text, length, lenient) for n in alt), own=True)
+            self._judge(f, pv.string_final, None if f.parts is None else "".join(f.parts))
         return self._close()
 
     def number(self, piece: str) -> bool:
@@ -478,6 +499,34 @@ class PrefixChecker:
         if f is not None and f.alts:
             self._prune(f, lambda alt: _first(pv.literal_final(n, value) for n in alt), own=True)
         return self._close()
+
+    def value(self, value: Any) -> bool:
+        """A whole value a format has settled (a Python value as JSON reads it: dict,
+        list, str, int, float, bool, None), fed as its events."""
+        if isinstance(value, dict):
+            self.start_object()
+            for key, item in value.items():
+                self.start_key()
+                self.key(str(key))
+                self.end_key()
+                self.value(item)
+            return self.end_object()
+        if isinstance(value, (list, tuple)):
+            self.start_array()
+            for item in value:
+                self.value(item)
+            return self.end_array()
+        if isinstance(value, str):
+            self.start_string()
+            self.string(value)
+            return self.end_string()
+        if value is None or isinstance(value, bool):
+            return self.literal("null" if value is None else "true" if value else "false")
+        if isinstance(value, (int, float)) and math.isfinite(value):
+            self.number(repr(value))
+            return self.end_number()
+        self.give_up()  # a value JSON has no spelling for (inf, a date): the end judges it
+        return self.alive
 
     def opaque(self) -> bool:
         """The value being written is not judged any further (its alternatives stand)."""
@@ -528,28 +577,42 @@ class PrefixChecker:
     def _admit(self, frame: _Frame, pending: list[tuple[int, _Alt]]) -> None:
         alts: list[tuple[int, _Alt]] = []
         first: tuple[str, str] | None = None
+        memo, kind, lenient = self._c.memo, frame.kind, self._lenient
         for index, conj in pending:
-            options = self._c.alternatives(conj)
-            if options is None or len(alts) + len(options) > MAX_FRAME_ALTERNATIVES:
+            k = (conj, kind, lenient)
+            entry = memo.get(k)
+            if entry is None:
+                entry = self._admitted(conj, kind)
+                if len(memo) < _MEMO_MAX:
+                    memo[k] = entry
+            kept, reason = entry
+            if kept is None or len(alts) + len(kept) > MAX_FRAME_ALTERNATIVES:
                 frame.alts = None
                 frame.fallback = frozenset(i for i, _ in pending)
                 return
-            memo, lenient = self._c.memo, self._lenient
-            for alt in options:
-                k = (alt, frame.kind, lenient)
-                kept = memo.get(k)
-                if kept is None:
-                    kept = self._kind(alt, frame.kind)
-                    if len(memo) < _MEMO_MAX:
-                        memo[k] = kept
-                if isinstance(kept, tuple) and kept and isinstance(kept[0], str):
-                    first = first or kept
-                else:
-                    alts.append((index, kept))
+            first = first or reason
+            for alt in kept:
+                alts.append((index, alt))
         if not alts:
             self._kill(first or ("false", "no alternative allows a value here"), own=True)
             return
         frame.alts = alts
+
+    def _admitted(self, conj: _Alt, kind: str) -> tuple[tuple[_Alt, ...] | None, tuple[str, str] | None]:
+        """The alternatives of ``conj`` that a value of ``kind`` may satisfy (``None``: too
+        many to track), and the first reason against one that may not."""
+        options = self._c.alternatives(conj)
+        if options is None:
+            return None, None
+        kept: list[_Alt] = []
+        first = None
+        for alt in options:
+            result = self._kind(alt, kind)
+            if result and isinstance(result[0], str):
+                first = first or result
+            else:
+                kept.append(result)
+        return tuple(kept), first
 
     def _kind(self, alt: _Alt, kind: str) -> Any:
         """``alt`` for a value of ``kind``: the nodes that still judge it, or a reason."""
@@ -691,6 +754,7 @@ class PrefixChecker:
                 path.append(str(f.member).replace("~", "~0").replace("/", "~1"))
         pointer = "".join("/" + p for p in path)
         self._dead = (reason[0], pointer, reason[1])
+        self.alive = False
 
 
 def _first(reasons: Any) -> Any:

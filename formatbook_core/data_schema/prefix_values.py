@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from typing import Any
 
 from .patterns import search
@@ -67,8 +68,10 @@ def string_prefix(node: Node, text: str | None, length: int, lenient: bool) -> R
     if node.max_len is not None and length > node.max_len:
         return "maxLength", f"a string longer than {node.max_len} characters"
     if node.enum is not None and text is not None:
+        members = node.enum_folded if lenient else node.enum_strings
         folded = _fold(text, lenient)
-        if not any(isinstance(m, str) and _fold(m, lenient).startswith(folded) for m in node.enum):
+        at = bisect_left(members, folded)  # the first member not below the text begins with it, if any does
+        if at == len(members) or not members[at].startswith(folded):
             return node.enum_keyword, f"{text!r} begins no value the {node.enum_keyword} allows"
     return None
 
@@ -87,8 +90,10 @@ def string_final(node: Node, text: str | None, length: int, lenient: bool) -> Re
     if text is None:
         return None
     if node.enum is not None:
+        members = node.enum_folded if lenient else node.enum_strings
         folded = _fold(text, lenient)
-        if not any(isinstance(m, str) and _fold(m, lenient) == folded for m in node.enum):
+        at = bisect_left(members, folded)
+        if at == len(members) or members[at] != folded:
             return node.enum_keyword, f"{text!r} is not one of the values the {node.enum_keyword} allows"
     if node.pattern is not None and not search(node.pattern, text):
         return "pattern", f"{text!r} does not match {node.pattern!r}"

@@ -74,6 +74,8 @@ class Node:
         "multiple",
         "enum",
         "enum_keyword",
+        "enum_strings",
+        "enum_folded",
         "all",
         "any",
         "one",
@@ -108,6 +110,8 @@ class Node:
         self.multiple: int | float | None = None
         self.enum: tuple[Any, ...] | None = None  # enum or const members
         self.enum_keyword = "enum"
+        self.enum_strings: tuple[str, ...] = ()  # the string members, sorted (prefix look-ups bisect)
+        self.enum_folded: tuple[str, ...] = ()  # the same, case-folded (lenient)
         self.all: tuple[Node, ...] = ()
         self.any: tuple[Node, ...] = ()
         self.one: tuple[Node, ...] = ()
@@ -125,8 +129,9 @@ def norm_key(key: str) -> str:
 
 
 class Compiled:
-    """A schema (dict or boolean) compiled into nodes, lazily: a node is built the first
-    time a value reaches it, so recursive schemas cost what the reply uses."""
+    """A schema (dict or boolean) compiled into nodes once, each schema object to one node
+    (a ``$ref`` back to an object being compiled finds its node: recursive schemas end);
+    alternatives and the prefix checker's judgements are memoised here, per schema."""
 
     def __init__(self, schema: Any) -> None:
         self.root_schema = schema
@@ -267,6 +272,10 @@ def _fill_types(node: Node, s: dict[str, Any]) -> None:
         node.enum_keyword = "const"
     elif isinstance(s.get("enum"), list):
         node.enum = tuple(s["enum"])
+    if node.enum is not None:
+        strings = [m for m in node.enum if isinstance(m, str)]
+        node.enum_strings = tuple(sorted(strings))
+        node.enum_folded = tuple(sorted(m.casefold() for m in strings))
 
 
 def _fill_object(c: Compiled, node: Node, s: dict[str, Any]) -> None:

@@ -22,6 +22,7 @@ backslash of the string literal); a literal is read once the word is known to en
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from formatbook_core.data_schema.prefix import PrefixChecker
 
@@ -48,6 +49,60 @@ def _end(m: re.Match[str] | None, i: int) -> int:
     return m.end() if m is not None else i
 
 
+# --- memoized moves (strict) ------------------------------------------------------------
+# A token stream repeats its chunks (`": "`, `",\n  "`, `e": 1`); the events such a chunk
+# makes depend only on the state, the chunk and the top of the stack, so ``_MOVES`` keeps
+# them (bounded) and a repeated chunk replays its events instead of being read again.
+_MOVES: dict[tuple[int, bool, str, str, bool], Any] = {}
+_MOVES_MAX = 8192
+_MOVES_CHUNK = 32
+# the states whose move depends on nothing but the chunk, the key flag and the stack's top
+_MEMO_STATES = frozenset((_VALUE, _ARR_FIRST, _OBJ_FIRST, _KEY, _COLON, _AFTER, _STR, _NUM))
+
+
+class _Recorder:
+    """Stands in for the checker while a move is worked out: records the events."""
+
+    alive = True
+    watching = True
+    reason = None
+
+    def __init__(self) -> None:
+        self.events: list[tuple[Any, tuple[str, ...]]] = []
+
+
+def _recording(name: str) -> Any:
+    fn = getattr(PrefixChecker, name)
+
+    def record(self: _Recorder, *args: str) -> bool:
+        self.events.append((fn, args))
+        return True
+
+    return record
+
+
+for _name in (
+    "start_object",
+    "end_object",
+    "start_array",
+    "end_array",
+    "start_key",
+    "key",
+    "end_key",
+    "start_string",
+    "string",
+    "end_string",
+    "number",
+    "end_number",
+    "literal",
+    "opaque",
+    "give_up",
+):
+    setattr(_Recorder, _name, _recording(_name))
+_OPENERS = (PrefixChecker.start_object, PrefixChecker.start_array)
+_CLOSERS = (PrefixChecker.end_object, PrefixChecker.end_array)
+
+
 class JsonEvents:
     """Reads JSON text chunk by chunk and drives ``checker``; ``failure`` is ``(position,
     reason)`` once the checker is dead (``position``: the offset of the character, in the
@@ -66,6 +121,7 @@ class JsonEvents:
         "_num",
         "_pos",
         "_peek",
+        "_sink",
         "failure",
     )
 
@@ -80,6 +136,7 @@ class JsonEvents:
         self._lit = ""  # the rest of the literal being read (or, relaxed, the word)
         self._num: list[str] = []  # relaxed: the number's text, checked at its end
         self._pos = 0
+        self._sink = 0  # inside a string: 0 its pieces are not judged, 1 a key, 2 a judged value
         self._peek = False  # the last step judged the character it stopped at (not one it took)
         self.failure: tuple[int, str] | None = None
 
@@ -93,30 +150,131 @@ class JsonEvents:
         clone._num = list(self._num)
         return clone
 
-    def feed(self, chunk: str) -> bool:
+    def feed(self, chunk: str) -> bool:  # noqa: C901 - the hot path: punctuation inline
         """Read ``chunk``; False once no continuation can satisfy the schema."""
         st = self._st
         if st == _STR:
-            stop = _RELAXED_STOP if self._relaxed else _STRICT_STOP
-            if stop(chunk) is None:  # wholly inside the string: the hot path
+            if (_RELAXED_STOP if self._relaxed else _STRICT_STOP)(chunk) is None:  # inside the string
                 self._pos += len(chunk)
-                ok = self.checker.key(chunk) if self._key else self.checker.string(chunk)
-                if not ok:
+                sink = self._sink
+                if sink and not (self.checker.key(chunk) if sink == 1 else self.checker.string(chunk)):
                     self._died(self._pos - 1)
                     return False
                 return True
-        if st >= _OFF or st == _DONE:
-            self._pos += len(chunk)
+        elif st == _DONE or st == _OFF or (st < _STR and not chunk.strip(_WS)):
+            self._pos += len(chunk)  # nothing to read, or white space between tokens
             return self.failure is None
+        if st in _MEMO_STATES and not self._relaxed and len(chunk) <= _MOVES_CHUNK and not self._high:
+            stack = self._stack
+            top = stack[-1] if stack else ""
+            k = (st, self._key, chunk, top, len(stack) > 1)
+            move = _MOVES.get(k)
+            if move is None:
+                move = self._simulate(chunk, top, len(stack) > 1)
+                if len(_MOVES) < _MOVES_MAX:
+                    _MOVES[k] = move
+            if move is not False:
+                return self._replay(move, len(chunk))
+        checker = self.checker
         i, n = 0, len(chunk)
-        while i < n and self._st < _OFF:
+        while i < n:
+            st = self._st
+            if st == _AFTER or st == _COLON:  # punctuation, the commonest step between tokens
+                c = chunk[i]
+                if c in _WS:
+                    i += 1
+                    continue
+                if c == "," and st == _AFTER:
+                    self._st = _VALUE if self._stack[-1] == "[" else _KEY
+                    i += 1
+                    continue
+                if c == ":" and st == _COLON:
+                    self._st = _VALUE
+                    i += 1
+                    continue
+            elif st == _KEY or st == _OBJ_FIRST:
+                c = chunk[i]
+                if c in _WS:
+                    i += 1
+                    continue
+                if c == '"':
+                    checker.start_key()
+                    self._st, self._key, self._sink = _STR, True, 1
+                    i += 1
+                    continue
+            elif st >= _OFF:
+                break
             self._peek = False
             i = self._step(chunk, i)
-            if not self.checker.alive:
+            if not checker.alive:
                 self._died(self._pos + (i if self._peek else i - 1))
                 break
         self._pos += n
         return self.failure is None
+
+    def _simulate(self, chunk: str, top: str, deeper: bool) -> Any:
+        """The move ``chunk`` makes from the current state with ``top`` on the stack
+        (``deeper``: more entries below it): the state after it, the stack entries popped
+        and pushed, and the events with the offset each fails at. False when the move
+        depends on more than that (an escape, a pop below the top, a syntax error)."""
+        sim = JsonEvents.__new__(JsonEvents)
+        for name in JsonEvents.__slots__:
+            setattr(sim, name, getattr(self, name))
+        base = (["?"] if deeper else []) + ([top] if top else [])
+        sim._stack = list(base)
+        recorder = _Recorder()
+        sim.checker = recorder  # type: ignore[assignment]
+        sim._sink = 1 if self._key else 2
+        i, n = 0, len(chunk)
+        events: list[tuple[Any, tuple[Any, ...], int]] = []
+        popped = -1  # where the last closer was read
+        while i < n and sim._st < _OFF:
+            sim._peek = False
+            i = sim._step(chunk, i)
+            at = i if sim._peek else i - 1
+            for fn, args in recorder.events:
+                events.append((fn, args, at))
+                if fn in _CLOSERS:
+                    popped = i
+            recorder.events = []
+        if sim._st in (_OFF, _ESC, _HEX) or sim._high:
+            return False
+        for k in range(len(events) - 1):  # a key ended in the same chunk: end_key judges it whole
+            fn, args, at = events[k]
+            if fn is PrefixChecker.key and events[k + 1][0] is PrefixChecker.end_key:
+                events[k] = (fn, (*args, True), at)
+        if popped >= 0 and chunk[popped:].strip(_WS):
+            return False  # what follows a closer depends on the container below it
+        depth = low = len(base)
+        for fn, _args, _at in events:
+            if fn in _OPENERS:
+                depth += 1
+            elif fn in _CLOSERS:
+                depth -= 1
+                low = min(low, depth)
+        if deeper and low < 1:
+            return False
+        pops = len(base) - low
+        return sim._st, sim._key, sim._lit, pops, tuple(sim._stack[low:]), tuple(events)
+
+    def _replay(self, move: Any, n: int) -> bool:
+        st, key, lit, pops, pushes, events = move
+        checker = self.checker
+        for fn, args, at in events:
+            if not fn(checker, *args):
+                self._died(self._pos + at)
+                self._pos += n
+                return False
+        stack = self._stack
+        if pops:
+            del stack[-pops:]
+        if pushes:
+            stack.extend(pushes)
+        self._st, self._key, self._lit = st, key, lit
+        if st == _STR:
+            self._sink = 1 if key else 2 if checker.watching else 0
+        self._pos += n
+        return True
 
     def finish(self) -> bool:
         """The text has ended: a top-level number ends with it."""
@@ -157,7 +315,7 @@ class JsonEvents:
         if st == _OBJ_FIRST or st == _KEY:
             if c == '"':
                 self.checker.start_key()
-                self._st, self._key = _STR, True
+                self._st, self._key, self._sink = _STR, True, 1
             elif c == "}" and st == _OBJ_FIRST:
                 self._close("}")
             else:
@@ -200,7 +358,7 @@ class JsonEvents:
             self._st = _ARR_FIRST
         elif c == '"':
             checker.start_string()
-            self._st, self._key = _STR, False
+            self._st, self._key, self._sink = _STR, False, 2 if checker.watching else 0
         elif c == "-" or "0" <= c <= "9":
             self._st = _NUM
             self._num = []
@@ -222,7 +380,7 @@ class JsonEvents:
 
     def _close(self, c: str) -> None:
         stack = self._stack
-        if not stack or _CLOSER[stack[-1]] != c:
+        if not stack or _CLOSER.get(stack[-1]) != c:
             self._off()
             return
         stack.pop()
@@ -251,6 +409,7 @@ class JsonEvents:
                     self._off()
                 else:
                     self.checker.opaque()
+                    self._sink = 0
                     self._st = _ESC
             else:
                 self._st = _ESC
@@ -261,9 +420,10 @@ class JsonEvents:
     def _piece(self, text: str) -> None:
         if self._high:
             self._high = ""  # a lone high surrogate: the syntax refuses it
-        if self._key:
+        sink = self._sink
+        if sink == 1:
             self.checker.key(text)
-        else:
+        elif sink:
             self.checker.string(text)
 
     def _end_string(self) -> None:

@@ -61,7 +61,7 @@ class SchemaChecker(JsonChecker):
         self._chunks.append(chunk)
         status = JsonChecker.feed(self, chunk)
         events = self._events
-        if status and events is not None and not events.feed(chunk):
+        if events is not None and status.ok and not events.feed(chunk):
             assert events.failure is not None
             return self._fail(*events.failure)
         return status
@@ -196,10 +196,11 @@ class RelaxedSchemaChecker:
     (see :mod:`.stream_events`); the schema-aware repairs count as possible
     (``PrefixChecker(lenient=True)``)."""
 
-    __slots__ = ("_inner", "_events", "_failed")
+    __slots__ = ("_inner", "_events", "_failed", "_certain")
 
     def __init__(self, inner: CommittedChecker, schema: Any) -> None:
         self._inner = inner
+        self._certain = False  # the payload is certain (it stays so)
         self._events: JsonEvents | None = JsonEvents(PrefixChecker(schema, lenient=True), relaxed=True)
         self._failed: StreamStatus | None = None
 
@@ -209,14 +210,16 @@ class RelaxedSchemaChecker:
             return self._failed
         status = self._inner.feed(chunk)
         events = self._events
-        if not status or events is None:
+        if events is None or not status.ok:
             return status
-        state = self._inner.state
-        if state == UNCERTAIN:
-            self._events = None  # check() may take another candidate: nothing to judge
-            return status
-        events.feed(chunk)
-        if events.failure is not None and state == CERTAIN:
+        if not self._certain:
+            state = self._inner.state
+            if state == UNCERTAIN:
+                self._events = None  # check() may take another candidate: nothing to judge
+                return status
+            self._certain = state == CERTAIN
+        if not events.feed(chunk) and self._certain:
+            assert events.failure is not None
             self._failed = StreamStatus(False, events.failure[1], events.failure[0])
             return self._failed
         return status
@@ -233,4 +236,5 @@ class RelaxedSchemaChecker:
         clone._inner = self._inner.copy()
         clone._events = self._events.copy() if self._events is not None else None
         clone._failed = self._failed
+        clone._certain = self._certain
         return clone

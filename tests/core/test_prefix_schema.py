@@ -228,3 +228,31 @@ def test_recursive_schema() -> None:
     checker = PrefixChecker(RECURSIVE)
     assert not all(drive(checker, {"v": 1, "kids": [{"v": 2, "kids": [{"w": 1}]}]}, 1))
     assert checker.pointer == "/kids/0/kids/0/w" and checker.keyword == "additionalProperties"
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "keyword", "pointer"),
+    [
+        (SCHEMAS[6], {"toolong": "s"}, "propertyNames", "/toolong"),
+        (SCHEMAS[6], {"x-a": "s"}, "type", "/x-a"),
+        (SCHEMAS[6], {"ab": 1}, "type", "/ab"),  # additionalProperties: a string
+        (SCHEMAS[2], 2, "exclusiveMinimum", ""),
+        (SCHEMAS[2], "autox", "const", ""),
+        (SCHEMAS[1], 4, "multipleOf", ""),
+        (SCHEMAS[1], "abcd", "maxLength", ""),
+        (SCHEMAS[3], {"c": 1}, "required", ""),
+        (SCHEMAS[7], {"a": "x", "b": 1, "c": 2}, "maxProperties", "/c"),
+        (SCHEMAS[8], {"n": 10}, "exclusiveMaximum", "/n"),
+        (SCHEMAS[8], {"e": [2]}, "false", "/e"),  # [1] is the only array member: judged at the end
+        (SCHEMAS[5], [True, 1, 2], "additionalItems", "/2"),
+        (SCHEMAS[5], [], "minItems", ""),
+    ],
+)
+def test_each_keyword_refuses_where_it_decides(schema: dict, value: Any, keyword: str, pointer: str) -> None:
+    checker = PrefixChecker(schema)
+    answers = drive(checker, value, 1)
+    if keyword == "false":  # left to the end: never refused on the way (sound), finish says no
+        assert all(answers) and not _checker_valid(schema)(value)
+        return
+    assert not all(answers) and checker.keyword == keyword and checker.pointer == pointer, checker.reason
+    assert not _checker_valid(schema)(value)

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import Expectations, StreamGuard, ask
+from formatbook_json.format import JsonFormat
 from tests.core.jsonschema_instances import from_schema
 
 SCHEMA: dict[str, Any] = {
@@ -157,3 +158,61 @@ def test_ask_stops_a_reply_of_the_wrong_shape_early() -> None:
     first = result.attempts[0]
     assert first.stopped and "array where the schema asks for object" in (first.stop_reason or "")
     assert wrong.sent * 4 < 300  # of some 5000 characters (ask's guard answers every 256)
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "relaxed"])
+def test_a_copy_judges_on_its_own(strict: bool) -> None:
+    """Generation copies checkers per candidate: a copy's events never show in the original."""
+    checker = JsonFormat().stream(SCHEMA, strict=strict)
+    assert checker.feed('{"name": "Bo", "ki')
+    clone = checker.copy()
+    assert not clone.feed('x": 1')  # no property begins with "kix"
+    assert checker.feed('nd": "cat"}')
+    assert checker.finish()
+
+
+# --- the guard never stops a reply check() accepts, schema included ----------------------
+
+PROPERTY_SCHEMAS = [
+    {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "name": {"type": "string", "maxLength": 5}},
+        "additionalProperties": False,
+    },
+    {"type": "array", "maxItems": 2, "items": {"type": ["string", "integer", "boolean", "null"], "maxLength": 4}},
+    {"anyOf": [{"type": "object", "required": ["q"]}, {"type": "array", "items": {"enum": ["yes", "no", 1, True]}}]},
+    {"type": "object", "properties": {"b": {"type": "boolean"}, "q": {"enum": ["sky", "blue", "x"]}}},
+]
+
+
+@settings(max_examples=200, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_the_guard_never_stops_what_check_accepts(data: Any) -> None:
+    """Generated replies (prose, think blocks, fences, damage healing repairs, cut ends)
+    under schemas the generated values often meet: whenever check() passes the reply, the
+    relaxed guard never stops it, and the strict guard never stops one valid as it stands."""
+    from formatbook_core import check  # noqa: PLC0415 - kept beside the property it serves
+    from tests.core.guard_replies import JSON_CUT, JSON_DAMAGE, chunkings, json_payload, reply  # noqa: PLC0415
+
+    schema = data.draw(st.sampled_from(PROPERTY_SCHEMAS))
+    if data.draw(st.booleans()):  # a value of the schema's own, damaged as healing repairs
+        value = data.draw(from_schema(schema))
+        payload = json.dumps(value, indent=data.draw(st.sampled_from((None, 2))), ensure_ascii=data.draw(st.booleans()))
+        damage = {**JSON_DAMAGE, **JSON_CUT}
+        for name in data.draw(st.lists(st.sampled_from(sorted(damage)), max_size=2, unique=True)):
+            payload = damage[name](payload)
+        text = data.draw(reply(st.just(payload), fenced=True))
+    else:
+        text = data.draw(reply(json_payload({**JSON_DAMAGE, **JSON_CUT}), fenced=True))
+    chunks = data.draw(chunkings(text))
+    exp = Expectations(format="json", schema=schema)
+    result = check(text, exp)
+    if not result.ok:
+        return
+    for strict in (False, True):
+        if strict and result.repairs:
+            continue
+        guard = StreamGuard(exp, strict=strict)
+        for chunk in chunks:
+            status = guard.feed(chunk)
+            assert status, (strict, text, status.reason)
