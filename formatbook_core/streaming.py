@@ -86,8 +86,14 @@ class _Limit:
         """An independent clone (the open value's pending tail is a string: shared)."""
         clone = object.__new__(_Limit)
         clone.__dict__.update(self.__dict__)
-        clone._open = copy.copy(self._open)
+        opened = self._open  # copy.copy without its generic dispatch: hot in generation
+        clone._open = object.__new__(type(opened))
+        clone._open.__dict__.update(opened.__dict__)
         return clone
+
+    def room(self) -> int:
+        """How many more of the unit the limit takes."""
+        return self.upper - self.lower_bound()
 
     def lower_bound(self) -> int:
         total = self.settled if self._open_blank else self.settled + self._open.settled()
@@ -408,6 +414,14 @@ class StreamGuard:
             return bool(probe.finish())
         except Exception:  # a plugin failure is no yes
             return False
+
+    def headroom(self) -> int | None:
+        """How many more units the tightest MAX (or EXACTLY) count kept while streaming
+        takes, ``None`` when none is kept. Every unit counted takes at least a character:
+        text shorter than this cannot break a count."""
+        if not self._limits:
+            return None
+        return min(limit.room() for limit in self._limits)
 
     def closing(self) -> str | None:
         """The shortest text the format's checker says it would end after, ``None`` when

@@ -336,7 +336,14 @@ def _closes_within(state: _Row, room: int | None, counted: bool) -> bool:
     if closing is None:
         return state.need + _UNKNOWN_MARGIN <= room
     state.need = len(closing)
-    return state.need <= room and (not counted or not closing or bool(state.guard.copy().feed(closing)))
+    if state.need > room:
+        return False
+    if not counted or not closing:
+        return True
+    # every unit counted takes a character, and the value being written may settle one
+    # more than its lower bound says: a closing well within the headroom breaks no count
+    headroom = state.guard.headroom()
+    return (headroom is not None and len(closing) + 2 < headroom) or bool(state.guard.copy().feed(closing))
 
 
 class HFCandidates:

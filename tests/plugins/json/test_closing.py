@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import Expectations, StreamGuard, check
+from formatbook_core import Count, Expectations, StreamGuard, check
 from formatbook_json.stream import JsonChecker
 from tests.core.jsonschema_instances import from_schema
 
@@ -216,3 +216,14 @@ def test_generated_instances_close_at_every_prefix(name, data):
         assert closing is not None, (doc[:cut], name)
         result = check(doc[:cut] + closing, exp)
         assert result.verdict == "pass", (doc[:cut], closing, [v.message for v in result.violations])
+
+
+def test_headroom_is_what_the_tightest_max_count_still_takes():
+    exp = Expectations(format="json", counts=[Count("words", max=5), Count("characters", max=40)])
+    guard = StreamGuard(exp, strict=True)
+    assert guard.headroom() == 5
+    guard.feed('["a b", "c')  # two words settled; "c" may still grow into one word
+    assert guard.headroom() == 3
+    guard.feed(' d", "e')  # "c d" settled: four
+    assert guard.headroom() == 1
+    assert StreamGuard("EXPECT JSON", strict=True).headroom() is None
