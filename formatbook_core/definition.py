@@ -44,6 +44,12 @@ class Checker(Protocol):
     ``extract_scope``'s values. Without the method (or with ``None``), ``StreamGuard``
     judges scoped counts at ``finish()`` only. (Optional, so not a member of the protocol:
     ``StreamGuard`` looks for it once per guard.)
+
+    Optional, for generation within a token budget: ``closing() -> str | None``, the
+    shortest text after which ``finish()`` would accept (``""`` when it would now),
+    ``None`` when the checker cannot tell. Costs the state, never the text fed.
+    ``StreamGuard.closing`` gives it; ``ExpectationsLogitsProcessor`` keeps it within the
+    tokens left, so that a reply can always close before its budget ends.
     """
 
     def feed(self, chunk: str) -> StreamStatus:

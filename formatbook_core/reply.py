@@ -20,7 +20,6 @@ Offsets are into the reply as received; every pattern here is linear.
 
 from __future__ import annotations
 
-import copy
 import enum
 import re
 from bisect import bisect_left, bisect_right
@@ -177,9 +176,16 @@ class ThinkScanner:
         """How many characters of the reply were fed so far (the offset of the next)."""
         return self._fed
 
+    @property
+    def holding(self) -> bool:
+        """Whether text fed is held back or inside an open block: the next text may not
+        reach the payload as it is written."""
+        return bool(self._held) or self._closing is not None
+
     def copy(self) -> ThinkScanner:
         """An independent clone (every other field is immutable: strings, flags, a pattern)."""
-        clone = copy.copy(self)
+        clone = object.__new__(type(self))  # copy.copy, without its generic dispatch: hot in generation
+        clone.__dict__.update(self.__dict__)
         if self.blocks is not None:
             clone.blocks = list(self.blocks)
         return clone

@@ -86,8 +86,14 @@ class _Limit:
         """An independent clone (the open value's pending tail is a string: shared)."""
         clone = object.__new__(_Limit)
         clone.__dict__.update(self.__dict__)
-        clone._open = copy.copy(self._open)
+        opened = self._open  # copy.copy without its generic dispatch: hot in generation
+        clone._open = object.__new__(type(opened))
+        clone._open.__dict__.update(opened.__dict__)
         return clone
+
+    def room(self) -> int:
+        """How many more of the unit the limit takes."""
+        return self.upper - self.lower_bound()
 
     def lower_bound(self) -> int:
         total = self.settled if self._open_blank else self.settled + self._open.settled()
@@ -185,6 +191,9 @@ class StreamGuard:
         registry = exp.active_registry()
         self._limits: list[_Limit] = []
         scope_key = getattr(self._checker, "scope_key", None)
+        # optional too (see Checker): the shortest text after which the checker would end
+        # (looked up once; called on the checker of each copy)
+        self._closes = callable(getattr(self._checker, "closing", None))
         for count in exp.counts:
             upper = count.upper
             if upper is None or count.per is not None:
@@ -405,6 +414,35 @@ class StreamGuard:
             return bool(probe.finish())
         except Exception:  # a plugin failure is no yes
             return False
+
+    def headroom(self) -> int | None:
+        """How many more units the tightest MAX (or EXACTLY) count kept while streaming
+        takes, ``None`` when none is kept. Every unit counted takes at least a character:
+        text shorter than this cannot break a count."""
+        if not self._limits:
+            return None
+        return min(limit.room() for limit in self._limits)
+
+    def closing(self) -> str | None:
+        """The shortest text the format's checker says it would end after, ``None`` when
+        it cannot tell (no ``closing`` method, a failed reply, text held back: the start of
+        a think tag, white space, a lag batch). A hint for generation, which must stop
+        within a token budget: the text is the checker's (syntax, and what it judges of a
+        schema while streaming), not ``check()``'s, and MIN counts are not in it. Costs
+        the checker's state, never the reply's length."""
+        if self._failed is not None or self._batch or self._held:
+            return None
+        if self._think is not None and self._think.holding:
+            return None
+        if self._checker is None:
+            return ""  # no format: the reply may end anywhere
+        if not self._closes:
+            return None
+        try:
+            text = self._checker.closing()
+        except Exception:  # a plugin failure is no answer
+            return None
+        return text if isinstance(text, str) else None
 
     def finish(self) -> CheckResult:
         """The reply has ended: the full verdict, exactly as ``check()`` gives it (called

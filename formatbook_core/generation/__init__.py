@@ -7,8 +7,9 @@ step, the best candidate after which the reply can still pass:
 * **what decides**: a :class:`~formatbook_core.streaming.StreamGuard` with ``strict=True``
   (the format's strict incremental checker from its ``stream()``, the payload located as
   ``check()`` locates it, ``max_size``, and every MAX / EXACTLY count kept while
-  streaming). The core knows no format by name: whatever a plugin's checker accepts is
-  accepted. Each candidate is fed to a ``copy()`` of the guard, so a step costs the
+  streaming; JSON's checker judges a schema's prefix keywords as well, so a wrong key, a
+  string where an integer is asked or an enum miss is refused where it is offered). The
+  core knows no format by name: whatever a plugin's checker accepts is accepted. Each candidate is fed to a ``copy()`` of the guard, so a step costs the
   candidates tried times (copy + feed), never the length of the reply so far (see
   ``benchmarks/bench_generate.py``);
 * **when it ends**: only on the model's end-of-text candidate (:data:`END`), and only when

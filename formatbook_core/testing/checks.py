@@ -237,8 +237,11 @@ def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any
                 f"{g.name}.heal must leave valid input unchanged with no repairs: {show(text)} -> "
                 f"{'HealError' if healed is None else show(healed.text)}"
             )
-    if healed is not None:
-        # The relaxed checker follows the grammar heal accepts: what heals must stream.
+    if healed is not None and (schema is None or g.call("is_valid", healed.text) is True):
+        # The relaxed checker follows the grammar heal accepts: what heals must stream. With
+        # a schema, what heals into a value the schema accepts (a relaxed checker may judge
+        # the schema as leniently as healing repairs: a reply no repair brings to it cannot
+        # pass check(), and a stream guard may stop it; issue 26).
         for pieces in feeds[:2]:
             relaxed_ok, relaxed_done = feed(g, False, text, pieces)
             if not (relaxed_ok and relaxed_done):

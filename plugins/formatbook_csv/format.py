@@ -121,15 +121,18 @@ class CsvFormat(DataFormat):
                 analysis = self.analyze(text, cs, **options)
                 return None if analysis.ok else analysis.violations[0].message
 
-            return self._strict_checker(cs, options, verdict)
+            return self._strict_checker(cs, options, verdict, judge=True)
 
         def accepts(text: str) -> tuple[bool, Any]:
             return self._accepts(text, cs, options)
 
         return RelaxedChecker(accepts)
 
-    def _strict_checker(self, schema: Any, options: dict[str, Any], verdict: Any) -> CsvChecker:
-        return CsvChecker(dialect.option(options), 1 if schema is not None else 2, verdict)
+    def _strict_checker(self, schema: Any, options: dict[str, Any], verdict: Any, *, judge: bool = False) -> CsvChecker:
+        """The strict checker; ``judge``: ``schema`` (loaded) is judged while streaming too."""
+        return CsvChecker(
+            dialect.option(options), 1 if schema is not None else 2, verdict, schema=schema if judge else None
+        )
 
     def _accepts(self, text: str, cs: CsvSchema | None, options: dict[str, Any]) -> tuple[bool, Any]:
         """What ``check()`` would make of ``text``: valid, healed, or a located part of it."""

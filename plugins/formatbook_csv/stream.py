@@ -22,13 +22,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from formatbook_core import StreamStatus
+from formatbook_core import Span, StreamStatus
+from formatbook_core.data_schema.prefix import PrefixChecker
 from formatbook_core.results import ok_status
 from formatbook_core.runs import Run, run
 from formatbook_core.textlog import TextLog
 
 from . import dialect
 from .names import header_problem, name_problem, others
+from .schema import OMIT, CsvSchema, type_cell
 
 _START, _UNQUOTED, _QUOTED, _QUOTE, _CR, _TRAIL = range(6)
 _RUNS: dict[str, Run] = {}
@@ -45,7 +47,13 @@ def _run(delimiter: str) -> Run:
 class CsvChecker:
     """The strict incremental checker (see the module doc)."""
 
-    def __init__(self, delimiter: str, min_columns: int, verdict: Callable[[str], str | None]):
+    def __init__(
+        self, delimiter: str, min_columns: int, verdict: Callable[[str], str | None], *, schema: CsvSchema | None = None
+    ):
+        self._schema = schema
+        # each data row is judged as an object by the core's schema checker, cell by cell
+        self._row_template = PrefixChecker(schema.json) if schema is not None and schema.json is not None else None
+        self._row_check: PrefixChecker | None = None
         self._delimiter = None if delimiter == dialect.AUTO else delimiter
         self._min_columns = min_columns
         self._verdict = verdict
@@ -81,6 +89,7 @@ class CsvChecker:
         clone._cell = list(self._cell)
         clone._header = list(self._header)
         clone._names = set(self._names)
+        clone._row_check = self._row_check.copy() if self._row_check is not None else None
         clone._values = []
         clone._scoped = []
         return clone
@@ -94,6 +103,8 @@ class CsvChecker:
             if self._delimiter is None:
                 return ok_status()
         failure = self._consume(chunk)
+        if self._failed is not None:
+            return self._failed
         if failure is not None:
             return failure
         return self._status()
@@ -121,6 +132,8 @@ class CsvChecker:
             failure = self._close_field(at) or self._end_row(at)
             if failure is not None:
                 return failure
+        if self._failed is not None:  # a step that failed before another ran (``a or b``)
+            return self._failed
         if self._row < 2:
             return self._fail("a header and no data row: CSV data has at least one row", at)
         problem = self._verdict(self._parts.text())
@@ -137,7 +150,10 @@ class CsvChecker:
         return StreamStatus(True, complete=complete, values=values, scoped=scoped)
 
     def _fail(self, reason: str, position: int) -> StreamStatus:
-        self._failed = StreamStatus(False, reason, position)
+        # the first failure stands: a failure is falsy, so ``a or b`` on two steps that may
+        # fail runs the second after the first failed
+        if self._failed is None:
+            self._failed = StreamStatus(False, reason, position)
         return self._failed
 
     def _detect(self, chunk: str) -> str:
@@ -329,6 +345,8 @@ class CsvChecker:
             problem = name_problem(value, "" if quoted else others(self._delimiter))
             if problem is None and value in self._names:
                 problem = f"the column {value!r} appears twice"
+            if problem is None:
+                problem = self._unexpected(value)
             if problem is not None:
                 return self._fail(problem, at)
             self._names.add(value)
@@ -337,8 +355,39 @@ class CsvChecker:
             if value.strip():
                 self._values.append(value)
                 self._scoped.append((self._header[self._fields], value))
+            if self._schema is not None:
+                problem = self._judge_cell(self._header[self._fields], value)
+                if problem is not None:
+                    return self._fail(problem, at)
         self._fields += 1
         return None
+
+    def _unexpected(self, name: str) -> str | None:
+        """A header cell the schema's columns leave no room for (an exact set of columns)."""
+        schema = self._schema
+        if schema is None or schema.columns is None or not schema.exact or name in schema.columns:
+            return None
+        return f'the header has a column "{name}" the schema does not declare'
+
+    def _judge_cell(self, column: str, cell: str) -> str | None:
+        """The cell as the schema judges it: not empty in a required column, and typed as
+        the schema reads it, fed to the row's schema checker."""
+        assert self._schema is not None
+        if column in self._schema.required and not cell.strip():
+            return f'row {self._row}, column "{column}": empty, and the column is required'
+        if self._row_template is None:
+            return None
+        check = self._row_check
+        if check is None:
+            check = self._row_check = self._row_template.copy()
+            check.start_object()
+        typed = type_cell(cell, self._schema.types.get(column, ()))
+        if typed is not OMIT:
+            check.start_key()
+            check.key(column)
+            check.end_key()
+            check.value(typed)
+        return None if check.alive else f"row {self._row}: {check.reason}"
 
     def _after_delimiter(self, at: int) -> StatusOrNone:
         if self._row > 0 and self._fields >= len(self._header):
@@ -350,6 +399,9 @@ class CsvChecker:
     def _end_row(self, at: int) -> StatusOrNone:
         if self._row == 0:
             problem = header_problem(self._header)
+            if problem is None and self._schema is not None:
+                missing = self._schema.header_violations(self._header, Span(0, 0))
+                problem = missing[0].message if missing else None
             if problem is not None:
                 return self._fail(problem, at)
             if len(self._header) < self._min_columns:
@@ -358,6 +410,10 @@ class CsvChecker:
                 )
         elif self._fields != len(self._header):
             return self._fail(f"row {self._row} has {self._fields} fields where the header has {len(self._header)}", at)
+        elif self._row_check is not None:
+            check, self._row_check = self._row_check, None
+            if not check.end_object():
+                return self._fail(f"row {self._row}: {check.reason}", at)
         self._row += 1
         self._fields = 0
         self._row_empty = True

@@ -161,6 +161,11 @@ class CommittedChecker:
         # check() heals then ends before it ('```json\n{"a": "yes \n```' is "yes").
         self._tail = ""
 
+    @property
+    def state(self) -> int:
+        """Whether the first bracket is the payload: ``PENDING``, ``CERTAIN`` or ``UNCERTAIN``."""
+        return self._commit.state
+
     def feed(self, chunk: str) -> StreamStatus:
         commit = self._commit
         if commit.state == UNCERTAIN:

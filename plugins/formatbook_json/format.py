@@ -90,19 +90,24 @@ class JsonFormat(DataFormat):
 
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> JsonChecker:
         """The incremental checker (see :class:`formatbook_json.stream.JsonChecker`). With a
-        schema, the strict one also validates the whole text at ``finish()``, as
-        ``is_valid`` does; the relaxed one never consults the schema."""
+        schema, both judge the schema's prefix keywords while the text streams
+        (:mod:`formatbook_json.stream_schema`: the relaxed one as leniently as healing
+        repairs), and the strict one validates the whole text at ``finish()``, as
+        ``is_valid`` does."""
         from .commitment import CommittedChecker  # noqa: PLC0415 - streaming only: keeps a check's import light
         from .stream import JsonChecker  # noqa: PLC0415 - streaming only
-        from .stream_schema import SchemaChecker  # noqa: PLC0415 - streaming only
+        from .stream_schema import RelaxedSchemaChecker, SchemaChecker  # noqa: PLC0415 - streaming only
 
         max_depth = limits_from(options).max_depth
+        js = self._schema(schema, options) if schema is not None else None
         if not strict:
             # values count only once the payload is certain (formatbook_json.commitment)
-            return CommittedChecker(JsonChecker(strict=False, max_depth=max_depth))  # type: ignore[return-value]
-        if schema is None:
+            committed = CommittedChecker(JsonChecker(strict=False, max_depth=max_depth))
+            if js is None:
+                return committed  # type: ignore[return-value]
+            return RelaxedSchemaChecker(committed, js)  # type: ignore[return-value]
+        if js is None:
             return JsonChecker(strict=strict, max_depth=max_depth)
-        js = self._schema(schema, options)
 
         def refusal(text: str) -> str | None:
             try:
@@ -111,7 +116,7 @@ class JsonFormat(DataFormat):
                 return f"cannot check the text against the schema: {err}"
             return None if analysis.ok else analysis.violations[0].message
 
-        return SchemaChecker(refusal, max_depth=max_depth)
+        return SchemaChecker(refusal, schema=js, max_depth=max_depth)
 
     # --- finding and healing --------------------------------------------------------
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:

@@ -88,6 +88,8 @@ _KEPT_ESCAPES = "\"\\'"  # what a backslash means even where the string's backsl
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _LITERALS = {"t": ("rue", "true"), "f": ("alse", "false"), "n": ("ull", "null")}
 _CLOSER = {"{": "}", "[": "]"}
+# the shortest text that ends a state between tokens, before the open containers close
+_BETWEEN_CLOSING = {_VALUE: "0", _KEY: '"":0', _COLON: ":0"}
 _CLOSING = "}], \t\n\r"  # what a chunk of closers may hold
 _BLANKS = " \t"
 # Relaxed: opening quote -> closing quote.
@@ -696,6 +698,42 @@ class JsonChecker:
         if self._strict:
             return StreamStatus(False, self._end_reason(), self._pos)
         return self._relaxed_finish()
+
+    def closing(self) -> str | None:
+        """The shortest text after which ``finish()`` accepts (``""``: it would now), by the
+        strict grammar; ``None`` in relaxed mode (healing closes anything) and after a
+        failure. A value still to be written is ``0``, a key ``""``; O(depth)."""
+        if not self._strict or self._failed is not None:
+            return None
+        st = self._st
+        if st == _NUM:
+            head = "" if self._nsub in _N_ENDABLE else "0"
+        elif st == _LIT:
+            head = self._lit
+        elif _STR <= st <= _LOW_U:
+            head = self._string_closing()
+        else:
+            head = _BETWEEN_CLOSING.get(st, "")
+        return head + "".join(_CLOSER[c] for c in reversed(self._stack))
+
+    def _string_closing(self) -> str:
+        """What ends the open string (and, for a key, its member): an escape completed first."""
+        st = self._st
+        text = ""
+        if st == _ESC:
+            text = "n"
+        elif st == _HEX:
+            h = self._hex
+            if self._high >= 0:  # the low half of a pair: what was read is a prefix of dc00-dfff
+                text = "dc00"[len(h) :]
+            else:
+                full = h + "0" * (4 - len(h))
+                text = full[len(h) :] + ("\\udc00" if 0xD800 <= int(full, 16) <= 0xDBFF else "")
+        elif st == _LOW_BS:
+            text = "\\udc00"
+        elif st == _LOW_U:
+            text = "udc00"
+        return text + ('"' if self._collect else '":0')
 
     # --- details --------------------------------------------------------------------------
     @property

@@ -132,7 +132,7 @@ class YamlFormat(DataFormat):
             except Exception as err:  # a failure, never a crash
                 return StreamStatus(False, f"not valid YAML: {err}", len(text))
 
-        return _stream.YamlChecker(new_scanner(options, max_depth), finish, strict=strict)
+        return _stream.YamlChecker(new_scanner(options, max_depth), finish, strict=strict, schema=js)
 
     # --- finding and healing --------------------------------------------------------
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from formatbook_core import Span, StreamStatus
+from formatbook_core.data_schema.prefix import PrefixChecker
 from formatbook_core.spans import strip_span
 from formatbook_core.textlog import TextLog
 
@@ -31,8 +32,14 @@ from .lines import LineScanner
 class YamlChecker:
     """``feed`` / ``copy`` / ``finish``, linear in the text fed."""
 
-    def __init__(self, scanner: LineScanner, finish: Callable[[str], StreamStatus], *, strict: bool):
+    def __init__(
+        self, scanner: LineScanner, finish: Callable[[str], StreamStatus], *, strict: bool, schema: Any = None
+    ):
         self._scanner = scanner
+        self._schema = schema
+        # the root's kind, judged once by the core's schema checker when the first block
+        # collection opens (None: judged, or nothing to judge)
+        self._root: PrefixChecker | None = PrefixChecker(schema) if strict and schema is not None else None
         self._finish = finish
         self._strict = strict
         self._parts = TextLog()
@@ -73,7 +80,26 @@ class YamlChecker:
             err = scanner.error
             self._failed = StreamStatus(False, err.reason, err.position)
             return self._failed
+        if self._failed is not None:
+            return self._failed
         return StreamStatus(True)
+
+    def _scan(self, line: str, start: int) -> None:
+        """Give ``line`` to the scanner; the first block collection it opens is the root
+        (one document; no tag before it, which could change what it loads as), and a root
+        of a kind the schema does not allow fails here."""
+        root = self._root
+        if root is not None and "!" in line:
+            self._root = root = None  # a tag: the loader decides what the root is
+        self._scanner.line(line, start)
+        levels = self._scanner.levels
+        if root is None or not levels or self._scanner.error is not None:
+            return
+        self._root = None
+        opened = root.start_object() if levels[0][1] == "map" else root.start_array()
+        if not opened and self._scanner.one_document and self._scanner.docs == 1:
+            # (the line's end: the scanner knows the collection once the line is complete)
+            self._failed = StreamStatus(False, root.reason, start + len(line))
 
     def _complete_line(self, line: str, start: int) -> None:
         """Judge ``line`` (at ``start``), or hold it while white space that ``check()``
@@ -84,22 +110,23 @@ class YamlChecker:
             if self._held or yaml_end:
                 self._held.append((line, start))
             else:
-                self._scanner.line(line, start)
+                self._scan(line, start)
             return
         self._release()
         if content.end < yaml_end:
             self._held.append((line, start))
         else:
-            self._scanner.line(line, start)
+            self._scan(line, start)
 
     def _release(self) -> None:
         """Text follows the held lines: they are inside the payload, judged as written."""
         for line, start in self._held:
-            self._scanner.line(line, start)
+            self._scan(line, start)
         self._held = []
 
     def copy(self) -> YamlChecker:
         clone = YamlChecker(self._scanner.copy(), self._finish, strict=self._strict)
+        clone._root = self._root.copy() if self._root is not None else None
         clone._parts = self._parts.copy()
         clone._line = list(self._line)
         clone._line_start = self._line_start

@@ -176,3 +176,71 @@ def test_a_token_that_ends_inside_a_character_is_masked_and_a_merged_one_kept():
         out = processor(torch.tensor([[tokenizer.eos_token_id, *prefix[:n]]]), scores)
     assert out[0, vocab[lead]] == float("-inf") and out[0, vocab[merged]] == 4.0
     assert processor.texts == ['["']
+
+
+def greedy(processor, tokenizer, ranking: list[str], steps: int) -> list[int]:
+    """Greedy decoding with a fixed preference (``ranking``, best first) at every step."""
+    scores = torch.full((1, len(tokenizer)), -50.0)
+    for rank, token in enumerate(ranking):
+        scores[0, tokenizer.convert_tokens_to_ids(token)] = 10.0 - rank
+    seq = [tokenizer.eos_token_id]
+    for _ in range(steps):
+        out = processor(torch.tensor([seq]), scores.clone())
+        seq.append(int(out[0].argmax()))
+        if seq[-1] == tokenizer.eos_token_id:
+            break
+    processor.finish(torch.tensor([seq]))
+    return seq[1:]
+
+
+NEST_VOCAB = ["[", "{", '"k"', ":", ",", '"x"', "1", "]", "}"]
+
+
+@pytest.mark.parametrize("budget", [1, 2, 3, 5, 8, 13])
+@pytest.mark.parametrize("ranking", [["[", "{", '"k"', ":", ",", '"x"', "1"], ["{", '"k"', ":", "[", ",", "1"]])
+def test_a_model_that_only_opens_is_closed_within_max_new_tokens(budget, ranking):
+    # the model prefers to open containers (and never to close them, nor to end): left to
+    # itself it nests until the budget cuts it; told the budget, the processor keeps the
+    # checker's shortest closing within the tokens left
+    tokenizer = word_level(NEST_VOCAB)
+    exp = Expectations(format="json")
+    processor = ExpectationsLogitsProcessor(tokenizer, exp, top_k=len(tokenizer), max_new_tokens=budget)
+    ids = greedy(processor, tokenizer, ranking, budget)
+    text = tokenizer.decode(ids, skip_special_tokens=True)
+    assert len(ids) <= budget
+    assert processor.result().verdict == "pass", (budget, text)  # as written: no repair
+    assert processor.errors == [None]
+    json.loads(text)
+    # without the budget the same model leaves the document open at the limit
+    blind = ExpectationsLogitsProcessor(tokenizer, exp, top_k=len(tokenizer))
+    cut = tokenizer.decode(greedy(blind, tokenizer, ranking, budget), skip_special_tokens=True)
+    assert budget == 1 or blind.result().verdict != "pass", cut
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_weights_under_a_budget_still_end_with_a_complete_document(seed):
+    tokenizer = byte_level_bpe()
+    model = tiny_model(tokenizer, seed)
+    exp = Expectations(format="json")
+    processor = ExpectationsLogitsProcessor(tokenizer, exp, top_k=8, max_new_tokens=12)
+    ids = run(model, tokenizer, processor, max_new_tokens=12)
+    text = tokenizer.decode(ids, skip_special_tokens=True)
+    assert processor.texts == [text]
+    # the strict checker ends there: the budget left room to close whatever was open
+    # (check() itself may still refuse what the guard lets through early: a leading
+    # U+001F, which the guard's think scanner skips as white space and check() does not)
+    guard = StreamGuard(exp, strict=True)
+    assert guard.feed(text) and guard.closing() == "" and guard.can_end(), (seed, text)
+
+
+def test_a_tokens_text_decoded_once_is_what_decoding_in_context_gives():
+    from formatbook_core.generation.hf import _added, _Pieces  # noqa: PLC0415 - the internals under test
+
+    tokenizer = byte_level_bpe()
+    pieces = _Pieces(tokenizer)
+    assert pieces.anchor is not None
+    whole = [t for t in range(len(tokenizer)) if _added(tokenizer, [], t) is not None]
+    for prev in whole[::7]:
+        for token in whole[::5]:
+            assert pieces.after(prev, token) == _added(tokenizer, [prev], token), (prev, token)
+    assert pieces.anchor is not None  # no disagreement: the cache stays on

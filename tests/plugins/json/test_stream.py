@@ -608,7 +608,7 @@ def test_the_schema_refusal_is_reported_at_the_end_and_a_copy_keeps_the_text():
     """Fuzz finding (was test_fuzz_findings.py; repros in tests/fuzz/repros/json-*): the strict checker's finish()
     with a schema (json-contract-26e0d9a886).
     """
-    checker = JSON.stream({"type": "array"}, strict=True)
+    checker = JSON.stream({"not": {"type": "object"}}, strict=True)  # no prefix decides `not`
     assert checker.feed('{"a"')
     clone = checker.copy()
     assert checker.feed(": 1}")
@@ -618,11 +618,16 @@ def test_the_schema_refusal_is_reported_at_the_end_and_a_copy_keeps_the_text():
     assert not clone.feed("]")
 
 
-def test_the_relaxed_checker_does_not_consult_the_schema():
-    """Fuzz finding (was test_fuzz_findings.py; repros in tests/fuzz/repros/json-*): the strict checker's finish()
-    with a schema (json-contract-26e0d9a886).
-    """
-    assert _finish('[{"":""}]', {"type": "object"}, strict=False)
+def test_the_relaxed_checker_judges_the_schema_as_leniently_as_healing():
+    """Issue 26: the relaxed checker stops what no repair can bring to the schema (an
+    array where an object is asked, once the bracket is the payload), and lets through
+    what healing's schema-aware repairs fix (``"36"`` for an integer), which the strict
+    one refuses at the quote."""
+    assert not _finish('[{"":""}]', {"type": "object"}, strict=False)
+    schema = {"type": "object", "properties": {"age": {"type": "integer"}}}
+    assert _finish('{"age": "36"}', schema, strict=False)
+    status = JSON.stream(schema, strict=True).feed('{"age": "36"}')
+    assert not status and status.position == 8
 
 
 @pytest.mark.parametrize("text", ['""\xa0', '\xa0""', '\u3000{"a": 1}\u2028\n', "1\u3000"])
