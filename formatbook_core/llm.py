@@ -31,8 +31,19 @@ Each attempt has ``timeout`` seconds (default :data:`ATTEMPT_TIMEOUT`), all of t
 together ``total_timeout`` (default :data:`TOTAL_TIMEOUT`): a stream is stopped at the
 first chunk past its deadline, a :class:`ChatModel` is given the time left as its
 request's timeout (``openai_chat`` passes it to the SDK, so a server that stops sending
-is given up on in time), and an async reply is awaited at most that long. A sync callable
-that blocks without returning is bounded only by its own time-out.
+is given up on in time), and an async reply is awaited at most that long.
+
+A sync callable that blocks without returning (or a sync stream whose next chunk never
+comes) is bounded only by its own time-out, on purpose: Python cannot stop a thread, so
+the only way to return from a blocked call is to run it in another thread and abandon it
+there. The abandoned call would go on (holding its connection, the server generating and
+billing a reply nobody reads), the thread would outlive the ask, and every sync callable
+would run off the caller's thread (breaking clients bound to it and ``signal``-based
+time-outs, which work only in the main thread). What bounds a sync call cleanly is its
+client's own time-out: a :class:`ChatModel` is given the time left in ``send(messages,
+timeout=...)`` to pass on (``openai_chat`` does); any other callable should set its
+client's time-out; ``ask_async`` with an async callable is bounded (the awaitable is
+cancelled at the deadline).
 
 When the endpoint fails (an exception from the callable or from its stream, a reply
 whose content is not text), the loop ends with :class:`AskError`: ``cause`` holds the
@@ -57,19 +68,22 @@ from .llm_replies import (
     OnChunk,
     Received,
     TransportError,
+    UnclosedStreamWarning,
+    estimated_usage,
     failed_call,
     is_stream,
     read_async_stream,
     read_stream,
     whole_reply,
 )
-from .results import Attempt, CheckResult, FormatbookError
+from .results import Attempt, CheckResult, FormatbookError, total_usage
 
 __all__ = [
     "AskError",
     "ChatModel",
     "OpenAIChat",
     "TransportError",
+    "UnclosedStreamWarning",
     "ask",
     "ask_async",
     "build_prompt",
@@ -88,8 +102,8 @@ TOTAL_TIMEOUT = 900.0
 
 class AskError(FormatbookError):
     """No attempt met the expectations; ``attempts`` holds every attempt (messages sent,
-    reply, stop, finish reason, verdict, usage) and ``best`` the one with the fewest
-    violations.
+    reply, stop, finish reason, verdict, usage), ``usage`` their token counts added up,
+    and ``best`` the one with the fewest violations.
 
     ``cause`` is the :class:`~formatbook_core.llm_replies.TransportError` that ended the
     loop when the endpoint failed (also ``__cause__``; the last attempt is the failed one,
@@ -109,6 +123,16 @@ class AskError(FormatbookError):
         self.attempts = attempts
         self.cause = cause
         self.timed_out = timed_out
+
+    @property
+    def usage(self) -> dict[str, int] | None:
+        """The token counts of every attempt added up (``None`` when none has any)."""
+        return total_usage(self.attempts)
+
+    @property
+    def usage_estimated(self) -> bool:
+        """Whether ``usage`` holds an estimate (an attempt ended before the endpoint counted it)."""
+        return any(a.usage_estimated for a in self.attempts)
 
     @property
     def last(self) -> CheckResult | None:
@@ -205,7 +229,7 @@ async def ask_async(
         request = session.request()
         deadline = session.deadline()
         try:
-            reply: Any = _call(llm, request, deadline)
+            reply: Any = _call_async(llm, request, deadline)
             if inspect.isawaitable(reply):
                 reply = await asyncio.wait_for(reply, deadline.left())
         except Exception as exc:  # a time-out past the deadline is a stop; anything else, a failed endpoint
@@ -223,6 +247,13 @@ def _call(llm: Callable[..., Any], request: Any, deadline: Deadline) -> Any:
     """``llm(request)``; a :class:`ChatModel` is also given the time left."""
     if isinstance(llm, ChatModel):
         return llm.send(request, timeout=deadline.left())
+    return llm(request)
+
+
+def _call_async(llm: Callable[..., Any], request: Any, deadline: Deadline) -> Any:
+    """``_call`` for ``ask_async``: a :class:`ChatModel` sends through its async path."""
+    if isinstance(llm, ChatModel):
+        return llm.send_async(request, timeout=deadline.left())
     return llm(request)
 
 
@@ -305,6 +336,10 @@ class _Session:
         return [dict(m) for m in messages]  # a copy: the callable may keep or change its own
 
     def record(self, received: Received, on_attempt: Callable[[Attempt], Any] | None) -> None:
+        usage = received.usage
+        if usage is None and received.estimate is not None:
+            sent = self._messages if self.chat and self._messages is not None else [{"content": self._prompt}]
+            usage = estimated_usage(sum(len(m["content"]) for m in sent), received.estimate)
         attempt = Attempt(
             self._prompt,
             received.text,
@@ -313,8 +348,9 @@ class _Session:
             stopped=received.stopped,
             stop_reason=received.stop_reason,
             stop_position=received.stop_position,
-            usage=received.usage,
+            usage=usage,
             finish_reason=received.finish_reason,
+            usage_estimated=usage is not received.usage,
         )
         self.error = received.error
         self.attempts.append(attempt)

@@ -17,6 +17,7 @@ time ``ask`` has left for the attempt), and so does the client made here.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from .llm_replies import ChatModel
@@ -31,7 +32,9 @@ class OpenAIChat(ChatModel):
     ``client`` is an ``openai.OpenAI`` (or ``AsyncOpenAI``, for ``ask_async``); without
     one, a client is made on the first call from ``base_url`` and ``api_key`` (or the
     ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` variables, as the SDK reads them), with
-    ``timeout``. ``timeout`` (seconds, ``None``: the client's own) is each request's
+    ``timeout``: an ``OpenAI`` for ``ask``, an ``AsyncOpenAI`` for ``ask_async`` (so that
+    concurrent asks do not block the event loop and each other; a sync ``OpenAI`` given
+    to ``ask_async`` still blocks it, as any sync callable does). ``timeout`` (seconds, ``None``: the client's own) is each request's
     timeout, cut to the time ``ask`` has left for the attempt. ``params`` go to
     ``chat.completions.create`` as they are (``temperature``, ``max_tokens``...). With
     ``include_usage`` a stream ends with the token counts.
@@ -58,22 +61,46 @@ class OpenAIChat(ChatModel):
         self.api_key = api_key
         self.timeout = timeout
         self.params = params
+        self._sync: Any = None
+        self._async: tuple[asyncio.AbstractEventLoop, Any] | None = None
 
     def _client(self) -> Any:
-        if self.client is None:
-            try:
-                import openai  # noqa: PLC0415 - the optional SDK, imported on first use
-            except ImportError as exc:
-                raise ImportError("openai_chat needs the openai SDK: pip install 'formatbook[openai]'") from exc
-            timeout = self.timeout if self.timeout is not None else CLIENT_TIMEOUT
-            self.client = openai.OpenAI(base_url=self.base_url, api_key=self.api_key, timeout=timeout)
-        return self.client
+        """The client given, or the sync one made from ``base_url``, ``api_key`` and ``timeout``."""
+        if self.client is not None:
+            return self.client
+        if self._sync is None:
+            self._sync = _openai().OpenAI(base_url=self.base_url, api_key=self.api_key, timeout=self._timeout())
+        return self._sync
+
+    def _async_client(self) -> Any:
+        """The client given, or an ``AsyncOpenAI`` made for the running event loop (an
+        async client's connections belong to the loop that opened them: a later
+        ``asyncio.run`` gets a client of its own)."""
+        if self.client is not None:
+            return self.client
+        loop = asyncio.get_running_loop()
+        if self._async is None or self._async[0] is not loop:
+            client = _openai().AsyncOpenAI(base_url=self.base_url, api_key=self.api_key, timeout=self._timeout())
+            self._async = (loop, client)
+        return self._async[1]
+
+    def _timeout(self) -> float:
+        return self.timeout if self.timeout is not None else CLIENT_TIMEOUT
 
     def __call__(self, messages: list[dict[str, str]]) -> Any:
         return self.send(messages)
 
     def send(self, messages: list[dict[str, str]], *, timeout: float | None = None) -> Any:
         """The request for ``messages``, its timeout the smaller of ``self.timeout`` and ``timeout``."""
+        return self._client().chat.completions.create(**self._request(messages, timeout))
+
+    def send_async(self, messages: list[dict[str, str]], *, timeout: float | None = None) -> Any:
+        """``send`` through the async client (``ask_async``): an awaitable of the stream or completion."""
+        return self._async_client().chat.completions.create(**self._request(messages, timeout))
+
+    def _request(self, messages: list[dict[str, str]], timeout: float | None) -> dict[str, Any]:
+        """The arguments of ``chat.completions.create``: the params, the timeout, the model,
+        the messages, and for a stream the request for its usage."""
         request: dict[str, Any] = dict(self.params)
         bounds = [t for t in (self.timeout, timeout) if t is not None]
         if bounds:
@@ -84,10 +111,19 @@ class OpenAIChat(ChatModel):
             request["stream"] = True
             if self.include_usage:
                 request["stream_options"] = {"include_usage": True}
-        return self._client().chat.completions.create(**request)
+        return request
 
     def __repr__(self) -> str:
         return f"openai_chat({self.model!r})"
+
+
+def _openai() -> Any:
+    """The openai SDK, imported on first use (an optional dependency)."""
+    try:
+        import openai  # noqa: PLC0415 - the optional SDK, imported on first use
+    except ImportError as exc:
+        raise ImportError("openai_chat needs the openai SDK: pip install 'formatbook[openai]'") from exc
+    return openai
 
 
 def openai_chat(model: str, client: Any = None, **params: Any) -> OpenAIChat:

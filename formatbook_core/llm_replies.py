@@ -3,7 +3,12 @@ of chunks (an iterator or async iterator of strings or OpenAI-style chunks).
 
 A stream goes through a ``StreamGuard`` chunk by chunk; once the guard says no
 continuation can pass, the stream is closed at once (``close()`` / ``aclose()``, which
-cancels an HTTP stream of the openai SDK) and the part received is kept. A stream is
+cancels an HTTP stream of the openai SDK) and the part received is kept. A stream with no
+close of its own iterated by a generator (simonw/llm's ``Response``, whose HTTP stream
+lives in the model's generator, in a reference cycle) has that generator closed and the
+cycle collector run once, which closes the HTTP response; a stream that offers no way to
+close it (llm's ``AsyncResponse``) is left to run, with an :class:`UnclosedStreamWarning`
+once per type. A stream is
 also stopped past its attempt's deadline, after :data:`MAX_EMPTY_CHUNKS` chunks in a row
 that carry no text, and once it has sent more than the expectations' ``max_size``
 characters (the bound ``check`` and healing refuse a reply beyond; reasoning text counts,
@@ -24,8 +29,10 @@ received before it is kept (:attr:`Received.error`).
 from __future__ import annotations
 
 import asyncio
+import gc
 import inspect
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -39,6 +46,9 @@ OnChunk = Callable[[str], Any]
 Messages = list[dict[str, str]]
 
 _USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+#: Characters per token in formatbook's estimate of a reply the endpoint did not count
+#: (OpenAI's rule of thumb for English text; no tokenizer is loaded for it).
+CHARS_PER_TOKEN = 4
 #: The guard checks a stream in pieces of at least this many characters (``StreamGuard``'s
 #: ``lag``): a doomed reply is stopped at most this late, for a fraction of the cost of
 #: checking every few-character chunk on its own (benchmarks/bench_guard.py).
@@ -81,6 +91,11 @@ class ChatModel:
         attempt, for a model that can pass it to its client (``OpenAIChat`` does)."""
         return self(messages)
 
+    def send_async(self, messages: Messages, *, timeout: float | None = None) -> Any:
+        """What ``ask_async`` calls: ``send`` by default (it may return an awaitable); a
+        model with a sync and an async client (``OpenAIChat``) sends through the async one."""
+        return self.send(messages, timeout=timeout)
+
     def __repr__(self) -> str:
         return f"ChatModel({self._fn!r})"
 
@@ -98,6 +113,26 @@ class Received:
     usage: dict[str, int] | None = None
     finish_reason: str | None = None
     error: TransportError | None = None
+    #: completion tokens estimated from the text and reasoning received, when the reply
+    #: ended before its end (stopped, failed, dropped) and the endpoint reported no usage
+    estimate: int | None = None
+
+
+def estimate_tokens(chars: int) -> int:
+    """formatbook's estimate of the tokens in ``chars`` characters of text: one per
+    :data:`CHARS_PER_TOKEN`, rounded up."""
+    return -(-chars // CHARS_PER_TOKEN)
+
+
+def estimated_usage(sent_chars: int, completion_tokens: int) -> dict[str, int]:
+    """The usage of an attempt the endpoint did not count: the prompt estimated from the
+    characters sent, the completion as estimated from what arrived."""
+    prompt_tokens = estimate_tokens(sent_chars)
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
 
 
 def transport_error(exc: BaseException) -> TransportError:
@@ -143,7 +178,7 @@ def read_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None, deadli
     """Read a sync stream of chunks through a guard, closing it early when it is doomed
     (or past ``deadline``, checked at every chunk)."""
     if hasattr(stream, "__aiter__") and not hasattr(stream, "__iter__"):
-        _close_sync(stream)
+        _close_now(stream)
         raise TypeError("the llm callable returned an async iterator: use ask_async")
     reader = _Reader(expectations, on_chunk, deadline)
     try:
@@ -246,6 +281,7 @@ class _Reader:
         self.error: TransportError | None = None
         self.structured = False  # an OpenAI-style chunk came: the stream must say how it ended
         self.chars = 0  # everything the stream sent: text, reasoning, one a chunk without either
+        self.reasoning = 0  # characters of reasoning received
         self.empty = 0  # chunks in a row without text
 
     def take(self, chunk: Any) -> bool:
@@ -262,6 +298,7 @@ class _Reader:
             self._note(chunk)
             if not text:  # reasoning comes in chunks of its own
                 reasoning = len(reasoning_text(chunk))
+                self.reasoning += reasoning
         self.chars += max(1, len(text) + reasoning)
         self.empty = 0 if text or reasoning else self.empty + 1
         if text:
@@ -314,19 +351,29 @@ class _Reader:
         else:
             self.error = transport_error(exc)
 
+    def _estimate(self, text: str, ended_early: bool) -> int | None:
+        """The completion tokens of a reply that ended early with no usage reported."""
+        received = len(text) + self.reasoning
+        if not ended_early or self.usage is not None or not received:
+            return None
+        return estimate_tokens(received)
+
     def received(self) -> Received:
         result = self.guard.finish()
         text = self.guard.text
         if self.error is not None:
             failure = Violation(TRANSPORT, f"the endpoint failed after {len(text):,} characters: {self.error}")
             result = replace(result, ok=False, violations=[failure, *result.violations])
-            return Received(text, result, True, str(self.error), None, self.usage, self.finish, self.error)
+            estimate = self._estimate(text, True)
+            return Received(text, result, True, str(self.error), None, self.usage, self.finish, self.error, estimate)
         if self.stop is None:
+            dropped = self.structured and self.finish is None
             if self.finish in CUT_REASONS:
                 result = _cut(result, f"the reply was cut off before its end (finish_reason {self.finish!r})")
-            elif self.structured and self.finish is None:
+            elif dropped:
                 result = _cut(result, "the stream ended without a finish reason: the reply was cut off")
-            return Received(text, result, usage=self.usage, finish_reason=self.finish)
+            estimate = self._estimate(text, dropped)
+            return Received(text, result, usage=self.usage, finish_reason=self.finish, estimate=estimate)
         reason, position = self.stop
         # the guard turned falsy only because no continuation can pass: the part received
         # fails too; the stop is the first violation either way, so a reader sees the cut
@@ -336,7 +383,8 @@ class _Reader:
             span=Span(position, position) if position is not None else None,
         )
         result = replace(result, ok=False, violations=[stopped, *result.violations])
-        return Received(text, result, True, reason, position, self.usage, self.finish)
+        estimate = self._estimate(text, True)
+        return Received(text, result, True, reason, position, self.usage, self.finish, estimate=estimate)
 
 
 def _cut(result: CheckResult, message: str) -> CheckResult:
@@ -436,28 +484,93 @@ def _get(obj: Any, name: str) -> Any:
     return getattr(obj, name, None)
 
 
-def _close_sync(*objects: Any) -> None:
-    """Close each object once (a generator, then the SDK's stream that owns the response)."""
-    done: list[Any] = []
-    for obj in objects:
-        if any(obj is d for d in done):
-            continue
-        done.append(obj)
-        close = getattr(obj, "close", None)
-        if callable(close):
-            outcome = close()
-            if inspect.isawaitable(outcome):  # an async close on a sync path: do not leak it
-                getattr(outcome, "close", lambda: None)()
+class UnclosedStreamWarning(UserWarning):
+    """A stream was stopped early but offers no way to close it (no ``close()`` or
+    ``aclose()``, on it or on its iterator): the server may go on generating until it
+    ends. Warned once per type of stream."""
 
 
-async def _close_async(*objects: Any) -> None:
-    done: list[Any] = []
-    for obj in objects:
-        if any(obj is d for d in done):
-            continue
-        done.append(obj)
-        close = getattr(obj, "aclose", None) or getattr(obj, "close", None)
-        if callable(close):
+_warned: set[type] = set()
+
+
+def _closer(obj: Any, *names: str) -> Callable[[], Any] | None:
+    """The first of ``obj``'s methods named ``names`` (``close``, ``aclose``)."""
+    for name in names:
+        method = getattr(obj, name, None)
+        if callable(method):
+            return method
+    return None
+
+
+def _closed_only_a_generator(iterator: Any, stream: Any, names: tuple[str, ...]) -> bool:
+    """Whether what was closed is only the generator that iterates ``stream`` (llm's
+    ``Response``): ``stream`` itself has no close of its own."""
+    generator = inspect.isgenerator(iterator) or inspect.isasyncgen(iterator)
+    return generator and iterator is not stream and _closer(stream, *names) is None
+
+
+def _unclosable(iterator: Any, stream: Any, names: tuple[str, ...]) -> None:
+    """Warn (once per type) about a stream that neither it nor its iterator can close;
+    an in-memory iterator (a list's, a ``map``...) holds no connection and is let be."""
+    if any(_closer(obj, *names) is not None for obj in (iterator, stream)):
+        return
+    if isinstance(stream, (list, tuple)) or type(iterator).__module__ == "builtins":
+        return
+    kind = type(stream)
+    if kind not in _warned:
+        _warned.add(kind)
+        warnings.warn(
+            f"ask stopped a stream of {kind.__module__}.{kind.__qualname__} early but cannot close it "
+            "(it has no close() or aclose()): the server may go on generating the reply",
+            UnclosedStreamWarning,
+            stacklevel=4,
+        )
+
+
+def _collect_dropped() -> None:
+    """Run the cycle collector once, so that what a closed generator dropped is finalized
+    now. A generator that holds an HTTP stream in a reference cycle (the openai SDK's
+    ``Stream`` refers to itself through its iterator) leaves the response open until the
+    next collection: closing llm's ``Response`` mid-stream is such a case, and the server
+    goes on streaming until then (the SDK's iterator closes the response when it is
+    finalized). Only after an early stop, and only for a stream without a close of its own:
+    a full collection costs tens to hundreds of milliseconds in a large process (0.34 s with
+    170,000 objects on a loaded 2-core machine), less than the reply the server would go on
+    generating."""
+    gc.collect()
+
+
+def _close_now(obj: Any) -> None:
+    """``obj.close()`` when it has one (an async close on a sync path is not leaked)."""
+    close = _closer(obj, "close")
+    if close is not None:
+        outcome = close()
+        if inspect.isawaitable(outcome):
+            getattr(outcome, "close", lambda: None)()
+
+
+def _close_sync(iterator: Any, stream: Any) -> None:
+    """Close a stream stopped early: its iterator (a generator, or the stream itself), then
+    the stream when it is another object (the SDK's stream that owns the response); then
+    what the iterator dropped (:func:`_collect_dropped`), or a warning when nothing could
+    be closed."""
+    names = ("close",)
+    for obj in (iterator, stream) if iterator is not stream else (stream,):
+        _close_now(obj)
+    if _closed_only_a_generator(iterator, stream, names):
+        _collect_dropped()
+    _unclosable(iterator, stream, names)
+
+
+async def _close_async(iterator: Any, stream: Any) -> None:
+    """``_close_sync`` for an async stream (``aclose()`` first, else ``close()``)."""
+    names = ("aclose", "close")
+    for obj in (iterator, stream) if iterator is not stream else (stream,):
+        close = _closer(obj, *names)
+        if close is not None:
             outcome = close()
             if inspect.isawaitable(outcome):
                 await outcome
+    if _closed_only_a_generator(iterator, stream, names):
+        _collect_dropped()
+    _unclosable(iterator, stream, names)

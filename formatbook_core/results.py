@@ -169,7 +169,10 @@ class Attempt:
     stream was stopped; ``stopped`` says it was stopped early, ``stop_reason`` why and
     ``stop_position`` where (an offset into ``reply``). ``usage`` holds the token counts
     the endpoint reported (``prompt_tokens``, ``completion_tokens``, ``total_tokens``),
-    ``None`` when it reported none. ``finish_reason`` is the one the endpoint gave
+    ``None`` when it reported none. A reply that ended before its end (stopped early, a
+    failed or dropped stream) seldom gets its counts: then ``usage`` is formatbook's
+    estimate, from the characters sent and received, and ``usage_estimated`` is true
+    (see :func:`formatbook_core.llm_replies.estimate_tokens`). ``finish_reason`` is the one the endpoint gave
     (``"stop"``, ``"length"``...), ``None`` when it gave none; a reply the model did not
     finish fails with ``reply.cut`` first, saying why.
     """
@@ -183,6 +186,7 @@ class Attempt:
     stop_position: int | None = None
     usage: dict[str, int] | None = None
     finish_reason: str | None = None
+    usage_estimated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data: every field, the verdict as ``CheckResult.to_dict()`` gives it
@@ -196,6 +200,7 @@ class Attempt:
             "stop_position": self.stop_position,
             "finish_reason": self.finish_reason,
             "usage": json_ready(self.usage),
+            "usage_estimated": self.usage_estimated,
             "result": self.result.to_dict(attempts=False),
         }
 
@@ -239,6 +244,17 @@ class CheckResult:
         return healed_as_cut_off(self.repairs)
 
     @property
+    def usage(self) -> dict[str, int] | None:
+        """The token counts of every attempt of ``ask`` added up (see :func:`total_usage`);
+        ``None`` for a plain ``check``."""
+        return total_usage(self.attempts)
+
+    @property
+    def usage_estimated(self) -> bool:
+        """Whether ``usage`` holds an estimate (an attempt ended before the endpoint counted it)."""
+        return any(a.usage_estimated for a in self.attempts)
+
+    @property
     def verdict(self) -> str:
         """``"pass"``, ``"healed"`` or ``"fail"``."""
         if not self.ok:
@@ -249,7 +265,8 @@ class CheckResult:
         """A JSON-ready summary: plain JSON data for every field (see :func:`json_ready`),
         so that ``json.loads(json.dumps(result.to_dict())) == result.to_dict()``.
 
-        ``attempts`` (filled by ``ask``) appear under ``"attempts"`` when there are any."""
+        ``attempts`` (filled by ``ask``) appear under ``"attempts"`` when there are any,
+        with their ``"usage"`` added up and ``"usage_estimated"``."""
         data = {
             "ok": self.ok,
             "verdict": self.verdict,
@@ -264,7 +281,23 @@ class CheckResult:
         }
         if attempts and self.attempts:
             data["attempts"] = [a.to_dict() for a in self.attempts]
+            data["usage"] = self.usage
+            data["usage_estimated"] = self.usage_estimated
         return data
+
+
+def total_usage(attempts: list[Attempt]) -> dict[str, int] | None:
+    """The token counts of ``attempts`` added up key by key (``prompt_tokens``,
+    ``completion_tokens``, ``total_tokens``), over the attempts that have them; ``None``
+    when none has any."""
+    counted = [a.usage for a in attempts if a.usage]
+    if not counted:
+        return None
+    total: dict[str, int] = {}
+    for usage in counted:
+        for key, value in usage.items():
+            total[key] = total.get(key, 0) + value
+    return total
 
 
 @dataclass(frozen=True)

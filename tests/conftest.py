@@ -25,7 +25,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 #   - the short fuzz pass (random search lives in `dev.py fuzz`; its finds are replayed in
 #     the fast tier as repros);
 #   - whole processes and environments: virtual environments built, Ray and Hugging Face
-#     integrations, batch runs killed and resumed.
+#     integrations, batch runs killed and resumed, pages rendered in headless Chromium.
 _SLOW_FILES = (
     "tests/fuzz/test_pathological.py",
     "tests/fuzz/test_short_pass.py",
@@ -33,6 +33,7 @@ _SLOW_FILES = (
     "tests/plugins/markdown/test_linear_time.py",
     "tests/batch/test_ray.py",
     "tests/core/generation/test_hf.py",
+    "tests/report/test_browser.py",  # headless Chromium, 2-3 s a page
 )
 _SLOW_TESTS = ("test_attack_input_never_raises[", "test_garbage_never_raises[huge-", "test_garbage_never_raises[many-")
 _SLOW_NAMES = ("test_resume_after_a_kill", "test_a_worker_stuck_in_c_code", "feeding_one_character_at_a_time_is_linear")

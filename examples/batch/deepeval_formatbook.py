@@ -13,8 +13,10 @@ works as a plain scorer; to register it with DeepEval itself, subclass
 
     assert_test(test_case, [FormatMetric("EXPECT JSON\\nEXPECT MAX 40 WORDS")])
 
-The score is the share of EXPECT lines met; the metric succeeds when the reply meets
-them all (after healing) and the score reaches ``threshold``.
+The score is the share of EXPECT lines met (0 for a healed reply with
+``healed_passes=False``: see :mod:`formatbook_core.batch.grading`); the metric succeeds
+when the reply meets them all (after healing) and the score reaches ``threshold``. The
+file imports nothing but formatbook: import it from its folder, or copy it.
 """
 
 from __future__ import annotations
@@ -22,13 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core.batch import check_one
-
-try:  # the same score and reason as the promptfoo assertion, beside this file
-    from promptfoo_formatbook import reason as _reason
-    from promptfoo_formatbook import score as _score
-except ImportError:  # imported as a package module
-    from .promptfoo_formatbook import reason as _reason  # type: ignore[no-redef]
-    from .promptfoo_formatbook import score as _score  # type: ignore[no-redef]
+from formatbook_core.batch.grading import grade
 
 
 class FormatbookMetric:
@@ -53,13 +49,14 @@ class FormatbookMetric:
         return "Formatbook"
 
     def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        """Grade ``test_case.actual_output``: sets ``score``, ``reason`` and ``success``."""
         record = check_one(getattr(test_case, "actual_output", None), self.expect)
+        graded = grade(record, healed_passes=self.healed_passes)
         self.record = record
-        self.score = _score(record)
-        self.reason = _reason(record)
-        healed_ok = self.healed_passes or record["verdict"] != "healed"
-        self.success = bool(record["ok"] and healed_ok and self.score >= self.threshold)
-        return self.score
+        self.score = graded.score
+        self.reason = graded.reason
+        self.success = graded.passed and graded.score >= self.threshold
+        return graded.score
 
     async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
         return self.measure(test_case)

@@ -142,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .ask import add_parser  # a small module of argparse only: --help stays fast
 
     add_parser(sub, _add_expect_options).set_defaults(func=cmd_ask)
+    from .report import add_parsers as add_page_parsers  # argparse only: --help stays fast
+
+    add_page_parsers(sub)
     return parser
 
 

@@ -4,13 +4,16 @@ re-ask with the violations, print the verdict.
     formatbook ask -e "JSON contact.json" -e "MAX 40 WORDS" "Give me Ada's contact card"
 
 The endpoint comes from ``--base-url``/``--model``/``--api-key`` or the ``OPENAI_BASE_URL``,
-``FORMATBOOK_MODEL`` and ``OPENAI_API_KEY`` variables. The reply is shown as it streams (on
-stdout at a terminal, on stderr when stdout is piped, so that stdout holds only the
-verdict or, with ``--json``, the ``CheckResult``). Exit status 0 when a reply met the
-expectations, 1 when none did, 2 when the command or the endpoint was wrong: an endpoint
-that fails (an HTTP error, a broken stream, a chunk that is not text) ends the command with
-one line and exit 2 (with ``--json``, stdout still holds every attempt and the ``error``).
-``--timeout`` bounds each attempt and ``--total-timeout`` all of them.
+``FORMATBOOK_MODEL`` and ``OPENAI_API_KEY`` variables. As with ``llm``, stdout holds the
+answer: the payload of the reply that met the expectations, healed (``result.text``), and
+nothing when none did; everything else goes to stderr: the reply as it streams, a line
+for each attempt that did not pass, the verdict, and with ``--usage`` the token counts
+added up over the attempts. ``--json`` puts the ``CheckResult`` with every attempt on stdout
+instead. Exit status 0 when a reply met the expectations, 1 when none did, 2 when the
+command or the endpoint was wrong: an endpoint that fails (an HTTP error, a broken stream,
+a chunk that is not text) ends the command with one line and exit 2 (with ``--json``,
+stdout still holds every attempt and the ``error``). ``--timeout`` bounds each attempt and
+``--total-timeout`` all of them.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ def add_parser(sub: Any, add_expect_options: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--no-stream", action="store_true", help="ask for whole replies instead of a stream")
     p.add_argument("--json", action="store_true", help="print the final CheckResult (with every attempt) as JSON")
+    p.add_argument("--usage", "-u", action="store_true", help="show the token usage of all attempts (on stderr)")
     return p
 
 
@@ -83,7 +87,7 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
     if args.temperature is not None:
         params["temperature"] = args.temperature
     client = openai.OpenAI(base_url=base_url, api_key=key, timeout=args.timeout, max_retries=1)
-    shown = _Shown(sys.stdout if _is_tty(sys.stdout) else sys.stderr, args.max_attempts)
+    shown = _Shown(sys.stderr, args.max_attempts)
     try:
         result = ask(
             openai_chat(model_name, client, **params),
@@ -101,6 +105,8 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
         if error.cause is not None:
             if args.json:
                 _write_json(error.attempts[-1].result, error.attempts, error.best_index or 0, str(error.cause))
+            if args.usage:
+                sys.stderr.write(usage_line(error.attempts) + "\n")
             raise EndpointError(f"the endpoint failed: {_one_line(error.cause)}") from None
         best = error.best_index or 0
         result, attempts, ok = error.attempts[best].result, error.attempts, False
@@ -112,8 +118,29 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
         from .render import make_renderer  # noqa: PLC0415
 
         label = f"attempt {best + 1} of {len(attempts)}" + ("" if ok else " (the best)")
-        make_renderer().result(result, label=label, expectations=expectations)
+        make_renderer(sys.stderr).result(result, label=label, expectations=expectations)
+        if ok and result.text is not None:  # the answer, alone on stdout: a pipe gets only it
+            sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
+    if args.usage:
+        sys.stderr.write(usage_line(attempts) + "\n")
     return 0 if ok else 1
+
+
+def usage_line(attempts: list[Any]) -> str:
+    """The token counts of ``attempts`` added up, in one line (as ``llm -u`` shows them)."""
+    from ..results import total_usage  # noqa: PLC0415
+
+    total = total_usage(attempts)
+    count = f"{len(attempts)} attempt{'s' if len(attempts) != 1 else ''}"
+    if total is None:
+        return f"Token usage: not reported ({count})"
+    parts = [f"{total[key]:,} {name}" for key, name in _USAGE_NAMES if key in total]
+    estimated = sum(1 for a in attempts if a.usage_estimated)
+    note = f"; {estimated} estimated, the endpoint did not count them" if estimated else ""
+    return f"Token usage: {', '.join(parts)} ({count}{note})"
+
+
+_USAGE_NAMES = (("prompt_tokens", "input"), ("completion_tokens", "output"), ("total_tokens", "total"))
 
 
 def _write_json(result: Any, attempts: list[Any], best: int, error: str | None = None) -> None:
@@ -159,13 +186,6 @@ class _Shown:
         again = "; asking again" if self.count < self.max_attempts else ""
         self.stream.write(f"[formatbook: attempt {self.count} {what}{again}]\n")
         self.stream.flush()
-
-
-def _is_tty(stream: IO[str]) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 def _one_line(exc: BaseException) -> str:

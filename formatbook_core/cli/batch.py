@@ -57,6 +57,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true", help="keep the verdicts already in --out and check the rest")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="time limit for each reply")
     p.add_argument(
+        "--report",
+        metavar="FILE.html",
+        help="with --jsonl/--parquet: write an HTML report of the verdicts here at the end (see formatbook report)",
+    )
+    p.add_argument(
+        "--group-by",
+        metavar="FIELD",
+        help="with --report: the rows' field to split the numbers by (default: model, group, provider... when present)",
+    )
+    p.add_argument(
         "--expect-field",
         metavar="NAME",
         help=(
@@ -231,7 +241,10 @@ def _parquet_rows(path: str, args: argparse.Namespace) -> tuple[Iterator[tuple[i
     names = parquet.schema_arrow.names
     if args.field not in names:
         raise common.UsageError(f"the replies have no field {args.field!r}: the columns are {', '.join(names[:20])}")
-    wanted = [n for n in dict.fromkeys(["id", args.field, args.expect_field]) if n is not None and n in names]
+    grouping = _grouping_fields(args)
+    wanted = [
+        n for n in dict.fromkeys(["id", args.field, args.expect_field, *grouping]) if n is not None and n in names
+    ]
 
     def rows() -> Iterator[tuple[int, Any]]:
         number = 0
@@ -241,6 +254,17 @@ def _parquet_rows(path: str, args: argparse.Namespace) -> tuple[Iterator[tuple[i
                 yield number, row
 
     return rows(), parquet.metadata.num_rows
+
+
+def _grouping_fields(args: argparse.Namespace) -> list[str]:
+    """The columns a report may group by (read from a Parquet input only when asked for)."""
+    if not getattr(args, "report", None):
+        return []
+    if args.group_by is not None:
+        return [args.group_by] if args.group_by else []
+    from ..report.aggregate import GROUP_FIELDS
+
+    return list(GROUP_FIELDS)
 
 
 def _chunks(rows: Iterator[tuple[int, Any]], skip: int) -> Iterator[list[tuple[int, Any]]]:
@@ -340,7 +364,10 @@ def run(args: argparse.Namespace) -> int:
             done = resume_point(args.out)
         except ResumeError as exc:
             raise common.UsageError(f"cannot resume: {exc}") from None
+    page = _batch_report(args, source, done)
     with _Input(source, args) as (rows, total):
+        if page is not None:
+            rows = page.rows(rows, done.last if done else 0)
         sink, parquet, report = _open_sink(args, make_renderer())
         totals = summarize(())
         if done is not None:
@@ -353,6 +380,8 @@ def run(args: argparse.Namespace) -> int:
                 _verdicts(rows, done.last if done else 0, args.workers, job), total, lambda item: item["line"]
             ):
                 totals[item["verdict"]] = totals.get(item["verdict"], 0) + 1
+                if page is not None:
+                    page.add(item["line"], item["out"])
                 if not item["ok"]:
                     not_met += 1
                     if len(failed) < 20:
@@ -375,7 +404,29 @@ def run(args: argparse.Namespace) -> int:
         shown = ", ".join(str(n) for n in failed) + (" ..." if not_met > len(failed) else "")
         report.write(f"lines not met: {shown} (use --out FILE for every verdict)")
     report.write(summary_line(totals))
+    if page is not None:
+        page.write(Path(source).name if source != "-" else "standard input")
+        report.write(f"report: {args.report}")
     return common.EXIT_OK if not not_met else common.EXIT_NOT_MET
+
+
+def _batch_report(args: argparse.Namespace, source: str, done: Any) -> Any:
+    """The report a run writes with ``--report`` (``None`` without), fed first with the
+    verdicts a resumed run keeps."""
+    if not args.report:
+        if args.group_by is not None:
+            raise common.UsageError("--group-by goes with --report FILE.html")
+        return None
+    from ..report.batch import BatchReport
+
+    folder = Path(args.report).resolve().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):  # say so now, not after the whole run
+        raise common.UsageError(f"cannot write {args.report}: no folder {folder} to write in")
+    page = BatchReport(args.report, args.field, args.group_by)
+    if done is not None and done.rows:
+        jsonl = source if args.parquet is None and source != "-" else None
+        page.resume(args.out, jsonl, done.last)
+    return page
 
 
 class _Input:

@@ -86,11 +86,16 @@ def _show_default(value: Any) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    batch = args.jsonl is not None or getattr(args, "parquet", None) is not None
+    if (getattr(args, "report", None) or getattr(args, "group_by", None)) and (
+        getattr(args, "ifeval", False) or not batch
+    ):
+        raise UsageError("--report goes with --jsonl FILE or --parquet FILE (without --ifeval)")
     if getattr(args, "ifeval", False):
         from .ifeval import cmd_check_ifeval
 
         return cmd_check_ifeval(args)
-    if args.jsonl is not None or getattr(args, "parquet", None) is not None:
+    if batch:
         if args.input not in (None, "-"):
             raise UsageError("give either a reply FILE or --jsonl FILE, not both")
         if args.jsonl is not None and args.parquet is not None:

@@ -14,7 +14,9 @@ garbage. Use it from your plugin's tests::
 pytest collects the subclass (its name starts with ``Test``) and runs every ``test_*``
 method, parametrized over the samples and the garbage inputs. ``make_contract(fmt)`` builds
 such a class for a format object; the ``check_*`` functions are plain functions raising
-``AssertionError``, usable from any test runner.
+``AssertionError``, usable from any test runner. For integrations,
+:mod:`formatbook_core.testing.llm_server` is a scripted OpenAI-compatible server on
+127.0.0.1 (what formatbook's own ask tests and offline examples talk to).
 
 What is checked (each rule of the format definition):
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
-from formatbook_core.batch import BatchChecker
-from formatbook_core.batch.ray_data import check_dataset, checker_kwargs
+from formatbook_core.batch.ray_data import actor_pool, check_dataset, checker_kwargs, pool_size
 from formatbook_core.cli import main
 
 ray = pytest.importorskip("ray")
@@ -17,9 +17,17 @@ SCHEMA = {"type": "object", "required": ["name", "age"], "properties": {"age": {
 
 
 @pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    yield ray
+def local_ray(tmp_path_factory):
+    """A local 2-CPU Ray, started in a folder of its own: its workers' working folder,
+    where a relative path of the docs' snippet is read from."""
+    folder = tmp_path_factory.mktemp("ray")
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    finally:
+        os.chdir(before)
+    yield folder
     ray.shutdown()
 
 
@@ -75,22 +83,36 @@ def test_ray_data_agrees_with_the_cli_row_for_row(local_ray, tmp_path):
     assert {r["verdict"] for r in rows} == {"pass", "healed", "fail"}
 
 
-def test_the_three_line_recipe_writes_parquet(local_ray, tmp_path):
+def _docs_snippet() -> str:
+    """The Ray Data snippet of docs/batch.md, as written there."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "batch.md").read_text()
+    after = text.split("Ray Data (`formatbook[ray]`):", 1)[1]
+    return after.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_docs_snippet_runs_on_a_2_cpu_ray(local_ray, monkeypatch):
     pq = pytest.importorskip("pyarrow.parquet")
-    path = tmp_path / "r.jsonl"
-    path.write_text("".join(json.dumps({"id": i, "reply": "word " * i}) + "\n" for i in range(10)))
-    # the recipe of docs/batch.md
-    ds = ray.data.read_json(str(path))
-    ds = ds.map_batches(
-        BatchChecker,
-        fn_constructor_kwargs={"expect": "EXPECT TEXT\nEXPECT MAX 5 WORDS"},
-        batch_format="pyarrow",
-        compute=ray.data.ActorPoolStrategy(size=1),
-    )
-    ds.write_parquet(str(tmp_path / "verdicts"))
-    table = pq.read_table(tmp_path / "verdicts")
+    snippet = _docs_snippet()
+    assert "actor_pool()" in snippet and "read_json" in snippet
+    folder = local_ray
+    (folder / "replies").mkdir()
+    replies = {i: json.dumps({"n": i}) if i % 3 else f"not json {i}" for i in range(12)}
+    for i, reply in replies.items():
+        (folder / "replies" / f"r{i:02}.json").write_text(json.dumps({"id": i, "reply": reply}) + "\n")
+    monkeypatch.chdir(folder)
+    # the pool leaves a CPU to the reads: 1 actor here, not 2 (nor the 4 that hung)
+    pool = actor_pool()
+    assert pool.min_size == pool.max_size == 1 == pool_size(ray.cluster_resources()["CPU"])
+    exec(compile(snippet, "docs/batch.md", "exec"), {})
+    table = pq.read_table(folder / "verdicts")
     by_id = dict(zip(table.column("id").to_pylist(), table.column("ok").to_pylist(), strict=True))
-    assert by_id == {i: i <= 5 for i in range(10)}
+    assert by_id == {i: bool(i % 3) for i in range(12)}
+
+
+def test_pool_sizes_leave_a_cpu_to_the_reads():
+    assert [pool_size(c) for c in (None, 1, 2, 2.0, 3, 8, 64.0)] == [1, 1, 1, 1, 2, 7, 63]
+    with pytest.raises(ValueError, match="at least 1"):
+        actor_pool(0)
 
 
 def test_bad_settings_are_raised_before_reaching_the_cluster():

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +48,9 @@ def test_promptfoo_healed_replies_pass_unless_told_otherwise():
     passed = promptfoo_formatbook.get_assert(cut, {"config": {"expect": EXPECT}})
     assert passed["pass"] is True and "repaired: truncated_container" in passed["reason"]
     strict = promptfoo_formatbook.get_assert(cut, {"config": {"expect": EXPECT, "healed_passes": False}})
-    assert strict["pass"] is False and strict["score"] == 1.0
+    # refused, it scores nothing: its lines were met only by the healed reading, the one refused
+    assert strict["pass"] is False and strict["score"] == 0.0
+    assert strict["reason"].startswith("formatbook: fail (healed, and healed replies do not pass here)")
 
 
 def test_promptfoo_without_expectations_fails_and_says_why():
@@ -57,6 +61,63 @@ def test_promptfoo_without_expectations_fails_and_says_why():
 def test_promptfoo_a_syntax_failure_scores_nothing():
     result = promptfoo_formatbook.get_assert("not json at all", {"config": {"expect": EXPECT}})
     assert result["pass"] is False and result["score"] == 0.0  # the count is not evaluated
+
+
+REPLIES = [
+    '{"name": "Ada"}',  # pass
+    '{"name": "Ada"',  # healed: cut off
+    'Sure:\n```json\n{"name": "Ada",}\n```',  # healed: fenced, a trailing comma
+    '{"name": "one two three four"}',  # fail: one line of two
+    '{"name": "one two three four"',  # fail once healed: one line of two
+    "not json at all",  # fail: no line
+    "",  # fail: empty
+]
+
+
+@pytest.mark.parametrize("healed_passes", [True, False])
+@pytest.mark.parametrize("reply", REPLIES)
+def test_the_score_never_contradicts_the_verdict(reply, healed_passes):
+    config = {"config": {"expect": EXPECT, "healed_passes": healed_passes}}
+    result = promptfoo_formatbook.get_assert(reply, config)
+    metric = deepeval_formatbook.FormatbookMetric(EXPECT, threshold=0.0, healed_passes=healed_passes)
+    metric.measure(LLMTestCase("q", reply))
+    for passed, score in ((result["pass"], result["score"]), (metric.success, metric.score)):
+        assert score == 1.0 if passed else score is not None and score < 1.0
+    assert (result["pass"], result["score"]) == (metric.success, metric.score)
+    verdict = check(reply, EXPECT).verdict
+    assert result["pass"] is (verdict == "pass" or (verdict == "healed" and healed_passes))
+
+
+def test_every_recipe_imports_on_its_own(tmp_path):
+    # as promptfoo loads a file (by its path) and as a user imports one (its folder on the
+    # path), in a fresh interpreter run elsewhere: no recipe leans on another
+    folder = Path(__file__).resolve().parents[2] / "examples" / "batch"
+    code = (
+        "import importlib.util, sys\n"
+        f"folder = {str(folder)!r}\n"
+        "names = sys.argv[1:]\n"
+        "for name in names:\n"
+        "    spec = importlib.util.spec_from_file_location('loaded_' + name, f'{folder}/{name}.py')\n"
+        "    spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+        "sys.path.insert(0, folder)\n"
+        "for name in names:\n"
+        "    __import__(name)\n"
+        "print('imported', len(names))\n"
+    )
+    names = sorted(p.stem for p in folder.glob("*.py"))
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.path.join(root, "plugins")])}
+    done = subprocess.run(
+        [sys.executable, "-c", code, *names], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"imported {len(names)}" and len(names) == 4
+
+
+def test_promptfoo_python_is_documented():
+    root = Path(__file__).resolve().parents[2]
+    for path in (root / "docs" / "batch.md", root / "examples" / "batch" / "promptfoo_formatbook.py"):
+        assert "PROMPTFOO_PYTHON" in path.read_text(), path
 
 
 # --- DeepEval ----------------------------------------------------------------------------------
@@ -76,6 +137,14 @@ def test_deepeval_metric_measures_like_deepeval_calls_it():
     score = asyncio.run(metric.a_measure(LLMTestCase("who?", '{"name": "a b c d e"}')))
     assert score == 0.5 and not metric.is_successful()
     assert "count.max" in (metric.reason or "")
+
+
+def test_deepeval_metric_refusing_healed_replies_scores_them_0():
+    metric = deepeval_formatbook.FormatbookMetric(EXPECT, healed_passes=False)
+    assert metric.measure(LLMTestCase("q", '{"name": "Ada"')) == 0.0
+    assert not metric.is_successful() and "healed replies do not pass" in (metric.reason or "")
+    lenient = deepeval_formatbook.FormatbookMetric(EXPECT)
+    assert lenient.measure(LLMTestCase("q", '{"name": "Ada"')) == 1.0 and lenient.is_successful()
 
 
 def test_deepeval_metric_threshold_and_none_output():

@@ -8,8 +8,7 @@ import json
 import pytest
 
 from formatbook_core.cli import main
-
-from .llm_server import ScriptedServer
+from formatbook_core.testing.llm_server import ScriptedServer
 
 DOOMED = '{"note": "' + " ".join(f"word{i}" for i in range(120)) + '"}'
 GOOD = '{"note": "Sunny and warm."}'
@@ -32,11 +31,33 @@ def test_a_stopped_reply_then_a_good_one_streams_and_passes(capsys):
         server.wait()
     out, err = capsys.readouterr()
     assert code == 0
-    # stdout is piped here: the streamed reply went to stderr, the verdict to stdout
+    # stdout holds the answer alone; the streamed replies and the verdict went to stderr
+    assert out == GOOD + "\n"
     assert GOOD in err and DOOMED[:40] in err
     assert "[formatbook: attempt 1 stopped after" in err and "asking again" in err
-    assert out.startswith("PASS") and "attempt 2 of 2" in out
+    assert "PASS" in err and "attempt 2 of 2" in err and "Token usage" not in err
     assert server.requests[0].closed_early and len(server.requests) == 2
+
+
+def test_stdout_holds_the_healed_payload_and_usage_goes_to_stderr(capsys):
+    fenced = 'Here you are:\n```json\n{"note": "Sunny",}\n```\nAnything else?'
+    with ScriptedServer([NOT_JSON, fenced]) as server:
+        code = main(ask(server, "--model", "m", "--api-key", "k", "--usage"))
+        server.wait()
+    out, err = capsys.readouterr()
+    assert code == 0 and out == '{"note": "Sunny"}\n'
+    assert "HEALED" in err and fenced in err
+    # two replies run to their end, each counted 11 + 7 by the server
+    assert "Token usage: 22 input, 14 output, 36 total (2 attempts)" in err
+
+
+def test_no_answer_leaves_stdout_empty_and_an_estimate_is_said(capsys):
+    with ScriptedServer([DOOMED, NOT_JSON]) as server:
+        code = main(ask(server, "--model", "m", "--api-key", "k", "--max-attempts", "2", "-u"))
+        server.wait()
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert "FAIL" in err and "(2 attempts; 1 estimated, the endpoint did not count them)" in err
 
 
 def test_a_model_that_never_complies_exits_1_and_json_holds_every_attempt(capsys, monkeypatch):

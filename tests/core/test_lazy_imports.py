@@ -153,3 +153,29 @@ def test_an_alias_a_count_and_a_kind_still_find_their_plugins():
         """
     )
     assert {"formatbook_yaml", "formatbook_instructions"} <= set(modules)
+
+
+# the frameworks formatbook_core/integrations/ adapts: only their own adapter imports them
+FRAMEWORKS = ("langchain_core", "pydantic_ai", "instructor", "litellm", "llm", "click", "openai")
+
+
+def test_the_core_the_ask_loop_and_the_integrations_package_import_no_framework():
+    modules = loaded_modules(
+        """
+        import warnings
+        warnings.simplefilter("ignore")
+        import formatbook_core
+        from formatbook_core import ask, ask_async, check
+        import formatbook_core.integrations
+        from formatbook_core.integrations.litellm import litellm_chat  # LiteLLM itself on the first request
+        litellm_chat("openai/x")
+        assert check('{"a": 1}', "EXPECT JSON").ok
+        """
+    )
+    assert "formatbook_core" in modules
+    assert heavy_in(modules, FRAMEWORKS) == []
+
+
+def test_the_probe_sees_a_framework_an_adapter_imports():
+    modules = loaded_modules("import formatbook_core.integrations.langchain")
+    assert "langchain_core" in modules

@@ -276,3 +276,40 @@ def test_each_count_violation_gets_its_own_fix():
     # "x" is a sentence too (text without a terminator is one)
     assert "5 sentences exceed the maximum of 3. Shorten it: write at most 3 sentences" in text
     assert '4 words in "/a" exceed the maximum of 3. Shorten it: write at most 3 words in the field "a"' in text
+
+
+class _TwoWays(ChatModel):
+    """A chat model with a sync and an async way to ask; it says which one ran."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, float | None]] = []
+
+    def send(self, messages, *, timeout=None):
+        self.calls.append(("send", timeout))
+        return "a: 1"
+
+    def send_async(self, messages, *, timeout=None):
+        self.calls.append(("send_async", timeout))
+
+        async def reply():
+            return "a: 1"
+
+        return reply()
+
+
+def test_ask_async_calls_a_chat_models_async_way_and_ask_its_sync_one():
+    e = parse_expectations("EXPECT KV", registry=kv_registry())
+    model = _TwoWays()
+    assert asyncio.run(ask_async(model, "kv", e, timeout=30)).ok
+    assert ask(model, "kv", e, timeout=30).ok
+    assert [name for name, _ in model.calls] == ["send_async", "send"]
+    assert all(timeout is not None and 0 < timeout <= 30 for _, timeout in model.calls)
+
+
+def test_a_chat_models_async_way_is_its_sync_one_by_default():
+    e = parse_expectations("EXPECT KV", registry=kv_registry())
+    sent = []
+    model = ChatModel(lambda messages: sent.append(messages) or "a: 1")
+    assert asyncio.run(ask_async(model, "kv", e)).ok
+    assert len(sent) == 1

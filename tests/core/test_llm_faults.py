@@ -14,8 +14,8 @@ from formatbook_core import AskError, ask, ask_async
 from formatbook_core.cli import main
 from formatbook_core.llm import ChatModel, TransportError, openai_chat
 from formatbook_core.llm_replies import MAX_EMPTY_CHUNKS, finish_reason_of
-
-from .llm_server import (
+from formatbook_core.testing.llm_server import (
+    USAGE,
     BadContent,
     BrokenLine,
     CutStream,
@@ -341,3 +341,92 @@ def test_formatbook_ask_re_asks_a_cut_reply(capsys):
     data = json.loads(out)
     assert code == 0 and [a["finish_reason"] for a in data["attempts"]] == ["length", "stop"]
     assert "[formatbook: attempt 1 failed: the reply was cut off" in err
+
+
+# --- usage: a total over the attempts, an estimate where the endpoint counted nothing -------------
+
+
+def test_usage_is_added_up_over_the_attempts_of_an_ask_error():
+    with ScriptedServer([NOT_JSON]) as server:
+        with pytest.raises(AskError) as info:
+            ask(model(server), PROMPT, EXPECT, max_attempts=3)
+        server.wait()
+    error = info.value
+    assert [a.usage for a in error.attempts] == [USAGE] * 3
+    assert error.usage == {"prompt_tokens": 33, "completion_tokens": 21, "total_tokens": 54}
+    assert not error.usage_estimated
+
+
+def test_a_dropped_stream_and_an_http_error_are_estimated_or_left_out():
+    text = '{"name": "Ada", "email": "ada@exa'  # 33 characters: 9 tokens at 4 a token
+    with ScriptedServer([CutStream(text), HttpError(500)]) as server:
+        with pytest.raises(AskError) as info:
+            ask(model(server), PROMPT, EXPECT)
+        server.wait()
+    dropped, failed = info.value.attempts
+    assert dropped.usage_estimated and dropped.usage is not None and dropped.usage["completion_tokens"] == 9
+    sent = len(server.requests[0].messages[0]["content"])
+    assert dropped.usage["prompt_tokens"] == -(-sent // 4)
+    assert failed.usage is None and not failed.usage_estimated  # nothing came back: nothing to count
+    assert info.value.usage == dropped.usage and info.value.usage_estimated
+
+
+LONG_NOTE = '{"note": "' + "word " * 58  # 300 characters, 58 words: past the guard's lag
+
+
+def test_a_stopped_stream_counts_its_reasoning_in_the_estimate():
+    def stream(prompt):
+        yield {"choices": [{"delta": {"content": "", "reasoning_content": "r" * 40}, "finish_reason": None}]}
+        yield {"choices": [{"delta": {"content": LONG_NOTE}, "finish_reason": None}]}
+        yield {"choices": [{"delta": {"content": '"}'}, "finish_reason": "stop"}]}
+
+    with pytest.raises(AskError) as info:
+        ask(stream, PROMPT, "EXPECT JSON\nEXPECT MAX 10 WORDS", max_attempts=1)
+    attempt = info.value.attempts[0]
+    assert attempt.stopped and attempt.reply == LONG_NOTE and len(LONG_NOTE) == 300
+    # 40 characters of reasoning and 300 of text: 85 tokens
+    assert attempt.usage is not None and attempt.usage["completion_tokens"] == 85 and attempt.usage_estimated
+    assert attempt.usage["prompt_tokens"] == -(-len(attempt.prompt) // 4)
+
+
+def test_replies_that_ran_to_their_end_without_usage_have_none():
+    result = ask(lambda p: iter(['{"name": "Ada", ', '"email": "a@b.c"}']), PROMPT, EXPECT)
+    assert result.attempts[0].usage is None and result.usage is None and not result.usage_estimated
+    assert result.to_dict()["usage"] is None
+
+
+def _litellm_types(monkeypatch):
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no fetch of the price list on import
+    return pytest.importorskip("litellm.types.utils")
+
+
+@pytest.mark.parametrize("driver", ["sync", "async"])
+def test_litellm_responses_and_chunks_keep_their_finish_reason_and_usage(monkeypatch, driver):
+    t = _litellm_types(monkeypatch)
+    cut = '{"name": "Ada", "email": "ada@ex'
+    counts = {"prompt_tokens": 5, "completion_tokens": 9, "total_tokens": 14}
+
+    def chunks():
+        for piece in (cut[:10], cut[10:]):
+            yield t.ModelResponseStream(choices=[t.StreamingChoices(delta=t.Delta(content=piece))])
+        last = t.StreamingChoices(delta=t.Delta(content=None), finish_reason="length")
+        yield t.ModelResponseStream(choices=[last], usage=t.Usage(**counts))
+
+    whole = t.ModelResponse(
+        choices=[t.Choices(message=t.Message(content=cut + '"}'), finish_reason="length")], usage=t.Usage(**counts)
+    )
+    replies = iter([chunks(), whole, GOOD])
+    if driver == "sync":
+        result = ask(lambda p: next(replies), PROMPT, EXPECT)
+    else:
+
+        async def llm(prompt):
+            return next(replies)
+
+        result = asyncio.run(ask_async(llm, PROMPT, EXPECT))
+    streamed, given_whole, good = result.attempts
+    for attempt in (streamed, given_whole):
+        assert attempt.finish_reason == "length" and codes(attempt)[0] == "reply.cut"
+        assert attempt.usage == counts and not attempt.usage_estimated
+    assert good.finish_reason is None and result.ok
+    assert result.usage == {"prompt_tokens": 10, "completion_tokens": 18, "total_tokens": 28}

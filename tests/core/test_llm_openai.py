@@ -12,8 +12,7 @@ import pytest
 
 from formatbook_core import AskError, Expectations, ask, ask_async
 from formatbook_core.llm import ChatModel, openai_chat
-
-from .llm_server import USAGE, ScriptedServer, chunked
+from formatbook_core.testing.llm_server import USAGE, ScriptedServer, chunked
 
 EXPECT = "EXPECT JSON\nEXPECT MAX 10 WORDS"
 # 150 words in one string: the guard sees the 11th settled word long before the end
@@ -55,8 +54,17 @@ def test_a_doomed_reply_is_stopped_and_the_re_ask_keeps_the_conversation():
     correction = second.messages[2]["content"]
     assert "stopped" in correction and "at most 10 words" in correction
     assert PROMPT not in correction  # the model still has the prompt; it is not repeated
-    # usage: reported only by the stream that ran to its end
-    assert stopped.usage is None and result.attempts[1].usage == USAGE
+    # usage: reported by the stream that ran to its end; the stopped one's is estimated,
+    # 4 characters a token (the prompt sent, the text received), and the total adds both
+    assert result.attempts[1].usage == USAGE and not result.attempts[1].usage_estimated
+    sent, got = len(first.messages[0]["content"]), len(stopped.reply)
+    assert stopped.usage_estimated and stopped.usage == {
+        "prompt_tokens": (sent + 3) // 4,
+        "completion_tokens": (got + 3) // 4,
+        "total_tokens": (sent + 3) // 4 + (got + 3) // 4,
+    }
+    assert result.usage == {key: stopped.usage[key] + USAGE[key] for key in USAGE}
+    assert result.usage_estimated and result.to_dict()["usage"] == result.usage
     assert result.attempts[1].messages == second.messages
 
 
@@ -140,3 +148,37 @@ def test_openai_chat_without_the_sdk_says_how_to_install(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_openai)
     with pytest.raises(ImportError, match=r"formatbook\[openai\]"):
         openai_chat("m")([{"role": "user", "content": "hi"}])
+
+
+def _two_at_once(chat_model: ChatModel) -> list:
+    async def both():
+        return await asyncio.gather(*(ask_async(chat_model, PROMPT, EXPECT) for _ in range(2)))
+
+    return asyncio.run(both())
+
+
+def test_ask_async_without_a_client_makes_an_async_one_and_asks_concurrently():
+    # each answer starts 0.5 s after its request: two asks overlap only if neither blocks the loop
+    with ScriptedServer([GOOD], delay=0.5) as server:
+        chat_model = openai_chat("m", base_url=server.url, api_key="k")
+        results = _two_at_once(chat_model)
+        server.wait()
+        assert all(r.ok and r.value == {"note": "Short and sweet."} for r in results)
+        assert len(server.requests) == 2 and server.most_in_flight == 2
+        assert isinstance(chat_model._async[1], openai.AsyncOpenAI)
+        # a later event loop gets a client of its own; the sync ask, a sync client
+        first_client = chat_model._async[1]
+        assert _two_at_once(chat_model)[0].ok and chat_model._async[1] is not first_client
+        assert ask(chat_model, PROMPT, EXPECT).ok and isinstance(chat_model._sync, openai.OpenAI)
+        server.wait()
+    assert all(r.body["stream_options"] == {"include_usage": True} for r in server.requests)
+    assert all(r.usage == USAGE for result in results for r in result.attempts)
+
+
+def test_a_sync_client_given_to_ask_async_blocks_the_loop_so_the_asks_take_turns():
+    # the counterpart of the test above, so that its assertion can fail: a sync client's
+    # request blocks the event loop, and the second ask starts only when the first is done
+    with ScriptedServer([GOOD], delay=0.5) as server:
+        results = _two_at_once(model(server))
+        server.wait()
+    assert all(r.ok for r in results) and len(server.requests) == 2 and server.most_in_flight == 1

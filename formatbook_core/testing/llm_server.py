@@ -111,11 +111,14 @@ class Request:
 class ScriptedServer:
     """``ScriptedServer(["reply one", "reply two"])``: ``url`` to give the SDK as base URL."""
 
-    def __init__(self, replies: list[Any], *, chunk_size: int = 4, pause: float = 0.002):
+    def __init__(self, replies: list[Any], *, chunk_size: int = 4, pause: float = 0.002, delay: float = 0.0):
         self.replies = list(replies)
         self.chunk_size = chunk_size
         self.pause = pause
+        self.delay = delay  # seconds each request waits before its answer starts
         self.requests: list[Request] = []
+        self.in_flight = 0
+        self.most_in_flight = 0  # the most requests being answered at once
         self._lock = threading.Lock()
         server = self
 
@@ -131,7 +134,10 @@ class ScriptedServer:
                     index = len(server.requests)
                     server.requests.append(request)
                     text = server.replies[min(index, len(server.replies) - 1)]
+                    server.in_flight += 1
+                    server.most_in_flight = max(server.most_in_flight, server.in_flight)
                 try:
+                    time.sleep(server.delay)
                     if isinstance(text, HttpError):
                         server._error(self, request, text)
                     elif self.path.rstrip("/").endswith("/chat/completions"):
@@ -142,6 +148,8 @@ class ScriptedServer:
                     else:
                         self.send_error(404)
                 finally:
+                    with server._lock:
+                        server.in_flight -= 1
                     request.done.set()
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
