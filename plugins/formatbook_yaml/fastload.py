@@ -7,9 +7,9 @@ value from its events, with no node kept. It answers only where its answer is th
 reading's, and gives ``None`` (the full reading decides) wherever a judgement needs nodes
 or the two parsers could read the text differently:
 
-- any parser error (the full reading gives the violation, its wording and its span);
-- a character outside a plain printable set (tabs, controls, C1 characters, a BOM,
-  U+2028 and U+2029, surrogates): the readers of the two parsers differ on some of them;
+- any parser error (the full reading gives the violation, its wording and its span),
+  a control or C1 character and a lone surrogate among them;
+- a tab, NEL, U+2028, U+2029 or a BOM: the two readers differ on them;
 - a directive, an anchor, an alias or a tag (aliases need the expansion bound, tags the
   core schema's tag rules, ``!`` the string reading);
 - a collection used as a key, two equal keys in one mapping, a key longer than 1,000
@@ -61,9 +61,11 @@ def available() -> bool:
     return _parser() is not None
 
 
-#: Characters the fast reading leaves to the full one: anything but line feed, carriage
-#: return, printable ASCII and the printable planes without U+2028/U+2029 and the BOM.
-_LEAVE = re.compile("[^\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+#: Characters the fast reading leaves to the full one: a tab (the scanner's spacing tabs
+#: are spaces by now; the others mean a value or a refusal), the YAML 1.1 line breaks and
+#: the BOM. Controls, C1 characters and non-characters need no test: libyaml's reader
+#: refuses them, as ruamel's does (the same set), and the full reading words it.
+_LEAVE = ("\t", "\x85", "\u2028", "\u2029", "\ufeff")
 #: The longest key read here (see the module's docstring).
 MAX_KEY = 1_000
 _SPACE_LINE = re.compile(r"\n[ \t]+(?:\r?\n|\r|$)")
@@ -79,7 +81,7 @@ def fast_values(text: str, *, max_depth: int, many: bool) -> tuple[list[Any], li
     values as written (what :func:`.values.node_values` gives for the documents' nodes),
     or ``None`` when the full reading must decide (see the module's docstring). Never
     raises."""
-    if _parser() is None or _LEAVE.search(text) is not None:
+    if _parser() is None or any(c in text for c in _LEAVE):  # memchr-fast, unlike a class
         return None
     try:
         return _read(text, min(max_depth, PARSER_DEPTH) - 2, many)

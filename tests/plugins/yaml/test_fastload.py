@@ -111,7 +111,10 @@ def test_the_yaml_test_suite_agrees(monkeypatch):
         "a: |\n  x\n   \nb: 1\n",  # a line of spaces in a block scalar
         "a: |2\n   x\nb: 1\n",  # an indentation indicator
         "\ufeffa: 1\nb: 2\n",  # a byte order mark
-        "a: \u00851\nb: 2\n",  # a C1 character
+        "a: \u00851\nb: 2\n",  # NEL: a line break to YAML 1.1 and the readers
+        "a: x\x01y\nb: 2\n",  # a control character: libyaml's reader refuses it
+        "a: \x9b\nb: 2\n",  # a C1 character: likewise
+        "a: \ud800\nb: 2\n",  # a lone surrogate: not UTF-8
         "a: 1\n---\nb: 2\n",  # a second document (where one is asked for)
         "- " + "x" * (MAX_KEY + 1) + ": 1\n  b: 2\n",  # a long key
     ],
