@@ -19,12 +19,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from types import FunctionType, MethodType
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from .locating import default_locate
 from .options import Option
 from .reply import ThinkTags
-from .results import Analysis, Healed, HealError, Located, ScopeNotFound, Span, StreamStatus, Violation
+from .results import Analysis, ExportError, Healed, HealError, Located, ScopeNotFound, Span, StreamStatus, Violation
+
+if TYPE_CHECKING:
+    from .exports import ResponseFormat
+    from .grammars import Grammar
 
 
 @runtime_checkable
@@ -150,6 +154,14 @@ class FormatDefinition(Protocol):
 
     def scope_of(self, analysis: Analysis, text: str, scope: str, schema: Any = None, **options: Any) -> list[str]:
         """``extract_scope`` of ``text``, from its ``analysis``; raises ``ScopeNotFound``."""
+
+    # Exports to the engines that constrain decoding (``formatbook_core.exports``): a
+    # format that has one overrides the method; ``BaseFormat``'s raises ``ExportError``.
+    def grammar(self, schema: Any = None, **options: Any) -> Grammar:
+        """A grammar (``formatbook_core.grammars``) of replies the format and ``schema`` accept."""
+
+    def response_format(self, schema: Any = None, **options: Any) -> ResponseFormat:
+        """The ``response_format`` of an OpenAI-compatible request asking for such a reply."""
 
 
 class BaseFormat:
@@ -283,6 +295,17 @@ class BaseFormat:
         Called once per ``Expectations``; the default keeps the schema as given.
         """
         return schema
+
+    def grammar(self, schema: Any = None, **options: Any) -> Grammar:
+        """A grammar of replies this format and ``schema`` (as ``load_schema`` gave it)
+        accept, for constrained decoding: every text it matches passes ``check()``, but
+        for what it lists in ``Grammar.left``. The default: no grammar (``ExportError``)."""
+        raise ExportError(f"format {self.name} has no grammar export")
+
+    def response_format(self, schema: Any = None, **options: Any) -> ResponseFormat:
+        """The ``response_format`` of an OpenAI-compatible chat request for this format and
+        ``schema``, with what it lost. The default: none (``ExportError``)."""
+        raise ExportError(f"format {self.name} has no response_format export (only JSON replies have one)")
 
     def __repr__(self) -> str:
         return f"<format {self.name}>"
@@ -436,7 +459,7 @@ FORMAT_DEFAULTS: Mapping[str, Any] = {
         name: vars(BaseFormat)[name]
         for name in (
             *("validate", "parse", "analyze", "extract_scope", "validate_scope", "guidance", "load_schema"),
-            *("candidates", "heal_analyzed", "values_of", "scope_of"),
+            *("candidates", "heal_analyzed", "values_of", "scope_of", "grammar", "response_format"),
         )
     },
 }

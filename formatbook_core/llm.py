@@ -185,6 +185,8 @@ def ask(
     """
     session = _Session(prompt, expectations, max_attempts, with_guidance, _is_chat(llm, chat), system)
     session.limit(timeout, total_timeout)
+    if isinstance(llm, ChatModel):
+        llm = llm.expecting(session.exp)
     while session.more():
         request = session.request()
         deadline = session.deadline()
@@ -225,6 +227,8 @@ async def ask_async(
     chunk are awaited at most until the attempt's deadline."""
     session = _Session(prompt, expectations, max_attempts, with_guidance, _is_chat(llm, chat), system)
     session.limit(timeout, total_timeout)
+    if isinstance(llm, ChatModel):
+        llm = llm.expecting(session.exp)
     while session.more():
         request = session.request()
         deadline = session.deadline()

@@ -9,6 +9,14 @@ made (or never, when the caller gives a client).
     model = openai_chat("llama3.1", base_url="http://localhost:11434/v1", api_key="ollama")
     result = ask(model, "Ada's contact card", "EXPECT JSON contact.json")
 
+With ``structured=True`` each request carries the expectations' ``response_format``
+(``formatbook_core.exports``: a JSON Schema in OpenAI's strict subset), so that a server
+with Structured Outputs constrains the reply; ``ask`` still checks the reply against the
+original schema, counts and instructions, and asks again when they are not met::
+
+    model = openai_chat("gpt-4o-mini", structured=True)
+    result = ask(model, "Ada's contact card", "EXPECT JSON contact.json")
+
 Replies stream by default, so that ``ask`` stops a doomed one early: closing the SDK's
 stream closes the HTTP response, and the server stops generating. Every request has a
 timeout (``timeout``, default :data:`CLIENT_TIMEOUT` seconds, and never more than the
@@ -18,9 +26,13 @@ time ``ask`` has left for the attempt), and so does the client made here.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import copy
+from typing import TYPE_CHECKING, Any
 
 from .llm_replies import ChatModel
+
+if TYPE_CHECKING:
+    from .expectations import Expectations
 
 #: Seconds a request may wait for the endpoint by default (the SDK's own default is 600).
 CLIENT_TIMEOUT = 120.0
@@ -38,6 +50,11 @@ class OpenAIChat(ChatModel):
     timeout, cut to the time ``ask`` has left for the attempt. ``params`` go to
     ``chat.completions.create`` as they are (``temperature``, ``max_tokens``...). With
     ``include_usage`` a stream ends with the token counts.
+
+    ``structured`` sends a ``response_format`` built from expectations
+    (:func:`formatbook_core.exports.response_format`): ``True`` takes those ``ask`` is
+    given, an ``Expectations`` or EXPECT text names them (for a model called directly).
+    A format without one (only JSON replies have it) is an ``ExportError`` then.
     """
 
     def __init__(
@@ -50,9 +67,17 @@ class OpenAIChat(ChatModel):
         base_url: str | None = None,
         api_key: str | None = None,
         timeout: float | None = CLIENT_TIMEOUT,
+        structured: bool | Expectations | str = False,
         **params: Any,
     ):
         super().__init__()
+        if structured is not False and "response_format" in params:
+            raise ValueError("give either structured= or response_format=, not both")
+        self.structured = structured
+        #: the response_format each request carries (``None``: none)
+        self.response_format: dict[str, Any] | None = None
+        if structured is not False and structured is not True:
+            self.response_format = _response_format(structured)
         self.model = model
         self.client = client
         self.stream = stream
@@ -90,13 +115,24 @@ class OpenAIChat(ChatModel):
     def __call__(self, messages: list[dict[str, str]]) -> Any:
         return self.send(messages)
 
+    def expecting(self, expectations: Any) -> OpenAIChat:
+        """With ``structured=True``, a copy whose requests carry ``expectations``'
+        ``response_format`` (``ask`` calls this); otherwise this model."""
+        if self.structured is not True:
+            return self
+        shaped = copy.copy(self)
+        shaped.response_format = _response_format(expectations)
+        return shaped
+
     def send(self, messages: list[dict[str, str]], *, timeout: float | None = None) -> Any:
         """The request for ``messages``, its timeout the smaller of ``self.timeout`` and ``timeout``."""
-        return self._client().chat.completions.create(**self._request(messages, timeout))
+        request = self._request(messages, timeout)  # first: a request that cannot be made says so
+        return self._client().chat.completions.create(**request)
 
     def send_async(self, messages: list[dict[str, str]], *, timeout: float | None = None) -> Any:
         """``send`` through the async client (``ask_async``): an awaitable of the stream or completion."""
-        return self._async_client().chat.completions.create(**self._request(messages, timeout))
+        request = self._request(messages, timeout)
+        return self._async_client().chat.completions.create(**request)
 
     def _request(self, messages: list[dict[str, str]], timeout: float | None) -> dict[str, Any]:
         """The arguments of ``chat.completions.create``: the params, the timeout, the model,
@@ -107,6 +143,13 @@ class OpenAIChat(ChatModel):
             request["timeout"] = min(bounds)
         request["model"] = self.model
         request["messages"] = messages
+        if self.structured is True and self.response_format is None:
+            raise ValueError(
+                "openai_chat(structured=True) takes its expectations from ask(); called directly, "
+                "give them: structured=Expectations(...) or EXPECT text"
+            )
+        if self.response_format is not None:
+            request["response_format"] = self.response_format
         if self.stream:
             request["stream"] = True
             if self.include_usage:
@@ -115,6 +158,12 @@ class OpenAIChat(ChatModel):
 
     def __repr__(self) -> str:
         return f"openai_chat({self.model!r})"
+
+
+def _response_format(expectations: Any) -> dict[str, Any]:
+    from .exports import response_format  # noqa: PLC0415 - the exports load the format's schema
+
+    return response_format(expectations).body
 
 
 def _openai() -> Any:
@@ -128,6 +177,6 @@ def _openai() -> Any:
 
 def openai_chat(model: str, client: Any = None, **params: Any) -> OpenAIChat:
     """A chat model for ``model`` at an OpenAI-compatible endpoint (see :class:`OpenAIChat`
-    for ``client``, ``stream``, ``base_url``, ``api_key``, ``timeout``, ``include_usage``
-    and the request ``params``)."""
+    for ``client``, ``stream``, ``base_url``, ``api_key``, ``timeout``, ``include_usage``,
+    ``structured`` and the request ``params``)."""
     return OpenAIChat(model, client, **params)

@@ -91,6 +91,12 @@ class ChatModel:
         attempt, for a model that can pass it to its client (``OpenAIChat`` does)."""
         return self(messages)
 
+    def expecting(self, expectations: Any) -> ChatModel:
+        """The model ``ask`` sends its requests to, given its ``Expectations``: called once,
+        before the first request. This one; a model that shapes its requests from the
+        expectations (``openai_chat(..., structured=True)``) returns one that does."""
+        return self
+
     def send_async(self, messages: Messages, *, timeout: float | None = None) -> Any:
         """What ``ask_async`` calls: ``send`` by default (it may return an awaitable); a
         model with a sync and an async client (``OpenAIChat``) sends through the async one."""

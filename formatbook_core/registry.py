@@ -377,6 +377,12 @@ class BoundFormat:
     def stream(self, schema: Any = None, *, strict: bool = True, **options: Any) -> Any:
         return self.__getattr__("stream")(schema, strict=strict, **options)
 
+    def grammar(self, schema: Any = None, **options: Any) -> Any:
+        return self.__getattr__("grammar")(schema, **options)
+
+    def response_format(self, schema: Any = None, **options: Any) -> Any:
+        return self.__getattr__("response_format")(schema, **options)
+
     def __repr__(self) -> str:
         return f"<format {self._fmt.name} {self._options}>"
 

@@ -372,5 +372,11 @@ class ExpectationError(FormatbookError, ValueError):
         self.suggestion = suggestion
 
 
+class ExportError(FormatbookError, ValueError):
+    """The expectations cannot be exported to the target asked for: the format has no
+    grammar (or ``response_format``) export, or its schema uses what the target cannot
+    say at all (a reference to another document, a schema that accepts nothing)."""
+
+
 class ScopeNotFound(FormatbookError, LookupError):
     """A counting scope (``IN "..."``) names something the reply does not have."""

@@ -9,6 +9,7 @@
     formatbook heal reply.json --format json --diff
     formatbook guidance -e "JSON s.json"
     formatbook ask -e "JSON s.json" -e "MAX 40 WORDS" "Give me Ada's contact card"
+    formatbook export -e "JSON s.json" --to gbnf        also lark, response_format
 
 Exit status: 0 the expectations are met, 1 they are not (or a reply cannot be healed, or
 its bytes are not UTF-8), 2 the command itself was wrong (a bad EXPECT line, a missing
@@ -20,7 +21,8 @@ rich are imported when a command needs them, so that ``formatbook --help`` is fa
 The package: this module builds the parser and runs a command; ``commands`` holds the
 commands, ``common`` what they share (exit statuses, input, EXPECT lines, progress, JSON
 output), ``batch`` many rows (``check --jsonl``/``--parquet``), ``ifeval`` IFEval rows,
-``ask`` the ``ask`` command and ``render`` the plain and rich output.
+``ask`` the ``ask`` command, ``export`` the ``export`` command and ``render`` the plain and
+rich output.
 """
 
 from __future__ import annotations
@@ -142,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .ask import add_parser  # a small module of argparse only: --help stays fast
 
     add_parser(sub, _add_expect_options).set_defaults(func=cmd_ask)
+    from .export import add_parser as add_export  # argparse only until it runs
+    from .export import cmd_export
+
+    add_export(sub, _add_expect_options).set_defaults(func=cmd_export)
+
     from .report import add_parsers as add_page_parsers  # argparse only: --help stays fast
 
     add_page_parsers(sub)

@@ -49,6 +49,11 @@ def add_parser(sub: Any, add_expect_options: Any) -> argparse.ArgumentParser:
         "--total-timeout", type=float, default=600.0, metavar="SECONDS", help="for all attempts (default: 600)"
     )
     p.add_argument("--no-stream", action="store_true", help="ask for whole replies instead of a stream")
+    p.add_argument(
+        "--structured",
+        action="store_true",
+        help="send the JSON schema as response_format (OpenAI's strict mode); the reply is still checked",
+    )
     p.add_argument("--json", action="store_true", help="print the final CheckResult (with every attempt) as JSON")
     p.add_argument("--usage", "-u", action="store_true", help="show the token usage of all attempts (on stderr)")
     return p
@@ -82,8 +87,11 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
     except ImportError:
         raise EndpointError("formatbook ask needs the openai SDK: pip install 'formatbook[openai]'") from None
     from ..llm import AskError, ask, openai_chat  # noqa: PLC0415 - the CLI loads the library on use
+    from ..results import ExportError  # noqa: PLC0415 - the CLI loads the library on use
 
     params: dict[str, Any] = {"stream": not args.no_stream}
+    if args.structured:
+        params["structured"] = True
     if args.temperature is not None:
         params["temperature"] = args.temperature
     client = openai.OpenAI(base_url=base_url, api_key=key, timeout=args.timeout, max_retries=1)
@@ -101,6 +109,8 @@ def run(args: argparse.Namespace, expectations: Any, prompt: str) -> int:
             total_timeout=args.total_timeout,
         )
         ok, attempts, best = True, result.attempts, len(result.attempts) - 1
+    except ExportError as exc:  # --structured with a format that has no response_format
+        raise EndpointError(str(exc)) from None
     except AskError as error:
         if error.cause is not None:
             if args.json:

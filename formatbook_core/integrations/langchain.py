@@ -56,14 +56,13 @@ class FormatbookOutputParser(BaseTransformOutputParser[Any]):
     """Checks a model's reply against ``expectations`` (EXPECT text or ``Expectations``).
 
     ``FormatbookOutputParser("EXPECT JSON\\nEXPECT MAX 3 WORDS")``; a schema path in the
-    EXPECT text is read relative to ``base_dir`` (default: the current directory). With
-    ``return_result=True`` the parser returns the whole ``CheckResult`` instead of its value.
+    EXPECT text is read relative to ``base_dir`` (default: the current directory).
+    :class:`FormatbookResultParser` returns the whole ``CheckResult`` instead of its value.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     expectations: Expectations
-    return_result: bool = False
 
     def __init__(
         self,
@@ -93,7 +92,10 @@ class FormatbookOutputParser(BaseTransformOutputParser[Any]):
         if not result.ok:
             reply = received.text if received is not None else result.reply
             raise FormatbookParserError(result, correction_for(result, self.expectations, received), reply)
-        return result if self.return_result else result.value
+        return self._returned(result)
+
+    def _returned(self, result: CheckResult) -> Any:
+        return result.value
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
         received = read_stream(_texts(input), self.expectations, None)
@@ -104,6 +106,14 @@ class FormatbookOutputParser(BaseTransformOutputParser[Any]):
         received = await read_async_stream(_atexts(input), self.expectations, None)
         _raise_transport(received)
         yield self._outcome(received.result, received)
+
+
+class FormatbookResultParser(FormatbookOutputParser):
+    """:class:`FormatbookOutputParser` that returns the passing ``CheckResult`` (verdict,
+    repairs, counts and value) rather than the value alone; a failure still raises."""
+
+    def _returned(self, result: CheckResult) -> CheckResult:
+        return result
 
 
 def _text(chunk: str | BaseMessage) -> str:

@@ -158,8 +158,8 @@ class ScriptedServer:
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        port = self._httpd.server_address[1]
+        return f"http://127.0.0.1:{port}/v1"  # the address it was bound to
 
     def __enter__(self) -> ScriptedServer:
         self._thread.start()

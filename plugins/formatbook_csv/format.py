@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from formatbook_core import Analysis, Healed, Located, Option, Span, Violation
 from formatbook_core.data_schema import SCHEMA_OPTIONS, DataFormat, build_model
@@ -19,6 +19,9 @@ from . import values as _values
 from .schema import MAX_VIOLATIONS, CsvSchema, load
 from .stream import CsvChecker, RelaxedChecker
 from .syntax import CsvError, Table, parse, split_line, table_bounds
+
+if TYPE_CHECKING:
+    from formatbook_core.grammars import Grammar
 
 _SAMPLES = (
     "name,age,city\nAda Lovelace,36,London\nAlan Turing,41,Wilmslow\n",
@@ -205,6 +208,13 @@ class CsvFormat(DataFormat):
         if not scope.strip():
             return "a CSV scope is a column name, not blank"
         return None
+
+    def grammar(self, schema: Any = None, **options: Any) -> Grammar:
+        """The declared columns as a grammar: the header fixed, rows with one field per
+        column (see ``grammar.py``); ``ExportError`` without columns."""
+        from .grammar import csv_grammar  # noqa: PLC0415 - an export, built when asked for
+
+        return csv_grammar(self._schema(schema, options), options)
 
     def guidance(self, schema: Any = None, **options: Any) -> str:
         return _guidance.guidance(self._schema(schema, options), dialect.option(options))

@@ -25,6 +25,9 @@ from . import values as _values
 from .syntax import JsonSyntaxError, parse_strict, to_violation
 
 if TYPE_CHECKING:
+    from formatbook_core.exports import ResponseFormat
+    from formatbook_core.grammars import Grammar
+
     from .stream import JsonChecker
 
 _SAMPLES = (
@@ -171,6 +174,25 @@ class JsonFormat(DataFormat):
     def guidance(self, schema: Any = None, **options: Any) -> str:
         js = self._schema(schema, options)
         return _guidance.guidance(js.schema if js is not None else None)
+
+    # --- exports --------------------------------------------------------------------
+    def grammar(self, schema: Any = None, **options: Any) -> Grammar:
+        """JSON whose value the schema accepts, as a grammar (see ``grammar.py`` and the
+        README's "Exports": what it leaves to the checker)."""
+        from .grammar import json_grammar  # noqa: PLC0415 - an export, built when asked for
+
+        js = self._schema(schema, options)
+        return json_grammar(js.schema if js is not None else None)
+
+    def response_format(self, schema: Any = None, **options: Any) -> ResponseFormat:
+        """OpenAI's ``response_format``: the schema in strict mode's subset
+        (``formatbook_core.data_schema.strict``), or ``json_object`` without a schema."""
+        from formatbook_core.data_schema.strict import response_format  # noqa: PLC0415 - an export, built when asked for
+        from formatbook_core.exports import ResponseFormat  # noqa: PLC0415 - an export, built when asked for
+
+        js = self._schema(schema, options)
+        body, lost = response_format(js.schema if js is not None else None)
+        return ResponseFormat(body, tuple(lost))
 
 
 def _build_model(model: Any, text: str, parsed: Any) -> Analysis:

@@ -15,7 +15,7 @@ so that registering the format stays cheap.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from formatbook_core import (
     Analysis,
@@ -31,6 +31,9 @@ from formatbook_core import (
 from .contract.level import parse_level
 from .locate import locate_markdown
 from .reply.body import as_text
+
+if TYPE_CHECKING:
+    from formatbook_core.grammars import Grammar
 
 #: The last few enforce results, keyed by (text, id(spec), level); the spec is kept in
 #: the value so that an id cannot be reused while its entry lives.
@@ -175,6 +178,15 @@ class MarkdownFormat(AnalyzingFormat):
 
         spec, level, problem = self._setup(schema, options)
         return MarkdownChecker(self, spec, level, strict, dict(options))
+
+    def grammar(self, schema: Any = None, **options: Any) -> Grammar:
+        """The contract's section skeleton as a grammar (see ``grammar.py``):
+        ``ExportError`` without a contract or at level 0."""
+        from .contract.coerce import load_spec  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)
+        from .grammar import markdown_grammar  # noqa: PLC0415 - an export, built when asked for
+
+        spec = load_spec(schema) if schema is not None else None
+        return markdown_grammar(spec, parse_level(options.get("level", 1)))
 
     def guidance(self, schema: Any = None, **options: Any) -> str:
         from .contract.coerce import load_spec  # noqa: PLC0415 - machinery loaded on first use (see the module docstring)

@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk
 from pydantic import BaseModel
 
 from formatbook_core import CheckResult, Count, Expectations, guidance
-from formatbook_core.integrations.langchain import FormatbookOutputParser, FormatbookParserError
+from formatbook_core.integrations.langchain import FormatbookOutputParser, FormatbookParserError, FormatbookResultParser
 
 EXPECT = "EXPECT JSON\nEXPECT MAX 10 WORDS"
 RUNAWAY = '{"name": "' + "word " * 400 + '"}'  # 2,012 characters, doomed after the 11th word
@@ -72,8 +72,8 @@ def test_format_instructions_are_formatbooks_guidance():
     assert '"email": string' in text and "at most 10 words" in text
 
 
-def test_invoke_takes_a_message_and_return_result_gives_the_verdict():
-    parser = FormatbookOutputParser(EXPECT, return_result=True)
+def test_invoke_takes_a_message_and_the_result_parser_gives_the_verdict():
+    parser = FormatbookResultParser(EXPECT)
     result = parser.invoke(AIMessage(content='```json\n{"name": "Ada",}\n```'))
     assert isinstance(result, CheckResult)
     assert result.verdict == "healed" and result.value == {"name": "Ada"}
