@@ -22,6 +22,7 @@ YAML 1.2 grammar does not, so the loader reads them as spaces (same length, same
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 #: As ``loading.PARSER_DEPTH`` (kept here: loading imports ruamel lazily, this module never).
@@ -651,12 +652,29 @@ class LineScanner:
             self._node(s, m, m, parent=parent, tabbed=False, first=False)
 
 
+_BLOCK_LINES: dict[int, re.Pattern[str]] = {}
+
+
+def _block_lines(indent: int) -> re.Pattern[str]:
+    """Whole lines a block scalar of content ``indent`` (> 0) holds, as
+    :meth:`LineScanner._in_block_scalar` reads them one by one: lines of white space, lines
+    indented by ``indent`` spaces or more (none holding a character of :data:`BREAKS_1_1`,
+    which the scanner refuses). Linear: each line ends at its line feed."""
+    pattern = _BLOCK_LINES.get(indent)
+    if pattern is None:
+        pattern = _BLOCK_LINES[indent] = re.compile(f"(?:(?: {{{indent}}}[^\n{BREAKS_1_1}]*|[ \t]*\r?)\n)*")
+    return pattern
+
+
 def scan(text: str, **options: Any) -> LineScanner:
     """``text`` read whole (its last line too) by a new :class:`LineScanner`."""
     scanner = LineScanner(**options)
     pos = 0
     n = len(text)
     while pos <= n:
+        block = scanner.block_scalar
+        if block is not None and block[1] is not None and block[1] > 0:
+            pos = _block_lines(block[1]).match(text, pos).end()  # type: ignore[union-attr]
         end = text.find("\n", pos)
         if end < 0:
             end = n

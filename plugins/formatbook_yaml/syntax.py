@@ -7,6 +7,7 @@ from typing import Any
 
 from formatbook_core import Span, Violation
 
+from .fastload import fast_values
 from .lines import LineScanner, scan
 from .loading import Document, load
 from .prose import sentence_pair
@@ -14,14 +15,40 @@ from .prose import sentence_pair
 
 class Reading:
     """What a strict read gives: the ``documents``, the ``value`` (one document's value,
-    or the list of them with ``documents="many"``) and the ``violation`` (``None``: valid)."""
+    or the list of them with ``documents="many"``) and the ``violation`` (``None``: valid).
 
-    __slots__ = ("documents", "value", "violation")
+    A reading the fast path made (:mod:`.fastload`) has its value and no nodes yet:
+    ``documents`` composes them on first use (schema violations shown as written, values
+    counted, scopes), from the text it read (``source``: the text, ``max_depth``, ``many``).
+    """
 
-    def __init__(self, documents: list[Document], value: Any, violation: Violation | None):
-        self.documents = documents
+    __slots__ = ("_documents", "_source", "value", "violation", "written")
+
+    def __init__(
+        self,
+        documents: list[Document] | None,
+        value: Any,
+        violation: Violation | None,
+        source: tuple[str, int, bool] | None = None,
+        written: list[str] | None = None,
+    ):
+        self._documents = documents
+        self._source = source
         self.value = value
         self.violation = violation
+        #: the fast path's scalar values as written (``node_values`` of every document)
+        self.written = written
+
+    @property
+    def documents(self) -> list[Document]:
+        """The documents with their nodes (composed now when the fast path read the text)."""
+        if self._documents is None:
+            docs: list[Document] = []
+            if self._source is not None:
+                text, max_depth, many = self._source
+                docs, _ = load(text, max_depth=max_depth, many=many)
+            self._documents, self._source = docs, None
+        return self._documents
 
 
 def scanner_options(options: dict[str, Any], max_depth: int) -> dict[str, Any]:
@@ -49,6 +76,10 @@ def read(text: str, options: dict[str, Any], max_depth: int) -> Reading:
         for k in scanner.spacing_tabs:
             chars[k] = " "
         text = "".join(chars)
+    fast = fast_values(text, max_depth=max_depth, many=many)
+    if fast is not None:  # the full reading's answer, without its nodes (see fastload)
+        values, written = fast
+        return Reading(None, values if many else values[0], None, (text, max_depth, many), written)
     docs, violation = load(text, max_depth=max_depth, many=many)
     if violation is not None:
         return Reading([], None, violation)

@@ -1,11 +1,14 @@
-"""How often a check() reads the YAML payload with ruamel, counted (issue 24: one read of
-a clean reply, values, scopes and a schema included)."""
+"""How often a check() reads the YAML payload, counted (issue 24: one read of a clean
+reply, values and a schema included). A read is the fast path's (libyaml's events, no
+nodes: :mod:`formatbook_yaml.fastload`) or ruamel's composition; a scope needs the nodes,
+composed once, after the fast read."""
 
 from __future__ import annotations
 
 import pytest
 
 import formatbook_yaml.loading as loading
+import formatbook_yaml.syntax as syntax
 from formatbook_core import Count, Expectations, check
 
 CLEAN = "name: Ada\nage: 36\ntags:\n  - a\n  - b\n"
@@ -14,25 +17,34 @@ SCHEMA = {"type": "object", "required": ["name"], "properties": {"age": {"type":
 
 @pytest.fixture
 def reads(monkeypatch):
-    """The texts ruamel composed, counted where the strict reading calls it."""
+    """The texts read: composed by ruamel (where the strict reading calls it), or read by
+    the fast path (when it answers)."""
     calls = []
     compose = loading.compose
+    fast = syntax.fast_values
+
+    def fast_read(text, **kw):
+        out = fast(text, **kw)
+        if out is not None:
+            calls.append(text)
+        return out
+
     monkeypatch.setattr(loading, "compose", lambda text, max_depth: calls.append(text) or compose(text, max_depth))
+    monkeypatch.setattr(syntax, "fast_values", fast_read)
     return calls
 
 
-@pytest.mark.parametrize(
-    "expect",
-    [
-        "EXPECT YAML",
-        "EXPECT YAML\nEXPECT MAX 50 WORDS",
-        'EXPECT YAML\nEXPECT MAX 50 WORDS\nEXPECT MAX 3 WORDS IN "/tags"',
-    ],
-)
+@pytest.mark.parametrize("expect", ["EXPECT YAML", "EXPECT YAML\nEXPECT MAX 50 WORDS"])
 def test_a_clean_reply_is_read_once(reads, expect):
     result = check(CLEAN, expect)
     assert result.verdict == "pass" and result.value["tags"] == ["a", "b"]
     assert len(reads) == 1
+
+
+def test_a_scope_composes_the_nodes_once(reads):
+    result = check(CLEAN, 'EXPECT YAML\nEXPECT MAX 50 WORDS\nEXPECT MAX 3 WORDS IN "/tags"')
+    assert result.verdict == "pass" and result.value["tags"] == ["a", "b"]
+    assert reads == [CLEAN.strip()] * 2  # the fast read, then the nodes the scope is found in
 
 
 def test_a_clean_reply_is_read_once_with_a_schema(reads):

@@ -1,0 +1,180 @@
+"""The fast reading: libyaml's C parser (PyYAML's binding) read as events, straight to values.
+
+The full reading (:mod:`.loading`) composes ruamel's node graph in pure Python: about
+100 bytes and 40 µs of work per node. Most replies need none of the judgements the nodes
+serve, so this module reads the text once with libyaml's parser and builds the JSON-type
+value from its events, with no node kept. It answers only where its answer is the full
+reading's, and gives ``None`` (the full reading decides) wherever a judgement needs nodes
+or the two parsers could read the text differently:
+
+- any parser error (the full reading gives the violation, its wording and its span),
+  a control or C1 character and a lone surrogate among them;
+- a tab, NEL, U+2028, U+2029 or a BOM: the two readers differ on them;
+- a directive, an anchor, an alias or a tag (aliases need the expansion bound, tags the
+  core schema's tag rules, ``!`` the string reading);
+- a collection used as a key, two equal keys in one mapping, a key longer than 1,000
+  characters (both parsers refuse implicit keys past 1,024: no margin is spent on
+  whether they count the same way);
+- a block scalar with leading blank lines, a line of spaces only, an indentation
+  indicator or nothing in it (ruamel's scanner refuses or reads some of them otherwise,
+  see ``tests/conformance/test_yaml_test_suite.py``);
+- a document root that is not a collection, or a root mapping of one pair with a scalar
+  value (the labelled-sentence rule, :mod:`.prose`, reads its nodes);
+- no document, or a second one where one is asked for;
+- nesting within two levels of the depth limit.
+
+Plain scalars are resolved by the same function as the full reading (:func:`.loading.plain`),
+quoted and block scalars are their text, keys are their text. That the two readings agree
+is tested on the format's samples, the test corpora and generated documents
+(``tests/plugins/yaml/test_fastload.py``). Without PyYAML's C extension nothing changes:
+every text takes the full reading.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .loading import PARSER_DEPTH, plain
+
+__all__ = ["available", "fast_values"]
+
+_LOADED: list[Any] = []  # [CParser or None, the event classes]: imported on first use
+
+
+def _parser() -> Any:
+    """PyYAML's libyaml parser class, or ``None`` without the C extension (imported on
+    first use: ``import yaml`` costs about 15 ms)."""
+    if not _LOADED:
+        try:  # a wheel on every common platform; some builds lack the C extension
+            from yaml import _yaml as c  # noqa: PLC0415 - lazy: heavy
+            from yaml import events  # noqa: PLC0415 - lazy: heavy
+
+            _LOADED.extend((c.CParser, events))
+        except ImportError:  # pragma: no cover - the full reading then reads every text
+            _LOADED.extend((None, None))
+    return _LOADED[0]
+
+
+def available() -> bool:
+    """Whether the fast reading can run (PyYAML's C extension is installed)."""
+    return _parser() is not None
+
+
+#: Characters the fast reading leaves to the full one: a tab (the scanner's spacing tabs
+#: are spaces by now; the others mean a value or a refusal), the YAML 1.1 line breaks and
+#: the BOM. Controls, C1 characters and non-characters need no test: libyaml's reader
+#: refuses them, as ruamel's does (the same set), and the full reading words it.
+_LEAVE = ("\t", "\x85", "\u2028", "\u2029", "\ufeff")
+#: The longest key read here (see the module's docstring).
+MAX_KEY = 1_000
+_SPACE_LINE = re.compile(r"\n[ \t]+(?:\r?\n|\r|$)")
+_KEY = object()  # the mapping on top of the stack waits for a key
+
+
+class _Leave(Exception):
+    """The full reading decides."""
+
+
+def fast_values(text: str, *, max_depth: int, many: bool) -> tuple[list[Any], list[str]] | None:
+    """The values of ``text``'s documents (each a mapping or a list) and their scalar
+    values as written (what :func:`.values.node_values` gives for the documents' nodes),
+    or ``None`` when the full reading must decide (see the module's docstring). Never
+    raises."""
+    if _parser() is None or any(c in text for c in _LEAVE):  # memchr-fast, unlike a class
+        return None
+    try:
+        return _read(text, min(max_depth, PARSER_DEPTH) - 2, many)
+    except _Leave:
+        return None
+    except Exception:  # a parser error, an encoding error: the full reading words it
+        return None
+
+
+def _read(source: str, limit: int, many: bool) -> tuple[list[Any], list[str]]:
+    parser, ev = _LOADED
+    ScalarEvent, AliasEvent, StreamEndEvent = ev.ScalarEvent, ev.AliasEvent, ev.StreamEndEvent  # noqa: N806
+    MappingStartEvent, MappingEndEvent = ev.MappingStartEvent, ev.MappingEndEvent  # noqa: N806
+    SequenceStartEvent, SequenceEndEvent = ev.SequenceStartEvent, ev.SequenceEndEvent  # noqa: N806
+    DocumentStartEvent, DocumentEndEvent = ev.DocumentStartEvent, ev.DocumentEndEvent  # noqa: N806
+    get = parser(source).get_event
+    docs: list[Any] = []
+    written: list[str] = []  # scalar values as written, keys and nulls left out
+    stack: list[Any] = []  # open collections
+    keys: list[Any] = []  # per open collection: the key waiting for its value, _KEY, or None (a list)
+    while True:
+        event = get()
+        kind = type(event)
+        if kind is ScalarEvent:
+            if event.anchor is not None or event.tag is not None:
+                raise _Leave
+            text_ = event.value
+            style = event.style
+            if style == "":
+                value = plain(text_)
+            else:
+                value = text_
+                if style in "|>" and _odd_block(source, event, text_):
+                    raise _Leave
+        elif kind is MappingStartEvent or kind is SequenceStartEvent:
+            if event.anchor is not None or event.tag is not None or (keys and keys[-1] is _KEY):
+                raise _Leave
+            if len(stack) >= limit:
+                raise _Leave
+            stack.append({} if kind is MappingStartEvent else [])
+            keys.append(_KEY if kind is MappingStartEvent else None)
+            continue
+        elif kind is MappingEndEvent or kind is SequenceEndEvent:
+            value = stack.pop()
+            keys.pop()
+        elif kind is DocumentStartEvent:
+            if event.version is not None or event.tags:
+                raise _Leave
+            continue
+        elif kind is DocumentEndEvent:
+            continue
+        elif kind is StreamEndEvent:
+            break
+        elif kind is AliasEvent:
+            raise _Leave
+        else:  # the stream's start
+            continue
+        if not stack:
+            _root(docs, value, many)
+            continue
+        key = keys[-1]
+        if key is _KEY:
+            if text_ in stack[-1] or event.end_mark.index - event.start_mark.index > MAX_KEY:
+                raise _Leave
+            keys[-1] = text_
+            continue
+        if kind is ScalarEvent and value is not None and text_.strip():
+            written.append(text_)
+        if key is None:
+            stack[-1].append(value)
+        else:
+            stack[-1][key] = value
+            keys[-1] = _KEY
+    if not docs:
+        raise _Leave
+    return docs, written
+
+
+def _odd_block(source: str, event: Any, value: str) -> bool:
+    """A block scalar where ruamel's scanner reads otherwise than libyaml: leading blank
+    lines (refused when more indented than the content), a line of spaces only (kept
+    differently at the end), an empty value or one opening with white space (an
+    indentation indicator)."""
+    if not value or value[0] in " \n":
+        return True
+    return _SPACE_LINE.search(source, event.start_mark.index, event.end_mark.index) is not None
+
+
+def _root(docs: list[Any], value: Any, many: bool) -> None:
+    """A document's root value: a collection, not one labelled pair; one document unless
+    ``many``."""
+    if not isinstance(value, (dict, list)) or (docs and not many):
+        raise _Leave
+    if isinstance(value, dict) and len(value) == 1 and not isinstance(next(iter(value.values())), (dict, list)):
+        raise _Leave
+    docs.append(value)
