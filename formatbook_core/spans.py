@@ -71,11 +71,12 @@ def no_payload(reply: str) -> Span:
     return Span(len(reply), len(reply))
 
 
-def strip_span(text: str, span: Span) -> Span:
-    """``span`` without leading and trailing white space."""
+def strip_span(text: str, span: Span, keep: str = "") -> Span:
+    """``span`` without leading and trailing white space, but for the characters in
+    ``keep`` (white space that is data in the format: a tab delimiter's empty last cell)."""
     start, end = span
-    while start < end and text[start].isspace():
+    while start < end and text[start].isspace() and text[start] not in keep:
         start += 1
-    while end > start and text[end - 1].isspace():
+    while end > start and text[end - 1].isspace() and text[end - 1] not in keep:
         end -= 1
     return Span(start, end)

@@ -17,6 +17,9 @@ _TAGS = {"csv", "tsv"}
 #: it are the table's too, so the table fails (it is not whole) rather than passing
 #: without them.
 ELISIONS = frozenset({"...", "\u2026", "[...]", "(...)", "\u22ee", ". . ."})
+#: White space that is data in a table, never space around it: a tab is a delimiter or a
+#: cell's content, so ``3<TAB>`` (a last row whose last cell is empty) keeps its tab.
+DATA_SPACE = "\t"
 
 
 def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
@@ -28,8 +31,8 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
     if len(rest) == 1 and callable(valid) and valid(reply[rest[0].start : rest[0].end]):
         return [rest[0]]
     blocks = prepared.payload_fences()
-    tagged = [strip_span(reply, f.body) for f in blocks if f.info in _TAGS]
-    bare = [strip_span(reply, f.body) for f in blocks if f.info == ""]
+    tagged = [strip_span(reply, f.body, DATA_SPACE) for f in blocks if f.info in _TAGS]
+    bare = [strip_span(reply, f.body, DATA_SPACE) for f in blocks if f.info == ""]
     removed = sorted([*thinks, *(f.span for f in blocks)], key=lambda s: s.start)
     merged: list[Span] = []
     for span in removed:
@@ -50,6 +53,12 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
             seen.add(span)
             candidates.append(span)
     return candidates or prepared.prose_candidates()
+
+
+def _stripped(line: str) -> str:
+    """``line`` without the white space around it, tabs kept (:data:`DATA_SPACE`)."""
+    start, end = strip_span(line, Span(0, len(line)), DATA_SPACE)
+    return line[start:end]
 
 
 def _with_line_end(reply: str, span: Span) -> Span:
@@ -97,7 +106,7 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
     kind = ""
     blank_pending = False
     for s, e, raw in _lines(reply, start, end):
-        line = raw.strip()
+        line = _stripped(raw) if raw.strip() else ""  # a line of tabs only is blank
         if not line:
             if blank_pending or not current:
                 if current:
@@ -127,7 +136,7 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
     for run in runs:
         run = _trim(reply, run)
         if run:
-            out.append((strip_span(reply, Span(run[0][0], run[-1][1])), len(run)))
+            out.append((strip_span(reply, Span(run[0][0], run[-1][1]), DATA_SPACE), len(run)))
     return out
 
 
@@ -145,7 +154,7 @@ def _prose_line(line: str, delimiter: str, following: str | None) -> bool:
 def _trim(reply: str, run: list[tuple[int, int]]) -> list[tuple[int, int]]:
     if not run:
         return run
-    texts = [reply[s:e].strip() for s, e in run]
+    texts = [_stripped(reply[s:e]) for s, e in run]
     delimiter = dialect.detect(texts[1] if len(texts) > 1 else texts[0])
     counts = [t.count(delimiter) for t in texts]
     first = 1 if len(texts) > 1 and _prose_line(texts[0], delimiter, texts[1]) else 0

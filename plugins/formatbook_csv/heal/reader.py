@@ -87,7 +87,23 @@ Note = tuple[str, int, int, str]
 
 def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
     """The records of ``text``, the spans of its blank lines, and the notes made while
-    reading: ``(kind, start, end, message)``, in text order."""
+    reading: ``(kind, start, end, message)``, in text order.
+
+    Lines of white space only (tabs included) after the last record with data are blank
+    lines, not records of empty cells: the strict reading takes them as white space after
+    the table (``syntax.table_bounds``), and so does the locator."""
+    records, blank_lines, notes = _read(text, delimiter)
+    while records and not records[-1].cut and not text[records[-1].start : records[-1].end].strip():
+        last = records.pop()
+        end = last.end + len(last.eol)
+        if blank_lines and blank_lines[-1][0] == end:
+            blank_lines[-1] = (last.start, blank_lines[-1][1])
+        else:
+            blank_lines.append((last.start, end))
+    return records, blank_lines, notes
+
+
+def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
     records: list[Record] = []
     notes: list[Note] = []
     blank_lines: list[tuple[int, int]] = []

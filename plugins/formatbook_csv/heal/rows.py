@@ -178,6 +178,7 @@ def rows(h: Healing) -> None:
             )
             del rec.cells[width:], rec.quoted[width:], rec.starts[width:]
         kept.append(rec)
+    _drop_blank_tail(h, kept)
     if len(kept) < 2:
         raise h.fail("csv.no_data", "a header and no data row: CSV data has at least one row")
     if not kept[-1].eol and len(kept) < len(h.records):
@@ -204,3 +205,14 @@ def write_out(h: Healing) -> None:
             quoted = [*quoted[:-1], True]
         out_rows[-1] = (cells, quoted, "")
     h.out = write(out_rows, h.delimiter if h.delimiter != dialect.AUTO else h.reading)
+
+
+def _drop_blank_tail(h: Healing, kept: list[Record]) -> None:
+    """Drop the last rows whose cells are all empty when the delimiter written is white
+    space: written out, such a row is a line of tabs, which every reader takes as white
+    space after the table (``syntax.table_bounds``), not as a row."""
+    if not h.delimiter.isspace():
+        return
+    while len(kept) > 1 and not any(kept[-1].cells) and not any(kept[-1].quoted):
+        rec = kept.pop()
+        h.repair("blank_row", "dropped a last row of empty fields (written with tabs it is blank)", rec.start, rec.end)

@@ -111,3 +111,26 @@ def test_a_violation_after_leading_white_space_points_into_the_reply() -> None:
     reply = "\n\nid,name\n1,Ada,x\n"
     (v,) = CsvFormat().analyze(reply).violations
     assert v.code == "csv.field_count" and reply[v.span.start : v.span.end] == "1,Ada,x"
+
+
+_TSV_ROWS = [{"a": "1", "b": "2"}, {"a": "3", "b": ""}]
+
+
+@pytest.mark.parametrize(
+    ("reply", "expect"),
+    [
+        ("a\tb\n1\t2\n3\t\n", "EXPECT CSV delimiter=tab"),
+        ("a\tb\n1\t2\n3\t", "EXPECT CSV delimiter=tab"),
+        ("a\tb\r\n1\t2\r\n3\t\r\n", "EXPECT CSV delimiter=tab"),
+        ("a\tb\n1\t2\n3\t\n", "EXPECT CSV"),
+        ("Here:\n\n```tsv\na\tb\n1\t2\n3\t\n```\n", "EXPECT CSV delimiter=tab"),
+        ("Table:\na\tb\n1\t2\n3\t\n\nThanks.", "EXPECT CSV delimiter=tab"),
+    ],
+)
+def test_a_tab_delimited_last_cell_left_empty_keeps_its_row(reply: str, expect: str) -> None:
+    # The tab ending the last row was stripped as space around the table: the row became
+    # the one-field line "3", set aside as prose, and the table passed without it (or, with
+    # one data row, failed with csv.no_data). A tab is a delimiter, never surrounding space.
+    result = check(reply, expect)
+    assert result.ok, result.violations
+    assert result.value == _TSV_ROWS

@@ -173,3 +173,19 @@ def test_truncated_last_row_dropped_and_listed():
     healed = CSV.heal("name,age,city\nAda,36,London\nAlan,41")
     assert healed.text == "name,age,city\nAda,36,London"
     assert [(r.kind, r.span) for r in healed.repairs] == [("truncated_row", (28, 35))]
+
+
+@pytest.mark.parametrize("text", ["name\tage\n\t\n", "name\tage\n;\n", "name\tage\n\t\n\t\n"])
+def test_a_last_row_of_empty_tab_fields_is_no_data_for_heal_or_analyze(text: str) -> None:
+    # Found by the contract's mutated samples: heal read a line of tabs (or wrote the ';'
+    # row with tabs) as a row of empty cells and returned it as valid, while the strict
+    # reading takes a line of tabs after the table as white space (csv.no_data here).
+    fmt = get_format("csv")
+    assert not fmt.analyze(text, delimiter="tab").ok
+    with pytest.raises(HealError):
+        fmt.heal(text, delimiter="tab")
+
+
+def test_a_line_of_tabs_after_rows_is_white_space_not_a_row() -> None:
+    healed = get_format("csv").heal("name\tage\nAda\t36\n\t\n;\n", delimiter="tab")
+    assert check(healed.text, "EXPECT CSV delimiter=tab").value == [{"name": "Ada", "age": "36"}]
