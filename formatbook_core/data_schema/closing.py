@@ -20,7 +20,7 @@ from . import prefix_values as pv
 from .patterns import search
 from .schema_nodes import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, TRUE, Compiled, Node, kind_of
 
-__all__ = ["UNKNOWN", "Open", "item_schema", "member_schema", "shortest"]
+__all__ = ["UNKNOWN", "Open", "item_schema", "member_schema", "named_schemas", "shortest"]
 
 #: No value was found (a ``pattern`` the filler misses, a recursion deeper than DEPTH).
 UNKNOWN: Any = object()
@@ -159,19 +159,24 @@ def _object(compiled: Compiled, alt: tuple[Node, ...], depth: int) -> Any:
     return out
 
 
+def named_schemas(n: Node, key: str) -> list[Node]:
+    """The schemas ``n`` gives the value of ``key`` by name: its property and the patterns
+    the key matches (empty: ``additionalProperties`` decides)."""
+    conj: list[Node] = []
+    sub = n.props.get(key)
+    if sub is not None:
+        conj.append(sub)
+    conj.extend(node for pattern, node in n.patterns if search(pattern, key))
+    return conj
+
+
 def member_schema(alt: tuple[Node, ...], key: str) -> tuple[Node, ...]:
     """The conjunction the value of ``key`` must satisfy under ``alt`` (its property, the
     patterns it matches, else ``additionalProperties``)."""
     conj: list[Node] = []
     for n in alt:
-        sub = n.props.get(key)
-        matched = sub is not None
-        if sub is not None:
-            conj.append(sub)
-        for pattern, node in n.patterns:
-            if search(pattern, key):
-                conj.append(node)
-                matched = True
-        if not matched and isinstance(n.additional, Node):
+        named = named_schemas(n, key)
+        conj.extend(named)
+        if not named and isinstance(n.additional, Node):
             conj.append(n.additional)
     return tuple(conj)

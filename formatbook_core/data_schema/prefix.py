@@ -57,7 +57,7 @@ import math
 from typing import Any
 
 from . import prefix_values as pv
-from .closing import UNKNOWN, Open, item_schema, member_schema, shortest
+from .closing import UNKNOWN, Open, item_schema, member_schema, named_schemas, shortest
 from .schema_nodes import (
     ARRAY,
     BOOLEAN,
@@ -673,15 +673,9 @@ class PrefixChecker:
         """The conjunction the value of ``key`` must satisfy under ``alt``, or a reason."""
         conj: list[Node] = []
         for n in alt:
-            sub = n.props.get(key)
-            matched = sub is not None
-            if sub is not None:
-                conj.append(sub)
-            for pattern, node in n.patterns:
-                if pv.search(pattern, key):
-                    conj.append(node)
-                    matched = True
-            if not matched:
+            named = named_schemas(n, key)
+            conj.extend(named)
+            if not named:
                 if n.additional is False:
                     if not (self._lenient and norm_key(key) in n.norm_props):
                         return "additionalProperties", f"{key!r} is not a property the schema allows"
