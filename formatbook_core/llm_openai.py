@@ -137,12 +137,7 @@ class OpenAIChat(ChatModel):
     def _request(self, messages: list[dict[str, str]], timeout: float | None) -> dict[str, Any]:
         """The arguments of ``chat.completions.create``: the params, the timeout, the model,
         the messages, and for a stream the request for its usage."""
-        request: dict[str, Any] = dict(self.params)
-        bounds = [t for t in (self.timeout, timeout) if t is not None]
-        if bounds:
-            request["timeout"] = min(bounds)
-        request["model"] = self.model
-        request["messages"] = messages
+        request = chat_request(self, messages, timeout)
         if self.structured is True and self.response_format is None:
             raise ValueError(
                 "openai_chat(structured=True) takes its expectations from ask(); called directly, "
@@ -150,14 +145,27 @@ class OpenAIChat(ChatModel):
             )
         if self.response_format is not None:
             request["response_format"] = self.response_format
-        if self.stream:
-            request["stream"] = True
-            if self.include_usage:
-                request["stream_options"] = {"include_usage": True}
         return request
 
     def __repr__(self) -> str:
         return f"openai_chat({self.model!r})"
+
+
+def chat_request(chat: Any, messages: list[dict[str, str]], timeout: float | None) -> dict[str, Any]:
+    """The request an OpenAI-style chat model sends (``openai_chat``, ``litellm_chat``):
+    its ``params``, the smaller of its ``timeout`` and ``timeout``, its ``model``, the
+    ``messages``, and for a stream (``stream``) the request for its usage (``include_usage``)."""
+    request: dict[str, Any] = dict(chat.params)
+    bounds = [t for t in (chat.timeout, timeout) if t is not None]
+    if bounds:
+        request["timeout"] = min(bounds)
+    request["model"] = chat.model
+    request["messages"] = messages
+    if chat.stream:
+        request["stream"] = True
+        if chat.include_usage:
+            request["stream_options"] = {"include_usage": True}
+    return request
 
 
 def _response_format(expectations: Any) -> dict[str, Any]:

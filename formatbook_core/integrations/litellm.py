@@ -25,7 +25,7 @@ import os
 import sys
 from typing import Any
 
-from ..llm_openai import CLIENT_TIMEOUT
+from ..llm_openai import CLIENT_TIMEOUT, chat_request
 from ..llm_replies import ChatModel, Messages
 
 #: The variable that keeps LiteLLM from fetching its model cost map over the network.
@@ -78,19 +78,10 @@ class LiteLLMChat(ChatModel):
 
     def request(self, messages: Messages, timeout: float | None = None) -> dict[str, Any]:
         """The keyword arguments of ``litellm.completion`` for ``messages``."""
-        request: dict[str, Any] = dict(self.params)
-        bounds = [t for t in (self.timeout, timeout) if t is not None]
-        if bounds:
-            request["timeout"] = min(bounds)
+        request = chat_request(self, messages, timeout)
         for name, value in (("api_base", self.api_base), ("api_key", self.api_key)):
             if value is not None:
                 request[name] = value
-        request["model"] = self.model
-        request["messages"] = messages
-        if self.stream:
-            request["stream"] = True
-            if self.include_usage:
-                request["stream_options"] = {"include_usage": True}
         return request
 
     def send(self, messages: Messages, *, timeout: float | None = None) -> Any:
