@@ -9,6 +9,7 @@ as one token; every other rule is a rule (``lower_case``), the start rule ``star
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from .ir import Alt, Chars, Expr, Grammar, Lit, Ref, Rep, Seq
@@ -90,23 +91,31 @@ def _regex_class_char(c: str) -> str:
     return _code_point(c, plain=" ")
 
 
-class _Writer:
-    """Writes expressions for one notation; subclasses say how names and repeats look."""
+class _Writer(ABC):
+    """Writes expressions for one notation; subclasses say how names, classes and counted
+    repeats look."""
 
     def __init__(self, grammar: Grammar):
         self.grammar = grammar
 
-    def name(self, rule: str) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def name(self, rule: str) -> str: ...
 
-    def chars(self, expr: Chars) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def chars(self, expr: Chars) -> str: ...
+
+    @abstractmethod
+    def counted(self, atom: str, low: int, high: int | None) -> str:
+        """``atom`` repeated ``low`` to ``high`` (``None``: no bound) times, a count the
+        operators ``?``, ``*`` and ``+`` do not write."""
+
+    @abstractmethod
+    def empty(self) -> str: ...
 
     def repeat(self, atom: str, low: int, high: int | None) -> str:
-        raise NotImplementedError
-
-    def empty(self) -> str:
-        raise NotImplementedError
+        """``atom`` repeated ``low`` to ``high`` times: ``?``, ``*``, ``+`` (both notations), or counted."""
+        operator = {(0, 1): "?", (0, None): "*", (1, None): "+"}.get((low, high))
+        return atom + operator if operator is not None else self.counted(atom, low, high)
 
     #: GBNF's escapes (see :func:`_code_point`)
     gbnf = False
@@ -151,13 +160,7 @@ class _Gbnf(_Writer):
     def chars(self, expr: Chars) -> str:
         return f"[{_class_body(expr, _gbnf_class_char, gbnf=True)}]"
 
-    def repeat(self, atom: str, low: int, high: int | None) -> str:
-        if (low, high) == (0, 1):
-            return atom + "?"
-        if (low, high) == (0, None):
-            return atom + "*"
-        if (low, high) == (1, None):
-            return atom + "+"
+    def counted(self, atom: str, low: int, high: int | None) -> str:
         if high is None:
             return f"{atom}{{{low},}}"
         return f"{atom}{{{low}}}" if low == high else f"{atom}{{{low},{high}}}"
@@ -187,13 +190,7 @@ class _Lark(_Writer):
     def chars(self, expr: Chars) -> str:
         return f"/[{_class_body(expr, _regex_class_char)}]/"
 
-    def repeat(self, atom: str, low: int, high: int | None) -> str:
-        if (low, high) == (0, 1):
-            return atom + "?"
-        if (low, high) == (0, None):
-            return atom + "*"
-        if (low, high) == (1, None):
-            return atom + "+"
+    def counted(self, atom: str, low: int, high: int | None) -> str:
         if high is None:
             return f"{atom} ~ {low} {atom}*"
         return f"{atom} ~ {low}" if low == high else f"{atom} ~ {low}..{high}"
