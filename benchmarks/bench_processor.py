@@ -24,29 +24,22 @@ from pathlib import Path
 
 import torch
 import transformers
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from json_stream import llm_like_json  # noqa: E402
 
 from formatbook_core import Count, Expectations  # noqa: E402
-from formatbook_core.generation.hf import ExpectationsLogitsProcessor  # noqa: E402
+from formatbook_core.generation.hf import ExpectationsLogitsProcessor
+from formatbook_core.testing.hf_tokenizers import byte_level_bpe  # noqa: E402
 
-EOS = "<|endoftext|>"
 WINDOW = 200
 torch.set_num_threads(1)
 
 
 def tokenizer_for(texts: list[str]) -> transformers.PreTrainedTokenizerFast:
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=1024, special_tokens=[EOS], initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
-    )
-    tok.train_from_iterator(texts, trainer)
-    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, eos_token=EOS, pad_token=EOS)
+    tokenizer: transformers.PreTrainedTokenizerFast = byte_level_bpe(texts, 1024)
+    return tokenizer
 
 
 def rows(ids: list[int], vocab: int, top_k: int, seed: int = 0) -> list[torch.Tensor]:

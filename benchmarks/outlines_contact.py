@@ -37,14 +37,13 @@ from pathlib import Path
 import torch
 import transformers
 from pydantic import BaseModel, ValidationError
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from formatbook_core import Expectations, check
 from formatbook_core.expectations import Count
 from formatbook_core.generation.hf import ExpectationsLogitsProcessor
+from formatbook_core.testing.hf_tokenizers import byte_level_bpe
 
 CACHE = Path(__file__).resolve().parent / ".cache" / "outlines_contact"
-EOS = "<|endoftext|>"
 PROMPT = "Contact card as JSON:\n"
 STEPS = 600  # training steps: under a minute on one core (the loss flattens by 300)
 torch.set_num_threads(1)  # a shared machine: one core
@@ -104,14 +103,8 @@ def corpus(n: int, seed: int = 0) -> list[str]:
 
 
 def train_tokenizer(texts: list[str]) -> transformers.PreTrainedTokenizerFast:
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=384, special_tokens=[EOS], initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
-    )
-    tok.train_from_iterator(texts, trainer)
-    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, eos_token=EOS, pad_token=EOS)
+    tokenizer: transformers.PreTrainedTokenizerFast = byte_level_bpe(texts, 384)
+    return tokenizer
 
 
 def train(steps: int = STEPS) -> tuple[transformers.GPT2LMHeadModel, transformers.PreTrainedTokenizerFast]:

@@ -4,7 +4,6 @@ here (no download): whatever the random weights prefer, the reply keeps its expe
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -12,40 +11,21 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
 
-from tokenizers import Regex, decoders, models, pre_tokenizers, trainers  # noqa: E402
-
 from formatbook_core import Expectations, StreamGuard, check  # noqa: E402
 from formatbook_core.expectations import Count  # noqa: E402
 from formatbook_core.generation import generate  # noqa: E402
 from formatbook_core.generation.hf import ExpectationsLogitsProcessor, HFCandidates  # noqa: E402
+from formatbook_core.testing.hf_tokenizers import EOS, word_level  # noqa: E402
+from formatbook_core.testing.hf_tokenizers import byte_level_bpe as train_bpe  # noqa: E402
 
-EOS = "<|endoftext|>"
 SEEDS = range(6)
 torch.set_num_threads(1)  # tiny matrices: threads cost more than they save on a shared machine
-
-
-def word_level(vocab: list[str]):
-    """A tokenizer whose tokens are exactly ``vocab`` (plus the end of text), joined with
-    nothing when decoded, and splitting text back into them when encoding."""
-    ids = {token: i for i, token in enumerate([EOS, *vocab])}
-    tok = tokenizers.Tokenizer(models.WordLevel(ids, unk_token=EOS))
-    alternatives = "|".join(re.escape(t) for t in sorted(vocab, key=len, reverse=True))
-    tok.pre_tokenizer = pre_tokenizers.Split(Regex(alternatives), behavior="isolated")
-    tok.decoder = decoders.Fuse()
-    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, eos_token=EOS, pad_token=EOS)
 
 
 def byte_level_bpe():
     """A byte-level BPE trained here on a few lines with multi-byte characters."""
     corpus = ['{"name": "Zoë", "city": "Zürich"}', '["中文", "café", "naïve"]', "Ada wrote the first program."] * 10
-    tok = tokenizers.Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=320, special_tokens=[EOS], initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
-    )
-    tok.train_from_iterator(corpus, trainer)
-    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, eos_token=EOS, pad_token=EOS)
+    return train_bpe(corpus, 320)
 
 
 def tiny_model(tokenizer, seed: int):

@@ -7,7 +7,6 @@ logits processor alike."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -115,20 +114,8 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
 
-from tokenizers import Regex, decoders, models, pre_tokenizers  # noqa: E402
-
 from formatbook_core.generation.hf import ExpectationsLogitsProcessor  # noqa: E402
-
-EOS = "<|endoftext|>"
-
-
-def word_level(vocab: list[str]):
-    ids = {token: i for i, token in enumerate([EOS, *vocab])}
-    tok = tokenizers.Tokenizer(models.WordLevel(ids, unk_token=EOS))
-    alternatives = "|".join(re.escape(t) for t in sorted(vocab, key=len, reverse=True))
-    tok.pre_tokenizer = pre_tokenizers.Split(Regex(alternatives), behavior="isolated")
-    tok.decoder = decoders.Fuse()
-    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, eos_token=EOS, pad_token=EOS)
+from formatbook_core.testing.hf_tokenizers import word_level  # noqa: E402
 
 
 def test_the_processor_masks_every_sabotage_and_writes_the_intended_value():
