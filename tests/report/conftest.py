@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from formatbook_core.cli import main
+from formatbook_core.serve import make_server
 
 SCHEMA = {
     "type": "object",
@@ -53,3 +57,16 @@ def batch(tmp_path: Path) -> dict[str, Path]:
 def records(path: Path) -> list[dict]:
     """The verdict records of a JSONL file."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@contextmanager
+def serving(examples: Path) -> Iterator[tuple[str, int]]:
+    """``formatbook serve`` of ``examples`` on a free local port, in a thread: (host, port)."""
+    srv = make_server("127.0.0.1", 0, examples)
+    thread = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield "127.0.0.1", srv.server_address[1]
+    finally:
+        srv.shutdown()
+        srv.server_close()

@@ -5,17 +5,15 @@ stays text, and a screenshot is not blank. Skipped, saying why, without chromium
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from formatbook_core.report import write_report
-from formatbook_core.serve import make_server
 
 from .browser import dump_dom, needs_chromium, pixels, screenshot
-from .conftest import XSS, records
+from .conftest import XSS, records, serving
 from .test_report import stats, table
 from .test_serve import EXAMPLES, post
 
@@ -60,14 +58,8 @@ def playground(tmp_path: Path) -> Iterator[tuple[str, int]]:
         (tmp_path / "schemas" / source.name).write_bytes(source.read_bytes())
     (tmp_path / "xss.txt").write_text(XSS)
     (tmp_path / "xss.expect").write_text("EXPECT JSON\n")
-    srv = make_server("127.0.0.1", 0, tmp_path)
-    thread = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield "127.0.0.1", srv.server_address[1]
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with serving(tmp_path) as address:
+        yield address
 
 
 def test_the_playground_checks_and_streams_an_example(playground):

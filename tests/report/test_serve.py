@@ -5,30 +5,23 @@ from __future__ import annotations
 import http.client
 import json
 import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from formatbook_core.cli import main
-from formatbook_core.serve import MAX_BODY, api, make_server
+from formatbook_core.serve import MAX_BODY, api
 
-from .conftest import XSS
+from .conftest import XSS, serving
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replies"
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:
-    srv = make_server("127.0.0.1", 0, EXAMPLES)
-    thread = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield "127.0.0.1", srv.server_address[1]
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with serving(EXAMPLES) as address:
+        yield address
 
 
 def request(
