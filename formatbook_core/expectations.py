@@ -73,6 +73,10 @@ class Count:
             return self.unit
         return f"{self.unit} {_quote(self.arg)}"
 
+    def amount(self, n: int | None) -> str:
+        """``n`` of the unit, as a sentence says it: ``1 word``, ``3 words``, ``1 ","``."""
+        return amount_of(n, self.noun)
+
     @property
     def key(self) -> str:
         """The key of this count in ``CheckResult.counts``: ``words``, ``words IN "x"``,
@@ -104,6 +108,11 @@ class Count:
         noun = self.noun
         written = noun if noun.startswith('"') else _upper_outside_quotes(noun)
         return " ".join(f"{p} {written}" for p in parts) + scope + per
+
+
+def amount_of(n: int | None, noun: str) -> str:
+    """``1 word``, ``3 words``: a plural noun made singular for one (``1 ","`` stays)."""
+    return f"{n} {noun[:-1] if n == 1 and noun.endswith('s') else noun}"
 
 
 def _quote(text: str) -> str:

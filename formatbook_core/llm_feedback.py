@@ -9,12 +9,12 @@ it in the conversation.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from .expectations import Count, Expectations
 from .prompting import count_guidance, field_name, guidance
 from .results import Attempt, Violation
+from .tallying import raised_by
 
 #: At most this many problems are listed in a correction: the first ones matter most.
 MAX_PROBLEMS = 8
@@ -141,16 +141,8 @@ def _fix(v: Violation, expectations: Expectations) -> str:
 
 
 def _count_of(v: Violation, expectations: Expectations) -> Count | None:
-    """The count a ``count.*`` violation is about: its limit, its unit and its scope match
-    (read in the message before the limit: what follows lists positions or values)."""
-    head = re.split(r" exceed the maximum| fall short of the minimum|, expected exactly", v.message)[0]
-    for c in expectations.counts:
-        if not v.keyword or getattr(c, v.keyword, None) != v.expected:
-            continue
-        scoped = f' in "{c.scope}"' in head if c.scope is not None else " in " not in head.replace(c.noun, "")
-        if f" {c.noun}" in head and scoped:
-            return c
-    return None
+    """The count a ``count.*`` violation is about."""
+    return next((c for c in expectations.counts if raised_by(v, c)), None)
 
 
 def _instruction_of(v: Violation, expectations: Expectations) -> Any:

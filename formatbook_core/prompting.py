@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .expectations import Count, Expectations, as_expectations
+from .expectations import Count, Expectations, amount_of, as_expectations
 from .pointers import is_index, parse_pointer
 from .results import ScopeNotFound
 
@@ -57,13 +57,13 @@ def count_guidance(count: Count, fmt: Any) -> str:
         )
         return f"Use {limit} {noun}{where}{about}."
     if count.exactly is not None:
-        limit = f"exactly {_amount(count.exactly, noun)}"
+        limit = f"exactly {amount_of(count.exactly, noun)}"
     elif count.min is not None and count.max is not None:
-        limit = f"between {count.min} and {_amount(count.max, noun)}"
+        limit = f"between {count.min} and {amount_of(count.max, noun)}"
     elif count.max is not None:
-        limit = f"at most {_amount(count.max, noun)}"
+        limit = f"at most {amount_of(count.max, noun)}"
     else:
-        limit = f"at least {_amount(count.min, noun)}"
+        limit = f"at least {amount_of(count.min, noun)}"
     return f"Write {limit}{_hint(count)}{where}{about}.{_unit_words(count)}"
 
 
@@ -123,11 +123,6 @@ def _unit_words(count: Count) -> str:
     n = count.upper if count.upper is not None else (count.min or 0)
     lines = n * LINES_PER_PAGE
     return (
-        f" A page is {LINES_PER_PAGE} lines of up to {LINE_WIDTH} characters, so {_amount(n, 'pages')} is"
+        f" A page is {LINES_PER_PAGE} lines of up to {LINE_WIDTH} characters, so {amount_of(n, 'pages')} is"
         f" {lines:,} lines, about {lines * LINE_WIDTH:,} characters or {lines * LINE_WIDTH // 6:,} words."
     )
-
-
-def _amount(n: int | None, unit: str) -> str:
-    """``1 word``, ``3 words``."""
-    return f"{n} {unit[:-1] if n == 1 and unit.endswith('s') else unit}"

@@ -323,7 +323,8 @@ class StreamGuard:
                     bound = limit.lower_bound()
                     if bound > limit.upper:
                         return self._fail(
-                            f"{bound} {limit.count.noun} already exceed {limit.count.describe()}", self._length
+                            f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
+                            self._length,
                         )
         for stream in self._streams:
             try:

@@ -124,7 +124,6 @@ def _counts(
 def compare_count(count: Count, amount: int, value: str | None = None) -> Violation | None:
     """The violation of ``count`` by ``amount``, or ``None`` when it holds (``value``: the
     one value counted, for a ``per="value"`` limit)."""
-    unit = count.noun
     where = f' in "{count.scope}"' if count.scope is not None else ""
     if value is not None:
         shown = value if len(value) <= 40 else value[:39] + "…"
@@ -132,25 +131,46 @@ def compare_count(count: Count, amount: int, value: str | None = None) -> Violat
     if count.exactly is not None and amount != count.exactly:
         return Violation(
             "count.exactly",
-            f"{amount} {unit}{where}, expected exactly {count.exactly}",
+            f"{count.amount(amount)}{where}, expected exactly {count.exactly}",
             keyword="exactly",
             expected=count.exactly,
         )
     if count.max is not None and amount > count.max:
         return Violation(
             "count.max",
-            f"{amount} {unit}{where} exceed the maximum of {count.max}",
+            f"{count.amount(amount)}{where} {'exceeds' if amount == 1 else 'exceed'} the maximum of {count.max}",
             keyword="max",
             expected=count.max,
         )
     if count.min is not None and amount < count.min:
         return Violation(
             "count.min",
-            f"{amount} {unit}{where} fall short of the minimum of {count.min}",
+            f"{count.amount(amount)}{where} {'falls' if amount == 1 else 'fall'} short of the minimum of {count.min}",
             keyword="min",
             expected=count.min,
         )
     return None
+
+
+def raised_by(v: Violation, count: Count) -> bool:
+    """Whether the ``count.*`` violation ``v`` was raised by ``count``: its limit, and the
+    amount, unit and scope its message opens with, as :func:`compare_count` writes them."""
+    if v.code == "count.scope_missing":
+        return count.scope is not None and v.expected == count.scope
+    bound = {"max": count.max, "min": count.min, "exactly": count.exactly}.get(v.keyword or "")
+    if bound is None or v.expected != bound:
+        return False
+    amount, _, _ = v.message.partition(" ")
+    if not amount.isdigit():
+        return False
+    where = f' in "{count.scope}"' if count.scope is not None else ""
+    head = f"{count.amount(int(amount))}{where}"
+    if not v.message.startswith(head):
+        return False
+    after = v.message[len(head) :]
+    if (count.per is not None) != after.startswith(" in the value"):
+        return False
+    return after.startswith((" exceed", " fall", ",", " in the value"))
 
 
 def _keys(value: Any) -> list[str]:

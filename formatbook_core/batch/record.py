@@ -12,9 +12,10 @@ import json
 from dataclasses import fields
 from typing import Any
 
-from ..expectations import Count, Expectations
+from ..expectations import Expectations
 from ..results import CheckResult, Violation
 from ..serialising import dumps_json, fields_json, prepare_json
+from ..tallying import raised_by
 
 #: violation codes of the batch layer itself
 CRASHED = "batch.crashed"
@@ -90,29 +91,10 @@ def expectation_results(result: CheckResult, exp: Expectations) -> list[dict[str
         out.append({"expect": line, "ok": not own, "violations": [v.code for v in own]})
     for index, count in enumerate(exp.counts):
         entry: dict[str, Any] = {"expect": exp.source_line(index) or f"EXPECT {count.describe()}"}
-        if count.key not in result.counts and not any(_belongs(v, count) for v in counted):
+        if count.key not in result.counts and not any(raised_by(v, count) for v in counted):
             entry.update(ok=None, count=None, violations=[])
         else:
-            mine = [v.code for v in counted if _belongs(v, count)]
+            mine = [v.code for v in counted if raised_by(v, count)]
             entry.update(ok=not mine, count=result.counts.get(count.key), violations=mine)
         out.append(entry)
     return out
-
-
-def _belongs(v: Violation, count: Count) -> bool:
-    """``v`` was raised by ``count`` (the pipeline's count violations name their limit)."""
-    if v.code == "count.scope_missing":
-        return count.scope is not None and v.expected == count.scope
-    bound = {"max": count.max, "min": count.min, "exactly": count.exactly}.get(v.keyword or "")
-    if bound is None or v.expected != bound:
-        return False
-    # compare_count writes "<amount> <unit>[ in "<scope>"][ in the value '...'] <rule>"
-    where = f' in "{count.scope}"' if count.scope is not None else ""
-    lead = f" {count.unit}{where}"
-    at = v.message.find(lead)
-    if at < 0:
-        return False
-    after = v.message[at + len(lead) :]
-    if (count.per is not None) != after.startswith(" in the value"):
-        return False
-    return after.startswith((" exceed", " fall", ",", " in the value"))

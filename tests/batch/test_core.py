@@ -64,6 +64,18 @@ def test_each_count_gets_its_own_result():
     assert results["EXPECT MARKDOWN"] == (True, None)
 
 
+def test_a_count_of_a_literal_or_of_one_is_matched_to_its_line():
+    """The record once matched a violation to its EXPECT line by the unit's name, so a
+    literal (``","``, named ``literal``) was reported ``ok`` while its violation stood."""
+    exp = 'EXPECT MARKDOWN\nEXPECT MAX 0 ","\nEXPECT MAX 0 WORDS IN "Intro"\nEXPECT MIN 2 WORDS IN "End"'
+    reply = "# Intro\n\nyes, no\n\n# End\n\nbye\n"
+    record = check_one(reply, exp)
+    results = {e["expect"]: (e["ok"], e.get("count"), e["violations"]) for e in record["expectations"]}
+    assert results['EXPECT MAX 0 ","'] == (False, 1, ["count.max"])
+    assert results['EXPECT MAX 0 WORDS IN "Intro"'] == (False, 2, ["count.max"])
+    assert results['EXPECT MIN 2 WORDS IN "End"'] == (False, 1, ["count.min"])
+
+
 def test_counts_are_not_evaluated_when_the_format_fails():
     record = check_one("{not json at all", "EXPECT JSON\nEXPECT MAX 3 WORDS")
     assert record["ok"] is False

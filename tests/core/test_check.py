@@ -231,3 +231,17 @@ def test_a_plugin_method_returning_the_wrong_type_is_a_plugin_error(reg, method,
     assert any(
         v.code == "plugin.error" and f"{method}() failed: TypeError: returned" in v.message for v in result.violations
     )
+
+
+@pytest.mark.parametrize(
+    ("reply", "expect", "message"),
+    [
+        ("hi", "EXPECT MAX 0 WORDS", "1 word exceeds the maximum of 0"),
+        ("hi there", "EXPECT MAX 1 WORDS", "2 words exceed the maximum of 1"),
+        ("hi", "EXPECT MIN 2 WORDS", "1 word falls short of the minimum of 2"),
+        ("hi", "EXPECT EXACTLY 2 WORDS", "1 word, expected exactly 2"),
+        ("One. Two.", "EXPECT MIN 3 SENTENCES", "2 sentences fall short of the minimum of 3"),
+    ],
+)
+def test_a_count_message_says_one_in_the_singular(reply, expect, message):
+    assert check(reply, expect).violations[0].message == message

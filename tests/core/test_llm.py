@@ -313,3 +313,11 @@ def test_a_chat_models_async_way_is_its_sync_one_by_default():
     model = ChatModel(lambda messages: sent.append(messages) or "a: 1")
     assert asyncio.run(ask_async(model, "kv", e)).ok
     assert len(sent) == 1
+
+
+def test_a_count_of_one_gets_its_fix_too():
+    exp = 'EXPECT JSON\nEXPECT MAX 0 WORDS IN "/b"\nEXPECT MIN 2 WORDS IN "/a"'
+    reply = '{"a": "One", "b": "x"}'
+    text = correction(Attempt("p", reply, check(reply, exp)), parse_expectations(exp))
+    assert '1 word in "/b" exceeds the maximum of 0. Shorten it: write at most 0 words in the field "b"' in text
+    assert '1 word in "/a" falls short of the minimum of 2. Write more: write at least 2 words in the field "a"' in text

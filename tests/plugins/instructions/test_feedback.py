@@ -17,7 +17,7 @@ def test_the_correction_lists_each_instruction_with_its_fix():
     message = correction(Attempt("p", reply, check(reply, exp)), exp)
     lines = message.splitlines()
     assert lines[0] == "Your reply was not accepted:"
-    assert lines[1] == ('- 1 "," exceed the maximum of 0: line 1 col 16. Shorten it: do not use "," at all.')
+    assert lines[1] == ('- 1 "," exceeds the maximum of 0: line 1 col 16. Shorten it: do not use "," at all.')
     assert "ends with 'Thanks!' instead of 'any other questions?'" in lines[2]
     assert lines[2].endswith('End your reply with exactly "any other questions?", with nothing after it.')
     assert "1 capital letter (CASE lower): line 2 col 1 'T'" in message

@@ -278,7 +278,7 @@ def test_check_reports_each_failed_instruction():
     result = check("<<t>>\nhello, world\nbye", exp)
     assert not result.ok
     assert [v.code for v in result.violations] == ["count.max"]
-    assert result.violations[0].message == '1 "," exceed the maximum of 0: line 2 col 6'
+    assert result.violations[0].message == '1 "," exceeds the maximum of 0: line 2 col 6'
     assert result.violations[0].span == (11, 12)
     assert check("<<t>>\nhello world\nbye", exp).ok
 

@@ -32,7 +32,7 @@ def test_stopped_at_the_first_comma():
     reply = "no commas here\nand then, one"
     at, status = stop('EXPECT MAX 0 ","', reply)
     assert at == reply.index(",")  # the chunk holding the comma is the one refused
-    assert '1 "," already exceed MAX 0 ","' in status.reason
+    assert '1 "," already exceeds MAX 0 ","' in status.reason
 
 
 def test_stopped_at_the_first_capital():

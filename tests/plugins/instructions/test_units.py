@@ -208,7 +208,7 @@ def test_commas_in_json_count_on_values_only():
     result = check('{"name": "Lovelace, Ada"}', 'EXPECT JSON\nEXPECT MAX 0 ","')
     assert not result.ok
     assert result.counts['","'] == 1
-    assert result.violations[0].message == "1 \",\" exceed the maximum of 0: the values 'Lovelace, Ada'"
+    assert result.violations[0].message == "1 \",\" exceeds the maximum of 0: the values 'Lovelace, Ada'"
 
 
 def test_markup_units_count_the_payload_text_with_a_format():
