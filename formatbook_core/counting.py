@@ -29,15 +29,16 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
-
-import regex
+from typing import TYPE_CHECKING, Any
 
 from .definition import Unit
 from .hookspecs import hookimpl
 from .registry import default_registry
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = [
     "Unit",
@@ -71,6 +72,16 @@ def _require_str(text: Any) -> str:
     return text
 
 
+@cache
+def _compiled(source: str) -> regex.Pattern:
+    """``source`` (one of this module's pattern constants) compiled by the ``regex`` module on
+    first use: importing it and compiling them costs a fresh process about 30 ms that a
+    check counting nothing does not pay (the registry imports this module for the units)."""
+    import regex  # noqa: PLC0415 - lazy, see above
+
+    return regex.compile(source)
+
+
 # --- characters --------------------------------------------------------------------------
 
 # Between a character of these Grapheme_Cluster_Break classes and another one there is always
@@ -78,18 +89,18 @@ def _require_str(text: Any) -> str:
 # Prepend, Hangul, regional indicators and the emoji/Indic rules all need another class on one
 # side) - except CR LF, which is excluded separately.
 _GCB_PLAIN = r"[\p{GCB=Other}\p{GCB=Control}\p{GCB=CR}\p{GCB=LF}]"
-_CHAR_SAFE = regex.compile(rf"(?r)(?<={_GCB_PLAIN})(?!(?<=\r)\n){_GCB_PLAIN}")
+_CHAR_SAFE = rf"(?r)(?<={_GCB_PLAIN})(?!(?<=\r)\n){_GCB_PLAIN}"
 # regex's \X looks back over a whole run of regional indicators at each cluster to find its
 # pairing (quadratic on a long run); matching the pairs first keeps it linear. A cluster that
 # starts with two indicators is exactly that pair and the Extend/ZWJ/SpacingMark after it.
-_GRAPHEME = regex.compile(r"\p{RI}\p{RI}[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]*+|\X")
+_GRAPHEME = r"\p{RI}\p{RI}[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}]*+|\X"
 
 
 def _graphemes(text: str) -> int:
     if text.isascii():
         # In ASCII only CR LF joins into one cluster.
         return len(text) - text.count("\r\n")
-    return len(_GRAPHEME.findall(text))
+    return len(_compiled(_GRAPHEME).findall(text))
 
 
 class Characters(Unit):
@@ -105,7 +116,7 @@ class Characters(Unit):
     def settled_end(self, text: str, start: int = 0) -> int:
         # The boundary before text[i] is certain once text[i] is known and both neighbours
         # are "plain"; later boundaries never look back across such a pair.
-        m = _CHAR_SAFE.search(text, max(1, start - 1))
+        m = _compiled(_CHAR_SAFE).search(text, max(1, start - 1))
         return m.start() if m else 0
 
 
@@ -118,24 +129,18 @@ _CJK = r"\p{Han}\p{Hiragana}\p{Katakana}\p{WB=Katakana}"
 #  2. one Han, Hiragana or Katakana character;
 #  3. otherwise a UAX #29 word (regex's WORD flag makes \b the Unicode default word boundary)
 #     starting here and holding a letter or digit (maybe after "_"); a keycap emoji is no word.
-_WORD = regex.compile(
-    rf"""(?wV1)
+_WORD = rf"""(?xwV1)
       [[{_SEA}]&&[\p{{L}}\p{{N}}]][{_SEA}\p{{M}}\u200C\u200D]*+
     | [[{_CJK}]&&[\p{{L}}\p{{N}}]]
     | \b\p{{WB=ExtendNumLet}}*+[[\p{{L}}\p{{N}}]--[{_SEA}{_CJK}]](?!\uFE0F?\u20E3)
-    """,
-    regex.X,
-)
+    """
 # A certain word boundary with nothing looking back across it: the character before is
 # whitespace or of Word_Break class Other (punctuation, symbols, Han, Hiragana - but not a
 # Southeast Asian letter, whose run may go on) and the one after is no Extend/Format/ZWJ.
-_WORD_SAFE = regex.compile(
-    rf"""(?rV1)
+_WORD_SAFE = rf"""(?xrV1)
     (?<=[[\p{{WB=Other}}\p{{WB=CR}}\p{{WB=LF}}\p{{WB=Newline}}\p{{WB=WSegSpace}}]--[{_SEA}]])
     [^\p{{WB=Extend}}\p{{WB=Format}}\p{{WB=ZWJ}}]
-    """,
-    regex.X,
-)
+    """
 
 
 # The same count on ASCII text with the standard library's engine, about 5x faster (most
@@ -165,10 +170,10 @@ class Words(Unit):
     def count(self, text: str) -> int:
         if _require_str(text).isascii():
             return len(_ASCII_WORD.findall(text))
-        return len(_WORD.findall(text))
+        return len(_compiled(_WORD).findall(text))
 
     def settled_end(self, text: str, start: int = 0) -> int:
-        m = _WORD_SAFE.search(text, max(1, start - 1))
+        m = _compiled(_WORD_SAFE).search(text, max(1, start - 1))
         return m.start() if m else 0
 
 
@@ -180,10 +185,11 @@ class Words(Unit):
 _SCRIPT_TERMINATORS = "。！？｡؟۔।॥։።፧፨។៕‼⁇⁈⁉"
 _TERMINATORS = ".!?…" + _SCRIPT_TERMINATORS
 _CLOSERS = "\"'”’»)\\]}」』）】〕〉》›"
-_T = regex.escape(_TERMINATORS)
-_U = regex.escape(_SCRIPT_TERMINATORS)
-_T_SINGLE = regex.escape(_TERMINATORS.replace(".", ""))  # one of them alone ends a sentence
-_C = regex.escape(_CLOSERS)
+# (re.escape writes what regex.escape writes: the same backslashes before the same characters)
+_T = re.escape(_TERMINATORS)
+_U = re.escape(_SCRIPT_TERMINATORS)
+_T_SINGLE = re.escape(_TERMINATORS.replace(".", ""))  # one of them alone ends a sentence
+_C = re.escape(_CLOSERS)
 _TOKEN_CHAR = r"\p{L}\p{M}\p{N}"
 # A list marker ("1.", "12.") is a number of at most 9 digits that starts a line or the text,
 # or follows a sentence end (after white space, or right after a script terminator), with
@@ -198,7 +204,7 @@ def _abbreviation_before(words: Iterable[str]) -> str:
     """A look-behind body matching one of ``words`` (without their final period) as a whole
     token right before a period, maybe after leading periods; never matches when empty."""
     stems = sorted((a[:-1] if a.endswith(".") else a for a in words), key=len, reverse=True)
-    alternatives = "|".join(regex.escape(w) for w in stems if w)
+    alternatives = "|".join(re.escape(w) for w in stems if w)
     return rf"(?<![{_TOKEN_CHAR}.])\.*+(?i:{alternatives})" if alternatives else r"(?!)"
 
 
@@ -220,8 +226,10 @@ def _end_pattern(abbreviations: frozenset[str], final: frozenset[str] = frozense
     initial = rf"(?<![{_TOKEN_CHAR}])[\p{{Lu}}\p{{Lt}}]\p{{M}}*+"
     # _abbreviation_before of no words never matches, so the group exists but stays empty
     final_branch = rf"(?<=[{_TOKEN_CHAR}])(?<={_abbreviation_before(final)})\.(?![{_T}])[{_C}]*+{_NEXT_SENTENCE}"
+    import regex  # noqa: PLC0415 - lazy, as _compiled (one pattern per list of abbreviations)
+
     return regex.compile(
-        rf"""(?V1)(?<![{_T}])
+        rf"""(?xV1)(?<![{_T}])
         (?:
             (?:(?<=[{_TOKEN_CHAR}])(?<!{abbreviation})(?<!{initial})(?!{_LIST_MARKER})\.(?![{_T}])
               | (?<![{_TOKEN_CHAR}])\.(?![{_T}])
@@ -232,13 +240,12 @@ def _end_pattern(abbreviations: frozenset[str], final: frozenset[str] = frozense
           | (?=[{_T}]*?[{_U}])[{_T}]++[{_C}]*+
           | (?P<final>{final_branch})
         )
-        """,
-        regex.X,
+        """
     )
 
 
-_LETTER_OR_DIGIT = regex.compile(r"[\p{L}\p{N}]")
-_BLANK_TO_END = regex.compile(r"\s*+\Z")
+_LETTER_OR_DIGIT = r"[\p{L}\p{N}]"
+_BLANK_TO_END = r"\s*+\Z"
 
 
 def _parse_abbreviations(text: str, final: bool = False) -> frozenset[str]:
@@ -318,7 +325,7 @@ class Sentences(Unit):
         text = _require_str(text)
         total = 0
         prev = 0
-        letter = _LETTER_OR_DIGIT.search
+        letter = _compiled(_LETTER_OR_DIGIT).search
         for m in self._end.finditer(text):
             start, end = m.span()
             if letter(text, prev, start):
@@ -339,7 +346,7 @@ class Sentences(Unit):
             end = m.end()
             if end >= len(text):
                 continue
-            if m.group("final") is not None and _BLANK_TO_END.match(text, end):
+            if m.group("final") is not None and _compiled(_BLANK_TO_END).match(text, end):
                 continue
             nxt = text[end]
             if nxt.isspace():
@@ -352,8 +359,8 @@ class Sentences(Unit):
 # --- lines -------------------------------------------------------------------------------
 
 # Anchored at a line start so that a short line is rejected after one look-behind.
-_LONG_LINE = regex.compile(rf"(?<![^\r\n])[^\r\n]{{{LINE_WIDTH + 1},}}")
-_LINE_SAFE = regex.compile(r"(?r)(?:\n|\r(?=[^\n]))")
+_LONG_LINE = rf"(?<![^\r\n])[^\r\n]{{{LINE_WIDTH + 1},}}"
+_LINE_SAFE = r"(?r)(?:\n|\r(?=[^\n]))"
 
 
 class Lines(Unit):
@@ -376,13 +383,13 @@ class Lines(Unit):
         # A line of at most 63 code points is one standard line; only longer ones need
         # their grapheme clusters counted.
         extra = 0
-        for m in _LONG_LINE.finditer(text):
+        for m in _compiled(_LONG_LINE).finditer(text):
             extra += max(1, math.ceil(_graphemes(m.group()) / LINE_WIDTH)) - 1
         return physical + extra
 
     def settled_end(self, text: str, start: int = 0) -> int:
         # After a line break; a CR only once the next character shows it is no CR LF.
-        m = _LINE_SAFE.search(text, max(0, start - 1))
+        m = _compiled(_LINE_SAFE).search(text, max(0, start - 1))
         return m.end() if m else 0
 
 
@@ -392,11 +399,11 @@ _BR = r"(?>\r\n|\r|\n)"  # atomic: CR LF is one break, never CR then LF
 _HWS = r"[^\S\r\n]"
 # A paragraph starts at the first non-blank line of the text, or at a non-blank line right
 # after a blank (whitespace-only) line. Each attempt scans at most two lines, so it is linear.
-_PARAGRAPH_START = regex.compile(rf"(?:\A(?:{_HWS}*+{_BR})?|{_BR}{_HWS}*+{_BR}){_HWS}*+\S")
+_PARAGRAPH_START = rf"(?:\A(?:{_HWS}*+{_BR})?|{_BR}{_HWS}*+{_BR}){_HWS}*+\S"
 # The line break that ends a blank line (one starting the text or right after a break, never
 # between CR and LF), once it can no longer grow (a CR only when the next character is no LF).
 # Searched backwards; the blank line itself is checked by a look-behind.
-_PARAGRAPH_SAFE = regex.compile(rf"(?r)(?<=(?:\A|\n|\r(?!\n)){_HWS}*)(?>\r\n|\n|\r(?=[^\n]))")
+_PARAGRAPH_SAFE = rf"(?r)(?<=(?:\A|\n|\r(?!\n)){_HWS}*)(?>\r\n|\n|\r(?=[^\n]))"
 
 
 class Paragraphs(Unit):
@@ -407,11 +414,11 @@ class Paragraphs(Unit):
     description = "paragraphs (blocks separated by blank lines)"
 
     def count(self, text: str) -> int:
-        return len(_PARAGRAPH_START.findall(_require_str(text)))
+        return len(_compiled(_PARAGRAPH_START).findall(_require_str(text)))
 
     def settled_end(self, text: str, start: int = 0) -> int:
         # At the start of any line that follows a blank line: no paragraph spans it.
-        m = _PARAGRAPH_SAFE.search(text, max(0, start - 2))
+        m = _compiled(_PARAGRAPH_SAFE).search(text, max(0, start - 2))
         return m.end() if m else 0
 
 

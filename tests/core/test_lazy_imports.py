@@ -141,6 +141,16 @@ def test_a_format_line_imports_only_that_formats_plugin():
     )
     plugins = [m for m in modules if m.startswith("formatbook_") and m != "formatbook_core"]
     assert plugins == ["formatbook_json"]
+    assert "regex" not in modules  # the counting patterns: compiled when something is counted
+
+
+def test_a_count_compiles_the_counting_patterns():
+    assert "regex" in loaded_modules(
+        """
+        from formatbook_core import check
+        assert check('{"a": "déjà vu"}', "EXPECT JSON\\nEXPECT MAX 1 WORDS").counts == {"words": 2}  # not ASCII
+        """
+    )
 
 
 def test_an_alias_a_count_and_a_kind_still_find_their_plugins():
