@@ -29,11 +29,13 @@ chunks that ended without any finish reason (a dropped connection), fails with
 
 Each attempt has ``timeout`` seconds (default :data:`ATTEMPT_TIMEOUT`), all of them
 together ``total_timeout`` (default :data:`TOTAL_TIMEOUT`): a stream is stopped at the
-first chunk past its deadline, a :class:`ChatModel` is given the time left as its
-request's timeout (``openai_chat`` passes it to the SDK, so a server that stops sending
-is given up on in time), and an async reply is awaited at most that long.
+first chunk past its deadline, and a sync stream that has a ``close()`` (the SDK's) is
+closed at the deadline from a timer thread, so keep-alive lines that yield no chunk do
+not hold it; a :class:`ChatModel` is given the time left as its request's timeout
+(``openai_chat`` passes it to the SDK, so a server that stops sending is given up on in
+time), and an async reply is awaited at most that long.
 
-A sync callable that blocks without returning (or a sync stream whose next chunk never
+A sync callable that blocks without returning (or a generator whose next chunk never
 comes) is bounded only by its own time-out, on purpose: Python cannot stop a thread, so
 the only way to return from a blocked call is to run it in another thread and abandon it
 there. The abandoned call would go on (holding its connection, the server generating and

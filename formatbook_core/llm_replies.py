@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import inspect
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -193,6 +194,7 @@ def read_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None, deadli
         reader.fail(exc)
         return reader.received()
     finished = False
+    watchdog = _watchdog(stream, deadline)
     try:
         while True:
             try:
@@ -206,9 +208,38 @@ def read_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None, deadli
             if not reader.take(chunk):
                 break
     finally:
+        if watchdog is not None:
+            watchdog.cancel()
         if not finished:  # stopped, or an exception (the caller's on_chunk, the network): cancel it
             _close_quietly(lambda: _close_sync(iterator, stream), reader)
     return reader.received()
+
+
+def _watchdog(stream: Any, deadline: Deadline | None) -> threading.Timer | None:
+    """A timer that closes ``stream`` at ``deadline``, from another thread: a server can keep
+    a sync stream's read busy with what yields no chunk (SSE comments, keep-alive lines),
+    and the deadline, checked at every chunk, would never be seen. Closing the SDK's stream
+    closes its HTTP response, and the blocked read fails at the next bytes or at the
+    client's read timeout. A generator is not closed so (Python refuses to close one that
+    is running): the deadline is seen at its next chunk."""
+    left = deadline.left() if deadline is not None else None
+    close = _closer(stream, "close")
+    if left is None or close is None or inspect.isgenerator(stream):
+        return None
+    timer = threading.Timer(left, _close_from_the_timer, (close,))
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def _close_from_the_timer(close: Callable[[], Any]) -> None:
+    """``close()`` on the watchdog's thread: what it raises is the reading thread's to see."""
+    try:
+        outcome = close()
+        if inspect.isawaitable(outcome):
+            getattr(outcome, "close", lambda: None)()
+    except Exception:  # noqa: S110 - the read that fails next reports the stream's state
+        pass
 
 
 async def read_async_stream(

@@ -81,6 +81,15 @@ class Stall:
 
 
 @dataclass
+class KeepAlive:
+    """``count`` SSE comment lines (``: keep-alive``: no event, so no chunk reaches the
+    client's loop), then the reply ``text``."""
+
+    text: str
+    count: int = 3000
+
+
+@dataclass
 class Finish:
     """``text`` ending with the finish reason ``reason`` (streamed or whole)."""
 
@@ -200,6 +209,9 @@ class ScriptedServer:
             return
         if isinstance(item, Stall):
             yield item.seconds
+        if isinstance(item, KeepAlive):
+            for _ in range(item.count):
+                yield b": keep-alive\n\n"
         text = item if isinstance(item, str) else item.text
         for piece in chunked(text, self.chunk_size):
             yield self._chunk({"content": piece})

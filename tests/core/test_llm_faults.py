@@ -23,6 +23,7 @@ from formatbook_core.testing.llm_server import (
     EndlessProse,
     Finish,
     HttpError,
+    KeepAlive,
     ScriptedServer,
     Stall,
 )
@@ -283,6 +284,20 @@ def test_a_server_that_stalls_is_given_up_on_at_the_deadline():
     # the SDK's read timeout was the time left: a stop for time, not a failed endpoint
     assert first.stopped and "time limit of 0.5 s" in (first.stop_reason or "")
     assert result.ok and len(result.attempts) == 2
+
+
+def test_keep_alive_lines_do_not_hold_a_stream_past_its_deadline():
+    """SSE comments keep the SDK's read busy without a chunk for the loop to see the
+    deadline at: the watchdog closes the stream at the deadline instead."""
+    with ScriptedServer([KeepAlive(GOOD), GOOD]) as server:
+        result = ask(model(server), PROMPT, EXPECT, timeout=0.5)
+        server.wait(30)
+    first = result.attempts[0]
+    assert first.stopped and "time limit of 0.5 s" in (first.stop_reason or "")
+    assert result.ok and len(result.attempts) == 2
+    # 3,000 comments take at least 6 s to send (2 ms apart): the stream was closed long before
+    keep_alive = server.requests[0]
+    assert keep_alive.closed_early and keep_alive.events_sent < 3000
 
 
 def test_ask_async_awaits_at_most_until_the_deadline():
