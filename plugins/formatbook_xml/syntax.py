@@ -31,6 +31,8 @@ __all__ = ["LIBXML_MAX_DEPTH", "depth_limit", "check_syntax", "problem_violation
 LIBXML_MAX_DEPTH = 256
 
 
+#: How much of a text healing's reading lets the scanner try first (or 1/32 of it).
+PREFIX = 4096
 #: Only a text holding this can carry a DTD (libxml2 knows no other spelling).
 DOCTYPE = "<!DOCTYPE"
 
@@ -73,9 +75,10 @@ def check_syntax(text: Any, limits: Limits, *, explain: bool = True) -> tuple[An
     else ``(None, violations)``.
 
     ``explain=False`` is for a caller that needs only the verdict and whether the scanner
-    refused a DOCTYPE (``xml.doctype``, as healing does): a text lxml refuses that holds
-    no ``<!D`` (the scanner refuses a DOCTYPE only at one) gets lxml's first violation,
-    without the scanner's pass that would say where it breaks first."""
+    refused a DOCTYPE (``xml.doctype``, as healing does): the scanner tries a prefix of the
+    text first (its refusal there is the answer, as it always is), and a text lxml refuses
+    that holds no ``<!D`` (the scanner refuses a DOCTYPE only at one) gets lxml's first
+    violation, without the scanner's pass that would say where it breaks first."""
     if not isinstance(text, str):
         return None, [Violation("xml.syntax", f"an XML reply is text, not {type(text).__name__}")]
     if len(text) > limits.max_size:
@@ -88,6 +91,13 @@ def check_syntax(text: Any, limits: Limits, *, explain: bool = True) -> tuple[An
             )
         ]
     limit = depth_limit(limits)
+    if not explain:
+        # healing reads texts that are mostly broken, often early: the scanner over a
+        # bounded prefix refuses many for a fraction of lxml's reading (what it refuses
+        # there, it refuses at the same place in the whole text)
+        scanner = Scanner(limit)
+        if not scanner.feed(text[: max(PREFIX, len(text) // 32)]) and scanner.error is not None:
+            return None, [scan_violation(text, scanner.error)]
     parsed = None
     if DOCTYPE not in text:
         parsed = parse(text)

@@ -61,7 +61,8 @@ def _value(quote: str) -> str:
 
 _ATTR = f"{_WSC}+{_NAME}{_WSC}*={_WSC}*(?:{_value(chr(34))}|{_value(chr(39))})"
 #: groups: 1 a start or empty tag's name, 2 its attributes, 3 "/" for an empty tag, 4 an
-#: end tag's name (none when the stretch stops before anything else, or at the end)
+#: end tag's name; the last group matched (``lastindex``) is 3 for a start or empty tag,
+#: 4 for an end tag, none when the stretch stops before anything else or at the end
 _CLEAN = re.compile(f"{_TEXT}(?:(?:{_MARKED}){_TEXT})*(?:<({_NAME})((?:{_ATTR})*){_WSC}*(/?)>|</({_NAME}){_WSC}*>)?")
 _MARKUP_OPENERS = ("!", "?", "/")
 _ATTR_NAMES = re.compile(f"({_NAME}){_WSC}*={_WSC}*(?:\"[^\"]*\"|'[^']*')")
@@ -280,16 +281,16 @@ def _copy_clean(
     while len(stack) < limit:  # (at the limit, an element opening must fail as the walk fails it)
         m = match(text, pos)  # (always matches: every part is optional)
         end = m.end()
-        name = m.group(1)
-        if name is not None:  # a start or empty tag
+        tag = m.lastindex
+        if tag == 3:  # a start or empty tag
+            name, attrs, empty = m.group(1, 2, 3)
             at = m.start(1) - 1
-            attrs = m.group(2)
             if attrs and attrs.count("=") > 1:
                 names = _ATTR_NAMES.findall(attrs)
                 if len(set(names)) != len(names):
                     pos = at
                     break
-            if not m.group(3):
+            if not empty:
                 if name.lower() in VOID:  # its own piece: closed in place if left open
                     out.append(text[copied:at])
                     out.append(text[at:end])
@@ -298,9 +299,8 @@ def _copy_clean(
                 stack.append((name, at))
             pos = end
             continue
-        name = m.group(4)
-        if name is not None:  # an end tag
-            if len(stack) < 2 or stack[-1][0] != name:
+        if tag == 4:  # an end tag
+            if len(stack) < 2 or stack[-1][0] != m.group(4):
                 pos = m.start(4) - 2
                 break
             stack.pop()

@@ -93,6 +93,8 @@ def _same_answer(text: str, limits: Limits) -> None:
     assert [v.code == "xml.doctype" for v in quick[:1]] == [v.code == "xml.doctype" for v in violations[:1]]
     if "<!D" in text:
         assert quick == violations
+    elif quick != violations[:1]:  # not the scanner's answer (on a prefix): lxml's first
+        assert quick == [problem_violation(text, parse(text)[1][0])]
 
 
 def test_real_files_get_the_scanner_first_answers():
