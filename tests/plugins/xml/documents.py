@@ -1,6 +1,7 @@
 """XML texts for the differential tests: the project's fixtures and samples, the XML files
 lxml ships, the conformance corpus when one is there, generated documents like the replies
-models write, and those documents damaged the ways models and fuzzers damage them."""
+models write, and those documents damaged the ways models and fuzzers damage them; and the
+reading the tests compare with (:func:`scanner_first`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from pathlib import Path
 import lxml
 
 from formatbook_core import get_format
+from formatbook_core.limits import Limits
+from formatbook_xml.parser import parse
+from formatbook_xml.scan import Scanner
+from formatbook_xml.syntax import depth_limit, problem_violation, scan_violation
 
 FIXTURES = Path(__file__).parent / "fixtures"
 WORDS = ["the", "report", "AT&amp;T", "a &lt; b", "caf\u00e9", "&#233;", "&#x263A;", "x]y", "q&quot;s", "\u2014", "1.5"]
@@ -94,3 +99,18 @@ def deep(rng: random.Random) -> str:
     """A document nested about as deep as libxml2 allows (256), give or take."""
     n = rng.choice([3, 50, 254, 255, 256, 257, 300])
     return "<a>" * n + rng.choice(["x", "", "&amp;"]) + "</a>" * n
+
+
+def scanner_first(text: str, limits: Limits, *, explain: bool = True) -> tuple[object, list]:
+    """``check_syntax`` as it was before lxml read first (issue 29): the scanner over the
+    whole text, then lxml on what it accepted (``explain`` is taken and ignored: this is
+    also the reading healing did)."""
+    scanner = Scanner(depth_limit(limits))
+    scanner.feed(text)
+    problem = scanner.end_problem()
+    if problem is not None:
+        return None, [scan_violation(text, problem)]
+    root, problems = parse(text)
+    if root is None:
+        return None, [problem_violation(text, p) for p in problems]
+    return root, []

@@ -17,24 +17,9 @@ from formatbook_core import HealError, check, get_format
 from formatbook_core.limits import Limits
 from formatbook_xml.heal import state, steps, structure
 from formatbook_xml.parser import parse
-from formatbook_xml.scan import Scanner
-from formatbook_xml.syntax import depth_limit, problem_violation, scan_violation
 from tests.plugins.xml import documents
 
 XML = get_format("xml")
-
-
-def _scanner_first(text, limits, *, explain=True):
-    """The reading healing did before lxml read first: the scanner, then lxml."""
-    scanner = Scanner(depth_limit(limits))
-    scanner.feed(text)
-    problem = scanner.end_problem()
-    if problem is not None:
-        return None, [scan_violation(text, problem)]
-    root, problems = parse(text)
-    if root is None:
-        return None, [problem_violation(text, p) for p in problems]
-    return root, []
 
 
 def _outcome(text: str, **options):
@@ -53,7 +38,7 @@ def token_walk(monkeypatch):
     def outcome(text: str, **options):
         with monkeypatch.context() as m:
             m.setattr(structure, "_copy_clean", lambda h, pos, *rest: pos)
-            m.setattr(steps, "check_syntax", _scanner_first)
+            m.setattr(steps, "check_syntax", documents.scanner_first)
             return _outcome(text, **options)
 
     return outcome
@@ -138,8 +123,8 @@ def test_check_heals_as_before(token_walk, monkeypatch):
         result = check(text, "EXPECT XML")
         with monkeypatch.context() as m:  # and heal read the payload again
             m.setattr(structure, "_copy_clean", lambda h, pos, *rest: pos)
-            m.setattr(steps, "check_syntax", _scanner_first)
-            m.setattr(xml_format, "check_syntax", _scanner_first)
+            m.setattr(steps, "check_syntax", documents.scanner_first)
+            m.setattr(xml_format, "check_syntax", documents.scanner_first)
             m.setattr(xml_format.XmlFormat, "heal_analyzed", _heal_again)
             before = check(text, "EXPECT XML")
         assert result.to_dict() == before.to_dict()

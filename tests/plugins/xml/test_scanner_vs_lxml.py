@@ -16,7 +16,7 @@ from lxml import etree
 from formatbook_core.limits import Limits
 from formatbook_xml.parser import parse
 from formatbook_xml.scan import Scanner
-from formatbook_xml.syntax import check_syntax, depth_limit, problem_violation, scan_violation
+from formatbook_xml.syntax import check_syntax, problem_violation
 from tests.plugins.xml import documents
 
 PIECES = [
@@ -63,26 +63,12 @@ def test_scanner_and_lxml_agree():
 # --- check_syntax reads with lxml first: the answers of the scanner-first order ---------
 
 
-def _scanner_first(text: str, limits: Limits) -> tuple[object, list]:
-    """check_syntax as it was before lxml read first: the scanner over the whole text,
-    then lxml on what it accepted (the size limit aside, which both check first)."""
-    scanner = Scanner(depth_limit(limits))
-    scanner.feed(text)
-    problem = scanner.end_problem()
-    if problem is not None:
-        return None, [scan_violation(text, problem)]
-    root, problems = parse(text)
-    if root is None:
-        return None, [problem_violation(text, p) for p in problems]
-    return root, []
-
-
 LIMITS = [Limits(), Limits(max_depth=256), Limits(max_depth=255), Limits(max_depth=5), Limits(max_depth=1)]
 
 
 def _same_answer(text: str, limits: Limits) -> None:
     root, violations = check_syntax(text, limits)
-    old_root, old_violations = _scanner_first(text, limits)
+    old_root, old_violations = documents.scanner_first(text, limits)
     assert violations == old_violations, text[:300]
     assert (root is None) == (old_root is None), text[:300]
     if root is not None:
