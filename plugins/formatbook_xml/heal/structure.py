@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from formatbook_core.runs import run
+
 from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, PI, START, STRAY, TEXT, tokens
 from ..scan import BAD_CHARS, NAME_CHARS, NAME_START, NAME_START_CHARS
 from ..syntax import depth_limit
@@ -63,7 +65,7 @@ _ATTR = f"{_WSC}+{_NAME}{_WSC}*={_WSC}*(?:{_value(chr(34))}|{_value(chr(39))})"
 #: groups: 1 a start or empty tag's name, 2 its attributes, 3 "/" for an empty tag, 4 an
 #: end tag's name; the last group matched (``lastindex``) is 3 for a start or empty tag,
 #: 4 for an end tag, none when the stretch stops before anything else or at the end
-_CLEAN = re.compile(f"{_TEXT}(?:(?:{_MARKED}){_TEXT})*(?:<({_NAME})((?:{_ATTR})*){_WSC}*(/?)>|</({_NAME}){_WSC}*>)?")
+_CLEAN = run(f"{_TEXT}(?:(?:{_MARKED}){_TEXT})*(?:<({_NAME})((?:{_ATTR})*){_WSC}*(/?)>|</({_NAME}){_WSC}*>)?")
 _MARKUP_OPENERS = ("!", "?", "/")
 _ATTR_NAMES = re.compile(f"({_NAME}){_WSC}*={_WSC}*(?:\"[^\"]*\"|'[^']*')")
 
