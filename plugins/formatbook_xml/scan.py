@@ -1,8 +1,9 @@
 """The strict XML scanner: a small tokenizer with a stack of open tags, fed chunk by chunk.
 
-It is what ``can_be_valid`` and the strict ``stream()`` checker run, and the first pass
-of ``is_valid`` (lxml parses only text the scanner accepted). Because ``is_valid`` needs
-the scanner to accept the whole text, the scanner can never refuse a prefix of a valid
+It is what ``can_be_valid`` and the strict ``stream()`` checker run, and part of
+``is_valid``: a text is valid only when the scanner accepts it whole (it reads first a
+text holding a DOCTYPE, and after lxml one that lxml refuses: see :mod:`.syntax`). Because
+``is_valid`` needs the scanner to accept the whole text, the scanner can never refuse a prefix of a valid
 document: any text it refuses, it refuses in every continuation (soundness by
 construction), and it answers the same for every way of cutting the text into chunks.
 
