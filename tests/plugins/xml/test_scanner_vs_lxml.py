@@ -95,7 +95,7 @@ def test_real_files_get_the_scanner_first_answers():
 def test_generated_and_damaged_documents_get_the_scanner_first_answers():
     rng = random.Random(29)
     verdicts = set()
-    for i in range(600):
+    for i in range(300):
         text = documents.document(rng, rng.choice([200, 2_000, 20_000]))
         for variant in (text, documents.damaged(rng, text), documents.damaged(rng, text, 3), documents.deep(rng)):
             limits = LIMITS[i % len(LIMITS)]
@@ -107,7 +107,7 @@ def test_generated_and_damaged_documents_get_the_scanner_first_answers():
 def test_random_texts_get_the_scanner_first_answers():
     rng = random.Random(30)
     pieces = PIECES + documents.DAMAGE
-    for i in range(20_000):
+    for i in range(15_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
         if rng.random() < 0.6:
             text = "<r>" + text + "</r>"
