@@ -154,6 +154,11 @@ class XmlFormat(AnalyzingFormat):
         unchanged; ``HealError`` when a repair would be a guess."""
         return _heal.heal(value, self._schema(schema, options), options)
 
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal`` of ``text``, whose ``analyze`` with ``schema`` gave ``analysis``: the
+        verdict is taken from it, not read again."""
+        return _heal.heal(text, self._schema(schema, options), options, analysis=analysis)
+
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
         """Text nodes and attribute values (CDATA included), not names; ``[]`` when the

@@ -1,8 +1,9 @@
 """The strict XML scanner: a small tokenizer with a stack of open tags, fed chunk by chunk.
 
-It is what ``can_be_valid`` and the strict ``stream()`` checker run, and the first pass
-of ``is_valid`` (lxml parses only text the scanner accepted). Because ``is_valid`` needs
-the scanner to accept the whole text, the scanner can never refuse a prefix of a valid
+It is what ``can_be_valid`` and the strict ``stream()`` checker run, and part of
+``is_valid``: a text is valid only when the scanner accepts it whole (it reads first a
+text holding a DOCTYPE, and after lxml one that lxml refuses: see :mod:`.syntax`). Because
+``is_valid`` needs the scanner to accept the whole text, the scanner can never refuse a prefix of a valid
 document: any text it refuses, it refuses in every continuation (soundness by
 construction), and it answers the same for every way of cutting the text into chunks.
 
@@ -39,20 +40,36 @@ import re
 from formatbook_core.limits import MAX_DEPTH
 from formatbook_core.runs import run
 
-__all__ = ["Scanner", "is_xml_char", "BAD_CHAR", "NAME_START", "NAME_RUN", "PLAIN_TEXT", "CONTENT", "OUT"]
+__all__ = [
+    "Scanner",
+    "is_xml_char",
+    "BAD_CHARS",
+    "BAD_CHAR",
+    "NAME_START_CHARS",
+    "NAME_CHARS",
+    "NAME_START",
+    "NAME_RUN",
+    "PLAIN_TEXT",
+    "CONTENT",
+    "OUT",
+]
 
+#: The characters XML 1.0 never allows, anywhere, as the inside of a character class.
+BAD_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff"
 #: A character XML 1.0 never allows, anywhere.
-BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_START = (
+BAD_CHAR = re.compile(f"[{BAD_CHARS}]")
+#: The characters that may start an XML name (XML 1.0 fifth edition), as a class's inside.
+NAME_START_CHARS = (
     "A-Z_a-z:\xc0-\xd6\xd8-\xf6\xf8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c\u200d\u2070-\u218f"
     "\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
 )
-_CHARS = _START + "\\-.0-9\xb7\u0300-\u036f\u203f\u2040"
+#: The characters of an XML name past its first, as a class's inside.
+NAME_CHARS = NAME_START_CHARS + "\\-.0-9\xb7\u0300-\u036f\u203f\u2040"
 #: One character that may start an XML name (XML 1.0 fifth edition).
-NAME_START = re.compile(f"[{_START}]")
+NAME_START = re.compile(f"[{NAME_START_CHARS}]")
 #: A run of name characters (possibly empty).
-NAME_RUN = run(f"[{_CHARS}]*")
-PLAIN_TEXT = re.compile("[^<&\\]>\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]*").fullmatch
+NAME_RUN = run(f"[{NAME_CHARS}]*")
+PLAIN_TEXT = re.compile(f"[^<&\\]>\r{BAD_CHARS}]*").fullmatch
 _WS_RUN = run("[ \t\r\n]*")
 _TEXT_RUN = run(r"[^<&\]>]*")
 _ATTR_RUN = {'"': run('[^"<&]*'), "'": run("[^'<&]*")}
@@ -65,12 +82,12 @@ _WSC = "[ \t\r\n]"
 # not take (a reference in a value, a repeated attribute, a mismatch) goes the slow way,
 # which reports the exact position.
 _FAST_START = re.compile(
-    f"<([{_START}][{_CHARS}]*)((?:{_WSC}+[{_START}][{_CHARS}]*{_WSC}*={_WSC}*(?:\"[^\"<&]*\"|'[^'<&]*'))*){_WSC}*(/?)>"
+    f"<([{NAME_START_CHARS}][{NAME_CHARS}]*)((?:{_WSC}+[{NAME_START_CHARS}][{NAME_CHARS}]*{_WSC}*={_WSC}*(?:\"[^\"<&]*\"|'[^'<&]*'))*){_WSC}*(/?)>"
 )
-_FAST_END = re.compile(f"</([{_START}][{_CHARS}]*){_WSC}*>")
-_ATTR_NAMES = re.compile(f"([{_START}][{_CHARS}]*){_WSC}*=")
+_FAST_END = re.compile(f"</([{NAME_START_CHARS}][{NAME_CHARS}]*){_WSC}*>")
+_ATTR_NAMES = re.compile(f"([{NAME_START_CHARS}][{NAME_CHARS}]*){_WSC}*=")
 _FAST_REF = re.compile("&(?:lt|gt|amp|apos|quot);")
-_ATTR_PAIRS = re.compile(f"([{_START}][{_CHARS}]*){_WSC}*={_WSC}*(\"[^\"]*\"|'[^']*')")
+_ATTR_PAIRS = re.compile(f"([{NAME_START_CHARS}][{NAME_CHARS}]*){_WSC}*={_WSC}*(\"[^\"]*\"|'[^']*')")
 _ATTR_WS = str.maketrans("\t\n", "  ")
 _PREDEFINED_CHAR = {"lt": "<", "gt": ">", "amp": "&", "apos": "'", "quot": '"'}
 _FAST_MIN = 24  # the chunk left must be this long for a whole-tag match to be tried

@@ -1,10 +1,17 @@
-"""Well-formedness: the strict scanner first, then lxml on what it accepted.
+"""Well-formedness: lxml, and the strict scanner where lxml alone would not do.
 
 A text is well-formed XML for formatbook when the scanner (:mod:`.scan`) accepts it whole
-and lxml, with the safe parser (:mod:`.parser`), parses it. The scanner runs first so
-that a hostile reply (a DOCTYPE declaring entities, an external DTD) never reaches
-libxml2 at all, and so that the incremental checker and ``is_valid`` agree by
-construction.
+and lxml, with the safe parser (:mod:`.parser`), parses it; the violations are the
+scanner's when it refuses, else lxml's. Who reads first is a matter of cost, not of
+verdict (``tests/plugins/xml/test_scanner_vs_lxml.py`` checks that the answers are those
+of the scanner-first order, violations included):
+
+* a text holding ``<!DOCTYPE`` is read by the scanner first, so that a DOCTYPE declaring
+  entities or naming an external DTD never reaches libxml2 at all;
+* any other text holds no DTD, and lxml (in C, five to ten times faster than the scanner)
+  reads it first. When lxml parses it, the scanner would accept it too: they differ only
+  on DOCTYPEs and on the depth limit, checked on the tree when it is below libxml2's own.
+  When lxml refuses it, the scanner runs to say where the text breaks, as it always did.
 """
 
 from __future__ import annotations
@@ -24,8 +31,23 @@ __all__ = ["LIBXML_MAX_DEPTH", "depth_limit", "check_syntax", "problem_violation
 LIBXML_MAX_DEPTH = 256
 
 
+#: How much of a text healing's reading lets the scanner try first (or 1/32 of it).
+PREFIX = 4096
+#: Only a text holding this can carry a DTD (libxml2 knows no other spelling).
+DOCTYPE = "<!DOCTYPE"
+
+
 def depth_limit(limits: Limits) -> int:
     return min(limits.max_depth, LIBXML_MAX_DEPTH)
+
+
+def _deeper_than(root: Any, limit: int) -> bool:
+    """Whether the tree of ``root`` nests elements deeper than ``limit`` (the root is at
+    depth 1). libxml2 refuses depth past its own limit; below it, one XPath path of
+    ``limit + 1`` child steps finds a deeper element in one pass over the tree."""
+    if limit >= LIBXML_MAX_DEPTH:
+        return False
+    return bool(root.xpath("boolean(" + "/*" * (limit + 1) + ")"))
 
 
 def _span(text: str, position: int) -> Span:
@@ -48,9 +70,15 @@ def problem_violation(text: str, problem: Problem, code: str = "xml.syntax") -> 
     )
 
 
-def check_syntax(text: Any, limits: Limits) -> tuple[Any, list[Violation]]:
+def check_syntax(text: Any, limits: Limits, *, explain: bool = True) -> tuple[Any, list[Violation]]:
     """``(root element, [])`` when ``text`` is well-formed XML with one root element,
-    else ``(None, violations)``."""
+    else ``(None, violations)``.
+
+    ``explain=False`` is for a caller that needs only the verdict and whether the scanner
+    refused a DOCTYPE (``xml.doctype``, as healing does): the scanner tries a prefix of the
+    text first (its refusal there is the answer, as it always is), and a text lxml refuses
+    that holds no ``<!D`` (the scanner refuses a DOCTYPE only at one) gets lxml's first
+    violation, without the scanner's pass that would say where it breaks first."""
     if not isinstance(text, str):
         return None, [Violation("xml.syntax", f"an XML reply is text, not {type(text).__name__}")]
     if len(text) > limits.max_size:
@@ -62,12 +90,28 @@ def check_syntax(text: Any, limits: Limits) -> tuple[Any, list[Violation]]:
                 expected=limits.max_size,
             )
         ]
-    scanner = Scanner(depth_limit(limits))
+    limit = depth_limit(limits)
+    if not explain:
+        # healing reads texts that are mostly broken, often early: the scanner over a
+        # bounded prefix refuses many for a fraction of lxml's reading (what it refuses
+        # there, it refuses at the same place in the whole text)
+        scanner = Scanner(limit)
+        if not scanner.feed(text[: max(PREFIX, len(text) // 32)]) and scanner.error is not None:
+            return None, [scan_violation(text, scanner.error)]
+    parsed = None
+    if DOCTYPE not in text:
+        parsed = parse(text)
+        root = parsed[0]
+        if root is not None and not _deeper_than(root, limit):
+            return root, []
+        if root is None and not explain and "<!D" not in text:
+            return None, [problem_violation(text, parsed[1][0])]
+    scanner = Scanner(limit)
     scanner.feed(text)
     problem = scanner.end_problem()
     if problem is not None:
         return None, [scan_violation(text, problem)]
-    root, problems = parse(text)
+    root, problems = parsed if parsed is not None else parse(text)
     if root is None:
         return None, [problem_violation(text, p) for p in problems]
     return root, []

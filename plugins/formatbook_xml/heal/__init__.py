@@ -57,11 +57,12 @@ def heal(
     unchanged. Raises ``HealError`` with the violations that say why it cannot. The
     signature every format's healing has (:class:`formatbook_core.healing.Heal`):
     ``schema`` is the loaded ``XmlSchema``; the ``root`` option (else a simple schema's
-    root) names the element several top-level elements are wrapped in. ``analysis`` is
-    not needed: the ``valid`` step reads the text with the schema itself."""
+    root) names the element several top-level elements are wrapped in. ``analysis`` (the
+    ``analyze`` of ``text`` with ``schema``, as the pipeline hands it on) spares the
+    ``valid`` step reading the text again."""
     options = options or {}
     wrapper = options.get("root") or (schema.root if schema is not None and schema.kind == "simple" else None) or "root"
-    h = Healing(text, schema, limits_from(options), wrapper)
+    h = Healing(text, schema, limits_from(options), wrapper, analysis=analysis)
     run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)

@@ -24,6 +24,7 @@ class Healing(HealState):
     repairs: list[Repair] = field(default_factory=list)
     done: bool = False
     root: Any = None  # the tree of ``out`` once confirmed (handed on: not parsed again)
+    analysis: Any = None  # the caller's ``Analysis`` of ``text`` with ``schema``, if any
 
 
 def fail(message: str, code: str = "xml.heal", start: int | None = None, end: int | None = None) -> HealError:

@@ -23,15 +23,21 @@ def _schema_violations(h: Healing, root: object, text: str) -> list:
 
 
 def settle_if_valid(h: Healing) -> None:
-    """A well-formed text is left as it is (healing cannot mend a schema violation)."""
-    root, violations = check_syntax(h.text, h.limits)
+    """A well-formed text is left as it is (healing cannot mend a schema violation). The
+    text's analysis, when the caller made one (``analyze`` with the same schema), answers
+    without reading the text again."""
+    if h.analysis is not None:
+        root, violations = h.analysis.document, list(h.analysis.violations)
+    else:  # only the verdict and a DOCTYPE refusal count here: explain=False
+        root, violations = check_syntax(h.text, h.limits, explain=False)
+        if root is not None:
+            violations = _schema_violations(h, root, h.text)
     if root is None:
         if any(v.code == "xml.doctype" for v in violations):
             raise HealError(f"cannot heal the XML: {violations[0].message}", violations)
         return
-    problems = _schema_violations(h, root, h.text)
-    if problems:
-        raise HealError(f"cannot heal the XML: {problems[0].message}", problems)
+    if violations:  # the schema's
+        raise HealError(f"cannot heal the XML: {violations[0].message}", violations)
     h.out = h.text
     h.done = True
 

@@ -24,7 +24,10 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from formatbook_core.runs import run
+
 from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, PI, START, STRAY, TEXT, tokens
+from ..scan import BAD_CHARS, NAME_CHARS, NAME_START, NAME_START_CHARS
 from ..syntax import depth_limit
 from .state import Healing, fail
 from .tags import fix_start_tag
@@ -37,6 +40,34 @@ from .text import fix_text
 VOID = frozenset({"br", "hr", "img", "wbr", "input"})
 
 _PLAIN_DOCTYPE = re.compile(r"<!DOCTYPE[ \t\r\n]+[^\s\[>]+[ \t\r\n]*>\Z")
+
+# A clean stretch: what the walk would copy unchanged, taken by one match instead of a
+# token object and a repair check per piece: clean text (nothing to escape: only the five
+# predefined references, no ']]>', no character XML refuses), comments and CDATA sections,
+# up to the next tag, and that tag if it is clean (a start, empty or end tag whose
+# attributes are quoted, spaced and hold nothing to escape). Every part is linear: each
+# repetition opens with a character the part before it cannot take, and the tag is
+# optional, so a match never backtracks into the stretch. (Taking whole leaf elements in
+# the match, with a back-reference for their end tags, made fewer matches but slower ones.)
+_NAME = f"[{NAME_START_CHARS}][{NAME_CHARS}]*"
+_WSC = "[ \t\r\n]"
+_REFS = "&(?:lt|gt|amp|apos|quot);"
+_TEXT = f"[^<&\\]{BAD_CHARS}]*(?:(?:{_REFS}|\\](?!\\]>))[^<&\\]{BAD_CHARS}]*)*"
+_MARKED = "<!--(?:[^-]|-(?!->))*-->|<!\\[CDATA\\[(?:[^\\]]|\\](?!\\]>))*\\]\\]>"
+
+
+def _value(quote: str) -> str:
+    plain = f"[^{quote}<&{BAD_CHARS}]*"
+    return f"{quote}{plain}(?:{_REFS}{plain})*{quote}"
+
+
+_ATTR = f"{_WSC}+{_NAME}{_WSC}*={_WSC}*(?:{_value(chr(34))}|{_value(chr(39))})"
+#: groups: 1 a start or empty tag's name, 2 its attributes, 3 "/" for an empty tag, 4 an
+#: end tag's name; the last group matched (``lastindex``) is 3 for a start or empty tag,
+#: 4 for an end tag, none when the stretch stops before anything else or at the end
+_CLEAN = run(f"{_TEXT}(?:(?:{_MARKED}){_TEXT})*(?:<({_NAME})((?:{_ATTR})*){_WSC}*(/?)>|</({_NAME}){_WSC}*>)?")
+_MARKUP_OPENERS = ("!", "?", "/")
+_ATTR_NAMES = re.compile(f"({_NAME}){_WSC}*={_WSC}*(?:\"[^\"]*\"|'[^']*')")
 
 
 def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch per token kind
@@ -55,8 +86,16 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
     root_out = 0  # index in ``out`` of the current root's start tag
     # the root a simple schema names: the spelling a root written in two cases takes
     wanted = h.schema.root if h.schema is not None and h.schema.kind == "simple" else None
-    for tok in tokens(text):
+    pos = 0
+    n = len(text)
+    while pos < n:
+        if stack:  # inside the root: the clean stretch from here is copied as it stands
+            pos = _copy_clean(h, pos, stack, out, written, limit)
+            if pos >= n:
+                break
+        tok = next(tokens(text, pos))
         kind, start, end = tok.kind, tok.start, tok.end
+        pos = end
         piece = text[start:end]
         if kind == TEXT:
             if not stack:
@@ -76,8 +115,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
         if kind == STRAY:
             if not stack:
                 raise fail("a stray '<' outside the root element", "xml.heal", start, end)
-            h.repair("escaped_lt", "escaped a raw '<' in text as &lt;", start, end)
-            out.append("&lt;")
+            _escape_stray(h, out, start)
             continue
         if kind == PI:
             if tok.name.lower() == "xml" and _decl_at(text, start):
@@ -204,7 +242,6 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             out.append(f"</{right}>")
         if not stack:
             last_root_out = len(out)
-    n = len(text)
     stack = _close_void(h, out, written, stack)
     if stack:
         names = [name for name, _ in reversed(stack)]
@@ -226,6 +263,79 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
     # white space around the document is not part of it (locate takes the payload without
     # it): a repaired text that kept it would be trimmed again by the next check
     h.out = "".join(out).strip(" \t\r\n")
+
+
+def _copy_clean(
+    h: Healing, pos: int, stack: list[tuple[str, int]], out: list[str], written: dict[int, int], limit: int
+) -> int:
+    """Walk ``h.text`` from ``pos`` inside the root (``stack`` is not empty) as far as it
+    goes with the commonest pieces, exactly as the token walk would: a clean stretch (see
+    :data:`_CLEAN`) is copied to ``out`` in one slice, text to escape goes through
+    :func:`.text.fix_text`, a ``<`` opening no markup is escaped; ``stack`` (and
+    ``written``, for the void elements it opens) kept as the walk keeps them. Returns where
+    it stops: the next token the walk must look at (a tag to repair, an attribute repeated,
+    an end tag not closing the innermost element or closing the root, an element past the
+    depth limit, a PI...), or the end of the text."""
+    text = h.text
+    n = len(text)
+    copied = pos
+    match = _CLEAN.match
+    while len(stack) < limit:  # (at the limit, an element opening must fail as the walk fails it)
+        m = match(text, pos)  # (always matches: every part is optional)
+        end = m.end()
+        tag = m.lastindex
+        if tag == 3:  # a start or empty tag
+            name, attrs, empty = m.group(1, 2, 3)
+            at = m.start(1) - 1
+            if attrs and attrs.count("=") > 1:
+                names = _ATTR_NAMES.findall(attrs)
+                if len(set(names)) != len(names):
+                    pos = at
+                    break
+            if not empty:
+                if name.lower() in VOID:  # its own piece: closed in place if left open
+                    out.append(text[copied:at])
+                    out.append(text[at:end])
+                    written[at] = len(out) - 1
+                    copied = end
+                stack.append((name, at))
+            pos = end
+            continue
+        if tag == 4:  # an end tag
+            if len(stack) < 2 or stack[-1][0] != m.group(4):
+                pos = m.start(4) - 2
+                break
+            stack.pop()
+            pos = end
+            continue
+        pos = end  # the stretch ends before something else, or at the end of the text
+        if end >= n:
+            break
+        if text[end] != "<":  # text to escape: as the walk mends a text token (from here on)
+            lt = text.find("<", end)
+            if lt < 0:
+                lt = n
+            if end > copied:
+                out.append(text[copied:end])
+            out.append(fix_text(h, text[end:lt], end))
+            pos = copied = lt
+            continue
+        nxt = text[end + 1 : end + 2]
+        if nxt in _MARKUP_OPENERS or NAME_START.match(nxt):
+            break  # markup for the walk
+        if end > copied:  # a '<' opening nothing (the tokens' STRAY): escaped
+            out.append(text[copied:end])
+        _escape_stray(h, out, end)
+        pos = copied = end + 1
+    if pos > copied:
+        out.append(text[copied:pos])
+    return pos
+
+
+def _escape_stray(h: Healing, out: list[str], at: int) -> None:
+    """Escape the ``<`` at ``at`` that opens no markup, inside the root."""
+    h.repair("escaped_lt", "escaped a raw '<' in text as &lt;", at, at + 1)
+    out.append("&lt;")
 
 
 def _close_void(

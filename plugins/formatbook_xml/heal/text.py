@@ -11,14 +11,14 @@ from __future__ import annotations
 import html.entities
 import re
 
-from ..scan import BAD_CHAR, is_xml_char
+from ..scan import BAD_CHAR, BAD_CHARS, is_xml_char
 from .state import Healing
 
 _REF = re.compile(r"&(?:#[0-9]{1,8};|#x[0-9a-fA-F]{1,8};|([A-Za-z][A-Za-z0-9]{0,40});)?")
 _PREDEFINED = {"lt", "gt", "amp", "apos", "quot"}
 _ESCAPE = {"<": "&lt;", "&": "&amp;", ">": "&gt;", '"': "&quot;"}
-_SPECIAL = re.compile("[&\\]\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_ATTR_SPECIAL = re.compile("[&<\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_SPECIAL = re.compile(f"[&\\]{BAD_CHARS}]")
+_ATTR_SPECIAL = re.compile(f"[&<{BAD_CHARS}]")
 
 
 def _char_ref_ok(ref: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import formatbook_xml.syntax as syntax
-from formatbook_core import check
+from formatbook_core import check, get_format
 
 
 @pytest.fixture
@@ -32,9 +32,18 @@ def test_a_clean_payload_in_prose_is_read_once(reads):
     assert len(reads) == 1
 
 
-def test_a_cut_off_reply_is_read_by_lxml_only_once_healed(reads):
-    result = check("<person><name>Ada</name><age>36</age>", EXPECT)
+def test_a_cut_off_reply_is_read_once_as_it_came_and_once_healed(reads):
+    payload = "<person><name>Ada</name><age>36</age>"
+    result = check(payload, EXPECT)
     assert result.verdict == "healed" and result.counts["words"] == 2
-    # the strict scanner refuses the payload before lxml; heal's confirmation reads the
-    # healed text, and the pipeline takes that tree for the analysis and the values
-    assert reads == [result.text]
+    # lxml reads a reply holding no DOCTYPE first (and refuses this one; the scanner then
+    # says where it breaks); healing starts from that analysis instead of reading the
+    # payload again, its confirmation reads the healed text, and the pipeline takes that
+    # tree for the analysis and the values
+    assert reads == [payload, result.text]
+
+
+def test_heal_alone_reads_a_broken_text_once_before_its_repair(reads):
+    healed = get_format("xml").heal("<person><name>Ada</name><age>36</age>")
+    assert healed.text == "<person><name>Ada</name><age>36</age></person>"
+    assert reads == ["<person><name>Ada</name><age>36</age>", healed.text]
