@@ -106,7 +106,10 @@ class Settler:
         if self.off or self.failed is not None:
             return
         try:
-            self._line(s[:-1] if s.endswith("\r") else s, start, cont)
+            s = s[:-1] if s.endswith("\r") else s
+            if "\r" in s:
+                raise _GiveUp  # a carriage return inside a line: a break to YAML, not to the scanner
+            self._line(s, start, cont)
             if self.shadow is None and not self.ended and [x[:2] for x in self.stack] != levels:
                 raise _GiveUp  # the scanner reads the structure otherwise: no guess
         except _GiveUp:
@@ -117,6 +120,9 @@ class Settler:
         if self.off or self.failed is not None or (start, len(s)) == self.peeked:
             return
         self.peeked = (start, len(s))
+        s = s[:-1] if s.endswith("\r") else s
+        if "\r" in s:
+            return  # (the whole line tells)
         try:
             self._peek(s, start, cont)
         except _GiveUp:
@@ -186,7 +192,13 @@ class Settler:
                 self._open("map", ind, start + found.start() + 1)
             if self.failed is not None or not self.stack:
                 return
+        self._peek_entry(s, start, ind, dash, found if keyed else None)
+
+    def _peek_entry(self, s: str, start: int, ind: int, dash: bool, found: re.Match[str] | None) -> None:
+        """The entry the line being written begins at column ``ind`` (``found``: the ``:``
+        after its key, when it shows)."""
         col, kind, waits = self.stack[-1]
+        keyed = found is not None
         if col < ind and waits and (dash or keyed):
             trial = self.check.copy()  # a collection opens as the value of what waits
             if dash:
@@ -195,7 +207,7 @@ class Settler:
             else:
                 trial.start_object()
             if not trial.alive:
-                self._fail(trial, start + ind + 1 if dash else start + found.start() + 1)  # type: ignore[union-attr]
+                self._fail(trial, start + ind + 1 if found is None else start + found.start() + 1)
             return
         if dash and col == ind and (kind == "seq" or waits):
             trial = self.check.copy()  # an item begins: does the list take one more?
@@ -205,16 +217,16 @@ class Settler:
             if not trial.alive:
                 self._fail(trial, start + ind + 1)
             return
-        if kind != "map" or col != ind or text[0] in _INDICATORS:
+        if kind != "map" or col != ind or s[ind] in _INDICATORS:
             return
-        if not keyed:
+        if found is None:
             # a key being written: judged as it grows where the keys are closed
             if self.check.closed_keys():
-                prefix = s[ind : found.start() if found else len(s)].rstrip(" \t:")
+                end = _KEY_END.search(s, ind)
+                prefix = s[ind : end.start() if end else len(s)].rstrip(" \t:")
                 if prefix:
                     self._trial_key(self.check, prefix, start + ind)
             return
-        assert found is not None
         if self.keyed != start:
             self._key(s[ind : found.start()].rstrip(" \t"), start + found.start())
             self.keyed = start
