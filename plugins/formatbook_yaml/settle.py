@@ -89,6 +89,7 @@ class Settler:
         self.failed: tuple[str, int] | None = None
         self.keyed = -1  # the start of the line whose key was fed while it was written
         self.peeked = (-1, -1)  # (line start, length) last peeked at
+        self.unwatched = -1  # where the line being written has a string no keyword judges
 
     def copy(self) -> Settler:
         clone = Settler.__new__(Settler)
@@ -237,7 +238,7 @@ class Settler:
             return
         hit = _COMMENT.search(s, j)
         value = s[j : hit.start() if hit else len(s)].rstrip(" \t")
-        if value and not maybe_typed(value):
+        if value and not maybe_typed(value) and self.unwatched != start + j:
             self._trial_string(self.check, value, start + j)  # a string being written
 
     def _open_entry(self, ind: int, dash: bool, told: bool, at: int) -> None:
@@ -408,12 +409,13 @@ class Settler:
             return
         one = self.check.copy()
         self._feed(one, text, value)
-        more = self.check.copy()
-        more.start_string()
-        more.string(text)
-        if not one.alive and not more.alive:
-            self._fail(one, start + j + len(text))
-            return
+        more = None
+        if not one.alive:  # unless it goes on over lines as text, it is doomed
+            more = self.check.copy()
+            more.start_string()
+            if not more.string(text):
+                self._fail(one, start + j + len(text))
+                return
         self.pending = ["typed", col, text, value, one, more]
 
     # --- events -------------------------------------------------------------------------
@@ -436,6 +438,11 @@ class Settler:
 
     def _trial_string(self, check: PrefixChecker, text: str, at: int) -> None:
         """Fail where ``check`` refuses a string beginning with ``text`` (at ``at``)."""
+        trial = check.copy()
+        trial.start_string()
+        if trial.alive and not trial.watching:
+            self.unwatched = at  # its text is not judged: no more trials on this line
+            return
         found = _shortest(check, text, key=False)
         if found is not None:
             self.failed = (found[1], at + found[0] - 1)
@@ -471,30 +478,44 @@ class Settler:
         pending, self.pending = self.pending, None
         if pending is None:
             return
-        kind, _col, text, value, one, _more = pending
+        kind, _col, text, value, one, more = pending
         if kind in ("string", "over lines"):
             self._event(self.check.end_string(), at)
         else:
-            self._typed(text, value, at, one=one)
+            self._typed(text, value, at, one=one, text_ok=more is None or more.alive)
 
     def _continued(self, at: int) -> None:
         """The open plain scalar goes on over the line at ``at``: a string, its first line
         judged."""
         pending = self.pending
         assert pending is not None
-        kind, _col, _text, _value, _one, more = pending
+        kind, _col, text, _value, _one, more = pending
         if kind == "over lines":
             return
         pending[0] = "over lines"
         if kind == "typed":
+            if more is None:  # (the checker is as the line's end left it)
+                more = self.check
+                more.start_string()
+                more.string(text)
             self.check = more
             if not more.alive:
                 self._fail(more, at)
                 return
         self.check.opaque()
 
-    def _typed(self, text: str, value: Any, at: int, where: int = -1, one: PrefixChecker | None = None) -> None:
-        """A plain scalar settled at ``at`` as ``text`` (at ``where``, read as ``value``)."""
+    def _typed(
+        self,
+        text: str,
+        value: Any,
+        at: int,
+        where: int = -1,
+        one: PrefixChecker | None = None,
+        text_ok: bool = True,
+    ) -> None:
+        """A plain scalar settled at ``at`` as ``text`` (at ``where``, read as ``value``;
+        ``one``: a checker with it fed already; ``text_ok``: a string beginning with it may
+        pass)."""
         if isinstance(value, str):
             if self._string(text, where):
                 self._event(self.check.end_string(), at)
@@ -502,7 +523,7 @@ class Settler:
         if one is None:
             one = self.check.copy()
             self._feed(one, text, value)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and text_ok:
             written = self.check.copy()  # a plain number where text is asked: its text
             written.start_string()
             written.string(text)
