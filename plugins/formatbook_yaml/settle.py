@@ -35,6 +35,7 @@ from formatbook_core.data_schema.prefix import PrefixChecker
 
 from .lines import quote_end
 from .loading import plain
+from .prose import labelled_sentence
 
 #: The first characters that open no plain scalar (an indicator) in block context.
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
@@ -90,6 +91,7 @@ class Settler:
         self.keyed = -1  # the start of the line whose key was fed while it was written
         self.peeked = (-1, -1)  # (line start, length) last peeked at
         self.unwatched = -1  # where the line being written has a string no keyword judges
+        self.margin_keys = 0  # keys of a root mapping at the margin settled so far
 
     def copy(self) -> Settler:
         clone = Settler.__new__(Settler)
@@ -218,7 +220,7 @@ class Settler:
             if not trial.alive:
                 self._fail(trial, start + ind + 1)
             return
-        if kind != "map" or col != ind or s[ind] in _INDICATORS:
+        if kind != "map" or col != ind or s[ind] in _INDICATORS or self._may_be_prose(s[ind]):
             return
         if found is None:
             # a key being written: judged as it grows where the keys are closed
@@ -328,6 +330,12 @@ class Settler:
         if found is None:
             raise _GiveUp
         key, colon = found
+        if len(self.stack) == 1 and i == 0:  # a key at the margin: prose check() may set aside?
+            if labelled_sentence(s) or (
+                not self.margin_keys and len(key.split()) >= 3 and not s[colon + 1 :].strip(" \t")
+            ):
+                raise _GiveUp  # "Note: you can change it later.", "Here is the YAML:"
+            self.margin_keys += 1
         if self.keyed != start:
             self._key(key, start + colon)
             if self.failed is not None:
@@ -340,6 +348,15 @@ class Settler:
         if _dash(s[j:]) or (s[j] == "?" and _dash_like(s, j)):
             raise _GiveUp
         self._scalar(s, j, start)
+
+    def _may_be_prose(self, first: str) -> bool:
+        """A key of the root mapping at the margin beginning with ``first`` may be a line of
+        prose that locating sets aside (a labelled sentence, an introduction ending with a
+        colon): judged only once its line is whole (:meth:`_member`)."""
+        stack = self.stack
+        return (
+            len(stack) == 1 and stack[0][0] == 0 and (not self.margin_keys or (first.isalpha() and not first.islower()))
+        )
 
     def _key_at(self, s: str, i: int) -> tuple[str, int] | None:
         """The key at ``s[i]`` and the offset of its ``:``; ``None``: no key starts there."""

@@ -245,3 +245,16 @@ def test_schema_valid_values_dumped_in_block_style_stream_to_the_end(case: tuple
         assert status, (text, status.reason, status.position)
         pos, k = pos + size, k + 1
     assert guard.finish().ok
+
+
+@pytest.mark.parametrize("size", [1, 64])
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "name: Ada\n\nNote: you can change it later.\n",  # a closing note check() sets aside
+        "Here is the YAML data:\nname: Ada\nage: 3\n",  # an introduction ending with a colon
+    ],
+)
+def test_prose_at_the_margin_is_not_judged_as_keys(doc: str, size: int) -> None:
+    closed = {"type": "object", "properties": {"name": {"type": "string"}, "age": {}}, "additionalProperties": False}
+    assert _stream(doc, closed, size) == (None, None, "", True)
