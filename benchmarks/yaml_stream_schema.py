@@ -24,9 +24,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_yaml import llm_like_yaml  # noqa: E402
+from json_stream_schema import guard_all  # noqa: E402
 from timing import best  # noqa: E402
 
-from formatbook_core import Expectations, StreamGuard  # noqa: E402
+from formatbook_core import Expectations  # noqa: E402
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -61,14 +62,6 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-def guard_all(chunks: list[str], expectations: Expectations) -> None:
-    guard = StreamGuard(expectations, strict=True)
-    feed = guard.feed
-    for chunk in chunks:
-        if not feed(chunk).ok:  # .ok, not bool(): StreamStatus.__bool__ is a Python call
-            raise AssertionError(f"the guard stopped a reply that passes: {feed(chunk).reason}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
@@ -82,9 +75,9 @@ def main() -> None:
         text = llm_like_yaml(size)
         for step in (4, 64):
             chunks = [text[i : i + step] for i in range(0, len(text), step)]
-            guard_all(chunks, with_schema)  # the schema passes the reply (and warms the caches)
-            base = best(partial(guard_all, chunks, plain), repeat)
-            schema = best(partial(guard_all, chunks, with_schema), repeat)
+            guard_all(chunks, with_schema, True)  # the schema passes the reply (and warms the caches)
+            base = best(partial(guard_all, chunks, plain, True), repeat)
+            schema = best(partial(guard_all, chunks, with_schema, True), repeat)
             per_mb = 1e6 / len(text)
             print(
                 f"  {len(text):>9,} chars, {step:>2}-char chunks: no schema {base * per_mb:6.3f} s/MB"
