@@ -167,8 +167,8 @@ class Settler:
     def _peek(self, s: str, start: int, cont: int | None) -> None:
         text = s.lstrip(" ")
         ind = len(s) - len(text)
-        if not text or text[0] in "#\t\r" or self.ended:
-            return
+        if not text.strip() or text[0] in "#\t\r" or self.ended:
+            return  # (white space beyond ASCII may yet end the payload: see the stream's doc)
         if self.shadow is not None and ind > self.shadow:
             return
         if ind == 0 and text[0] in ".%":
@@ -226,7 +226,7 @@ class Settler:
             # a key being written: judged as it grows where the keys are closed
             if self.check.closed_keys():
                 end = _KEY_END.search(s, ind)
-                prefix = s[ind : end.start() if end else len(s)].rstrip(" \t:")
+                prefix = s[ind : end.start() if end else len(s)].rstrip().rstrip(":").rstrip()
                 if prefix:
                     self._trial_key(self.check, prefix, start + ind)
             return
@@ -239,7 +239,7 @@ class Settler:
         if j >= len(s) or s[j] in _INDICATORS:
             return
         hit = _COMMENT.search(s, j)
-        value = s[j : hit.start() if hit else len(s)].rstrip(" \t")
+        value = s[j : hit.start() if hit else len(s)].rstrip()
         if value and not maybe_typed(value) and self.unwatched != start + j:
             self._trial_string(self.check, value, start + j)  # a string being written
 

@@ -105,6 +105,7 @@ VALID = [
     ("---\nname: Ada\nage: 36\n...\n", PERSON),
     ("name: Ada\r\nage: 36\r\naddress:\r\n  city: Paris\r\n", PERSON),
     ("name: Ada\nage: 36", PERSON),  # no final line break
+    ("name: Ada\u00a0\u3000", PERSON),  # white space check() strips at the end: not the name's
     ("- 1\n- 2\n", NUMBERS),
     ("- - 1\n  - 2\n- - 3\n", {"type": "array", "items": NUMBERS}),  # lists in lists, compact
     ("- id: 1\n  name: a\n- id: 2\n", ITEMS),
