@@ -22,7 +22,7 @@ integer"``), ``keyword`` and ``pointer`` name the keyword and the JSON pointer o
 that broke it. Two more events: ``opaque()`` (the value being written will not be judged
 any further: its text cannot be read reliably, e.g. a relaxed escape) and ``give_up()``
 (nothing more will be judged: the driver lost the thread; the finish-time check decides).
-``skip()`` stands for a whole value the driver cannot read (an item still counts).
+A third, ``skip()``, stands for a whole value the driver cannot read (an item still counts).
 ``complete`` is true once the top-level value has closed. ``copy()`` costs the state,
 O(depth x alternatives) plus the open string's kept text, never the length so far.
 
