@@ -22,6 +22,7 @@ integer"``), ``keyword`` and ``pointer`` name the keyword and the JSON pointer o
 that broke it. Two more events: ``opaque()`` (the value being written will not be judged
 any further: its text cannot be read reliably, e.g. a relaxed escape) and ``give_up()``
 (nothing more will be judged: the driver lost the thread; the finish-time check decides).
+A third, ``skip()``, stands for a whole value the driver cannot read (an item still counts).
 ``complete`` is true once the top-level value has closed. ``copy()`` costs the state,
 O(depth x alternatives) plus the open string's kept text, never the length so far.
 
@@ -534,6 +535,21 @@ class PrefixChecker:
         if f is not None and f.alts is not None:
             f.fallback = frozenset(i for i, _ in f.alts)
             f.alts = None
+        return self._dead is None
+
+    def skip(self) -> bool:
+        """A whole value not read, taken as unknown: judged at ``finish()``, its alternatives kept."""
+        if self._dead is not None or self._off:
+            return self._dead is None
+        stack = self._stack
+        if not stack:
+            self._off = True  # the whole value unknown: nothing here is judged
+            return True
+        parent = stack[-1]
+        if parent.kind == ARRAY:
+            self._items(parent)  # an item all the same: maxItems and closed tuples judge it
+        elif parent.kind == OBJECT:
+            parent.keyed = None
         return self._dead is None
 
     def give_up(self) -> None:

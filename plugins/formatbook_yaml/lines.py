@@ -521,29 +521,10 @@ class LineScanner:
 
     def _close_quote(self, s: str, i: int) -> int:
         """The offset after the closing quote of the open quoted scalar, or -1."""
-        q = self.quote
-        n = len(s)
-        j = i
-        if q == '"':
-            while j < n:
-                c = s[j]
-                if c == "\\":
-                    j += 2
-                    continue
-                if c == '"':
-                    self.quote = ""
-                    return j + 1
-                j += 1
-            return -1
-        while j < n:
-            if s[j] == "'":
-                if j + 1 < n and s[j + 1] == "'":
-                    j += 2
-                    continue
-                self.quote = ""
-                return j + 1
-            j += 1
-        return -1
+        j = quote_end(s, i, self.quote)
+        if j >= 0:
+            self.quote = ""
+        return j
 
     def _after_node(
         self, s: str, j: int, *, col: int = -1, first: bool = False, tabbed: bool = False, flow: bool = False
@@ -650,6 +631,31 @@ class LineScanner:
                 return
             parent = self.levels[-1][0] if self.levels else -1
             self._node(s, m, m, parent=parent, tabbed=False, first=False)
+
+
+def quote_end(s: str, i: int, q: str) -> int:
+    """The offset after the quote ``q`` (``'`` or ``"``) that closes a scalar whose text
+    goes on at ``s[i]`` (``''`` and backslash escapes skipped), or -1: not on this line."""
+    n = len(s)
+    j = i
+    if q == '"':
+        while j < n:
+            c = s[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c == '"':
+                return j + 1
+            j += 1
+        return -1
+    while j < n:
+        if s[j] == "'":
+            if j + 1 < n and s[j + 1] == "'":
+                j += 2
+                continue
+            return j + 1
+        j += 1
+    return -1
 
 
 _BLOCK_LINES: dict[int, re.Pattern[str]] = {}

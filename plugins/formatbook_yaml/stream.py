@@ -27,6 +27,7 @@ from formatbook_core.spans import strip_span
 from formatbook_core.textlog import TextLog
 
 from .lines import LineScanner
+from .settle import PEEK, Settler
 
 
 class YamlChecker:
@@ -37,13 +38,15 @@ class YamlChecker:
     ):
         self._scanner = scanner
         self._schema = schema
-        # the root's kind, judged once by the core's schema checker when the first block
-        # collection opens (None: judged, or nothing to judge)
-        self._root: PrefixChecker | None = PrefixChecker(schema) if strict and schema is not None else None
+        # the values the lines settle, judged by the core's schema checker (one document)
+        self._settle: Settler | None = (
+            Settler(PrefixChecker(schema)) if strict and schema is not None and scanner.one_document else None
+        )
         self._finish = finish
         self._strict = strict
         self._parts = TextLog()
         self._line: list[str] = []  # the pieces of the line being written
+        self._line_len = 0
         self._line_start = 0
         self._length = 0
         self._failed: StreamStatus | None = None
@@ -66,12 +69,15 @@ class YamlChecker:
                 if pos < len(chunk):
                     piece = chunk[pos:]
                     self._line.append(piece)
+                    self._line_len += len(piece)
                     if self._held and not piece.isspace():
                         self._release()  # the line being written shows text
+                    self._peek()
                 break
             self._line.append(chunk[pos:end])
             self._complete_line("".join(self._line), self._line_start)
             self._line = []
+            self._line_len = 0
             self._line_start = base + end + 1
             pos = end + 1
             if scanner.error is not None:
@@ -85,21 +91,27 @@ class YamlChecker:
         return StreamStatus(True)
 
     def _scan(self, line: str, start: int) -> None:
-        """Give ``line`` to the scanner; the first block collection it opens is the root
-        (one document; no tag before it, which could change what it loads as), and a root
-        of a kind the schema does not allow fails here."""
-        root = self._root
-        if root is not None and "!" in line:
-            self._root = root = None  # a tag: the loader decides what the root is
-        self._scanner.line(line, start)
-        levels = self._scanner.levels
-        if root is None or not levels or self._scanner.error is not None:
+        """Give ``line`` to the scanner, then what it settles to the schema's checker."""
+        scanner = self._scanner
+        cont = scanner.cont
+        scanner.line(line, start)
+        settle = self._settle
+        if settle is None or scanner.error is not None:
             return
-        self._root = None
-        opened = root.start_object() if levels[0][1] == "map" else root.start_array()
-        if not opened and self._scanner.one_document and self._scanner.docs == 1:
-            # (the line's end: the scanner knows the collection once the line is complete)
-            self._failed = StreamStatus(False, root.reason, start + len(line))
+        settle.line(line, start, cont, scanner.levels)
+        if settle.failed is not None and self._failed is None:
+            self._failed = StreamStatus(False, *settle.failed)
+
+    def _peek(self) -> None:
+        """Settle what the line being written settles already (its first characters)."""
+        settle = self._settle
+        if settle is None or self._held or self._failed is not None or self._line_len > PEEK or self._scanner.error:
+            return
+        if len(self._line) > 1:
+            self._line = ["".join(self._line)]
+        settle.peek(self._line[0], self._line_start, self._scanner.cont)
+        if settle.failed is not None:
+            self._failed = StreamStatus(False, *settle.failed)
 
     def _complete_line(self, line: str, start: int) -> None:
         """Judge ``line`` (at ``start``), or hold it while white space that ``check()``
@@ -126,9 +138,10 @@ class YamlChecker:
 
     def copy(self) -> YamlChecker:
         clone = YamlChecker(self._scanner.copy(), self._finish, strict=self._strict)
-        clone._root = self._root.copy() if self._root is not None else None
+        clone._settle = self._settle.copy() if self._settle is not None else None
         clone._parts = self._parts.copy()
         clone._line = list(self._line)
+        clone._line_len = self._line_len
         clone._line_start = self._line_start
         clone._held = list(self._held)
         clone._length = self._length
