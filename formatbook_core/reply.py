@@ -26,7 +26,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .results import Repair, SetAside, Span, Violation
 from .spans import blank_out, no_payload, outside_spans, overlaps_any, strip_span
@@ -529,6 +529,28 @@ class Reply(str):
         line inside its payload looks for."""
         return tuple(m.start(1) for at in self.line_starts if (m := _FENCE_MARK.match(self, at)) is not None)
 
+    def lines_outside(self, lines: Sequence[Line]) -> tuple[list[Line], list[Span]]:
+        """``lines`` (``(start, end, ...)`` tuples into the reply, in order) without those
+        a think block covers whole, and the blocks that covered some, in order: what a
+        line-based format reads, and what lies between its lines and is no part of them.
+        One pass: a block that ends before a line's end covers no later line."""
+        thinks = self.think_blocks()
+        if not thinks:
+            return list(lines), []
+        kept: list[Line] = []
+        covering: list[Span] = []
+        at = 0
+        for line in lines:
+            start, end = line[0], line[1]
+            while at < len(thinks) and thinks[at].end < end:
+                at += 1
+            if at < len(thinks) and thinks[at].start <= start:
+                if not covering or covering[-1] != thinks[at]:
+                    covering.append(thinks[at])
+                continue
+            kept.append(line)
+        return kept, covering
+
     def line_of(self, pos: int) -> int:
         """The line (from 0) ``pos`` is on."""
         return bisect_right(self.line_starts, pos) - 1
@@ -556,6 +578,33 @@ class Reply(str):
             span,
         )
         return located, [SetAside(kind, self[s.start : s.end], s) for kind, s in pieces]
+
+
+# --- lines with think blocks between them ------------------------------------------------
+
+#: A line as a line-based healer holds it: its start and end offsets first.
+Line = TypeVar("Line", bound=tuple[Any, ...])
+
+
+class SettingAside(Protocol):
+    """A healing state that sets parts of its text aside (iCalendar's, vCard's)."""
+
+    text: str
+    set_aside: list[SetAside]
+
+    def repair(self, kind: str, message: str, start: int, end: int) -> None: ...
+
+
+def set_aside_between(h: SettingAside, lines: list[Line], kind: str) -> list[Line]:
+    """``lines`` (into ``h.text``) without those a think block covers whole
+    (:meth:`Reply.lines_outside`); each block that covered some set aside in ``h``, with
+    a ``kind`` repair: a block between content lines is no part of a value."""
+    reply = Reply.of(h.text)  # the caller's prepared reply, or one prepared here
+    kept, thinks = reply.lines_outside(lines)
+    for t in thinks:
+        h.set_aside.append(SetAside("think", reply[t.start : t.end], t))
+        h.repair(kind, "set aside a think block between the content lines", t.start, t.end)
+    return kept
 
 
 # --- a payload and the think blocks around it ---------------------------------------------

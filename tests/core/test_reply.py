@@ -228,3 +228,13 @@ def test_the_tail_a_scanner_holds_between_chunks_is_bounded():
         scanner.feed(chunk)
         assert len(scanner._held) <= THINK_OPEN_MAX + 1
     assert scanner.feed(">x") == [(scanner.taken - 1, "x")]
+
+
+def test_lines_outside_keeps_the_lines_no_block_covers_whole():
+    """Moved from test_contentlines (``outside_think_blocks``, now ``Reply.lines_outside``)."""
+    text = "A:1\n<think>x\nB:2\n</think>\nC:3\n<think>y</think>\nD:4"
+    lines = [(0, 3), (4, 12), (13, 16), (17, 25), (26, 29), (30, 46), (47, 50)]
+    kept, blocks = Reply(text).lines_outside(lines)
+    assert [text[s:e] for s, e in kept] == ["A:1", "C:3", "D:4"]
+    assert [text[b.start : b.end] for b in blocks] == ["<think>x\nB:2\n</think>", "<think>y</think>"]
+    assert Reply("A:1\nB:2").lines_outside(lines[:2]) == (lines[:2], [])
