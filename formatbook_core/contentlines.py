@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from .reply import FENCE_LINE
-from .results import Span
 
 __all__ = [
     "CRLF",
