@@ -23,13 +23,13 @@ from __future__ import annotations
 import enum
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
 from .results import Repair, SetAside, Span, Violation
-from .spans import blank_out, no_payload, outside_spans, overlaps_any, strip_span
+from .spans import blank_out, containing, merge_spans, no_payload, outside_spans, overlaps_any, strip_span
 
 # --- think tags -------------------------------------------------------------------------
 
@@ -368,21 +368,40 @@ class Reply(str):
 
     Build one with :meth:`Reply.of`. Answers are shared: a caller never changes them
     (they are tuples). Methods taking ``tags`` answer for that :class:`ThinkTags` reading
-    (``MARKUP`` finds the blocks ``LINE_START`` finds).
+    (``MARKUP`` finds the blocks ``LINE_START`` finds); given none, for the reading the
+    reply was prepared with (:attr:`tags`).
     """
 
+    #: The reading of think tags the methods use when given none (see :meth:`of`).
+    tags: ThinkTags = ThinkTags.LINE_START
+
     @classmethod
-    def of(cls, text: str) -> Reply:
-        """``text`` prepared: the same object when it already is a :class:`Reply`."""
-        return text if isinstance(text, Reply) else cls(text)
+    def of(cls, text: str, tags: ThinkTags | None = None) -> Reply:
+        """``text`` prepared, read with ``tags`` (the format's ``think_tags``) by the
+        methods given no reading: the same object when it already is a :class:`Reply` read
+        so (``tags=None``: any :class:`Reply` as it is, a ``str`` read at ``LINE_START``).
+        Another reading of a :class:`Reply` shares its cached answers (keyed by reading)."""
+        if isinstance(text, Reply):
+            if tags is None or tags is text.tags:
+                return text
+            read = cls(text)
+            read.__dict__.update(text.__dict__)  # line starts...: the same text
+            read.__dict__["_cache"] = text._cache  # one cache, keyed by reading: each scan once
+            read.tags = tags
+            return read
+        prepared = cls(text)
+        if tags is not None and tags is not ThinkTags.LINE_START:
+            prepared.tags = tags
+        return prepared
 
     @cached_property
     def _cache(self) -> dict[object, object]:
         return {}
 
-    def think_blocks(self, tags: ThinkTags = ThinkTags.LINE_START) -> tuple[Span, ...]:
+    def think_blocks(self, tags: ThinkTags | None = None) -> tuple[Span, ...]:
         """Spans of the ``<think>…</think>`` blocks (also ``<thinking>``, ``<reasoning>``),
         in order, found by :class:`ThinkScanner`; an unclosed one runs to the end."""
+        tags = self.tags if tags is None else tags
         key = ("thinks", tags is ThinkTags.ANYWHERE)
         found = self._cache.get(key)
         if found is None:
@@ -412,11 +431,31 @@ class Reply(str):
         think = self._leading
         return Span(think.end if think else 0, len(self))
 
-    def think_at(self, pos: int, tags: ThinkTags = ThinkTags.LINE_START) -> Span | None:
+    def think_at(self, pos: int, tags: ThinkTags | None = None) -> Span | None:
         """The think block holding ``pos``, or ``None`` (by bisection)."""
-        thinks = self.think_blocks(tags)
-        i = bisect_right(thinks, pos, key=lambda s: s.start) - 1
-        return thinks[i] if i >= 0 and pos < thinks[i].end else None
+        return containing(self.think_blocks(tags), pos)
+
+    def within_aside(self, span: Span) -> bool:
+        """Whether ``span`` lies within one think block (a draft fence inside a note)."""
+        block = self.think_at(span.start)
+        return block is not None and span.end <= block.end
+
+    def continues_after(self, pos: int) -> bool:
+        """Whether a think block starts at ``pos`` with more than white space after it: a
+        payload that runs up to the block may go on past it."""
+        block = self.think_at(pos)
+        return block is not None and block.start == pos and not is_blank(self, block.end, len(self))
+
+    def between(self, spans: Iterable[Span] = ()) -> list[Span]:
+        """The stretches of the reply outside its think blocks and ``spans`` (the fences a
+        format took, say), in order: what is left to read once both are set aside."""
+        return outside_spans(len(self), merge_spans([*self.think_blocks(), *spans]))
+
+    def stream_pieces(self, tags: ThinkTags = ThinkTags.LINE_START) -> list[tuple[int, str]]:
+        """The stretches outside think blocks, each with its offset, as a stream's
+        :class:`ThinkScanner` answers them fed the whole reply (read with ``tags``)."""
+        scanner = ThinkScanner(tags)
+        return scanner.feed(self) + scanner.flush()
 
     def think_name(self, block: Span) -> str:
         """The name of the think tag opening ``block`` (one of ``THINK_TAGS``, lower case;
@@ -425,17 +464,18 @@ class Reply(str):
         m = THINK_OPEN.match(self, block.start)
         return m.group(1).lower() if m else ""
 
-    def _reading(self, tags: ThinkTags, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
+    def _reading(self, tags: ThinkTags | None, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
         """The think blocks read as such and the cache key of that reading: ``blocks`` when
         a format keeps only some of them (XML's ``<reasoning>`` with ``root=``, YAML's tag
         inside a block scalar), else all of them."""
+        tags = self.tags if tags is None else tags
         every = self.think_blocks(tags)
         if blocks is None or len(blocks) == len(every):  # a subset as long is every block
             return every, tags is ThinkTags.ANYWHERE
         kept = tuple(blocks)
         return kept, kept
 
-    def blanked(self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None) -> str:
+    def blanked(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> str:
         """The text with each think block (or each of ``blocks``, those a format keeps of
         them) replaced by as many spaces (offsets hold)."""
         thinks, reading = self._reading(tags, blocks)
@@ -445,7 +485,7 @@ class Reply(str):
             found = self._cache[key] = blank_out(self, thinks)
         return found  # type: ignore[return-value]
 
-    def without_think(self, tags: ThinkTags = ThinkTags.LINE_START) -> str:
+    def without_think(self, tags: ThinkTags | None = None) -> str:
         """The text with its think blocks cut out (offsets do not hold: see :meth:`blanked`)."""
         thinks = self.think_blocks(tags)
         if not thinks:
@@ -469,9 +509,7 @@ class Reply(str):
             found = self._cache[key] = tuple(fences(text))
         return found  # type: ignore[return-value]
 
-    def stretches(
-        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
-    ) -> tuple[Span, ...]:
+    def stretches(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
         """The stretches outside think blocks (or outside ``blocks``, those a format keeps
         of them) without the white space around each, empty ones left out, in the reply's
         order."""
@@ -484,7 +522,7 @@ class Reply(str):
         return found  # type: ignore[return-value]
 
     def longest_stretches(
-        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+        self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None
     ) -> tuple[Span, ...]:
         """:meth:`stretches`, longest first (of two as long, the first first): the
         candidates of a reply read without its think blocks (or without ``blocks``)."""
@@ -496,7 +534,7 @@ class Reply(str):
         return found  # type: ignore[return-value]
 
     def payload_fences(
-        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+        self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None
     ) -> tuple[Fence, ...]:
         """The fences that may hold a payload: :meth:`fences` read with think blocks
         blanked, less those whose body holds a think block (``check()`` would set the block
@@ -505,13 +543,11 @@ class Reply(str):
         key = ("payload fences", reading)
         found = self._cache.get(key)
         if found is None:
-            every = self.fences(tags, blocks=blocks)
+            every = self.fences(self.tags if tags is None else tags, blocks=blocks)
             found = self._cache[key] = tuple(f for f in every if not overlaps_any(thinks, f.body.start, f.body.end))
         return found  # type: ignore[return-value]
 
-    def prose_candidates(
-        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
-    ) -> list[Span]:
+    def prose_candidates(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> list[Span]:
         """The reply read as prose: its longest stretch outside think blocks; for a reply
         of think blocks only, an empty payload (:func:`~formatbook_core.spans.no_payload`),
         never their text."""

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from formatbook_core import BaseFormat, Reply, SetAside, Span, StreamGuard, ThinkTags, check
 from formatbook_core.reply import THINK_OPEN_MAX, ThinkScanner, think_tags_of
-from formatbook_core.spans import blank_out, strip_span
+from formatbook_core.spans import blank_out, merge_spans, strip_span
 
 # --- the prepared reply -----------------------------------------------------------------
 
@@ -238,3 +238,44 @@ def test_lines_outside_keeps_the_lines_no_block_covers_whole():
     assert [text[s:e] for s, e in kept] == ["A:1", "C:3", "D:4"]
     assert [text[b.start : b.end] for b in blocks] == ["<think>x\nB:2\n</think>", "<think>y</think>"]
     assert Reply("A:1\nB:2").lines_outside(lines[:2]) == (lines[:2], [])
+
+
+def test_a_reply_prepared_with_a_reading_answers_for_it_and_shares_the_cache():
+    text = 'a <think>x</think> {"b": 1}'
+    line = Reply.of(text)
+    anywhere = Reply.of(line, ThinkTags.ANYWHERE)
+    assert line.tags is ThinkTags.LINE_START and anywhere.tags is ThinkTags.ANYWHERE
+    assert line.think_blocks() == ()  # mid-line: text at a line start
+    assert anywhere.think_blocks() == (Span(2, 18),)
+    assert anywhere.blanked() == "a " + " " * 16 + ' {"b": 1}'
+    assert anywhere.stretches() == (Span(0, 1), Span(19, 27))
+    assert Reply.of(anywhere) is anywhere and Reply.of(anywhere, ThinkTags.ANYWHERE) is anywhere
+    assert anywhere._cache is line._cache  # another reading, one cache
+    assert line.think_blocks(ThinkTags.ANYWHERE) == (Span(2, 18),)  # an explicit reading wins
+
+
+def test_between_within_aside_and_continues_after():
+    text = "A\n<think>x</think>\n```\nB\n```\nC"
+    reply = Reply(text)
+    assert reply.think_blocks() == (Span(2, 18),)
+    fence = reply.fences()[0].span
+    assert fence == Span(19, 28)
+    assert reply.between([fence]) == [Span(0, 2), Span(18, 19), Span(28, 30)]
+    assert reply.between() == [Span(0, 2), Span(18, 30)]
+    assert reply.within_aside(Span(3, 10)) and not reply.within_aside(Span(3, 19))
+    assert reply.continues_after(2) and not reply.continues_after(3)
+    assert not Reply("A\n<think>x</think> \n").continues_after(2)  # only white space after
+
+
+def test_stream_pieces_are_the_scanners_answer_for_the_whole_reply():
+    reply = Reply("<think>a</think>\n  b <think>c</think>\nd")
+    assert reply.stream_pieces() == [(19, "b <think>c</think>\nd")]  # mid-line: text
+    assert reply.stream_pieces(ThinkTags.ANYWHERE) == [(19, "b "), (38, "d")]  # stripped after a block
+
+
+def test_merge_spans_joins_overlapping_and_touching_spans():
+    assert merge_spans([Span(5, 8), Span(0, 2), Span(2, 3), Span(6, 7), Span(10, 11)]) == [
+        Span(0, 3),
+        Span(5, 8),
+        Span(10, 11),
+    ]
