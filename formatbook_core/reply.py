@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol, TypeVar
@@ -81,6 +81,24 @@ def think_close(tag: str) -> re.Pattern[str]:
 
 
 _CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
+
+
+def note_names(markup: Collection[str] = ()) -> frozenset[str]:
+    """The names of the tags that open a think block for a format whose own markup holds
+    elements named ``markup`` (lower case): ``THINK_TAGS`` less those, which it reads as
+    its payload's elements (XML's ``<reasoning>`` with ``root=``)."""
+    return frozenset(tag for tag in THINK_TAGS if tag not in markup)
+
+
+def note_end(text: str, name: str, pos: int, names: Collection[str]) -> int | None:
+    """Where the think block opened by a tag named ``name`` (any case) and ending at
+    ``pos`` ends: after its first closing tag (``</name >``), else at the end of ``text``;
+    ``None`` when ``name`` is none of ``names`` (:func:`note_names`): a format walking its
+    own markup asks this of each top-level start tag."""
+    if name.lower() not in names:
+        return None
+    close = think_close(name).search(text, pos)
+    return close.end() if close else len(text)
 
 
 def think_open(reply: str, pos: int, *, at_start: bool = True, anywhere: bool = False) -> re.Match[str] | None:
@@ -440,11 +458,29 @@ class Reply(str):
         block = self.think_at(span.start)
         return block is not None and span.end <= block.end
 
+    def aside_starting(self, pos: int) -> Span | None:
+        """The think block that starts at ``pos``, or ``None``."""
+        block = self.think_at(pos)
+        return block if block is not None and block.start == pos else None
+
     def continues_after(self, pos: int) -> bool:
         """Whether a think block starts at ``pos`` with more than white space after it: a
         payload that runs up to the block may go on past it."""
-        block = self.think_at(pos)
-        return block is not None and block.start == pos and not is_blank(self, block.end, len(self))
+        block = self.aside_starting(pos)
+        return block is not None and not is_blank(self, block.end, len(self))
+
+    def notes(self, markup: Collection[str] = ()) -> list[Span]:
+        """The think blocks but for those opened by a tag named in ``markup`` (lower case:
+        elements of a format's payload, :func:`note_names`): what a format that keeps some
+        blocks passes as ``blocks=``."""
+        names = note_names(markup)
+        return [s for s in self.think_blocks() if self.think_name(s) in names]
+
+    def opens_with_note(self, markup: Collection[str] = ()) -> bool:
+        """Whether think blocks open the reply (:meth:`leading_think`), the first opened by
+        a tag not named in ``markup``: ``check()`` would set it aside."""
+        lead = self._leading
+        return lead is not None and self.think_name(lead) in note_names(markup)
 
     def between(self, spans: Iterable[Span] = ()) -> list[Span]:
         """The stretches of the reply outside its think blocks and ``spans`` (the fences a

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import BaseFormat, Reply, SetAside, Span, StreamGuard, ThinkTags, check
-from formatbook_core.reply import THINK_OPEN_MAX, ThinkScanner, think_tags_of
+from formatbook_core.reply import THINK_OPEN_MAX, ThinkScanner, note_end, note_names, think_tags_of
 from formatbook_core.spans import blank_out, merge_spans, strip_span
 
 # --- the prepared reply -----------------------------------------------------------------
@@ -279,3 +279,22 @@ def test_merge_spans_joins_overlapping_and_touching_spans():
         Span(5, 8),
         Span(10, 11),
     ]
+
+
+def test_notes_leave_out_the_tags_a_format_reads_as_its_markup():
+    text = "<reasoning>r</reasoning>\n<think>t</think>\n<a/>"
+    reply = Reply(text)
+    assert reply.think_blocks() == (Span(0, 24), Span(25, 41))
+    assert reply.notes() == [Span(0, 24), Span(25, 41)]
+    assert reply.notes(("reasoning",)) == [Span(25, 41)]
+    assert reply.opens_with_note() and not reply.opens_with_note(("reasoning",))
+    assert reply.aside_starting(25) == Span(25, 41) and reply.aside_starting(26) is None
+    assert note_names(("reasoning",)) == {"think", "thinking"}
+
+
+def test_note_end_closes_a_note_at_its_first_closing_tag_or_the_end():
+    names = note_names()
+    assert note_end("<THINK>x</think >y", "THINK", 7, names) == 17
+    assert note_end("<think>x", "think", 7, names) == 8  # unclosed: to the end
+    assert note_end("<answer>x</answer>", "answer", 8, names) is None
+    assert note_end("<reasoning>x</reasoning>", "reasoning", 11, note_names(("reasoning",))) is None
