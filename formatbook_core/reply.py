@@ -124,6 +124,15 @@ def at_line_start(text: str, pos: int, end: int, at_start: bool) -> bool:
     return (at_start or brk >= 0) and _BLANKS.fullmatch(text, max(pos, brk + 1), end) is not None
 
 
+def _indented(text: str, at: int) -> bool:
+    """Blanks, and only blanks, stand before ``at`` on its line (read back over the blanks
+    only: a line of many think blocks costs no more than its length)."""
+    i = at
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    return i < at and (i == 0 or text[i - 1] == "\n")
+
+
 def _open_tag_start(text: str, pos: int) -> int:
     """Where a possible opening think tag cut by the end of ``text`` starts (``len(text)``
     when there is none): only the last ``<`` can start one, within the tag's length."""
@@ -475,6 +484,25 @@ class Reply(str):
         blocks passes as ``blocks=``."""
         names = note_names(markup)
         return [s for s in self.think_blocks() if self.think_name(s) in names]
+
+    def notes_around_data(self, holds: Callable[[Span, int], bool], limit: int) -> list[Span]:
+        """The think blocks, but for those a format reads as part of its data: a block whose
+        opening tag stands indented (blanks, and only blanks, before it on its line) and
+        for which ``holds(region, at)`` is true, ``region`` being the reply from the last
+        block kept to the next block and ``at`` where the tag opens (YAML: the tag inside
+        a literal block scalar). ``holds`` is asked at most ``limit`` times (each reading
+        parses the text around it again)."""
+        blocks = self.think_blocks()
+        kept: list[Span] = []
+        tries = 0
+        for i, t in enumerate(blocks):
+            if tries < limit and _indented(self, t.start):
+                tries += 1
+                until = blocks[i + 1].start if i + 1 < len(blocks) else len(self)
+                if holds(Span(kept[-1].end if kept else 0, until), t.start):
+                    continue
+            kept.append(t)
+        return kept
 
     def opens_with_note(self, markup: Collection[str] = ()) -> bool:
         """Whether think blocks open the reply (:meth:`leading_think`), the first opened by

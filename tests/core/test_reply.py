@@ -298,3 +298,22 @@ def test_note_end_closes_a_note_at_its_first_closing_tag_or_the_end():
     assert note_end("<think>x", "think", 7, names) == 8  # unclosed: to the end
     assert note_end("<answer>x</answer>", "answer", 8, names) is None
     assert note_end("<reasoning>x</reasoning>", "reasoning", 11, note_names(("reasoning",))) is None
+
+
+def test_notes_around_data_keeps_the_blocks_the_format_reads_as_data():
+    text = "a: |\n  x\n  <think>t</think>\n<think>u</think>\n  <think>v</think>\n"
+    reply = Reply(text)
+    assert reply.think_blocks() == (Span(11, 27), Span(28, 44), Span(47, 63))
+    asked: list[tuple[Span, int]] = []
+
+    def holds(region: Span, at: int) -> bool:
+        asked.append((region, at))
+        return at == 11
+
+    # the first block is read as data; the second is not indented (never asked); the
+    # third is asked with the region from the last block kept
+    assert reply.notes_around_data(holds, 4) == [Span(28, 44), Span(47, 63)]
+    assert asked == [(Span(0, 28), 11), (Span(44, 64), 47)]
+    asked.clear()
+    assert reply.notes_around_data(holds, 1) == [Span(28, 44), Span(47, 63)]
+    assert asked == [(Span(0, 28), 11)]  # the limit: asked once
