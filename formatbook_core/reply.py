@@ -504,6 +504,21 @@ class Reply(str):
             kept.append(t)
         return kept
 
+    def note_inside(self, name: str) -> Violation | None:
+        """``<name>.think_inside`` at the first think block when the reply (a payload about
+        to be healed) holds one, else ``None``: whether the block belongs to a value or is
+        a note cannot be told, and dropping either reading's text could give wrong data."""
+        found = self.think_blocks()
+        if not found:
+            return None
+        first = found[0]
+        return Violation(
+            f"{name}.think_inside",
+            f"a think block inside the {name.upper()} payload: it may be a note or part of a value; "
+            f"set it outside the {name.upper()}",
+            span=Span(first.start, first.end),
+        )
+
     def opens_with_note(self, markup: Collection[str] = ()) -> bool:
         """Whether think blocks open the reply (:meth:`leading_think`), the first opened by
         a tag not named in ``markup``: ``check()`` would set it aside."""

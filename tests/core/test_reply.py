@@ -317,3 +317,13 @@ def test_notes_around_data_keeps_the_blocks_the_format_reads_as_data():
     asked.clear()
     assert reply.notes_around_data(holds, 1) == [Span(28, 44), Span(47, 63)]
     assert asked == [(Span(0, 28), 11)]  # the limit: asked once
+
+
+def test_note_inside_refuses_a_payload_holding_a_think_block():
+    violation = Reply.of('{"a": <think>x</think> 1}', ThinkTags.ANYWHERE).note_inside("json")
+    assert violation is not None and violation.code == "json.think_inside"
+    assert violation.span == Span(6, 22)
+    assert violation.message == (
+        "a think block inside the JSON payload: it may be a note or part of a value; set it outside the JSON"
+    )
+    assert Reply('{"a": <think>x</think> 1}').note_inside("json") is None  # mid-line: text at LINE_START
