@@ -19,9 +19,8 @@ this layer:
   path), so that none of them is an escape;
 - :func:`is_fence_line` — a Markdown fence line, markup around the payload: a healer sets
   it aside, never reads it as the rest of a value broken by a line break;
-- :func:`outside_think_blocks` — the lines outside ``<think>`` blocks, and the blocks that
-  covered the others: a block between content lines is no part of a value either;
-  :func:`set_think_blocks_aside` sets those blocks aside in a healing state.
+- what lies between content lines and is no part of a value (a model's note) is set
+  aside by the prepared reply: :func:`formatbook_core.reply.set_aside_between`.
 
 Everything here is a plain scan, linear in its input.
 """
@@ -30,10 +29,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, TypeVar
 
-from .reply import FENCE_LINE, Reply
-from .results import SetAside, Span
+from .reply import FENCE_LINE
 
 __all__ = [
     "CRLF",
@@ -43,8 +41,6 @@ __all__ = [
     "Logical",
     "fold",
     "is_fence_line",
-    "outside_think_blocks",
-    "set_think_blocks_aside",
     "octets",
     "physical_lines",
     "raw_backslashes",
@@ -55,8 +51,6 @@ __all__ = [
 ]
 
 CRLF = "\r\n"
-#: A line as the healers hold it: its start and end offsets first.
-Line = TypeVar("Line", bound=tuple[Any, ...])
 #: RFC 5545 3.1 and RFC 6350 3.2: lines SHOULD NOT be longer than this many octets,
 #: line break excluded.
 FOLD_OCTETS = 75
@@ -175,47 +169,6 @@ def is_fence_line(line: str) -> bool:
     (```` ``` ````, ```` ```ics ````, ``~~~``). No content line starts so, and a reply puts
     one around a payload, not inside a value."""
     return FENCE_LINE.match(line) is not None
-
-
-def outside_think_blocks(text: str, lines: list[Line]) -> tuple[list[Line], list[Span]]:
-    """``lines`` (``(start, end, ...)`` tuples into ``text``, in order) without those a
-    ``<think>`` block covers whole, and the blocks that covered some, in order. One pass:
-    a block that ends before a line's end covers no later line."""
-    thinks = Reply.of(text).think_blocks()  # the caller's prepared reply, or one prepared here
-    if not thinks:
-        return lines, []
-    kept: list[Line] = []
-    covering: list[Span] = []
-    at = 0
-    for line in lines:
-        start, end = line[0], line[1]
-        while at < len(thinks) and thinks[at].end < end:
-            at += 1
-        if at < len(thinks) and thinks[at].start <= start:
-            if not covering or covering[-1] != thinks[at]:
-                covering.append(thinks[at])
-            continue
-        kept.append(line)
-    return kept, covering
-
-
-class SettingAside(Protocol):
-    """A healing state that sets parts of its text aside (iCalendar's, vCard's)."""
-
-    text: str
-    set_aside: list[SetAside]
-
-    def repair(self, kind: str, message: str, start: int, end: int) -> None: ...
-
-
-def set_think_blocks_aside(h: SettingAside, lines: list[Line], kind: str) -> list[Line]:
-    """``lines`` without those a think block covers whole (:func:`outside_think_blocks`);
-    each block that covered some set aside in ``h``, with a ``kind`` repair."""
-    kept, thinks = outside_think_blocks(h.text, lines)
-    for t in thinks:
-        h.set_aside.append(SetAside("think", h.text[t.start : t.end], t))
-        h.repair(kind, "set aside a think block between the content lines", t.start, t.end)
-    return kept
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,13 +23,13 @@ from __future__ import annotations
 import enum
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .results import Repair, SetAside, Span, Violation
-from .spans import blank_out, no_payload, outside_spans, overlaps_any, strip_span
+from .spans import blank_out, containing, merge_spans, no_payload, outside_spans, overlaps_any, strip_span
 
 # --- think tags -------------------------------------------------------------------------
 
@@ -83,6 +83,24 @@ def think_close(tag: str) -> re.Pattern[str]:
 _CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
 
 
+def note_names(markup: Collection[str] = ()) -> frozenset[str]:
+    """The names of the tags that open a think block for a format whose own markup holds
+    elements named ``markup`` (lower case): ``THINK_TAGS`` less those, which it reads as
+    its payload's elements (XML's ``<reasoning>`` with ``root=``)."""
+    return frozenset(tag for tag in THINK_TAGS if tag not in markup)
+
+
+def note_end(text: str, name: str, pos: int, names: Collection[str]) -> int | None:
+    """Where the think block opened by a tag named ``name`` (any case) and ending at
+    ``pos`` ends: after its first closing tag (``</name >``), else at the end of ``text``;
+    ``None`` when ``name`` is none of ``names`` (:func:`note_names`): a format walking its
+    own markup asks this of each top-level start tag."""
+    if name.lower() not in names:
+        return None
+    close = think_close(name).search(text, pos)
+    return close.end() if close else len(text)
+
+
 def think_open(reply: str, pos: int, *, at_start: bool = True, anywhere: bool = False) -> re.Match[str] | None:
     """The first opening think tag at or after ``pos`` that opens a think block (group 1 is
     the tag's name; the tag starts at ``m.start(1) - 1``), or ``None``.
@@ -104,6 +122,15 @@ def at_line_start(text: str, pos: int, end: int, at_start: bool) -> bool:
     may find a tag in its next chunk."""
     brk = max(text.rfind("\n", pos, end), text.rfind("\r", pos, end))
     return (at_start or brk >= 0) and _BLANKS.fullmatch(text, max(pos, brk + 1), end) is not None
+
+
+def _indented(text: str, at: int) -> bool:
+    """Blanks, and only blanks, stand before ``at`` on its line (read back over the blanks
+    only: a line of many think blocks costs no more than its length)."""
+    i = at
+    while i > 0 and text[i - 1] in " \t":
+        i -= 1
+    return i < at and (i == 0 or text[i - 1] == "\n")
 
 
 def _open_tag_start(text: str, pos: int) -> int:
@@ -368,21 +395,40 @@ class Reply(str):
 
     Build one with :meth:`Reply.of`. Answers are shared: a caller never changes them
     (they are tuples). Methods taking ``tags`` answer for that :class:`ThinkTags` reading
-    (``MARKUP`` finds the blocks ``LINE_START`` finds).
+    (``MARKUP`` finds the blocks ``LINE_START`` finds); given none, for the reading the
+    reply was prepared with (:attr:`tags`).
     """
 
+    #: The reading of think tags the methods use when given none (see :meth:`of`).
+    tags: ThinkTags = ThinkTags.LINE_START
+
     @classmethod
-    def of(cls, text: str) -> Reply:
-        """``text`` prepared: the same object when it already is a :class:`Reply`."""
-        return text if isinstance(text, Reply) else cls(text)
+    def of(cls, text: str, tags: ThinkTags | None = None) -> Reply:
+        """``text`` prepared, read with ``tags`` (the format's ``think_tags``) by the
+        methods given no reading: the same object when it already is a :class:`Reply` read
+        so (``tags=None``: any :class:`Reply` as it is, a ``str`` read at ``LINE_START``).
+        Another reading of a :class:`Reply` shares its cached answers (keyed by reading)."""
+        if isinstance(text, Reply):
+            if tags is None or tags is text.tags:
+                return text
+            read = cls(text)
+            read.__dict__.update(text.__dict__)  # line starts...: the same text
+            read.__dict__["_cache"] = text._cache  # one cache, keyed by reading: each scan once
+            read.tags = tags
+            return read
+        prepared = cls(text)
+        if tags is not None and tags is not ThinkTags.LINE_START:
+            prepared.tags = tags
+        return prepared
 
     @cached_property
     def _cache(self) -> dict[object, object]:
         return {}
 
-    def think_blocks(self, tags: ThinkTags = ThinkTags.LINE_START) -> tuple[Span, ...]:
+    def think_blocks(self, tags: ThinkTags | None = None) -> tuple[Span, ...]:
         """Spans of the ``<think>…</think>`` blocks (also ``<thinking>``, ``<reasoning>``),
         in order, found by :class:`ThinkScanner`; an unclosed one runs to the end."""
+        tags = self.tags if tags is None else tags
         key = ("thinks", tags is ThinkTags.ANYWHERE)
         found = self._cache.get(key)
         if found is None:
@@ -412,11 +458,83 @@ class Reply(str):
         think = self._leading
         return Span(think.end if think else 0, len(self))
 
-    def think_at(self, pos: int, tags: ThinkTags = ThinkTags.LINE_START) -> Span | None:
+    def think_at(self, pos: int, tags: ThinkTags | None = None) -> Span | None:
         """The think block holding ``pos``, or ``None`` (by bisection)."""
-        thinks = self.think_blocks(tags)
-        i = bisect_right(thinks, pos, key=lambda s: s.start) - 1
-        return thinks[i] if i >= 0 and pos < thinks[i].end else None
+        return containing(self.think_blocks(tags), pos)
+
+    def within_aside(self, span: Span) -> bool:
+        """Whether ``span`` lies within one think block (a draft fence inside a note)."""
+        block = self.think_at(span.start)
+        return block is not None and span.end <= block.end
+
+    def aside_starting(self, pos: int) -> Span | None:
+        """The think block that starts at ``pos``, or ``None``."""
+        block = self.think_at(pos)
+        return block if block is not None and block.start == pos else None
+
+    def continues_after(self, pos: int) -> bool:
+        """Whether a think block starts at ``pos`` with more than white space after it: a
+        payload that runs up to the block may go on past it."""
+        block = self.aside_starting(pos)
+        return block is not None and not is_blank(self, block.end, len(self))
+
+    def notes(self, markup: Collection[str] = ()) -> list[Span]:
+        """The think blocks but for those opened by a tag named in ``markup`` (lower case:
+        elements of a format's payload, :func:`note_names`): what a format that keeps some
+        blocks passes as ``blocks=``."""
+        names = note_names(markup)
+        return [s for s in self.think_blocks() if self.think_name(s) in names]
+
+    def notes_around_data(self, holds: Callable[[Span, int], bool], limit: int) -> list[Span]:
+        """The think blocks, but for those a format reads as part of its data: a block whose
+        opening tag stands indented (blanks, and only blanks, before it on its line) and
+        for which ``holds(region, at)`` is true, ``region`` being the reply from the last
+        block kept to the next block and ``at`` where the tag opens (YAML: the tag inside
+        a literal block scalar). ``holds`` is asked at most ``limit`` times (each reading
+        parses the text around it again)."""
+        blocks = self.think_blocks()
+        kept: list[Span] = []
+        tries = 0
+        for i, t in enumerate(blocks):
+            if tries < limit and _indented(self, t.start):
+                tries += 1
+                until = blocks[i + 1].start if i + 1 < len(blocks) else len(self)
+                if holds(Span(kept[-1].end if kept else 0, until), t.start):
+                    continue
+            kept.append(t)
+        return kept
+
+    def note_inside(self, name: str) -> Violation | None:
+        """``<name>.think_inside`` at the first think block when the reply (a payload about
+        to be healed) holds one, else ``None``: whether the block belongs to a value or is
+        a note cannot be told, and dropping either reading's text could give wrong data."""
+        found = self.think_blocks()
+        if not found:
+            return None
+        first = found[0]
+        return Violation(
+            f"{name}.think_inside",
+            f"a think block inside the {name.upper()} payload: it may be a note or part of a value; "
+            f"set it outside the {name.upper()}",
+            span=Span(first.start, first.end),
+        )
+
+    def opens_with_note(self, markup: Collection[str] = ()) -> bool:
+        """Whether think blocks open the reply (:meth:`leading_think`), the first opened by
+        a tag not named in ``markup``: ``check()`` would set it aside."""
+        lead = self._leading
+        return lead is not None and self.think_name(lead) in note_names(markup)
+
+    def between(self, spans: Iterable[Span] = ()) -> list[Span]:
+        """The stretches of the reply outside its think blocks and ``spans`` (the fences a
+        format took, say), in order: what is left to read once both are set aside."""
+        return outside_spans(len(self), merge_spans([*self.think_blocks(), *spans]))
+
+    def stream_pieces(self, tags: ThinkTags = ThinkTags.LINE_START) -> list[tuple[int, str]]:
+        """The stretches outside think blocks, each with its offset, as a stream's
+        :class:`ThinkScanner` answers them fed the whole reply (read with ``tags``)."""
+        scanner = ThinkScanner(tags)
+        return scanner.feed(self) + scanner.flush()
 
     def think_name(self, block: Span) -> str:
         """The name of the think tag opening ``block`` (one of ``THINK_TAGS``, lower case;
@@ -425,17 +543,18 @@ class Reply(str):
         m = THINK_OPEN.match(self, block.start)
         return m.group(1).lower() if m else ""
 
-    def _reading(self, tags: ThinkTags, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
+    def _reading(self, tags: ThinkTags | None, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
         """The think blocks read as such and the cache key of that reading: ``blocks`` when
         a format keeps only some of them (XML's ``<reasoning>`` with ``root=``, YAML's tag
         inside a block scalar), else all of them."""
+        tags = self.tags if tags is None else tags
         every = self.think_blocks(tags)
         if blocks is None or len(blocks) == len(every):  # a subset as long is every block
             return every, tags is ThinkTags.ANYWHERE
         kept = tuple(blocks)
         return kept, kept
 
-    def blanked(self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None) -> str:
+    def blanked(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> str:
         """The text with each think block (or each of ``blocks``, those a format keeps of
         them) replaced by as many spaces (offsets hold)."""
         thinks, reading = self._reading(tags, blocks)
@@ -445,7 +564,7 @@ class Reply(str):
             found = self._cache[key] = blank_out(self, thinks)
         return found  # type: ignore[return-value]
 
-    def without_think(self, tags: ThinkTags = ThinkTags.LINE_START) -> str:
+    def without_think(self, tags: ThinkTags | None = None) -> str:
         """The text with its think blocks cut out (offsets do not hold: see :meth:`blanked`)."""
         thinks = self.think_blocks(tags)
         if not thinks:
@@ -469,9 +588,7 @@ class Reply(str):
             found = self._cache[key] = tuple(fences(text))
         return found  # type: ignore[return-value]
 
-    def stretches(
-        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
-    ) -> tuple[Span, ...]:
+    def stretches(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
         """The stretches outside think blocks (or outside ``blocks``, those a format keeps
         of them) without the white space around each, empty ones left out, in the reply's
         order."""
@@ -484,7 +601,7 @@ class Reply(str):
         return found  # type: ignore[return-value]
 
     def longest_stretches(
-        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+        self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None
     ) -> tuple[Span, ...]:
         """:meth:`stretches`, longest first (of two as long, the first first): the
         candidates of a reply read without its think blocks (or without ``blocks``)."""
@@ -496,7 +613,7 @@ class Reply(str):
         return found  # type: ignore[return-value]
 
     def payload_fences(
-        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
+        self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None
     ) -> tuple[Fence, ...]:
         """The fences that may hold a payload: :meth:`fences` read with think blocks
         blanked, less those whose body holds a think block (``check()`` would set the block
@@ -505,13 +622,11 @@ class Reply(str):
         key = ("payload fences", reading)
         found = self._cache.get(key)
         if found is None:
-            every = self.fences(tags, blocks=blocks)
+            every = self.fences(self.tags if tags is None else tags, blocks=blocks)
             found = self._cache[key] = tuple(f for f in every if not overlaps_any(thinks, f.body.start, f.body.end))
         return found  # type: ignore[return-value]
 
-    def prose_candidates(
-        self, tags: ThinkTags = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
-    ) -> list[Span]:
+    def prose_candidates(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> list[Span]:
         """The reply read as prose: its longest stretch outside think blocks; for a reply
         of think blocks only, an empty payload (:func:`~formatbook_core.spans.no_payload`),
         never their text."""
@@ -528,6 +643,28 @@ class Reply(str):
         spaces) starts, on any line, paired or not: what a format that refuses a fence
         line inside its payload looks for."""
         return tuple(m.start(1) for at in self.line_starts if (m := _FENCE_MARK.match(self, at)) is not None)
+
+    def lines_outside(self, lines: Sequence[Line]) -> tuple[list[Line], list[Span]]:
+        """``lines`` (``(start, end, ...)`` tuples into the reply, in order) without those
+        a think block covers whole, and the blocks that covered some, in order: what a
+        line-based format reads, and what lies between its lines and is no part of them.
+        One pass: a block that ends before a line's end covers no later line."""
+        thinks = self.think_blocks()
+        if not thinks:
+            return list(lines), []
+        kept: list[Line] = []
+        covering: list[Span] = []
+        at = 0
+        for line in lines:
+            start, end = line[0], line[1]
+            while at < len(thinks) and thinks[at].end < end:
+                at += 1
+            if at < len(thinks) and thinks[at].start <= start:
+                if not covering or covering[-1] != thinks[at]:
+                    covering.append(thinks[at])
+                continue
+            kept.append(line)
+        return kept, covering
 
     def line_of(self, pos: int) -> int:
         """The line (from 0) ``pos`` is on."""
@@ -556,6 +693,33 @@ class Reply(str):
             span,
         )
         return located, [SetAside(kind, self[s.start : s.end], s) for kind, s in pieces]
+
+
+# --- lines with think blocks between them ------------------------------------------------
+
+#: A line as a line-based healer holds it: its start and end offsets first.
+Line = TypeVar("Line", bound=tuple[Any, ...])
+
+
+class SettingAside(Protocol):
+    """A healing state that sets parts of its text aside (iCalendar's, vCard's)."""
+
+    text: str
+    set_aside: list[SetAside]
+
+    def repair(self, kind: str, message: str, start: int, end: int) -> None: ...
+
+
+def set_aside_between(h: SettingAside, lines: list[Line], kind: str) -> list[Line]:
+    """``lines`` (into ``h.text``) without those a think block covers whole
+    (:meth:`Reply.lines_outside`); each block that covered some set aside in ``h``, with
+    a ``kind`` repair: a block between content lines is no part of a value."""
+    reply = Reply.of(h.text)  # the caller's prepared reply, or one prepared here
+    kept, thinks = reply.lines_outside(lines)
+    for t in thinks:
+        h.set_aside.append(SetAside("think", reply[t.start : t.end], t))
+        h.repair(kind, "set aside a think block between the content lines", t.start, t.end)
+    return kept
 
 
 # --- a payload and the think blocks around it ---------------------------------------------

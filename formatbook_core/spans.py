@@ -7,7 +7,7 @@ with thousands of think blocks or fences stays linear.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .results import Span
 
@@ -44,6 +44,17 @@ def outside_spans(text_length: int, removed: Sequence[Span]) -> list[Span]:
     if pos < text_length:
         out.append(Span(pos, text_length))
     return out
+
+
+def merge_spans(spans: Iterable[Span]) -> list[Span]:
+    """``spans`` (in any order) sorted, those that overlap or touch joined into one."""
+    merged: list[Span] = []
+    for span in sorted(spans, key=lambda s: s.start):
+        if merged and span.start <= merged[-1].end:
+            merged[-1] = Span(merged[-1].start, max(merged[-1].end, span.end))
+        else:
+            merged.append(span)
+    return merged
 
 
 def blank_out(text: str, spans: Sequence[Span]) -> str:

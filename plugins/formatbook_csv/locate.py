@@ -7,7 +7,7 @@ the chosen span. Linear: each line is looked at a bounded number of times.
 from __future__ import annotations
 
 from formatbook_core import Reply, Span
-from formatbook_core.spans import outside_spans, strip_span
+from formatbook_core.spans import strip_span
 
 from . import dialect
 from .names import name_problem
@@ -26,23 +26,15 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
     """Candidate spans of ``reply``, best first; ``valid(text)`` says whether a text is
     strict CSV (rule 1)."""
     prepared = Reply.of(reply)
-    thinks = prepared.think_blocks()
     rest = [_with_line_end(reply, span) for span in prepared.stretches()]
     if len(rest) == 1 and callable(valid) and valid(reply[rest[0].start : rest[0].end]):
         return [rest[0]]
     blocks = prepared.payload_fences()
     tagged = [strip_span(reply, f.body, DATA_SPACE) for f in blocks if f.info in _TAGS]
     bare = [strip_span(reply, f.body, DATA_SPACE) for f in blocks if f.info == ""]
-    removed = sorted([*thinks, *(f.span for f in blocks)], key=lambda s: s.start)
-    merged: list[Span] = []
-    for span in removed:
-        if merged and span.start <= merged[-1].end:
-            merged[-1] = Span(merged[-1].start, max(merged[-1].end, span.end))
-        else:
-            merged.append(span)
     long_runs: list[Span] = []
     short_runs: list[Span] = []
-    for region in outside_spans(len(reply), merged):
+    for region in prepared.between(f.span for f in blocks):
         for span, lines in _runs(reply, region.start, region.end):
             (long_runs if lines >= 2 else short_runs).append(span)
     candidates: list[Span] = []

@@ -10,7 +10,7 @@ import re
 from formatbook_core import Span
 from formatbook_core.mentions import LOOK, in_code_span, in_sentence
 from formatbook_core.reply import Reply
-from formatbook_core.spans import no_payload, outside_spans, strip_span
+from formatbook_core.spans import no_payload, strip_span
 
 _TAGS = {"html", "htm", "xhtml"}
 
@@ -154,22 +154,20 @@ def _payload(text: str, region: Span) -> Span | None:
     return strip_span(text, Span(start, _block_end(text, close, region.end)))
 
 
-def _cut_by_think(text: str, found: Span, region: Span, thinks: list[Span]) -> bool:
+def _cut_short(text: Reply, found: Span, region: Span) -> bool:
     """Whether the payload ``found`` runs to the end of ``region`` (no closing tag, or a tag
-    opened after the last one) where a think block starts with more text after it."""
+    opened after the last one) where the reply goes on past a block set aside there."""
     if found.end != strip_span(text, Span(found.start, region.end)).end:
         return False
     close = _last_close(text, found.start, region.end)
     if close >= 0 and _tag_start(text, close, region.end) < 0:
         return False
-    after = next((t for t in thinks if t.start == region.end), None)
-    return after is not None and text[after.end :].strip() != ""
+    return text.continues_after(region.end)
 
 
 def locate(reply: str) -> list[Span]:
     """Candidate payload spans of ``reply``, best first (see the module doc)."""
     prepared = Reply.of(reply)
-    thinks = list(prepared.think_blocks())
     blanked = prepared.blanked()
     tagged: list[Span] = []
     bare: list[Span] = []
@@ -187,18 +185,11 @@ def locate(reply: str) -> list[Span]:
             bare.append(body)
             taken.append(f.span)
     candidates: list[Span] = [*tagged, *bare]
-    removed = sorted(thinks + taken)
-    merged: list[Span] = []
-    for span in removed:
-        if merged and span.start <= merged[-1].end:
-            merged[-1] = Span(merged[-1].start, max(merged[-1].end, span.end))
-        else:
-            merged.append(span)
-    regions = outside_spans(len(reply), merged)
+    regions = prepared.between(taken)
     for region in regions:
         found = _payload(reply, region)
         if found is not None:  # a tag, or prose naming tags only (maybe empty after them)
-            if _cut_by_think(reply, found, region, thinks):
+            if _cut_short(prepared, found, region):
                 # the HTML goes on after a think block inside it ('<div>\n<think>…</think>\n
                 # <p>a</p></div>'): read through it, never closed at the block (which dropped
                 # what follows); healing refuses an element named like a think block

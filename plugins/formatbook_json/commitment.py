@@ -29,7 +29,6 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from formatbook_core.reply import ThinkScanner
 from formatbook_core.results import StreamStatus
 
 PENDING, CERTAIN, UNCERTAIN = 0, 1, 2
@@ -121,13 +120,6 @@ class Commitment:
             self._open = bracket
         else:
             self.state = CERTAIN if self._opener and not self._spoiled else UNCERTAIN
-
-
-def stream_pieces(reply: str) -> list[tuple[int, str]]:
-    """The stretches of ``reply`` outside think blocks, each with its offset, exactly as
-    ``StreamGuard`` feeds them to the checker (the prepared reply's scanner: one definition)."""
-    scanner = ThinkScanner()
-    return scanner.feed(reply) + scanner.flush()
 
 
 def committed_position(pieces: list[tuple[int, str]]) -> int | None:

@@ -48,9 +48,9 @@ from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.mentions import in_sentence
 from formatbook_core.reply import Fence
 from formatbook_core.runs import run
-from formatbook_core.spans import SPACES, outside_spans
+from formatbook_core.spans import SPACES, merge_spans, outside_spans
 
-from .commitment import committed_position, stream_pieces
+from .commitment import committed_position
 from .syntax import strict_reading, strict_value
 
 _TAGS = {"json", "jsonc", "json5", "jsonl"}
@@ -108,9 +108,9 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
             # the container opening the reply passes max_depth: refused before any scan
             # (a million brackets cost seconds to pair, for the same json.too_deep)
             return [whole], None
-    prepared = Reply.of(reply)
-    blocks = [f for f in prepared.fences(None) if not _inside(prepared, f.span)]
-    at = committed_position(stream_pieces(reply))
+    prepared = Reply.of(reply, ThinkTags.ANYWHERE)  # the format's think_tags
+    blocks = [f for f in prepared.fences(None) if not prepared.within_aside(f.span)]
+    at = committed_position(prepared.stream_pieces())
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
         return [_with_controls(reply, _unpadded(reply, _committed(prepared, at, blocks)))], None
     own: list[Span] = []
@@ -120,7 +120,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     # Think blocks are blanked out, not cut out: a container read across one keeps it
     # inside (healing refuses it, json.think_inside), as the committed payload does;
     # cut out, the part before the block would pass as the whole payload.
-    blanked = prepared.blanked(ThinkTags.ANYWHERE)
+    blanked = prepared.blanked()
     across = _Across(blanked)
     crossed: list[Span] = []  # payloads read across a fence line (healing refuses those)
     for f in blocks:
@@ -148,7 +148,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     references: list[Span] = []
     across = _Across(blanked)  # a second reader: its calls come in order of position again
     floor = 0  # what lies before is inside a payload read across a fence line
-    for region in outside_spans(len(reply), _merge(taken)):
+    for region in outside_spans(len(reply), merge_spans(taken)):
         start = max(region.start, floor)
         if start >= region.end:
             continue
@@ -162,7 +162,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
     candidates: list[Span] = []
     seen: set[Span] = set()
     crossing = set(crossed)
-    cover = _merge(crossed)
+    cover = merge_spans(crossed)
     starts = [c.start for c in cover]
     for span in (*own, *bare, *other, *content, *references):
         if span not in crossing:
@@ -173,9 +173,7 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
             seen.add(span)
             candidates.append(_with_controls(reply, _unpadded(reply, span)))
     if not candidates:
-        candidates = [_with_controls(reply, s) for s in prepared.stretches(ThinkTags.ANYWHERE)[:1]] or [
-            Span(0, len(reply))
-        ]
+        candidates = [_with_controls(reply, s) for s in prepared.stretches()[:1]] or [Span(0, len(reply))]
     return candidates, None
 
 
@@ -190,7 +188,7 @@ def lines_run(reply: str, first: Span) -> Span | None:
     ``None``. Think blocks read as blank; linear (one reader, asked in order)."""
     if first.end <= first.start or reply[first.start] not in "{[" or reply[first.end - 1] not in "}]":
         return None
-    text = Reply.of(reply).blanked(ThinkTags.ANYWHERE)
+    text = Reply.of(reply, ThinkTags.ANYWHERE).blanked()
     across = _Across(text)
     end = first.end
     while True:
@@ -236,7 +234,7 @@ def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:
         if f.span.start > at:
             end = f.span.start
             break
-    blanked = reply.blanked(ThinkTags.ANYWHERE)
+    blanked = reply.blanked()
     # a fence line cuts it where the container goes on after the fence: read across
     close = _Across(blanked).close_of(at)
     if close is not None and close > (body.end if body is not None else end):
@@ -306,22 +304,6 @@ def _unpadded(reply: str, span: Span) -> Span:
     if body.end > body.start and strict_value(reply[body.start : body.end])[0]:
         return body
     return span
-
-
-def _inside(reply: Reply, span: Span) -> bool:
-    """Whether ``span`` lies within one think block (a draft fence)."""
-    block = reply.think_at(span.start, ThinkTags.ANYWHERE)
-    return block is not None and span.end <= block.end
-
-
-def _merge(spans: list[Span]) -> list[Span]:
-    merged: list[Span] = []
-    for span in sorted(spans, key=lambda s: s.start):
-        if merged and span.start <= merged[-1].end:
-            merged[-1] = Span(merged[-1].start, max(merged[-1].end, span.end))
-        else:
-            merged.append(span)
-    return merged
 
 
 def _is_glue(text: str, start: int, stop: int) -> bool:

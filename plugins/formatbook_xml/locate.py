@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from formatbook_core import Span
 from formatbook_core.mentions import in_code_span, in_sentence
-from formatbook_core.reply import THINK_TAGS, Fence, Reply, think_close
+from formatbook_core.reply import Fence, Reply, note_end, note_names
 from formatbook_core.spans import blank_out, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
@@ -23,7 +23,7 @@ from .scan import Scanner
 #: ``max_depth`` (characters): refusing such a reply is then decided before any walk.
 DEPTH_PROBE = 1 << 16
 
-__all__ = ["locate", "element_spans", "think_names"]
+__all__ = ["locate", "element_spans", "markup_names"]
 
 _PROLOG = (COMMENT, PI, DOCTYPE)
 
@@ -53,11 +53,11 @@ def _mention(text: str, tok: Token) -> bool:
 MAX_MENTIONS = 16
 
 
-def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) -> list[Span]:
+def element_spans(text: str, *, together: bool, notes: Collection[str] = ()) -> list[Span]:
     """The top-level XML documents in ``text`` (see the module doc), in order. A top-level
-    element named in ``thinking`` is a think block: skipped through its first closing tag
-    (to the end when there is none), as the prepared reply (``formatbook_core.reply``) reads it;
-    inside an element it is an element like any other.
+    element that opens a think block (named in ``notes``: ``formatbook_core.reply.note_end``)
+    is skipped through its first closing tag (to the end when there is none), as the
+    prepared reply reads it; inside an element it is an element like any other.
 
     A last root never closed whose start tag sits inside a sentence ("The tag <b> is
     bold. Here: <root>ok</root>") is a tag prose names, not a cut-off payload: the text
@@ -65,7 +65,7 @@ def element_spans(text: str, *, together: bool, thinking: tuple[str, ...] = ()) 
     found: list[Span] = []
     begin = 0
     for _ in range(MAX_MENTIONS + 1):
-        spans, unclosed = _walk(text, begin, together=together, thinking=thinking)
+        spans, unclosed = _walk(text, begin, together=together, notes=notes)
         if unclosed is None or not in_sentence(text, unclosed.start, unclosed.end):
             return found + spans
         found += spans[:-1]
@@ -105,7 +105,7 @@ class _Open:
 
 
 def _walk(  # noqa: C901 - one-pass token automaton; states share locals
-    text: str, begin: int, *, together: bool, thinking: tuple[str, ...], first: bool = False
+    text: str, begin: int, *, together: bool, notes: Collection[str], first: bool = False
 ) -> tuple[list[Span], Token | None]:
     """:func:`element_spans` from ``begin``, and the start tag of the last root when it is
     never closed (else ``None``). With ``first``, the first element is the root (never a
@@ -121,15 +121,14 @@ def _walk(  # noqa: C901 - one-pass token automaton; states share locals
     mentioned: list[Token] = []  # top-level start tags read as mentions
     while (tok := next(it, None)) is not None:
         kind = tok.kind
-        if not stack and kind == START and tok.name.lower() in thinking:
+        if not stack and kind == START and (skip := note_end(text, tok.name, tok.end, notes)) is not None:
             if end is not None:  # a think block after a root ends its candidate
                 found.append(Span(start, end))  # type: ignore[arg-type]
                 if first:
                     return found, None
                 start = end = prolog = None
                 closed_early = Counter()
-            close = think_close(tok.name).search(text, tok.end)
-            it = tokens(text, close.end() if close else len(text))
+            it = tokens(text, skip)
             continue
         if stack:
             if kind == START:
@@ -229,13 +228,13 @@ def _placeholders_last(reply: str, spans: list[Span]) -> list[Span]:
     return [s for s in spans if s not in moved] + later[::-1]
 
 
-def think_names(root: str | None) -> tuple[str, ...]:
-    """The element names read as think blocks: with ``root`` a ``<reasoning>`` element is
-    part of the payload."""
-    return tuple(t for t in THINK_TAGS if not (root is not None and t == "reasoning"))
+def markup_names(root: str | None) -> tuple[str, ...]:
+    """The names of think tags XML reads as its own elements: with ``root`` a
+    ``<reasoning>`` element is part of the payload."""
+    return ("reasoning",) if root is not None else ()
 
 
-def _outside_fences(reply: str, blocks: Sequence[Fence], *, together: bool, thinking: tuple[str, ...]) -> list[Span]:
+def _outside_fences(reply: str, blocks: Sequence[Fence], *, together: bool, notes: Collection[str]) -> list[Span]:
     """:func:`element_spans` of ``reply`` with its fences blanked, but for an element that a
     fence opens inside: those lines are its text, and healing reads them as markup, so the
     element is read again with them, from its start tag on (else a healed text, ``<p>``
@@ -245,12 +244,12 @@ def _outside_fences(reply: str, blocks: Sequence[Fence], *, together: bool, thin
     starts = [f.span.start for f in blocks]
     found: list[Span] = []
     outside = blank_out(reply, [f.span for f in blocks])
-    for span in element_spans(outside, together=together, thinking=thinking):
+    for span in element_spans(outside, together=together, notes=notes):
         if found and span.start < found[-1].end:
             continue  # inside the element before it, read with its fences
         at = bisect_left(starts, span.start)
         if at < len(starts) and starts[at] < span.end:
-            again, _ = _walk(reply, span.start, together=together, thinking=thinking, first=True)
+            again, _ = _walk(reply, span.start, together=together, notes=notes, first=True)
             # a tag in the fence closing the element sooner is taken only when nothing but
             # fence lines follows inside it: else the element would lose the text after the
             # fence, a reading as doubtful as the other
@@ -267,7 +266,7 @@ def opens_too_deep(reply: Reply, max_depth: int) -> Span | None:
     and 100 MB to walk, for the same verdict). The element opening a reply is its payload,
     as a stream reads it; a think block opening it is not one."""
     whole = strip_span(reply, Span(0, len(reply)))
-    if not reply.startswith("<", whole.start) or any(s.start == whole.start for s in reply.think_blocks()):
+    if not reply.startswith("<", whole.start) or reply.aside_starting(whole.start) is not None:
         return None
     scanner = Scanner(max_depth)
     scanner.feed(reply[whole.start : whole.start + DEPTH_PROBE])
@@ -283,9 +282,9 @@ def locate(reply: str, *, root: str | None = None, max_depth: int | None = None)
         if deep is not None:
             return [deep]
     together = root is not None
-    thinking = think_names(root)
-    thinks = [s for s in prepared.think_blocks() if prepared.think_name(s) in thinking]
-    blocks = prepared.payload_fences(blocks=thinks)
+    markup = markup_names(root)
+    kept = prepared.notes(markup)
+    blocks = prepared.payload_fences(blocks=kept)
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)
@@ -298,12 +297,12 @@ def locate(reply: str, *, root: str | None = None, max_depth: int | None = None)
             seen.add(body)
             candidates.append(body)
     found = []
-    for span in _outside_fences(reply, blocks, together=together, thinking=thinking):
+    for span in _outside_fences(reply, blocks, together=together, notes=note_names(markup)):
         span = strip_span(reply, span)
         if span not in seen:
             seen.add(span)
             found.append(span)
     candidates += _placeholders_last(reply, found)
     if not candidates:
-        candidates += prepared.prose_candidates(blocks=thinks)
+        candidates += prepared.prose_candidates(blocks=kept)
     return candidates

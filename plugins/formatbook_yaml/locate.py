@@ -161,18 +161,9 @@ def _payloads(text: str, span: Span, inner: Span, valid: bool) -> list[Span]:
     return [inner, span]
 
 
-#: How many indented think tags are read against the data around them, at most (each
-#: reading parses the text around it again).
-MAX_INDENTED_THINKS = 4
-
-
-def _indented(reply: str, at: int) -> bool:
-    """Blanks, and only blanks, stand before ``at`` on its line (read back over the blanks
-    only: a line of many think blocks costs no more than its length)."""
-    i = at
-    while i > 0 and reply[i - 1] in " \t":
-        i -= 1
-    return i < at and (i == 0 or reply[i - 1] == "\n")
+#: How many indented tags are read against the data around them, at most (each reading
+#: parses the text around it again): ``Reply.notes_around_data``'s ``limit``.
+MAX_INDENTED_TAGS = 4
 
 
 _HOLDING = ("|", ">", '"', "'")  # scalar styles: literal, folded, double- and single-quoted
@@ -205,22 +196,17 @@ def _in_a_scalar(text: str, at: int) -> bool:
 
 
 def _thoughts(reply: Reply, is_valid: Callable[[str], bool]) -> list[Span]:
-    """The reply's think blocks, without those whose opening tag, indented under the data,
-    lies inside one of its values: ``a: |``, ``  x``, ``  <think>``, ``b: 2`` is a literal
-    block holding the tag (the core would cut the value there, and the keys after it)."""
-    spans = reply.think_blocks()
-    kept: list[Span] = []
-    tries = 0
-    for i, t in enumerate(spans):
-        if tries < MAX_INDENTED_THINKS and _indented(reply, t.start):
-            tries += 1
-            until = spans[i + 1].start if i + 1 < len(spans) else len(reply)
-            data = trimmed(reply, strip_span(reply, Span(kept[-1].end if kept else 0, until)))
-            text = reply[data.start : data.end]
-            if data.start < t.start < data.end and is_valid(text) and _in_a_scalar(text, t.start - data.start):
-                continue
-        kept.append(t)
-    return kept
+    """The blocks the reply sets aside, without those whose opening tag, indented under
+    the data, lies inside one of its values: ``a: |``, ``  x``, ``  <think>``, ``b: 2`` is
+    a literal block holding the tag (the core would cut the value there, and the keys
+    after it)."""
+
+    def holds(region: Span, at: int) -> bool:
+        data = trimmed(reply, strip_span(reply, region))
+        text = reply[data.start : data.end]
+        return data.start < at < data.end and is_valid(text) and _in_a_scalar(text, at - data.start)
+
+    return reply.notes_around_data(holds, MAX_INDENTED_TAGS)
 
 
 def locate(reply: str, is_valid: Callable[[str], bool]) -> list[Span]:

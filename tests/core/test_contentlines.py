@@ -10,7 +10,6 @@ from formatbook_core.contentlines import (
     LineScanner,
     fold,
     octets,
-    outside_think_blocks,
     physical_lines,
     raw_backslashes,
     split_line,
@@ -59,15 +58,6 @@ def test_unescape_text_decodes_the_five_escapes_and_keeps_an_unknown_one() -> No
 )
 def test_raw_backslashes(value: str, raw: bool) -> None:
     assert raw_backslashes(value) is raw
-
-
-def test_outside_think_blocks_keeps_the_lines_no_block_covers_whole():
-    text = "A:1\n<think>x\nB:2\n</think>\nC:3\n<think>y</think>\nD:4"
-    lines = [(s, e, b) for s, e, b in physical_lines(text)]
-    kept, blocks = outside_think_blocks(text, lines)
-    assert [text[s:e] for s, e, _ in kept] == ["A:1", "C:3", "D:4"]
-    assert [text[b.start : b.end] for b in blocks] == ["<think>x\nB:2\n</think>", "<think>y</think>"]
-    assert outside_think_blocks("A:1\nB:2", lines[:2]) == (lines[:2], [])
 
 
 # --- unfolding and the grammar, shared by iCalendar (no groups) and vCard (groups) --------

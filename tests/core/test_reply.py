@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import BaseFormat, Reply, SetAside, Span, StreamGuard, ThinkTags, check
-from formatbook_core.reply import THINK_OPEN_MAX, ThinkScanner, think_tags_of
-from formatbook_core.spans import blank_out, strip_span
+from formatbook_core.reply import THINK_OPEN_MAX, ThinkScanner, note_end, note_names, think_tags_of
+from formatbook_core.spans import blank_out, merge_spans, strip_span
 
 # --- the prepared reply -----------------------------------------------------------------
 
@@ -228,3 +228,102 @@ def test_the_tail_a_scanner_holds_between_chunks_is_bounded():
         scanner.feed(chunk)
         assert len(scanner._held) <= THINK_OPEN_MAX + 1
     assert scanner.feed(">x") == [(scanner.taken - 1, "x")]
+
+
+def test_lines_outside_keeps_the_lines_no_block_covers_whole():
+    """Moved from test_contentlines (``outside_think_blocks``, now ``Reply.lines_outside``)."""
+    text = "A:1\n<think>x\nB:2\n</think>\nC:3\n<think>y</think>\nD:4"
+    lines = [(0, 3), (4, 12), (13, 16), (17, 25), (26, 29), (30, 46), (47, 50)]
+    kept, blocks = Reply(text).lines_outside(lines)
+    assert [text[s:e] for s, e in kept] == ["A:1", "C:3", "D:4"]
+    assert [text[b.start : b.end] for b in blocks] == ["<think>x\nB:2\n</think>", "<think>y</think>"]
+    assert Reply("A:1\nB:2").lines_outside(lines[:2]) == (lines[:2], [])
+
+
+def test_a_reply_prepared_with_a_reading_answers_for_it_and_shares_the_cache():
+    text = 'a <think>x</think> {"b": 1}'
+    line = Reply.of(text)
+    anywhere = Reply.of(line, ThinkTags.ANYWHERE)
+    assert line.tags is ThinkTags.LINE_START and anywhere.tags is ThinkTags.ANYWHERE
+    assert line.think_blocks() == ()  # mid-line: text at a line start
+    assert anywhere.think_blocks() == (Span(2, 18),)
+    assert anywhere.blanked() == "a " + " " * 16 + ' {"b": 1}'
+    assert anywhere.stretches() == (Span(0, 1), Span(19, 27))
+    assert Reply.of(anywhere) is anywhere and Reply.of(anywhere, ThinkTags.ANYWHERE) is anywhere
+    assert anywhere._cache is line._cache  # another reading, one cache
+    assert line.think_blocks(ThinkTags.ANYWHERE) == (Span(2, 18),)  # an explicit reading wins
+
+
+def test_between_within_aside_and_continues_after():
+    text = "A\n<think>x</think>\n```\nB\n```\nC"
+    reply = Reply(text)
+    assert reply.think_blocks() == (Span(2, 18),)
+    fence = reply.fences()[0].span
+    assert fence == Span(19, 28)
+    assert reply.between([fence]) == [Span(0, 2), Span(18, 19), Span(28, 30)]
+    assert reply.between() == [Span(0, 2), Span(18, 30)]
+    assert reply.within_aside(Span(3, 10)) and not reply.within_aside(Span(3, 19))
+    assert reply.continues_after(2) and not reply.continues_after(3)
+    assert not Reply("A\n<think>x</think> \n").continues_after(2)  # only white space after
+
+
+def test_stream_pieces_are_the_scanners_answer_for_the_whole_reply():
+    reply = Reply("<think>a</think>\n  b <think>c</think>\nd")
+    assert reply.stream_pieces() == [(19, "b <think>c</think>\nd")]  # mid-line: text
+    assert reply.stream_pieces(ThinkTags.ANYWHERE) == [(19, "b "), (38, "d")]  # stripped after a block
+
+
+def test_merge_spans_joins_overlapping_and_touching_spans():
+    assert merge_spans([Span(5, 8), Span(0, 2), Span(2, 3), Span(6, 7), Span(10, 11)]) == [
+        Span(0, 3),
+        Span(5, 8),
+        Span(10, 11),
+    ]
+
+
+def test_notes_leave_out_the_tags_a_format_reads_as_its_markup():
+    text = "<reasoning>r</reasoning>\n<think>t</think>\n<a/>"
+    reply = Reply(text)
+    assert reply.think_blocks() == (Span(0, 24), Span(25, 41))
+    assert reply.notes() == [Span(0, 24), Span(25, 41)]
+    assert reply.notes(("reasoning",)) == [Span(25, 41)]
+    assert reply.opens_with_note() and not reply.opens_with_note(("reasoning",))
+    assert reply.aside_starting(25) == Span(25, 41) and reply.aside_starting(26) is None
+    assert note_names(("reasoning",)) == {"think", "thinking"}
+
+
+def test_note_end_closes_a_note_at_its_first_closing_tag_or_the_end():
+    names = note_names()
+    assert note_end("<THINK>x</think >y", "THINK", 7, names) == 17
+    assert note_end("<think>x", "think", 7, names) == 8  # unclosed: to the end
+    assert note_end("<answer>x</answer>", "answer", 8, names) is None
+    assert note_end("<reasoning>x</reasoning>", "reasoning", 11, note_names(("reasoning",))) is None
+
+
+def test_notes_around_data_keeps_the_blocks_the_format_reads_as_data():
+    text = "a: |\n  x\n  <think>t</think>\n<think>u</think>\n  <think>v</think>\n"
+    reply = Reply(text)
+    assert reply.think_blocks() == (Span(11, 27), Span(28, 44), Span(47, 63))
+    asked: list[tuple[Span, int]] = []
+
+    def holds(region: Span, at: int) -> bool:
+        asked.append((region, at))
+        return at == 11
+
+    # the first block is read as data; the second is not indented (never asked); the
+    # third is asked with the region from the last block kept
+    assert reply.notes_around_data(holds, 4) == [Span(28, 44), Span(47, 63)]
+    assert asked == [(Span(0, 28), 11), (Span(44, 64), 47)]
+    asked.clear()
+    assert reply.notes_around_data(holds, 1) == [Span(28, 44), Span(47, 63)]
+    assert asked == [(Span(0, 28), 11)]  # the limit: asked once
+
+
+def test_note_inside_refuses_a_payload_holding_a_think_block():
+    violation = Reply.of('{"a": <think>x</think> 1}', ThinkTags.ANYWHERE).note_inside("json")
+    assert violation is not None and violation.code == "json.think_inside"
+    assert violation.span == Span(6, 22)
+    assert violation.message == (
+        "a think block inside the JSON payload: it may be a note or part of a value; set it outside the JSON"
+    )
+    assert Reply('{"a": <think>x</think> 1}').note_inside("json") is None  # mid-line: text at LINE_START

@@ -4,7 +4,8 @@ lines broken where they should not be), prose between components set aside."""
 from __future__ import annotations
 
 from formatbook_core import HealError, SetAside, Span, Violation
-from formatbook_core.contentlines import is_fence_line, raw_backslashes, set_think_blocks_aside
+from formatbook_core.contentlines import is_fence_line, raw_backslashes
+from formatbook_core.reply import set_aside_between
 
 from .. import rules
 from ..contentlines import LineError, physical_lines, split
@@ -39,7 +40,7 @@ def read_lines(h: Healing) -> None:
         h.repair("line_endings", f"{len(bad)} line break(s) written as CRLF", bad[0][1], bad[0][1] + len(bad[0][2]))
     # [pieces, start, end, raw pieces (None once changed)]: joined once, not per fold
     rows: list[list] = []
-    physical = set_think_blocks_aside(h, physical, "prose_removed")
+    physical = set_aside_between(h, physical, "prose_removed")
     for s, e, _ in physical:
         body = text[s:e]
         stripped = body.lstrip(" \t")

@@ -52,16 +52,9 @@ def refuse_think(h: Healing) -> None:
     brackets: the container that opens a reply is read across think blocks, as a stream
     reads it, formatbook_json.commitment): whether it belongs to a string or is a note
     cannot be told, and dropping either reading's text could give the wrong data."""
-    found = Reply.of(h.text).think_blocks(ThinkTags.ANYWHERE)
-    if found:
-        first = found[0]
-        raise refused(
-            Violation(
-                "json.think_inside",
-                "a think block inside the JSON payload: it may be a note or part of a value; set it outside the JSON",
-                span=Span(first.start, first.end),
-            )
-        )
+    found = Reply.of(h.text, ThinkTags.ANYWHERE).note_inside("json")
+    if found is not None:
+        raise refused(found)
 
 
 _LINE_END = re.compile(r"[\n\r]")

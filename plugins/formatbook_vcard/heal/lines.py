@@ -4,7 +4,8 @@ lines broken without a fold, and parameters written vCard 2.1 style (``TEL;CELL:
 from __future__ import annotations
 
 from formatbook_core import SetAside, Span
-from formatbook_core.contentlines import is_fence_line, set_think_blocks_aside
+from formatbook_core.contentlines import is_fence_line
+from formatbook_core.reply import set_aside_between
 
 from ..contentlines import ContentLine, ContentLineError, parse, physical_lines
 from ..typed import ESCAPED
@@ -44,7 +45,7 @@ def split_lines(h: Healing) -> None:
     if blank:
         h.repair("blank_line", f"took out {len(blank)} blank line(s)", blank[0][0], blank[-1][1])
         lines = [ln for ln in lines if text[ln[0] : ln[1]].strip()]
-    lines = set_think_blocks_aside(h, lines, "prose")
+    lines = set_aside_between(h, lines, "prose")
     if not lines:
         return
     # a whole card indented: every line after the first starts with white space

@@ -26,7 +26,7 @@ from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import limits_from
 from formatbook_core.reply import Reply
 
-from ..locate import think_names
+from ..locate import markup_names
 from . import steps, structure
 from .state import Healing
 
@@ -67,14 +67,13 @@ def heal(
     if not h.repairs:
         return Healed(text)
     healed_text = Reply.of(h.out)
-    if healed_text != text and (opening := healed_text.leading_think()) is not None:
-        if healed_text.think_name(opening) in think_names(options.get("root")):
-            # an element named like a think block opening the text ('\xa0<think>' healed
-            # to '<think></think>'): check() would set it aside and find no payload
-            raise HealError(
-                "cannot heal the XML: it would open with an element named like a think block",
-                [Violation("xml.syntax", "an element named like a think block cannot open the payload")],
-            )
+    if healed_text != text and healed_text.opens_with_note(markup_names(options.get("root"))):
+        # an element named like a think block opening the text ('\xa0<think>' healed
+        # to '<think></think>'): check() would set it aside and find no payload
+        raise HealError(
+            "cannot heal the XML: it would open with an element named like a think block",
+            [Violation("xml.syntax", "an element named like a think block cannot open the payload")],
+        )
     # the tree confirm built (well-formed, the schema satisfied): what analyze would give
     analysis = Analysis(h.root, document=h.root) if h.root is not None else None
     return Healed(h.out, tuple(h.repairs), analysis=analysis)
