@@ -175,8 +175,8 @@ def test(args: list[str]) -> int:
     args = [a for a in args if a not in ("--all", "--slow")]
     workers = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) else ["-n", "auto"]
     if not any(a.startswith("--dist") for a in args):
-        # tests marked xdist_group (a format's pathological cases, which share one
-        # subprocess) run on one worker; the others are spread one by one as with --dist load
+        # the groups of tests/conftest.py (a format's pathological cases, which share one
+        # subprocess) each run on one worker; the others are spread one by one
         workers.append("--dist=loadgroup")
     env = {**_with_bytecode(), "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "ci")}
     # compiled once, here, rather than by each worker and subprocess in turn

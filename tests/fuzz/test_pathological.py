@@ -46,11 +46,9 @@ def _cases() -> list:
     for module in MODULES:
         fmt = module.parent.name
         for case in load_cases(module):
-            # one worker runs a format's cases: ``results`` measures them all in one subprocess,
-            # which each worker meeting a case of the format would otherwise run again
-            marks = [pytest.mark.xdist_group(f"pathological-{fmt}")]
-            if case.xfail:
-                marks.append(pytest.mark.xfail(strict=False, reason=case.xfail))
+            # the id starts with the format: tests/conftest.py sends a format's cases to one
+            # xdist worker, as ``results`` measures them all in one subprocess
+            marks = [pytest.mark.xfail(strict=False, reason=case.xfail)] if case.xfail else []
             params.append(pytest.param(module, case.name, marks=marks, id=f"{fmt}-{case.name}"))
     return params
 
