@@ -46,6 +46,8 @@ def _cases() -> list:
     for module in MODULES:
         fmt = module.parent.name
         for case in load_cases(module):
+            # the id starts with the format: tests/conftest.py sends a format's cases to one
+            # xdist worker, as ``results`` measures them all in one subprocess
             marks = [pytest.mark.xfail(strict=False, reason=case.xfail)] if case.xfail else []
             params.append(pytest.param(module, case.name, marks=marks, id=f"{fmt}-{case.name}"))
     return params
