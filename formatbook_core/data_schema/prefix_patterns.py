@@ -369,25 +369,26 @@ class PrefixPattern:
         ``$`` open only to a match reached without a character)."""
         kind, out = self._kind, self._out
         n = len(kind)
-        eps = [k == _MATCH for k in kind]  # a match without a character
-        live = list(eps)
-        changed = True
-        while changed:  # fixpoints over at most MAX_NODES states
-            changed = False
-            for q in range(n):
-                k = kind[q]
-                if k == _SPLIT or k == _EOL:
-                    if not eps[q] and any(eps[o] for o in out[q]):
-                        eps[q] = changed = True
-        changed = True
-        while changed:
-            changed = False
-            for q in range(n):
-                if live[q]:
-                    continue
-                k = kind[q]
-                if (k == _CHAR or k == _SPLIT) and any(live[o] for o in out[q]) or k == _EOL and eps[q]:
-                    live[q] = changed = True
+        back: list[list[int]] = [[] for _ in range(n)]
+        for q in range(n):
+            for o in out[q]:
+                back[o].append(q)
+
+        def reach(seeds: list[int], through: tuple[int, ...]) -> list[bool]:
+            found = [False] * n
+            for q in seeds:
+                found[q] = True
+            stack = list(seeds)
+            while stack:  # backwards from the seeds, linear in the NFA
+                for p in back[stack.pop()]:
+                    if not found[p] and kind[p] in through:
+                        found[p] = True
+                        stack.append(p)
+            return found
+
+        matches = [q for q in range(n) if kind[q] == _MATCH]
+        eps = reach(matches, (_SPLIT, _EOL))  # a match without a character, at the end
+        live = reach(matches + [q for q in range(n) if kind[q] == _EOL and eps[q]], (_CHAR, _SPLIT))
         return live
 
     def _closure(self, seeds: tuple[int, ...] | list[int], at_start: bool) -> tuple[frozenset[int], bool, int]:
