@@ -29,12 +29,17 @@ It is **sound**: it never refuses a prefix of a value the schema accepts. What a
 decides, it decides as soon as it can: ``type`` (unions included, at the value's first
 character), ``enum``/``const`` (a string must begin a member; other kinds at their end),
 ``properties``, ``patternProperties``, ``additionalProperties`` (``false``: at the first
-character of the key that no property begins; a schema: judges the member's value),
-``propertyNames`` (at the key's end), ``required``/``minProperties`` (at the closing
-brace), ``maxProperties``, ``prefixItems``/``items`` (draft-07's tuple ``items`` and
-``additionalItems`` too), ``maxItems`` (at the first item too many), ``minItems`` (at the
-closing bracket), ``maxLength`` (as the string grows), ``minLength`` and ``pattern`` (at
-the string's end: the linear-time engine of :mod:`.patterns` on the whole string),
+character of the key that no property begins and no ``patternProperties`` pattern can
+still match, when a prefix decides every such pattern, else at the key's end; a schema:
+judges the member's value), ``propertyNames`` (its ``pattern``, ``enum``/``const`` and
+``maxLength`` as the key grows, the rest at the key's end), ``required``/``minProperties``
+(at the closing brace), ``maxProperties``, ``prefixItems``/``items`` (draft-07's tuple
+``items`` and ``additionalItems`` too), ``maxItems`` (at the first item too many),
+``minItems`` (at the closing bracket), ``maxLength`` (as the string grows), ``minLength``
+(at the string's end), ``pattern`` (as the string grows when every match must begin at
+the string's start and :mod:`.prefix_patterns` reads its syntax, ``^[A-Z]{3}-\\d+$``,
+else at the string's end, where a searched ``ok`` may still match text to come; the whole
+string is always judged at its end by the linear-time engine of :mod:`.patterns`),
 ``minimum``/``maximum``/``exclusive*``/``multipleOf`` (integers) and ``integer`` at the
 number's end (a prefix never decides a number: ``-0``, ``1e-400`` and ``1.5e1`` keep any
 sign or fraction possible), ``allOf``/``anyOf``/``oneOf`` (alternatives tracked while any
@@ -58,7 +63,7 @@ from typing import Any
 
 from . import prefix_values as pv
 from .closing import UNKNOWN, Open, item_schema, member_schema, named_schemas, shortest
-from .prefix_patterns import Run, prefix_pattern
+from .prefix_patterns import PrefixPattern, Run, prefix_pattern
 from .schema_nodes import (
     ARRAY,
     BOOLEAN,
@@ -77,6 +82,7 @@ from .schema_nodes import (
 __all__ = ["PrefixChecker", "compile_schema"]
 
 _Alt = tuple[Node, ...]
+_Runs = dict[str, tuple[PrefixPattern, Run]]
 _COMPILED: dict[int, tuple[Any, Compiled]] = {}
 _MEMO_MAX = 65536  # entries of a compiled schema's memo (keys, kinds, members)
 
@@ -113,8 +119,8 @@ class _Frame:
     seen: frozenset[str] = frozenset()  # required keys seen (normalised when lenient)
     wanted: frozenset[str] = frozenset()  # objects: the keys some alternative requires
     keyed: list[_Alt] | None = None  # objects: the member value's conjunction per alternative
-    runs: dict[str, Run] | None = None  # strings, keys: the run of each pattern a prefix decides
-    key_patterns: tuple[str, ...] = ()  # objects: the patterns a key's prefix is run through
+    runs: _Runs | None = None  # strings, keys: the run of each pattern a prefix still decides
+    key_runs: _Runs | None = None  # objects: the runs a key begins with
     limit = 0  # objects: the longest name a key's prefix is compared with
     measure: int | None = 0  # objects: the key's length as compared (None: always compared)
 
@@ -312,7 +318,7 @@ class PrefixChecker:
                 keys = self._key_judges([n for _, alt in f.alts for n in alt])
                 if len(memo) < _MEMO_MAX:
                     memo[k] = keys
-            f.early, f.limit, f.key_patterns = keys
+            f.early, f.limit, f.key_runs = keys
             lenient = self._lenient
             f.wanted = frozenset(norm_key(r) if lenient else r for _, alt in f.alts for n in alt for r in n.required)
         return self._dead is None
@@ -324,8 +330,8 @@ class PrefixChecker:
             f.parts = []
             if f.early:
                 f.length = f.measure = 0
-                if f.key_patterns:
-                    f.runs = {p: prefix_pattern(p).start for p in f.key_patterns}  # type: ignore[union-attr]
+                if f.key_runs:
+                    f.runs = dict(f.key_runs)
         return self._dead is None
 
     def key(self, piece: str, last: bool = False) -> bool:
@@ -377,9 +383,9 @@ class PrefixChecker:
             f.member = text
         self._prune(f, judge, member=text)
 
-    def _key_judges(self, nodes: list[Node]) -> tuple[bool, int, tuple[str, ...]]:
+    def _key_judges(self, nodes: list[Node]) -> tuple[bool, int, _Runs | None]:
         """Whether a key's prefix can fail ``nodes`` (an object's alternatives), the
-        longest name it is compared with, and the patterns it is run through."""
+        longest name it is compared with, and the runs of the patterns it meets."""
         early, limit = False, 0
         patterns: dict[str, None] = {}
         for n in nodes:
@@ -397,18 +403,24 @@ class PrefixChecker:
                         limit = max(limit, 0, *map(len, m.enum_strings))
                     if decided or m.enum is not None or m.max_len is not None or not pv.admits(m, STRING):
                         early = True
-        return early, limit, tuple(patterns)
+        return early, limit, _starts(patterns)
 
     @staticmethod
-    def _feed(runs: dict[str, Run], piece: str) -> frozenset[str]:
-        """Feed ``piece`` to each run; the patterns no continuation can match any more."""
+    def _feed(runs: _Runs, piece: str) -> frozenset[str]:
+        """Feed ``piece`` to each run; the patterns no continuation can match any more. A
+        run decided alive (a match found, or past its work budget) is dropped."""
         dead: list[str] = []
-        for pattern, run in runs.items():
-            compiled = prefix_pattern(pattern)
-            assert compiled is not None
-            run = runs[pattern] = compiled.feed(run, piece)
-            if compiled.dead(run):
+        decided: list[str] = []
+        for pattern, (compiled, run) in runs.items():
+            run = compiled.feed(run, piece)
+            if run[0] is None:
+                decided.append(pattern)
+                continue
+            runs[pattern] = (compiled, run)
+            if not run[0]:
                 dead.append(pattern)
+        for pattern in decided:
+            del runs[pattern]
         return frozenset(dead)
 
     def end_key(self) -> bool:
@@ -491,14 +503,14 @@ class PrefixChecker:
                     any(pv.judges_string(n) for n in nodes),
                     any(pv.judges_prefix(n) for n in nodes),
                     any(pv.needs_text(n) for n in nodes),
-                    tuple(dict.fromkeys(p for p in map(pv.decided_pattern, nodes) if p is not None)),
+                    _starts(p for p in map(pv.decided_pattern, nodes) if p is not None),
                 )
                 if len(memo) < _MEMO_MAX:
                     memo[k] = flags
             f.watch, f.early, text, patterns = flags
             f.parts = [] if text else None
             if patterns:
-                f.runs = {p: prefix_pattern(p).start for p in patterns}  # type: ignore[union-attr]
+                f.runs = dict(patterns)
         return self._dead is None
 
     def string(self, piece: str) -> bool:
@@ -523,6 +535,8 @@ class PrefixChecker:
             dead = self._feed(f.runs, piece)
             if dead:
                 self._prune(f, lambda alt: _first(self._unmatched(f, n, dead) for n in alt), own=True)
+                for pattern in dead:  # its alternatives are gone
+                    del f.runs[pattern]
         return self._dead is None
 
     @staticmethod
@@ -855,6 +869,16 @@ class PrefixChecker:
         pointer = "".join("/" + p for p in path)
         self._dead = (reason[0], pointer, reason[1])
         self.alive = False
+
+
+def _starts(patterns: Any) -> _Runs | None:
+    """The runs of ``patterns`` (each decided on prefixes) before any character."""
+    runs: _Runs = {}
+    for pattern in patterns:
+        compiled = prefix_pattern(pattern)
+        if compiled is not None:
+            runs[pattern] = (compiled, compiled.start)
+    return runs or None
 
 
 def _first(reasons: Any) -> Any:
