@@ -368,7 +368,7 @@ class PrefixChecker:
 
         def judge(alt: _Alt) -> tuple[str, str] | None:
             k = ("key", alt, text, lenient, dead)
-            found = memo.get(k, memo) if text is not None else memo
+            found: Any = memo.get(k, memo) if text is not None else memo
             if found is memo:
                 found = _first(pv.key_prefix(n, text, lenient, dead) for n in alt) or _first(
                     self._name_prefix(n.names, text, length, dead) for n in alt if n.names is not None

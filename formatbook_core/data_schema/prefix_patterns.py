@@ -131,7 +131,8 @@ class _Parser:
             low, high = {"*": (0, None), "+": (1, None), "?": (0, 1)}[c]
         if self.peek() == "?":
             self.i += 1  # lazy: the same strings match
-        if self.peek() is not None and self.peek() in "*+?{":
+        after = self.peek()
+        if after is not None and after in "*+?{":
             raise _Unsupported("a stacked quantifier")
         return ("rep", atom, low, high)
 
