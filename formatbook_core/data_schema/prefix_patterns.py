@@ -392,9 +392,12 @@ class PrefixPattern:
         live = reach(matches + [q for q in range(n) if kind[q] == _EOL and eps[q]], (_CHAR, _SPLIT))
         return live
 
-    def _closure(self, seeds: tuple[int, ...] | list[int], at_start: bool) -> tuple[frozenset[int], bool, int]:
-        """The states reached from ``seeds`` without a character, kept when a match may
-        still follow; whether a match was reached; the states visited."""
+    def _closure(
+        self, seeds: tuple[int, ...] | list[int], at_start: bool, at_end: bool = False, prune: bool = True
+    ) -> tuple[frozenset[int], bool, int]:
+        """The states reached from ``seeds`` without a character (``^`` open
+        ``at_start``, ``$`` open ``at_end``), kept when a match may still follow unless
+        not ``prune``; whether a match was reached; the states visited."""
         kind, out, live = self._kind, self._out, self._live
         seen: set[int] = set()
         kept: list[int] = []
@@ -406,15 +409,13 @@ class PrefixPattern:
                 continue
             seen.add(q)
             k = kind[q]
-            if k == _SPLIT:
+            if k == _SPLIT or (k == _EOL and at_end) or (k == _BOL and at_start):
                 stack.extend(out[q])
             elif k == _CHAR or k == _EOL:
-                if live[q] or at_start:
+                if live[q] or at_start or not prune:
                     kept.append(q)
             elif k == _MATCH:
                 matched = True
-            elif at_start:  # _BOL
-                stack.extend(out[q])
         return frozenset(kept), matched, len(seen)
 
     def feed(self, run: Run, piece: str) -> Run:
@@ -455,7 +456,7 @@ class PrefixPattern:
         states: set[int] = set()
         for pos in range(len(text) + 1):
             seeds = [*states, begin]
-            reach, matched = self._full_closure(seeds, pos == 0, pos == len(text))
+            reach, matched, _ = self._closure(seeds, pos == 0, pos == len(text), prune=False)
             if matched:
                 return True
             if pos == len(text):
@@ -463,23 +464,6 @@ class PrefixPattern:
             c = text[pos]
             states = {out[q][0] for q in reach if kind[q] == _CHAR and pred[q](c)}  # type: ignore[misc]
         return False
-
-    def _full_closure(self, seeds: list[int], at_start: bool, at_end: bool) -> tuple[set[int], bool]:
-        kind, out = self._kind, self._out
-        seen: set[int] = set()
-        stack = list(seeds)
-        matched = False
-        while stack:
-            q = stack.pop()
-            if q in seen:
-                continue
-            seen.add(q)
-            k = kind[q]
-            if k == _MATCH:
-                matched = True
-            elif k == _SPLIT or (k == _BOL and at_start) or (k == _EOL and at_end):
-                stack.extend(out[q])
-        return seen, matched
 
 
 @lru_cache(maxsize=1024)
