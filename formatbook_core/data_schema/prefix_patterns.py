@@ -38,6 +38,7 @@ MAX_WORK = 1_000_000
 MAX_NODES = 5_000
 _MAX_COUNT = 1_000  # the largest bound of a counted repeat read
 _CACHE = 65_536  # cached DFA transitions per pattern
+_HELD = 262_144  # NFA states held by the cached sets of one pattern (bounds its memory)
 
 Pred = Callable[[str], bool]
 # A run's state: (the live NFA states, None once decided alive, or () when dead; work so far)
@@ -345,7 +346,7 @@ _MATCHED = object()  # a step reached a match: alive for good
 class PrefixPattern:
     """A compiled pattern that a prefix may decide (see the module doc)."""
 
-    __slots__ = ("_kind", "_pred", "_out", "_live", "_next", "_begin", "start", "pattern")
+    __slots__ = ("_kind", "_pred", "_out", "_live", "_next", "_sets", "_held", "_begin", "start", "pattern")
 
     def __init__(self, pattern: str, nfa: tuple[list[int], list[Pred | None], list[tuple[int, ...]], int]) -> None:
         self.pattern = pattern
@@ -353,6 +354,8 @@ class PrefixPattern:
         self._begin = begin
         self._live = self._coreachable()
         self._next: dict[tuple[frozenset[int], str], object] = {}
+        self._sets: dict[frozenset[int], frozenset[int]] = {}  # each set cached once
+        self._held = 0
         first, matched, _ = self._closure((begin,), True)
         #: The run before any character.
         self.start: Run = (None if matched else first, 0)
@@ -432,7 +435,11 @@ class PrefixPattern:
                 found, matched, visited = self._closure(seeds, False)
                 work += visited + len(states)
                 got = _MATCHED if matched else found
-                if len(nxt) < _CACHE:
+                if len(nxt) < _CACHE and self._held < _HELD:
+                    if not matched:
+                        got = self._sets.setdefault(found, found)
+                        if got is found:
+                            self._held += len(found) + 1
                     nxt[key] = got
                 if work > MAX_WORK:
                     return None, work  # too costly: the end judges

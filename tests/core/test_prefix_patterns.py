@@ -5,6 +5,7 @@ it calls dead has no continuation that matches (checked by brute force)."""
 from __future__ import annotations
 
 import itertools
+import random
 import re
 
 import pytest
@@ -234,3 +235,18 @@ def test_generated_patterns_never_refuse_a_live_prefix(pattern: str, prefix: str
     run = compiled.feed(compiled.start, prefix)
     if compiled.dead(run):
         assert not _alive_by_brute_force(pattern, prefix, "abc1", 4), (pattern, prefix)
+
+
+def test_the_cache_holds_a_bounded_number_of_states(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pattern whose sets multiply (2^13 of them here) fills the cache up to its bound,
+    then steps uncached: the same answers, bounded memory."""
+    rng = random.Random(5)
+    text = "".join("a" if rng.random() < 0.5 else "b" for _ in range(6000))
+    fresh = pp.PrefixPattern("^(a|b)*a(a|b){12}$", pp.compile_nfa("^(a|b)*a(a|b){12}$"))  # type: ignore[arg-type]
+    monkeypatch.setattr(pp, "_HELD", 2_000)
+    run = fresh.feed(fresh.start, text)
+    assert fresh._held < 2_000 + 100  # one set past the bound at most
+    monkeypatch.setattr(pp, "_CACHE", 0)
+    uncached = pp.PrefixPattern("^(a|b)*a(a|b){12}$", pp.compile_nfa("^(a|b)*a(a|b){12}$"))  # type: ignore[arg-type]
+    assert uncached.feed(uncached.start, text)[0] == run[0]
+    assert not fresh.dead(run) and fresh.dead(fresh.feed(run, "c"))
