@@ -83,6 +83,7 @@ __all__ = ["PrefixChecker", "compile_schema"]
 
 _Alt = tuple[Node, ...]
 _Runs = dict[str, tuple[PrefixPattern, Run]]
+_NONE: frozenset[str] = frozenset()
 _COMPILED: dict[int, tuple[Any, Compiled]] = {}
 _MEMO_MAX = 65536  # entries of a compiled schema's memo (keys, kinds, members)
 
@@ -363,7 +364,7 @@ class PrefixChecker:
             text = "".join(f.parts or ())
             f.parts = [text]
             f.member = text
-        dead = self._feed(f.runs, piece) if f.runs else frozenset()
+        dead = self._feed(f.runs, piece) if f.runs else _NONE
         memo, length = self._c.memo, f.length
 
         def judge(alt: _Alt) -> tuple[str, str] | None:
@@ -409,19 +410,21 @@ class PrefixChecker:
     def _feed(runs: _Runs, piece: str) -> frozenset[str]:
         """Feed ``piece`` to each run; the patterns no continuation can match any more. A
         run decided alive (a match found, or past its work budget) is dropped."""
-        dead: list[str] = []
-        decided: list[str] = []
+        dead: frozenset[str] = _NONE
+        decided = None
         for pattern, (compiled, run) in runs.items():
             run = compiled.feed(run, piece)
-            if run[0] is None:
-                decided.append(pattern)
+            states = run[0]
+            if states is None:
+                decided = [pattern] if decided is None else [*decided, pattern]
                 continue
             runs[pattern] = (compiled, run)
-            if not run[0]:
-                dead.append(pattern)
-        for pattern in decided:
-            del runs[pattern]
-        return frozenset(dead)
+            if not states:
+                dead = dead | {pattern}
+        if decided is not None:
+            for pattern in decided:
+                del runs[pattern]
+        return dead
 
     def end_key(self) -> bool:
         """The key is complete: the member's value comes next."""

@@ -343,22 +343,31 @@ def compile_nfa(pattern: str) -> tuple[list[int], list[Pred | None], list[tuple[
 _MATCHED = object()  # a step reached a match: alive for good
 
 
+class _States(frozenset):  # type: ignore[type-arg]
+    """A set of NFA states with the steps from it seen so far (a lazy DFA's row)."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, states: object = ()) -> None:
+        self.row: dict[str, object] = {}
+
+
 class PrefixPattern:
     """A compiled pattern that a prefix may decide (see the module doc)."""
 
-    __slots__ = ("_kind", "_pred", "_out", "_live", "_next", "_sets", "_held", "_begin", "start", "pattern")
+    __slots__ = ("_kind", "_pred", "_out", "_live", "_cached", "_sets", "_held", "_begin", "start", "pattern")
 
     def __init__(self, pattern: str, nfa: tuple[list[int], list[Pred | None], list[tuple[int, ...]], int]) -> None:
         self.pattern = pattern
         self._kind, self._pred, self._out, begin = nfa
         self._begin = begin
         self._live = self._coreachable()
-        self._next: dict[tuple[frozenset[int], str], object] = {}
-        self._sets: dict[frozenset[int], frozenset[int]] = {}  # each set cached once
+        self._cached = 0  # steps cached in the rows
+        self._sets: dict[frozenset[int], _States] = {}  # each set cached once
         self._held = 0
         first, matched, _ = self._closure((begin,), True)
         #: The run before any character.
-        self.start: Run = (None if matched else first, 0)
+        self.start: Run = (None if matched else _States(first), 0)
 
     def floating(self) -> bool:
         """Whether a match may begin past the string's start, or the empty string
@@ -426,21 +435,25 @@ class PrefixPattern:
         states, work = run
         if not states:
             return run  # decided alive (None) or dead (empty)
-        nxt, kind, pred, out = self._next, self._kind, self._pred, self._out
+        kind, pred, out = self._kind, self._pred, self._out
         for c in piece:
-            key = (states, c)
-            got = nxt.get(key)
+            got = states.row.get(c)  # type: ignore[attr-defined]
             if got is None:
                 seeds = [out[q][0] for q in states if kind[q] == _CHAR and pred[q](c)]  # type: ignore[misc]
                 found, matched, visited = self._closure(seeds, False)
                 work += visited + len(states)
-                got = _MATCHED if matched else found
-                if len(nxt) < _CACHE and self._held < _HELD:
-                    if not matched:
-                        got = self._sets.setdefault(found, found)
-                        if got is found:
+                if matched:
+                    got = _MATCHED
+                else:
+                    got = self._sets.get(found)
+                    if got is None:
+                        got = _States(found)
+                        if self._held < _HELD:
+                            self._sets[found] = got
                             self._held += len(found) + 1
-                    nxt[key] = got
+                if self._cached < _CACHE and self._held < _HELD:
+                    states.row[c] = got  # type: ignore[attr-defined]
+                    self._cached += 1
                 if work > MAX_WORK:
                     return None, work  # too costly: the end judges
             if got is _MATCHED:
