@@ -42,7 +42,7 @@ _HELD = 262_144  # NFA states held by the cached sets of one pattern (bounds its
 
 Pred = Callable[[str], bool]
 # A run's state: (the live NFA states, None once decided alive, or () when dead; work so far)
-Run = tuple[frozenset[int] | None, int]
+Run = tuple["_States | None", int]
 
 # --- character classes: what each engine's class may hold (over) and surely holds (under) ---
 _ASCII_DIGITS = frozenset("0123456789")
@@ -340,16 +340,16 @@ def compile_nfa(pattern: str) -> tuple[list[int], list[Pred | None], list[tuple[
     return b.kind, b.pred, b.out, start
 
 
-_MATCHED = object()  # a step reached a match: alive for good
-
-
-class _States(frozenset):  # type: ignore[type-arg]
+class _States(frozenset[int]):
     """A set of NFA states with the steps from it seen so far (a lazy DFA's row)."""
 
     __slots__ = ("row",)
 
     def __init__(self, states: object = ()) -> None:
-        self.row: dict[str, object] = {}
+        self.row: dict[str, _States] = {}
+
+
+_MATCHED = _States()  # a step reached a match: alive for good (told apart by identity)
 
 
 class PrefixPattern:
@@ -437,7 +437,7 @@ class PrefixPattern:
             return run  # decided alive (None) or dead (empty)
         kind, pred, out = self._kind, self._pred, self._out
         for c in piece:
-            got = states.row.get(c)  # type: ignore[attr-defined]
+            got = states.row.get(c)
             if got is None:
                 seeds = [out[q][0] for q in states if kind[q] == _CHAR and pred[q](c)]  # type: ignore[misc]
                 found, matched, visited = self._closure(seeds, False)
@@ -452,13 +452,13 @@ class PrefixPattern:
                             self._sets[found] = got
                             self._held += len(found) + 1
                 if self._cached < _CACHE and self._held < _HELD:
-                    states.row[c] = got  # type: ignore[attr-defined]
+                    states.row[c] = got
                     self._cached += 1
                 if work > MAX_WORK:
                     return None, work  # too costly: the end judges
             if got is _MATCHED:
                 return None, work
-            states = got  # type: ignore[assignment]
+            states = got
             if not states:
                 return states, work
         return states, work
