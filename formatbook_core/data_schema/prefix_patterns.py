@@ -435,33 +435,40 @@ class PrefixPattern:
         states, work = run
         if not states:
             return run  # decided alive (None) or dead (empty)
-        kind, pred, out = self._kind, self._pred, self._out
         for c in piece:
             got = states.row.get(c)
             if got is None:
-                seeds = [out[q][0] for q in states if kind[q] == _CHAR and pred[q](c)]  # type: ignore[misc]
-                found, matched, visited = self._closure(seeds, False)
-                work += visited + len(states)
-                if matched:
-                    got = _MATCHED
-                else:
-                    got = self._sets.get(found)
-                    if got is None:
-                        got = _States(found)
-                        if self._held < _HELD:
-                            self._sets[found] = got
-                            self._held += len(found) + 1
-                if self._cached < _CACHE and self._held < _HELD:
-                    states.row[c] = got
-                    self._cached += 1
+                got, work = self._step(states, c, work)
                 if work > MAX_WORK:
                     return None, work  # too costly: the end judges
             if got is _MATCHED:
                 return None, work
             states = got
             if not states:
-                return states, work
+                break
         return states, work
+
+    def _step(self, states: _States, c: str, work: int) -> tuple[_States, int]:
+        """The set after ``c`` from ``states`` (not cached yet), cached while the bounds
+        allow, and the work so far."""
+        kind, pred, out = self._kind, self._pred, self._out
+        seeds = [out[q][0] for q in states if kind[q] == _CHAR and pred[q](c)]  # type: ignore[misc]
+        found, matched, visited = self._closure(seeds, False)
+        work += visited + len(states)
+        if matched:
+            got = _MATCHED
+        else:
+            known = self._sets.get(found)
+            if known is None:
+                known = _States(found)
+                if self._held < _HELD:
+                    self._sets[found] = known
+                    self._held += len(found) + 1
+            got = known
+        if self._cached < _CACHE and self._held < _HELD:
+            states.row[c] = got
+            self._cached += 1
+        return got, work
 
     @staticmethod
     def dead(run: Run) -> bool:
