@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from formatbook_core import Expectations, StreamGuard
 from formatbook_core.data_schema import load_schema
 from tests.core.jsonschema_instances import from_schema
+from tests.plugins.json.test_stream_schema_prefix import assert_stopped_near
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -76,10 +77,7 @@ def test_the_doomed_documents_are_invalid_and_their_points_counted_right() -> No
 def test_a_doomed_stream_stops_within_8_characters_never_before(
     name: str, doc: str, point: int, strict: bool, size: int
 ) -> None:
-    position, fed, reason = _stop(doc, strict, size)
-    assert position is not None, f"{name} was not stopped"
-    assert point <= position <= point + 8, reason
-    assert point < fed <= point + 8 + size
+    assert_stopped_near(_stop(doc, strict, size), name, point, size)
 
 
 def test_the_reason_names_the_pattern_and_the_pointer() -> None:
