@@ -30,12 +30,17 @@ It is **sound**: it never refuses a prefix of a value the schema accepts. What a
 decides, it decides as soon as it can: ``type`` (unions included, at the value's first
 character), ``enum``/``const`` (a string must begin a member; other kinds at their end),
 ``properties``, ``patternProperties``, ``additionalProperties`` (``false``: at the first
-character of the key that no property begins; a schema: judges the member's value),
-``propertyNames`` (at the key's end), ``required``/``minProperties`` (at the closing
-brace), ``maxProperties``, ``prefixItems``/``items`` (draft-07's tuple ``items`` and
-``additionalItems`` too), ``maxItems`` (at the first item too many), ``minItems`` (at the
-closing bracket), ``maxLength`` (as the string grows), ``minLength`` and ``pattern`` (at
-the string's end: the linear-time engine of :mod:`.patterns` on the whole string),
+character of the key that no property begins and no ``patternProperties`` pattern can
+still match, when a prefix decides every such pattern, else at the key's end; a schema:
+judges the member's value), ``propertyNames`` (its ``pattern``, ``enum``/``const`` and
+``maxLength`` as the key grows, the rest at the key's end), ``required``/``minProperties``
+(at the closing brace), ``maxProperties``, ``prefixItems``/``items`` (draft-07's tuple
+``items`` and ``additionalItems`` too), ``maxItems`` (at the first item too many),
+``minItems`` (at the closing bracket), ``maxLength`` (as the string grows), ``minLength``
+(at the string's end), ``pattern`` (as the string grows when every match must begin at
+the string's start and :mod:`.prefix_patterns` reads its syntax, ``^[A-Z]{3}-\\d+$``,
+else at the string's end, where a searched ``ok`` may still match text to come; the whole
+string is always judged at its end by the linear-time engine of :mod:`.patterns`),
 ``minimum``/``maximum``/``exclusive*``/``multipleOf`` (integers) and ``integer`` at the
 number's end (a prefix never decides a number: ``-0``, ``1e-400`` and ``1.5e1`` keep any
 sign or fraction possible), ``allOf``/``anyOf``/``oneOf`` (alternatives tracked while any
@@ -59,6 +64,7 @@ from typing import Any
 
 from . import prefix_values as pv
 from .closing import UNKNOWN, Open, item_schema, member_schema, named_schemas, shortest
+from .prefix_patterns import PrefixPattern, Run, prefix_pattern
 from .schema_nodes import (
     ARRAY,
     BOOLEAN,
@@ -77,6 +83,8 @@ from .schema_nodes import (
 __all__ = ["PrefixChecker", "compile_schema"]
 
 _Alt = tuple[Node, ...]
+_Runs = dict[str, tuple[PrefixPattern, Run]]
+_NONE: frozenset[str] = frozenset()
 _COMPILED: dict[int, tuple[Any, Compiled]] = {}
 _MEMO_MAX = 65536  # entries of a compiled schema's memo (keys, kinds, members)
 
@@ -113,6 +121,10 @@ class _Frame:
     seen: frozenset[str] = frozenset()  # required keys seen (normalised when lenient)
     wanted: frozenset[str] = frozenset()  # objects: the keys some alternative requires
     keyed: list[_Alt] | None = None  # objects: the member value's conjunction per alternative
+    runs: _Runs | None = None  # strings, keys: the run of each pattern a prefix still decides
+    key_runs: _Runs | None = None  # objects: the runs a key begins with
+    limit = 0  # objects: the longest name a key's prefix is compared with
+    measure: int | None = 0  # objects: the key's length as compared (None: always compared)
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -125,6 +137,8 @@ class _Frame:
             clone.alts = list(self.alts)
         if self.parts is not None:
             clone.parts = list(self.parts)
+        if self.runs is not None:
+            clone.runs = dict(self.runs)
         return clone
 
 
@@ -299,7 +313,14 @@ class PrefixChecker:
         """``{``."""
         f = self._open(OBJECT)
         if f is not None and f.alts:
-            f.early = any(n.additional is False and not n.patterns for _, alt in f.alts for n in alt)
+            memo = self._c.memo
+            k = ("object", *(alt for _, alt in f.alts))
+            keys = memo.get(k)
+            if keys is None:
+                keys = self._key_judges([n for _, alt in f.alts for n in alt])
+                if len(memo) < _MEMO_MAX:
+                    memo[k] = keys
+            f.early, f.limit, f.key_runs = keys
             lenient = self._lenient
             f.wanted = frozenset(norm_key(r) if lenient else r for _, alt in f.alts for n in alt for r in n.required)
         return self._dead is None
@@ -309,6 +330,10 @@ class PrefixChecker:
         f = self._top()
         if f is not None:
             f.parts = []
+            if f.early:
+                f.length = f.measure = 0
+                if f.key_runs:
+                    f.runs = dict(f.key_runs)
         return self._dead is None
 
     def key(self, piece: str, last: bool = False) -> bool:
@@ -319,22 +344,88 @@ class PrefixChecker:
             return self._dead is None
         f.parts.append(piece)
         if f.early and f.alts and not last:
-            text = "".join(f.parts)
+            self._key_prefix(f, piece)
+        return self._dead is None
+
+    def _key_prefix(self, f: _Frame, piece: str) -> None:
+        """Judge the key written so far (``piece`` its last part): ``additionalProperties:
+        false`` (a property's name it begins, a ``patternProperties`` pattern that may still
+        match) and ``propertyNames``. The text is joined only while a name may begin with
+        it, so a long key costs its length, not its square."""
+        lenient = self._lenient
+        before = f.measure
+        f.length += len(piece)
+        if before is not None:
+            if lenient and not piece.isascii():
+                f.measure = None  # case folding across scripts: always compared
+            else:
+                f.measure = before + len(piece) - (piece.count("_") + piece.count("-") if lenient else 0)
+        text: str | None = None
+        if before is None or f.measure is None or before <= f.limit:
+            text = "".join(f.parts or ())
             f.parts = [text]
             f.member = text
-            memo, lenient = self._c.memo, self._lenient
+        dead = self._feed(f.runs, piece) if f.runs else _NONE
+        memo, length = self._c.memo, f.length
 
-            def judge(alt: _Alt) -> tuple[str, str] | None:
-                k = ("key", alt, text, lenient)
-                found = memo.get(k, memo)
-                if found is memo:
-                    found = _first(pv.key_prefix(n, text, lenient) for n in alt)
-                    if len(memo) < _MEMO_MAX:
-                        memo[k] = found
-                return found
+        def judge(alt: _Alt) -> tuple[str, str] | None:
+            k = ("key", alt, text, lenient, dead)
+            found: Any = memo.get(k, memo) if text is not None else memo
+            if found is memo:
+                found = _first(pv.key_prefix(n, text, lenient, dead) for n in alt) or _first(
+                    self._name_prefix(n.names, text, length, dead) for n in alt if n.names is not None
+                )
+                if text is not None and len(memo) < _MEMO_MAX:
+                    memo[k] = found
+            return found
 
-            self._prune(f, judge, member=text)
-        return self._dead is None
+        if text is None and f.alts and all(judge(alt) is not None for _, alt in f.alts):
+            text = "".join(f.parts or ())  # the key dies: its reason and pointer name it
+            f.parts = [text]
+            f.member = text
+        self._prune(f, judge, member=text)
+
+    def _key_judges(self, nodes: list[Node]) -> tuple[bool, int, _Runs | None]:
+        """Whether a key's prefix can fail ``nodes`` (an object's alternatives), the
+        longest name it is compared with, and the runs of the patterns it meets."""
+        early, limit = False, 0
+        patterns: dict[str, None] = {}
+        for n in nodes:
+            if n.additional is False and all(prefix_pattern(p) is not None for p, _ in n.patterns):
+                early = True
+                patterns.update(dict.fromkeys(p for p, _ in n.patterns))
+                limit = max(limit, 0, *map(len, n.props), *map(len, n.norm_props))
+            options = self._c.alternatives((n.names,)) if n.names is not None else None
+            for alt in options or ():
+                for m in alt:
+                    decided = pv.decided_pattern(m)
+                    if decided is not None:
+                        patterns[decided] = None
+                    if m.enum is not None:
+                        limit = max(limit, 0, *map(len, m.enum_strings))
+                    if decided or m.enum is not None or m.max_len is not None or not pv.admits(m, STRING):
+                        early = True
+        return early, limit, _starts(patterns)
+
+    @staticmethod
+    def _feed(runs: _Runs, piece: str) -> frozenset[str]:
+        """Feed ``piece`` to each run; the patterns no continuation can match any more. A
+        run decided alive (a match found, or past its work budget) is dropped."""
+        dead: frozenset[str] = _NONE
+        decided = None
+        for pattern, (compiled, run) in runs.items():
+            run = compiled.feed(run, piece)
+            states = run[0]
+            if states is None:
+                decided = [pattern] if decided is None else [*decided, pattern]
+                continue
+            runs[pattern] = (compiled, run)
+            if not states:
+                dead = dead | {pattern}
+        if decided is not None:
+            for pattern in decided:
+                del runs[pattern]
+        return dead
 
     def end_key(self) -> bool:
         """The key is complete: the member's value comes next."""
@@ -416,11 +507,14 @@ class PrefixChecker:
                     any(pv.judges_string(n) for n in nodes),
                     any(pv.judges_prefix(n) for n in nodes),
                     any(pv.needs_text(n) for n in nodes),
+                    _starts(p for p in map(pv.decided_pattern, nodes) if p is not None),
                 )
                 if len(memo) < _MEMO_MAX:
                     memo[k] = flags
-            f.watch, f.early, text = flags
+            f.watch, f.early, text, patterns = flags
             f.parts = [] if text else None
+            if patterns:
+                f.runs = dict(patterns)
         return self._dead is None
 
     def string(self, piece: str) -> bool:
@@ -441,7 +535,21 @@ class PrefixChecker:
                 text = "".join(parts)
                 f.parts = [text]
             self._judge(f, pv.string_prefix, text)
+        if f.runs is not None and f.alts and self._dead is None:
+            dead = self._feed(f.runs, piece)
+            if dead:
+                self._prune(f, lambda alt: _first(self._unmatched(f, n, dead) for n in alt), own=True)
+                for pattern in dead:  # its alternatives are gone
+                    del f.runs[pattern]
         return self._dead is None
+
+    @staticmethod
+    def _unmatched(f: _Frame, n: Node, dead: frozenset[str]) -> tuple[str, str] | None:
+        if n.coerce or n.pattern not in dead:
+            return None
+        text = "".join(f.parts or ())
+        shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+        return "pattern", f"no string beginning {shown} matches {n.pattern!r}"
 
     def _judge(self, f: _Frame, judge: Any, text: str | None) -> None:
         """Keep ``f``'s alternatives whose every node ``judge`` (a string judgement of
@@ -712,6 +820,21 @@ class PrefixChecker:
                 return None
         return "propertyNames", f"{key!r} is not a property name the schema allows"
 
+    def _name_prefix(self, names: Node, text: str | None, length: int, dead: frozenset[str]) -> tuple[str, str] | None:
+        """Can a key beginning with ``text`` (``length`` characters; ``None``: longer than
+        every name compared) still satisfy ``propertyNames``?"""
+        options = self._c.alternatives((names,))
+        if options is None:
+            return None
+        for alt in options:
+            if all(
+                pv.admits(n, STRING) and n.pattern not in dead and pv.string_prefix(n, text, length, False) is None
+                for n in alt
+            ):
+                return None
+        shown = repr(text) if text is not None else "a key this long"
+        return "propertyNames", f"no property name the schema allows begins with {shown}"
+
     def _closing_object(self, n: Node, f: _Frame) -> tuple[str, str] | None:
         for r in n.required:
             if (norm_key(r) if self._lenient else r) not in f.seen:
@@ -765,6 +888,16 @@ class PrefixChecker:
         pointer = "".join("/" + p for p in path)
         self._dead = (reason[0], pointer, reason[1])
         self.alive = False
+
+
+def _starts(patterns: Any) -> _Runs | None:
+    """The runs of ``patterns`` (each decided on prefixes) before any character."""
+    runs: _Runs = {}
+    for pattern in patterns:
+        compiled = prefix_pattern(pattern)
+        if compiled is not None:
+            runs[pattern] = (compiled, compiled.start)
+    return runs or None
 
 
 def _first(reasons: Any) -> Any:

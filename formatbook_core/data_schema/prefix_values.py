@@ -14,6 +14,7 @@ from bisect import bisect_left
 from typing import Any
 
 from .patterns import search
+from .prefix_patterns import prefix_pattern
 from .schema_nodes import BOOLEAN, NUMBER, STRING, Node, kind_of, norm_key
 
 Reason = tuple[str, str]
@@ -161,20 +162,39 @@ def _same(member: Any, value: Any) -> bool:
     return kind_of(member) == kind and member == value
 
 
-def key_prefix(node: Node, text: str, lenient: bool) -> Reason | None:
-    """Can a key starting with ``text`` still be one ``node`` allows (``additionalProperties:
-    false`` with no pattern: the key must begin a property's name)?"""
-    if node.additional is not False or node.patterns:
+def key_prefix(node: Node, text: str | None, lenient: bool, dead: frozenset[str] = frozenset()) -> Reason | None:
+    """Can a key starting with ``text`` still be one ``node`` allows under
+    ``additionalProperties: false``: one that begins a property's name, or that some
+    ``patternProperties`` pattern may still match (``dead``: the patterns no continuation
+    of the key can match, see :mod:`.prefix_patterns`)? ``text`` is ``None`` for a key
+    longer than every property's name (as compared)."""
+    if node.additional is not False:
         return None
-    if any(name.startswith(text) for name in node.props):
+    if node.patterns and not all(p in dead for p, _ in node.patterns):
         return None
-    if lenient:
-        if not text.isascii():
-            return None  # case folding across scripts: left to the end
-        folded = norm_key(text)
-        if any(name.startswith(folded) for name in node.norm_props):
+    if text is not None:
+        if any(name.startswith(text) for name in node.props):
             return None
-    return "additionalProperties", f"no property the schema allows begins with {text!r}"
+        if lenient:
+            if not text.isascii():
+                return None  # case folding across scripts: left to the end
+            folded = norm_key(text)
+            if any(name.startswith(folded) for name in node.norm_props):
+                return None
+    begins = f"begins with {text!r}" if text is not None else "begins with a key this long"
+    if node.patterns:
+        return (
+            "additionalProperties",
+            f"no property the schema allows {begins}, and no pattern of its patternProperties can match it",
+        )
+    return "additionalProperties", f"no property the schema allows {begins}"
+
+
+def decided_pattern(node: Node) -> str | None:
+    """``node``'s ``pattern`` when a string's prefix may decide it (:mod:`.prefix_patterns`)."""
+    if node.pattern is None or node.coerce or prefix_pattern(node.pattern) is None:
+        return None
+    return node.pattern
 
 
 def kind_reason(node: Node, kind: str) -> Reason:
@@ -202,6 +222,7 @@ __all__ = [
     "COERCE_WATCH",
     "STRING",
     "admits",
+    "decided_pattern",
     "judges_prefix",
     "judges_string",
     "key_prefix",

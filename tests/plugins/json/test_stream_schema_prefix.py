@@ -68,10 +68,16 @@ def test_a_doomed_stream_stops_within_8_characters_never_before(
         if name == "number for string":
             pytest.skip("healing quotes a number where a string is asked: not doomed relaxed")
         point = RELAXED_POINT.get(name, point)
-    position, fed, reason = _stop(doc, strict, size)
+    assert_stopped_near(_stop(doc, strict, size), name, point, size)
+
+
+def assert_stopped_near(stopped: tuple[int | None, int, str], name: str, point: int, size: int) -> None:
+    """``stopped`` (position, characters fed, reason) is within 8 characters of ``point``,
+    never before, by the chunk of ``size`` holding the point or soon after."""
+    position, fed, reason = stopped
     assert position is not None, f"{name} was not stopped"
     assert point <= position <= point + 8, reason
-    assert point < fed <= point + 8 + size  # stopped by the chunk holding the point, or soon after
+    assert point < fed <= point + 8 + size
 
 
 @pytest.mark.parametrize("prefix", ["```json\n", "<think>{no}</think>\n", "\r\n  "])
