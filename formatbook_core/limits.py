@@ -1,7 +1,9 @@
 """Size and depth limits: the one place the core and every plugin read them from.
 
 Replies are untrusted, so every format refuses what is larger or deeper than these with a
-violation, never a crash. A caller changes them per check with the options every format
+violation, never a crash. The size limit is decided by the core, for every format, on the
+reply as received (:func:`too_large`, before any locating or healing) and on the text
+healing returns (a payload healed past ``max_size`` fails: see :func:`too_large`). A caller changes them per check with the options every format
 accepts (``EXPECT JSON max_depth=50``, ``Expectations(options={"max_size": 10_000})``); a
 plugin reads the effective values with :func:`limits_from`.
 """
@@ -10,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple
+
+from .results import Violation
 
 #: Replies longer than this many characters are refused with a violation, not parsed.
 MAX_SIZE = 16 * 1024 * 1024
@@ -49,5 +53,46 @@ def limits_from(options: Mapping[str, Any] | None) -> Limits:
     return Limits(size, depth)
 
 
+def confirming(limits: Limits) -> Limits:
+    """The limits a heal reads its repaired text under: ``limits`` without the size limit.
+
+    Whether a healed text is too long is the core's decision, for every format alike
+    (:func:`too_large`, ``reply.too_large``): a heal that confirmed its output against
+    ``max_size`` itself would refuse it with a code of its own after doing all the work.
+    The depth limit stays (nesting is the format's to read).
+    """
+    return limits._replace(max_size=_UNBOUNDED)
+
+
+def confirming_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``options`` for reading a healed text again: the same, without the size limit
+    (see :func:`confirming`)."""
+    return {**(options or {}), "max_size": _UNBOUNDED}
+
+
+#: The size confirming a healed text allows: any (the core decided on the reply before).
+_UNBOUNDED = 1 << 62
+
+
 def _positive(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def too_large(length: int, max_size: int, *, healed: bool = False) -> Violation | None:
+    """The core's refusal (``reply.too_large``) of a text of ``length`` characters longer
+    than ``max_size``, else ``None``; ``healed`` for the text healing made.
+
+    Decided on the reply as received, before any work it would bound (a length, never a
+    reading of the text), and again on the healed payload: a reply within the limit whose
+    healing grows it past the limit fails, so that what ``heal`` returns is itself within
+    the limit and ``heal(heal(x)) == heal(x)`` holds under any ``max_size``.
+    """
+    if length <= max_size:
+        return None
+    what = "healing the payload made" if healed else "the reply has"
+    return Violation(
+        "reply.too_large",
+        f"{what} {length:,} characters, more than the limit of {max_size:,} (max_size)",
+        keyword="max_size",
+        expected=max_size,
+    )

@@ -8,6 +8,7 @@ import re
 import orjson
 
 from formatbook_core import Reply, Span, ThinkTags, Violation
+from formatbook_core.limits import confirming
 
 from ..syntax import JsonSyntaxError, parse_strict, to_violation, unpadded
 from .lexer import tokens
@@ -133,8 +134,9 @@ def parse_if_strict(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
-    """Parse the repaired text strictly; a text the repairs left broken is refused."""
-    max_size, max_depth = h.limits
+    """Parse the repaired text strictly; a text the repairs left broken is refused (its
+    length is the core's to judge: ``formatbook_core.limits.confirming``)."""
+    max_size, max_depth = confirming(h.limits)
     try:
         h.parsed = parse_strict(h.text, max_depth=max_depth, max_size=max_size)
         h.parsed_text = h.text
