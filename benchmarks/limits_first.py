@@ -33,7 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent / "plugins")]
 
-from timing import fresh, seconds_label  # noqa: E402
+from timing import fresh, rss_bytes, seconds_label  # noqa: E402
 
 from formatbook_core import check  # noqa: E402
 
@@ -97,17 +97,6 @@ def _peak_kb() -> int:
     return 0
 
 
-def _rss_kb() -> int:
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
 def one(fmt: str, case: str, size: int) -> dict[str, object]:
     """Run one case in this process: its verdict, CPU seconds and memory."""
     valid, damaged = SHAPES[fmt]
@@ -119,7 +108,7 @@ def one(fmt: str, case: str, size: int) -> dict[str, object]:
     expect = f"EXPECT {fmt.upper()} max_size={limit}"
     check("x", expect)  # imports and first-use compilation are not the case's cost
     traced = case.startswith("refuse")
-    base = _rss_kb()
+    base = rss_bytes() // 1024
     _clear_peak()
     if traced:
         tracemalloc.start()
