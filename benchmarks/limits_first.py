@@ -9,7 +9,9 @@ realistic valid reply of about ``--size`` characters; the columns are
 * ``refuse str`` / ``refuse bytes``: the same reply as ``str`` and as UTF-8 ``bytes`` with
   ``max_size`` one less (``reply.too_large``);
 * ``grown`` (``--grown``): a damaged reply within the limit whose healing makes it longer
-  than the limit (``reply.too_large`` after the repair: the ruling in docs/rules.md).
+  than the limit (``reply.too_large`` after the repair: the ruling in docs/rules.md), and
+  ``healed``: the same reply under a limit twice its length (healed and accepted: the work
+  the refusal cost).
 
 Every case runs in a fresh process (``--one``), so that its peak resident memory is its
 own: the peak is measured from just before the call (``/proc/self/clear_refs``), CPU time
@@ -100,10 +102,10 @@ def _peak_kb() -> int:
 def one(fmt: str, case: str, size: int) -> dict[str, object]:
     """Run one case in this process: its verdict, CPU seconds and memory."""
     valid, damaged = SHAPES[fmt]
-    if case == "grown" and damaged is None:
+    if case in ("grown", "healed") and damaged is None:
         return {"format": fmt, "case": case, "none": True}
-    text = damaged(size) if case == "grown" and damaged is not None else valid(size)
-    limit = len(text) if case in ("accept", "grown") else len(text) - 1
+    text = damaged(size) if case in ("grown", "healed") and damaged is not None else valid(size)
+    limit = {"accept": len(text), "grown": len(text), "healed": 2 * len(text)}.get(case, len(text) - 1)
     reply: str | bytes = text.encode() if case == "refuse bytes" else fresh(text)
     expect = f"EXPECT {fmt.upper()} max_size={limit}"
     check("x", expect)  # imports and first-use compilation are not the case's cost
@@ -160,7 +162,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=16_000_000)
     parser.add_argument("--formats", default=",".join(SHAPES))
-    parser.add_argument("--grown", action="store_true", help="also time a reply healed past the limit")
+    parser.add_argument("--grown", action="store_true", help="also time a reply healed past the limit, and within")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--one", nargs=3, metavar=("FORMAT", "CASE", "SIZE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -168,7 +170,7 @@ def main() -> None:
         fmt, case, size = args.one
         print(json.dumps(one(fmt, case, int(size))))
         return
-    cases = ["accept", "refuse str", "refuse bytes"] + (["grown"] if args.grown else [])
+    cases = ["accept", "refuse str", "refuse bytes"] + (["grown", "healed"] if args.grown else [])
     rows = [("format", "chars", *cases)]
     for fmt in args.formats.split(","):
         results = [run(fmt, case, args.size, args.timeout) for case in cases]
