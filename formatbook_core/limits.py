@@ -3,8 +3,8 @@
 Replies are untrusted, so every format refuses what is larger or deeper than these with a
 violation, never a crash. The size limit is decided by the core, for every format, on the
 reply as received (:func:`too_large`, before any locating or healing) and on the text
-healing returns (a payload healed past ``max_size`` fails: see :func:`too_large`). A caller changes them per check with the options every format
-accepts (``EXPECT JSON max_depth=50``, ``Expectations(options={"max_size": 10_000})``); a
+healing returns (a payload healed past ``max_size`` fails). A caller changes the limits per
+check with the options every format accepts (``EXPECT JSON max_depth=50``, ``Expectations(options={"max_size": 10_000})``); a
 plugin reads the effective values with :func:`limits_from`.
 """
 
@@ -65,8 +65,7 @@ def confirming(limits: Limits) -> Limits:
 
 
 def confirming_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """``options`` for reading a healed text again: the same, without the size limit
-    (see :func:`confirming`)."""
+    """``options`` without the size limit, to read a healed text again (:func:`confirming`)."""
     return {**(options or {}), "max_size": _UNBOUNDED}
 
 
@@ -79,10 +78,9 @@ def _positive(value: Any) -> bool:
 
 
 def too_large(length: int, max_size: int, *, healed: bool = False) -> Violation | None:
-    """The core's refusal (``reply.too_large``) of a text of ``length`` characters longer
-    than ``max_size``, else ``None``; ``healed`` for the text healing made.
+    """``reply.too_large`` when ``length`` passes ``max_size``, else ``None``.
 
-    Decided on the reply as received, before any work it would bound (a length, never a
+    ``healed``: the length is that of the text healing made (the message says so). Decided on the reply as received, before any work it would bound (a length, never a
     reading of the text), and again on the healed payload: a reply within the limit whose
     healing grows it past the limit fails, so that what ``heal`` returns is itself within
     the limit and ``heal(heal(x)) == heal(x)`` holds under any ``max_size``.
