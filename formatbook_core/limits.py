@@ -4,8 +4,9 @@ Replies are untrusted, so every format refuses what is larger or deeper than the
 violation, never a crash. The size limit is decided by the core, for every format, on the
 reply as received (:func:`too_large`, before any locating or healing) and on the text
 healing returns (a payload healed past ``max_size`` fails). A caller changes the limits per
-check with the options every format accepts (``EXPECT JSON max_depth=50``, ``Expectations(options={"max_size": 10_000})``); a
-plugin reads the effective values with :func:`limits_from`.
+check with the options every format accepts (``EXPECT JSON max_depth=50``,
+``Expectations(options={"max_size": 10_000})``); a plugin reads the effective values with
+:func:`limits_from`.
 """
 
 from __future__ import annotations
