@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .results import Violation
+from .results import HealError, Violation
 
 #: Replies longer than this many characters are refused with a violation, not parsed.
 MAX_SIZE = 16 * 1024 * 1024
@@ -54,26 +54,6 @@ def limits_from(options: Mapping[str, Any] | None) -> Limits:
     return Limits(size, depth)
 
 
-def confirming(limits: Limits) -> Limits:
-    """The limits a heal reads its repaired text under: ``limits`` without the size limit.
-
-    Whether a healed text is too long is the core's decision, for every format alike
-    (:func:`too_large`, ``reply.too_large``): a heal that confirmed its output against
-    ``max_size`` itself would refuse it with a code of its own after doing all the work.
-    The depth limit stays (nesting is the format's to read).
-    """
-    return limits._replace(max_size=_UNBOUNDED)
-
-
-def confirming_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """``options`` without the size limit, to read a healed text again (:func:`confirming`)."""
-    return {**(options or {}), "max_size": _UNBOUNDED}
-
-
-#: The size confirming a healed text allows: any (the core decided on the reply before).
-_UNBOUNDED = 1 << 62
-
-
 def _positive(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
@@ -95,3 +75,15 @@ def too_large(length: int, max_size: int, *, healed: bool = False) -> Violation 
         keyword="max_size",
         expected=max_size,
     )
+
+
+def refuse_grown(length: int, max_size: int) -> None:
+    """Raise ``HealError`` with :func:`too_large`'s verdict on a healed text of ``length``.
+
+    For a heal about to read its repaired text again (to confirm it parses): a text grown
+    past the limit fails anyway (the pipeline checks every format's healed text), so it is
+    refused first, with the core's code, without that reading.
+    """
+    grown = too_large(length, max_size, healed=True)
+    if grown is not None:
+        raise HealError(f"cannot heal the text: {grown.message}", [grown])

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from formatbook_core import Expectations, Healed, HealError, StreamGuard, check, heal, hookimpl, list_formats
-from formatbook_core.limits import MAX_SIZE, confirming, confirming_options, limits_from, too_large
+from formatbook_core.limits import refuse_grown, too_large
 from tests.contract.facts import contract_classes
 
 from .conftest_formats import KvFormat, kv_registry
@@ -218,11 +218,12 @@ def test_too_large_is_decided_on_a_length():
     assert grown is not None and "healing the payload made 11" in grown.message
 
 
-def test_confirming_lifts_only_the_size_limit():
-    limits = limits_from({"max_size": 5, "max_depth": 7})
-    assert confirming(limits).max_depth == 7 and confirming(limits).max_size > MAX_SIZE
-    options = confirming_options({"max_size": 5, "max_depth": 7, "root": "r"})
-    assert options["max_depth"] == 7 and options["root"] == "r" and options["max_size"] > MAX_SIZE
+def test_refuse_grown_raises_the_cores_verdict():
+    refuse_grown(10, 10)  # within: nothing
+    with pytest.raises(HealError) as refused:
+        refuse_grown(11, 10)
+    assert [v.code for v in refused.value.violations] == ["reply.too_large"]
+    assert "healing the payload made 11 characters" in refused.value.violations[0].message
 
 
 # --- streaming ----------------------------------------------------------------------------

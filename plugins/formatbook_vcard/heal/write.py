@@ -4,7 +4,7 @@ that what was written is valid."""
 from __future__ import annotations
 
 from formatbook_core import HealError, Span
-from formatbook_core.limits import Limits, confirming
+from formatbook_core.limits import refuse_grown
 
 from ..analysis import analyze
 from ..contentlines import FOLD_OCTETS, fold, octets
@@ -35,7 +35,7 @@ def write(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
-    # the healed text's size is the core's to judge (formatbook_core.limits.confirming)
-    analysis = h.analysis = analyze(h.out, confirming(Limits(h.max_size)).max_size)
+    refuse_grown(len(h.out), h.max_size)  # the core's verdict, before a reading
+    analysis = h.analysis = analyze(h.out, h.max_size)
     if not analysis.ok:
         raise HealError(f"cannot heal the vCard: {analysis.violations[0].message}", list(analysis.violations))

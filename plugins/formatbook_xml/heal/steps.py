@@ -4,7 +4,7 @@ the repaired one."""
 from __future__ import annotations
 
 from formatbook_core import HealError
-from formatbook_core.limits import confirming
+from formatbook_core.limits import refuse_grown
 
 from ..syntax import check_syntax
 from .state import Healing, fail
@@ -38,9 +38,10 @@ def settle_if_valid(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
-    """The repaired text must be well-formed and satisfy the schema (its length is the
-    core's to judge: ``formatbook_core.limits.confirming``)."""
-    root, violations = check_syntax(h.out, confirming(h.limits))
+    """The repaired text must be well-formed and satisfy the schema; one grown past
+    ``max_size`` is refused before it is read (the core's verdict)."""
+    refuse_grown(len(h.out), h.limits.max_size)
+    root, violations = check_syntax(h.out, h.limits)
     if root is None:
         raise HealError(f"cannot heal the XML: {violations[0].message}", [_no_span(v) for v in violations])
     problems = _schema_violations(h, root, h.out)
