@@ -18,7 +18,7 @@ own: the peak is measured from just before the call (``/proc/self/clear_refs``),
 with ``process_time``. Refusals also report tracemalloc's peak (cheap for them: nothing
 is read). Accepting 16 MB of YAML takes gigabytes (issue 30's memory item).
 
-    python benchmarks/limits_first.py [--size 16000000] [--formats json,xml] [--grown]
+    python benchmarks/limits_first.py [--size 16000000] [--formats json,xml] [--grown] [--cases grown,healed]
 """
 
 from __future__ import annotations
@@ -163,6 +163,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=16_000_000)
     parser.add_argument("--formats", default=",".join(SHAPES))
     parser.add_argument("--grown", action="store_true", help="also time a reply healed past the limit, and within")
+    parser.add_argument("--cases", help="the columns to run, e.g. 'refuse str,grown' (default: all)")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--one", nargs=3, metavar=("FORMAT", "CASE", "SIZE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -171,6 +172,8 @@ def main() -> None:
         print(json.dumps(one(fmt, case, int(size))))
         return
     cases = ["accept", "refuse str", "refuse bytes"] + (["grown", "healed"] if args.grown else [])
+    if args.cases:
+        cases = [c for c in args.cases.split(",") if c]
     rows = [("format", "chars", *cases)]
     for fmt in args.formats.split(","):
         results = [run(fmt, case, args.size, args.timeout) for case in cases]
