@@ -1,15 +1,20 @@
 """Size and depth limits: the one place the core and every plugin read them from.
 
 Replies are untrusted, so every format refuses what is larger or deeper than these with a
-violation, never a crash. A caller changes them per check with the options every format
-accepts (``EXPECT JSON max_depth=50``, ``Expectations(options={"max_size": 10_000})``); a
-plugin reads the effective values with :func:`limits_from`.
+violation, never a crash. The size limit is decided by the core, for every format, on the
+reply as received (:func:`too_large`, before any locating or healing) and on the text
+healing returns (a payload healed past ``max_size`` fails). A caller changes the limits per
+check with the options every format accepts (``EXPECT JSON max_depth=50``,
+``Expectations(options={"max_size": 10_000})``); a plugin reads the effective values with
+:func:`limits_from`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple
+
+from .results import HealError, Violation
 
 #: Replies longer than this many characters are refused with a violation, not parsed.
 MAX_SIZE = 16 * 1024 * 1024
@@ -51,3 +56,34 @@ def limits_from(options: Mapping[str, Any] | None) -> Limits:
 
 def _positive(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def too_large(length: int, max_size: int, *, healed: bool = False) -> Violation | None:
+    """``reply.too_large`` when ``length`` passes ``max_size``, else ``None``.
+
+    ``healed``: the length is that of the text healing made (the message says so). Decided on the reply as received, before any work it would bound (a length, never a
+    reading of the text), and again on the healed payload: a reply within the limit whose
+    healing grows it past the limit fails, so that what ``heal`` returns is itself within
+    the limit and ``heal(heal(x)) == heal(x)`` holds under any ``max_size``.
+    """
+    if length <= max_size:
+        return None
+    what = "healing the payload made" if healed else "the reply has"
+    return Violation(
+        "reply.too_large",
+        f"{what} {length:,} characters, more than the limit of {max_size:,} (max_size)",
+        keyword="max_size",
+        expected=max_size,
+    )
+
+
+def refuse_grown(length: int, max_size: int) -> None:
+    """Raise ``HealError`` with :func:`too_large`'s verdict on a healed text of ``length``.
+
+    For a heal about to read its repaired text again (to confirm it parses): a text grown
+    past the limit fails anyway (the pipeline checks every format's healed text), so it is
+    refused first, with the core's code, without that reading.
+    """
+    grown = too_large(length, max_size, healed=True)
+    if grown is not None:
+        raise HealError(f"cannot heal the text: {grown.message}", [grown])

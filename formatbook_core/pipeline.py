@@ -14,7 +14,7 @@ from typing import Any
 from .collector import paused_gc
 from .decoding import decode_reply
 from .expectations import Expectations, as_expectations
-from .limits import limits_from
+from .limits import limits_from, too_large
 from .reply import Reply, ThinkTags, is_blank, think_inside, think_tags_of
 from .results import (
     Analysis,
@@ -58,7 +58,8 @@ def check(
     """
     exp = as_expectations(expectations)
     schema = exp.loaded_schema  # a schema that cannot be loaded is an ExpectationError
-    reply, early = _admit(reply, max_size if max_size is not None else limits_from(exp.options).max_size)
+    max_size = max_size if max_size is not None else limits_from(exp.options).max_size
+    reply, early = _admit(reply, max_size)
     if early is not None:
         return CheckResult(False, reply, format=exp.format, violations=early)
     fmt = exp.fmt
@@ -75,7 +76,7 @@ def check(
             set_aside=plain.set_aside,
             counts=counts,
         )
-    chosen, ok = _select(fmt, reply, schema, exp.options)
+    chosen, ok = _select(fmt, reply, schema, exp.options, max_size)
     value = chosen.analysis.value if chosen.analysis is not None else None  # what the reply parsed to
     passed = ok and chosen.analysis is not None
     violations, counts = chosen.violations, {}
@@ -106,14 +107,15 @@ def heal(
     """
     exp = as_expectations(expectations)
     schema = exp.loaded_schema
-    reply, early = _admit(reply, max_size if max_size is not None else limits_from(exp.options).max_size)
+    max_size = max_size if max_size is not None else limits_from(exp.options).max_size
+    reply, early = _admit(reply, max_size)
     if early is not None:
         raise HealError(early[0].message, early)
     fmt = exp.fmt
     if fmt is None:
         plain = _plain_text(reply)
         return Healed(plain.text, tuple(plain.repairs), tuple(plain.set_aside))
-    chosen, ok = _select(fmt, reply, schema, exp.options)
+    chosen, ok = _select(fmt, reply, schema, exp.options, max_size)
     if ok:
         return Healed(chosen.text, tuple(chosen.repairs), tuple(chosen.set_aside))
     raise HealError(f"cannot heal the reply as {fmt.name.upper()}: {chosen.violations[0].message}", chosen.violations)
@@ -132,15 +134,9 @@ def _admit(reply: Any, max_size: int) -> tuple[str, list[Violation] | None]:
             return reply, [bad]
     if not isinstance(reply, str):
         raise TypeError(f"a reply is str (or UTF-8 bytes), not {type(reply).__name__}")
-    if len(reply) > max_size:
-        return reply, [
-            Violation(
-                "reply.too_large",
-                f"the reply has {len(reply):,} characters, more than the limit of {max_size:,}",
-                keyword="max_size",
-                expected=max_size,
-            )
-        ]
+    refused = too_large(len(reply), max_size)  # a length: decided before any reading of the text
+    if refused is not None:
+        return reply, [refused]
     return reply, None
 
 
@@ -154,9 +150,9 @@ def _plain_text(reply: str) -> _Candidate:
     return candidate
 
 
-def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple[_Candidate, bool]:
-    """The first located candidate that passes (healed if need be), and True; else the
-    first candidate, whose violations are the ones reported, and False."""
+def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size: int) -> tuple[_Candidate, bool]:
+    """The first located candidate that passes (healed if need be, within ``max_size``),
+    and True; else the first candidate, whose violations are the ones reported, and False."""
     prepared = Reply.of(reply)  # think blocks and fences found once, for locate and what follows
     tags = think_tags_of(fmt)
     try:
@@ -180,7 +176,7 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any]) -> tuple
     cut_short: _Candidate | None = None
     refuse_cut = options.get("truncated") == "fail"
     for span, analysis in located:
-        candidate = _evaluate(fmt, reply, span, schema, options, analysis)
+        candidate = _evaluate(fmt, reply, span, schema, options, max_size, analysis)
         first = first or candidate
         if candidate.analysis is None or not candidate.analysis.ok:
             continue
@@ -239,10 +235,18 @@ def _set_aside(reply: Reply, what: str, candidate: _Candidate, tags: ThinkTags) 
 
 
 def _evaluate(
-    fmt: Any, reply: str, span: Span, schema: Any, options: dict[str, Any], analysis: Analysis | None = None
+    fmt: Any,
+    reply: str,
+    span: Span,
+    schema: Any,
+    options: dict[str, Any],
+    max_size: int,
+    analysis: Analysis | None = None,
 ) -> _Candidate:
     """Validate one located payload, healing it when it is not valid as it stands
-    (``analysis``: the payload's, when locating made one)."""
+    (``analysis``: the payload's, when locating made one). A payload healed past
+    ``max_size`` fails (``reply.too_large``, :func:`formatbook_core.limits.too_large`),
+    for every format alike, before its healed text is read again."""
     payload = reply[span.start : span.end]
     candidate = _Candidate(span, payload)
     first = analysis if analysis is not None else _guarded(fmt, "analyze", payload, schema, options)
@@ -266,6 +270,10 @@ def _evaluate(
     if not isinstance(healed, Healed):
         wrong = TypeError(f"returned {type(healed).__name__}, not Healed")
         candidate.violations = [plugin_failure(fmt, "heal", wrong)] + [v.shift(span.start) for v in first.violations]
+        return candidate
+    grown = too_large(len(healed.text), max_size, healed=True) if isinstance(healed.text, str) else None
+    if grown is not None:  # the answer would be longer than the limit: heal(heal(x)) would refuse it
+        candidate.violations = [grown]  # the healing failed: its repairs are not listed
         return candidate
     with paused_gc():  # one new repair per repair: O(1) each, the collector still waits
         candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)

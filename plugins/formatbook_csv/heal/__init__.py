@@ -28,7 +28,7 @@ from typing import Any
 
 from formatbook_core import Analysis, Healed, HealError, Violation
 from formatbook_core.healing import Step, run_plan
-from formatbook_core.limits import limits_from
+from formatbook_core.limits import limits_from, refuse_grown
 
 from .. import dialect
 from ..syntax import Table
@@ -69,6 +69,7 @@ def _read(h: Healing) -> None:
 
 def _confirm(h: Healing) -> None:
     assert h.out is not None
+    refuse_grown(len(h.out), h.limits.max_size)  # the core's verdict, before a table is built
     if h.trusted:  # written from checked records: they are the value, and the table read
         header = h.records[0].cells
         rows = [r.cells for r in h.records[1:]]

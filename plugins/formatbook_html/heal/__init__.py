@@ -26,6 +26,7 @@ from typing import Any
 
 from formatbook_core import Analysis, Healed, HealError, Repair, Violation
 from formatbook_core.healing import HealState
+from formatbook_core.limits import limits_from, refuse_grown
 from formatbook_core.reply import Reply
 
 from . import recover, refuse, write
@@ -88,6 +89,7 @@ def heal(
             "cannot heal the HTML: it would hold an element named like a think block (<think>, <reasoning>...)",
             [Violation("html.syntax", "an element named like a think block cannot be healed", keyword="think-element")],
         )
+    refuse_grown(len(state.output), limits_from(options).max_size)  # the core's verdict, before a reading
     again = fmt.analyze(state.output, schema, **options)
     if not again.ok:
         raise HealError(

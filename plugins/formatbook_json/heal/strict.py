@@ -8,6 +8,7 @@ import re
 import orjson
 
 from formatbook_core import Reply, Span, ThinkTags, Violation
+from formatbook_core.limits import refuse_grown
 
 from ..syntax import JsonSyntaxError, parse_strict, to_violation, unpadded
 from .lexer import tokens
@@ -126,8 +127,10 @@ def parse_if_strict(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
-    """Parse the repaired text strictly; a text the repairs left broken is refused."""
+    """Parse the repaired text strictly; a text the repairs left broken is refused, and
+    so, before it is read, is one grown past ``max_size`` (the core's verdict)."""
     max_size, max_depth = h.limits
+    refuse_grown(len(h.text), max_size)
     try:
         h.parsed = parse_strict(h.text, max_depth=max_depth, max_size=max_size)
         h.parsed_text = h.text

@@ -4,6 +4,7 @@ that what was written is valid."""
 from __future__ import annotations
 
 from formatbook_core import HealError, Span
+from formatbook_core.limits import refuse_grown
 
 from ..analysis import analyze
 from ..contentlines import FOLD_OCTETS, fold, octets
@@ -34,6 +35,7 @@ def write(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
+    refuse_grown(len(h.out), h.max_size)  # the core's verdict, before a reading
     analysis = h.analysis = analyze(h.out, h.max_size)
     if not analysis.ok:
         raise HealError(f"cannot heal the vCard: {analysis.violations[0].message}", list(analysis.violations))

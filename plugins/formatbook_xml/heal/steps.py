@@ -4,6 +4,7 @@ the repaired one."""
 from __future__ import annotations
 
 from formatbook_core import HealError
+from formatbook_core.limits import refuse_grown
 
 from ..syntax import check_syntax
 from .state import Healing, fail
@@ -43,7 +44,9 @@ def settle_if_valid(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
-    """The repaired text must be well-formed and satisfy the schema."""
+    """The repaired text must be well-formed and satisfy the schema; one grown past
+    ``max_size`` is refused before it is read (the core's verdict)."""
+    refuse_grown(len(h.out), h.limits.max_size)
     root, violations = check_syntax(h.out, h.limits)
     if root is None:
         raise HealError(f"cannot heal the XML: {violations[0].message}", [_no_span(v) for v in violations])

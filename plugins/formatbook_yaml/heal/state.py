@@ -7,7 +7,7 @@ from typing import Any
 from formatbook_core import HealError, Repair, Span, Violation
 from formatbook_core.edits import OffsetMap, apply
 from formatbook_core.healing import HealState
-from formatbook_core.limits import limits_from
+from formatbook_core.limits import limits_from, refuse_grown
 
 from ..syntax import Reading, read
 
@@ -75,6 +75,7 @@ def check(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
+    refuse_grown(len(h.text), h.max_size)  # the core's verdict, before a reading
     reading = h.reread()
     if reading.violation is not None:
         raise HealError(f"cannot heal YAML: {reading.violation.message}", [reading.violation])
