@@ -504,18 +504,20 @@ class Reply(str):
             kept.append(t)
         return kept
 
-    def note_inside(self, name: str) -> Violation | None:
-        """``<name>.think_inside`` at the first think block when the reply (a payload about
-        to be healed) holds one, else ``None``: whether the block belongs to a value or is
-        a note cannot be told, and dropping either reading's text could give wrong data."""
+    def note_inside(self, code: str) -> Violation | None:
+        """A violation ``code`` (``"<format>.think_inside"``) at the first think block when
+        the reply (a payload about to be healed) holds one, else ``None``: whether the block
+        belongs to a value or is a note cannot be told, and dropping either reading's text
+        could give wrong data."""
         found = self.think_blocks()
         if not found:
             return None
         first = found[0]
+        payload = code.partition(".")[0].upper()
         return Violation(
-            f"{name}.think_inside",
-            f"a think block inside the {name.upper()} payload: it may be a note or part of a value; "
-            f"set it outside the {name.upper()}",
+            code,
+            f"a think block inside the {payload} payload: it may be a note or part of a value; "
+            f"set it outside the {payload}",
             span=Span(first.start, first.end),
         )
 

@@ -320,10 +320,10 @@ def test_notes_around_data_keeps_the_blocks_the_format_reads_as_data():
 
 
 def test_note_inside_refuses_a_payload_holding_a_think_block():
-    violation = Reply.of('{"a": <think>x</think> 1}', ThinkTags.ANYWHERE).note_inside("json")
+    violation = Reply.of('{"a": <think>x</think> 1}', ThinkTags.ANYWHERE).note_inside("json.think_inside")
     assert violation is not None and violation.code == "json.think_inside"
     assert violation.span == Span(6, 22)
     assert violation.message == (
         "a think block inside the JSON payload: it may be a note or part of a value; set it outside the JSON"
     )
-    assert Reply('{"a": <think>x</think> 1}').note_inside("json") is None  # mid-line: text at LINE_START
+    assert Reply('{"a": <think>x</think> 1}').note_inside("json.think_inside") is None  # mid-line: text at LINE_START

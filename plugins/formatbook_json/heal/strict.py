@@ -53,7 +53,7 @@ def refuse_think(h: Healing) -> None:
     brackets: the container that opens a reply is read across think blocks, as a stream
     reads it, formatbook_json.commitment): whether it belongs to a string or is a note
     cannot be told, and dropping either reading's text could give the wrong data."""
-    found = Reply.of(h.text, ThinkTags.ANYWHERE).note_inside("json")
+    found = Reply.of(h.text, ThinkTags.ANYWHERE).note_inside("json.think_inside")
     if found is not None:
         raise refused(found)
 
