@@ -82,9 +82,10 @@ def heal(
             limits = limits_from(options)
             analysis = validate.analyze(text, schema, limits.max_size, limits.max_depth)
         if analysis.ok:
-            return Healed(text)
+            return Healed(text, analysis=analysis)
     h = Healing(text, schema, options)
     run_plan(PLAN, h)
     if h.output == text:
-        return Healed(text)
-    return Healed(h.output, tuple(h.repairs), tuple(h.set_aside))
+        return Healed(text, analysis=h.analysis)
+    # confirm's analysis, when it is the options' one: the caller does not read the text again
+    return Healed(h.output, tuple(h.repairs), tuple(h.set_aside), h.analysis)
