@@ -12,7 +12,8 @@ module, each change a listed ``Repair`` whose span indexes the text given:
 6. ``structure`` (:mod:`.structure`): bare components wrapped, components closed.
 7. ``required`` (:mod:`.required`): ``VERSION``, ``PRODID``, ``UID``, ``DTSTAMP`` added.
 8. ``write`` (:mod:`.output`): CRLF, lines over 75 octets folded.
-9. ``confirm`` (:mod:`.output`): the result must be valid (schema included), else ``HealError``.
+9. ``confirm`` (:mod:`.output`): the result must be valid (schema included), else ``HealError``;
+   its analysis comes back in ``Healed.analysis`` (the caller does not read the text again).
 
 No value the reply gave is dropped or changed beyond its encoding: what cannot be
 repaired that way (a missing ``DTSTART``, ``DTEND`` with ``DURATION``, an unknown zone) is
