@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from formatbook_core import StreamGuard, check, get_format, heal
+from formatbook_icalendar.tree import Tree
 
 FMT = get_format("icalendar")
 NOW = "2025-01-01T00:00:00Z"
@@ -48,9 +49,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen: list[int] = []
     original = validate.read_tree
 
-    def counted(text: str, *args: object, **kwargs: object) -> object:
+    def counted(text: str, max_depth: int = 1000) -> Tree:
         seen.append(len(text))
-        return original(text, *args, **kwargs)
+        return original(text, max_depth)
 
     monkeypatch.setattr(validate, "read_tree", counted)
     return seen
