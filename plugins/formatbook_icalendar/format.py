@@ -104,10 +104,13 @@ class ICalendarFormat(AnalyzingFormat):
 
         def relaxed(text: str) -> tuple[str | None, str]:
             try:
-                healed = self.heal(text, loaded, **opts).text
+                healed = self.heal(text, loaded, **opts)
             except Exception as err:  # HealError (or a bug): not healable
                 return str(err), text
-            return final(healed), healed
+            if healed.analysis is None:
+                return final(healed.text), healed.text
+            # the analysis healing confirmed its text with: not read a third time
+            return (None if healed.analysis.ok else str(healed.analysis.violations[0])), healed.text
 
         return _stream.CalendarChecker(
             strict=strict, max_depth=limits_from(options).max_depth, final=final, relaxed=relaxed
@@ -121,6 +124,10 @@ class ICalendarFormat(AnalyzingFormat):
         """Repair towards RFC 5545 form, each change listed (see :mod:`.heal`). Raises
         ``HealError``."""
         return _heal.heal(value, self._schema(schema, options), options)
+
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal``, starting from ``analysis`` (``text``'s) instead of reading it again."""
+        return _heal.heal(text, self._schema(schema, options), options, analysis=analysis)
 
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:

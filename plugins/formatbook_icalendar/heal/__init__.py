@@ -12,7 +12,8 @@ module, each change a listed ``Repair`` whose span indexes the text given:
 6. ``structure`` (:mod:`.structure`): bare components wrapped, components closed.
 7. ``required`` (:mod:`.required`): ``VERSION``, ``PRODID``, ``UID``, ``DTSTAMP`` added.
 8. ``write`` (:mod:`.output`): CRLF, lines over 75 octets folded.
-9. ``confirm`` (:mod:`.output`): the result must be valid (schema included), else ``HealError``.
+9. ``confirm`` (:mod:`.output`): the result must be valid (schema included), else ``HealError``;
+   its analysis comes back in ``Healed.analysis`` (the caller does not read the text again).
 
 No value the reply gave is dropped or changed beyond its encoding: what cannot be
 repaired that way (a missing ``DTSTART``, ``DTEND`` with ``DURATION``, an unknown zone) is
@@ -82,9 +83,10 @@ def heal(
             limits = limits_from(options)
             analysis = validate.analyze(text, schema, limits.max_size, limits.max_depth)
         if analysis.ok:
-            return Healed(text)
+            return Healed(text, analysis=analysis)
     h = Healing(text, schema, options)
     run_plan(PLAN, h)
     if h.output == text:
-        return Healed(text)
-    return Healed(h.output, tuple(h.repairs), tuple(h.set_aside))
+        return Healed(text, analysis=h.analysis)
+    # confirm's analysis, when it is the options' one: the caller does not read the text again
+    return Healed(h.output, tuple(h.repairs), tuple(h.set_aside), h.analysis)

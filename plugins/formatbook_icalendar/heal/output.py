@@ -5,6 +5,7 @@ and the result checked: healing that does not give a valid calendar raises."""
 from __future__ import annotations
 
 from formatbook_core import HealError, Violation
+from formatbook_core.limits import MAX_DEPTH, limits_from
 
 from .. import validate
 from ..contentlines import CRLF, FOLD_OCTETS, fold, octets
@@ -27,7 +28,7 @@ def write(h: Healing) -> None:
 
 
 def confirm(h: Healing) -> None:
-    analysis = validate.analyze(h.output, h.schema)
+    analysis = validate.analyze(h.output, h.schema, 0, MAX_DEPTH)
     if analysis.violations:
         first = analysis.violations[0]
         raise HealError(
@@ -37,3 +38,8 @@ def confirm(h: Healing) -> None:
                 for v in analysis.violations
             ],
         )
+    # the same analysis as the one the options ask for when their limits make no
+    # difference: handed back (Healed.analysis), the healed text is not read again
+    limits = limits_from(h.options)
+    if limits.max_depth == MAX_DEPTH and len(h.output) <= limits.max_size:
+        h.analysis = analysis

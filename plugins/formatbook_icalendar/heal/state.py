@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from formatbook_core import Repair, SetAside
+from formatbook_core import Analysis, Repair, SetAside
 from formatbook_core.healing import HealState
 
 from ..contentlines import ContentLine, format_line
@@ -44,6 +44,9 @@ class Healing(HealState):
     repairs: list[Repair] = field(default_factory=list)
     set_aside: list[SetAside] = field(default_factory=list)
     output: str = ""
+    # confirm's analysis of ``output``, when it is the one the options ask for (then the
+    # caller does not read the healed text again)
+    analysis: Analysis | None = None
 
 
 def new_line(parts: ContentLine, at: int) -> Line:

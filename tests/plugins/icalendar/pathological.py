@@ -2,12 +2,19 @@
 at ``size`` and ``8 * size``; check, heal and a StreamGuard fed in small chunks must grow
 about linearly."""
 
+from formatbook_core import get_format
 from formatbook_core.fuzzing.pathological import Case
 
 HEAD = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
 EVENT = (
     "BEGIN:VEVENT\r\nUID:{i}\r\nDTSTAMP:20250101T000000Z\r\nDTSTART:20250101T000000Z\r\nSUMMARY:a b\r\nEND:VEVENT\r\n"
 )
+
+# the contract's huge-repeated-samples input: the format's samples joined by blank lines,
+# repeated (each calendar healed, every blank line removed; issue 29 timed it as
+# super-linear: the test's cut decided whether it healed, and a healed text was parsed
+# four times; counted here, both grow linearly)
+SAMPLES = "\n".join(get_format("icalendar").samples) + "\n"
 
 CASES = [
     Case(
@@ -64,4 +71,5 @@ CASES = [
         125,
         "EXPECT ICALENDAR",
     ),
+    Case("repeated-samples", lambda n: SAMPLES * n, 4, "EXPECT ICALENDAR", chunk=256),
 ]

@@ -2,9 +2,14 @@
 ``size`` and ``8 * size``; check, heal and a StreamGuard fed in small chunks must grow about
 linearly."""
 
+from formatbook_core import get_format
 from formatbook_core.fuzzing.pathological import Case
 
 _HEAD = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nN:A;;;;\n"
+
+# the contract's huge-repeated-samples input: the format's samples joined by blank lines,
+# repeated (issue 29)
+SAMPLES = "\n".join(get_format("vcard").samples) + "\n"
 
 CASES = [
     Case("many-cards-lf", lambda n: (_HEAD + "END:VCARD\n") * n, 75, "EXPECT VCARD"),
@@ -33,4 +38,5 @@ CASES = [
         125,
         "EXPECT VCARD",
     ),
+    Case("repeated-samples", lambda n: SAMPLES * n, 16, "EXPECT VCARD", chunk=256),
 ]
