@@ -61,10 +61,11 @@ def _positive(value: Any) -> bool:
 def too_large(length: int, max_size: int, *, healed: bool = False) -> Violation | None:
     """``reply.too_large`` when ``length`` passes ``max_size``, else ``None``.
 
-    ``healed``: the length is that of the text healing made (the message says so). Decided on the reply as received, before any work it would bound (a length, never a
-    reading of the text), and again on the healed payload: a reply within the limit whose
-    healing grows it past the limit fails, so that what ``heal`` returns is itself within
-    the limit and ``heal(heal(x)) == heal(x)`` holds under any ``max_size``.
+    Decided on the reply as received, before any work it would bound (a length, never a
+    reading of the text), and again on the healed payload (``healed=True``, which the message
+    says): a reply within the limit whose healing grows it past the limit fails, so that what
+    ``heal`` returns is itself within the limit and ``heal(heal(x)) == heal(x)`` holds under
+    any ``max_size``.
     """
     if length <= max_size:
         return None
