@@ -131,9 +131,9 @@ def test_fails_rather_than_guessing(reply, code):
 
 def test_prose_with_commas_is_answered_fast():
     prose = "Well, to be honest, I think, on balance, that it depends, mostly, on the weather. " * 2000
-    start = time.perf_counter()
+    start = time.process_time()
     assert not check(prose, "EXPECT CSV").ok
-    assert time.perf_counter() - start < 5  # generous: a hang, not a speed, is what fails
+    assert time.process_time() - start < 5  # CPU seconds, generous: a hang, not a speed, fails
 
 
 def test_ragged_row_padded_only_when_the_schema_lets_it_be_empty():

@@ -90,7 +90,7 @@ def test_the_parser_settings_are_the_safe_ones():
 def test_attacks_are_violations_fast_with_no_file_read_and_no_request(name, secret_file, server):
     url, hits = server
     reply = _attacks(str(secret_file), url)[name]
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a loaded machine does not inflate it
     result = check(reply, "EXPECT XML\nEXPECT MAX 100 WORDS")
     healed_error = None
     try:
@@ -102,7 +102,7 @@ def test_attacks_are_violations_fast_with_no_file_read_and_no_request(name, secr
         guard.feed(reply[i : i + 7])
     streamed = guard.finish()
     values = XML.extract_values(reply)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert elapsed < 1.0, f"{name} took {elapsed:.2f}s"
     assert hits == [], f"{name}: the server got {hits}"
     for text in (_everything(result), _everything(streamed), repr(values), repr(healed_error)):
