@@ -417,6 +417,7 @@ class Reply(str):
             read.tags = tags
             return read
         prepared = cls(text)
+        prepared.__dict__["_cache"] = {}  # as _cache would, without cached_property's lock (3.11)
         if tags is not None and tags is not ThinkTags.LINE_START:
             prepared.tags = tags
         return prepared
