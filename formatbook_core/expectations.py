@@ -412,6 +412,34 @@ def as_expectations(value: Any, **kwargs: Any) -> Expectations:
     raise ExpectationError(f"expectations must be Expectations or EXPECT text, not {type(value).__name__}")
 
 
+#: EXPECT text without a schema, parsed: (text, registry, its generation) -> Expectations
+_SHARED: dict[tuple[str, Any, int], Expectations] = {}
+_SHARED_MAX = 256
+
+
+def shared_expectations(value: Any) -> Expectations:
+    """:func:`as_expectations` for a caller that only reads the answer (``check``,
+    ``heal``): EXPECT text is parsed once and the same object answered again while the
+    process-wide registry indexes nothing new.
+
+    Only text naming no schema is kept: a schema file is read when the expectations are
+    used, and may change on disk. The current directory, which such text is parsed
+    against, then only names ``base_dir``, which a check does not read.
+    """
+    if not isinstance(value, str):
+        return as_expectations(value)
+    registry = default_registry()
+    found = _SHARED.get((value, registry, registry.generation))
+    if found is not None:
+        return found
+    exp = parse_expectations(value)
+    if exp.schema is None:
+        if len(_SHARED) >= _SHARED_MAX:
+            _SHARED.clear()
+        _SHARED[(value, registry, registry.generation)] = exp  # the generation after parsing
+    return exp
+
+
 def _tokens(body: str, line: str) -> list[Any]:
     """The words of a count or kind line, each knowing whether it was quoted; a leading
     ``EXPECT`` dropped."""

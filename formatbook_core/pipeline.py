@@ -13,7 +13,7 @@ from typing import Any
 
 from .collector import paused_gc
 from .decoding import decode_reply
-from .expectations import Expectations, as_expectations
+from .expectations import Expectations, shared_expectations
 from .limits import limits_from, too_large
 from .reply import Reply, ThinkTags, is_blank, think_inside, think_tags_of
 from .results import (
@@ -56,7 +56,7 @@ def check(
     ``ExpectationError`` for bad expectations and ``TypeError`` for a reply that is not
     ``str``, UTF-8 ``bytes`` or ``None``.
     """
-    exp = as_expectations(expectations)
+    exp = shared_expectations(expectations)
     schema = exp.loaded_schema  # a schema that cannot be loaded is an ExpectationError
     max_size = max_size if max_size is not None else limits_from(exp.options).max_size
     reply, early = _admit(reply, max_size)
@@ -105,7 +105,7 @@ def heal(
     Raises ``HealError`` (with violations) when no located payload can be repaired (or the
     reply is ``None``: ``reply.empty``).
     """
-    exp = as_expectations(expectations)
+    exp = shared_expectations(expectations)
     schema = exp.loaded_schema
     max_size = max_size if max_size is not None else limits_from(exp.options).max_size
     reply, early = _admit(reply, max_size)
@@ -316,14 +316,18 @@ def _spans(located: Any, length: int) -> list[Span]:
         raise TypeError(f"returned {type(located).__name__}, not a list of Span")
     spans = []
     for span in located:
+        if not (isinstance(span, tuple) and len(span) == 2):
+            raise TypeError(f"returned {span!r}, not a Span inside the {length} characters of the reply")
+        start, end = span
         if not (
-            isinstance(span, tuple)
-            and len(span) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in span)
-            and 0 <= span[0] <= span[1] <= length
+            isinstance(start, int)
+            and isinstance(end, int)
+            and start.__class__ is not bool
+            and end.__class__ is not bool
+            and 0 <= start <= end <= length
         ):
             raise TypeError(f"returned {span!r}, not a Span inside the {length} characters of the reply")
-        spans.append(Span(*span))
+        spans.append(span if span.__class__ is Span else Span(start, end))  # a Span is immutable: kept
     return spans
 
 

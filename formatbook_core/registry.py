@@ -84,6 +84,9 @@ class Registry:
         self._kinds: dict[str, list[tuple[Any, str]]] = {}  # phrase -> [(kind, plugin)]
         self._option_aliases: dict[int, list[str]] = {}  # id(format) -> aliases carrying options
         self.load_errors: dict[str, str] = {}
+        #: bumped whenever a plugin's formats, units or kinds are indexed: what was read
+        #: through the registry before (parsed EXPECT text) may read otherwise after
+        self.generation = 0
 
     # --- loading ---------------------------------------------------------------------
     def register_plugin(self, plugin: Any, name: str | None = None) -> None:
@@ -203,6 +206,7 @@ class Registry:
             bucket = self._kinds.setdefault(phrase, [])
             if all(k is not kind for k, _ in bucket):
                 bucket.append((kind, plugin_name))
+        self.generation += 1
 
     def _add_key(self, key: str, entry: FormatEntry) -> None:
         bucket = self._keys.setdefault(key.lower(), [])
@@ -220,8 +224,8 @@ class Registry:
             bucket = self._keys.get(key)
         if not bucket:
             raise UnknownFormatError(name, self.suggest(name))
-        plugins = sorted({e.plugin for e in bucket})
         if len(bucket) > 1:
+            plugins = sorted({e.plugin for e in bucket})
             raise ConflictError(f"format name {name!r} is claimed by several plugins: {', '.join(plugins)}")
         return bucket[0]
 

@@ -417,6 +417,7 @@ class Reply(str):
             read.tags = tags
             return read
         prepared = cls(text)
+        prepared.__dict__["_cache"] = {}  # as _cache would, without cached_property's lock (3.11)
         if tags is not None and tags is not ThinkTags.LINE_START:
             prepared.tags = tags
         return prepared
@@ -431,6 +432,8 @@ class Reply(str):
         tags = self.tags if tags is None else tags
         key = ("thinks", tags is ThinkTags.ANYWHERE)
         found = self._cache.get(key)
+        if found is None and "<" not in self:  # every think tag opens with "<": none here
+            found = self._cache[key] = ()
         if found is None:
             scanner = ThinkScanner(tags, record=True)
             scanner.scan(self)
@@ -440,6 +443,8 @@ class Reply(str):
 
     @cached_property
     def _leading(self) -> Span | None:
+        if "<" not in self:  # every think tag opens with "<": no block opens the reply
+            return None
         scanner = ThinkScanner(leading_only=True, record=True)
         scanner.scan(self)
         scanner.flush()

@@ -206,10 +206,11 @@ def _fast(text: str, max_depth: int) -> Any:
         value = _loads("[" * pad + text + "]" * pad)
         # Text such as `1],[2` would close our wrapper early: each wrapper level must hold
         # exactly one element (an empty text leaves the innermost one empty).
-        for _ in range(pad):
-            if len(value) != 1:
-                raise _DecodeError("the text closes more brackets than it opens", text, 0)
-            value = value[0]
+        try:
+            for _ in range(pad):
+                (value,) = value  # each level a list (it opens with "["): unpacked, not len()
+        except ValueError:
+            raise _DecodeError("the text closes more brackets than it opens", text, 0) from None
     else:
         value = _loads(text)
     if not _has_long_integer(text):

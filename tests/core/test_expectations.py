@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 import formatbook_text
-from formatbook_core import Count, ExpectationError, Expectations, hookimpl, parse_expectations
+from formatbook_core import Count, ExpectationError, Expectations, check, hookimpl, parse_expectations
+from formatbook_core import registry as registry_module
+from formatbook_core.expectations import shared_expectations
 
 from .conftest_formats import KvFormat, kv_registry
 
@@ -228,3 +230,33 @@ def test_a_scope_the_format_says_can_never_match_is_an_expectation_error(reg):
 def test_an_inline_schema_in_an_expect_line_gets_a_clear_error(reg):
     with pytest.raises(ExpectationError, match="a schema in an EXPECT line is a file or a URL"):
         parse('EXPECT KV {"type": "array"}', reg)
+
+
+def test_check_reads_expect_text_once_while_the_registry_indexes_nothing_new(monkeypatch, tmp_path):
+    reg = kv_registry()
+    monkeypatch.setattr(registry_module, "_default", reg)
+    first = shared_expectations("EXPECT KV\nMAX 2 WORDS")
+    assert first.format == "kv" and first.counts == [Count("words", max=2)]
+    assert shared_expectations("EXPECT KV\nMAX 2 WORDS") is first
+    assert (
+        check("a: b", "EXPECT KV\nMAX 2 WORDS").ok and not check("a: b c d", "EXPECT KV\nMAX 2 WORDS").ok
+    )  # 1, 3 words
+
+    class Later:
+        @hookimpl
+        def register_formats(self, register):
+            register(KvFormat(), alias="later-kv")
+
+    reg.register_plugin(Later(), "later")  # what the text reads as may change: read again
+    again = shared_expectations("EXPECT KV\nMAX 2 WORDS")
+    assert again is not first and again == first
+    assert shared_expectations("EXPECT KV\nMAX 2 WORDS") is again
+
+    (tmp_path / "s.json").write_text("{}")
+    monkeypatch.chdir(tmp_path)  # a schema file is read afresh each time: never shared
+    schema = shared_expectations("EXPECT KV s.json")
+    assert schema.schema == tmp_path / "s.json" and shared_expectations("EXPECT KV s.json") is not schema
+    with pytest.raises(ExpectationError):
+        shared_expectations("EXPECT NOSUCHFORMAT")
+    with pytest.raises(ExpectationError):  # an error is not kept either
+        shared_expectations("EXPECT NOSUCHFORMAT")

@@ -156,8 +156,8 @@ def _analyzed_characters(monkeypatch, reply: str, schema) -> tuple[int, int]:
 
 
 def test_choosing_among_many_candidates_stays_linear(monkeypatch):
-    def reply(n: int) -> str:
-        return "".join(f'See [{i}] and {{"draft": {i}}}. ' for i in range(n)) + '{"answer": "yes"}'
+    def reply(n: int) -> str:  # a "<" so that the reply is scanned for think tags at all
+        return "Since 1 < 2: " + "".join(f'See [{i}] and {{"draft": {i}}}. ' for i in range(n)) + '{"answer": "yes"}'
 
     small, passes_small = _analyzed_characters(monkeypatch, reply(200), ANSWER)
     large, passes_large = _analyzed_characters(monkeypatch, reply(800), ANSWER)
