@@ -14,12 +14,15 @@ import os
 import resource
 import subprocess
 import sys
+import sysconfig
+from collections.abc import Callable
+from configparser import ConfigParser
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from formatbook_core.fuzzing.pathological import GROWTH_LIMIT, count_steps, growth_failures, load_cases
+from formatbook_core.fuzzing.pathological import FACTOR, GROWTH_LIMIT, count_steps, growth_failures, load_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = sorted((ROOT / "tests" / "plugins").glob("*/pathological.py"))
@@ -89,3 +92,37 @@ def test_steps_are_counted_not_timed() -> None:
     small, large = count_steps(pairs, 100), count_steps(pairs, 800)
     assert (small, large) == (count_steps(pairs, 100), count_steps(pairs, 800))
     assert large > GROWTH_LIMIT * small
+
+
+def _growth(run: Callable[[int], object], n: int) -> list[str]:
+    """The growth check's verdict on ``run`` at ``n`` and ``FACTOR * n``, for every operation."""
+    small, large = count_steps(run, n), count_steps(run, FACTOR * n)
+    return growth_failures({op: [small, large] for op in ("check", "heal", "guard")})
+
+
+def test_a_loop_inside_a_library_counts_its_lines() -> None:
+    """A quadratic loop that calls no Python function, in a file of the standard library's
+    directory (as html5lib's scans of its open elements are in site-packages), still fails
+    the check: every line a library runs is a step, not only its calls."""
+    source = "def pairs(n):\n    for i in range(n):\n        for _ in range(i):\n            pass\n"
+    namespace: dict[str, object] = {"__name__": "standin"}
+    exec(compile(source, str(Path(sysconfig.get_paths()["stdlib"]) / "standin.py"), "exec"), namespace)
+    pairs = namespace["pairs"]
+    assert callable(pairs)
+    assert len(_growth(pairs, 100)) == 3
+
+
+def test_repeated_calls_into_a_library_parser_fail() -> None:
+    """Re-parsing a growing prefix with a parser written in Python (configparser) is
+    quadratic and fails the check; parsing the whole document once is linear and passes."""
+    lines = ["[section]\n"] + [f"key{i} = {i}\n" for i in range(FACTOR * 80)]
+
+    def every_prefix(n: int) -> None:
+        for i in range(n + 1):
+            ConfigParser().read_string("".join(lines[:i]))
+
+    def once(n: int) -> None:
+        ConfigParser().read_string("".join(lines[:n]))
+
+    assert len(_growth(every_prefix, 40)) == 3
+    assert _growth(once, 80) == []  # 2,370 steps at 40 lines: under the floor at 8n
