@@ -25,20 +25,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timing import Row  # noqa: E402
 
+# an installed package has its bytecode compiled (pip compiles it); an editable install gets it
+# on first import unless PYTHONDONTWRITEBYTECODE forbids it (some machines set it), in which
+# case every fresh process would recompile and the figure would measure the compiler
+_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
 FIRST_CHECK = "from formatbook_core import check; assert check('{\"answer\": \"Paris\"}', 'EXPECT JSON').ok"
 
 
 def _child_cpu(code: str) -> float:
     """CPU seconds (user + system) a fresh interpreter spends running ``code``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, env=_ENV)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _wall(command: list[str]) -> float:
     start = time.perf_counter()
-    subprocess.run(command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_ENV)
     return time.perf_counter() - start
 
 
