@@ -17,7 +17,10 @@ from formatbook_core.reply import Fence, Reply, note_end, note_names
 from formatbook_core.spans import blank_out, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
+from .parser import parse
 from .scan import Scanner
+from .syntax import DOCTYPE as DOCTYPE_MARK
+from .syntax import deeper_than
 
 #: How far into a reply the element opening it is followed to see whether it nests past
 #: ``max_depth`` (characters): refusing such a reply is then decided before any walk.
@@ -273,18 +276,64 @@ def opens_too_deep(reply: Reply, max_depth: int) -> Span | None:
     return whole if scanner.error is not None and scanner.error[0] == "xml.too_deep" else None
 
 
-def locate(reply: str, *, root: str | None = None, max_depth: int | None = None) -> list[Span]:
+def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> Span | None:
+    """The span :func:`element_spans` finds in ``reply`` when, think blocks opening it
+    skipped, it holds one XML document lxml parses from its first ``<`` to its last ``>``
+    with no ``<`` in the prose around it (``None`` when it does not, or when the document
+    nests deeper than ``max_depth``): one parse in C instead of the walk over every token.
+
+    The walk's answer there is that one span: the document's top level holds only its
+    prolog (comments, PIs, the XML declaration; no DOCTYPE, whose internal subset the
+    tokenizer reads roughly), the root and comments or PIs after it, and the prose
+    around holds no markup. The walk's reading of the root (a think block, a mention) is
+    asked of the same functions."""
+    pos = 0
+    while True:
+        first = reply.find("<", pos)
+        if first < 0:
+            return None
+        tok = next(tokens(reply, first))
+        if tok.kind != START or (skip := note_end(reply, tok.name, tok.end, notes)) is None:
+            break
+        pos = skip  # a think block opening the reply: the walk skips it the same way
+    last = reply.rfind(">")
+    if last < first or reply.find("<", last) >= 0 or reply.find(DOCTYPE_MARK, first, last) >= 0:
+        return None
+    it = tokens(reply, first)
+    head: Token | None = tok
+    while head is not None and (
+        head.kind in (PI, COMMENT) or (head.kind == TEXT and not reply[head.start : head.end].strip())
+    ):
+        head = next(it, None)  # the prolog
+    if head is None or head.kind not in (START, EMPTY) or _mention(reply, head):
+        return None  # the walk would not take it for the root: parsing would not say more
+    if head.kind == START and note_end(reply, head.name, head.end, notes) is not None:
+        return None
+    tree, _ = parse(reply[first : last + 1])
+    if tree is None or (max_depth is not None and deeper_than(tree, max_depth)):
+        return None
+    return Span(first, last + 1)
+
+
+def locate(reply: str, *, root: str | None = None, max_depth: int | None = None, walk_only: bool = False) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc); with ``max_depth``
-    a reply opening with an element nested deeper is its one candidate."""
+    a reply opening with an element nested deeper is its one candidate. ``walk_only``
+    skips the one-parse reading (:func:`one_document`): the tests compare the two."""
     prepared = Reply.of(reply)
-    if max_depth is not None and root is None:
-        deep = opens_too_deep(prepared, max_depth)
-        if deep is not None:
-            return [deep]
     together = root is not None
     markup = markup_names(root)
     kept = prepared.notes(markup)
     blocks = prepared.payload_fences(blocks=kept)
+    doc = None
+    if not walk_only and not blocks:
+        doc = one_document(reply, note_names(markup), max_depth if root is None else None)
+    # a document opening the reply within max_depth is not too deep: that was just seen
+    if max_depth is not None and root is None and (doc is None or reply[: doc.start].strip()):
+        deep = opens_too_deep(prepared, max_depth)
+        if deep is not None:
+            return [deep]
+    if doc is not None:
+        return [strip_span(reply, doc)]
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)
