@@ -19,7 +19,6 @@ from formatbook_core.spans import blank_out, strip_span
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 from .parser import parse
 from .scan import Scanner
-from .syntax import DOCTYPE as DOCTYPE_MARK
 from .syntax import deeper_than
 
 #: How far into a reply the element opening it is followed to see whether it nests past
@@ -283,9 +282,9 @@ def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> S
     nests deeper than ``max_depth``): one parse in C instead of the walk over every token.
 
     The walk's answer there is that one span: the document's top level holds only its
-    prolog (comments, PIs, the XML declaration; no DOCTYPE, whose internal subset the
-    tokenizer reads roughly), the root and comments or PIs after it, and the prose
-    around holds no markup. The walk's reading of the root (a think block, a mention) is
+    prolog (comments, PIs, the XML declaration; a DOCTYPE, whose internal subset the
+    tokenizer reads roughly, is left to the walk), the root and comments or PIs after
+    it, and the prose around holds no markup. The walk's reading of the root (a think block, a mention) is
     asked of the same functions."""
     pos = 0
     while True:
@@ -297,10 +296,10 @@ def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> S
             break
         pos = skip  # a think block opening the reply: the walk skips it the same way
     last = reply.rfind(">")
-    if last < first or reply.find("<", last) >= 0 or reply.find(DOCTYPE_MARK, first, last) >= 0:
+    if last < first or reply.find("<", last) >= 0:
         return None
     it = tokens(reply, first)
-    head: Token | None = tok
+    head = next(it, None)
     while head is not None and (
         head.kind in (PI, COMMENT) or (head.kind == TEXT and not reply[head.start : head.end].strip())
     ):
