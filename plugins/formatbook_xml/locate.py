@@ -7,6 +7,7 @@ the walk is linear in the reply.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -18,7 +19,7 @@ from formatbook_core.spans import blank_out, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 from .parser import parse
-from .scan import Scanner
+from .scan import NAME_START_CHARS, Scanner
 from .syntax import deeper_than
 
 #: How far into a reply the element opening it is followed to see whether it nests past
@@ -28,6 +29,8 @@ DEPTH_PROBE = 1 << 16
 __all__ = ["locate", "element_spans", "markup_names"]
 
 _PROLOG = (COMMENT, PI, DOCTYPE)
+#: A '<' the tokenizer reads as a stray one (see :func:`.markup.tokens`): no markup opens there.
+_STRAY_LT = re.compile(f"<(?![{NAME_START_CHARS}!?/])")
 
 
 def _mention(text: str, tok: Token) -> bool:
@@ -281,7 +284,8 @@ def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> S
     with no ``<`` in the prose around it (``None`` when it does not, or when the document
     nests deeper than ``max_depth``): one parse in C instead of the walk over every token.
 
-    The walk's answer there is that one span: the document's top level holds only its
+    The walk's answer there is that one span (a bare ``&`` or ``<`` in its text aside,
+    which the walk reads as text): the document's top level holds only its
     prolog (comments, PIs, the XML declaration; a DOCTYPE, whose internal subset the
     tokenizer reads roughly, is left to the walk), the root and comments or PIs after
     it, and the prose around holds no markup. The walk's reading of the root (a think block, a mention) is
@@ -308,7 +312,13 @@ def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> S
         return None  # the walk would not take it for the root: parsing would not say more
     if head.kind == START and note_end(reply, head.name, head.end, notes) is not None:
         return None
-    tree, _ = parse(reply[first : last + 1])
+    doc = reply[first : last + 1]
+    tree, _ = parse(doc)
+    if tree is None and ("&" in doc or _STRAY_LT.search(doc)):
+        # a bare '&' or '<' in text (AT&T, a < b): the tokenizer never reads an '&', and
+        # reads a stray '<' as text, so the walk reads the text as it reads it with both
+        # written '_' (the same length), and a parse of that says whether it is one document
+        tree, _ = parse(_STRAY_LT.sub("_", doc.replace("&", "_")))
     if tree is None or (max_depth is not None and deeper_than(tree, max_depth)):
         return None
     return Span(first, last + 1)

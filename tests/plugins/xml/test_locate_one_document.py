@@ -118,6 +118,8 @@ def test_the_one_parse_is_taken_where_it_should() -> None:
         assert span is not None
         assert text[span.start : span.end] == doc.strip()
         assert span.start == len(before) + start
+    bare = "<r>AT&T said a < b &nbsp;<i k='x&y'>x</i> 3 <4 <</r>"  # the walk reads them as text
+    assert one_document("Here:\n" + bare, {"think"}, 256) == (6, 6 + len(bare))
     for text in ["a < b " + doc, doc + "\n</r>", "<b>x</b>" + doc, "<!DOCTYPE r>" + doc, doc + "\n-> done"]:
         assert one_document(text, {"think"}, 256) is None
     assert one_document("<think>x</think>", {"think"}, 256) is None  # a think block, not a root
@@ -141,3 +143,23 @@ def test_check_is_the_same_with_either_locate(monkeypatch: pytest.MonkeyPatch) -
     old = [check(t, "EXPECT XML").to_dict() for t in texts]
     for text, a, b in zip(texts, new, old, strict=True):
         assert a == b, text[:200]
+
+
+BARE = ["&", "AT&T", "a < b", "<", "< ", "&nbsp;", "<!", "</", "<3", "x<-y", "&#0;", "<<", "&<", "<?", "<!-"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_same_candidates_with_bare_ampersands_and_lts(seed: int) -> None:
+    """The damage the one parse reads past (the walk reads it as text), put anywhere:
+    in text, in tags, comments, CDATA, the prolog and the prose around."""
+    rng = random.Random(seed)
+    taken = 0
+    for _ in range(150):
+        before, after = rng.choice(AROUND)
+        text = before + document(rng, size=rng.choice([50, 400])) + after
+        for _ in range(rng.randint(1, 5)):
+            at = rng.randint(0, len(text))
+            text = text[:at] + rng.choice(BARE) + text[at:]
+        _same(text)
+        taken += one_document(text, {"think"}, 256) is not None
+    assert taken >= 10  # the comparison covers the one parse, not only the walk
