@@ -11,6 +11,7 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from formatbook_core import Span
 from formatbook_core.mentions import in_code_span, in_sentence
@@ -279,10 +280,19 @@ def opens_too_deep(reply: Reply, max_depth: int) -> Span | None:
 
 
 def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> Span | None:
+    """The span :func:`element_spans` finds in ``reply`` when it is one XML document (see
+    :func:`read_one_document`), else ``None``."""
+    read = read_one_document(reply, notes, max_depth)
+    return None if read is None else read[0]
+
+
+def read_one_document(reply: str, notes: Collection[str], max_depth: int | None) -> tuple[Span, Any] | None:
     """The span :func:`element_spans` finds in ``reply`` when, think blocks opening it
     skipped, it holds one XML document lxml parses from its first ``<`` to its last ``>``
     with no ``<`` in the prose around it (``None`` when it does not, or when the document
     nests deeper than ``max_depth``): one parse in C instead of the walk over every token.
+    With the span, the root element lxml read from it (``None`` when the text as it
+    stands is not well-formed: see below).
 
     The walk's answer there is that one span (a bare ``&`` or ``<`` in its text aside,
     which the walk reads as text): the document's top level holds only its
@@ -313,36 +323,46 @@ def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> S
     if head.kind == START and note_end(reply, head.name, head.end, notes) is not None:
         return None
     doc = reply[first : last + 1]
-    tree, _ = parse(doc)
+    tree = as_it_stands = parse(doc)[0]
     if tree is None and ("&" in doc or _STRAY_LT.search(doc)):
         # a bare '&' or '<' in text (AT&T, a < b): the tokenizer never reads an '&', and
         # reads a stray '<' as text, so the walk reads the text as it reads it with both
         # written '_' (the same length), and a parse of that says whether it is one document
-        tree, _ = parse(_STRAY_LT.sub("_", doc.replace("&", "_")))
+        tree = parse(_STRAY_LT.sub("_", doc.replace("&", "_")))[0]
     if tree is None or (max_depth is not None and deeper_than(tree, max_depth)):
         return None
-    return Span(first, last + 1)
+    return Span(first, last + 1), as_it_stands
 
 
 def locate(reply: str, *, root: str | None = None, max_depth: int | None = None, walk_only: bool = False) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc); with ``max_depth``
     a reply opening with an element nested deeper is its one candidate. ``walk_only``
     skips the one-parse reading (:func:`one_document`): the tests compare the two."""
+    return locate_read(reply, root=root, max_depth=max_depth, walk_only=walk_only)[0]
+
+
+def locate_read(
+    reply: str, *, root: str | None = None, max_depth: int | None = None, walk_only: bool = False
+) -> tuple[list[Span], Any]:
+    """:func:`locate`'s candidates, and the root element lxml read from the one candidate
+    when :func:`read_one_document` located it and the text is well-formed as it stands
+    (else ``None``)."""
     prepared = Reply.of(reply)
     together = root is not None
     markup = markup_names(root)
     kept = prepared.notes(markup)
     blocks = prepared.payload_fences(blocks=kept)
-    doc = None
+    doc = tree = None
     if not walk_only and not blocks:
-        doc = one_document(reply, note_names(markup), max_depth if root is None else None)
+        read = read_one_document(reply, note_names(markup), max_depth if root is None else None)
+        doc, tree = read if read is not None else (None, None)
     # a document opening the reply within max_depth is not too deep: that was just seen
     if max_depth is not None and root is None and (doc is None or reply[: doc.start].strip()):
         deep = opens_too_deep(prepared, max_depth)
         if deep is not None:
-            return [deep]
+            return [deep], None
     if doc is not None:
-        return [strip_span(reply, doc)]
+        return [strip_span(reply, doc)], tree
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)
@@ -363,4 +383,4 @@ def locate(reply: str, *, root: str | None = None, max_depth: int | None = None,
     candidates += _placeholders_last(reply, found)
     if not candidates:
         candidates += prepared.prose_candidates(blocks=kept)
-    return candidates
+    return candidates, None

@@ -24,7 +24,7 @@ from formatbook_core.limits import Limits
 from .parser import Problem, offset_of, parse
 from .scan import Scanner
 
-__all__ = ["LIBXML_MAX_DEPTH", "deeper_than", "depth_limit", "check_syntax", "problem_violation"]
+__all__ = ["LIBXML_MAX_DEPTH", "DOCTYPE", "deeper_than", "depth_limit", "check_syntax", "problem_violation"]
 
 #: libxml2 refuses elements nested deeper than this unless XML_PARSE_HUGE is set, which
 #: formatbook never sets: the effective depth limit is the smaller of this and max_depth.

@@ -134,15 +134,24 @@ def test_a_mentioned_root_is_left_to_the_walk() -> None:
 
 
 def test_check_is_the_same_with_either_locate(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Through ``check()``: the same verdict, payload, violations and set-aside prose."""
+    """Through ``check()``: the same verdict, payload, value, violations and set-aside
+    prose, the analysis locating made taken or not (a schema, a lower max_depth)."""
     rng = random.Random(3)
     texts = _generated(11, 40) + [before + document(rng, 300) + after for before, after in AROUND]
-    new = [check(t, "EXPECT XML").to_dict() for t in texts]
-    walk = xml_locate.locate
-    monkeypatch.setattr(xml_locate, "locate", lambda *a, **k: walk(*a, **k, walk_only=True))
-    old = [check(t, "EXPECT XML").to_dict() for t in texts]
-    for text, a, b in zip(texts, new, old, strict=True):
-        assert a == b, text[:200]
+    texts += ["<a>" * 40 + "</a>" * 40, "<r>" + "x" * 200 + "</r>"]
+    expects = [
+        "EXPECT XML",
+        "EXPECT XML max_depth=20",
+        "EXPECT XML max_size=100",
+        'EXPECT XML root="response"',
+        'EXPECT XML root="response" max_depth=20',
+    ]
+    new = [check(t, e).to_dict() for t in texts for e in expects]
+    walk = xml_locate.locate_read  # what XmlFormat.candidates calls: the analysis too
+    monkeypatch.setattr(xml_locate, "locate_read", lambda *a, **k: walk(*a, **k, walk_only=True))
+    old = [check(t, e).to_dict() for t in texts for e in expects]
+    for i, (a, b) in enumerate(zip(new, old, strict=True)):
+        assert a == b, (texts[i // len(expects)][:200], expects[i % len(expects)])
 
 
 BARE = ["&", "AT&T", "a < b", "<", "< ", "&nbsp;", "<!", "</", "<3", "x<-y", "&#0;", "<<", "&<", "<?", "<!-"]
