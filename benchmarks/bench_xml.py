@@ -17,7 +17,7 @@ import random
 from lxml import etree
 from timing import Row, best, fresh, interleaved
 
-from formatbook_core import get_format
+from formatbook_core import check, get_format
 
 SENTENCES = [
     "The quarterly report shows revenue grew by 12% compared with last year.",
@@ -59,8 +59,9 @@ def damaged(text: str) -> str:
 
 
 def bench_rows(quick: bool = True) -> list[Row]:
-    """The table's rows: ``is_valid`` (goal ≤ 5× lxml ``fromstring``), ``heal`` of the
-    damaged reply (goal ≤ 10× lxml with ``recover=True`` on it), at 100 KB, 1 MB and 10 MB,
+    """The table's rows: ``is_valid`` and ``check()`` (goal ≤ 5× lxml ``fromstring``),
+    ``heal`` and ``check()`` of the damaged reply (goal ≤ 10× lxml with ``recover=True`` on
+    it), at 100 KB, 1 MB and 10 MB,
     and the strict checker in 4-character chunks (issue 11: ≤ 40× fromstring) up to 1 MB,
     interleaved."""
     fmt = get_format("xml")
@@ -75,12 +76,18 @@ def bench_rows(quick: bool = True) -> list[Row]:
             "peer": lambda text=text: etree.fromstring(text.encode(), strict),
             "heal": lambda bad=bad: fmt.heal(fresh(bad)),
             "recover": lambda bad=bad: etree.fromstring(bad.encode(), recover),
+            "check": lambda text=text: check(fresh(text), "EXPECT XML"),
+            "check bad": lambda bad=bad: check(fresh(bad), "EXPECT XML"),
         }
         if size <= 1_000_000:  # (10 MB in 4-character chunks would take the table a minute)
             contenders["stream"] = lambda text=text: _stream(fmt, text)
         t = interleaved(contenders, 3 if quick or size > 1_000_000 else 5)
         out.append(Row("XML is_valid", len(text), t["valid"], "lxml", t["peer"], goal=5))
         out.append(Row("XML heal (bare & and <)", len(bad), t["heal"], "lxml recover", t["recover"], goal=10))
+        out.append(Row("XML valid check()", len(text), t["check"], "lxml", t["peer"], goal=5))
+        out.append(
+            Row("XML check() healing (bare & and <)", len(bad), t["check bad"], "lxml recover", t["recover"], goal=10)
+        )
         if "stream" in t:
             out.append(Row("XML strict stream, 4-char chunks", len(text), t["stream"], "lxml", t["peer"], goal=40))
     return out

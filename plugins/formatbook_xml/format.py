@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, Violation
+from formatbook_core import Analysis, AnalyzingFormat, Healed, Located, Option, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
 from formatbook_core.reply import ThinkTags
 from formatbook_core.schema_files import BASE_DIR
@@ -17,7 +17,7 @@ from . import values as _values
 from .parser import parse
 from .scan import NAME_RUN, NAME_START
 from .schema import XmlSchema, load_schema
-from .syntax import check_syntax, depth_limit, problem_violation
+from .syntax import DOCTYPE, check_syntax, deeper_than, depth_limit, problem_violation
 
 _SAMPLES = (
     "<answer>Paris</answer>",
@@ -148,6 +148,21 @@ class XmlFormat(AnalyzingFormat):
         """Candidate payloads, best first (see :mod:`formatbook_xml.locate`)."""
         max_depth = depth_limit(limits_from(options))
         return _locate.locate(reply, root=options.get("root"), max_depth=max_depth)
+
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> list[Span | Located]:
+        """``locate``'s candidates; a reply that is one document lxml read to locate it
+        carries that reading as its analysis (without a schema), not read again."""
+        limits = limits_from(options)
+        spans, root = _locate.locate_read(reply, root=options.get("root"), max_depth=depth_limit(limits))
+        if root is None or schema is not None:
+            return list(spans)
+        span = spans[0]
+        payload = reply[span.start : span.end]
+        # what check_syntax answers for this text: lxml reads a text without a DOCTYPE
+        # first, and its tree stands when within the limits
+        if len(payload) > limits.max_size or DOCTYPE in payload or deeper_than(root, depth_limit(limits)):
+            return list(spans)
+        return [Located(span, Analysis(root, document=root))]
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair what :data:`formatbook_xml.heal.PLAN` lists; valid input comes back

@@ -7,9 +7,11 @@ the walk is linear in the reply.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from formatbook_core import Span
 from formatbook_core.mentions import in_code_span, in_sentence
@@ -17,7 +19,9 @@ from formatbook_core.reply import Fence, Reply, note_end, note_names
 from formatbook_core.spans import blank_out, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
-from .scan import Scanner
+from .parser import parse
+from .scan import NAME_START_CHARS, Scanner
+from .syntax import deeper_than
 
 #: How far into a reply the element opening it is followed to see whether it nests past
 #: ``max_depth`` (characters): refusing such a reply is then decided before any walk.
@@ -26,6 +30,8 @@ DEPTH_PROBE = 1 << 16
 __all__ = ["locate", "element_spans", "markup_names"]
 
 _PROLOG = (COMMENT, PI, DOCTYPE)
+#: A '<' the tokenizer reads as a stray one (see :func:`.markup.tokens`): no markup opens there.
+_STRAY_LT = re.compile(f"<(?![{NAME_START_CHARS}!?/])")
 
 
 def _mention(text: str, tok: Token) -> bool:
@@ -273,18 +279,90 @@ def opens_too_deep(reply: Reply, max_depth: int) -> Span | None:
     return whole if scanner.error is not None and scanner.error[0] == "xml.too_deep" else None
 
 
-def locate(reply: str, *, root: str | None = None, max_depth: int | None = None) -> list[Span]:
+def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> Span | None:
+    """The span :func:`element_spans` finds in ``reply`` when it is one XML document (see
+    :func:`read_one_document`), else ``None``."""
+    read = read_one_document(reply, notes, max_depth)
+    return None if read is None else read[0]
+
+
+def read_one_document(reply: str, notes: Collection[str], max_depth: int | None) -> tuple[Span, Any] | None:
+    """The span :func:`element_spans` finds in ``reply`` when, think blocks opening it
+    skipped, it holds one XML document lxml parses from its first ``<`` to its last ``>``
+    with no ``<`` in the prose around it (``None`` when it does not, or when the document
+    nests deeper than ``max_depth``): one parse in C instead of the walk over every token.
+    With the span, the root element lxml read from it (``None`` when the text as it
+    stands is not well-formed: see below).
+
+    The walk's answer there is that one span (a bare ``&`` or ``<`` in its text aside,
+    which the walk reads as text): the document's top level holds only its
+    prolog (comments, PIs, the XML declaration; a DOCTYPE, whose internal subset the
+    tokenizer reads roughly, is left to the walk), the root and comments or PIs after
+    it, and the prose around holds no markup. The walk's reading of the root (a think block, a mention) is
+    asked of the same functions."""
+    pos = 0
+    while True:
+        first = reply.find("<", pos)
+        if first < 0:
+            return None
+        tok = next(tokens(reply, first))
+        if tok.kind != START or (skip := note_end(reply, tok.name, tok.end, notes)) is None:
+            break
+        pos = skip  # a think block opening the reply: the walk skips it the same way
+    last = reply.rfind(">")
+    if last < first or reply.find("<", last) >= 0:
+        return None
+    it = tokens(reply, first)
+    head = next(it, None)
+    while head is not None and (
+        head.kind in (PI, COMMENT) or (head.kind == TEXT and not reply[head.start : head.end].strip())
+    ):
+        head = next(it, None)  # the prolog
+    if head is None or head.kind not in (START, EMPTY) or _mention(reply, head):
+        return None  # the walk would not take it for the root: parsing would not say more
+    if head.kind == START and note_end(reply, head.name, head.end, notes) is not None:
+        return None
+    doc = reply[first : last + 1]
+    tree = as_it_stands = parse(doc)[0]
+    if tree is None and ("&" in doc or _STRAY_LT.search(doc)):
+        # a bare '&' or '<' in text (AT&T, a < b): the tokenizer never reads an '&', and
+        # reads a stray '<' as text, so the walk reads the text as it reads it with both
+        # written '_' (the same length), and a parse of that says whether it is one document
+        tree = parse(_STRAY_LT.sub("_", doc.replace("&", "_")))[0]
+    if tree is None or (max_depth is not None and deeper_than(tree, max_depth)):
+        return None
+    return Span(first, last + 1), as_it_stands
+
+
+def locate(reply: str, *, root: str | None = None, max_depth: int | None = None, walk_only: bool = False) -> list[Span]:
     """Candidate payloads of ``reply``, best first (see the module doc); with ``max_depth``
-    a reply opening with an element nested deeper is its one candidate."""
+    a reply opening with an element nested deeper is its one candidate. ``walk_only``
+    skips the one-parse reading (:func:`one_document`): the tests compare the two."""
+    return locate_read(reply, root=root, max_depth=max_depth, walk_only=walk_only)[0]
+
+
+def locate_read(
+    reply: str, *, root: str | None = None, max_depth: int | None = None, walk_only: bool = False
+) -> tuple[list[Span], Any]:
+    """:func:`locate`'s candidates, and the root element lxml read from the one candidate
+    when :func:`read_one_document` located it and the text is well-formed as it stands
+    (else ``None``)."""
     prepared = Reply.of(reply)
-    if max_depth is not None and root is None:
-        deep = opens_too_deep(prepared, max_depth)
-        if deep is not None:
-            return [deep]
     together = root is not None
     markup = markup_names(root)
     kept = prepared.notes(markup)
     blocks = prepared.payload_fences(blocks=kept)
+    doc = tree = None
+    if not walk_only and not blocks:
+        read = read_one_document(reply, note_names(markup), max_depth if root is None else None)
+        doc, tree = read if read is not None else (None, None)
+    # a document opening the reply within max_depth is not too deep: that was just seen
+    if max_depth is not None and root is None and (doc is None or reply[: doc.start].strip()):
+        deep = opens_too_deep(prepared, max_depth)
+        if deep is not None:
+            return [deep], None
+    if doc is not None:
+        return [strip_span(reply, doc)], tree
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)
@@ -305,4 +383,4 @@ def locate(reply: str, *, root: str | None = None, max_depth: int | None = None)
     candidates += _placeholders_last(reply, found)
     if not candidates:
         candidates += prepared.prose_candidates(blocks=kept)
-    return candidates
+    return candidates, None

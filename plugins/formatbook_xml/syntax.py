@@ -24,7 +24,7 @@ from formatbook_core.limits import Limits
 from .parser import Problem, offset_of, parse
 from .scan import Scanner
 
-__all__ = ["LIBXML_MAX_DEPTH", "depth_limit", "check_syntax", "problem_violation"]
+__all__ = ["LIBXML_MAX_DEPTH", "DOCTYPE", "deeper_than", "depth_limit", "check_syntax", "problem_violation"]
 
 #: libxml2 refuses elements nested deeper than this unless XML_PARSE_HUGE is set, which
 #: formatbook never sets: the effective depth limit is the smaller of this and max_depth.
@@ -41,7 +41,7 @@ def depth_limit(limits: Limits) -> int:
     return min(limits.max_depth, LIBXML_MAX_DEPTH)
 
 
-def _deeper_than(root: Any, limit: int) -> bool:
+def deeper_than(root: Any, limit: int) -> bool:
     """Whether the tree of ``root`` nests elements deeper than ``limit`` (the root is at
     depth 1). libxml2 refuses depth past its own limit; below it, one XPath path of
     ``limit + 1`` child steps finds a deeper element in one pass over the tree."""
@@ -102,7 +102,7 @@ def check_syntax(text: Any, limits: Limits, *, explain: bool = True) -> tuple[An
     if DOCTYPE not in text:
         parsed = parse(text)
         root = parsed[0]
-        if root is not None and not _deeper_than(root, limit):
+        if root is not None and not deeper_than(root, limit):
             return root, []
         if root is None and not explain and "<!D" not in text:
             return None, [problem_violation(text, parsed[1][0])]

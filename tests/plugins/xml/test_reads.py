@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+import formatbook_xml.locate as locate
 import formatbook_xml.syntax as syntax
 from formatbook_core import check, get_format
 
 
 @pytest.fixture
 def reads(monkeypatch):
-    """The number of lxml parses, counted where the strict reading calls it."""
+    """The lxml parses, counted where the strict reading and locate call them."""
     calls = []
     parse = syntax.parse
-    monkeypatch.setattr(syntax, "parse", lambda text: calls.append(text) or parse(text))
+    for module in (syntax, locate):
+        monkeypatch.setattr(module, "parse", lambda text: calls.append(text) or parse(text))
     return calls
 
 
@@ -36,11 +38,12 @@ def test_a_cut_off_reply_is_read_once_as_it_came_and_once_healed(reads):
     payload = "<person><name>Ada</name><age>36</age>"
     result = check(payload, EXPECT)
     assert result.verdict == "healed" and result.counts["words"] == 2
-    # lxml reads a reply holding no DOCTYPE first (and refuses this one; the scanner then
-    # says where it breaks); healing starts from that analysis instead of reading the
+    # locate asks lxml whether the reply is one document (it is not: the walk locates
+    # it); lxml reads a reply holding no DOCTYPE first (and refuses this one; the scanner
+    # then says where it breaks); healing starts from that analysis instead of reading the
     # payload again, its confirmation reads the healed text, and the pipeline takes that
     # tree for the analysis and the values
-    assert reads == [payload, result.text]
+    assert reads == [payload, payload, result.text]
 
 
 def test_heal_alone_reads_a_broken_text_once_before_its_repair(reads):
