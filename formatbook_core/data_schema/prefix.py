@@ -87,6 +87,7 @@ _Runs = dict[str, tuple[PrefixPattern, Run]]
 _NONE: frozenset[str] = frozenset()
 _COMPILED: dict[int, tuple[Any, Compiled]] = {}
 _MEMO_MAX = 65536  # entries of a compiled schema's memo (keys, kinds, members)
+_LITERALS = {"true": True, "false": False, "null": None}
 
 
 def compile_schema(schema: Any) -> Compiled:
@@ -314,7 +315,8 @@ class PrefixChecker:
         f = self._open(OBJECT)
         if f is not None and f.alts:
             memo = self._c.memo
-            k = ("object", *(alt for _, alt in f.alts))
+            alts = f.alts
+            k = ("object", alts[0][1]) if len(alts) == 1 else ("object", *(alt for _, alt in alts))
             keys = memo.get(k)
             if keys is None:
                 keys = self._key_judges([n for _, alt in f.alts for n in alt])
@@ -327,8 +329,9 @@ class PrefixChecker:
 
     def start_key(self) -> bool:
         """A key of the innermost object begins."""
-        f = self._top()
-        if f is not None:
+        stack = self._stack
+        if self._dead is None and not self._off and stack:
+            f = stack[-1]
             f.parts = []
             if f.early:
                 f.length = f.measure = 0
@@ -339,9 +342,12 @@ class PrefixChecker:
     def key(self, piece: str, last: bool = False) -> bool:
         """More of the key's (decoded) text; ``last``: ``end_key()`` follows at once (it
         judges the whole key, so the prefix is not judged on its own)."""
-        f = self._top()
-        if f is None or f.parts is None:
+        stack = self._stack
+        if self._dead is not None or self._off or not stack:
             return self._dead is None
+        f = stack[-1]
+        if f.parts is None:
+            return True
         f.parts.append(piece)
         if f.early and f.alts and not last:
             self._key_prefix(f, piece)
@@ -479,7 +485,7 @@ class PrefixChecker:
     def end_array(self) -> bool:
         """``]``."""
         f = self._top()
-        if f is not None and f.alts:
+        if f is not None and f.alts and any(n.min_items is not None for _, alt in f.alts for n in alt):
             count = f.count
             self._prune(
                 f,
@@ -499,7 +505,8 @@ class PrefixChecker:
         f = self._open(STRING)
         if f is not None and f.alts:
             memo = self._c.memo
-            k = ("string", *(alt for _, alt in f.alts))
+            alts = f.alts
+            k = ("string", alts[0][1]) if len(alts) == 1 else ("string", *(alt for _, alt in alts))
             flags = memo.get(k)
             if flags is None:
                 nodes = [n for _, alt in f.alts for n in alt]
@@ -603,9 +610,9 @@ class PrefixChecker:
 
     def literal(self, word: str) -> bool:
         """``true``, ``false`` or ``null``, whole."""
-        value = {"true": True, "false": False, "null": None}.get(word)
+        value = _LITERALS.get(word)
         f = self._open(NULL if value is None else BOOLEAN)
-        if f is not None and f.alts:
+        if f is not None and f.alts and any(n.enum is not None for _, alt in f.alts for n in alt):
             self._prune(f, lambda alt: _first(pv.literal_final(n, value) for n in alt), own=True)
         return self._close()
 

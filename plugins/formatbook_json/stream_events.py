@@ -131,6 +131,7 @@ class JsonEvents:
         "_sink",
         "_moves",
         "_memo",
+        "_stop",
         "failure",
     )
 
@@ -149,6 +150,7 @@ class JsonEvents:
         self._peek = False  # the last step judged the character it stopped at (not one it took)
         self._moves = _RELAXED_MOVES if relaxed else _MOVES  # the memoized moves of this grammar
         self._memo = _RELAXED_MEMO_STATES if relaxed else _MEMO_STATES  # the states they start in
+        self._stop = _RELAXED_STOP if relaxed else _STRICT_STOP  # what ends a string's plain run
         self.failure: tuple[int, str] | None = None
 
     def copy(self) -> JsonEvents:
@@ -165,7 +167,7 @@ class JsonEvents:
         """Read ``chunk``; False once no continuation can satisfy the schema."""
         st = self._st
         if st == _STR:
-            if (_RELAXED_STOP if self._relaxed else _STRICT_STOP)(chunk) is None:  # inside the string
+            if self._stop(chunk) is None:  # inside the string
                 self._pos += len(chunk)
                 sink = self._sink
                 if sink and not (self.checker.key(chunk) if sink == 1 else self.checker.string(chunk)):
@@ -411,7 +413,7 @@ class JsonEvents:
         self._st = self._after()
 
     def _string(self, chunk: str, i: int) -> int:
-        m = (_RELAXED_STOP if self._relaxed else _STRICT_STOP)(chunk, i)
+        m = self._stop(chunk, i)
         j = m.start() if m is not None else len(chunk)
         if j > i:
             self._piece(chunk[i:j])
