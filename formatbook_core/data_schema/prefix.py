@@ -373,6 +373,14 @@ class PrefixChecker:
             f.member = text
         dead = self._feed(f.runs, piece) if f.runs else _NONE
         memo, length = self._c.memo, f.length
+        alts = f.alts
+        if (
+            text is not None
+            and alts
+            and len(alts) == 1
+            and memo.get(("key", alts[0][1], text, lenient, dead), memo) is None
+        ):
+            return  # the one alternative is known to take this prefix: nothing to prune
 
         def judge(alt: _Alt) -> tuple[str, str] | None:
             k = ("key", alt, text, lenient, dead)
