@@ -126,6 +126,7 @@ class _Frame:
     key_runs: _Runs | None = None  # objects: the runs a key begins with
     limit = 0  # objects: the longest name a key's prefix is compared with
     measure: int | None = 0  # objects: the key's length as compared (None: always compared)
+    bounded = True  # objects: some alternative has maxProperties (True until start_object knows)
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -319,10 +320,11 @@ class PrefixChecker:
             k = ("object", alts[0][1]) if len(alts) == 1 else ("object", *(alt for _, alt in alts))
             keys = memo.get(k)
             if keys is None:
-                keys = self._key_judges([n for _, alt in f.alts for n in alt])
+                nodes = [n for _, alt in f.alts for n in alt]
+                keys = (*self._key_judges(nodes), any(n.max_props is not None for n in nodes))
                 if len(memo) < _MEMO_MAX:
                     memo[k] = keys
-            f.early, f.limit, f.key_runs = keys
+            f.early, f.limit, f.key_runs, f.bounded = keys
             lenient = self._lenient
             f.wanted = frozenset(norm_key(r) if lenient else r for _, alt in f.alts for n in alt for r in n.required)
         return self._dead is None
@@ -454,29 +456,36 @@ class PrefixChecker:
             return True
         keyed: list[_Alt] = []
         memo, lenient, count = self._c.memo, self._lenient, f.count
-
-        def member(alt: _Alt) -> tuple[str, str] | None:
-            for n in alt:
-                if n.max_props is not None and count > n.max_props:
-                    return "maxProperties", f"more than {n.max_props} properties"
-            k = ("member", alt, key, lenient)
-            conj = memo.get(k)
-            if conj is None:
-                conj = self._member(alt, key)
-                if len(memo) < _MEMO_MAX:
-                    memo[k] = conj
-            if conj and isinstance(conj[0], str):
-                return conj
-            keyed.append(conj)
-            return None
-
-        self._prune(f, member, member=key)
-        f.keyed = keyed
+        alts = f.alts
+        known = memo.get(("member", alts[0][1], key, lenient)) if len(alts) == 1 and not f.bounded else None
+        if known is not None and not (known and isinstance(known[0], str)):
+            f.keyed = [known]  # the one alternative takes the key (known, no maxProperties): nothing to prune
+        else:
+            self._prune(f, lambda alt: self._keyed(alt, key, count, keyed), member=key)
+            f.keyed = keyed
         if f.wanted:
             wanted = norm_key(key) if lenient else key
             if wanted in f.wanted:
                 f.seen = f.seen | {wanted}
         return self._dead is None
+
+    def _keyed(self, alt: _Alt, key: str, count: int, keyed: list[_Alt]) -> tuple[str, str] | None:
+        """Why ``alt`` refuses the member ``key`` (the ``count``-th), else ``None`` with
+        the conjunction its value must satisfy added to ``keyed``."""
+        memo, lenient = self._c.memo, self._lenient
+        for n in alt:
+            if n.max_props is not None and count > n.max_props:
+                return "maxProperties", f"more than {n.max_props} properties"
+        k = ("member", alt, key, lenient)
+        conj = memo.get(k)
+        if conj is None:
+            conj = self._member(alt, key)
+            if len(memo) < _MEMO_MAX:
+                memo[k] = conj
+        if conj and isinstance(conj[0], str):
+            return conj
+        keyed.append(conj)
+        return None
 
     def end_object(self) -> bool:
         """``}``."""
