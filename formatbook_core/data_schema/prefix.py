@@ -87,6 +87,7 @@ _Runs = dict[str, tuple[PrefixPattern, Run]]
 _NONE: frozenset[str] = frozenset()
 _COMPILED: dict[int, tuple[Any, Compiled]] = {}
 _MEMO_MAX = 65536  # entries of a compiled schema's memo (keys, kinds, members)
+_LITERALS = {"true": True, "false": False, "null": None}
 
 
 def compile_schema(schema: Any) -> Compiled:
@@ -125,6 +126,7 @@ class _Frame:
     key_runs: _Runs | None = None  # objects: the runs a key begins with
     limit = 0  # objects: the longest name a key's prefix is compared with
     measure: int | None = 0  # objects: the key's length as compared (None: always compared)
+    bounded = True  # objects: some alternative has maxProperties (True until start_object knows)
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -314,21 +316,24 @@ class PrefixChecker:
         f = self._open(OBJECT)
         if f is not None and f.alts:
             memo = self._c.memo
-            k = ("object", *(alt for _, alt in f.alts))
+            alts = f.alts
+            k = ("object", alts[0][1]) if len(alts) == 1 else ("object", *(alt for _, alt in alts))
             keys = memo.get(k)
             if keys is None:
-                keys = self._key_judges([n for _, alt in f.alts for n in alt])
+                nodes = [n for _, alt in f.alts for n in alt]
+                keys = (*self._key_judges(nodes), any(n.max_props is not None for n in nodes))
                 if len(memo) < _MEMO_MAX:
                     memo[k] = keys
-            f.early, f.limit, f.key_runs = keys
+            f.early, f.limit, f.key_runs, f.bounded = keys
             lenient = self._lenient
             f.wanted = frozenset(norm_key(r) if lenient else r for _, alt in f.alts for n in alt for r in n.required)
         return self._dead is None
 
     def start_key(self) -> bool:
         """A key of the innermost object begins."""
-        f = self._top()
-        if f is not None:
+        stack = self._stack
+        if self._dead is None and not self._off and stack:
+            f = stack[-1]
             f.parts = []
             if f.early:
                 f.length = f.measure = 0
@@ -339,9 +344,12 @@ class PrefixChecker:
     def key(self, piece: str, last: bool = False) -> bool:
         """More of the key's (decoded) text; ``last``: ``end_key()`` follows at once (it
         judges the whole key, so the prefix is not judged on its own)."""
-        f = self._top()
-        if f is None or f.parts is None:
+        stack = self._stack
+        if self._dead is not None or self._off or not stack:
             return self._dead is None
+        f = stack[-1]
+        if f.parts is None:
+            return True
         f.parts.append(piece)
         if f.early and f.alts and not last:
             self._key_prefix(f, piece)
@@ -367,6 +375,14 @@ class PrefixChecker:
             f.member = text
         dead = self._feed(f.runs, piece) if f.runs else _NONE
         memo, length = self._c.memo, f.length
+        alts = f.alts
+        if (
+            text is not None
+            and alts
+            and len(alts) == 1
+            and memo.get(("key", alts[0][1], text, lenient, dead), memo) is None
+        ):
+            return  # the one alternative is known to take this prefix: nothing to prune
 
         def judge(alt: _Alt) -> tuple[str, str] | None:
             k = ("key", alt, text, lenient, dead)
@@ -440,29 +456,36 @@ class PrefixChecker:
             return True
         keyed: list[_Alt] = []
         memo, lenient, count = self._c.memo, self._lenient, f.count
-
-        def member(alt: _Alt) -> tuple[str, str] | None:
-            for n in alt:
-                if n.max_props is not None and count > n.max_props:
-                    return "maxProperties", f"more than {n.max_props} properties"
-            k = ("member", alt, key, lenient)
-            conj = memo.get(k)
-            if conj is None:
-                conj = self._member(alt, key)
-                if len(memo) < _MEMO_MAX:
-                    memo[k] = conj
-            if conj and isinstance(conj[0], str):
-                return conj
-            keyed.append(conj)
-            return None
-
-        self._prune(f, member, member=key)
-        f.keyed = keyed
+        alts = f.alts
+        known = memo.get(("member", alts[0][1], key, lenient)) if len(alts) == 1 and not f.bounded else None
+        if known is not None and not (known and isinstance(known[0], str)):
+            f.keyed = [known]  # the one alternative takes the key (known, no maxProperties): nothing to prune
+        else:
+            self._prune(f, lambda alt: self._keyed(alt, key, count, keyed), member=key)
+            f.keyed = keyed
         if f.wanted:
             wanted = norm_key(key) if lenient else key
             if wanted in f.wanted:
                 f.seen = f.seen | {wanted}
         return self._dead is None
+
+    def _keyed(self, alt: _Alt, key: str, count: int, keyed: list[_Alt]) -> tuple[str, str] | None:
+        """Why ``alt`` refuses the member ``key`` (the ``count``-th), else ``None`` with
+        the conjunction its value must satisfy added to ``keyed``."""
+        memo, lenient = self._c.memo, self._lenient
+        for n in alt:
+            if n.max_props is not None and count > n.max_props:
+                return "maxProperties", f"more than {n.max_props} properties"
+        k = ("member", alt, key, lenient)
+        conj = memo.get(k)
+        if conj is None:
+            conj = self._member(alt, key)
+            if len(memo) < _MEMO_MAX:
+                memo[k] = conj
+        if conj and isinstance(conj[0], str):
+            return conj
+        keyed.append(conj)
+        return None
 
     def end_object(self) -> bool:
         """``}``."""
@@ -479,7 +502,7 @@ class PrefixChecker:
     def end_array(self) -> bool:
         """``]``."""
         f = self._top()
-        if f is not None and f.alts:
+        if f is not None and f.alts and any(n.min_items is not None for _, alt in f.alts for n in alt):
             count = f.count
             self._prune(
                 f,
@@ -499,7 +522,8 @@ class PrefixChecker:
         f = self._open(STRING)
         if f is not None and f.alts:
             memo = self._c.memo
-            k = ("string", *(alt for _, alt in f.alts))
+            alts = f.alts
+            k = ("string", alts[0][1]) if len(alts) == 1 else ("string", *(alt for _, alt in alts))
             flags = memo.get(k)
             if flags is None:
                 nodes = [n for _, alt in f.alts for n in alt]
@@ -603,9 +627,9 @@ class PrefixChecker:
 
     def literal(self, word: str) -> bool:
         """``true``, ``false`` or ``null``, whole."""
-        value = {"true": True, "false": False, "null": None}.get(word)
+        value = _LITERALS.get(word)
         f = self._open(NULL if value is None else BOOLEAN)
-        if f is not None and f.alts:
+        if f is not None and f.alts and any(n.enum is not None for _, alt in f.alts for n in alt):
             self._prune(f, lambda alt: _first(pv.literal_final(n, value) for n in alt), own=True)
         return self._close()
 

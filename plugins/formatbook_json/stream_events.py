@@ -53,11 +53,18 @@ def _end(m: re.Match[str] | None, i: int) -> int:
 # A token stream repeats its chunks (`": "`, `",\n  "`, `e": 1`); the events such a chunk
 # makes depend only on the state, the chunk and the top of the stack, so ``_MOVES`` keeps
 # them (bounded) and a repeated chunk replays its events instead of being read again.
+# Relaxed moves are kept apart (``_RELAXED_MOVES``): the same chunk reads otherwise there.
 _MOVES: dict[tuple[int, bool, str, str, bool], Any] = {}
+_RELAXED_MOVES: dict[tuple[int, bool, str, str, bool], Any] = {}
 _MOVES_MAX = 8192
 _MOVES_CHUNK = 32
 # the states whose move depends on nothing but the chunk, the key flag and the stack's top
 _MEMO_STATES = frozenset((_VALUE, _ARR_FIRST, _OBJ_FIRST, _KEY, _COLON, _AFTER, _STR, _NUM))
+# relaxed: a number's move depends on its text so far (``_num``), a quote's only on the key
+# flag and what follows it
+_RELAXED_MEMO_STATES = frozenset((_VALUE, _ARR_FIRST, _OBJ_FIRST, _KEY, _COLON, _AFTER, _STR, _QEND))
+# relaxed: the states a move may not end in (they keep text in ``_num`` a move does not carry)
+_RELAXED_UNCARRIED = frozenset((_NUM, _LIT, _LITEND))
 
 
 class _Recorder:
@@ -122,6 +129,9 @@ class JsonEvents:
         "_pos",
         "_peek",
         "_sink",
+        "_moves",
+        "_memo",
+        "_stop",
         "failure",
     )
 
@@ -138,6 +148,9 @@ class JsonEvents:
         self._pos = 0
         self._sink = 0  # inside a string: 0 its pieces are not judged, 1 a key, 2 a judged value
         self._peek = False  # the last step judged the character it stopped at (not one it took)
+        self._moves = _RELAXED_MOVES if relaxed else _MOVES  # the memoized moves of this grammar
+        self._memo = _RELAXED_MEMO_STATES if relaxed else _MEMO_STATES  # the states they start in
+        self._stop = _RELAXED_STOP if relaxed else _STRICT_STOP  # what ends a string's plain run
         self.failure: tuple[int, str] | None = None
 
     def copy(self) -> JsonEvents:
@@ -154,7 +167,7 @@ class JsonEvents:
         """Read ``chunk``; False once no continuation can satisfy the schema."""
         st = self._st
         if st == _STR:
-            if (_RELAXED_STOP if self._relaxed else _STRICT_STOP)(chunk) is None:  # inside the string
+            if self._stop(chunk) is None:  # inside the string
                 self._pos += len(chunk)
                 sink = self._sink
                 if sink and not (self.checker.key(chunk) if sink == 1 else self.checker.string(chunk)):
@@ -164,15 +177,21 @@ class JsonEvents:
         elif st == _DONE or st == _OFF or (st < _STR and not chunk.strip(_WS)):
             self._pos += len(chunk)  # nothing to read, or white space between tokens
             return self.failure is None
-        if st in _MEMO_STATES and not self._relaxed and len(chunk) <= _MOVES_CHUNK and not self._high:
+        if (
+            st in self._memo
+            and len(chunk) <= _MOVES_CHUNK
+            and not self._high
+            and (self._sink or st != _STR or not self._relaxed)  # relaxed: an opaque string stays unfed
+        ):
             stack = self._stack
             top = stack[-1] if stack else ""
             k = (st, self._key, chunk, top, len(stack) > 1)
-            move = _MOVES.get(k)
+            moves = self._moves
+            move = moves.get(k)
             if move is None:
                 move = self._simulate(chunk, top, len(stack) > 1)
-                if len(_MOVES) < _MOVES_MAX:
-                    _MOVES[k] = move
+                if len(moves) < _MOVES_MAX:
+                    moves[k] = move
             if move is not False:
                 return self._replay(move, len(chunk))
         checker = self.checker
@@ -239,7 +258,10 @@ class JsonEvents:
             recorder.events = []
         if sim._st in (_OFF, _ESC, _HEX) or sim._high:
             return False
-        for k in range(len(events) - 1):  # a key ended in the same chunk: end_key judges it whole
+        if self._relaxed and (sim._st in _RELAXED_UNCARRIED or any(e[0] is PrefixChecker.opaque for e in events)):
+            return False  # the move leaves text in _num, or an opaque string unjudged
+        for k in range(len(events) - 1 if not self._relaxed else 0):
+            # strict: a key ended in the same chunk: end_key judges it whole
             fn, args, at = events[k]
             if fn is PrefixChecker.key and events[k + 1][0] is PrefixChecker.end_key:
                 events[k] = (fn, (*args, True), at)
@@ -391,7 +413,7 @@ class JsonEvents:
         self._st = self._after()
 
     def _string(self, chunk: str, i: int) -> int:
-        m = (_RELAXED_STOP if self._relaxed else _STRICT_STOP)(chunk, i)
+        m = self._stop(chunk, i)
         j = m.start() if m is not None else len(chunk)
         if j > i:
             self._piece(chunk[i:j])
