@@ -44,9 +44,10 @@ left in ``send(messages, timeout=...)`` to pass on (``openai_chat`` does); any o
 callable should set its client's. The callable runs off the caller's thread, so a client
 bound to that thread, or a ``signal``-based time-out inside the callable (main thread
 only), needs ``timeout=None, total_timeout=None``: then everything runs on the caller's
-thread, unbounded, as called. ``on_chunk``, ``on_attempt`` and the checking always run on
-the caller's thread. ``ask_async`` awaits an async reply at most until the deadline (the
-awaitable is cancelled); a sync callable given to it runs on the event loop, as called.
+thread, unbounded, as called. ``on_attempt`` runs on the caller's thread; a stream is read
+and checked chunk by chunk (``on_chunk`` too) on the attempt's thread. ``ask_async``
+awaits an async reply at most until the deadline (the awaitable is cancelled); a sync
+callable given to it runs on the event loop, as called.
 
 When the endpoint fails (an exception from the callable or from its stream, a reply
 whose content is not text), the loop ends with :class:`AskError`: ``cause`` holds the
