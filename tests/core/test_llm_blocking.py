@@ -189,7 +189,7 @@ def test_a_runner_abandoned_once_runs_nothing_more_and_drops_what_returns():
     assert runner.run(lambda: 7) == 7
     with pytest.raises(ValueError, match="boom"):
         runner.run(lambda: int("boom"))  # an exception is raised in the caller, as called
-    with pytest.raises(CallAbandoned, match="the test's 0.2 s"):
+    with pytest.raises(CallAbandoned, match=r"the test's 0\.2 s"):
         runner.run(lambda: release.wait(120) and "late")
     assert runner.abandoned and runner.unless_abandoned(lambda: 1 / 0) is False
     with pytest.raises(CallAbandoned):
