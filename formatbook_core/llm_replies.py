@@ -299,6 +299,10 @@ class CallRunner:
                     self.abandoned = True
                     what = self.deadline.what if self.deadline is not None else "its time limit"
                     raise CallAbandoned(f"the call did not return within {what}") from None
+        except BaseException:  # KeyboardInterrupt while waiting: the step is abandoned, the caller gone
+            with self._lock:
+                self.abandoned = True
+            raise
         if ok:
             return value
         raise value

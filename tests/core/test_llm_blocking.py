@@ -4,6 +4,7 @@ late is never used."""
 
 from __future__ import annotations
 
+import queue
 import socket
 import threading
 import time
@@ -196,3 +197,59 @@ def test_a_runner_abandoned_once_runs_nothing_more_and_drops_what_returns():
         runner.run(lambda: 8)
     release.set()
     runner.close()
+
+
+def test_a_runner_left_by_an_interrupt_drops_the_stream_it_was_reading(monkeypatch):
+    """KeyboardInterrupt while the caller waits (the main thread's signal): the reading
+    stops at its next chunk and the stream is closed, no on_chunk after ask has raised."""
+    release = threading.Event()
+    state = {"closed": False}
+    shown: list[str] = []
+
+    def chunks():
+        try:
+            yield '{"name": '
+            release.wait(120)
+            yield '"Ada", "email": "a@b.c"}'
+        finally:
+            state["closed"] = True
+
+    real_get = queue.SimpleQueue.get
+    waits = []
+
+    def interrupted(self, block=True, timeout=None):
+        if threading.current_thread() is threading.main_thread():
+            waits.append(timeout)
+            if len(waits) == 2:  # the caller's wait for the stream's reading (the first: the call)
+                raise KeyboardInterrupt
+        return real_get(self, block, timeout)
+
+    monkeypatch.setattr(queue, "SimpleQueue", _Patched(interrupted))
+    before = set(threading.enumerate())
+    with pytest.raises(KeyboardInterrupt):
+        ask(lambda p: chunks(), PROMPT, EXPECT, timeout=30, on_chunk=shown.append)
+    release.set()
+    _abandoned_threads_end(before)
+    assert state["closed"] and shown in ([], ['{"name": '])
+
+
+def _Patched(get):
+    """A SimpleQueue class whose ``get`` is ``get`` (pure Python, so it can be patched)."""
+
+    class Patched:
+        def __init__(self):
+            self._q = _REAL_QUEUE()
+
+        def put(self, item):
+            self._q.put(item)
+
+        def get_nowait(self):
+            return self._q.get_nowait()
+
+        def get(self, block=True, timeout=None):
+            return get(self._q, block, timeout)
+
+    return Patched
+
+
+_REAL_QUEUE = queue.SimpleQueue
