@@ -106,7 +106,7 @@ class Written(list[str]):
         if self.size > self.max_size:
             self._over()
 
-    def extend(self, pieces: Iterable[str]) -> None:  # type: ignore[override]
+    def extend(self, pieces: Iterable[str]) -> None:
         for piece in pieces:
             self.append(piece)
 

@@ -37,6 +37,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from .limits import limits_from
@@ -231,9 +232,9 @@ def _pump(iterator: Any, stream: Any, reader: _Reader, runner: CallRunner) -> No
                 finished = True
                 break
             except Exception as exc:  # the endpoint's failure: kept, with what came before it
-                runner.unless_abandoned(lambda exc=exc: reader.fail(exc))
+                runner.unless_abandoned(partial(reader.fail, exc))
                 break
-            if not runner.unless_abandoned(lambda chunk=chunk: reader.take(chunk)):
+            if not runner.unless_abandoned(partial(reader.take, chunk)):
                 break
     finally:
         if not finished:  # stopped, or an exception (the caller's on_chunk, the network): cancel it
