@@ -58,33 +58,36 @@ def _positive(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
-def too_large(length: int, max_size: int, *, healed: bool = False) -> Violation | None:
+def too_large(length: int, max_size: int, *, healed: bool = False, stopped: bool = False) -> Violation | None:
     """``reply.too_large`` when ``length`` passes ``max_size``, else ``None``.
 
     Decided on the reply as received, before any work it would bound (a length, never a
     reading of the text), and again on the healed payload (``healed=True``, which the message
     says): a reply within the limit whose healing grows it past the limit fails, so that what
     ``heal`` returns is itself within the limit and ``heal(heal(x)) == heal(x)`` holds under
-    any ``max_size``.
+    any ``max_size``. ``stopped``: the heal was stopped at ``length`` characters, as soon as
+    it passed the limit (:class:`~formatbook_core.healing.Written`).
     """
     if length <= max_size:
         return None
     what = "healing the payload made" if healed else "the reply has"
+    when = " when it was stopped" if stopped else ""
     return Violation(
         "reply.too_large",
-        f"{what} {length:,} characters, more than the limit of {max_size:,} (max_size)",
+        f"{what} {length:,} characters{when}, more than the limit of {max_size:,} (max_size)",
         keyword="max_size",
         expected=max_size,
     )
 
 
-def refuse_grown(length: int, max_size: int) -> None:
+def refuse_grown(length: int, max_size: int, *, stopped: bool = False) -> None:
     """Raise ``HealError`` with :func:`too_large`'s verdict on a healed text of ``length``.
 
     For a heal about to read its repaired text again (to confirm it parses): a text grown
     past the limit fails anyway (the pipeline checks every format's healed text), so it is
-    refused first, with the core's code, without that reading.
+    refused first, with the core's code, without that reading. ``stopped``: a heal stopped
+    while it wrote, as soon as its text passed the limit.
     """
-    grown = too_large(length, max_size, healed=True)
+    grown = too_large(length, max_size, healed=True, stopped=stopped)
     if grown is not None:
         raise HealError(f"cannot heal the text: {grown.message}", [grown])

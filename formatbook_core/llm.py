@@ -28,24 +28,26 @@ chunks that ended without any finish reason (a dropped connection), fails with
 ``reply.cut`` and is asked again, whatever its text would heal to.
 
 Each attempt has ``timeout`` seconds (default :data:`ATTEMPT_TIMEOUT`), all of them
-together ``total_timeout`` (default :data:`TOTAL_TIMEOUT`): a stream is stopped at the
-first chunk past its deadline, and a sync stream that has a ``close()`` (the SDK's) is
-closed at the deadline from a timer thread, so keep-alive lines that yield no chunk do
-not hold it; a :class:`ChatModel` is given the time left as its request's timeout
-(``openai_chat`` passes it to the SDK, so a server that stops sending is given up on in
-time), and an async reply is awaited at most that long.
-
-A sync callable that blocks without returning (or a generator whose next chunk never
-comes) is bounded only by its own time-out, on purpose: Python cannot stop a thread, so
-the only way to return from a blocked call is to run it in another thread and abandon it
-there. The abandoned call would go on (holding its connection, the server generating and
-billing a reply nobody reads), the thread would outlive the ask, and every sync callable
-would run off the caller's thread (breaking clients bound to it and ``signal``-based
-time-outs, which work only in the main thread). What bounds a sync call cleanly is its
-client's own time-out: a :class:`ChatModel` is given the time left in ``send(messages,
-timeout=...)`` to pass on (``openai_chat`` does); any other callable should set its
-client's time-out; ``ask_async`` with an async callable is bounded (the awaitable is
-cancelled at the deadline).
+together ``total_timeout`` (default :data:`TOTAL_TIMEOUT`), and ``ask`` returns (or raises
+:class:`AskError` with every attempt) at the deadline whatever the callable does: with a
+deadline, the sync callable and each read of the stream it returns run on a daemon thread
+(:class:`~formatbook_core.llm_replies.CallRunner`, one per attempt) while the caller's
+thread waits at most until the deadline. A call or read still running then (blocked in C
+code or a socket read, a generator whose next chunk never comes) is stopped for time and
+**abandoned, not killed**: Python cannot stop a thread. The abandoned call goes on in its
+thread until it returns (holding its connection, the server perhaps generating a reply
+nobody reads); what it returns is never used: a stream is closed on that thread, and the
+attempt stays the stop it was recorded as. A stream that is no generator (the SDK's) is
+closed at the deadline from the caller's thread, which ends its HTTP response. What ends a
+blocked call soonest is its client's own time-out: a :class:`ChatModel` is given the time
+left in ``send(messages, timeout=...)`` to pass on (``openai_chat`` does); any other
+callable should set its client's. The callable runs off the caller's thread, so a client
+bound to that thread, or a ``signal``-based time-out inside the callable (main thread
+only), needs ``timeout=None, total_timeout=None``: then everything runs on the caller's
+thread, unbounded, as called. ``on_attempt`` runs on the caller's thread; a stream is read
+and checked chunk by chunk (``on_chunk`` too) on the attempt's thread. ``ask_async``
+awaits an async reply at most until the deadline (the awaitable is cancelled); a sync
+callable given to it runs on the event loop, as called.
 
 When the endpoint fails (an exception from the callable or from its stream, a reply
 whose content is not text), the loop ends with :class:`AskError`: ``cause`` holds the
@@ -65,6 +67,7 @@ from .expectations import Expectations, as_expectations
 from .llm_feedback import build_prompt, build_reprompt, correction
 from .llm_openai import OpenAIChat, openai_chat
 from .llm_replies import (
+    CallRunner,
     ChatModel,
     Deadline,
     OnChunk,
@@ -192,22 +195,36 @@ def ask(
     while session.more():
         request = session.request()
         deadline = session.deadline()
+        runner = CallRunner(deadline)  # the call and its stream's reads, bounded by the deadline
         try:
-            reply = _call(llm, request, deadline)
-        except Exception as exc:  # the endpoint (or the callable) failed: kept as the attempt
-            session.record(failed_call(exc, session.exp, deadline), on_attempt)
-            continue
-        if inspect.isawaitable(reply):
-            close = getattr(reply, "close", None)
-            if close is not None:
-                close()  # a coroutine that will never run: close it rather than leak it
-            raise TypeError("the llm callable returned an awaitable: use ask_async")
-        if is_stream(reply):
-            received = read_stream(reply, session.exp, on_chunk, deadline)
-        else:
-            received = whole_reply(reply, session.exp, on_chunk)
+            received = _attempt(llm, request, session.exp, on_chunk, deadline, runner)
+        finally:
+            runner.close()
         session.record(received, on_attempt)
     return session.outcome()
+
+
+def _attempt(
+    llm: Callable[..., Any],
+    request: Any,
+    exp: Expectations,
+    on_chunk: OnChunk | None,
+    deadline: Deadline,
+    runner: CallRunner,
+) -> Received:
+    """One attempt of ``ask``: the call on ``runner``, then its reply read."""
+    try:
+        reply = runner.run(lambda: _call(llm, request, deadline))
+    except Exception as exc:  # the endpoint (or the callable) failed, or the deadline came: kept as the attempt
+        return failed_call(exc, exp, deadline)
+    if inspect.isawaitable(reply):
+        close = getattr(reply, "close", None)
+        if close is not None:
+            close()  # a coroutine that will never run: close it rather than leak it
+        raise TypeError("the llm callable returned an awaitable: use ask_async")
+    if is_stream(reply):
+        return read_stream(reply, exp, on_chunk, deadline, runner)
+    return whole_reply(reply, exp, on_chunk)
 
 
 async def ask_async(

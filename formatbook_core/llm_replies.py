@@ -31,11 +31,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import inspect
+import queue
 import threading
 import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from .limits import limits_from
@@ -181,9 +183,16 @@ def whole_reply(reply: Any, expectations: Any, on_chunk: OnChunk | None) -> Rece
     return Received(text or "", result, usage=usage_of(reply), finish_reason=finish)
 
 
-def read_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None, deadline: Deadline | None = None) -> Received:
+def read_stream(
+    stream: Any,
+    expectations: Any,
+    on_chunk: OnChunk | None,
+    deadline: Deadline | None = None,
+    runner: CallRunner | None = None,
+) -> Received:
     """Read a sync stream of chunks through a guard, closing it early when it is doomed
-    (or past ``deadline``, checked at every chunk)."""
+    (or past ``deadline``: the stream is read on ``runner``'s thread, a new runner's when
+    none is given, and given up on at the deadline even while a read blocks)."""
     if hasattr(stream, "__aiter__") and not hasattr(stream, "__iter__"):
         _close_now(stream)
         raise TypeError("the llm callable returned an async iterator: use ask_async")
@@ -193,8 +202,28 @@ def read_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None, deadli
     except Exception as exc:
         reader.fail(exc)
         return reader.received()
+    steps = CallRunner(deadline) if runner is None else runner
+    try:
+        steps.run(lambda: _pump(iterator, stream, reader, steps))
+    except CallAbandoned as exc:
+        # the runner's thread is still inside the stream and no longer touches the reader: a
+        # stream that is no generator (the SDK's) is closed now, which ends its HTTP response
+        # and the blocked read; the thread closes the rest once the read returns (Python
+        # refuses to close a running generator)
+        reader.fail(exc)
+        if not inspect.isgenerator(stream):
+            _close_quietly(lambda: _close_now(stream), reader)
+    finally:
+        if runner is None:
+            steps.close()
+    return reader.received()
+
+
+def _pump(iterator: Any, stream: Any, reader: _Reader, runner: CallRunner) -> None:
+    """Feed ``reader`` the stream's chunks until it ends or the reader stops it, then
+    close the stream when it did not end; from the moment ``runner`` is abandoned, chunks
+    are dropped and the reader is left alone (the caller's thread has taken it over)."""
     finished = False
-    watchdog = _watchdog(stream, deadline)
     try:
         while True:
             try:
@@ -203,42 +232,118 @@ def read_stream(stream: Any, expectations: Any, on_chunk: OnChunk | None, deadli
                 finished = True
                 break
             except Exception as exc:  # the endpoint's failure: kept, with what came before it
-                reader.fail(exc)
+                runner.unless_abandoned(partial(reader.fail, exc))
                 break
-            if not reader.take(chunk):
+            if not runner.unless_abandoned(partial(reader.take, chunk)):
                 break
     finally:
-        if watchdog is not None:
-            watchdog.cancel()
         if not finished:  # stopped, or an exception (the caller's on_chunk, the network): cancel it
-            _close_quietly(lambda: _close_sync(iterator, stream), reader)
-    return reader.received()
+            if runner.abandoned:
+                _close_abandoned(iterator, stream)
+            else:
+                _close_quietly(lambda: _close_sync(iterator, stream), reader)
 
 
-def _watchdog(stream: Any, deadline: Deadline | None) -> threading.Timer | None:
-    """A timer that closes ``stream`` at ``deadline``, from another thread: a server can keep
-    a sync stream's read busy with what yields no chunk (SSE comments, keep-alive lines),
-    and the deadline, checked at every chunk, would never be seen. Closing the SDK's stream
-    closes its HTTP response, and the blocked read fails at the next bytes or at the
-    client's read timeout. A generator is not closed so (Python refuses to close one that
-    is running): the deadline is seen at its next chunk."""
-    left = deadline.left() if deadline is not None else None
-    close = _closer(stream, "close")
-    if left is None or close is None or inspect.isgenerator(stream):
-        return None
-    timer = threading.Timer(left, _close_from_the_timer, (close,))
-    timer.daemon = True
-    timer.start()
-    return timer
-
-
-def _close_from_the_timer(close: Callable[[], Any]) -> None:
-    """``close()`` on the watchdog's thread: what it raises is the reading thread's to see."""
+def _close_abandoned(iterator: Any, stream: Any) -> None:
+    """Close a stream nobody reads any more (its reading was abandoned at the deadline)."""
     try:
-        outcome = close()
-        if inspect.isawaitable(outcome):
-            getattr(outcome, "close", lambda: None)()
-    except Exception:  # noqa: S110 - the read that fails next reports the stream's state
+        _close_sync(iterator, stream)
+    except Exception:  # noqa: S110 - its attempt was recorded as a stop already
+        pass
+
+
+class CallAbandoned(TimeoutError):
+    """A call still running on a :class:`CallRunner`'s thread at its deadline, given up on."""
+
+
+class CallRunner:
+    """Runs the steps of one attempt (the sync callable, then each chunk of the stream it
+    returned) on one daemon thread, while the caller's thread waits for each at most until
+    ``deadline``; without a deadline each step runs on the caller's thread, as called.
+
+    Python cannot stop a thread: a step still running at the deadline (a model blocked in C
+    code or a socket read, a generator whose next chunk never comes) is abandoned, not
+    killed. It raises :class:`CallAbandoned` in the caller, the runner is marked
+    ``abandoned``, and whatever the step returns later is never handed back: the thread
+    closes it (a stream, an awaitable) and ends; a step that reads a stream touches what
+    it shares with the caller only through :meth:`unless_abandoned`. The thread holds on until the call returns, as does whatever
+    the call holds (a connection, a server generating a reply nobody reads): a client's own
+    time-out ends it sooner (a :class:`ChatModel` is given the time left).
+    """
+
+    def __init__(self, deadline: Deadline | None) -> None:
+        self.deadline = deadline
+        self.abandoned = False
+        self._todo: queue.SimpleQueue[Callable[[], Any] | None] = queue.SimpleQueue()
+        self._done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def run(self, step: Callable[[], Any]) -> Any:
+        """``step()``, or :class:`CallAbandoned` when it has not returned at the deadline."""
+        left = self.deadline.left() if self.deadline is not None else None
+        if left is None:
+            return step()
+        if self.abandoned:
+            raise CallAbandoned("an earlier step of this attempt was abandoned at its deadline")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="formatbook-ask-call", daemon=True)
+            self._thread.start()
+        self._todo.put(step)
+        try:
+            ok, value = self._done.get(timeout=left)
+        except queue.Empty:
+            with self._lock:  # the step may have returned meanwhile: then it is taken, not abandoned
+                try:
+                    ok, value = self._done.get_nowait()
+                except queue.Empty:
+                    self.abandoned = True
+                    what = self.deadline.what if self.deadline is not None else "its time limit"
+                    raise CallAbandoned(f"the call did not return within {what}") from None
+        except BaseException:  # KeyboardInterrupt while waiting: the step is abandoned, the caller gone
+            with self._lock:
+                self.abandoned = True
+            raise
+        if ok:
+            return value
+        raise value
+
+    def unless_abandoned(self, step: Callable[[], Any]) -> Any:
+        """``step()`` while no deadline has abandoned the runner (then ``False``, not run):
+        what a running step shares with the caller's thread is touched only so."""
+        with self._lock:
+            return False if self.abandoned else step()
+
+    def close(self) -> None:
+        """End the thread once the steps queued are done."""
+        if self._thread is not None:
+            self._todo.put(None)
+
+    def _work(self) -> None:
+        while True:
+            step = self._todo.get()
+            if step is None:
+                return
+            try:
+                outcome: tuple[bool, Any] = (True, step())
+            except BaseException as exc:  # handed to the caller's thread, raised there
+                outcome = (False, exc)
+            with self._lock:
+                if not self.abandoned:
+                    self._done.put(outcome)
+                    continue
+            if outcome[0]:
+                _dispose(outcome[1])
+
+
+def _dispose(value: Any) -> None:
+    """Close what an abandoned call returned late, unread: a stream, an awaitable."""
+    try:
+        if inspect.isawaitable(value):
+            getattr(value, "close", lambda: None)()
+        elif is_stream(value):
+            _close_now(value)
+    except Exception:  # noqa: S110 - nobody reads this reply any more
         pass
 
 
@@ -379,11 +484,12 @@ class _Reader:
     def fail(self, exc: BaseException) -> None:
         """The endpoint failed (or sent what is not a reply): the reply ends here. Past
         the deadline the failure is the time-out's doing (the HTTP client was given the
-        time left): a stop, as when the deadline is seen between two chunks. After the
+        time left), or a call abandoned at the deadline (:class:`CallRunner`): a stop, as
+        when the deadline is seen between two chunks. After the
         finish reason came, the reply is whole: a failure then loses nothing."""
         if self.finish is not None:
             return  # the reply had ended (a usage chunk or [DONE] went wrong): it stands as it came
-        if self.deadline is not None and self.deadline.passed():
+        if isinstance(exc, CallAbandoned) or (self.deadline is not None and self.deadline.passed()):
             self.stop_late()
         else:
             self.error = transport_error(exc)

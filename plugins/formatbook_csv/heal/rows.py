@@ -204,7 +204,7 @@ def write_out(h: Healing) -> None:
             # space, which locate would take off the next time (the value is kept)
             quoted = [*quoted[:-1], True]
         out_rows[-1] = (cells, quoted, "")
-    h.out = write(out_rows, h.delimiter if h.delimiter != dialect.AUTO else h.reading)
+    h.out = write(out_rows, h.delimiter if h.delimiter != dialect.AUTO else h.reading, h.limits.max_size)
 
 
 def _drop_blank_tail(h: Healing, kept: list[Record]) -> None:

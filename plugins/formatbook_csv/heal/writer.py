@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from formatbook_core.healing import Written
+
 _SPECIAL: dict[str, re.Pattern[str]] = {}
 
 
@@ -28,9 +30,10 @@ def cell_text(cell: str, quoted: bool, delimiter: str) -> str:
     return cell
 
 
-def write(rows: list[tuple[list[str], list[bool], str]], delimiter: str) -> str:
-    """``rows`` as ``(cells, quoted, line end)``."""
-    out: list[str] = []
+def write(rows: list[tuple[list[str], list[bool], str]], delimiter: str, max_size: int) -> str:
+    """``rows`` as ``(cells, quoted, line end)``; ``HealError`` (the core's
+    ``reply.too_large``) at the row that takes the text past ``max_size``."""
+    out = Written(max_size)
     tab_ok = delimiter == "\t"  # a tab after a tab delimiter is an empty field, not a blank
     for cells, quoted, eol in rows:
         line = delimiter.join(cells)

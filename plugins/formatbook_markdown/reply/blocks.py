@@ -150,6 +150,11 @@ def inline_parser() -> Any:
 
 _CACHE: OrderedDict[str, Scan] = OrderedDict()
 _CACHE_SIZE = 16
+#: The characters the cached texts may hold together: a scan keeps markdown-it's tokens,
+#: about 80 bytes per character of its text, so sixteen large replies checked one after
+#: the other kept gigabytes alive. The latest scan is always kept (the repair plan asks
+#: for it again); older ones go while the texts hold more than this.
+_CACHE_CHARS = 1 << 20
 
 
 def bold_label(line: str) -> tuple[str, str] | None:
@@ -212,8 +217,9 @@ def scan(text: str) -> Scan:
         return hit
     result = _scan(text)
     _CACHE[text] = result
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    chars = sum(map(len, _CACHE))
+    while len(_CACHE) > 1 and (len(_CACHE) > _CACHE_SIZE or chars > _CACHE_CHARS):
+        chars -= len(_CACHE.popitem(last=False)[0])
     return result
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from formatbook_core.healing import Written
 from formatbook_core.runs import run
 
 from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, PI, START, STRAY, TEXT, tokens
@@ -31,7 +32,7 @@ from ..scan import BAD_CHARS, NAME_CHARS, NAME_START, NAME_START_CHARS
 from ..syntax import depth_limit
 from .state import Healing, fail
 from .tags import fix_start_tag
-from .text import fix_text
+from .text import write_text
 
 #: HTML void elements a model writes unclosed in XML (``Hello <br> world``): one left open
 #: when its parent closes (or the text ends) was never a container, so its start tag is
@@ -72,7 +73,8 @@ _ATTR_NAMES = re.compile(f"({_NAME}){_WSC}*={_WSC}*(?:\"[^\"]*\"|'[^']*')")
 
 def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch per token kind
     text = h.text
-    out: list[str] = []
+    # refused (the core's reply.too_large) at the piece that takes the text past max_size
+    out = Written(h.limits.max_size, strip=" \t\r\n")
     stack: list[tuple[str, int]] = []  # open elements: name, offset of their start tag
     # elements closed at a misnested end tag, whose own end tag is still to come: by name in
     # lower case, the names as written, latest last (a look-up, not a scan per end tag)
@@ -109,7 +111,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
                     continue
                 out.append(piece)
                 continue
-            out.append(fix_text(h, piece, start))
+            write_text(h, piece, start, out)
             seen_content = True
             continue
         if kind == STRAY:
@@ -168,7 +170,7 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
             out.append(fix_start_tag(h, piece, start))
             seen_content = True
             if kind == START and tok.name.lower() in VOID:
-                written[start] = len(out) - 1
+                _open_void(out, written, start)
             if kind == START:
                 if len(stack) >= limit:
                     raise fail(f"elements nested deeper than {limit}", "xml.too_deep", start, end)
@@ -262,16 +264,16 @@ def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch p
         h.repair("wrapped_roots", f"wrapped the {roots} top-level elements in <{wrapper}>", 0, n)
     # white space around the document is not part of it (locate takes the payload without
     # it): a repaired text that kept it would be trimmed again by the next check
-    h.out = "".join(out).strip(" \t\r\n")
+    h.out = out.text()
 
 
 def _copy_clean(
-    h: Healing, pos: int, stack: list[tuple[str, int]], out: list[str], written: dict[int, int], limit: int
+    h: Healing, pos: int, stack: list[tuple[str, int]], out: Written, written: dict[int, int], limit: int
 ) -> int:
     """Walk ``h.text`` from ``pos`` inside the root (``stack`` is not empty) as far as it
     goes with the commonest pieces, exactly as the token walk would: a clean stretch (see
     :data:`_CLEAN`) is copied to ``out`` in one slice, text to escape goes through
-    :func:`.text.fix_text`, a ``<`` opening no markup is escaped; ``stack`` (and
+    :func:`.text.write_text`, a ``<`` opening no markup is escaped; ``stack`` (and
     ``written``, for the void elements it opens) kept as the walk keeps them. Returns where
     it stops: the next token the walk must look at (a tag to repair, an attribute repeated,
     an end tag not closing the innermost element or closing the root, an element past the
@@ -296,7 +298,7 @@ def _copy_clean(
                 if name.lower() in VOID:  # its own piece: closed in place if left open
                     out.append(text[copied:at])
                     out.append(text[at:end])
-                    written[at] = len(out) - 1
+                    _open_void(out, written, at)
                     copied = end
                 stack.append((name, at))
             pos = end
@@ -317,7 +319,7 @@ def _copy_clean(
                 lt = n
             if end > copied:
                 out.append(text[copied:end])
-            out.append(fix_text(h, text[end:lt], end))
+            write_text(h, text[end:lt], end, out)
             pos = copied = lt
             continue
         nxt = text[end + 1 : end + 2]
@@ -338,8 +340,16 @@ def _escape_stray(h: Healing, out: list[str], at: int) -> None:
     out.append("&lt;")
 
 
+def _open_void(out: Written, written: dict[int, int], at: int) -> None:
+    """Note the void element whose start tag (at ``at`` of the text) was the last piece
+    written: :func:`_close_void` may close it in place, which can make it shorter."""
+    index = written[at] = len(out) - 1
+    tag = out[index]
+    out.allow(len(tag) - len(tag[:-1].rstrip()) - 2)
+
+
 def _close_void(
-    h: Healing, out: list[str], written: dict[int, int], open_: list[tuple[str, int]]
+    h: Healing, out: Written, written: dict[int, int], open_: list[tuple[str, int]]
 ) -> list[tuple[str, int]]:
     """``open_`` (elements about to be closed where their parent closes, or at the end)
     without the void ones (:data:`VOID`), whose start tags are closed in place."""

@@ -32,8 +32,15 @@ def fix_text(h: Healing, text: str, offset: int, *, attribute: str = "") -> str:
     repaired; ``attribute`` is the quote of the value being fixed (``""`` for text)."""
     if (_ATTR_SPECIAL if attribute else _SPECIAL).search(text) is None:
         return text
-    find = _ATTR_SPECIAL.search if attribute else _SPECIAL.search
     out: list[str] = []
+    write_text(h, text, offset, out, attribute=attribute)
+    return "".join(out)
+
+
+def write_text(h: Healing, text: str, offset: int, out: list[str], *, attribute: str = "") -> None:
+    """:func:`fix_text` appended to ``out`` piece by piece (a :class:`~formatbook_core.healing.Written`
+    refuses the heal at the piece that takes it past ``max_size``, not after the text)."""
+    find = _ATTR_SPECIAL.search if attribute else _SPECIAL.search
     pos = 0
     n = len(text)
     while pos < n:
@@ -88,7 +95,6 @@ def fix_text(h: Healing, text: str, offset: int, *, attribute: str = "") -> str:
         else:
             h.repair("invalid_char", f"removed U+{ord(c):04X}, a character XML does not allow", at, at + 1)
             pos = i + 1
-    return "".join(out)
 
 
 def has_bad_char(text: str) -> bool:
