@@ -389,10 +389,9 @@ class Reply(str):
     """The reply text, prepared: think blocks, fences, line starts, the text with think
     blocks blanked and what surrounds a payload, each computed on first use and cached.
 
-    Build one with :meth:`Reply.of`. Answers are shared: a caller never changes them
-    (they are tuples). Methods taking ``tags`` answer for that :class:`ThinkTags` reading
-    (``MARKUP`` finds the blocks ``LINE_START`` finds); given none, for the reading the
-    reply was prepared with (:attr:`tags`).
+    Build one with :meth:`Reply.of`, read as a format declares (:attr:`tags`, its
+    ``think_tags``; ``MARKUP`` finds the blocks ``LINE_START`` finds): every answer is
+    for that reading. Answers are shared: a caller never changes them (they are tuples).
     """
 
     #: The reading of think tags the methods use when given none (see :meth:`of`).
@@ -529,25 +528,18 @@ class Reply(str):
     def refuse_healed_notes(self, name: str, *, opening: bool = False, markup: Collection[str] = ()) -> None:
         """Raise ``HealError`` (``<name>.syntax``) when this text, a format's healed payload,
         holds a think block (or, with ``opening``, opens with a note: :meth:`opens_with_note`):
-        an element named like one (``<think\\n>`` written out as ``<think>``) that ``check()``
+        an element named like one (``<think\n>`` written out as ``<think>``) that ``check()``
         would set aside, so that the repair would change what the reply says."""
-        what = name.upper()
-        if opening and self.opens_with_note(markup):
-            raise HealError(
-                f"cannot heal the {what}: it would open with an element named like a think block",
-                [Violation(f"{name}.syntax", "an element named like a think block cannot open the payload")],
-            )
-        if not opening and self.think_blocks():
-            raise HealError(
-                f"cannot heal the {what}: it would hold an element named like a think block (<think>, <reasoning>...)",
-                [
-                    Violation(
-                        f"{name}.syntax",
-                        "an element named like a think block cannot be healed",
-                        keyword="think-element",
-                    )
-                ],
-            )
+        if not (self.opens_with_note(markup) if opening else self.think_blocks()):
+            return
+        held, why, keyword = (
+            ("open with", "cannot open the payload", None) if opening else ("hold", "cannot be healed", "think-element")
+        )
+        tags = "" if opening else " (<think>, <reasoning>...)"
+        raise HealError(
+            f"cannot heal the {name.upper()}: it would {held} an element named like a think block{tags}",
+            [Violation(f"{name}.syntax", f"an element named like a think block {why}", keyword=keyword)],
+        )
 
     def between(self, spans: Iterable[Span] = ()) -> list[Span]:
         """The stretches of the reply outside its think blocks and ``spans`` (the fences a
@@ -567,21 +559,20 @@ class Reply(str):
         m = THINK_OPEN.match(self, block.start)
         return m.group(1).lower() if m else ""
 
-    def _reading(self, tags: ThinkTags | None, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
+    def _reading(self, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
         """The think blocks read as such and the cache key of that reading: ``blocks`` when
         a format keeps only some of them (XML's ``<reasoning>`` with ``root=``, YAML's tag
-        inside a block scalar), else all of them."""
-        tags = self.tags if tags is None else tags
-        every = self.think_blocks(tags)
+        inside a block scalar), else all of them (as the reply was prepared to read them)."""
+        every = self.think_blocks()
         if blocks is None or len(blocks) == len(every):  # a subset as long is every block
-            return every, tags is ThinkTags.ANYWHERE
+            return every, self.tags is ThinkTags.ANYWHERE
         kept = tuple(blocks)
         return kept, kept
 
-    def blanked(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> str:
+    def blanked(self, *, blocks: Sequence[Span] | None = None) -> str:
         """The text with each think block (or each of ``blocks``, those a format keeps of
         them) replaced by as many spaces (offsets hold)."""
-        thinks, reading = self._reading(tags, blocks)
+        thinks, reading = self._reading(blocks)
         return self._cached(("blanked", reading), lambda: blank_out(self, thinks))  # type: ignore[no-any-return]
 
     def set_notes_aside(self) -> tuple[str, Repair | None, list[SetAside]]:
@@ -601,24 +592,20 @@ class Reply(str):
         """Each of ``blocks`` (think blocks) as a ``SetAside`` entry."""
         return [SetAside("think", self[b.start : b.end], b) for b in blocks]
 
-    def fences(
-        self, tags: ThinkTags | None = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
-    ) -> tuple[Fence, ...]:
+    def fences(self, *, blocks: Sequence[Span] | None = None, as_received: bool = False) -> tuple[Fence, ...]:
         """The top-level fenced blocks, paired as CommonMark pairs them in the text with its
-        think blocks (those ``tags`` reads, or ``blocks``, those a format keeps of them)
-        blanked: a draft fence inside a block is none, closed or not. ``tags=None``: those
-        of the text as received."""
-        if tags is None and blocks is None:
+        think blocks (or ``blocks``, those a format keeps of them) blanked: a draft fence
+        inside a block is none, closed or not. ``as_received``: those of the text as it is."""
+        if as_received:
             return self._cached(("fences", None), lambda: tuple(fences(self)))  # type: ignore[no-any-return]
-        tags = tags or ThinkTags.LINE_START
-        key = ("fences", self._reading(tags, blocks)[1])
-        return self._cached(key, lambda: tuple(fences(self.blanked(tags, blocks=blocks))))  # type: ignore[no-any-return]
+        key = ("fences", self._reading(blocks)[1])
+        return self._cached(key, lambda: tuple(fences(self.blanked(blocks=blocks))))  # type: ignore[no-any-return]
 
-    def stretches(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
+    def stretches(self, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
         """The stretches outside think blocks (or outside ``blocks``, those a format keeps
         of them) without the white space around each, empty ones left out, in the reply's
         order."""
-        thinks, reading = self._reading(tags, blocks)
+        thinks, reading = self._reading(blocks)
 
         def compute() -> tuple[Span, ...]:
             spans = [strip_span(self, s) for s in outside_spans(len(self), thinks)]
@@ -626,33 +613,29 @@ class Reply(str):
 
         return self._cached(("stretches", reading), compute)  # type: ignore[no-any-return]
 
-    def longest_stretches(
-        self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None
-    ) -> tuple[Span, ...]:
+    def longest_stretches(self, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
         """:meth:`stretches`, longest first (of two as long, the first first): the
         candidates of a reply read without its think blocks (or without ``blocks``)."""
-        key = ("longest", self._reading(tags, blocks)[1])
-        ordered = self.stretches(tags, blocks=blocks)
+        key = ("longest", self._reading(blocks)[1])
+        ordered = self.stretches(blocks=blocks)
         return self._cached(key, lambda: tuple(sorted(ordered, key=lambda s: s.start - s.end)))  # type: ignore[no-any-return]
 
-    def payload_fences(
-        self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None
-    ) -> tuple[Fence, ...]:
+    def payload_fences(self, *, blocks: Sequence[Span] | None = None) -> tuple[Fence, ...]:
         """The fences that may hold a payload: :meth:`fences` read with think blocks
         blanked, less those whose body holds a think block (``check()`` would set the block
         aside, so the body could never check as it stands)."""
-        thinks, reading = self._reading(tags, blocks)
-        every = self.fences(self.tags if tags is None else tags, blocks=blocks)
+        thinks, reading = self._reading(blocks)
+        every = self.fences(blocks=blocks)
         return self._cached(  # type: ignore[no-any-return]
             ("payload fences", reading),
             lambda: tuple(f for f in every if not overlaps_any(thinks, f.body.start, f.body.end)),
         )
 
-    def prose_candidates(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> list[Span]:
+    def prose_candidates(self, *, blocks: Sequence[Span] | None = None) -> list[Span]:
         """The reply read as prose: its longest stretch outside think blocks; for a reply
         of think blocks only, an empty payload (:func:`~formatbook_core.spans.no_payload`),
         never their text."""
-        return [*self.longest_stretches(tags, blocks=blocks)[:1]] or [no_payload(self)]
+        return [*self.longest_stretches(blocks=blocks)[:1]] or [no_payload(self)]
 
     @cached_property
     def line_starts(self) -> tuple[int, ...]:

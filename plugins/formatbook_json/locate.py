@@ -109,7 +109,7 @@ def locate(reply: Reply, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE
             # (a million brackets cost seconds to pair, for the same json.too_deep)
             return [whole], None
     prepared = Reply.of(reply)  # as JsonFormat.prepare read it
-    blocks = [f for f in prepared.fences(None) if not prepared.within_aside(f.span)]
+    blocks = [f for f in prepared.fences(as_received=True) if not prepared.within_aside(f.span)]
     at = committed_position(prepared.stream_pieces())
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
         return [_with_controls(reply, _unpadded(reply, _committed(prepared, at, blocks)))], None

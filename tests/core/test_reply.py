@@ -140,7 +140,7 @@ def test_fences_are_paired_as_commonmark_pairs_them():
 
 def test_a_fence_inside_a_think_block_is_a_draft_when_the_blocks_are_blanked():
     reply = Reply.of("<think>\n```json\n{}\n```\n</think>\n```json\n[]\n```")
-    assert len(reply.fences(None)) == 2
+    assert len(reply.fences(as_received=True)) == 2
     (fence,) = reply.fences()
     assert reply[fence.body.start : fence.body.end] == "[]"
 
@@ -174,7 +174,7 @@ def test_a_format_keeping_some_blocks_as_its_text_reads_only_the_others():
     assert reply.longest_stretches(blocks=[think]) == reply.stretches(blocks=[think])
     # every block kept is the usual reading, shared with it
     assert reply.blanked(blocks=[think, reasoning]) is reply.blanked()
-    assert reply.fences(blocks=[think, reasoning]) is reply.fences(ThinkTags.LINE_START)
+    assert reply.fences(blocks=[think, reasoning]) is reply.fences()
     assert reply.stretches(blocks=[]) == (strip_span(reply, Span(0, len(reply))),)
 
 

@@ -38,14 +38,14 @@ def set_notes_aside(st: RepairState) -> None:
     """Step 1: the notes (``<think>`` blocks; an unclosed one runs to the end of the reply)
     taken out of the body and kept, as the prepared reply sets them aside. Applies at
     every level."""
-    body = Reply.of(st.body)
-    st.body, repair, kept = body.set_notes_aside()
+    text, repair, kept = Reply.of(st.body).set_notes_aside()
     if repair is None:
         return
     # the step runs first, so the body is still the reply as received: spans are exact
-    exact = body == st.original
+    exact = st.body == st.original
     for entry in kept:
         st.keep(entry.kind, entry.text, entry.span if exact else None)
+    st.body = text
     st.repair(repair.kind, repair.message, repair.span if exact else None)
 
 
