@@ -385,6 +385,9 @@ def fences(reply: str) -> list[Fence]:
 # --- the prepared reply -----------------------------------------------------------------
 
 
+_T = TypeVar("_T")
+
+
 class Reply(str):
     """The reply text, prepared: think blocks, fences, line starts, the text with think
     blocks blanked and what surrounds a payload, each computed on first use and cached.
@@ -421,12 +424,12 @@ class Reply(str):
     def _cache(self) -> dict[object, object]:
         return {}
 
-    def _cached(self, key: object, compute: Callable[[], Any]) -> Any:
+    def _cached(self, key: object, compute: Callable[[], _T]) -> _T:
         """The answer cached under ``key``, computed (once) when there is none yet."""
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = compute()
-        return found
+        return found  # type: ignore[return-value]  # the key says what was cached
 
     def _scan(self, tags: ThinkTags, *, leading_only: bool = False) -> tuple[Span, ...]:
         """The blocks :class:`ThinkScanner` finds fed the whole reply (none without a
@@ -442,7 +445,7 @@ class Reply(str):
         """Spans of the ``<think>…</think>`` blocks (also ``<thinking>``, ``<reasoning>``),
         in order, found by :class:`ThinkScanner`; an unclosed one runs to the end."""
         tags = self.tags if tags is None else tags
-        return self._cached(("blocks", tags is ThinkTags.ANYWHERE), lambda: self._scan(tags))  # type: ignore[no-any-return]
+        return self._cached(("blocks", tags is ThinkTags.ANYWHERE), lambda: self._scan(tags))
 
     @cached_property
     def _leading(self) -> Span | None:
@@ -573,7 +576,7 @@ class Reply(str):
         """The text with each think block (or each of ``blocks``, those a format keeps of
         them) replaced by as many spaces (offsets hold)."""
         thinks, reading = self._reading(blocks)
-        return self._cached(("blanked", reading), lambda: blank_out(self, thinks))  # type: ignore[no-any-return]
+        return self._cached(("blanked", reading), lambda: blank_out(self, thinks))
 
     def set_notes_aside(self) -> tuple[str, Repair | None, list[SetAside]]:
         """The text with its think blocks cut out (offsets do not hold: see
@@ -597,9 +600,9 @@ class Reply(str):
         think blocks (or ``blocks``, those a format keeps of them) blanked: a draft fence
         inside a block is none, closed or not. ``as_received``: those of the text as it is."""
         if as_received:
-            return self._cached(("fences", None), lambda: tuple(fences(self)))  # type: ignore[no-any-return]
+            return self._cached(("fences", None), lambda: tuple(fences(self)))
         key = ("fences", self._reading(blocks)[1])
-        return self._cached(key, lambda: tuple(fences(self.blanked(blocks=blocks))))  # type: ignore[no-any-return]
+        return self._cached(key, lambda: tuple(fences(self.blanked(blocks=blocks))))
 
     def stretches(self, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
         """The stretches outside think blocks (or outside ``blocks``, those a format keeps
@@ -611,14 +614,14 @@ class Reply(str):
             spans = [strip_span(self, s) for s in outside_spans(len(self), thinks)]
             return tuple(s for s in spans if s.end > s.start)
 
-        return self._cached(("stretches", reading), compute)  # type: ignore[no-any-return]
+        return self._cached(("stretches", reading), compute)
 
     def longest_stretches(self, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
         """:meth:`stretches`, longest first (of two as long, the first first): the
         candidates of a reply read without its think blocks (or without ``blocks``)."""
         key = ("longest", self._reading(blocks)[1])
         ordered = self.stretches(blocks=blocks)
-        return self._cached(key, lambda: tuple(sorted(ordered, key=lambda s: s.start - s.end)))  # type: ignore[no-any-return]
+        return self._cached(key, lambda: tuple(sorted(ordered, key=lambda s: s.start - s.end)))
 
     def payload_fences(self, *, blocks: Sequence[Span] | None = None) -> tuple[Fence, ...]:
         """The fences that may hold a payload: :meth:`fences` read with think blocks
@@ -626,7 +629,7 @@ class Reply(str):
         aside, so the body could never check as it stands)."""
         thinks, reading = self._reading(blocks)
         every = self.fences(blocks=blocks)
-        return self._cached(  # type: ignore[no-any-return]
+        return self._cached(
             ("payload fences", reading),
             lambda: tuple(f for f in every if not overlaps_any(thinks, f.body.start, f.body.end)),
         )
