@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from .locating import default_locate
 from .options import Option
-from .reply import ThinkTags
+from .reply import Reply, ThinkScanner, ThinkTags
 from .results import Analysis, ExportError, Healed, HealError, Located, ScopeNotFound, Span, StreamStatus, Violation
 
 if TYPE_CHECKING:
@@ -207,6 +207,19 @@ class BaseFormat:
     #: of those as text gives its own (JSON: ``spans.SPACES``, no control character), so
     #: that a strict guard refuses them at once, as ``check()`` does.
     surrounding_space: str | None = None
+
+    # --- the text around a payload, as the format reads it ----------------------------
+    @classmethod
+    def prepare(cls, text: str) -> Reply:
+        """``text`` prepared (:class:`~formatbook_core.reply.Reply`), read as the format
+        declares: what a plugin given a bare ``str`` asks its notes and fences of."""
+        return Reply.of(text, cls.think_tags)
+
+    @classmethod
+    def splitter(cls) -> ThinkScanner:
+        """The stream splitter reading the format's way: fed chunks, it answers the
+        stretches outside notes (what a relaxed checker reads before its payload)."""
+        return ThinkScanner(cls.think_tags)
 
     # --- the four Promptbook methods -------------------------------------------------
     def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:

@@ -15,7 +15,7 @@ from .collector import paused_gc
 from .decoding import decode_reply
 from .expectations import Expectations, shared_expectations
 from .limits import limits_from, too_large
-from .reply import Reply, ThinkTags, is_blank, think_inside, think_tags_of
+from .reply import Reply, is_blank, think_inside, think_tags_of
 from .results import (
     Analysis,
     CheckResult,
@@ -146,19 +146,18 @@ def _plain_text(reply: str) -> _Candidate:
     span = prepared.whole_payload()
     candidate = _Candidate(span, reply[span.start :])
     if span.start:
-        _set_aside(prepared, "the text", candidate, ThinkTags.LINE_START)
+        _set_aside(prepared, "the text", candidate)
     return candidate
 
 
 def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size: int) -> tuple[_Candidate, bool]:
     """The first located candidate that passes (healed if need be, within ``max_size``),
     and True; else the first candidate, whose violations are the ones reported, and False."""
-    prepared = Reply.of(reply)  # think blocks and fences found once, for locate and what follows
-    tags = think_tags_of(fmt)
+    prepared = Reply.of(reply, think_tags_of(fmt))  # notes and fences found once, for every stage
     try:
         # a plugin that located nothing: the reply without its think blocks (never their text)
         located = _located(fmt.candidates(prepared, schema, **options), len(reply)) or [
-            (span, None) for span in (prepared.longest_stretches(tags) or [no_payload(reply)])
+            (span, None) for span in (prepared.longest_stretches() or [no_payload(reply)])
         ]
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
         return _Candidate(Span(0, len(reply)), reply, violations=[plugin_failure(fmt, "locate", exc)]), False
@@ -180,7 +179,7 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size
         first = first or candidate
         if candidate.analysis is None or not candidate.analysis.ok:
             continue
-        split = think_inside(prepared, fmt.name, tags, candidate.span, candidate.text, relocate, reads)
+        split = think_inside(prepared, fmt.name, candidate.span, candidate.text, relocate, reads)
         if split is not None:
             candidate.violations = [split]
             continue
@@ -188,15 +187,15 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size
             candidate.violations = [_truncated(fmt)]
             continue
         if not _healed_as_cut_off_midway(candidate, reply):
-            return _surrounded(fmt, prepared, candidate, tags), True
+            return _surrounded(fmt, prepared, candidate), True
         cut_short = cut_short or candidate  # taken only when no later candidate passes
     if cut_short is not None:
-        return _surrounded(fmt, prepared, cut_short, tags), True
+        return _surrounded(fmt, prepared, cut_short), True
     if first is None:  # spans is never empty; this only tells the type checker
         first = _Candidate(Span(0, len(reply)), reply)
     if not first.violations:
         first.violations = [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
-    return _surrounded(fmt, prepared, first, tags), False
+    return _surrounded(fmt, prepared, first), False
 
 
 def _truncated(fmt: Any) -> Violation:
@@ -217,18 +216,18 @@ def _healed_as_cut_off_midway(candidate: _Candidate, reply: str) -> bool:
     return not is_blank(reply, candidate.span.end, len(reply)) and healed_as_cut_off(candidate.repairs)
 
 
-def _surrounded(fmt: Any, reply: Reply, candidate: _Candidate, tags: ThinkTags) -> _Candidate:
+def _surrounded(fmt: Any, reply: Reply, candidate: _Candidate) -> _Candidate:
     """``candidate`` with what surrounds it in the reply set aside (done only for the
     candidate chosen: it costs a pass over the reply, and a reply may hold many)."""
     if candidate.span != (0, len(reply)):
-        _set_aside(reply, f"the {fmt.name.upper()} payload", candidate, tags)
+        _set_aside(reply, f"the {fmt.name.upper()} payload", candidate)
     return candidate
 
 
-def _set_aside(reply: Reply, what: str, candidate: _Candidate, tags: ThinkTags) -> None:
+def _set_aside(reply: Reply, what: str, candidate: _Candidate) -> None:
     """Everything outside the payload (``what``) is kept: ``<think>`` blocks and prose (listed
     before what healing the payload set aside, the ``located`` repair before its repairs)."""
-    located, kept = reply.set_aside(candidate.span, what, tags)
+    located, kept = reply.set_aside(candidate.span, what)
     if located is not None:
         candidate.set_aside[:0] = kept
         candidate.repairs.insert(0, located)

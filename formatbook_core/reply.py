@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
-from .results import Repair, SetAside, Span, Violation
+from .results import HealError, Repair, SetAside, Span, Violation
 from .spans import blank_out, containing, merge_spans, no_payload, outside_spans, overlaps_any, strip_span
 
 # --- think tags -------------------------------------------------------------------------
@@ -75,12 +75,8 @@ def think_tags_of(fmt: Any) -> ThinkTags:
     return tags if isinstance(tags, ThinkTags) else ThinkTags.LINE_START
 
 
-def think_close(tag: str) -> re.Pattern[str]:
-    """The closing tag for an opening think tag named ``tag`` (``</think >`` allowed)."""
-    return re.compile(rf"</{re.escape(tag)}\s*>", re.IGNORECASE)
-
-
-_CLOSE = {tag: think_close(tag) for tag in THINK_TAGS}
+#: The closing tag of each think tag, by its name (``</think >`` allowed, any case).
+_CLOSE = {tag: re.compile(rf"</{tag}\s*>", re.IGNORECASE) for tag in THINK_TAGS}
 
 
 def note_names(markup: Collection[str] = ()) -> frozenset[str]:
@@ -97,7 +93,7 @@ def note_end(text: str, name: str, pos: int, names: Collection[str]) -> int | No
     own markup asks this of each top-level start tag."""
     if name.lower() not in names:
         return None
-    close = think_close(name).search(text, pos)
+    close = _CLOSE[name.lower()].search(text, pos)
     return close.end() if close else len(text)
 
 
@@ -389,14 +385,16 @@ def fences(reply: str) -> list[Fence]:
 # --- the prepared reply -----------------------------------------------------------------
 
 
+_T = TypeVar("_T")
+
+
 class Reply(str):
     """The reply text, prepared: think blocks, fences, line starts, the text with think
     blocks blanked and what surrounds a payload, each computed on first use and cached.
 
-    Build one with :meth:`Reply.of`. Answers are shared: a caller never changes them
-    (they are tuples). Methods taking ``tags`` answer for that :class:`ThinkTags` reading
-    (``MARKUP`` finds the blocks ``LINE_START`` finds); given none, for the reading the
-    reply was prepared with (:attr:`tags`).
+    Build one with :meth:`Reply.of`, read as a format declares (:attr:`tags`, its
+    ``think_tags``; ``MARKUP`` finds the blocks ``LINE_START`` finds): every answer is
+    for that reading. Answers are shared: a caller never changes them (they are tuples).
     """
 
     #: The reading of think tags the methods use when given none (see :meth:`of`).
@@ -426,29 +424,32 @@ class Reply(str):
     def _cache(self) -> dict[object, object]:
         return {}
 
+    def _cached(self, key: object, compute: Callable[[], _T]) -> _T:
+        """The answer cached under ``key``, computed (once) when there is none yet."""
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = compute()
+        return found  # type: ignore[return-value]  # the key says what was cached
+
+    def _scan(self, tags: ThinkTags, *, leading_only: bool = False) -> tuple[Span, ...]:
+        """The blocks :class:`ThinkScanner` finds fed the whole reply (none without a
+        ``<``: every think tag opens with one)."""
+        if "<" not in self:
+            return ()
+        scanner = ThinkScanner(tags, leading_only=leading_only, record=True)
+        scanner.scan(self)
+        scanner.flush()
+        return tuple(scanner.blocks or ())
+
     def think_blocks(self, tags: ThinkTags | None = None) -> tuple[Span, ...]:
         """Spans of the ``<think>…</think>`` blocks (also ``<thinking>``, ``<reasoning>``),
         in order, found by :class:`ThinkScanner`; an unclosed one runs to the end."""
         tags = self.tags if tags is None else tags
-        key = ("thinks", tags is ThinkTags.ANYWHERE)
-        found = self._cache.get(key)
-        if found is None and "<" not in self:  # every think tag opens with "<": none here
-            found = self._cache[key] = ()
-        if found is None:
-            scanner = ThinkScanner(tags, record=True)
-            scanner.scan(self)
-            scanner.flush()
-            found = self._cache[key] = tuple(scanner.blocks or ())
-        return found  # type: ignore[return-value]
+        return self._cached(("blocks", tags is ThinkTags.ANYWHERE), lambda: self._scan(tags))
 
     @cached_property
     def _leading(self) -> Span | None:
-        if "<" not in self:  # every think tag opens with "<": no block opens the reply
-            return None
-        scanner = ThinkScanner(leading_only=True, record=True)
-        scanner.scan(self)
-        scanner.flush()
-        blocks = scanner.blocks or []
+        blocks = self._scan(ThinkTags.LINE_START, leading_only=True)
         return Span(blocks[0].start, blocks[-1].end) if blocks else None
 
     def leading_think(self) -> Span | None:
@@ -463,18 +464,14 @@ class Reply(str):
         think = self._leading
         return Span(think.end if think else 0, len(self))
 
-    def think_at(self, pos: int, tags: ThinkTags | None = None) -> Span | None:
-        """The think block holding ``pos``, or ``None`` (by bisection)."""
-        return containing(self.think_blocks(tags), pos)
-
     def within_aside(self, span: Span) -> bool:
         """Whether ``span`` lies within one think block (a draft fence inside a note)."""
-        block = self.think_at(span.start)
+        block = containing(self.think_blocks(), span.start)
         return block is not None and span.end <= block.end
 
     def aside_starting(self, pos: int) -> Span | None:
-        """The think block that starts at ``pos``, or ``None``."""
-        block = self.think_at(pos)
+        """The think block that starts at ``pos``, or ``None`` (by bisection)."""
+        block = containing(self.think_blocks(), pos)
         return block if block is not None and block.start == pos else None
 
     def continues_after(self, pos: int) -> bool:
@@ -509,21 +506,20 @@ class Reply(str):
             kept.append(t)
         return kept
 
-    def note_inside(self, code: str) -> Violation | None:
-        """A violation ``code`` (``"<format>.think_inside"``) at the first think block when
-        the reply (a payload about to be healed) holds one, else ``None``: whether the block
-        belongs to a value or is a note cannot be told, and dropping either reading's text
-        could give wrong data."""
+    def note_inside(self, name: str) -> Violation | None:
+        """``<name>.think_inside`` at the first think block when the reply (a payload about
+        to be healed, of the format named ``name``) holds one, else ``None``: whether the
+        block belongs to a value or is a note cannot be told, and dropping either reading's
+        text could give wrong data."""
         found = self.think_blocks()
         if not found:
             return None
-        first = found[0]
-        payload = code.partition(".")[0].upper()
-        return Violation(
-            code,
+        payload = name.upper()
+        return _inside(
+            name,
             f"a think block inside the {payload} payload: it may be a note or part of a value; "
             f"set it outside the {payload}",
-            span=Span(first.start, first.end),
+            Span(found[0].start, found[0].end),
         )
 
     def opens_with_note(self, markup: Collection[str] = ()) -> bool:
@@ -531,6 +527,22 @@ class Reply(str):
         a tag not named in ``markup``: ``check()`` would set it aside."""
         lead = self._leading
         return lead is not None and self.think_name(lead) in note_names(markup)
+
+    def refuse_healed_notes(self, name: str, *, opening: bool = False, markup: Collection[str] = ()) -> None:
+        """Raise ``HealError`` (``<name>.syntax``) when this text, a format's healed payload,
+        holds a think block (or, with ``opening``, opens with a note: :meth:`opens_with_note`):
+        an element named like one (``<think\n>`` written out as ``<think>``) that ``check()``
+        would set aside, so that the repair would change what the reply says."""
+        if not (self.opens_with_note(markup) if opening else self.think_blocks()):
+            return
+        held, why, keyword = (
+            ("open with", "cannot open the payload", None) if opening else ("hold", "cannot be healed", "think-element")
+        )
+        tags = "" if opening else " (<think>, <reasoning>...)"
+        raise HealError(
+            f"cannot heal the {name.upper()}: it would {held} an element named like a think block{tags}",
+            [Violation(f"{name}.syntax", f"an element named like a think block {why}", keyword=keyword)],
+        )
 
     def between(self, spans: Iterable[Span] = ()) -> list[Span]:
         """The stretches of the reply outside its think blocks and ``spans`` (the fences a
@@ -550,94 +562,83 @@ class Reply(str):
         m = THINK_OPEN.match(self, block.start)
         return m.group(1).lower() if m else ""
 
-    def _reading(self, tags: ThinkTags | None, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
+    def _reading(self, blocks: Sequence[Span] | None) -> tuple[tuple[Span, ...], object]:
         """The think blocks read as such and the cache key of that reading: ``blocks`` when
         a format keeps only some of them (XML's ``<reasoning>`` with ``root=``, YAML's tag
-        inside a block scalar), else all of them."""
-        tags = self.tags if tags is None else tags
-        every = self.think_blocks(tags)
+        inside a block scalar), else all of them (as the reply was prepared to read them)."""
+        every = self.think_blocks()
         if blocks is None or len(blocks) == len(every):  # a subset as long is every block
-            return every, tags is ThinkTags.ANYWHERE
+            return every, self.tags is ThinkTags.ANYWHERE
         kept = tuple(blocks)
         return kept, kept
 
-    def blanked(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> str:
+    def blanked(self, *, blocks: Sequence[Span] | None = None) -> str:
         """The text with each think block (or each of ``blocks``, those a format keeps of
         them) replaced by as many spaces (offsets hold)."""
-        thinks, reading = self._reading(tags, blocks)
-        key = ("blanked", reading)
-        found = self._cache.get(key)
-        if found is None:
-            found = self._cache[key] = blank_out(self, thinks)
-        return found  # type: ignore[return-value]
+        thinks, reading = self._reading(blocks)
+        return self._cached(("blanked", reading), lambda: blank_out(self, thinks))
 
-    def without_think(self, tags: ThinkTags | None = None) -> str:
-        """The text with its think blocks cut out (offsets do not hold: see :meth:`blanked`)."""
-        thinks = self.think_blocks(tags)
-        if not thinks:
-            return self
-        return "".join(self[s.start : s.end] for s in outside_spans(len(self), thinks))
+    def set_notes_aside(self) -> tuple[str, Repair | None, list[SetAside]]:
+        """The text with its think blocks cut out (offsets do not hold: see
+        :meth:`blanked`), the ``think_set_aside`` repair saying so (``None`` when there is
+        none) and each block as a ``SetAside`` entry, spans into this text: what a format
+        that reads the reply whole (Markdown's plan) keeps of them."""
+        found = self.think_blocks()
+        if not found:
+            return self, None, []
+        kept = "".join(self[s.start : s.end] for s in outside_spans(len(self), found))
+        where = Span(found[0].start, found[-1].end)
+        repair = Repair("think_set_aside", f"set {len(found)} <think> block(s) aside", where)
+        return kept, repair, self._aside(found)
 
-    def fences(
-        self, tags: ThinkTags | None = ThinkTags.LINE_START, *, blocks: Sequence[Span] | None = None
-    ) -> tuple[Fence, ...]:
+    def _aside(self, blocks: Iterable[Span]) -> list[SetAside]:
+        """Each of ``blocks`` (think blocks) as a ``SetAside`` entry."""
+        return [SetAside("think", self[b.start : b.end], b) for b in blocks]
+
+    def fences(self, *, blocks: Sequence[Span] | None = None, as_received: bool = False) -> tuple[Fence, ...]:
         """The top-level fenced blocks, paired as CommonMark pairs them in the text with its
-        think blocks (those ``tags`` reads, or ``blocks``, those a format keeps of them)
-        blanked: a draft fence inside a block is none, closed or not. ``tags=None``: those
-        of the text as received."""
-        if tags is None and blocks is None:
-            key: tuple[object, ...] = ("fences", None)
-        else:
-            key = ("fences", self._reading(tags or ThinkTags.LINE_START, blocks)[1])
-        found = self._cache.get(key)
-        if found is None:
-            text = self if key[1] is None else self.blanked(tags or ThinkTags.LINE_START, blocks=blocks)
-            found = self._cache[key] = tuple(fences(text))
-        return found  # type: ignore[return-value]
+        think blocks (or ``blocks``, those a format keeps of them) blanked: a draft fence
+        inside a block is none, closed or not. ``as_received``: those of the text as it is."""
+        if as_received:
+            return self._cached(("fences", None), lambda: tuple(fences(self)))
+        key = ("fences", self._reading(blocks)[1])
+        return self._cached(key, lambda: tuple(fences(self.blanked(blocks=blocks))))
 
-    def stretches(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
+    def stretches(self, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
         """The stretches outside think blocks (or outside ``blocks``, those a format keeps
         of them) without the white space around each, empty ones left out, in the reply's
         order."""
-        thinks, reading = self._reading(tags, blocks)
-        key = ("stretches", reading)
-        found = self._cache.get(key)
-        if found is None:
-            spans = [strip_span(self, s) for s in outside_spans(len(self), thinks)]
-            found = self._cache[key] = tuple(s for s in spans if s.end > s.start)
-        return found  # type: ignore[return-value]
+        thinks, reading = self._reading(blocks)
 
-    def longest_stretches(
-        self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None
-    ) -> tuple[Span, ...]:
+        def compute() -> tuple[Span, ...]:
+            spans = [strip_span(self, s) for s in outside_spans(len(self), thinks)]
+            return tuple(s for s in spans if s.end > s.start)
+
+        return self._cached(("stretches", reading), compute)
+
+    def longest_stretches(self, *, blocks: Sequence[Span] | None = None) -> tuple[Span, ...]:
         """:meth:`stretches`, longest first (of two as long, the first first): the
         candidates of a reply read without its think blocks (or without ``blocks``)."""
-        key = ("longest", self._reading(tags, blocks)[1])
-        found = self._cache.get(key)
-        if found is None:
-            ordered = sorted(self.stretches(tags, blocks=blocks), key=lambda s: s.start - s.end)
-            found = self._cache[key] = tuple(ordered)
-        return found  # type: ignore[return-value]
+        key = ("longest", self._reading(blocks)[1])
+        ordered = self.stretches(blocks=blocks)
+        return self._cached(key, lambda: tuple(sorted(ordered, key=lambda s: s.start - s.end)))
 
-    def payload_fences(
-        self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None
-    ) -> tuple[Fence, ...]:
+    def payload_fences(self, *, blocks: Sequence[Span] | None = None) -> tuple[Fence, ...]:
         """The fences that may hold a payload: :meth:`fences` read with think blocks
         blanked, less those whose body holds a think block (``check()`` would set the block
         aside, so the body could never check as it stands)."""
-        thinks, reading = self._reading(tags, blocks)
-        key = ("payload fences", reading)
-        found = self._cache.get(key)
-        if found is None:
-            every = self.fences(self.tags if tags is None else tags, blocks=blocks)
-            found = self._cache[key] = tuple(f for f in every if not overlaps_any(thinks, f.body.start, f.body.end))
-        return found  # type: ignore[return-value]
+        thinks, reading = self._reading(blocks)
+        every = self.fences(blocks=blocks)
+        return self._cached(
+            ("payload fences", reading),
+            lambda: tuple(f for f in every if not overlaps_any(thinks, f.body.start, f.body.end)),
+        )
 
-    def prose_candidates(self, tags: ThinkTags | None = None, *, blocks: Sequence[Span] | None = None) -> list[Span]:
+    def prose_candidates(self, *, blocks: Sequence[Span] | None = None) -> list[Span]:
         """The reply read as prose: its longest stretch outside think blocks; for a reply
         of think blocks only, an empty payload (:func:`~formatbook_core.spans.no_payload`),
         never their text."""
-        return [*self.longest_stretches(tags, blocks=blocks)[:1]] or [no_payload(self)]
+        return [*self.longest_stretches(blocks=blocks)[:1]] or [no_payload(self)]
 
     @cached_property
     def line_starts(self) -> tuple[int, ...]:
@@ -653,7 +654,7 @@ class Reply(str):
 
     def lines_outside(self, lines: Sequence[Line]) -> tuple[list[Line], list[Span]]:
         """``lines`` (``(start, end, ...)`` tuples into the reply, in order) without those
-        a think block covers whole, and the blocks that covered some, in order: what a
+        a think block covers whole, and the thinks that covered some, in order: what a
         line-based format reads, and what lies between its lines and is no part of them.
         One pass: a block that ends before a line's end covers no later line."""
         thinks = self.think_blocks()
@@ -677,29 +678,27 @@ class Reply(str):
         """The line (from 0) ``pos`` is on."""
         return bisect_right(self.line_starts, pos) - 1
 
-    def set_aside(
-        self, span: Span, what: str, tags: ThinkTags = ThinkTags.LINE_START
-    ) -> tuple[Repair | None, list[SetAside]]:
+    def set_aside(self, span: Span, what: str) -> tuple[Repair | None, list[SetAside]]:
         """Everything outside the payload at ``span`` (``what``, for the message), kept:
         the ``located`` repair and the think blocks and prose as ``SetAside`` entries, in
         order; ``(None, [])`` when only blank space surrounds it."""
-        thinks = self.think_blocks(tags)
-        pieces: list[tuple[str, Span]] = []
+        thinks = self.think_blocks()
+        kept: list[SetAside] = []
         for outer in outside_spans(len(self), [span]):
             inner = [t for t in thinks if t.start >= outer.start and t.end <= outer.end]
-            pieces += [("think", t) for t in inner]
+            kept += self._aside(inner)
             for rest in outside_spans(outer.end, [Span(0, outer.start), *inner]):
                 if self[rest.start : rest.end].strip():
-                    pieces.append(("prose", rest))
-        if not pieces:
+                    kept.append(SetAside("prose", self[rest.start : rest.end], rest))
+        if not kept:
             return None, []  # only blank space around the payload (a file's final newline)
-        pieces.sort(key=lambda p: p[1].start)
+        kept.sort(key=lambda k: k.span.start)  # type: ignore[union-attr]  # every entry here has one
         located = Repair(
             "located",
-            f"took {what} at {span.start}–{span.end} out of the reply; set aside {len(pieces)} surrounding part(s)",
+            f"took {what} at {span.start}–{span.end} out of the reply; set aside {len(kept)} surrounding part(s)",
             span,
         )
-        return located, [SetAside(kind, self[s.start : s.end], s) for kind, s in pieces]
+        return located, kept
 
 
 # --- lines with think blocks between them ------------------------------------------------
@@ -723,8 +722,8 @@ def set_aside_between(h: SettingAside, lines: list[Line], kind: str) -> list[Lin
     a ``kind`` repair: a block between content lines is no part of a value."""
     reply = Reply.of(h.text)  # the caller's prepared reply, or one prepared here
     kept, thinks = reply.lines_outside(lines)
+    h.set_aside += reply._aside(thinks)
     for t in thinks:
-        h.set_aside.append(SetAside("think", reply[t.start : t.end], t))
         h.repair(kind, "set aside a think block between the content lines", t.start, t.end)
     return kept
 
@@ -735,7 +734,6 @@ def set_aside_between(h: SettingAside, lines: list[Line], kind: str) -> list[Lin
 def think_inside(
     reply: Reply,
     name: str,
-    tags: ThinkTags,
     span: Span,
     text: str,
     relocate: Callable[[str], list[Span]],
@@ -744,12 +742,12 @@ def think_inside(
     """``<name>.think_inside`` when a think block may be part of the payload at ``span``
     (``text``: the payload, healed or not) rather than a note beside it, else ``None``.
 
-    ``relocate`` is the format's ``locate`` on a text (``[]`` when it fails), ``reads``
-    whether the format analyzes a text as valid. See :func:`_opens_with_tag` and
-    :func:`_split_by_think`.
+    ``reply`` is read as it was prepared (the format's ``think_tags``), ``relocate`` is
+    the format's ``locate`` on a text (``[]`` when it fails), ``reads`` whether the format
+    analyzes a text as valid. See :func:`_opens_with_tag` and :func:`_split_by_think`.
     """
-    thinks = reply.think_blocks(tags)
-    return _opens_with_tag(name, tags, span, text, thinks, relocate) or _split_by_think(
+    thinks = reply.think_blocks()
+    return _opens_with_tag(name, reply.tags, span, text, thinks, relocate) or _split_by_think(
         reply, name, span, thinks, reads
     )
 
@@ -771,11 +769,11 @@ def _opens_with_tag(
     again = relocate(text)
     if again and strip_span(text, again[0]) == strip_span(text, Span(0, len(text))):
         return None  # the format keeps the tag in its payload (XML's <reasoning> with root=)
-    return Violation(
-        f"{name}.think_inside",
+    return _inside(
+        name,
         f"the {name.upper()} payload opens with a think tag the reply does not open a think block with "
         "(white space such as U+00A0 before it): a think block or the payload's markup, which cannot be told",
-        span=span,
+        span,
     )
 
 
@@ -813,13 +811,18 @@ def _split_by_think(
         else:
             continue
         if other.strip() and any(reads(joined) for joined in joins):
-            return Violation(
-                f"{name}.think_inside",
+            return _inside(
+                name,
                 f"a think block sits inside the {name.upper()} payload: the text on its other side "
                 "continues the payload (a note inside the data, or data thought over: which cannot be told)",
-                span=t,
+                t,
             )
     return None
+
+
+def _inside(name: str, message: str, span: Span) -> Violation:
+    """The ``<name>.think_inside`` violation at ``span``: a note or part of the payload."""
+    return Violation(f"{name}.think_inside", message, span=span)
 
 
 def _both_ways(text: str) -> list[str]:

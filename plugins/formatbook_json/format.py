@@ -122,12 +122,13 @@ class JsonFormat(DataFormat):
     def locate(self, reply: str, schema: Any = None, **options: Any) -> list[Span]:
         """Candidate payloads, best first (see :mod:`formatbook_json.locate`)."""
         max_size, max_depth = limits_from(options)
-        return _locate.locate(reply, max_depth=max_depth, max_size=max_size)[0]
+        return _locate.locate(self.prepare(reply), max_depth=max_depth, max_size=max_size)[0]
 
     def candidates(self, reply: str, schema: Any = None, **options: Any) -> list[Span | Located]:
         """``locate``'s spans; a reply that is wholly strict JSON is parsed once, by the
         locator, and its payload carries that analysis (judged by ``schema``)."""
         max_size, max_depth = limits_from(options)
+        reply = self.prepare(reply)  # read as JSON reads think tags, by every locating step
         spans, value = _locate.locate(reply, max_depth=max_depth, max_size=max_size)
         if value is None:  # not wholly strict (or the reply "null": analyzed as usual)
             loaded = self._schema(schema, options)

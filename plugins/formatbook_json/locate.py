@@ -43,7 +43,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from formatbook_core import Reply, Span, ThinkTags
+from formatbook_core import Reply, Span
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.mentions import in_sentence
 from formatbook_core.reply import Fence
@@ -96,7 +96,7 @@ _QUOTED = re.compile(r'"[^"\\\n]{0,200}"')
 _CLOSERS = re.compile(r"(?:[ \t\r\n]*[}\]])+")
 
 
-def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> tuple[list[Span], Any]:
+def locate(reply: Reply, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> tuple[list[Span], Any]:
     """Candidate payload spans of ``reply``, best first (see the module doc), and the
     parsed value when the whole reply is strict JSON (else ``None``)."""
     whole = _strip(reply, Span(0, len(reply)))
@@ -108,8 +108,8 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
             # the container opening the reply passes max_depth: refused before any scan
             # (a million brackets cost seconds to pair, for the same json.too_deep)
             return [whole], None
-    prepared = Reply.of(reply, ThinkTags.ANYWHERE)  # the format's think_tags
-    blocks = [f for f in prepared.fences(None) if not prepared.within_aside(f.span)]
+    prepared = Reply.of(reply)  # as JsonFormat.prepare read it
+    blocks = [f for f in prepared.fences(as_received=True) if not prepared.within_aside(f.span)]
     at = committed_position(prepared.stream_pieces())
     if at is not None:  # the payload, and the only candidate (formatbook_json.commitment)
         return [_with_controls(reply, _unpadded(reply, _committed(prepared, at, blocks)))], None
@@ -181,14 +181,14 @@ def locate(reply: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) 
 LINE_GAP = re.compile(r"[ \t]*,?[ \t]*(?:\r\n|\n|\r)[ \t\r\n]*|[ \t]*(?:\r\n|\n|\r)[ \t\r\n]*,[ \t\r\n]*")
 
 
-def lines_run(reply: str, first: Span) -> Span | None:
+def lines_run(reply: Reply, first: Span) -> Span | None:
     """The containers written one per line from the one ``first`` spans (only blanks, a
     line break and perhaps a comma between two), as one span, when there are two or more
     (the schema asks for an array: they are its items, and healing wraps them); else
     ``None``. Think blocks read as blank; linear (one reader, asked in order)."""
     if first.end <= first.start or reply[first.start] not in "{[" or reply[first.end - 1] not in "}]":
         return None
-    text = Reply.of(reply, ThinkTags.ANYWHERE).blanked()
+    text = Reply.of(reply).blanked()  # as JsonFormat.prepare read it
     across = _Across(text)
     end = first.end
     while True:

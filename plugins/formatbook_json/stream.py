@@ -32,7 +32,7 @@ import re
 from typing import Any
 
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
-from formatbook_core.reply import FENCE_LINE, LINE_BREAK, Reply, ThinkScanner, ThinkTags
+from formatbook_core.reply import FENCE_LINE, LINE_BREAK
 from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
 from formatbook_core.spans import SPACES
@@ -296,10 +296,18 @@ def _first_bracket(pieces: list[tuple[int, str]]) -> int | None:
     return None
 
 
+def _format() -> Any:
+    """The JSON format, whose reading of notes the relaxed checker shares (looked up when
+    first asked: the format's module imports this one)."""
+    from .format import JsonFormat  # noqa: PLC0415 - the format imports this module
+
+    return JsonFormat
+
+
 def _without_thoughts_and_fences(prose: str) -> str:
     """``prose`` without its think blocks and fence lines, stripped: what is left of a
     reply that never opened a container (it may be a bare scalar, fenced or not)."""
-    kept = Reply.of(prose).without_think(ThinkTags.ANYWHERE)
+    kept = _format().prepare(prose).set_notes_aside()[0]
     lines = [line for line in LINE_BREAK.split(kept) if not FENCE_LINE.match(line)]
     return "\n".join(lines).strip()
 
@@ -437,8 +445,8 @@ class JsonChecker:
         self._litword = ""  # the whole literal
         self._failed: StreamStatus | None = None
         self._ret = _VALUE  # state to return to after a comment (relaxed)
-        # relaxed, before the payload: the core's think-block scanner, read across blocks
-        self._before = None if strict else ThinkScanner(ThinkTags.ANYWHERE)
+        # relaxed, before the payload: the format's stream splitter, read across notes
+        self._before = None if strict else _format().splitter()
         self._started = bool(strict)  # relaxed: a container has been opened
         self._prose: list[str] | None = None if strict else []  # relaxed text before the payload
         self._bare_key = False  # relaxed: the bare word being read is a key

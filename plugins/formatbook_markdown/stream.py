@@ -35,7 +35,7 @@ import re
 from typing import Any
 
 from formatbook_core import HealError, StreamStatus
-from formatbook_core.reply import FENCE_LINE, ThinkScanner
+from formatbook_core.reply import FENCE_LINE
 from formatbook_core.textlog import TextLog
 
 from .contract.names import normalize_section_name
@@ -81,8 +81,8 @@ class MarkdownChecker:
         self._pending: list[str] = []  # the unfinished line, in pieces (joined once it ends)
         self._line_start = 0  # where the unfinished line starts in the reply
         self._after_cr = False  # the last line ended with '\r': a '\n' next belongs to it
-        # strict: the prepared reply's scanner, to fail where a <think> block opens
-        self._think = ThinkScanner() if strict else None
+        # strict: the format's stream splitter, to fail where a note (a <think> block) opens
+        self._splitter = fmt.splitter() if strict else None
         self._failed: StreamStatus | None = None
         self._judging = True
         self._line_no = 0
@@ -114,11 +114,11 @@ class MarkdownChecker:
         self._length += len(chunk)
         if not chunk:
             return StreamStatus(True)
-        if self._think is not None:
-            self._think.scan(chunk)
-            if self._think.first_open is not None:
+        if self._splitter is not None:
+            self._splitter.scan(chunk)
+            if self._splitter.first_open is not None:
                 return self._fail(
-                    "a <think> block is set aside, so the reply cannot stay as written", self._think.first_open
+                    "a <think> block is set aside, so the reply cannot stay as written", self._splitter.first_open
                 )
         judging = self._strict and self._judging
         if not judging and not self._settled.active:
@@ -173,7 +173,7 @@ class MarkdownChecker:
         clone = _copy.copy(self)
         clone._parts = self._parts.copy()
         clone._pending = list(self._pending)
-        clone._think = self._think.copy() if self._think is not None else None
+        clone._splitter = self._splitter.copy() if self._splitter is not None else None
         clone._settled = self._settled.copy()
         return clone
 

@@ -3,10 +3,11 @@ blanking, line starts and setting what surrounds a payload aside."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import BaseFormat, Reply, SetAside, Span, StreamGuard, ThinkTags, check
+from formatbook_core import BaseFormat, HealError, Reply, SetAside, Span, StreamGuard, ThinkTags, check
 from formatbook_core.reply import THINK_OPEN_MAX, ThinkScanner, note_end, note_names, think_tags_of
 from formatbook_core.spans import blank_out, merge_spans, strip_span
 
@@ -49,10 +50,11 @@ def test_leading_think_is_the_run_of_blocks_opening_the_reply():
     assert Reply.of("x\n<think>a</think>").leading_think() is None
 
 
-def test_think_at():
-    reply = Reply.of("a\n<think>b</think>c")
-    assert reply.think_at(5) == Span(2, 18)
-    assert reply.think_at(1) is None and reply.think_at(18) is None
+def test_within_aside_and_aside_starting_find_blocks_by_bisection():
+    reply = Reply.of("a\n<think>b</think>c")  # the block is 2-18
+    assert reply.within_aside(Span(5, 18)) and not reply.within_aside(Span(1, 5))
+    assert reply.aside_starting(2) == Span(2, 18)
+    assert reply.aside_starting(5) is None and reply.aside_starting(18) is None
 
 
 def test_think_tags_of_a_format():
@@ -138,7 +140,7 @@ def test_fences_are_paired_as_commonmark_pairs_them():
 
 def test_a_fence_inside_a_think_block_is_a_draft_when_the_blocks_are_blanked():
     reply = Reply.of("<think>\n```json\n{}\n```\n</think>\n```json\n[]\n```")
-    assert len(reply.fences(None)) == 2
+    assert len(reply.fences(as_received=True)) == 2
     (fence,) = reply.fences()
     assert reply[fence.body.start : fence.body.end] == "[]"
 
@@ -172,7 +174,7 @@ def test_a_format_keeping_some_blocks_as_its_text_reads_only_the_others():
     assert reply.longest_stretches(blocks=[think]) == reply.stretches(blocks=[think])
     # every block kept is the usual reading, shared with it
     assert reply.blanked(blocks=[think, reasoning]) is reply.blanked()
-    assert reply.fences(blocks=[think, reasoning]) is reply.fences(ThinkTags.LINE_START)
+    assert reply.fences(blocks=[think, reasoning]) is reply.fences()
     assert reply.stretches(blocks=[]) == (strip_span(reply, Span(0, len(reply))),)
 
 
@@ -204,6 +206,39 @@ def test_set_aside_lists_think_blocks_and_prose_in_order():
 
 def test_only_blank_space_around_is_nothing_to_set_aside():
     assert Reply.of("\n{}\n").set_aside(Span(1, 3), "the JSON payload") == (None, [])
+
+
+def test_set_notes_aside_cuts_the_blocks_out_with_a_repair_and_entries():
+    reply = Reply.of("# A\n<think>x</think>\nb\n<reasoning>y")  # blocks at 4-20 and 23-35 (unclosed)
+    text, repair, kept = reply.set_notes_aside()
+    assert text == "# A\n\nb\n"
+    assert repair is not None and (repair.kind, repair.span) == ("think_set_aside", Span(4, 35))
+    assert repair.message == "set 2 <think> block(s) aside"
+    assert kept == [SetAside("think", "<think>x</think>", Span(4, 20)), SetAside("think", "<reasoning>y", Span(23, 35))]
+    assert Reply.of("a <think>x</think>").set_notes_aside() == ("a <think>x</think>", None, [])  # mid-line: text
+
+
+def test_refuse_healed_notes_refuses_a_text_check_would_set_a_note_aside_of():
+    with pytest.raises(HealError) as held:
+        Reply.of("<p>\n<think>x</think></p>").refuse_healed_notes("html")
+    assert [(v.code, v.keyword) for v in held.value.violations] == [("html.syntax", "think-element")]
+    with pytest.raises(HealError, match="cannot heal the XML: it would open with") as opened:
+        Reply.of("<think></think>").refuse_healed_notes("xml", opening=True)
+    assert [v.code for v in opened.value.violations] == ["xml.syntax"]
+    Reply.of("<reasoning>a</reasoning>").refuse_healed_notes("xml", opening=True, markup=("reasoning",))
+    Reply.of("<p>a</p>\n<think>x</think>").refuse_healed_notes("xml", opening=True)  # not opening it
+    Reply.of("<p><think>x</think></p>").refuse_healed_notes("html")  # mid-line: text
+
+
+def test_a_format_prepares_text_and_splits_streams_as_it_declares():
+    class Anywhere(BaseFormat):
+        think_tags = ThinkTags.ANYWHERE
+
+    prepared = Anywhere.prepare("a <think>x</think> b")
+    assert prepared.tags is ThinkTags.ANYWHERE and prepared.think_blocks() == (Span(2, 18),)
+    assert BaseFormat.prepare("a <think>x</think> b").think_blocks() == ()  # LINE_START: text mid-line
+    splitter = Anywhere.splitter()
+    assert splitter.feed("a <think>x</think> b") + splitter.flush() == [(0, "a "), (19, "b")]
 
 
 def test_check_sets_aside_what_the_prepared_reply_finds():
@@ -320,10 +355,10 @@ def test_notes_around_data_keeps_the_blocks_the_format_reads_as_data():
 
 
 def test_note_inside_refuses_a_payload_holding_a_think_block():
-    violation = Reply.of('{"a": <think>x</think> 1}', ThinkTags.ANYWHERE).note_inside("json.think_inside")
+    violation = Reply.of('{"a": <think>x</think> 1}', ThinkTags.ANYWHERE).note_inside("json")
     assert violation is not None and violation.code == "json.think_inside"
     assert violation.span == Span(6, 22)
     assert violation.message == (
         "a think block inside the JSON payload: it may be a note or part of a value; set it outside the JSON"
     )
-    assert Reply('{"a": <think>x</think> 1}').note_inside("json.think_inside") is None  # mid-line: text at LINE_START
+    assert Reply('{"a": <think>x</think> 1}').note_inside("json") is None  # mid-line: text at LINE_START

@@ -51,7 +51,7 @@ def outside_think(reply: str, *, anywhere: bool = False) -> list[Span]:
     """What a format without a locator of its own takes: the stretches outside the think
     blocks, longest first, or the empty payload where there is none (as the pipeline does)."""
     tags = ThinkTags.ANYWHERE if anywhere else ThinkTags.LINE_START
-    return list(Reply.of(reply).longest_stretches(tags)) or [no_payload(reply)]
+    return list(Reply.of(reply, tags).longest_stretches()) or [no_payload(reply)]
 
 
 def leading_think(reply: str) -> Span | None:

@@ -24,10 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from formatbook_core import Analysis, Healed, HealError, Repair, Violation
+from formatbook_core import Analysis, Healed, HealError, Repair
 from formatbook_core.healing import HealState
 from formatbook_core.limits import limits_from, refuse_grown
-from formatbook_core.reply import Reply
 
 from . import recover, refuse, write
 
@@ -81,14 +80,7 @@ def heal(
     # white space at the text's ends is never payload (check() locates it stripped): text
     # the HTML5 algorithm moved before a table may bring some ('\u2028a' after a table)
     state.output = state.output.strip()
-    if Reply.of(state.output).think_blocks():
-        # an element named like a think block (<think\n> read as <think>): written out, it
-        # would be set aside as one (where a think tag opens a block: a line's start), so the
-        # repair would change what the reply says
-        raise HealError(
-            "cannot heal the HTML: it would hold an element named like a think block (<think>, <reasoning>...)",
-            [Violation("html.syntax", "an element named like a think block cannot be healed", keyword="think-element")],
-        )
+    fmt.prepare(state.output).refuse_healed_notes(fmt.name)  # check() would set one aside
     refuse_grown(len(state.output), limits_from(options).max_size)  # the core's verdict, before a reading
     again = fmt.analyze(state.output, schema, **options)
     if not again.ok:

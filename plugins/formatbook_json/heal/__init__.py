@@ -50,7 +50,7 @@ PLAN: tuple[Step, ...] = (
     Step("refuse", strict.refuse),
     Step("strict", strict.parse_if_strict),
     Step("memory", strict.refuse_long, _not_strict_yet),
-    Step("think", strict.refuse_think, _not_strict_yet),
+    Step("notes", strict.refuse_notes, _not_strict_yet),
     Step("fence", strict.refuse_fence, _not_strict_yet),
     Step("syntax", structure.repair_syntax, _not_strict_yet),
     Step("confirm", strict.confirm, _not_strict_yet),

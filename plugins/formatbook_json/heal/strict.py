@@ -7,7 +7,7 @@ import re
 
 import orjson
 
-from formatbook_core import Reply, Span, ThinkTags, Violation
+from formatbook_core import Reply, Span, Violation
 from formatbook_core.limits import refuse_grown
 
 from ..syntax import JsonSyntaxError, parse_strict, to_violation, unpadded
@@ -48,12 +48,14 @@ def refuse_long(h: Healing) -> None:
         raise refused(_too_large(len(h.text), limit, why))
 
 
-def refuse_think(h: Healing) -> None:
+def refuse_notes(h: Healing) -> None:
     """Refuse a payload with a think block inside it (``<think>…</think>`` between its
     brackets: the container that opens a reply is read across think blocks, as a stream
     reads it, formatbook_json.commitment): whether it belongs to a string or is a note
     cannot be told, and dropping either reading's text could give the wrong data."""
-    found = Reply.of(h.text, ThinkTags.ANYWHERE).note_inside("json.think_inside")
+    from ..format import JsonFormat  # noqa: PLC0415 - the format imports this module
+
+    found = JsonFormat.prepare(h.text).note_inside(JsonFormat.name)
     if found is not None:
         raise refused(found)
 

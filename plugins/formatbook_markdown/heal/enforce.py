@@ -159,7 +159,7 @@ def _enforce(text: str, spec: Any, lvl: int) -> EnforceResult:
     extracted = extract_body(st.body, spec)
     extracted.preamble = st.preamble if st.preamble is not None else (extracted.outline.preamble or None)
     extracted.outside = list(st.outside)
-    extracted.think = list(st.think)
+    extracted.think = [entry.text for entry in st.set_aside if entry.kind == "think"]
     ok = not issues
     output = repaired if ok else build_issues_envelope(issues, st.repairs, lvl)
     return EnforceResult(

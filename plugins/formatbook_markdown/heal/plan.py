@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from formatbook_core.reply import Reply
+
 from ..reply.outline import trim_blank
 from .container import normalize_container
 from .glued import split_glued_headings
@@ -27,10 +29,24 @@ from .preamble import set_preamble_aside
 from .repeated import flag_repeated_sections
 from .state import RepairState
 from .table_fix import fix_table_separators, repair_tables
-from .think import set_think_aside
 from .underlines import break_long_underlines
 
 Step = Callable[[RepairState], None]
+
+
+def set_notes_aside(st: RepairState) -> None:
+    """Step 1: the notes (``<think>`` blocks; an unclosed one runs to the end of the reply)
+    taken out of the body and kept, as the prepared reply sets them aside. Applies at
+    every level."""
+    text, repair, kept = Reply.of(st.body).set_notes_aside()
+    if repair is None:
+        return
+    # the step runs first, so the body is still the reply as received: spans are exact
+    exact = st.body == st.original
+    for entry in kept:
+        st.keep(entry.kind, entry.text, entry.span if exact else None)
+    st.body = text
+    st.repair(repair.kind, repair.message, repair.span if exact else None)
 
 
 class PlanStep(NamedTuple):
@@ -47,7 +63,7 @@ class PlanStep(NamedTuple):
 
 #: The plan of issue 4, in the order the steps run.
 PLAN: tuple[PlanStep, ...] = (
-    PlanStep("1", "think blocks set aside", set_think_aside),
+    PlanStep("1", "think blocks set aside", set_notes_aside),
     PlanStep("1b", "invisible characters before headings removed", remove_invisible_before_headings),
     PlanStep("2", "glued headings split", split_glued_headings),
     PlanStep("3", "one Markdown container", normalize_container),

@@ -28,7 +28,7 @@ class RepairState:
 
     ``body`` is the Markdown being repaired (inside the container at L2). Each step edits
     it, records a :class:`Repair` per change, keeps what it takes out in ``set_aside`` (and
-    in ``think``/``outside``/``preamble``) and records what it cannot fix in ``issues``.
+    in ``outside``/``preamble``) and records what it cannot fix in ``issues``.
     """
 
     original: str
@@ -39,7 +39,6 @@ class RepairState:
     repairs: list[Repair] = field(default_factory=list)
     set_aside: list[SetAside] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
-    think: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
     preamble: str | None = None
     #: the Markdown is blank once the container step has run (an empty fence, say)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from formatbook_core import Analysis, Healed, HealError, Violation
+from formatbook_core import Analysis, Healed
 from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import limits_from
 from formatbook_core.reply import Reply
@@ -66,14 +66,8 @@ def heal(
     run_plan(PLAN, h)
     if not h.repairs:
         return Healed(text)
-    healed_text = Reply.of(h.out)
-    if healed_text != text and healed_text.opens_with_note(markup_names(options.get("root"))):
-        # an element named like a think block opening the text ('\xa0<think>' healed
-        # to '<think></think>'): check() would set it aside and find no payload
-        raise HealError(
-            "cannot heal the XML: it would open with an element named like a think block",
-            [Violation("xml.syntax", "an element named like a think block cannot open the payload")],
-        )
+    if h.out != text:  # ('\xa0<think>' healed to '<think></think>': check() would find no payload)
+        Reply.of(h.out).refuse_healed_notes("xml", opening=True, markup=markup_names(options.get("root")))
     # the tree confirm built (well-formed, the schema satisfied): what analyze would give
     analysis = Analysis(h.root, document=h.root) if h.root is not None else None
     return Healed(h.out, tuple(h.repairs), analysis=analysis)

@@ -242,3 +242,13 @@ def test_a_mid_line_think_element_is_healed_as_markup() -> None:
     healed = heal(reply, "EXPECT HTML").text
     assert healed == "<div>Hello <think>world</think> there</div>"
     assert heal(healed, "EXPECT HTML").text == healed
+
+
+def test_a_healed_element_named_like_a_think_block_is_refused():
+    """Found while moving the refusal to the prepared reply (Reply.refuse_healed_notes):
+    ``<think\\n>`` is an element to HTML, written out as ``<think>`` at a line's start, where
+    check() would set it aside as a think block; healing refuses rather than change what
+    the reply says."""
+    with pytest.raises(HealError, match="it would hold an element named like a think block") as held:
+        get_format("html").heal("<p>a\n<think\n>b")
+    assert [(v.code, v.keyword) for v in held.value.violations] == [("html.syntax", "think-element")]

@@ -336,3 +336,13 @@ def test_a_root_written_in_one_case_is_not_renamed() -> None:
     assert not result.ok and result.violations[0].code == "schema.root"
     # without a schema, the start tag's case stands
     assert check("<Order><id>1</id></order>", "EXPECT XML").text == "<Order><id>1</id></Order>"
+
+
+def test_a_healed_text_opening_with_an_element_named_like_a_think_block_is_refused():
+    """Found while moving the refusal to the prepared reply (Reply.refuse_healed_notes):
+    ``<think>a`` healed to ``<think>a</think>`` would open with a block check() sets
+    aside, leaving no payload; with ``root`` a ``<reasoning>`` element is XML's own."""
+    with pytest.raises(HealError, match="it would open with an element named like a think block") as held:
+        get_format("xml").heal("<think>a")
+    assert [v.code for v in held.value.violations] == ["xml.syntax"]
+    assert get_format("xml").heal("<reasoning>a", None, root="r").text == "<reasoning>a</reasoning>"
