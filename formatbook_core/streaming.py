@@ -34,6 +34,20 @@ def _copy_stream(stream: Any) -> Any:
     return own() if callable(own) else copy.deepcopy(stream)
 
 
+#: Every character ``str.isspace`` takes (what ``str.strip()`` strips), as a set: the
+#: Unicode database of every supported Python agrees (a test checks it).
+PY_SPACE = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | frozenset(
+    map(chr, range(0x2000, 0x200B))
+)
+
+
+def _space_end(space: str | None) -> frozenset[str]:
+    """The characters a stretch may end with for ``StreamGuard._unheld`` to hold something
+    back: the format's ``surrounding_space`` (or all of Python's white space) and the ASCII
+    blanks, after which such white space may stand."""
+    return PY_SPACE if space is None else frozenset(space + " \t\r\n")
+
+
 class _Limit:
     """One MAX (or EXACTLY) count kept while streaming.
 
@@ -160,6 +174,7 @@ class StreamGuard:
         self._failed: StreamStatus | None = None
         self._complete = False
         self._finished = False  # finish() was called: the reply has ended, feed() raises
+        self._direct = False  # feed() takes its hot path: no lag, nothing failed, not finished
         fmt = exp.fmt
         self._checker: Any = None
         if fmt is not None:
@@ -186,6 +201,9 @@ class StreamGuard:
         self._fed = 0
         self._held: list[str] = []  # unusual white space at the end of what came, not fed yet
         self._space = fmt.surrounding_space if fmt is not None else None  # what check() strips
+        # a last character after which ``_unheld`` may hold something back: white space
+        # (what check() strips, and the ASCII blanks after which unusual white space may end)
+        self._space_end = _space_end(self._space)
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
         registry = exp.active_registry()
@@ -217,6 +235,7 @@ class StreamGuard:
                 stream = instruction.stream()
                 if stream is not None:
                     self._streams.append(stream)
+        self._direct = lag == 0 and self._failed is None
 
     @property
     def text(self) -> str:
@@ -230,6 +249,26 @@ class StreamGuard:
         """Take the next piece of the reply; falsy once the reply cannot pass any more.
         Raises ``RuntimeError`` after :meth:`finish` (the reply has ended: a later piece
         would be judged by no verdict)."""
+        if self._direct and type(chunk) is str:
+            # the hot path (no lag, nothing failed, not finished): a token stream's tiny
+            # chunks each cost a few operations here before the format's checker
+            start = self._length
+            self._length = start + len(chunk)
+            self._log.append(chunk)
+            if self._length > self._max_size:
+                return self._too_large()
+            think = self._think
+            if think is not None and not think.pass_through(chunk):
+                return self._advance(think.feed(chunk))
+            if not chunk:
+                return _OK_COMPLETE if self._complete else _OK
+            if start - self._fed != self._offsets[-1] - self._starts[-1]:  # a block was set aside
+                self._starts.append(self._fed)
+                self._offsets.append(start)
+            status = self._take(chunk)
+            if not status.ok:
+                return status
+            return _OK_COMPLETE if self._complete else _OK
         if self._finished:
             raise RuntimeError("StreamGuard.feed() after finish(): the reply has ended (copy() before finish to go on)")
         if self.lag and self._failed is None and type(chunk) is str:
@@ -249,10 +288,13 @@ class StreamGuard:
         if self._failed is not None:
             return self._failed
         if self._length > self._max_size:
-            return self._fail(
-                f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
-            )
+            return self._too_large()
         return self._pass(start, chunk)
+
+    def _too_large(self) -> StreamStatus:
+        return self._fail(
+            f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
+        )
 
     def _flush_batch(self) -> StreamStatus:
         """Keep and check the gathered chunks as one piece (lag mode)."""
@@ -263,9 +305,7 @@ class StreamGuard:
         if self._failed is not None:
             return self._failed
         if self._length > self._max_size:
-            return self._fail(
-                f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
-            )
+            return self._too_large()
         return self._pass(start, chunk)
 
     def _pass(self, start: int, chunk: str) -> StreamStatus:
@@ -301,15 +341,17 @@ class StreamGuard:
     def _take(self, piece: str) -> StreamStatus:
         """Feed one stretch of the payload's text to the checker and the limits."""
         self._fed += len(piece)
-        if self._checker is None:
+        checker = self._checker
+        if checker is None:
             status = StreamStatus(True, open=piece)
         else:
-            ready = self._unheld(piece)
+            # nothing held and no white space at the end to hold: the piece goes on as it is
+            ready = self._unheld(piece) if self._held or piece[-1] in self._space_end else piece
             try:
-                status = self._checker.feed(ready) if ready else (_OK_COMPLETE if self._complete else _OK)
+                status = checker.feed(ready) if ready else (_OK_COMPLETE if self._complete else _OK)
             except Exception as exc:
                 return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", self._length)
-            if not isinstance(status, StreamStatus):
+            if type(status) is not StreamStatus and not isinstance(status, StreamStatus):
                 return self._fail(f"the format's checker returned {type(status).__name__}, not StreamStatus", None)
             if not status.ok:
                 position = status.position
@@ -326,6 +368,12 @@ class StreamGuard:
                             f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
                             self._length,
                         )
+        if self._streams:
+            return self._instructed(piece, status)
+        return status
+
+    def _instructed(self, piece: str, status: StreamStatus) -> StreamStatus:
+        """Feed ``piece`` to the instructions' streams (no format: the text check() judges)."""
         for stream in self._streams:
             try:
                 verdict = stream.feed(piece)
@@ -368,6 +416,7 @@ class StreamGuard:
         return self._offsets[i] + position - self._starts[i]
 
     def _fail(self, reason: str, position: int | None) -> StreamStatus:
+        self._direct = False
         self._failed = StreamStatus(False, reason, position)
         return self._failed
 
@@ -449,6 +498,7 @@ class StreamGuard:
         """The reply has ended: the full verdict, exactly as ``check()`` gives it (called
         again, the same verdict); :meth:`feed` raises from now on."""
         self._finished = True
+        self._direct = False
         if self._batch:
             self._flush_batch()
         if self._think is not None and self._failed is None:
