@@ -1444,8 +1444,31 @@ class _RelaxedChecker(JsonChecker):
 
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the reply; O(len(chunk))."""
-        if self._hold or self._cut or "`" in chunk or "~" in chunk or (chunk[-1:] == " " and self._indent(chunk)):
+        if self._cut or "`" in chunk or "~" in chunk:
             return self._watched(chunk)
+        hold = self._hold
+        if hold:
+            if not chunk or chunk[0] == " " or "`" in hold or "~" in hold:
+                return self._watched(chunk)
+            # the line held back goes on with text that makes it no fence line (no fence
+            # character, no space to reach one): fed with that text (_watched's outcome
+            # without its scans, and an indented line costs one feed, not two)
+            self._hold = ""
+            chunk = hold + chunk
+        if chunk[-1:] == " " and self._indent(chunk):
+            # a line break then one to three spaces end the text: the spaces are held
+            # (what _watched does with a chunk that holds no fence character)
+            body = chunk.rstrip(" ")
+            status = self._automaton(body) if body else (_COMPLETE if self._st == _DONE else _OK)
+            if not status:
+                return status
+            if self._cut:  # a mismatched closing bracket (_MISMATCHED)
+                self._pos += len(chunk) - len(body)
+                return status
+            if body:
+                self._last = body
+            self._hold = chunk[len(body) :]
+            return status
         if chunk:
             self._last = chunk
         return self._automaton(chunk)
