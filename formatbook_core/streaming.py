@@ -59,7 +59,7 @@ class _Limit:
     def __init__(self, count: Count, upper: int, unit: Any, base: Any, scope_key: str | None = None):
         from .counting import IncrementalCount  # noqa: PLC0415 - counting (and regex) only when limits are kept
 
-        self._fresh = lambda: IncrementalCount(base)
+        self._template = IncrementalCount(base)  # a fresh count of the open value, cloned
         self.count = count
         self.scope_key = scope_key  # a scoped count: only the checker's ``scoped`` values of this key
         self.upper = upper
@@ -68,6 +68,7 @@ class _Limit:
         self.settled = 0
         self._open = self._fresh()
         self._open_blank = True
+        self._open_fed = False  # text was fed to the open value's count since it was fresh
 
     def take(self, status: StreamStatus) -> bool:
         """Count what ``status`` reports as settled in this limit's scope; True when the
@@ -83,18 +84,28 @@ class _Limit:
         """Count closed values and the open one's new text; True when the bound may have grown."""
         grew = False
         if closed:
+            count = self.base.count
             for value in closed:
                 if not value.isspace():
-                    self.settled += self.base.count(value)
-            self._open = self._fresh()
-            self._open_blank = True
+                    self.settled += count(value)
+            if self._open_fed:  # (a count never fed is fresh already)
+                self._open = self._fresh()
+                self._open_fed = False
+                self._open_blank = True
             grew = True
         if opened:
             self._open.feed(opened)
+            self._open_fed = True
             if self._open_blank and not opened.isspace():
                 self._open_blank = False
             grew = True
         return grew
+
+    def _fresh(self) -> Any:
+        """A count of a new open value (the template's clone: the unit is resolved once)."""
+        fresh = object.__new__(type(self._template))
+        fresh.__dict__.update(self._template.__dict__)
+        return fresh
 
     def copy(self) -> _Limit:
         """An independent clone (the open value's pending tail is a string: shared)."""

@@ -214,10 +214,21 @@ class CommittedChecker:
 
 
 def _with_open(status: StreamStatus, opened: str) -> StreamStatus:
-    """``status`` with ``open`` replaced (``dataclasses.replace`` without its generic cost)."""
+    """``status`` with ``open`` replaced (``dataclasses.replace`` without its generic cost;
+    a short open text alone, the usual case, is a status shared from ``_TRIMMED``)."""
     if status.scoped or status.open_scope is not None:
         return replace(status, open=opened)
-    return ok_status(status.values, opened, status.complete)
+    if status.values or status.complete:
+        return ok_status(status.values, opened, status.complete)
+    trimmed = _TRIMMED.get(opened)
+    if trimmed is None:
+        trimmed = ok_status(open=opened)
+        if len(opened) <= 16 and len(_TRIMMED) < 4096:  # bounded: a token stream repeats its words
+            _TRIMMED[opened] = trimmed
+    return trimmed
+
+
+_TRIMMED: dict[str, StreamStatus] = {}  # open text -> its status (immutable: shared)
 
 
 _OK = StreamStatus(True)
