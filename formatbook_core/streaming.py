@@ -217,6 +217,7 @@ class StreamGuard:
         self._space_end = _space_end(self._space)
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
+        self._shift = 0  # _offsets[-1] - _starts[-1]: the reply's offset less the checker's
         registry = exp.active_registry()
         self._limits: list[_Limit] = []
         scope_key = getattr(self._checker, "scope_key", None)
@@ -273,9 +274,8 @@ class StreamGuard:
                 return self._advance(think.feed(chunk))
             if not chunk:
                 return _OK_COMPLETE if self._complete else _OK
-            if start - self._fed != self._offsets[-1] - self._starts[-1]:  # a block was set aside
-                self._starts.append(self._fed)
-                self._offsets.append(start)
+            if start - self._fed != self._shift:  # a block was set aside
+                self._set_aside(start)
             status = self._take(chunk)
             if not status.ok:
                 return status
@@ -341,13 +341,18 @@ class StreamGuard:
     def _advance_one(self, offset: int, piece: str) -> StreamStatus:
         """Feed one stretch of the reply (starting at ``offset`` in it) on."""
         if piece:
-            if offset - self._fed != self._offsets[-1] - self._starts[-1]:  # a block was set aside
-                self._starts.append(self._fed)
-                self._offsets.append(offset)
+            if offset - self._fed != self._shift:  # a block was set aside
+                self._set_aside(offset)
             status = self._take(piece)
             if not status.ok:
                 return status
         return _OK_COMPLETE if self._complete else _OK
+
+    def _set_aside(self, offset: int) -> None:
+        """The next stretch fed to the checker starts at ``offset`` in the reply."""
+        self._starts.append(self._fed)
+        self._offsets.append(offset)
+        self._shift = offset - self._fed
 
     def _take(self, piece: str) -> StreamStatus:
         """Feed one stretch of the payload's text to the checker and the limits."""

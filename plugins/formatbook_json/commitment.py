@@ -166,8 +166,9 @@ class CommittedChecker:
             status = self._inner.feed(chunk)
             if status.values:
                 self._tail = ""  # the open string closed: reported whole among the values
-            elif not status.open:
-                return status
+            opened = status.open
+            if not opened or (not self._tail and not opened[-1].isspace()):
+                return status  # nothing to hold back, nothing held: as _held_back answers
             return self._held_back(status)
         if state == UNCERTAIN:
             commit.feed(chunk)

@@ -1559,7 +1559,7 @@ class _RelaxedChecker(JsonChecker):
             # feed, not two)
             self._hold = ""
             chunk = hold + chunk
-        if chunk[-1:] == " " and self._indent(chunk):
+        if chunk[-1:] == " " and (len(chunk) < 4 or "\n" in chunk or "\r" in chunk) and self._indent(chunk):
             # a line break then one to three spaces end the text: the spaces are held
             # (what _watched does with a chunk that holds no fence character)
             body = chunk.rstrip(" ")
