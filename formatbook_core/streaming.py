@@ -269,17 +269,7 @@ class StreamGuard:
             self._log.append(chunk)
             if self._length > self._max_size:
                 return self._too_large()
-            think = self._think
-            if think is not None and not think.pass_through(chunk):
-                return self._advance(think.feed(chunk))
-            if not chunk:
-                return _OK_COMPLETE if self._complete else _OK
-            if start - self._fed != self._shift:  # a block was set aside
-                self._set_aside(start)
-            status = self._take(chunk)
-            if not status.ok:
-                return status
-            return _OK_COMPLETE if self._complete else _OK
+            return self._pass(start, chunk)
         if self._finished:
             raise RuntimeError("StreamGuard.feed() after finish(): the reply has ended (copy() before finish to go on)")
         if self.lag and self._failed is None and type(chunk) is str:

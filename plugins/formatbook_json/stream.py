@@ -377,6 +377,16 @@ def _num_substate(text: str) -> int:
     return _N_INT
 
 
+def _word_value(st: int, word: str) -> str | None:
+    """The value a loose number (``_RNUM``) or a bare word (``_BARE``) that is no key
+    stands for, as healing writes it (``02134`` -> ``2134``, ``True`` -> ``true``); None
+    when it stands for none (``None``, ``NaN``, ``undefined``...)."""
+    if st == _RNUM:
+        return _json_number(word)
+    low = word.lower()
+    return low if low == "true" or low == "false" else None
+
+
 def _closes(after: str, blanks: bool) -> bool | None:
     """Whether a quote closes its string, in the relaxed grammar, as healing decides it
     (``heal.strings``): when ``after`` (what follows the quote and the ``blanks``, if any)
@@ -706,15 +716,9 @@ class JsonChecker:
         if self._bare_key:
             nst = _COLON
         else:
-            word = "".join(self._numparts) + chunk[:j]
-            if st == _RNUM:
-                as_json = _json_number(word)
-                if as_json is not None:
-                    vals.append(as_json)  # as healing writes it (02134 -> 2134)
-            else:
-                low = word.lower()
-                if low == "true" or low == "false":
-                    vals.append(low)
+            value = _word_value(st, "".join(self._numparts) + chunk[:j])
+            if value is not None:
+                vals.append(value)
             nst = _AFTER if self._stack else _DONE
         status = self._tokens(chunk, j, nst, vals, False)
         if status is not None:
@@ -1421,14 +1425,9 @@ class JsonChecker:
                 if self._bare_key:
                     st = _COLON
                     continue
-                if st == _RNUM:
-                    as_json = _json_number(word)
-                    if as_json is not None:
-                        vals.append(as_json)  # as healing writes it (02134 -> 2134)
-                else:
-                    low = word.lower()
-                    if low == "true" or low == "false":
-                        vals.append(low)
+                value = _word_value(st, word)
+                if value is not None:
+                    vals.append(value)
                 st = _AFTER if stack else _DONE
                 continue
             if st == _SLASH:
