@@ -224,7 +224,7 @@ class ThinkScanner:
                 return False
         elif "<" in chunk:
             return False
-        else:
+        elif not self._anywhere:  # (where any tag opens a block, the line start is never asked)
             self._after(chunk, 0, len(chunk))
         self._fed += len(chunk)
         return True

@@ -34,6 +34,20 @@ def _copy_stream(stream: Any) -> Any:
     return own() if callable(own) else copy.deepcopy(stream)
 
 
+#: Every character ``str.isspace`` takes (what ``str.strip()`` strips), as a set: the
+#: Unicode database of every supported Python agrees (a test checks it).
+PY_SPACE = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | frozenset(
+    map(chr, range(0x2000, 0x200B))
+)
+
+
+def _space_end(space: str | None) -> frozenset[str]:
+    """The characters a stretch may end with for ``StreamGuard._unheld`` to hold something
+    back: the format's ``surrounding_space`` (or all of Python's white space) and the ASCII
+    blanks, after which such white space may stand."""
+    return PY_SPACE if space is None else frozenset(space + " \t\r\n")
+
+
 class _Limit:
     """One MAX (or EXACTLY) count kept while streaming.
 
@@ -45,7 +59,7 @@ class _Limit:
     def __init__(self, count: Count, upper: int, unit: Any, base: Any, scope_key: str | None = None):
         from .counting import IncrementalCount  # noqa: PLC0415 - counting (and regex) only when limits are kept
 
-        self._fresh = lambda: IncrementalCount(base)
+        self._template = IncrementalCount(base)  # a fresh count of the open value, cloned
         self.count = count
         self.scope_key = scope_key  # a scoped count: only the checker's ``scoped`` values of this key
         self.upper = upper
@@ -54,6 +68,7 @@ class _Limit:
         self.settled = 0
         self._open = self._fresh()
         self._open_blank = True
+        self._open_fed = False  # text was fed to the open value's count since it was fresh
 
     def take(self, status: StreamStatus) -> bool:
         """Count what ``status`` reports as settled in this limit's scope; True when the
@@ -69,18 +84,28 @@ class _Limit:
         """Count closed values and the open one's new text; True when the bound may have grown."""
         grew = False
         if closed:
+            count = self.base.count
             for value in closed:
                 if not value.isspace():
-                    self.settled += self.base.count(value)
-            self._open = self._fresh()
-            self._open_blank = True
+                    self.settled += count(value)
+            if self._open_fed:  # (a count never fed is fresh already)
+                self._open = self._fresh()
+                self._open_fed = False
+                self._open_blank = True
             grew = True
         if opened:
             self._open.feed(opened)
+            self._open_fed = True
             if self._open_blank and not opened.isspace():
                 self._open_blank = False
             grew = True
         return grew
+
+    def _fresh(self) -> Any:
+        """A count of a new open value (the template's clone: the unit is resolved once)."""
+        fresh = object.__new__(type(self._template))
+        fresh.__dict__.update(self._template.__dict__)
+        return fresh
 
     def copy(self) -> _Limit:
         """An independent clone (the open value's pending tail is a string: shared)."""
@@ -160,6 +185,7 @@ class StreamGuard:
         self._failed: StreamStatus | None = None
         self._complete = False
         self._finished = False  # finish() was called: the reply has ended, feed() raises
+        self._direct = False  # feed() takes its hot path: no lag, nothing failed, not finished
         fmt = exp.fmt
         self._checker: Any = None
         if fmt is not None:
@@ -186,8 +212,12 @@ class StreamGuard:
         self._fed = 0
         self._held: list[str] = []  # unusual white space at the end of what came, not fed yet
         self._space = fmt.surrounding_space if fmt is not None else None  # what check() strips
+        # a last character after which ``_unheld`` may hold something back: white space
+        # (what check() strips, and the ASCII blanks after which unusual white space may end)
+        self._space_end = _space_end(self._space)
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
+        self._shift = 0  # _offsets[-1] - _starts[-1]: the reply's offset less the checker's
         registry = exp.active_registry()
         self._limits: list[_Limit] = []
         scope_key = getattr(self._checker, "scope_key", None)
@@ -217,6 +247,7 @@ class StreamGuard:
                 stream = instruction.stream()
                 if stream is not None:
                     self._streams.append(stream)
+        self._direct = lag == 0 and self._failed is None
 
     @property
     def text(self) -> str:
@@ -230,6 +261,15 @@ class StreamGuard:
         """Take the next piece of the reply; falsy once the reply cannot pass any more.
         Raises ``RuntimeError`` after :meth:`finish` (the reply has ended: a later piece
         would be judged by no verdict)."""
+        if self._direct and type(chunk) is str:
+            # the hot path (no lag, nothing failed, not finished): a token stream's tiny
+            # chunks each cost a few operations here before the format's checker
+            start = self._length
+            self._length = start + len(chunk)
+            self._log.append(chunk)
+            if self._length > self._max_size:
+                return self._too_large()
+            return self._pass(start, chunk)
         if self._finished:
             raise RuntimeError("StreamGuard.feed() after finish(): the reply has ended (copy() before finish to go on)")
         if self.lag and self._failed is None and type(chunk) is str:
@@ -249,10 +289,13 @@ class StreamGuard:
         if self._failed is not None:
             return self._failed
         if self._length > self._max_size:
-            return self._fail(
-                f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
-            )
+            return self._too_large()
         return self._pass(start, chunk)
+
+    def _too_large(self) -> StreamStatus:
+        return self._fail(
+            f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
+        )
 
     def _flush_batch(self) -> StreamStatus:
         """Keep and check the gathered chunks as one piece (lag mode)."""
@@ -263,9 +306,7 @@ class StreamGuard:
         if self._failed is not None:
             return self._failed
         if self._length > self._max_size:
-            return self._fail(
-                f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
-            )
+            return self._too_large()
         return self._pass(start, chunk)
 
     def _pass(self, start: int, chunk: str) -> StreamStatus:
@@ -290,26 +331,33 @@ class StreamGuard:
     def _advance_one(self, offset: int, piece: str) -> StreamStatus:
         """Feed one stretch of the reply (starting at ``offset`` in it) on."""
         if piece:
-            if offset - self._fed != self._offsets[-1] - self._starts[-1]:  # a block was set aside
-                self._starts.append(self._fed)
-                self._offsets.append(offset)
+            if offset - self._fed != self._shift:  # a block was set aside
+                self._set_aside(offset)
             status = self._take(piece)
             if not status.ok:
                 return status
         return _OK_COMPLETE if self._complete else _OK
 
+    def _set_aside(self, offset: int) -> None:
+        """The next stretch fed to the checker starts at ``offset`` in the reply."""
+        self._starts.append(self._fed)
+        self._offsets.append(offset)
+        self._shift = offset - self._fed
+
     def _take(self, piece: str) -> StreamStatus:
         """Feed one stretch of the payload's text to the checker and the limits."""
         self._fed += len(piece)
-        if self._checker is None:
+        checker = self._checker
+        if checker is None:
             status = StreamStatus(True, open=piece)
         else:
-            ready = self._unheld(piece)
+            # nothing held and no white space at the end to hold: the piece goes on as it is
+            ready = self._unheld(piece) if self._held or piece[-1] in self._space_end else piece
             try:
-                status = self._checker.feed(ready) if ready else (_OK_COMPLETE if self._complete else _OK)
+                status = checker.feed(ready) if ready else (_OK_COMPLETE if self._complete else _OK)
             except Exception as exc:
                 return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", self._length)
-            if not isinstance(status, StreamStatus):
+            if type(status) is not StreamStatus and not isinstance(status, StreamStatus):
                 return self._fail(f"the format's checker returned {type(status).__name__}, not StreamStatus", None)
             if not status.ok:
                 position = status.position
@@ -326,6 +374,12 @@ class StreamGuard:
                             f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
                             self._length,
                         )
+        if self._streams:
+            return self._instructed(piece, status)
+        return status
+
+    def _instructed(self, piece: str, status: StreamStatus) -> StreamStatus:
+        """Feed ``piece`` to the instructions' streams (no format: the text check() judges)."""
         for stream in self._streams:
             try:
                 verdict = stream.feed(piece)
@@ -368,6 +422,7 @@ class StreamGuard:
         return self._offsets[i] + position - self._starts[i]
 
     def _fail(self, reason: str, position: int | None) -> StreamStatus:
+        self._direct = False
         self._failed = StreamStatus(False, reason, position)
         return self._failed
 
@@ -449,6 +504,7 @@ class StreamGuard:
         """The reply has ended: the full verdict, exactly as ``check()`` gives it (called
         again, the same verdict); :meth:`feed` raises from now on."""
         self._finished = True
+        self._direct = False
         if self._batch:
             self._flush_batch()
         if self._think is not None and self._failed is None:

@@ -29,7 +29,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from formatbook_core.results import StreamStatus
+from formatbook_core.results import StreamStatus, ok_status
 
 PENDING, CERTAIN, UNCERTAIN = 0, 1, 2
 _BEFORE, _AFTER_OPEN = 3, 4
@@ -160,12 +160,24 @@ class CommittedChecker:
 
     def feed(self, chunk: str) -> StreamStatus:
         commit = self._commit
-        if commit.state == UNCERTAIN:
+        state = commit.state
+        if state == CERTAIN:  # the hot path: the payload is decided, the inner checker reads on
+            commit._fed += len(chunk)
+            status = self._inner.feed(chunk)
+            if status.values:
+                self._tail = ""  # the open string closed: reported whole among the values
+            opened = status.open
+            if not opened or (not self._tail and not opened[-1].isspace()):
+                return status  # nothing to hold back, nothing held: as _held_back answers
+            return self._held_back(status)
+        if state == UNCERTAIN:
             commit.feed(chunk)
             return _OK
         status = self._inner.feed(chunk)
         state = commit.feed(chunk)
         if state == CERTAIN:
+            if status.values:
+                self._tail = ""
             return self._held_back(status)
         # PENDING (no value can have been read yet: the decision comes at the first
         # character after the bracket) or UNCERTAIN: nothing counts, nothing fails
@@ -174,18 +186,17 @@ class CommittedChecker:
         return _COMPLETE if status.ok and status.complete else _OK
 
     def _held_back(self, status: StreamStatus) -> StreamStatus:
-        if status.values:
-            self._tail = ""  # the open string closed: reported whole among the values
+        """``status`` with the white space that ends the open text held back (``_tail``)."""
         opened = status.open
         if not opened:
             return status
         body = opened.rstrip()
         if not body:  # (the checker reports no blank piece; kept for safety)
             self._tail += opened
-            return replace(status, open="")
+            return _with_open(status, "")
         out = self._tail + body if self._tail else body
         self._tail = opened[len(body) :]
-        return status if out == opened else replace(status, open=out)
+        return status if out == opened else _with_open(status, out)
 
     def finish(self) -> StreamStatus:
         if self._inner is None or self._commit.state != CERTAIN:
@@ -201,6 +212,24 @@ class CommittedChecker:
         copied = CommittedChecker(inner, commit)
         copied._tail = self._tail
         return copied
+
+
+def _with_open(status: StreamStatus, opened: str) -> StreamStatus:
+    """``status`` with ``open`` replaced (``dataclasses.replace`` without its generic cost;
+    a short open text alone, the usual case, is a status shared from ``_TRIMMED``)."""
+    if status.scoped or status.open_scope is not None:
+        return replace(status, open=opened)
+    if status.values or status.complete:
+        return ok_status(status.values, opened, status.complete)
+    trimmed = _TRIMMED.get(opened)
+    if trimmed is None:
+        trimmed = ok_status(open=opened)
+        if len(opened) <= 16 and len(_TRIMMED) < 4096:  # bounded: a token stream repeats its words
+            _TRIMMED[opened] = trimmed
+    return trimmed
+
+
+_TRIMMED: dict[str, StreamStatus] = {}  # open text -> its status (immutable: shared)
 
 
 _OK = StreamStatus(True)

@@ -287,6 +287,44 @@ def _transition(st: int, chunk: str, i: int, top: str, depth: int) -> Any:  # no
     return st, status, (1 if depth and not pre else 0), "".join(pushed), peak, collect, body, values
 
 
+# The relaxed checker's table: the strict move where the relaxed automaton makes the same
+# one (a valid JSON reply's chunks, most of them), False where it reads the chunk otherwise.
+_RELAXED_MOVES: dict[tuple[int, int, str, str, bool], Any] = {}
+
+
+def _relaxed_move(move: Any, st: int, text: str, top: str, depth: int) -> Any:
+    """``move`` (``_transition``'s, from ``st`` over ``text``) when the relaxed automaton
+    makes exactly that move, else False. The relaxed grammar reads a number or a literal
+    cut by the chunk's end as a loose number or a bare word, and waits to see what follows
+    a closing quote before it knows that the quote closes: so the general automaton itself
+    is run over ``text`` from each stack the move stands for, and every outcome compared
+    (once per move: the answer is kept in ``_RELAXED_MOVES``)."""
+    if move is False or move[0] == _NUM or move[0] == _LIT:
+        return False
+    nst, status, pops, pushed, _peak, collect, body, _values = move
+    for below in ("[", "{") if depth > 1 else ("",):
+        stack = [below, top] if below else ([top] if depth else [])
+        probe = JsonChecker(False)
+        probe._st = st
+        probe._started = True
+        probe._prose = None
+        probe._stack = list(stack)
+        got = JsonChecker._run(probe, text)
+        if (
+            not got.ok
+            or probe._cut
+            or probe._held
+            or probe._esc != _ESC_NONE
+            or probe._st != nst
+            or probe._stack != stack[: len(stack) - pops] + list(pushed)
+            or (got.values, got.open, got.complete) != (status.values, status.open, status.complete)
+        ):
+            return False
+        if nst == _STR and ("".join(probe._parts) != body or probe._collect != collect or probe._quote != '"'):
+            return False
+    return move
+
+
 def _first_bracket(pieces: list[tuple[int, str]]) -> int | None:
     """Where the first ``{`` or ``[`` of ``pieces`` (offset, text) stands, or ``None``."""
     for at, piece in pieces:
@@ -345,6 +383,16 @@ def _num_substate(text: str) -> int:
     if text == "0" or text == "-0":
         return _N_ZERO
     return _N_INT
+
+
+def _word_value(st: int, word: str) -> str | None:
+    """The value a loose number (``_RNUM``) or a bare word (``_BARE``) that is no key
+    stands for, as healing writes it (``02134`` -> ``2134``, ``True`` -> ``true``); None
+    when it stands for none (``None``, ``NaN``, ``undefined``...)."""
+    if st == _RNUM:
+        return _json_number(word)
+    low = word.lower()
+    return low if low == "true" or low == "false" else None
 
 
 def _closes(after: str, blanks: bool) -> bool | None:
@@ -501,20 +549,27 @@ class JsonChecker:
             after = chunk[q + 1 :]
             tail = after.strip(_WS) if after else ""
             if not tail and not self._strict and "\n" not in after and "\r" not in after:
-                return self._run(chunk)  # whether the quote closes the string is not known yet
+                # whether the quote closes the string is not known yet: held (_QEND), as
+                # _run holds it
+                self._held = [chunk[q:]]
+                self._st = _QEND
+                self._pos += len(chunk)
+                if self._collect and head:
+                    self._parts.append(head)
+                    if not head.isspace():
+                        return _status(open=head)
+                return _OK
             if self._collect:
                 if not tail:
                     nst = _AFTER
                 elif tail == ",":
                     nst = _VALUE if stack[-1] == "[" else _KEY
-                elif self._strict:
+                else:
                     parts = self._parts
                     if parts:
                         head = "".join(parts) + head
                     status = self._tokens(chunk, q + 1, _AFTER, [head] if head and not head.isspace() else [], True)
                     return status if status is not None else self._run(chunk)
-                else:
-                    return self._run(chunk)
                 parts = self._parts
                 if parts:
                     parts.append(head)
@@ -529,11 +584,9 @@ class JsonChecker:
                 self._st = _COLON
             elif tail == ":":
                 self._st = _VALUE
-            elif self._strict:
+            else:
                 status = self._tokens(chunk, q + 1, _COLON, [], False)
                 return status if status is not None else self._run(chunk)
-            else:
-                return self._run(chunk)
             self._pos += len(chunk)
             return _OK
         if st < _DONE:
@@ -585,10 +638,9 @@ class JsonChecker:
                 self._st = st
                 self._pos += len(chunk)
                 return _COMPLETE if st == _DONE else _OK
-            if self._strict:
-                status = self._tokens(chunk, len(chunk) - len(text), st, [], False)
-                if status is not None:
-                    return status
+            status = self._tokens(chunk, len(chunk) - len(text), st, [], False)
+            if status is not None:
+                return status
             return self._run(chunk)
         if st == _NUM and chunk:
             # A number (strict only) that goes on into this chunk, or ends in it.
@@ -626,27 +678,82 @@ class JsonChecker:
                 if status is not None:
                     return status
             return self._run(chunk)
+        if st == _QEND:
+            return self._quote_end(chunk)
+        if st == _RNUM or st == _BARE:
+            return self._word_goes_on(chunk, st)
         if st == _DONE and (not self._strict or not chunk.strip(SPACES)):
             # After the document: whitespace (strict) or anything (relaxed: set aside).
             self._pos += len(chunk)
             return _COMPLETE
         return self._run(chunk)
 
+    def _quote_end(self, chunk: str) -> StreamStatus:
+        """Relaxed, after a quote that may close its string (``_QEND``): when ``chunk``
+        tells that it closes, the memoized move from there; else the general automaton."""
+        held = self._held
+        if held[-1][-1] != "/":
+            blank_run = len(chunk) - len(chunk.lstrip(_BLANKS))
+            if _closes(chunk[blank_run : blank_run + 2], blank_run > 0 or len(held[0]) > 1 or len(held) > 1):
+                vals = []
+                collect = self._collect
+                if collect:
+                    text = "".join(self._parts)
+                    if text and not text.isspace() and self._esc != _ESC_UNKNOWN:
+                        vals.append(text)
+                    nst = _AFTER if self._stack else _DONE
+                else:
+                    nst = _COLON
+                status = self._tokens(chunk, 0, nst, vals, collect)
+                if status is not None:
+                    self._held = []
+                    self._esc = _ESC_NONE
+                    return status
+        return self._run(chunk)
+
+    def _word_goes_on(self, chunk: str, st: int) -> StreamStatus:
+        """Relaxed, inside a bare word or a loose number: still open after ``chunk``, or
+        ended in it and the memoized move from there; else the general automaton."""
+        j = (_BARE_RUN if st == _BARE else _RNUM_RUN)(chunk).end()
+        if j == len(chunk):
+            if chunk:
+                self._numparts.append(chunk)
+                self._pos += j
+            return _OK
+        vals = []
+        if self._bare_key:
+            nst = _COLON
+        else:
+            value = _word_value(st, "".join(self._numparts) + chunk[:j])
+            if value is not None:
+                vals.append(value)
+            nst = _AFTER if self._stack else _DONE
+        status = self._tokens(chunk, j, nst, vals, False)
+        if status is not None:
+            self._numparts = []
+            return status
+        return self._run(chunk)
+
     def _tokens(self, chunk: str, i: int, st: int, vals: list[str], closed: bool) -> StreamStatus | None:
-        """Strict grammar, from ``chunk[i]`` in the between-tokens state ``st``: see
-        ``_transition`` for what it takes. Commits and returns the status; returns None,
-        having changed nothing, on anything else, so that _run takes the chunk. ``vals``
-        are values the chunk closed before ``i``; ``closed``: the chunk closed the open
-        string value (its parts are released)."""
+        """From ``chunk[i]`` in the between-tokens state ``st``: see ``_transition`` for what
+        it takes (relaxed: only the moves the relaxed automaton makes alike, see
+        ``_relaxed_move``). Commits and returns the status; returns None, having changed
+        nothing, on anything else, so that _run takes the chunk. ``vals`` are values the
+        chunk closed before ``i``; ``closed``: the chunk closed the open string value (its
+        parts are released)."""
         stack = self._stack
-        move = _MOVES.get((st, i, chunk, stack[-1] if stack else "", len(stack) > 1))
+        moves = _MOVES if self._strict else _RELAXED_MOVES
+        key = (st, i, chunk, stack[-1] if stack else "", len(stack) > 1)
+        move = moves.get(key)
         if move is None:
             if len(chunk) > _TOKENS_MAX_CHUNK:
                 return None  # rarely repeated: _run, one pass rather than two
-            depth = len(stack)
-            move = _transition(st, chunk, i, stack[-1] if depth else "", min(depth, 2))
-            if len(_MOVES) < _MOVES_MAX:
-                _MOVES[(st, i, chunk, stack[-1] if depth else "", depth > 1)] = move
+            depth = min(len(stack), 2)
+            move = _transition(st, chunk, i, key[3], depth)
+            if not self._strict:
+                move = _relaxed_move(move, st, chunk[i:], key[3], depth)
+            if len(moves) < _MOVES_MAX:
+                moves[key] = move
         if move is False:
             return None
         nst, status, pops, pushed, peak, collect, body, tvals = move
@@ -1326,14 +1433,9 @@ class JsonChecker:
                 if self._bare_key:
                     st = _COLON
                     continue
-                if st == _RNUM:
-                    as_json = _json_number(word)
-                    if as_json is not None:
-                        vals.append(as_json)  # as healing writes it (02134 -> 2134)
-                else:
-                    low = word.lower()
-                    if low == "true" or low == "false":
-                        vals.append(low)
+                value = _word_value(st, word)
+                if value is not None:
+                    vals.append(value)
                 st = _AFTER if stack else _DONE
                 continue
             if st == _SLASH:
@@ -1452,8 +1554,32 @@ class _RelaxedChecker(JsonChecker):
 
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the reply; O(len(chunk))."""
-        if self._hold or self._cut or "`" in chunk or "~" in chunk or (chunk[-1:] == " " and self._indent(chunk)):
+        if self._cut or "`" in chunk or "~" in chunk:
             return self._watched(chunk)
+        hold = self._hold
+        if hold:
+            if "`" in hold or "~" in hold or (len(hold) + len(chunk) < 4 and not chunk.strip(" ")):
+                return self._watched(chunk)
+            # the line held back goes on with text that makes it no fence line (no fence
+            # character, and more than three spaces or a character that is none): fed with
+            # that text (_watched's outcome without its scans: an indented line costs one
+            # feed, not two)
+            self._hold = ""
+            chunk = hold + chunk
+        if chunk[-1:] == " " and (len(chunk) < 4 or "\n" in chunk or "\r" in chunk) and self._indent(chunk):
+            # a line break then one to three spaces end the text: the spaces are held
+            # (what _watched does with a chunk that holds no fence character)
+            body = chunk.rstrip(" ")
+            status = self._automaton(body) if body else (_COMPLETE if self._st == _DONE else _OK)
+            if not status:
+                return status
+            if self._cut:  # a mismatched closing bracket (_MISMATCHED)
+                self._pos += len(chunk) - len(body)
+                return status
+            if body:
+                self._last = body
+            self._hold = chunk[len(body) :]
+            return status
         if chunk:
             self._last = chunk
         return self._automaton(chunk)

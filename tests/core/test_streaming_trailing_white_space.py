@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from formatbook_core import StreamGuard, check
+from formatbook_core.streaming import PY_SPACE
 
 CALENDAR = (
     "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VEVENT\r\nUID:1\r\n"
@@ -41,3 +42,9 @@ def test_ascii_blanks_are_fed_at_once() -> None:
     assert guard.feed("a,b\nx y,z w")  # the row's values settle at its line break
     status = guard.feed("\n")
     assert not status and "4 words" in status.reason
+
+
+def test_py_space_is_every_character_str_isspace_takes() -> None:
+    # the guard skips _unheld for a piece that ends with none of these: a character
+    # missing here would let unusual white space at a payload's end reach the checker
+    assert frozenset(c for c in map(chr, range(0x110000)) if c.isspace()) == PY_SPACE

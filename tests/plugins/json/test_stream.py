@@ -281,8 +281,18 @@ class _GeneralRelaxed(_RelaxedChecker):
         return self._run(chunk)
 
 
+class _WatchedRelaxed(_GeneralRelaxed):
+    """The relaxed checker with every chunk through its watch for fence lines (its
+    scans), not only the chunks its feed sends there."""
+
+    __slots__ = ()
+
+    def feed(self, chunk: str):
+        return self._watched(chunk)
+
+
 def _general(strict: bool, max_depth: int) -> JsonChecker:
-    return _General(True, max_depth=max_depth) if strict else _GeneralRelaxed(False, max_depth=max_depth)
+    return _General(True, max_depth=max_depth) if strict else _WatchedRelaxed(False, max_depth=max_depth)
 
 
 def _statuses(checker: JsonChecker, pieces: list[str]) -> list[tuple]:
@@ -301,7 +311,7 @@ def _statuses(checker: JsonChecker, pieces: list[str]) -> list[tuple]:
 @given(
     value=json_values,
     options=dump_options,
-    edits=st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(list('{}[]",:0-1etfn \\\n\x01x'))), max_size=3),
+    edits=st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(list('{}[]",:0-1etfn \\\n\x01x`~'))), max_size=3),
     cuts=st.lists(st.integers(1, 9), min_size=1, max_size=40),
     strict=st.booleans(),
     max_depth=st.sampled_from([1, 2, 3, 1000]),
