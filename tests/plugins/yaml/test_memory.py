@@ -49,10 +49,10 @@ def test_the_full_reading_keeps_offsets_not_marks() -> None:
 
 
 def test_the_full_reading_stays_under_the_bound() -> None:
-    """An anchor sends a reply to ruamel's nodes (the fast reading leaves it): ``keyN:
+    """A tag sends a reply to ruamel's nodes (the fast reading leaves it): ``keyN:
     value`` lines took 101 bytes a character, ``- a`` lines 153; offsets-only marks, a
     value table for anchored nodes only and no graph tables without an alias: 43 and 54."""
-    keys = "k: &x a\n" + "".join(f"key{i}: value\n" for i in range(3_000))
-    short = "- &x a\n" + "- a\n" * 5_000
+    keys = "k: !!str a\n" + "".join(f"key{i}: value\n" for i in range(3_000))
+    short = "- !!str a\n" + "- a\n" * 5_000
     assert _bytes_per_character(keys, "EXPECT YAML") < 50
     assert _bytes_per_character(short, "EXPECT YAML") < 75
