@@ -10,8 +10,11 @@ or the two parsers could read the text differently:
 - any parser error (the full reading gives the violation, its wording and its span),
   a control or C1 character and a lone surrogate among them;
 - a tab, NEL, U+2028, U+2029 or a BOM: the two readers differ on them;
-- a directive, an anchor, an alias or a tag (aliases need the expansion bound, tags the
-  core schema's tag rules, ``!`` the string reading);
+- a directive or a tag (tags need the core schema's tag rules, ``!`` the string reading);
+- an anchor on a key or a root, an alias as a key or a root, to an unknown or still
+  open node, or one past the expansion floor (:data:`.loading.EXPANSION_FLOOR` nodes,
+  aliases expanded) or past the depth limit once expanded: the full reading words these
+  (an alias to a complete node is its value, shared as the full reading shares it);
 - a collection used as a key, two equal keys in one mapping, a key longer than 1,000
   characters (both parsers refuse implicit keys past 1,024: no margin is spent on
   whether they count the same way);
@@ -35,7 +38,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .loading import PARSER_DEPTH, plain
+from .loading import EXPANSION_FLOOR, PARSER_DEPTH, plain
 
 __all__ = ["available", "fast_values"]
 
@@ -102,12 +105,19 @@ def _read(source: str, limit: int, many: bool) -> tuple[list[Any], list[str]]:
     written: list[str] = []  # scalar values as written, keys and nulls left out
     stack: list[Any] = []  # open collections
     keys: list[Any] = []  # per open collection: the key waiting for its value, _KEY, or None (a list)
+    # aliases: per open collection (anchor, written and nodes before it, deepest nesting
+    # under it); per complete anchor (value, its written values, nodes, nesting height)
+    opened: list[list[Any]] = []
+    anchors: dict[str, tuple[Any, int, int, int, int]] = {}
+    nodes = 0  # nodes with aliases expanded, as the full reading's check_graph counts them
+    aliased = False
     while True:
         event = get()
         kind = type(event)
         if kind is ScalarEvent:
-            if event.anchor is not None or event.tag is not None:
+            if event.tag is not None or (event.anchor is not None and (event.anchor in anchors or not stack)):
                 raise _Leave
+            nodes += 1
             text_ = event.value
             style = event.style
             if style == "":
@@ -117,26 +127,34 @@ def _read(source: str, limit: int, many: bool) -> tuple[list[Any], list[str]]:
                 if style in "|>" and _odd_block(source, event, text_):
                     raise _Leave
         elif kind is MappingStartEvent or kind is SequenceStartEvent:
-            if event.anchor is not None or event.tag is not None or (keys and keys[-1] is _KEY):
+            if event.tag is not None or (keys and keys[-1] is _KEY) or event.anchor in anchors:
                 raise _Leave
             if len(stack) >= limit:
                 raise _Leave
+            nodes += 1
             stack.append({} if kind is MappingStartEvent else [])
             keys.append(_KEY if kind is MappingStartEvent else None)
+            opened.append([event.anchor, len(written), nodes - 1, len(stack)])
             continue
         elif kind is MappingEndEvent or kind is SequenceEndEvent:
             value = stack.pop()
             keys.pop()
+            _closed(value, opened, anchors, len(written), nodes, len(stack))
         elif kind is DocumentStartEvent:
             if event.version is not None or event.tags:
                 raise _Leave
+            anchors.clear()  # anchors are the document's
             continue
         elif kind is DocumentEndEvent:
             continue
         elif kind is StreamEndEvent:
             break
         elif kind is AliasEvent:
-            raise _Leave
+            value, size = _alias(event.anchor, anchors, stack, keys, opened, written, limit)
+            nodes += size
+            aliased = True
+            if nodes > EXPANSION_FLOOR:
+                raise _Leave
         else:  # the stream's start
             continue
         if not stack:
@@ -144,20 +162,61 @@ def _read(source: str, limit: int, many: bool) -> tuple[list[Any], list[str]]:
             continue
         key = keys[-1]
         if key is _KEY:
-            if text_ in stack[-1] or event.end_mark.index - event.start_mark.index > MAX_KEY:
+            # (an anchor on a key: the full reading decides)
+            if text_ in stack[-1] or event.end_mark.index - event.start_mark.index > MAX_KEY or event.anchor:
                 raise _Leave
             keys[-1] = text_
             continue
-        if kind is ScalarEvent and value is not None and text_.strip():
-            written.append(text_)
+        if kind is ScalarEvent:
+            first = len(written)
+            if value is not None and text_.strip():
+                written.append(text_)
+            if event.anchor is not None:
+                anchors[event.anchor] = (value, first, len(written), 1, 0)
         if key is None:
             stack[-1].append(value)
         else:
             stack[-1][key] = value
             keys[-1] = _KEY
-    if not docs:
+    if not docs or (aliased and nodes > EXPANSION_FLOOR):
         raise _Leave
     return docs, written
+
+
+def _closed(value: Any, opened: list[list[Any]], anchors: dict[str, Any], written: int, nodes: int, depth: int) -> None:
+    """A collection ends (``depth`` collections stay open): its nesting counts in its
+    parent's, and an anchored one is recorded (value, written values, nodes, height)."""
+    anchor, first, before, deepest = opened.pop()
+    if opened and deepest > opened[-1][3]:
+        opened[-1][3] = deepest
+    if anchor is not None:
+        anchors[anchor] = (value, first, written, nodes - before, deepest - depth)
+
+
+def _alias(
+    name: str,
+    anchors: dict[str, tuple[Any, int, int, int, int]],
+    stack: list[Any],
+    keys: list[Any],
+    opened: list[list[Any]],
+    written: list[str],
+    limit: int,
+) -> tuple[Any, int]:
+    """An alias to a complete node, as a value: the anchored value (shared, as the full
+    reading shares it) and its node count; its written values are repeated. One the full
+    reading refuses or words (undefined, still open, a key or a root, past the depth once
+    expanded) is left to it."""
+    known = anchors.get(name)
+    if known is None or not stack or keys[-1] is _KEY:
+        raise _Leave
+    value, first, last, size, height = known
+    deepest = len(stack) + height
+    if deepest > limit:
+        raise _Leave
+    if deepest > opened[-1][3]:
+        opened[-1][3] = deepest
+    written.extend(written[first:last])
+    return value, size
 
 
 def _odd_block(source: str, event: Any, value: str) -> bool:

@@ -57,6 +57,16 @@ class Document:
         self.value = value
 
 
+class Mark(int):
+    """A node's offset in the text (what ruamel's mark calls ``index``), and nothing else."""
+
+    __slots__ = ()
+
+    @property
+    def index(self) -> int:
+        return int(self)
+
+
 _CLASSES: list[Any] = []
 
 
@@ -99,13 +109,36 @@ def _classes() -> tuple[Any, Any]:
     from ruamel.yaml.composer import Composer  # noqa: PLC0415 - lazy: heavy
 
     class StrictComposer(Composer):
-        """``! 12`` (the non-specific tag) is the string "12", never the number."""
+        """``! 12`` (the non-specific tag) is the string "12", never the number.
+
+        A node keeps its offsets only (:class:`Mark`): ruamel's marks hold the index, the
+        pointer, the line, the column, the name and the buffer, about 180 bytes each and
+        two per node, two thirds of what the node graph of a reply of short lines took.
+        ``aliased`` says whether an alias was read (then nodes may be shared)."""
+
+        aliased = False
+
+        def return_alias(self, a: Any) -> Any:
+            self.aliased = True
+            return a
 
         def compose_scalar_node(self, anchor: Any) -> Any:
             event = self.parser.peek_event()
             if event.ctag is not None and str(event.ctag) == "!":
                 event.ctag = Tag(suffix=CORE + "str")
-            return super().compose_scalar_node(anchor)
+            node = super().compose_scalar_node(anchor)
+            node.start_mark, node.end_mark = Mark(node.start_mark.index), Mark(node.end_mark.index)
+            return node
+
+        def compose_sequence_node(self, anchor: Any) -> Any:
+            node = super().compose_sequence_node(anchor)
+            node.start_mark, node.end_mark = Mark(node.start_mark.index), Mark(node.end_mark.index)
+            return node
+
+        def compose_mapping_node(self, anchor: Any) -> Any:
+            node = super().compose_mapping_node(anchor)
+            node.start_mark, node.end_mark = Mark(node.start_mark.index), Mark(node.end_mark.index)
+            return node
 
     return PlainResolver, StrictComposer
 
@@ -115,13 +148,20 @@ _NO_CHARACTER = "not valid YAML: an escape names no Unicode character (the last 
 
 def compose(text: str, max_depth: int) -> list[Any]:
     """The documents' root nodes; raises :class:`YamlError`."""
+    return compose_graph(text, max_depth)[0]
+
+
+def compose_graph(text: str, max_depth: int) -> tuple[list[Any], bool]:
+    """The documents' root nodes, and whether an alias was read (without one, each node
+    has one parent: the graph is a tree); raises :class:`YamlError`."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError  # noqa: PLC0415 - lazy: heavy
 
     y = _yaml(max_depth)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return [n for n in y.compose_all(text) if n is not None]
+            roots = [n for n in y.compose_all(text) if n is not None]
+            return roots, y.composer.aliased
     except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = mark.index if mark is not None else len(text)
@@ -151,11 +191,26 @@ def tag_of(node: Any) -> str:
     return "" if tag is None else str(tag)
 
 
-def check_graph(root: Any, max_depth: int) -> None:
+def check_graph(root: Any, max_depth: int, aliased: bool = True) -> None:
     """Refuse alias cycles, expansion beyond the bound and depth beyond ``max_depth``
-    (one iterative pass over the node graph, each node once)."""
+    (one iterative pass over the node graph, each node once), and Python tags.
+
+    Without an alias (``aliased`` false) the graph is a tree the composer has already
+    bounded in depth: only the tags are looked at, with no table per node (the tables
+    took about 130 bytes a node, the peak of reading a reply of short lines)."""
     from ruamel.yaml.nodes import MappingNode, SequenceNode  # noqa: PLC0415 - lazy: heavy
 
+    if not aliased:
+        todo = [root]
+        while todo:
+            node = todo.pop()
+            if "python" in tag_of(node).lower():
+                raise _bad_tag(node, tag_of(node))
+            if isinstance(node, MappingNode):
+                todo.extend(x for pair in node.value for x in pair)
+            elif isinstance(node, SequenceNode):
+                todo.extend(node.value)
+        return
     size: dict[int, int] = {}
     depth: dict[int, int] = {}
     on_path: set[int] = set()
@@ -217,15 +272,16 @@ def to_value(root: Any) -> Any:
     """The JSON-type value of a checked node graph (:func:`check_graph` first)."""
     from ruamel.yaml.nodes import MappingNode, SequenceNode  # noqa: PLC0415 - lazy: heavy
 
-    memo: dict[int, Any] = {}
+    memo: dict[int, Any] = {}  # only nodes with an anchor: no other node can be shared
 
     def build(node: Any) -> Any:
-        key = id(node)
-        if key in memo:
+        key = id(node) if node.anchor is not None else None
+        if key is not None and key in memo:
             return memo[key]
         if isinstance(node, MappingNode):
             out: dict[str, Any] = {}
-            memo[key] = out
+            if key is not None:
+                memo[key] = out
             for k, v in node.value:
                 name = key_text(k, build)
                 # (YAML 1.2 wants unique keys; two empty keys or two equal collection
@@ -240,11 +296,13 @@ def to_value(root: Any) -> Any:
             return out
         if isinstance(node, SequenceNode):
             items: list[Any] = []
-            memo[key] = items
+            if key is not None:
+                memo[key] = items
             items.extend(build(v) for v in node.value)
             return items
         value = scalar(node)
-        memo[key] = value
+        if key is not None:
+            memo[key] = value
         return value
 
     return build(root)
@@ -363,10 +421,10 @@ def plain(text: str) -> Any:
 def load(text: str, *, max_depth: int, many: bool) -> tuple[list[Document], Violation | None]:
     """The documents of ``text`` with their values, or the first violation."""
     try:
-        roots = compose(text, max_depth)
+        roots, aliased = compose_graph(text, max_depth)
         docs = []
         for root in roots:
-            check_graph(root, max_depth)
+            check_graph(root, max_depth, aliased)
             docs.append(Document(root, to_value(root)))
             if not many and len(docs) > 1:
                 break

@@ -101,7 +101,9 @@ def test_the_yaml_test_suite_agrees(monkeypatch):
     [
         "a: 1\na: 2\n",  # a duplicate key: the full reading words the violation and its span
         "~: 1\n~: 2\nx: 3\n",  # two null keys, let through by the full reading
-        "a: &x 1\nb: *x\n",  # aliases: the expansion bound reads nodes
+        "a: &x [1]\nb: [*x, *x]\nc: *y\n",  # an unknown alias: the full reading words it
+        "a: &x [*x]\n",  # an alias inside its own anchor: a cycle
+        "a: &x [1]\n*x : 2\n",  # an alias as a key
         "a: !!int '7'\nb: 1\n",  # tags
         "a: ! 12\nb: 1\n",  # the non-specific tag: a string
         "%YAML 1.2\n---\na: 1\nb: 2\n",  # a directive
@@ -165,3 +167,34 @@ def test_nesting_near_the_limit_is_left_to_the_full_reading(monkeypatch):
         full = _full(deep, {}, monkeypatch, depth)
         fast = syntax.read(deep, {}, depth)
         assert (fast.violation is None) == (full.violation is None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\n",
+        "a: &x [1, {c: d, e: ~}]\nb: *x\nc: [*x, *x]\n",
+        "base: &b {host: h, port: 80}\nprod: &p [*b, {extra: *b}]\nall: [*p, *p]\n",
+        "- &s ' spaced '\n- *s\n- &n null\n- *n\n",  # written values: what node_values gives
+        "a: &x [1]\n---\nb: 2\nc: 3\n",  # a second document (refused where one is asked for)
+    ],
+)
+def test_aliases_to_complete_nodes_are_read_and_shared(text, monkeypatch):
+    """An alias to a complete node is the anchored value itself, as in the full reading
+    (whose memo shares it); the written values repeat the anchored node's."""
+    for options in OPTIONS:
+        if _agree(text, options, monkeypatch):
+            break
+    else:
+        pytest.fail(f"the fast path answered none of {text!r}'s readings")
+    value = fast_values("a: &x [1]\nb: *x\n", max_depth=1000, many=False)[0][0]
+    assert value["a"] is value["b"]
+
+
+def test_aliases_past_the_floor_or_the_depth_are_left():
+    bomb = "a: &a [x, y]\nb: [" + ", ".join("*a" for _ in range(5_000)) + "]\n"
+    assert fast_values(bomb, max_depth=1000, many=False) is None  # 15,000 nodes expanded
+    deep = "a: &x " + "[" * 8 + "1" + "]" * 8 + "\nb: " + "[" * 8 + "*x" + "]" * 8 + "\n"
+    # 17 levels of lists and the root once expanded: within max_depth - 2
+    assert fast_values(deep, max_depth=18, many=False) is None
+    assert fast_values(deep, max_depth=19, many=False) is not None

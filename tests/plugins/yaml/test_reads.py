@@ -20,7 +20,7 @@ def reads(monkeypatch):
     """The texts read: composed by ruamel (where the strict reading calls it), or read by
     the fast path (when it answers)."""
     calls = []
-    compose = loading.compose
+    compose = loading.compose_graph
     fast = syntax.fast_values
 
     def fast_read(text, **kw):
@@ -29,7 +29,9 @@ def reads(monkeypatch):
             calls.append(text)
         return out
 
-    monkeypatch.setattr(loading, "compose", lambda text, max_depth: calls.append(text) or compose(text, max_depth))
+    monkeypatch.setattr(
+        loading, "compose_graph", lambda text, max_depth: calls.append(text) or compose(text, max_depth)
+    )
     monkeypatch.setattr(syntax, "fast_values", fast_read)
     return calls
 
