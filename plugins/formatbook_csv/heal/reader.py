@@ -248,13 +248,13 @@ def _cr_line(
 
 def _blank_run_end(text: str, pos: int) -> int:
     """Where the lines of blanks from ``pos`` end (after the last one's line feed), as the
-    match of ``(?:[ \t]*\r?\n)+`` would say (the end of the text when it fails), found
-    with one run of a character class, which the engine steps through without a group per
-    line (a million blank lines cost a millionth as much)."""
-    white_end = _WHITE_RUN.match(text, pos).end()  # type: ignore[union-attr] - it matches ""
-    white = text[pos:white_end]
-    if white.count("\r") == white.count("\r\n"):  # every carriage return ends a line
-        last = white.rfind("\n")
+    match of ``_BLANK_RUN`` says (the end of the text when it fails), found with one run
+    of a character class, which the engine steps through without a group per line."""
+    white = _WHITE_RUN.match(text, pos)
+    white_end = pos if white is None else white.end()  # it matches "": never None
+    run = text[pos:white_end]
+    if run.count("\r") == run.count("\r\n"):  # every carriage return ends a line
+        last = run.rfind("\n")
         return pos + last + 1 if last >= 0 else len(text)
     m = _BLANK_RUN.match(text, pos)  # a carriage return alone among the blanks
     return len(text) if m is None else m.end()
