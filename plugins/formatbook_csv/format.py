@@ -137,10 +137,18 @@ class CsvFormat(DataFormat):
     def _accepts(self, text: str, cs: CsvSchema | None, options: dict[str, Any]) -> tuple[bool, Any]:
         """What ``check()`` would make of ``text``: valid, healed, or a located part of it."""
         first_reason = None
-        for span in [Span(0, len(text)), *self.locate(text, cs, **options)]:
+        spans, analyses = self._located(text, cs, options)
+        tried: set[Span] = set()
+        for span in [Span(0, len(text)), *spans]:
+            if span in tried:  # healing is deterministic: the same text fails again
+                continue
+            tried.add(span)
             payload = text[span.start : span.end]
             try:
-                healed = self.heal(payload, cs, **options)
+                analysis = analyses.get(payload)  # locating read it already
+                if analysis is None:
+                    analysis = self._analyze(payload, cs, options)
+                healed = _heal.heal(payload, cs, options, analysis=analysis)
             except Exception as err:  # a HealError, or anything else: not accepted
                 first_reason = first_reason or str(err)
                 continue

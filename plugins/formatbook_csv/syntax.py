@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
+from operator import methodcaller
 
 from formatbook_core import Span
 
@@ -204,6 +206,8 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
     d = delimiter
     blank_after = (d + " ", d + "\t") if d != "\t" else (d + " ",)
     find = text.find
+    if _plain_rows(text, pos, d, width, rows, row_starts):
+        pos = n
     while pos < n:
         if text[pos] == "\n" or text.startswith("\r\n", pos):
             raise CsvError("csv.blank_line", "a blank line is no row", Span(pos, pos + 1), number + 1)
@@ -245,6 +249,24 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
     if not rows:
         raise CsvError("csv.no_data", "a header and no data row: CSV data has at least one row", Span(0, n), 0)
     return table
+
+
+def _plain_rows(text: str, pos: int, d: str, width: int, rows: list[list[str]], starts: list[int]) -> bool:
+    """The data rows from ``pos`` read at once when no line needs more than a split: no
+    quote, carriage return, blank line or blank opening a field anywhere, and every line
+    with the header's field count (else False, nothing read: the loop says what is wrong)."""
+    rest = text[pos:]
+    if not rest or '"' in rest or "\r" in rest or "\n\n" in rest or rest[:1] in (" ", "\t", "\n"):
+        return False
+    if "\n " in rest or "\n\t" in rest or (d + " ") in rest or (d != "\t" and (d + "\t") in rest):
+        return False
+    lines = (rest[:-1] if rest.endswith("\n") else rest).split("\n")
+    cells = list(map(list, map(methodcaller("split", d), lines)))  # a copy: split leaves room for 12
+    if set(map(len, cells)) != {width}:
+        return False
+    rows += cells
+    starts += accumulate(map((1).__add__, map(len, lines[:-1])), initial=pos)
+    return True
 
 
 def table_bounds(text: str) -> tuple[int, int]:

@@ -105,8 +105,21 @@ def read(text: str) -> tuple[list[Record], tuple[int, int], list[tuple[int, int]
         if seen_rows == 1 and align == (0, 0) and _ALIGN.fullmatch(line):
             align = (start, end + len(eol))
             continue
-        cells, starts = _cells(line, start)
-        records.append(Record(cells, [False] * len(cells), starts, start, end, eol))
+        rec = Record(None, None, None, start, end, eol)
+        stripped = line.strip()
+        if "\\" not in stripped:  # no escaped pipe: split at once, where cells start worked out when asked
+            lead = len(line) - len(line.lstrip())
+            body_start = lead + (1 if stripped.startswith("|") else 0)
+            body = stripped[
+                (1 if stripped.startswith("|") else 0) : len(stripped) - (1 if stripped.endswith("|") else 0)
+            ]
+            raw = body.split("|")
+            rec.cells = [piece.strip() for piece in raw]
+            rec._raw, rec._raw_at = raw, start + body_start
+        else:
+            rec.cells, rec.starts = _cells(line, start)
+        rec.quoted = [False] * len(rec.cells)
+        records.append(rec)
         seen_rows += 1
     return records, align, blank
 

@@ -21,6 +21,7 @@ from formatbook_core.runs import Run, run
 
 _UNQUOTED: dict[str, Run] = {}
 _BLANK_RUN = re.compile(r"(?:[ \t]*\r?\n)+")
+_WHITE_RUN = re.compile(r"[ \t\r\n]*")
 
 
 class Record:
@@ -29,7 +30,7 @@ class Record:
     ``eol`` (its line end, ``""`` at the end of the text), ``cut`` (the text ended inside a
     quoted field)."""
 
-    __slots__ = ("cells", "quoted", "_starts", "_raw", "start", "end", "eol", "cut", "cut_multiline")
+    __slots__ = ("cells", "quoted", "_starts", "_raw", "_raw_at", "start", "end", "eol", "cut", "cut_multiline")
 
     def __init__(
         self,
@@ -44,6 +45,7 @@ class Record:
         self.quoted = [] if quoted is None else quoted
         self._starts = starts
         self._raw: list[str] | None = None
+        self._raw_at = -1  # >= 0: ``_raw`` are a Markdown row's cells as written, from there
         self.start = start
         self.end = end
         self.eol = eol
@@ -52,7 +54,16 @@ class Record:
 
     @property
     def starts(self) -> list[int]:
-        if self._raw is not None:  # a quote-free line: from the cells as written
+        if self._raw is not None and self._raw_at >= 0:  # a Markdown row: a cell starts at its text
+            raw, self._raw = self._raw, None
+            at = self._raw_at
+            starts = []
+            for written in raw:
+                blank = len(written) - len(written.lstrip())
+                starts.append(at + (blank if blank < len(written) else 0))
+                at += len(written) + 1
+            self._starts = starts
+        elif self._raw is not None:  # a quote-free line: from the cells as written
             raw, self._raw = self._raw, None
             at = self.start
             starts = []
@@ -124,14 +135,21 @@ def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]
             next_cr = text.find("\r", pos)
         nl = next_nl
         line_end = n if nl < 0 else nl
-        if not (0 <= next_q < line_end) and not (0 <= next_cr < line_end - 1):
+        cr = next_cr
+        if (
+            0 <= cr < line_end - 1
+            and not (0 <= next_q < cr)
+            and _cr_line(text, pos, cr, delimiter, blanks, records, notes)
+        ):
+            pos = cr + 1
+            continue
+        if not (0 <= next_q < line_end) and not (0 <= cr < line_end - 1):
             line = text[pos:line_end]
             crlf = line.endswith("\r")
             body = line[:-1] if crlf else line
             if not body.strip(blanks):
                 # a run of blank lines at once, one span (linear: each repeat ends at a \n)
-                blank_run = _BLANK_RUN.match(text, pos) if nl >= 0 else None
-                end = blank_run.end() if blank_run is not None else n  # it matches: the line is blank to its \n
+                end = _blank_run_end(text, pos) if nl >= 0 else n  # it matches: the line is blank to its \n
                 end = max(end, line_end + 1 if nl >= 0 else n)
                 if blank_lines and blank_lines[-1][1] == pos:
                     blank_lines[-1] = (blank_lines[-1][0], end)
@@ -212,6 +230,34 @@ def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]
             records.append(rec)
             break
     return records, blank_lines, notes
+
+
+def _cr_line(
+    text: str, pos: int, cr: int, delimiter: str, blanks: str, records: list[Record], notes: list[Note]
+) -> bool:
+    """A line ended by a carriage return alone at ``cr``, without a quote: split at once
+    when no field starts with a blank (the field-by-field reading notes those); False when
+    it is left to that reading."""
+    body = text[pos:cr]
+    if not body.strip(blanks) or body[:1] in blanks or (delimiter + " ") in body or (delimiter + blanks[-1]) in body:
+        return False
+    records.append(_split(body, pos, delimiter, blanks, "\r", notes))
+    notes.append(("line_break", cr, cr + 1, "read a carriage return alone as a line end"))
+    return True
+
+
+def _blank_run_end(text: str, pos: int) -> int:
+    """Where the lines of blanks from ``pos`` end (after the last one's line feed), as the
+    match of ``_BLANK_RUN`` says (the end of the text when it fails), found with one run
+    of a character class, which the engine steps through without a group per line."""
+    white = _WHITE_RUN.match(text, pos)
+    white_end = pos if white is None else white.end()  # it matches "": never None
+    run = text[pos:white_end]
+    if run.count("\r") == run.count("\r\n"):  # every carriage return ends a line
+        last = run.rfind("\n")
+        return pos + last + 1 if last >= 0 else len(text)
+    m = _BLANK_RUN.match(text, pos)  # a carriage return alone among the blanks
+    return len(text) if m is None else m.end()
 
 
 def _split(body: str, pos: int, delimiter: str, blanks: str, eol: str, notes: list[Note]) -> Record:

@@ -35,8 +35,7 @@ def notes(h: Healing) -> None:
     for kind, start, end, message in h.notes:
         found.append((start, end, _NOTE_KINDS.get(kind, kind), message))
     found.sort()
-    for start, end, kind, message in found:
-        h.repair(kind, message, start, end)
+    h.repair_all(found)
 
 
 def header(h: Healing) -> None:

@@ -38,6 +38,11 @@ class Healing(HealState):
     def repair(self, kind: str, message: str, start: int, end: int) -> None:
         super().repair(kind, message, start, max(start, end))  # an end before the start: empty
 
+    def repair_all(self, found: list[tuple[int, int, str, str]]) -> None:
+        """``repair`` for each ``(start, end, kind, message)``, at once (a reply of lone
+        carriage returns has a note per line)."""
+        self.repairs.extend(Repair(kind, message, Span(start, max(start, end))) for start, end, kind, message in found)
+
     def fail(self, code: str, message: str, start: int = 0, end: int | None = None, **extra: Any) -> HealError:
         span = Span(start, len(self.text) if end is None else max(start, end))
         return HealError(f"cannot heal the CSV: {message}", [Violation(code, message, span=span, **extra)])
