@@ -37,7 +37,7 @@ from formatbook_core.contentlines import (
     fold,
     octets,
     physical_lines,
-    split_line,
+    read_line,
     split_unescaped,
     unescape_text,
     unfold,
@@ -133,11 +133,11 @@ def parse(line: str) -> ContentLine:
     """The content line ``line`` (one logical line, unfolded, without its break).
 
     Raises :class:`ContentLineError` when it is not one (the column says where)."""
-    scanner = LineScanner()
-    error = scanner.feed(line) or scanner.end()
-    if error is not None:
-        raise error
-    group, name, params, value = split_line(line)
+    parts = read_line(line, groups=True)
+    if parts is None:  # the scanner says why, and where
+        scanner = LineScanner()
+        raise scanner.feed(line) or scanner.end() or ContentLineError(_NO_VALUE, len(line))
+    group, name, params, value = parts
     return ContentLine(name, value, params, group)
 
 
