@@ -93,8 +93,32 @@ def fold(line: str, limit: int = FOLD_OCTETS) -> str:
     """``line`` folded so that no physical line exceeds ``limit`` octets (a continuation
     line's leading space counted), never inside a UTF-8 character; CRLF and a space
     between the parts, none at the end."""
-    if len(line) * 4 <= limit or octets(line) <= limit:
+    if len(line) * 4 <= limit:
         return line
+    data = line.encode("utf-8", "surrogatepass")
+    if len(data) <= limit:
+        return line
+    if limit < 5:  # a character of 4 octets may not fit a continuation line
+        return _fold_characters(line, limit)
+    # cut the octets, each cut moved back to the start of a character (never before a
+    # continuation octet, 0b10xxxxxx): a few steps per physical line, not per character
+    out: list[str] = []
+    start = 0
+    room = limit
+    n = len(data)
+    while n - start > room:
+        cut = start + room
+        while data[cut] & 0xC0 == 0x80:
+            cut -= 1
+        out.append(data[start:cut].decode("utf-8", "surrogatepass"))
+        start = cut
+        room = limit - 1  # the continuation's leading space
+    out.append(data[start:].decode("utf-8", "surrogatepass"))
+    return (CRLF + " ").join(out)
+
+
+def _fold_characters(line: str, limit: int) -> str:
+    """:func:`fold` one character at a time (a ``limit`` some character may exceed)."""
     out: list[str] = []
     start = 0
     size = 0
@@ -225,7 +249,7 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 # a quoted one no DQUOTE.
 _NAME_RUN = re.compile(r"[A-Za-z0-9-]*")
 _VALUE_RUN = re.compile(r"[^\x00-\x08\x0a-\x1f\x7f]*")
-_SAFE_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f";:,]*')
+_UNQUOTED_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f";:,]*(?:,[^\x00-\x08\x0a-\x1f\x7f";:,]*)*')
 _QSAFE_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f"]*')
 
 #: The scanner's states; a line that ends in one but ``VALUE`` is no content line.
@@ -331,9 +355,10 @@ class LineScanner:
                     self.state = QUOTED
                     i += 1
                     continue
-                end = _SAFE_RUN.match(piece, i).end()  # type: ignore[union-attr]
+                # values and the commas between them, at once (to a quote after a comma)
+                end = _UNQUOTED_RUN.match(piece, i).end()  # type: ignore[union-attr]
                 if end > i:
-                    self.state = UNQUOTED
+                    self.state = PARAM_VALUE if piece[end - 1] == "," else UNQUOTED
                     i = end
                     continue
                 fault = self._separator(ch, base + i, "param_value")
