@@ -92,7 +92,7 @@ def _error(fault: LineFault) -> ContentLineError:
     return ContentLineError(words.format(ch=fault.char), fault.column)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ContentLine:
     """A parsed content line. ``name`` and parameter names are upper case; ``params``
     keeps their order; ``value`` is as written (still escaped)."""
