@@ -189,8 +189,9 @@ def verdict(text: str, max_size: int) -> tuple[Violation, ...]:
     """:func:`analyze`'s violations on ``text``, without its value. The verbs that need
     no value (``is_valid``, ``validate``, ``heal`` of a valid text, a checker's
     ``finish``) ask about the same text in a row: the last text's verdict is kept (only
-    violations, which are immutable: every value ``analyze`` returns is read anew)."""
+    violations, which are immutable: every value ``analyze`` returns is read anew), for
+    that string object (held here, so no other object can take its identity)."""
     last = _LAST
-    if last is not None and last[1] == max_size and last[0] == text:
+    if last is not None and last[0] is text and last[1] == max_size:
         return last[2]
     return analyze(text, max_size).violations
