@@ -34,12 +34,8 @@ MAX_VIOLATIONS = 50
 
 def core_span(text: str) -> Span:
     """``text`` without the white space around it."""
-    start, end = 0, len(text)
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return Span(start, end)
+    start = len(text) - len(text.lstrip())  # str.strip strips what str.isspace holds
+    return Span(start, max(start, len(text.rstrip())))
 
 
 def source_offset(logical: Logical, column: int) -> int:

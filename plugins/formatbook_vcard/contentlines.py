@@ -54,6 +54,7 @@ __all__ = [
     "fold",
     "octets",
     "parse",
+    "read_line",
     "physical_lines",
     "split_unescaped",
     "unescape_text",
