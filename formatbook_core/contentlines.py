@@ -44,6 +44,7 @@ __all__ = [
     "octets",
     "physical_lines",
     "raw_backslashes",
+    "read_line",
     "split_line",
     "split_unescaped",
     "unescape_text",
@@ -92,8 +93,32 @@ def fold(line: str, limit: int = FOLD_OCTETS) -> str:
     """``line`` folded so that no physical line exceeds ``limit`` octets (a continuation
     line's leading space counted), never inside a UTF-8 character; CRLF and a space
     between the parts, none at the end."""
-    if len(line) * 4 <= limit or octets(line) <= limit:
+    if len(line) * 4 <= limit:
         return line
+    data = line.encode("utf-8", "surrogatepass")
+    if len(data) <= limit:
+        return line
+    if limit < 5:  # a character of 4 octets may not fit a continuation line
+        return _fold_characters(line, limit)
+    # cut the octets, each cut moved back to the start of a character (never before a
+    # continuation octet, 0b10xxxxxx): a few steps per physical line, not per character
+    out: list[str] = []
+    start = 0
+    room = limit
+    n = len(data)
+    while n - start > room:
+        cut = start + room
+        while data[cut] & 0xC0 == 0x80:
+            cut -= 1
+        out.append(data[start:cut].decode("utf-8", "surrogatepass"))
+        start = cut
+        room = limit - 1  # the continuation's leading space
+    out.append(data[start:].decode("utf-8", "surrogatepass"))
+    return (CRLF + " ").join(out)
+
+
+def _fold_characters(line: str, limit: int) -> str:
+    """:func:`fold` one character at a time (a ``limit`` some character may exceed)."""
     out: list[str] = []
     start = 0
     size = 0
@@ -222,8 +247,9 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 # Runs of characters a part may hold (single character classes: linear). No control
 # character but HTAB anywhere; an unquoted parameter value holds no DQUOTE, ";", ":", ",";
 # a quoted one no DQUOTE.
+_NAME_RUN = re.compile(r"[A-Za-z0-9-]*")
 _VALUE_RUN = re.compile(r"[^\x00-\x08\x0a-\x1f\x7f]*")
-_SAFE_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f";:,]*')
+_UNQUOTED_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f";:,]*(?:,[^\x00-\x08\x0a-\x1f\x7f";:,]*)*')
 _QSAFE_RUN = re.compile(r'[^\x00-\x08\x0a-\x1f\x7f"]*')
 
 #: The scanner's states; a line that ends in one but ``VALUE`` is no content line.
@@ -307,8 +333,11 @@ class LineScanner:
                 break
             ch = piece[i]
             if state is NAME or state is PARAM_NAME:
-                if ch in _NAME_CHARS:
-                    self.token += 1
+                if ch in _NAME_CHARS:  # a run of a name's characters at once
+                    end = _NAME_RUN.match(piece, i).end()  # type: ignore[union-attr]
+                    self.token += end - i
+                    i = end
+                    continue
                 elif self.token == 0:
                     return self._fail("name_start" if state is NAME else "param_name_start", base + i, ch)
                 elif state is NAME and ch == "." and self.groups:
@@ -326,9 +355,10 @@ class LineScanner:
                     self.state = QUOTED
                     i += 1
                     continue
-                end = _SAFE_RUN.match(piece, i).end()  # type: ignore[union-attr]
+                # values and the commas between them, at once (to a quote after a comma)
+                end = _UNQUOTED_RUN.match(piece, i).end()  # type: ignore[union-attr]
                 if end > i:
-                    self.state = UNQUOTED
+                    self.state = PARAM_VALUE if piece[end - 1] == "," else UNQUOTED
                     i = end
                     continue
                 fault = self._separator(ch, base + i, "param_value")
@@ -421,3 +451,47 @@ def split_line(line: str) -> tuple[str | None, str, tuple[tuple[str, tuple[str, 
             break
         params.append((pname, tuple(values)))
     return group, name, tuple(params), line[i + 1 :]
+
+
+# The whole grammar as one regular expression, for lines read whole: a line it matches is
+# one the scanner accepts, and the other way round. Linear: each repeated part starts with
+# its own delimiter (";", ",", '"') and no class holds the delimiter that follows it, so a
+# failed match gives each character back at most once, at one step each.
+_CTL = r"\x00-\x08\x0a-\x1f\x7f"
+_PVAL = rf'(?:"[^{_CTL}"]*"|[^{_CTL}";:,]*)'
+_PARAMS = rf"((?:;[A-Za-z0-9-]+={_PVAL}(?:,{_PVAL})*)*):([^{_CTL}]*)"
+_WHOLE_GROUPED = re.compile(rf"(?:([A-Za-z0-9-]+)\.)?([A-Za-z0-9-]+){_PARAMS}")
+_WHOLE = re.compile(rf"()([A-Za-z0-9-]+){_PARAMS}")
+# one parameter, and one of its values, in the parameters of a line the grammar accepted
+_PARAM = re.compile(r';([A-Za-z0-9-]+)=((?:"[^"]*"|[^";:,]*)(?:,(?:"[^"]*"|[^";:,]*))*)')
+_PARAM_VALUE = re.compile(r'"([^"]*)"|([^",]*)')
+
+
+def read_line(
+    line: str, *, groups: bool = False
+) -> tuple[str | None, str, tuple[tuple[str, tuple[str, ...]], ...], str] | None:
+    """:func:`split_line`'s parts of ``line`` when it is a content line (``groups``: as
+    :class:`LineScanner`'s), else ``None`` (the scanner says why and where). One match
+    for the line, one per parameter: a line costs a few steps whatever its length."""
+    m = (_WHOLE_GROUPED if groups else _WHOLE).fullmatch(line)
+    if m is None:
+        return None
+    group, name, head, value = m.groups()
+    params: list[tuple[str, tuple[str, ...]]] = []
+    if head:
+        for p in _PARAM.finditer(head):
+            written = p.group(2)
+            if '"' not in written:
+                params.append((p.group(1).upper(), tuple(written.split(","))))
+                continue
+            values: list[str] = []
+            at = 0
+            while True:
+                v = _PARAM_VALUE.match(written, at)
+                quoted, plain = v.groups()  # type: ignore[union-attr]
+                values.append(plain if quoted is None else quoted)
+                at = v.end() + 1  # type: ignore[union-attr]  # past the comma
+                if at > len(written):
+                    break
+            params.append((p.group(1).upper(), tuple(values)))
+    return group or None, name.upper(), tuple(params), value

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core import Analysis, Span, Violation
+from formatbook_core.collector import paused_gc
 
 from .cards import CardRules
 from .contentlines import (
@@ -33,12 +34,8 @@ MAX_VIOLATIONS = 50
 
 def core_span(text: str) -> Span:
     """``text`` without the white space around it."""
-    start, end = 0, len(text)
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return Span(start, end)
+    start = len(text) - len(text.lstrip())  # str.strip strips what str.isspace holds
+    return Span(start, max(start, len(text.rstrip())))
 
 
 def source_offset(logical: Logical, column: int) -> int:
@@ -55,8 +52,18 @@ def source_offset(logical: Logical, column: int) -> int:
 
 def violations(text: str, max_size: int) -> list[Violation]:
     """Every violation of the grammar and the card rules (at most ``MAX_VIOLATIONS``)."""
+    return _scan(text, max_size)[0]
+
+
+#: a card's lines holding a comma: (index among the card's properties of that name, line)
+_Commas = list[list[tuple[int, ContentLine]]]
+
+
+def _scan(text: str, max_size: int) -> tuple[list[Violation], _Commas]:
+    """:func:`violations`, and each card's lines that hold a comma (what
+    :func:`_restore_commas` needs: the text is read once)."""
     if len(text) > max_size:
-        return [Violation("vcard.too_large", f"the text has {len(text):,} characters, more than {max_size:,}")]
+        return [Violation("vcard.too_large", f"the text has {len(text):,} characters, more than {max_size:,}")], []
     start, end = core_span(text)
     body = text[start:end]
     lines = physical_lines(body)
@@ -72,6 +79,7 @@ def violations(text: str, max_size: int) -> list[Violation]:
             )
         )
     rules = CardRules()
+    commas: _Commas = []
     for logical in unfold(body, lines):
         span = Span(start + logical.start, start + logical.end)
         if not logical.text:
@@ -87,19 +95,25 @@ def violations(text: str, max_size: int) -> list[Violation]:
             )
         else:
             out.extend(rules.line(cl, span))
+            if cl.name == "BEGIN":
+                commas.append([])
+            elif "," in logical.text and commas and cl.name != "END":
+                # only a line with a comma can have lost a value (see _restore_commas)
+                commas[-1].append((rules.counts[cl.name] - 1, cl))
         if len(out) >= MAX_VIOLATIONS:
-            return out
+            return out, commas
     out.extend(rules.finish(end))
-    return out
+    return out, commas
 
 
-def read_components(text: str) -> tuple[Any, Violation | None]:
-    """vobject's components of ``text`` (one, or a list of several), or why it fails."""
+def read_components(text: str, commas: _Commas | None = None) -> tuple[Any, Violation | None]:
+    """vobject's components of ``text`` (one, or a list of several), or why it fails.
+    ``commas``: the lines :func:`_scan` found holding a comma (else found here)."""
     import vobject  # lazy: a heavy import only when a vCard is read
 
     try:
         components = list(vobject.readComponents(text, validate=False, transform=True))
-        _restore_commas(text, components)
+        _restore_commas(_scan(text, len(text))[1] if commas is None else commas, components)
     except Exception as err:  # vobject raises many kinds; none may escape
         return None, Violation("vcard.unreadable", f"vobject cannot read the card: {type(err).__name__}: {err}")
     if not components:
@@ -118,29 +132,14 @@ def _scheme(value: str) -> bool:
     return bool(sep) and head[:1].isalpha() and all(c.isalnum() or c in "+-." for c in head)
 
 
-def _restore_commas(text: str, components: list[Any]) -> None:
+def _restore_commas(commas: _Commas, components: list[Any]) -> None:
     """vobject's default text behaviour keeps only the first comma-separated value of a
     property it has no behaviour for (``URL:https://x.org/a,b`` becomes
     ``https://x.org/a``; a ``data:`` PHOTO loses its data). Such values are set back from
     the text: a URI as written, a NICKNAME as its list of values, other text unescaped."""
     from vobject.vcard import VCardTextBehavior  # lazy, as every vobject import
 
-    cards: list[tuple[dict[str, int], list[tuple[int, ContentLine]]]] = []
-    for logical in unfold(text):
-        line = logical.text
-        if line[:6].upper() == "BEGIN:":
-            cards.append(({}, []))
-            continue
-        if not cards:
-            continue
-        counts, with_comma = cards[-1]
-        stop = min(i for i in (line.find(";"), line.find(":"), len(line)) if i >= 0)
-        name = line[:stop].rpartition(".")[2].upper()
-        index = counts.get(name, 0)
-        counts[name] = index + 1
-        if "," in line:  # only a line with a comma can have lost a value
-            with_comma.append((index, parse(line)))
-    for component, (_, with_comma) in zip(components, cards, strict=False):
+    for component, with_comma in zip(components, commas, strict=False):
         for index, cl in with_comma:
             name = cl.name
             children = component.contents.get(name.lower(), [])
@@ -165,11 +164,30 @@ def analyze(text: str, max_size: int) -> Analysis:
     violations (empty when valid)."""
     if not isinstance(text, str):
         return Analysis(None, (Violation("vcard.syntax", f"not text: {type(text).__name__}"),))
-    found = violations(text, max_size)
-    if found:
-        return Analysis(None, tuple(found))
-    start, end = core_span(text)
-    value, problem = read_components(text[start:end])
-    if problem is not None:
-        return Analysis(None, (problem,))
-    return Analysis(value)
+    global _LAST
+    with paused_gc():  # one object or more per line, none in a cycle (see paused_gc)
+        found, commas = _scan(text, max_size)
+        if found:
+            analysis = Analysis(None, tuple(found))
+        else:
+            start, end = core_span(text)
+            value, problem = read_components(text[start:end], commas)
+            analysis = Analysis(None, (problem,)) if problem is not None else Analysis(value)
+    _LAST = (text, max_size, analysis.violations)
+    return analysis
+
+
+#: the verdict on the last text analysed: its text, ``max_size`` and violations
+_LAST: tuple[str, int, tuple[Violation, ...]] | None = None
+
+
+def verdict(text: str, max_size: int) -> tuple[Violation, ...]:
+    """:func:`analyze`'s violations on ``text``, without its value. The verbs that need
+    no value (``is_valid``, ``validate``, ``heal`` of a valid text, a checker's
+    ``finish``) ask about the same text in a row: the last text's verdict is kept (only
+    violations, which are immutable: every value ``analyze`` returns is read anew), for
+    that string object (held here, so no other object can take its identity)."""
+    last = _LAST
+    if last is not None and last[0] is text and last[1] == max_size:
+        return last[2]
+    return analyze(text, max_size).violations

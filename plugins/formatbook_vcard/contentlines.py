@@ -37,7 +37,7 @@ from formatbook_core.contentlines import (
     fold,
     octets,
     physical_lines,
-    split_line,
+    read_line,
     split_unescaped,
     unescape_text,
     unfold,
@@ -54,6 +54,7 @@ __all__ = [
     "fold",
     "octets",
     "parse",
+    "read_line",
     "physical_lines",
     "split_unescaped",
     "unescape_text",
@@ -92,7 +93,7 @@ def _error(fault: LineFault) -> ContentLineError:
     return ContentLineError(words.format(ch=fault.char), fault.column)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ContentLine:
     """A parsed content line. ``name`` and parameter names are upper case; ``params``
     keeps their order; ``value`` is as written (still escaped)."""
@@ -133,11 +134,11 @@ def parse(line: str) -> ContentLine:
     """The content line ``line`` (one logical line, unfolded, without its break).
 
     Raises :class:`ContentLineError` when it is not one (the column says where)."""
-    scanner = LineScanner()
-    error = scanner.feed(line) or scanner.end()
-    if error is not None:
-        raise error
-    group, name, params, value = split_line(line)
+    parts = read_line(line, groups=True)
+    if parts is None:  # the scanner says why, and where
+        scanner = LineScanner()
+        raise scanner.feed(line) or scanner.end() or ContentLineError(_NO_VALUE, len(line))
+    group, name, params, value = parts
     return ContentLine(name, value, params, group)
 
 

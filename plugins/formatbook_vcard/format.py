@@ -11,7 +11,7 @@ from . import guidance as _guidance
 from . import heal as _heal
 from . import locate as _locate
 from . import values as _values
-from .analysis import analyze
+from .analysis import analyze, verdict
 from .stream import RelaxedChecker, StrictChecker
 
 _SAMPLES = (
@@ -49,6 +49,24 @@ class VCardFormat(AnalyzingFormat):
             return analyze(value, limits_from(options).max_size)
         except Exception as err:  # a bug must not escape as an exception: a violation
             return Analysis(None, (Violation("vcard.unreadable", f"cannot read the vCard: {type(err).__name__}"),))
+
+    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
+        """``analyze``'s violations, without reading the value (kept for the last text)."""
+        return list(self._verdict(value, options))
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        """Whether ``value`` is a valid vCard. Never raises."""
+        return not self._verdict(value, options)
+
+    def _verdict(self, value: str, options: dict[str, Any]) -> tuple[Violation, ...]:
+        try:
+            return (
+                verdict(value, limits_from(options).max_size)
+                if isinstance(value, str)
+                else analyze(value, 0).violations
+            )
+        except Exception as err:  # a bug must not escape as an exception: a violation
+            return (Violation("vcard.unreadable", f"cannot read the vCard: {type(err).__name__}"),)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is a valid vCard (strict grammar)."""

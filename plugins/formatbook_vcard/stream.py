@@ -28,7 +28,7 @@ from collections.abc import Callable
 from formatbook_core import Span, StreamStatus
 from formatbook_core.textlog import TextLog
 
-from .analysis import analyze
+from .analysis import verdict
 from .cards import CardRules
 from .contentlines import ContentLine, ContentLineError, LineScanner, parse
 
@@ -217,9 +217,9 @@ class StrictChecker:
         if self._failed is not None:
             return self._failed
         text = self._parts.text()
-        analysis = analyze(text, self._max_size)
-        if not analysis.ok:
-            v = analysis.violations[0]
+        found = verdict(text, self._max_size)
+        if found:
+            v = found[0]
             return StreamStatus(False, v.message, v.span.start if v.span is not None else len(text))
         return StreamStatus(True, complete=True)
 

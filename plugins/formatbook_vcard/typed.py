@@ -8,6 +8,7 @@ plain string scanning, linear in the value.
 from __future__ import annotations
 
 import datetime
+import re
 
 from .contentlines import unescape_text
 
@@ -20,6 +21,8 @@ ESCAPED = SINGLE_TEXT | COMPOUND_ESCAPED | frozenset({"N", "ADR", "NICKNAME", "C
 DATE_PROPERTIES = frozenset({"BDAY", "ANNIVERSARY", "DEATHDATE"})
 
 _KNOWN_ESCAPES = frozenset("\\,;nN")
+# a backslash, or a separator that must be escaped (by the separators that must be)
+_SPECIAL = {"": re.compile(r"\\"), ",": re.compile(r"[\\,]"), ",;": re.compile(r"[\\,;]")}
 _EMAIL_LOCAL_BAD = frozenset(' \t"(),:;<>@[\\]')
 _PHONE_CHARS = frozenset("0123456789+-.() /*#")
 _DIGITS = frozenset("0123456789")
@@ -34,22 +37,19 @@ def escaping_problem(name: str, value: str, version: str) -> str | None:
         must = ",;" if version == "3.0" else ","
     elif name in COMPOUND_ESCAPED:
         must = ","
-    i = 0
+    find = _SPECIAL[must].search  # from one backslash or separator to the next
     n = len(value)
-    while i < n:
+    m = find(value)
+    while m is not None:
+        i = m.start()
         ch = value[i]
-        if ch == "\\":
-            if i + 1 >= n:
-                return "a lone backslash ends the value (write \\\\ for a backslash)"
-            if value[i + 1] not in _KNOWN_ESCAPES:
-                return (
-                    f"unknown escape \\{value[i + 1]} (only \\\\ \\, \\; \\n are escapes; write \\\\ for a backslash)"
-                )
-            i += 2
-            continue
-        if ch in must:
+        if ch != "\\":
             return f"an unescaped {ch!r} (write \\{ch} in a {name} value)"
-        i += 1
+        if i + 1 >= n:
+            return "a lone backslash ends the value (write \\\\ for a backslash)"
+        if value[i + 1] not in _KNOWN_ESCAPES:
+            return f"unknown escape \\{value[i + 1]} (only \\\\ \\, \\; \\n are escapes; write \\\\ for a backslash)"
+        m = find(value, i + 2)
     return None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from formatbook_core import ScopeNotFound
 
-from .contentlines import ContentLine, ContentLineError, parse, split_unescaped, unescape_text, unfold
+from .contentlines import ContentLine, read_line, split_unescaped, unescape_text, unfold
 
 #: Properties whose values are counted, and how they are split into values.
 _WHOLE = frozenset({"FN", "TITLE", "ROLE", "NOTE", "LABEL"})
@@ -24,10 +24,10 @@ _ADR_CODE = 5  # ADR fields: box, extended, street, locality, region, postal cod
 def _lines(text: str) -> list[ContentLine]:
     out = []
     for logical in unfold(text):
-        try:
-            out.append(parse(logical.text))
-        except ContentLineError:
-            continue
+        parts = read_line(logical.text, groups=True)  # None: no content line, skipped
+        if parts is not None:
+            group, name, params, value = parts
+            out.append(ContentLine(name, value, params, group))
     return out
 
 

@@ -12,6 +12,7 @@ from formatbook_core.contentlines import (
     octets,
     physical_lines,
     raw_backslashes,
+    read_line,
     split_line,
     split_unescaped,
     unescape_text,
@@ -106,6 +107,8 @@ def _scan(line: str, *, groups: bool = False, pieces: int = 1) -> LineFault | No
 def test_the_scanner_says_what_is_wrong_and_where(line: str, groups: bool, fault: LineFault | None) -> None:
     assert _scan(line, groups=groups) == fault
     assert _scan(line, groups=groups, pieces=3) == fault  # fed in pieces: the same answer
+    # read whole, in one match: a line is read exactly when the scanner accepts it
+    assert (read_line(line, groups=groups) is None) is (fault is not None)
 
 
 def test_value_start_and_the_parts() -> None:
@@ -114,6 +117,9 @@ def test_value_start_and_the_parts() -> None:
     assert scanner.feed(line) is None and scanner.end() is None and scanner.in_value
     assert line[scanner.value_start :] == "v:w"
     assert split_line(line) == ("g", "X", (("A", ("p;q", "r")), ("B", ("s",))), "v:w")
+    assert read_line(line, groups=True) == split_line(line)
+    assert read_line('x;a=,"b:c",;B=:', groups=False) == (None, "X", (("A", ("", "b:c", "")), ("B", ("",))), "")
+    assert read_line("x.y:v", groups=False) is None and read_line("x.y:v", groups=True) == ("x", "Y", (), "v")
 
 
 def test_a_copy_goes_on_alone() -> None:

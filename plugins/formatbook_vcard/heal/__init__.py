@@ -28,7 +28,7 @@ from formatbook_core import Analysis, Healed, HealError, Violation
 from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import limits_from
 
-from ..analysis import analyze
+from ..analysis import verdict
 from . import lines, properties, structure, write
 from .state import Healing
 
@@ -77,12 +77,13 @@ def heal(
     if not isinstance(text, str):
         raise HealError("not text", [Violation("vcard.syntax", f"not text: {type(text).__name__}")])
     max_size = limits_from(options).max_size
-    first = analysis if analysis is not None else analyze(text, max_size)
-    if first.ok:
+    # the verdict alone: a valid text comes back as it is, its value unread
+    found = analysis.violations if analysis is not None else verdict(text, max_size)
+    if not found:
         return Healed(text)
-    if any(v.code == "vcard.too_large" for v in first.violations):
-        raise HealError(first.violations[0].message, list(first.violations))
-    h = Healing(text, max_size, problems=list(first.violations))
+    if any(v.code == "vcard.too_large" for v in found):
+        raise HealError(found[0].message, list(found))
+    h = Healing(text, max_size, problems=list(found))
     run_plan(PLAN, h)
     # the analysis confirm made: the pipeline does not read the healed text again
     return Healed(h.out, tuple(h.repairs), tuple(h.set_aside), h.analysis)

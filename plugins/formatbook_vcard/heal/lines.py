@@ -22,8 +22,8 @@ def split_lines(h: Healing) -> None:
     text = h.text
     lines = [(s, e, b) for s, e, b in physical_lines(text)]
     # blank lines around the payload are no part of it
-    while lines and not text[lines[0][0] : lines[0][1]].strip():
-        lines.pop(0)
+    lead = next((k for k, (s, e, _) in enumerate(lines) if text[s:e].strip()), len(lines))
+    del lines[:lead]  # at once: one pop(0) per line moved the whole list each time
     while lines and not text[lines[-1][0] : lines[-1][1]].strip():
         lines.pop()
     if lines and _is_fence(text[lines[0][0] : lines[0][1]]):

@@ -4,6 +4,8 @@ N or ORG when missing. Nothing the reply gave is changed beyond its encoding."""
 
 from __future__ import annotations
 
+import re
+
 from formatbook_core import HealError, Span, Violation
 from formatbook_core.contentlines import raw_backslashes
 
@@ -94,26 +96,26 @@ def _fix_escapes(name: str, value: str, version: str) -> str:
         must = ",;" if version == "3.0" else ","
     elif name in typed.COMPOUND_ESCAPED:
         must = ","
-    out: list[str] = []
-    raw = raw_backslashes(value)
-    i = 0
-    n = len(value)
-    while i < n:
-        ch = value[i]
-        if ch == "\\":
-            if not raw and i + 1 < n and value[i + 1] in "\\,;nN":
-                out.append(value[i : i + 2])
-                i += 2
-                continue
-            out.append("\\\\")
-        elif ch in must:
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        else:
-            out.append(ch)
-        i += 1
-    return "".join(out)
+    if raw_backslashes(value):  # no backslash is an escape: each one is written \\
+        return _escape_plain(value.replace("\\", "\\\\"), must)
+    if "\\" not in value:
+        return _escape_plain(value, must)
+    # every backslash starts an escape, kept as written; the text between them is plain
+    parts = _ESCAPE_PAIR.split(value)
+    parts[::2] = [_escape_plain(part, must) for part in parts[::2]]
+    return "".join(parts)
+
+
+#: an escape (a backslash and what it escapes), kept whole by re.split
+_ESCAPE_PAIR = re.compile(r"(\\[\\,;nN])")
+
+
+def _escape_plain(text: str, must: str) -> str:
+    """``text`` (holding no escape) with each separator of ``must`` escaped and each
+    newline written ``\\n``."""
+    for ch in must:
+        text = text.replace(ch, "\\" + ch)
+    return text.replace("\n", "\\n")
 
 
 def fix_values(h: Healing, card: Card, index: int) -> None:

@@ -10,7 +10,7 @@ from formatbook_core.healing import HealState
 from ..contentlines import ContentLine
 
 
-@dataclass
+@dataclass(slots=True)
 class Record:
     """One logical line being healed. ``text`` is its unfolded text now; ``raw`` the exact
     source text (folds included, CRLF breaks only) while it is unchanged, else ``None``;
@@ -30,7 +30,7 @@ class Record:
             self.raw = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Card:
     """The records of one card: BEGIN, its properties, END (``None`` when missing)."""
 
@@ -40,7 +40,7 @@ class Card:
     version: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Healing(HealState):
     text: str
     max_size: int

@@ -18,7 +18,7 @@ def reads(monkeypatch):
     """The texts vobject read."""
     calls: list[str] = []
     read = analysis.read_components
-    monkeypatch.setattr(analysis, "read_components", lambda text: calls.append(text) or read(text))
+    monkeypatch.setattr(analysis, "read_components", lambda text, *rest: calls.append(text) or read(text, *rest))
     return calls
 
 
