@@ -46,16 +46,17 @@ def line_ending_problem(text: str) -> int:
 
 
 # The verdicts (violations, not values) of the last texts analysed: ``is_valid``,
-# ``validate`` and ``heal`` of one reply, and a stream's ``finish`` after them, ask about
-# the same text, and each reading runs the icalendar library over all of it. The value (a
+# ``validate`` and ``heal`` of one reply ask about the same text object, and each reading
+# runs the icalendar library over all of it. Kept by identity (the texts are held, so an
+# id is never reused): an equal new string is read anew, as a benchmark's fresh() wants. The value (a
 # mutable ``Calendar``) is never shared: a caller that needs it reads the text again.
 _REMEMBER = 4
 _remembered: tuple[tuple[str, Any, int, int, tuple[Violation, ...]], ...] = ()
 
 
 def violations_of(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> tuple[Violation, ...]:
-    """``analyze(...).violations``, from the verdicts remembered when ``text`` (equal, the
-    same schema object and limits) was analysed lately."""
+    """``analyze(...).violations``, from the verdicts remembered when ``text`` (the same
+    object, schema object and limits) was analysed lately."""
     known = remembered(text, schema, max_size, max_depth)
     return analyze(text, schema, max_size, max_depth).violations if known is None else known
 
@@ -64,7 +65,7 @@ def remembered(text: Any, schema: Any, max_size: int, max_depth: int) -> tuple[V
     """The violations remembered for ``text`` (see :func:`violations_of`), else ``None``."""
     if isinstance(text, str):
         for seen, seen_schema, seen_size, seen_depth, violations in _remembered:
-            if seen_schema is schema and seen_size == max_size and seen_depth == max_depth and seen == text:
+            if seen is text and seen_schema is schema and seen_size == max_size and seen_depth == max_depth:
                 return violations
     return None
 
