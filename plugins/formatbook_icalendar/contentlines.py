@@ -22,6 +22,7 @@ Everything here is a plain scan, linear in its input; no regular expression back
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from formatbook_core import contentlines as _core
@@ -132,9 +133,26 @@ class LineScanner(_core.LineScanner):
         return None if fault is None else _error(fault)
 
 
+# The whole grammar of a content line as one regular expression, for the lines it accepts
+# (most): one match instead of the scanner's steps per character of the name and each
+# parameter. Linear: every choice is decided by the next character (a parameter starts with
+# ";", another value with ",", a quoted one with a quote; an unquoted value holds none of
+# them), so a failed match gives back each character once. A line it refuses goes to the
+# scanner, which says where and why.
+_CTL = "\\x00-\\x08\\x0a-\\x1f\\x7f"
+_PVALUE = f'(?:"[^{_CTL}"]*"|[^{_CTL}";:,]*)'
+_LINE = re.compile(f"([A-Za-z0-9-]+)((?:;[A-Za-z0-9-]+={_PVALUE}(?:,{_PVALUE})*)*):[^{_CTL}]*")
+
+
 def split(line: str) -> ContentLine | LineError:
     """``line`` (one logical line, unfolded, without its break) as a :class:`ContentLine`,
     or the :class:`LineError` that says why it is none."""
+    match = _LINE.fullmatch(line)
+    if match is not None:
+        if match.end(2) == match.end(1):  # no parameters: the name, the value
+            return ContentLine(match[1].upper(), (), line[match.end(1) + 1 :])
+        _, name, params, value = split_line(line)
+        return ContentLine(name, params, value)
     scanner = LineScanner()
     problem = scanner.feed(line) or scanner.done()
     if problem is not None:

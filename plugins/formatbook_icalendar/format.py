@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span
+from formatbook_core import Analysis, AnalyzingFormat, Healed, Option, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
 from formatbook_core.schema_files import BASE_DIR
 
@@ -86,6 +86,18 @@ class ICalendarFormat(AnalyzingFormat):
         max_size, max_depth = limits_from(options)
         return _validate.analyze(value, self._schema(schema, options), max_size, max_depth)
 
+    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
+        """``analyze``'s violations (remembered when the same text was just analysed)."""
+        max_size, max_depth = limits_from(options)
+        return list(_validate.violations_of(value, self._schema(schema, options), max_size, max_depth))
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        """Whether ``value`` is valid as it stands (the schema included). Never raises."""
+        try:
+            return not self.validate(value, schema, **options)
+        except Exception:  # a bug is no verdict: is_valid answers False
+            return False
+
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """Whether some continuation of ``partial`` is a valid calendar (strict)."""
         if not isinstance(partial, str):
@@ -99,8 +111,8 @@ class ICalendarFormat(AnalyzingFormat):
         opts = dict(options)
 
         def final(text: str) -> str | None:
-            analysis = self.analyze(text, loaded, **opts)
-            return None if analysis.ok else str(analysis.violations[0])
+            violations = self.validate(text, loaded, **opts)
+            return str(violations[0]) if violations else None
 
         def relaxed(text: str) -> tuple[str | None, str]:
             try:

@@ -39,6 +39,7 @@ from formatbook_core.textlog import TextLog
 
 from . import rules
 from .contentlines import VALUE, ContentLine, LineError, LineScanner, split
+from .tree import is_token
 from .values import extract_values, line_values
 
 # Prefixes of the values whose form is simple enough to judge before the line ends (every
@@ -303,7 +304,7 @@ class CalendarChecker:
         return self._property(parsed, values)
 
     def _begin(self, name: str) -> str | None:
-        if not name or not all(ch == "-" or (ch.isascii() and ch.isalnum()) for ch in name):
+        if not is_token(name):
             return f"BEGIN names no component: {name[:30]!r}"
         parent = self._stack[-1].name if self._stack else None
         where = rules.placement_problem(name, parent)

@@ -8,6 +8,7 @@ open are reported as :class:`Problem` values in the order met.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .contentlines import ContentLine, LineError, LogicalLine, split, unfold
@@ -82,8 +83,12 @@ def component_name(line: ContentLine) -> str:
     return line.value.upper()
 
 
-def _is_token(text: str) -> bool:
-    return bool(text) and all(ch == "-" or (ch.isascii() and ch.isalnum()) for ch in text)
+_TOKEN = re.compile("[A-Za-z0-9-]+")
+
+
+def is_token(text: str) -> bool:
+    """``text`` is a name (of a component or property): ASCII letters, digits and ``-``."""
+    return _TOKEN.fullmatch(text) is not None
 
 
 def read_tree(text: str, max_depth: int = 1000) -> Tree:
@@ -105,7 +110,7 @@ def read_tree(text: str, max_depth: int = 1000) -> Tree:
             continue
         if parsed.name == "BEGIN":
             name = component_name(parsed)
-            if not _is_token(name):
+            if not is_token(name):
                 problems.append(Problem("syntax", f"BEGIN names no component: {parsed.value!r}", ll.start, ll.end))
                 continue
             if len(stack) >= max_depth:

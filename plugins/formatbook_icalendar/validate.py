@@ -45,9 +45,46 @@ def line_ending_problem(text: str) -> int:
     return -1
 
 
+# The verdicts (violations, not values) of the last texts analysed: ``is_valid``,
+# ``validate`` and ``heal`` of one reply ask about the same text object, and each reading
+# runs the icalendar library over all of it. Kept by identity (the texts are held, so an
+# id is never reused): an equal new string is read anew, as a benchmark's fresh() wants. The value (a
+# mutable ``Calendar``) is never shared: a caller that needs it reads the text again.
+_REMEMBER = 4
+_remembered: tuple[tuple[str, Any, int, int, tuple[Violation, ...]], ...] = ()
+
+
+def violations_of(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> tuple[Violation, ...]:
+    """``analyze(...).violations``, from the verdicts remembered when ``text`` (the same
+    object, schema object and limits) was analysed lately."""
+    known = remembered(text, schema, max_size, max_depth)
+    return analyze(text, schema, max_size, max_depth).violations if known is None else known
+
+
+def remembered(text: Any, schema: Any, max_size: int, max_depth: int) -> tuple[Violation, ...] | None:
+    """The violations remembered for ``text`` (see :func:`violations_of`), else ``None``."""
+    if isinstance(text, str):
+        for seen, seen_schema, seen_size, seen_depth, violations in _remembered:
+            if seen is text and seen_schema is schema and seen_size == max_size and seen_depth == max_depth:
+                return violations
+    return None
+
+
+def _remember(text: str, schema: Any, max_size: int, max_depth: int, violations: tuple[Violation, ...]) -> None:
+    global _remembered
+    _remembered = ((text, schema, max_size, max_depth, violations), *_remembered[: _REMEMBER - 1])
+
+
 def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> Analysis:
     """Parse and validate ``text``; the value is the ``icalendar.Calendar`` (a list of them
     for several calendars) when the text parses, else ``None``."""
+    analysis = _analyze(text, schema, max_size, max_depth)
+    if isinstance(text, str):
+        _remember(text, schema, max_size, max_depth, analysis.violations)
+    return analysis
+
+
+def _analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> Analysis:
     if not isinstance(text, str):
         return Analysis(None, (Violation("icalendar.syntax", f"not text: {type(text).__name__}"),))
     if max_size and len(text) > max_size:
@@ -58,7 +95,7 @@ def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1
     # opening the first line is a fold continuing nothing: refused, as the locator does)
     lead, end = len(text) - len(text.lstrip("\r\n")), len(text.rstrip())
     if end - lead < len(text):
-        inner = analyze(text[lead:end], schema, max_size, max_depth)
+        inner = _analyze(text[lead:end], schema, max_size, max_depth)
         return replace(inner, violations=tuple(v.shift(lead) for v in inner.violations))
     surrogate = SURROGATE.search(text)
     if surrogate is not None:

@@ -13,6 +13,7 @@ from formatbook_core.contentlines import unescape_text
 
 from .contentlines import ContentLine, LineError, split, unfold
 from .rules import TEXT_LISTS, split_text_list
+from .tree import is_token
 
 #: Properties whose values are counted.
 TEXT_PROPERTIES = ("SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT", "CATEGORIES", "RESOURCES")
@@ -77,6 +78,6 @@ def extract_scope(text: str, scope: str) -> list[str]:
 def scope_problem(scope: str) -> str | None:
     """Why ``scope`` can never name a property, or ``None``."""
     name = scope.strip()
-    if not name or not all(ch == "-" or (ch.isascii() and ch.isalnum()) for ch in name):
+    if not is_token(name):
         return f'an iCalendar scope is a property name such as "DESCRIPTION", not {scope!r}'
     return None

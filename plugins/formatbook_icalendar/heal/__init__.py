@@ -81,8 +81,11 @@ def heal(
     if isinstance(text, str):
         if analysis is None:
             limits = limits_from(options)
-            analysis = validate.analyze(text, schema, limits.max_size, limits.max_depth)
-        if analysis.ok:
+            # a text just found invalid is not read again to learn that it is (a valid
+            # one is: its analysis, value included, comes back with it)
+            if not validate.remembered(text, schema, limits.max_size, limits.max_depth):
+                analysis = validate.analyze(text, schema, limits.max_size, limits.max_depth)
+        if analysis is not None and analysis.ok:
             return Healed(text, analysis=analysis)
     h = Healing(text, schema, options)
     run_plan(PLAN, h)

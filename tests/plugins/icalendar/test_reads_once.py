@@ -100,7 +100,20 @@ def test_the_relaxed_checker_does_not_read_the_healed_text_again(reads: list[int
     healed = FMT.heal(text, now=NOW)
     assert status.ok and status.complete
     # the reply, then the healed text, once each (was: the healed text twice more)
-    assert reads[:2] == [_size(text), _size(healed.text)] and len(reads) == 4  # and 2 for heal here
+    # heal here: the reply's verdict is remembered (invalid), only its healing is read
+    assert reads == [_size(text), _size(healed.text), _size(healed.text)]
+
+
+def test_a_verdict_is_remembered_and_never_a_value(reads: list[int]) -> None:
+    text, good = _damaged(5), _valid(5)
+    assert not FMT.is_valid(text) and FMT.validate(text) and not FMT.is_valid(text)
+    assert reads == [_size(text)]  # is_valid and validate of one text: read once
+    first = FMT.analyze(good)
+    assert FMT.is_valid(good) and FMT.analyze(good).value is not first.value  # a Calendar is not shared
+    # other limits: read again (the default ones stay remembered)
+    reads.clear()
+    assert FMT.validate(text, max_depth=5) == FMT.validate(text)
+    assert reads == [_size(text)]
 
 
 def test_the_analysis_handed_back_is_the_one_the_options_ask_for() -> None:
