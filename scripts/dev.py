@@ -174,13 +174,12 @@ def test(args: list[str]) -> int:
     tier = [] if "--all" in args else ["-m", "slow"] if "--slow" in args else ["-m", "not slow"]
     args = [a for a in args if a not in ("--all", "--slow")]
     workers = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) else ["-n", "auto"]
-    if tier != ["-m", "not slow"]:
-        if not any(a.startswith("--dist") for a in args):
-            # the groups of tests/conftest.py (a format's pathological cases, which share
-            # one subprocess) each run on one worker, the other tests one by one; the fast
-            # tier has no group and keeps --dist load, whose batches cost the controller
-            # less than loadgroup's one-test units
-            workers.append("--dist=loadgroup")
+    if not any(a.startswith("--dist") for a in args):
+        # the groups of tests/conftest.py (a format's pathological cases, which share one
+        # subprocess) each run on one worker, the other tests one by one. The fast tier has
+        # no group: worksteal gives each worker half the tests at once and lets an idle one
+        # take the tail of the other's queue, so no worker waits on a batch handed out last
+        workers.append("--dist=loadgroup" if tier != ["-m", "not slow"] else "--dist=worksteal")
     env = {**_with_bytecode(), "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "ci")}
     # compiled once, here, rather than by each worker and subprocess in turn
     subprocess.run([str(PYTHON), "-m", "compileall", "-q", "-j", "0", "formatbook_core", "plugins"], cwd=ROOT, env=env)

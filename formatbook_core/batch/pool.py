@@ -10,7 +10,9 @@ the pool; the tasks in flight are then run again one at a time in a fresh pool, 
 task that breaks a pool on its own is handed to ``on_broken`` (which, in the CLI, checks
 its rows one by one so that only the culprit row is lost to a ``batch.crashed`` verdict).
 A task past its ``deadline`` (a worker stuck inside C code, where the per-reply alarm
-cannot reach it) has its pool's workers killed and is handled the same way.
+cannot reach it) has its pool's workers killed and goes to ``on_broken`` at once (run
+again, it would only wait its deadline out a second time); the others in flight are run
+again as above.
 
 A worker never outlives the process that started it (``kill -9`` of the CLI leaves no
 worker behind): on Linux the kernel sends it ``SIGKILL`` when its parent dies
@@ -181,9 +183,14 @@ class OrderedPool(Generic[T, R]):
                 try:
                     result = self._wait(item, future)
                 except (BrokenProcessPool, TaskTimeout) as exc:
-                    self._kill() if isinstance(exc, TaskTimeout) else self._restart()
+                    hung = isinstance(exc, TaskTimeout)
+                    self._kill() if hung else self._restart()
                     redo = [item, *(i for i, _ in pending)]
                     pending.clear()
+                    if hung and self.on_broken is not None:
+                        # past its deadline while running (FIFO dispatch: the oldest task runs
+                        # first); run alone it would only wait the deadline out a second time
+                        yield self.on_broken(redo.pop(0), "hung")
                     for each in redo:
                         yield self._alone(each)
                     continue

@@ -700,13 +700,14 @@ def test_heal_none_is_a_heal_error_naming_reply_empty():
 
 def test_jsonl_memory_does_not_grow_with_the_input(run, tmp_path):
     # Memory, not time: the input is read a line at a time, so ten times the rows (a
-    # 10 MB file) do not raise the peak by anything like the file's size.
+    # 5 MB file) do not raise the peak by anything like the file's size (4.5 MB more,
+    # over twice the margin allowed: reading the file whole still fails).
     import tracemalloc  # noqa: PLC0415 - only this test measures memory
 
     row = json.dumps({"reply": "word " * 200}) + "\n"
     peaks = []
     run("check", "--jsonl", str(_rows(tmp_path, row)), "-e", "TEXT")  # plugins loaded before measuring
-    for rows in (1_000, 10_000):
+    for rows in (500, 5_000):
         path = tmp_path / f"{rows}.jsonl"
         path.write_text(row * rows, encoding="utf-8")
         tracemalloc.start()
@@ -714,4 +715,4 @@ def test_jsonl_memory_does_not_grow_with_the_input(run, tmp_path):
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
         assert code == 0
-    assert peaks[1] < peaks[0] + 2_000_000, peaks  # the file grew by 9 MB
+    assert peaks[1] < peaks[0] + 2_000_000, peaks  # the file grew by 4.5 MB
