@@ -53,7 +53,9 @@ def ensure_environment(extras: tuple[str, ...] = ("test", "lint")) -> None:
         print(f"creating {VENV.relative_to(ROOT)} ...", file=sys.stderr)
         venv.EnvBuilder(with_pip=True).create(VENV)
     print(f"installing formatbook[{','.join(extras)}] ...", file=sys.stderr)
-    pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    # --no-compile: pip would compile every module of torch, ray and the rest (about 100 s of
+    # CPU on a fresh machine); Python compiles, and caches, only what a run imports
+    pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
     everything = sorted(installed | set(extras))
     subprocess.run([*pip, "-e", f"{ROOT}[{','.join(everything)}]"], check=True)
