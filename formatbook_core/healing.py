@@ -110,6 +110,10 @@ class Written(list[str]):
         for piece in pieces:
             self.append(piece)
 
+    def __iadd__(self, pieces: Iterable[str]) -> Written:  # type: ignore[override, misc]
+        self.extend(pieces)  # ``out += pieces`` counted like ``extend``, not past the count
+        return self
+
     def insert(self, index: SupportsIndex, piece: str) -> None:
         list.insert(self, index, piece)
         self.size += len(piece)

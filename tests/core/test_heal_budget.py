@@ -119,3 +119,12 @@ def test_a_csv_heal_is_refused_at_the_row_that_passes_the_limit(monkeypatch):
     assert [v.code for v in refused.violations] == ["reply.too_large"]
     # the header (10) and rows healed to 21 characters: 10 + 21 * 80 = 1,690, then 1,711 > 1,710
     assert len(reply) == 1710 and [w.size for w in written] == [10 + 21 * 81]
+
+
+def test_written_counts_what_plus_equals_adds():
+    """``out += pieces`` is counted like ``extend``: list's own ``+=`` would pass the count."""
+    out = Written(5)
+    out += ["ab", "cd"]
+    assert isinstance(out, Written) and out.size == 4 and out.text() == "abcd"
+    with pytest.raises(HealError):
+        out += ["ef"]
