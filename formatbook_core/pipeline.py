@@ -84,16 +84,16 @@ def check(
         as_located = chosen.text == reply[chosen.span.start : chosen.span.end]
         offset = chosen.span.start if as_located else None
         counts, violations = tally(exp, fmt, schema, chosen.text, value, offset, chosen.analysis)
-    return CheckResult(
+    return CheckResult.built(
         passed and not violations,
         reply,
-        text=chosen.text,
-        value=value,
-        format=fmt.name,
-        repairs=chosen.repairs,
-        violations=violations,
-        set_aside=chosen.set_aside,
-        counts=counts,
+        chosen.text,
+        value,
+        fmt.name,
+        chosen.repairs,
+        violations,
+        chosen.set_aside,
+        counts,
     )
 
 

@@ -208,7 +208,10 @@ def _fast(text: str, max_depth: int) -> Any:
     """orjson's value of ``text`` (integers beyond 64 bits made exact); raises orjson's
     error when it refuses the text, or when the depth wrapper is broken out of."""
     pad = _ORJSON_MAX_DEPTH - max_depth
-    if pad > 0 and len(text) <= _COUNTED and text.count("[") + text.count("{") <= max_depth:
+    if pad > 0 and (
+        len(text) <= max_depth  # nesting past max_depth takes max_depth + 1 brackets (closed or not)
+        or (len(text) <= _COUNTED and text.count("[") + text.count("{") <= max_depth)
+    ):
         pad = 0  # too few brackets to nest past max_depth: no wrapper (cheaper on short texts)
     if pad > 0:
         # Wrapping in `pad` arrays makes orjson's fixed depth limit equal to max_depth.
