@@ -63,28 +63,32 @@ _loads = orjson.loads
 _DecodeError = orjson.JSONDecodeError
 # Every ASCII digit made "0", "." kept, "e"/"E" made "e" and every other byte an "x": then
 # an integer of 19 digits or more (one that may lie beyond orjson's -2**63 .. 2**64 - 1)
-# is a run of 19 "0"s, found by a plain substring search in C that skips ahead on every
-# "x" (the needle holds none; a regular expression would take five times the parse). A
-# run after a "." or "e" is a fraction's or an exponent's digits, one followed by either
-# a float's: orjson reads every float exactly as the standard library does (both round
-# correctly), so a float written with many digits costs nothing more.
+# starts where an "x" is followed by 19 "0"s, found by a plain substring search in C (a
+# regular expression would take five times the parse). The digits of a fraction follow a
+# "." and are never found: orjson reads every float exactly as the standard library does
+# (both round correctly), so a float written with many digits costs nothing more. That
+# search cannot skip ahead on an "x" (the needle holds one): a search for 19 "0"s alone,
+# which skips over every "x", first settles the texts with no such run at all.
 _NUMBERISH = bytes(48 if 48 <= c <= 57 else 46 if c == 46 else 101 if c in (69, 101) else 120 for c in range(256))
-_LONG_INTEGER = b"0" * 19
-_FLOAT_GOES_ON = (46, 101)  # "." or an exponent before or after the digits: a float's
+_DIGIT_RUN = b"0" * 19
+_LONG_INTEGER = b"x" + _DIGIT_RUN
+_FLOAT_GOES_ON = (46, 101)  # "." or an exponent after the digits: a float, read exactly
 
 
 def _has_long_integer(text: str) -> bool:
     """Whether ``text`` may hold an integer of 19 digits or more (digits in a string or
     an exponent may answer yes: then the exact path merely runs for nothing)."""
     shape = text.encode("utf-8", "surrogatepass").translate(_NUMBERISH)
+    if shape.find(_DIGIT_RUN) < 0:
+        return False
+    shape = b"x" + shape
     at = shape.find(_LONG_INTEGER)
     n = len(shape)
     while at >= 0:
-        start = at
         end = at + len(_LONG_INTEGER)
         while end < n and shape[end] == 48:
             end += 1
-        if (start == 0 or shape[start - 1] not in _FLOAT_GOES_ON) and (end == n or shape[end] not in _FLOAT_GOES_ON):
+        if end == n or shape[end] not in _FLOAT_GOES_ON:
             return True
         at = shape.find(_LONG_INTEGER, end)
     return False
