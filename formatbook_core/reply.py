@@ -649,7 +649,11 @@ class Reply(str):
     def fence_marks(self) -> tuple[int, ...]:
         """Where a fence line's marker run (```` ``` ````, ``~~~``, after at most three
         spaces) starts, on any line, paired or not: what a format that refuses a fence
-        line inside its payload looks for."""
+        line inside its payload looks for. A text without a run of three backticks or
+        tildes has none: told by searches in C (one character first, the cheapest),
+        before any line is looked at."""
+        if ("`" not in self or "```" not in self) and ("~" not in self or "~~~" not in self):
+            return ()
         return tuple(m.start(1) for at in self.line_starts if (m := _FENCE_MARK.match(self, at)) is not None)
 
     def lines_outside(self, lines: Sequence[Line]) -> tuple[list[Line], list[Span]]:

@@ -228,6 +228,37 @@ class CheckResult:
     counts: dict[str, int] = field(default_factory=dict)
     attempts: list[Attempt] = field(default_factory=list)
 
+    @classmethod
+    def built(
+        cls,
+        ok: bool,
+        reply: str,
+        text: str | None,
+        value: Any,
+        format: str | None,  # noqa: A002 - the field's name
+        repairs: list[Repair],
+        violations: list[Violation],
+        set_aside: list[SetAside],
+        counts: dict[str, int],
+    ) -> CheckResult:
+        """The result with every field but ``attempts`` (none yet) given: equal to the one
+        the constructor builds, without its field-by-field ``object.__setattr__`` (a
+        frozen dataclass's), which costs a tenth of a short reply's check."""
+        result = object.__new__(cls)
+        result.__dict__.update(
+            ok=ok,
+            reply=reply,
+            text=text,
+            value=value,
+            format=format,
+            repairs=repairs,
+            violations=violations,
+            set_aside=set_aside,
+            counts=counts,
+            attempts=[],
+        )
+        return result
+
     def __bool__(self) -> bool:
         return self.ok
 
