@@ -22,7 +22,7 @@ from .limits import limits_from
 from .pipeline import check
 from .reply import ThinkScanner, think_tags_of
 from .results import CheckResult, ExpectationError, StreamStatus
-from .textlog import TextLog
+from .textlog import RUN, TextLog
 
 _OK = StreamStatus(True)  # frozen: the guard's usual answers are shared, not built per chunk
 _OK_COMPLETE = StreamStatus(True, complete=True)
@@ -215,6 +215,7 @@ class StreamGuard:
         # a last character after which ``_unheld`` may hold something back: white space
         # (what check() strips, and the ASCII blanks after which unusual white space may end)
         self._space_end = _space_end(self._space)
+        self._unusual_space = self._space_end - frozenset(" \t\r\n")  # what _unheld may hold
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
         self._shift = 0  # _offsets[-1] - _starts[-1]: the reply's offset less the checker's
@@ -263,13 +264,44 @@ class StreamGuard:
         would be judged by no verdict)."""
         if self._direct and type(chunk) is str:
             # the hot path (no lag, nothing failed, not finished): a token stream's tiny
-            # chunks each cost a few operations here before the format's checker
+            # chunks each cost a few operations here before the format's checker; the
+            # commonest chunk (through the think splitter whole, where no block was set
+            # aside, nothing held, no white space to hold at its end) goes to the checker
+            # from here: _pass, _advance_one and _take inlined, each step as they take it
             start = self._length
-            self._length = start + len(chunk)
-            self._log.append(chunk)
-            if self._length > self._max_size:
+            self._length = length = start + len(chunk)
+            parts = self._log._parts  # TextLog.append inlined
+            parts.append(chunk)
+            if len(parts) >= RUN:
+                self._log.seal()
+            if length > self._max_size:
                 return self._too_large()
-            return self._pass(start, chunk)
+            think = self._think
+            checker = self._checker
+            if (
+                checker is None
+                or not chunk
+                or self._held
+                or (chunk[-1] in self._space_end and self._holds(chunk))
+                or not (think is None or think.pass_through(chunk))
+            ):
+                return self._pass(start, chunk)  # (pass_through took nothing when it said no)
+            if start - self._fed != self._shift:  # a block was set aside
+                self._set_aside(start)
+            self._fed += length - start
+            try:
+                status = checker.feed(chunk)
+            except Exception as exc:
+                return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", length)
+            if type(status) is not StreamStatus or not status.ok:
+                status = self._checked(status)
+                return status if not status.ok else (_OK_COMPLETE if self._complete else _OK)
+            self._complete = complete = status.complete
+            if self._limits and (status.values or status.open or status.scoped):
+                failed = self._counted(status)
+                if failed is not None:
+                    return failed
+            return _OK_COMPLETE if complete else _OK
         if self._finished:
             raise RuntimeError("StreamGuard.feed() after finish(): the reply has ended (copy() before finish to go on)")
         if self.lag and self._failed is None and type(chunk) is str:
@@ -352,31 +384,50 @@ class StreamGuard:
             status = StreamStatus(True, open=piece)
         else:
             # nothing held and no white space at the end to hold: the piece goes on as it is
-            ready = self._unheld(piece) if self._held or piece[-1] in self._space_end else piece
+            ready = self._unheld(piece) if self._held or (piece[-1] in self._space_end and self._holds(piece)) else piece
             try:
                 status = checker.feed(ready) if ready else (_OK_COMPLETE if self._complete else _OK)
             except Exception as exc:
                 return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", self._length)
-            if type(status) is not StreamStatus and not isinstance(status, StreamStatus):
-                return self._fail(f"the format's checker returned {type(status).__name__}, not StreamStatus", None)
-            if not status.ok:
-                position = status.position
-                if position is not None:
-                    position = self._in_reply(position)
-                return self._fail(status.reason or "the reply cannot become valid", position)
+            if type(status) is not StreamStatus or not status.ok:
+                return self._checked(status)
             self._complete = status.complete
         if self._limits and (status.values or status.open or status.scoped):
-            for limit in self._limits:
-                if limit.take(status):
-                    bound = limit.lower_bound()
-                    if bound > limit.upper:
-                        return self._fail(
-                            f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
-                            self._length,
-                        )
+            failed = self._counted(status)
+            if failed is not None:
+                return failed
         if self._streams:
             return self._instructed(piece, status)
         return status
+
+    def _checked(self, status: Any) -> StreamStatus:
+        """The guard's answer to a checker's status that is no ``StreamStatus`` or is falsy
+        (a ``StreamStatus`` subclass that is truthy goes on as it is)."""
+        if not isinstance(status, StreamStatus):
+            return self._fail(f"the format's checker returned {type(status).__name__}, not StreamStatus", None)
+        if status.ok:  # (a subclass)
+            self._complete = status.complete
+            if self._limits and (status.values or status.open or status.scoped):
+                failed = self._counted(status)
+                if failed is not None:
+                    return failed
+            return status
+        position = status.position
+        if position is not None:
+            position = self._in_reply(position)
+        return self._fail(status.reason or "the reply cannot become valid", position)
+
+    def _counted(self, status: StreamStatus) -> StreamStatus | None:
+        """Count what ``status`` reports in every limit; the failure once one is exceeded."""
+        for limit in self._limits:
+            if limit.take(status):
+                bound = limit.lower_bound()
+                if bound > limit.upper:
+                    return self._fail(
+                        f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
+                        self._length,
+                    )
+        return None
 
     def _instructed(self, piece: str, status: StreamStatus) -> StreamStatus:
         """Feed ``piece`` to the instructions' streams (no format: the text check() judges)."""
@@ -392,6 +443,13 @@ class StreamGuard:
                     self._in_reply(position) if position is not None else self._length,
                 )
         return status
+
+    def _holds(self, piece: str) -> bool:
+        """Whether ``_unheld`` would hold back some of ``piece`` (nothing held before it):
+        only white space beyond the ASCII blanks at its end is held, so a piece that ends
+        in ASCII blanks after text (or after nothing) goes on whole."""
+        unusual = self._unusual_space
+        return piece[-1] in unusual or piece.rstrip(" \t\r\n")[-1:] in unusual
 
     def _unheld(self, piece: str) -> str:
         """What of the held white space and ``piece`` the checker may have now.
