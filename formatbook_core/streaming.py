@@ -48,6 +48,10 @@ def _space_end(space: str | None) -> frozenset[str]:
     return PY_SPACE if space is None else frozenset(space + " \t\r\n")
 
 
+_KNOWN_LENGTH = 24  # the longest value whose count a limit remembers
+_KNOWN_MAX = 4096  # how many it remembers
+
+
 class _Limit:
     """One MAX (or EXACTLY) count kept while streaming.
 
@@ -69,6 +73,9 @@ class _Limit:
         self._open = self._fresh()
         self._open_blank = True
         self._open_fed = False  # text was fed to the open value's count since it was fresh
+        # the counts of short values seen (a token stream repeats them: numbers, true,
+        # tags): a unit's count is a function of the text; shared by copies (never changed)
+        self._known: dict[str, int] = {}
 
     def take(self, status: StreamStatus) -> bool:
         """Count what ``status`` reports as settled in this limit's scope; True when the
@@ -84,10 +91,16 @@ class _Limit:
         """Count closed values and the open one's new text; True when the bound may have grown."""
         grew = False
         if closed:
-            count = self.base.count
+            known = self._known
             for value in closed:
-                if not value.isspace():
-                    self.settled += count(value)
+                n = known.get(value)
+                if n is None:
+                    if value.isspace():
+                        continue
+                    n = self.base.count(value)
+                    if len(value) <= _KNOWN_LENGTH and len(known) < _KNOWN_MAX:
+                        known[value] = n
+                self.settled += n
             if self._open_fed:  # (a count never fed is fresh already)
                 self._open = self._fresh()
                 self._open_fed = False
@@ -207,6 +220,7 @@ class StreamGuard:
             self._think: ThinkScanner | None = None
         else:  # the prepared reply's scanner: the guard finds the blocks check() finds
             self._think = ThinkScanner(think_tags_of(fmt), leading_only=whole)
+        self._think_plain = False  # the splitter's plain() since it was last fed (feed() reads it)
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0
@@ -283,9 +297,13 @@ class StreamGuard:
                 or not chunk
                 or self._held
                 or (chunk[-1] in self._space_end and self._holds(chunk))
-                or not (think is None or think.pass_through(chunk))
             ):
-                return self._pass(start, chunk)  # (pass_through took nothing when it said no)
+                return self._pass(start, chunk)
+            if think is not None:
+                if self._think_plain and "<" not in chunk:
+                    think._fed += length - start  # pass_through's answer (see ThinkScanner.plain)
+                elif not think.pass_through(chunk):
+                    return self._pass(start, chunk)  # (pass_through took nothing when it said no)
             if start - self._fed != self._shift:  # a block was set aside
                 self._set_aside(start)
             self._fed += length - start
@@ -346,7 +364,9 @@ class StreamGuard:
         think = self._think
         if think is None or think.pass_through(chunk):
             return self._advance_one(start, chunk)
-        return self._advance(think.feed(chunk))
+        pieces = think.feed(chunk)
+        self._think_plain = think.plain()
+        return self._advance(pieces)
 
     def _keep(self, chunk: str) -> None:
         """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
@@ -420,7 +440,7 @@ class StreamGuard:
     def _counted(self, status: StreamStatus) -> StreamStatus | None:
         """Count what ``status`` reports in every limit; the failure once one is exceeded."""
         for limit in self._limits:
-            if limit.take(status):
+            if limit.values(status.values, status.open) if limit.scope_key is None else limit.take(status):
                 bound = limit.lower_bound()
                 if bound > limit.upper:
                     return self._fail(
