@@ -109,6 +109,7 @@ class Characters(Unit):
     name = "characters"
     aliases = ("character",)
     description = "user-perceived characters (extended grapheme clusters)"
+    at_most_one_per_character = True  # a cluster holds one code point at least
 
     def count(self, text: str) -> int:
         return _graphemes(_require_str(text))
@@ -174,6 +175,7 @@ class Words(Unit):
 
     name = "words"
     aliases = ("word",)
+    at_most_one_per_character = True  # a word holds a letter or digit, words never overlap
     description = "words (Unicode word boundaries; each CJK character is a word)"
 
     def count(self, text: str) -> int:

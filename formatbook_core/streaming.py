@@ -73,6 +73,13 @@ class _Limit:
         self._open = self._fresh()
         self._open_blank = True
         self._open_fed = False  # text was fed to the open value's count since it was fresh
+        # a unit of at most one per character: the open value's pieces wait here, uncounted,
+        # while the settled count plus the open value's length cannot pass the limit (most
+        # strings close first: their pieces are never counted, the closed value is); once
+        # it could, they are fed in order, as each would have been (lower_bound)
+        self._defer = bool(getattr(base, "at_most_one_per_character", False)) and base is unit
+        self._waiting: list[str] = []
+        self._open_length = 0  # characters of the open value fed since it was fresh
         # the counts of short values seen (a token stream repeats them: numbers, true,
         # tags): a unit's count is a function of the text; shared by copies (never changed)
         self._known: dict[str, int] = {}
@@ -105,9 +112,16 @@ class _Limit:
                 self._open = self._fresh()
                 self._open_fed = False
                 self._open_blank = True
+                self._open_length = 0
+                if self._waiting:
+                    self._waiting = []
             grew = True
         if opened:
-            self._open.feed(opened)
+            if self._defer:
+                self._waiting.append(opened)
+                self._open_length += len(opened)
+            else:
+                self._open.feed(opened)
             self._open_fed = True
             if self._open_blank and not opened.isspace():
                 self._open_blank = False
@@ -120,10 +134,17 @@ class _Limit:
         fresh.__dict__.update(self._template.__dict__)
         return fresh
 
+    def reachable(self) -> bool:
+        """Whether the lower bound may be above the limit (False only when it cannot:
+        a unit of at most one per character, the settled count plus the open value's
+        length within the limit)."""
+        return not self._defer or self.settled + self._open_length > self.upper
+
     def copy(self) -> _Limit:
         """An independent clone (the open value's pending tail is a string: shared)."""
         clone = object.__new__(_Limit)
         clone.__dict__.update(self.__dict__)
+        clone._waiting = list(self._waiting)
         opened = self._open  # copy.copy without its generic dispatch: hot in generation
         clone._open = object.__new__(type(opened))
         clone._open.__dict__.update(opened.__dict__)
@@ -134,6 +155,11 @@ class _Limit:
         return self.upper - self.lower_bound()
 
     def lower_bound(self) -> int:
+        if self._waiting:  # the open value's pieces not counted yet, each fed as it came
+            waiting, self._waiting = self._waiting, []
+            feed = self._open.feed
+            for piece in waiting:
+                feed(piece)
         total = self.settled if self._open_blank else self.settled + self._open.settled()
         if self.base is not self.unit:
             return self.unit.from_base(total)
@@ -440,7 +466,9 @@ class StreamGuard:
     def _counted(self, status: StreamStatus) -> StreamStatus | None:
         """Count what ``status`` reports in every limit; the failure once one is exceeded."""
         for limit in self._limits:
-            if limit.values(status.values, status.open) if limit.scope_key is None else limit.take(status):
+            if (
+                limit.values(status.values, status.open) if limit.scope_key is None else limit.take(status)
+            ) and limit.reachable():
                 bound = limit.lower_bound()
                 if bound > limit.upper:
                     return self._fail(
