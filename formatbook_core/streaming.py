@@ -318,13 +318,13 @@ class StreamGuard:
                 return self._too_large()
             think = self._think
             checker = self._checker
-            if (
-                checker is None
-                or not chunk
-                or self._held
-                or (chunk[-1] in self._space_end and self._holds(chunk))
-            ):
+            if checker is None or not chunk or self._held:
                 return self._pass(start, chunk)
+            last = chunk[-1]
+            if last in self._space_end:  # _holds inlined: a chunk ending in a blank is common
+                unusual = self._unusual_space
+                if last in unusual or chunk.rstrip(" \t\r\n")[-1:] in unusual:
+                    return self._pass(start, chunk)
             if think is not None:
                 if self._think_plain and "<" not in chunk:
                     think._fed += length - start  # pass_through's answer (see ThinkScanner.plain)
@@ -430,7 +430,9 @@ class StreamGuard:
             status = StreamStatus(True, open=piece)
         else:
             # nothing held and no white space at the end to hold: the piece goes on as it is
-            ready = self._unheld(piece) if self._held or (piece[-1] in self._space_end and self._holds(piece)) else piece
+            ready = (
+                self._unheld(piece) if self._held or (piece[-1] in self._space_end and self._holds(piece)) else piece
+            )
             try:
                 status = checker.feed(ready) if ready else (_OK_COMPLETE if self._complete else _OK)
             except Exception as exc:
