@@ -503,6 +503,7 @@ UNIT_DEFAULTS: Mapping[str, Any] = {
         "literal",
         "spelled",
         "find",
+        "at_most_one_per_character",
     )
 }
 
