@@ -72,7 +72,8 @@ class _Limit:
         self.settled = 0
         self._open = self._fresh()
         self._open_blank = True
-        self._open_fed = False  # text was fed to the open value's count since it was fresh
+        self._open_fed = False  # text of the open value came since its count was fresh
+        self._counting = False  # some of it was fed to the count (not all waiting)
         # a unit of at most one per character: the open value's pieces wait here, uncounted,
         # while the settled count plus the open value's length cannot pass the limit (most
         # strings close first: their pieces are never counted, the closed value is); once
@@ -86,7 +87,7 @@ class _Limit:
 
     def take(self, status: StreamStatus) -> bool:
         """Count what ``status`` reports as settled in this limit's scope; True when the
-        lower bound may have grown."""
+        lower bound may have grown past the limit (see :meth:`values`)."""
         if self.scope_key is None:
             return self.values(status.values, status.open)
         if status.scoped or status.open_scope is not None:
@@ -95,7 +96,9 @@ class _Limit:
         return False
 
     def values(self, closed: tuple[str, ...], opened: str) -> bool:
-        """Count closed values and the open one's new text; True when the bound may have grown."""
+        """Count closed values and the open one's new text; True when the bound may have
+        grown past the limit: it grew, and (a unit of at most one per character) the settled
+        count plus the open value's length is above the limit; False when it cannot be."""
         grew = False
         if closed:
             known = self._known
@@ -108,8 +111,10 @@ class _Limit:
                     if len(value) <= _KNOWN_LENGTH and len(known) < _KNOWN_MAX:
                         known[value] = n
                 self.settled += n
-            if self._open_fed:  # (a count never fed is fresh already)
-                self._open = self._fresh()
+            if self._open_fed:
+                if self._counting:  # (a count never fed is fresh already)
+                    self._open = self._fresh()
+                    self._counting = False
                 self._open_fed = False
                 self._open_blank = True
                 self._open_length = 0
@@ -122,23 +127,18 @@ class _Limit:
                 self._open_length += len(opened)
             else:
                 self._open.feed(opened)
+                self._counting = True
             self._open_fed = True
             if self._open_blank and not opened.isspace():
                 self._open_blank = False
             grew = True
-        return grew
+        return grew and (not self._defer or self.settled + self._open_length > self.upper)
 
     def _fresh(self) -> Any:
         """A count of a new open value (the template's clone: the unit is resolved once)."""
         fresh = object.__new__(type(self._template))
         fresh.__dict__.update(self._template.__dict__)
         return fresh
-
-    def reachable(self) -> bool:
-        """Whether the lower bound may be above the limit (False only when it cannot:
-        a unit of at most one per character, the settled count plus the open value's
-        length within the limit)."""
-        return not self._defer or self.settled + self._open_length > self.upper
 
     def copy(self) -> _Limit:
         """An independent clone (the open value's pending tail is a string: shared)."""
@@ -160,6 +160,7 @@ class _Limit:
             feed = self._open.feed
             for piece in waiting:
                 feed(piece)
+            self._counting = True
         total = self.settled if self._open_blank else self.settled + self._open.settled()
         if self.base is not self.unit:
             return self.unit.from_base(total)
@@ -468,9 +469,7 @@ class StreamGuard:
     def _counted(self, status: StreamStatus) -> StreamStatus | None:
         """Count what ``status`` reports in every limit; the failure once one is exceeded."""
         for limit in self._limits:
-            if (
-                limit.values(status.values, status.open) if limit.scope_key is None else limit.take(status)
-            ) and limit.reachable():
+            if limit.values(status.values, status.open) if limit.scope_key is None else limit.take(status):
                 bound = limit.lower_bound()
                 if bound > limit.upper:
                     return self._fail(
