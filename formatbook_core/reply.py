@@ -213,6 +213,15 @@ class ThinkScanner:
             clone.blocks = list(self.blocks)
         return clone
 
+    def plain(self) -> bool:
+        """Whether :meth:`pass_through` takes any chunk holding no ``<`` as it is, only
+        counting its characters (nothing held, outside any block, a stretch begun, and no
+        line start to track): a caller that knows it may then take such a chunk past the
+        scanner by adding its length to ``_fed``, until it feeds the scanner anything else."""
+        if self._held or self._closing is not None or self._blank:
+            return False
+        return self._done_lead if self._leading_only else self._anywhere
+
     def pass_through(self, chunk: str) -> bool:
         """Takes ``chunk`` whole when it is plain text outside any block that cannot begin
         a tag, and nothing is held (the common case, checked without a scan): the caller
