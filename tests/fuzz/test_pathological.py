@@ -126,7 +126,7 @@ def _growth(run: Callable[[int], object], n: int) -> list[str]:
     small = count_steps(run, n)
     cap = max(int(GROWTH_LIMIT * small), STEP_FLOOR)
     try:
-        steps = [small, count_steps(run, FACTOR * n, budget=cap)]
+        steps: list[int | str] = [small, count_steps(run, FACTOR * n, budget=cap)]
     except OverBudget:
         steps = [small, cap + 1, "stopped"]
     return growth_failures(dict.fromkeys(("check", "heal", "guard"), steps))
