@@ -121,8 +121,8 @@ def measure(case: Case, budget: int = STEP_BUDGET, operations: Sequence[str] = O
     ops = [(k, op) for k, op in enumerate(OPERATIONS) if op in operations]
     for k, op in ops:
         _run(case, op, case.make(max(1, case.size // 4) + k))
-    # what is alive now is set aside from the collector (gc.freeze): count_steps collects
-    # before each run, and walking the modules' objects every time cost about 10 ms a run
+    # what is alive now is set aside from the collector (gc.freeze): the collections that
+    # fall between counted runs then walk only what the runs made, not every module's objects
     gc.collect()
     gc.freeze()
     out: dict[str, Any] = {}
