@@ -6,12 +6,15 @@ quotes, ties going to the earlier candidate."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 CANDIDATES = (",", "\t", ";", "|")
 AUTO = "auto"
 _NAMES = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", " ": "space"}
+#: a quote or a line break: where the header line's reading has something to decide
+QUOTE_OR_BREAK = re.compile(r'["\r\n]')
 _ALIASES = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
 
 
@@ -45,36 +48,41 @@ def name(delimiter: str) -> str:
 def header_line_end(text: str, start: int = 0) -> int:
     """The offset of the first line break outside quotes (a quote opens where a field may
     start under any candidate), or -1 when the header line has not ended."""
-    quoted = False
-    at_start = True
-    i = start
     n = len(text)
-    while i < n:
-        ch = text[i]
-        if quoted:
-            j = text.find('"', i)
-            if j < 0:
-                return -1
-            if j + 1 < n and text[j + 1] == '"':
-                i = j + 2
-                continue
-            quoted = False
-            at_start = False
+    i = start
+    at_start = True
+    search = QUOTE_OR_BREAK.search
+    while True:  # from quote to quote: what lies between is looked at by the engine
+        m = search(text, i)
+        if m is None:
+            return -1
+        j = m.start()
+        if j > i:
+            at_start = text[j - 1] in CANDIDATES
+        if text[j] != '"':
+            return j
+        if not at_start:  # a quote inside a field: a character of it
             i = j + 1
             continue
-        if ch == '"' and at_start:
-            quoted = True
-        elif ch in "\r\n":
-            return i
-        at_start = ch in CANDIDATES
-        i += 1
-    return -1
+        k = j + 1
+        while True:  # to the closing quote, past doubled ones
+            k = text.find('"', k)
+            if k < 0:
+                return -1
+            if k + 1 < n and text[k + 1] == '"':
+                k += 2
+                continue
+            break
+        at_start = False
+        i = k + 1
 
 
 def count_outside_quotes(header: str, *, blank_opens_field: bool = False) -> dict[str, int]:
     """How often each candidate delimiter appears in ``header`` outside quoted fields (a
     quote opens a field only at its start; ``blank_opens_field``: also after a space or tab,
     as healing reads a header written with spaces after its delimiters)."""
+    if '"' not in header:  # nothing quoted: every one counts
+        return {c: header.count(c) for c in CANDIDATES}
     counts = dict.fromkeys(CANDIDATES, 0)
     quoted = False
     at_start = True

@@ -160,21 +160,31 @@ class CsvChecker:
         """Hold the header line until it ends (read as :func:`.dialect.header_line_end`
         reads it); then decide the delimiter and give back everything held."""
         quoted, at_start = self._scan
-        for i, ch in enumerate(chunk):
+        search = dialect.QUOTE_OR_BREAK.search
+        i, n = 0, len(chunk)
+        while i < n:  # from quote to quote: what lies between is looked at by the engine
             if quoted:
-                if ch == '"':
-                    quoted = False
-                    at_start = True  # a doubled quote reopens: an escaped quote
+                q = chunk.find('"', i)
+                if q < 0:
+                    break
+                quoted = False
+                at_start = True  # a doubled quote reopens: an escaped quote
+                i = q + 1
                 continue
-            if ch == '"' and at_start:
-                quoted = True
-                continue
-            if ch in "\r\n":
+            m = search(chunk, i)
+            j = n if m is None else m.start()
+            if j > i:
+                at_start = chunk[j - 1] in dialect.CANDIDATES
+            if j == n:
+                break
+            if chunk[j] != '"':
                 held = "".join(self._pending)
                 self._pending = []
-                self._delimiter = dialect.detect(held + chunk[:i])
+                self._delimiter = dialect.detect(held + chunk[:j])
                 return held + chunk
-            at_start = ch in dialect.CANDIDATES
+            if at_start:  # a quote opens a field only at its start
+                quoted = True
+            i = j + 1
         self._scan = [quoted, at_start]
         self._pending.append(chunk)
         return chunk

@@ -206,8 +206,24 @@ class HtmlChecker:
         self._blocks.append("".join(self._parts))  # the raw text, kept in blocks
         self._parts.clear()
         self._threshold = min(HANDOFF_MAX, max(HANDOFF, self._length // 16))
+        # a long text (one big chunk) in pieces of HANDOFF_MAX: an error the parser
+        # reports in one stops the feed there, as it would had the text come in chunks
+        if close or len(text) <= HANDOFF_MAX:
+            pieces = [text]
+        else:
+            pieces = [text[at : at + HANDOFF_MAX] for at in range(0, len(text), HANDOFF_MAX)]
+        for piece in pieces[:-1]:
+            with paused_gc():
+                run_.reader.give(piece)
+            status = self._verdict(run_, False)
+            if status is not _OK:
+                return status
         with paused_gc():  # (only while this thread waits for the parser: always restored)
-            run_.reader.give(text, close=close)
+            run_.reader.give(pieces[-1], close=close)
+        return self._verdict(run_, close)
+
+    def _verdict(self, run_: _Run, close: bool) -> StreamStatus:
+        """What the parser has found in the text handed over so far."""
         parser = run_.parser
         if run_.result is not None and run_.result.limit is not None and not (close or run_.result.limit_at_end):
             limit = run_.result.limit

@@ -33,6 +33,9 @@ def cell_text(cell: str, quoted: bool, delimiter: str) -> str:
 def write(rows: list[tuple[list[str], list[bool], str]], delimiter: str, max_size: int) -> str:
     """``rows`` as ``(cells, quoted, line end)``; ``HealError`` (the core's
     ``reply.too_large``) at the row that takes the text past ``max_size``."""
+    whole = _plain(rows, delimiter, max_size)
+    if whole is not None:
+        return whole
     out = Written(max_size)
     tab_ok = delimiter == "\t"  # a tab after a tab delimiter is an empty field, not a blank
     for cells, quoted, eol in rows:
@@ -56,3 +59,26 @@ def write(rows: list[tuple[list[str], list[bool], str]], delimiter: str, max_siz
             continue
         out.append(delimiter.join(cell_text(c, q, delimiter) for c, q in zip(cells, quoted, strict=False)) + eol)
     return "".join(out)
+
+
+def _plain(rows: list[tuple[list[str], list[bool], str]], delimiter: str, max_size: int) -> str | None:
+    """All ``rows`` written at once when none needs more than a join: the test ``write``
+    makes of each row (nothing quoted, no quote or line break, no delimiter inside a cell,
+    no cell starting with a blank, no empty line), made on all of them together; ``None``
+    when one fails or the text passes ``max_size`` (``write`` then says which row)."""
+    if any(True in quoted for _, quoted, _ in rows):
+        return None
+    lines = [delimiter.join(cells) for cells, _, _ in rows]
+    if "" in lines:
+        return None
+    body = "\n".join(lines)  # a line feed inside a cell shows as one more
+    if '"' in body or "\r" in body or body.count("\n") != len(lines) - 1:
+        return None
+    if body.count(delimiter) != sum(len(cells) - 1 for cells, _, _ in rows):  # one inside a cell
+        return None
+    if body[:1] in (" ", "\t") or "\n " in body or "\n\t" in body or (delimiter + " ") in body:
+        return None
+    if delimiter != "\t" and (delimiter + "\t") in body:
+        return None
+    text = "".join([line + eol for line, (_, _, eol) in zip(lines, rows, strict=True)])
+    return text if len(text) <= max_size else None

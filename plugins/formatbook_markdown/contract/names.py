@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -38,6 +39,23 @@ def normalize_section_name(text: str) -> str:
     text ``"**1. Reasoning:**"`` gives ``"reasoning"``. Non-strings give ``""``."""
     if not isinstance(text, str):
         return ""
+    if len(text) <= _MEMO_LENGTH:
+        return _normalized(text)
+    return _normalize(text)
+
+
+# A reply's headings repeat (and each is normalised by several steps): short names are
+# worked out once. The function is pure; the memo holds at most 4,096 names of 200
+# characters.
+_MEMO_LENGTH = 200
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalized(text: str) -> str:
+    return _normalize(text)
+
+
+def _normalize(text: str) -> str:
     name = _WS.sub(" ", text).strip()
     for _ in range(_MAX_NORMALIZE_ROUNDS):
         before = name

@@ -8,9 +8,18 @@ from formatbook_core.testing import FormatContract
 
 from ...contract.foreign_attacks import FOREIGN_ATTACKS
 
+# The huge inputs: 250 KB, not the contract's 2 MB. Nothing in CSV changes with the size
+# below max_size (16 MB, crossed by neither): no depth limit, no budget, and the one cap,
+# MAX_VIOLATIONS, takes 21 rows. That these shapes (lone carriage returns, Markdown tables,
+# many columns, blank lines...) grow linearly is tests/fuzz/test_pathological.py's, on
+# counted work (tests/plugins/csv/pathological.py). 250 KB is still 62,500 rows of lone
+# carriage returns, 31,250 columns.
+_HUGE = 250_000
+
 
 class TestCsvContract(FormatContract):
     format = get_format("csv")
+    huge_size = _HUGE
     # facts the core's tests read (tests/contract/facts.py): a short payload valid as it
     # stands, the violation of a reply with none (nothing outside its think blocks), and
     # replies of every verdict for the tests of whole results
@@ -49,6 +58,7 @@ class TestCsvContract(FormatContract):
 
 class TestTsvContract(FormatContract):
     format = get_format("tsv")
+    huge_size = _HUGE
     samples = ("name\tage\nAda\t36\n", 'title\tnote\n"Tabs\tinside"\tok\r\nplain\t"a ""quote"""\r\n')
     damaged_inputs = {
         "commas": "name,age\nAda,36\n",
@@ -58,12 +68,14 @@ class TestTsvContract(FormatContract):
 
 class TestCsvAutoContract(FormatContract):
     format = get_format("csv")
+    huge_size = _HUGE
     options = {"delimiter": "auto"}
     samples = ("a;b;c\n1;2;3\n", "name|age\nAda|36\n", "name,age\nAda,36\n", 'x\ty\n"1\t2"\t3\n')
 
 
 class TestCsvSchemaContract(FormatContract):
     format = get_format("csv")
+    huge_size = _HUGE
     schema = get_format("csv").load_schema(
         {
             "type": "object",
@@ -82,6 +94,7 @@ class TestCsvSchemaContract(FormatContract):
 
 class TestCsvColumnsContract(FormatContract):
     format = get_format("csv")
+    huge_size = _HUGE
     schema = get_format("csv").load_schema(["item"])
     samples = ("item\nlamp\n", 'item\n"desk, oak"\n""\n')
     hypothesis_examples = 50

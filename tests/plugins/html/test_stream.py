@@ -129,6 +129,27 @@ def test_each_character_is_handed_to_html5lib_once(monkeypatch):
     assert len(reads) <= len(text) // html_stream.HANDOFF + 1  # one read per hand-over
 
 
+def test_one_big_chunk_is_read_only_up_to_its_first_error(monkeypatch):
+    # handed over in pieces of HANDOFF_MAX: the error in the second piece stops the
+    # parser there, with the position a chunked feed gives (before: all 450 KB were parsed)
+    reads: list[int] = []
+    original = html_stream.WaitingReader.read
+
+    def counting(self, size=-1):
+        data = original(self, size)
+        reads.append(len(data))
+        return data
+
+    monkeypatch.setattr(html_stream.WaitingReader, "read", counting)
+    head = "<p>fine</p>\n" * 8_000  # 96,000 characters: past the first piece
+    text = head + "<p>one</span>\n" + "<p>more text</p>\n" * 20_000
+    status = fmt.stream().feed(text)
+    assert not status and "unexpected-end-tag" in status.reason
+    assert status.position == len(head + "<p>one</span")
+    assert sum(reads) == 2 * html_stream.HANDOFF_MAX
+    assert not fmt.is_valid(text)
+
+
 def test_dropped_checkers_end_their_threads():
     def alive() -> int:
         return sum(1 for t in threading.enumerate() if t.name == "formatbook-html-stream")

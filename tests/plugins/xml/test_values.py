@@ -24,6 +24,14 @@ def test_namespaced_names_are_not_values():
     assert values == ["v", "t"]  # a namespace declaration is not an attribute in lxml
 
 
+def test_many_attributes_give_their_values_in_order():
+    # past 32 attributes the values are read in one walk (lxml's attrib.values() looks
+    # each one up by name again): the same values, decoded, in order, blanks left out
+    attributes = " ".join(f'k{i}="v{i}"' for i in range(40))
+    text = f'<a xmlns:p="urn:p" {attributes} p:x="&amp;&#65;" blank="  " last=" z "><b k="1">t</b></a>'
+    assert XML.extract_values(text) == [*(f"v{i}" for i in range(40)), "&A", " z ", "1", "t"]
+
+
 def test_word_count_runs_on_values_only():
     reply = '<answer lang="en">Paris is the capital</answer>'
     result = check(reply, "EXPECT XML\nEXPECT MAX 5 WORDS")
