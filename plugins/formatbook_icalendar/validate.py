@@ -71,8 +71,15 @@ def remembered(text: Any, schema: Any, max_size: int, max_depth: int) -> tuple[V
 
 
 def _remember(text: str, schema: Any, max_size: int, max_depth: int, violations: tuple[Violation, ...]) -> None:
+    """Put ``text``'s verdict first, its earlier entry dropped: a text analysed again (its
+    value asked for) pushes no other text out."""
     global _remembered
-    _remembered = ((text, schema, max_size, max_depth, violations), *_remembered[: _REMEMBER - 1])
+    others = tuple(
+        seen
+        for seen in _remembered
+        if not (seen[0] is text and seen[1] is schema and seen[2] == max_size and seen[3] == max_depth)
+    )
+    _remembered = ((text, schema, max_size, max_depth, violations), *others[: _REMEMBER - 1])
 
 
 def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> Analysis:
