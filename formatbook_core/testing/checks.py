@@ -68,6 +68,11 @@ def check_protocol(fmt: Any) -> None:
 def check_extract_values(fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None) -> list[str]:
     """``extract_values`` returns ``list[str]`` and leaves whitespace-only values out."""
     g = Guard(fmt, schema, options)
+    return _check_values(g, text)
+
+
+def _check_values(g: Guard, text: str, analysis: Any = None) -> list[str]:
+    """``check_extract_values``; ``analysis``: ``analyze``'s answer on ``text``, when made."""
     values = g.call("extract_values", text)
     if not (isinstance(values, list)):
         raise AssertionError(f"{g.name}.extract_values returned {type(values).__name__}, not list, on {show(text)}")
@@ -76,7 +81,8 @@ def check_extract_values(fmt: Any, text: str, schema: Any = None, options: dict[
             raise AssertionError(f"{g.name}.extract_values returned a {type(v).__name__} item {v!r} on {show(text)}")
         if not (v.strip()):
             raise AssertionError(f"{g.name}.extract_values returned a whitespace-only value {v!r} on {show(text)}")
-    analysis = g.call("analyze", text)
+    if analysis is None:
+        analysis = g.call("analyze", text)
     if isinstance(analysis, Analysis) and analysis.ok:
         _check_from_analysis(g, analysis, text, values)
     return values
@@ -157,9 +163,9 @@ def check_heal_idempotent(
     return first
 
 
-def _check_validate_agrees(g: Guard, text: str, valid: bool) -> None:
+def _check_validate_agrees(g: Guard, text: str, valid: bool) -> Analysis:
     """``validate`` and ``analyze`` (the format's own, or ``BaseFormat``'s that the guard
-    gives a format without them) agree with ``is_valid``."""
+    gives a format without them) agree with ``is_valid``. Returns the analysis."""
     violations = g.call("validate", text)
     if not (isinstance(violations, list) and all(isinstance(v, Violation) for v in violations)):
         raise AssertionError(f"{g.name}.validate must return a list of Violation on {show(text)}")
@@ -178,6 +184,7 @@ def _check_validate_agrees(g: Guard, text: str, valid: bool) -> None:
         raise AssertionError(
             f"{g.name}: analyze reports {len(analysis.violations)} violations but is_valid is {valid} on {show(text)}"
         )
+    return analysis
 
 
 def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any] | None = None) -> None:
@@ -196,9 +203,9 @@ def check_robust(fmt: Any, text: str, schema: Any = None, options: dict[str, Any
                 f"{g.name}: is_valid is true but can_be_valid is false on {show(text)} (a text is a prefix of itself)"
             )
 
-    _check_validate_agrees(g, text, valid)
-
-    check_extract_values(fmt, text, schema, options)
+    # extract_values agrees with values_of on that analysis (not made twice: a parse of
+    # the whole text, the bulk of the work on a huge input)
+    _check_values(g, text, _check_validate_agrees(g, text, valid))
     spans = g.call("locate", text)
     if not (isinstance(spans, list)):
         raise AssertionError(f"{g.name}.locate returned {type(spans).__name__}, not list")

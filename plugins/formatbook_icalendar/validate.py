@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from formatbook_core import Analysis, Span, Violation
+from formatbook_core.verdicts import Verdicts
 
 from . import isolated, rules
 from .tree import Component, Tree, read_tree
@@ -47,40 +48,27 @@ def line_ending_problem(text: str) -> int:
 
 # The verdicts (violations, not values) of the last texts analysed: ``is_valid``,
 # ``validate`` and ``heal`` of one reply ask about the same text object, and each reading
-# runs the icalendar library over all of it. Kept by identity (the texts are held, so an
-# id is never reused): an equal new string is read anew, as a benchmark's fresh() wants. The value (a
-# mutable ``Calendar``) is never shared: a caller that needs it reads the text again.
-_REMEMBER = 4
-_remembered: tuple[tuple[str, Any, int, int, tuple[Violation, ...]], ...] = ()
+# runs the icalendar library over all of it (see formatbook_core.verdicts).
+_VERDICTS: Verdicts[tuple[Violation, ...]] = Verdicts()
 
 
 def violations_of(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> tuple[Violation, ...]:
     """``analyze(...).violations``, from the verdicts remembered when ``text`` (the same
-    object, schema object and limits) was analysed lately."""
+    object, schema and limits) was analysed lately."""
     known = remembered(text, schema, max_size, max_depth)
     return analyze(text, schema, max_size, max_depth).violations if known is None else known
 
 
 def remembered(text: Any, schema: Any, max_size: int, max_depth: int) -> tuple[Violation, ...] | None:
     """The violations remembered for ``text`` (see :func:`violations_of`), else ``None``."""
-    if isinstance(text, str):
-        for seen, seen_schema, seen_size, seen_depth, violations in _remembered:
-            if seen is text and seen_schema is schema and seen_size == max_size and seen_depth == max_depth:
-                return violations
-    return None
-
-
-def _remember(text: str, schema: Any, max_size: int, max_depth: int, violations: tuple[Violation, ...]) -> None:
-    global _remembered
-    _remembered = ((text, schema, max_size, max_depth, violations), *_remembered[: _REMEMBER - 1])
+    return _VERDICTS.get(text, (schema, max_size, max_depth))
 
 
 def analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 1000) -> Analysis:
     """Parse and validate ``text``; the value is the ``icalendar.Calendar`` (a list of them
     for several calendars) when the text parses, else ``None``."""
     analysis = _analyze(text, schema, max_size, max_depth)
-    if isinstance(text, str):
-        _remember(text, schema, max_size, max_depth, analysis.violations)
+    _VERDICTS.put(text, analysis.violations, (schema, max_size, max_depth))
     return analysis
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from formatbook_core import Analysis, Span, Violation
 from formatbook_core.collector import paused_gc
+from formatbook_core.verdicts import Verdicts
 
 from .cards import CardRules
 from .contentlines import (
@@ -164,7 +165,6 @@ def analyze(text: str, max_size: int) -> Analysis:
     violations (empty when valid)."""
     if not isinstance(text, str):
         return Analysis(None, (Violation("vcard.syntax", f"not text: {type(text).__name__}"),))
-    global _LAST
     with paused_gc():  # one object or more per line, none in a cycle (see paused_gc)
         found, commas = _scan(text, max_size)
         if found:
@@ -173,21 +173,19 @@ def analyze(text: str, max_size: int) -> Analysis:
             start, end = core_span(text)
             value, problem = read_components(text[start:end], commas)
             analysis = Analysis(None, (problem,)) if problem is not None else Analysis(value)
-    _LAST = (text, max_size, analysis.violations)
+    _VERDICTS.put(text, analysis.violations, max_size)
     return analysis
 
 
-#: the verdict on the last text analysed: its text, ``max_size`` and violations
-_LAST: tuple[str, int, tuple[Violation, ...]] | None = None
+#: the verdicts on the last texts analysed, by text and ``max_size`` (see formatbook_core.verdicts)
+_VERDICTS: Verdicts[tuple[Violation, ...]] = Verdicts()
 
 
 def verdict(text: str, max_size: int) -> tuple[Violation, ...]:
     """:func:`analyze`'s violations on ``text``, without its value. The verbs that need
     no value (``is_valid``, ``validate``, ``heal`` of a valid text, a checker's
-    ``finish``) ask about the same text in a row: the last text's verdict is kept (only
+    ``finish``) ask about the same text in a row: the last texts' verdicts are kept (only
     violations, which are immutable: every value ``analyze`` returns is read anew), for
-    that string object (held here, so no other object can take its identity)."""
-    last = _LAST
-    if last is not None and last[0] is text and last[1] == max_size:
-        return last[2]
-    return analyze(text, max_size).violations
+    that string object."""
+    known = _VERDICTS.get(text, max_size)
+    return analyze(text, max_size).violations if known is None else known

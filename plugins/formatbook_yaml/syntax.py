@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core import Span, Violation
+from formatbook_core.verdicts import Verdicts
 
 from .fastload import fast_values
 from .lines import LineScanner, scan
@@ -63,10 +64,30 @@ def new_scanner(options: dict[str, Any], max_depth: int) -> LineScanner:
     return LineScanner(**scanner_options(options, max_depth))
 
 
+#: The refusals of the last texts read (by the text object and the scanner's options): a
+#: refused reading holds no value and no node, only its violation, so ``is_valid``,
+#: ``analyze``, a checker's ``finish`` and ``heal`` of one reply read it once (an alias
+#: bomb is refused only once ruamel has composed all of it; see formatbook_core.verdicts).
+_REFUSED: Verdicts[Violation] = Verdicts()
+
+
 def read(text: str, options: dict[str, Any], max_depth: int) -> Reading:
     """Read ``text`` strictly; never raises on any text."""
+    settings = scanner_options(options, max_depth)
+    key = tuple(settings.values())
+    refused = _REFUSED.get(text, key)
+    if refused is not None:
+        return Reading([], None, refused)
+    reading = _read(text, options, settings)
+    if reading.violation is not None and reading.value is None and not reading.documents:
+        _REFUSED.put(text, reading.violation, key)
+    return reading
+
+
+def _read(text: str, options: dict[str, Any], settings: dict[str, Any]) -> Reading:
     many = options.get("documents", "one") == "many"
-    scanner = scan(text, collect_tabs=True, **scanner_options(options, max_depth))
+    max_depth = settings["max_depth"]
+    scanner = scan(text, collect_tabs=True, **settings)
     if scanner.error is not None:
         err = scanner.error
         where = min(err.position, len(text))

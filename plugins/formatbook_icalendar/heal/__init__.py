@@ -81,10 +81,14 @@ def heal(
     if isinstance(text, str):
         if analysis is None:
             limits = limits_from(options)
-            # a text just found invalid is not read again to learn that it is (a valid
-            # one is: its analysis, value included, comes back with it)
-            if not validate.remembered(text, schema, limits.max_size, limits.max_depth):
+            # a text just judged is not read again to learn its verdict: invalid, it is
+            # healed; valid, it comes back as it is, with no analysis (its value is never
+            # remembered: a caller that wants it reads the text, as Healed.analysis says)
+            known = validate.remembered(text, schema, limits.max_size, limits.max_depth)
+            if known is None:
                 analysis = validate.analyze(text, schema, limits.max_size, limits.max_depth)
+            elif not known:
+                return Healed(text)
         if analysis is not None and analysis.ok:
             return Healed(text, analysis=analysis)
     h = Healing(text, schema, options)

@@ -76,3 +76,27 @@ def test_the_values_read_from_the_analysis_are_extract_values(reads):
     analysis = fmt.analyze(CLEAN)
     assert fmt.values_of(analysis, CLEAN) == fmt.extract_values(CLEAN) == ["Ada", "36", "a", "b"]
     assert fmt.scope_of(analysis, CLEAN, "/tags") == fmt.extract_scope(CLEAN, "/tags") == ["a", "b"]
+
+
+def test_a_refused_text_is_read_once_by_every_verb(reads):
+    from formatbook_core.registry import default_registry  # noqa: PLC0415
+
+    fmt = default_registry().get("yaml")
+    # 20,000 aliases: refused only once ruamel has composed them all (the fast path leaves
+    # past 10,000 expanded nodes)
+    bomb = "a: &a x\nb: [" + ", ".join("*a" for _ in range(20_000)) + "]\n"
+    assert not fmt.is_valid(bomb)
+    codes = [v.code for v in fmt.validate(bomb)]
+    assert codes == [v.code for v in fmt.analyze(bomb).violations] == ["yaml.alias_expansion"]
+    checker = fmt.stream()
+    checker.feed(bomb)
+    assert not checker.finish()
+    assert reads == [bomb]
+    # another text, another read; an equal copy is another text (read again)
+    copy = bomb.encode().decode()
+    assert not fmt.is_valid(copy) and reads == [bomb, bomb]
+    # the values read with any root: one read more, then remembered as well
+    assert fmt.extract_values(bomb) == fmt.extract_values(bomb) == []
+    assert len(reads) == 3
+    # a valid text is read anew each time (its value is never shared)
+    assert fmt.analyze(CLEAN).value is not fmt.analyze(CLEAN).value
