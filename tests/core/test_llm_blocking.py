@@ -1,9 +1,11 @@
 """ask returns at its deadline whatever a sync callable does (issue 30): a call or a stream
 read blocked in C code is abandoned on its thread, never waited for, and what it returns
-late is never used."""
+late is never used. ask_async does the same for a sync callable, off the event loop."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import queue
 import socket
 import threading
@@ -11,7 +13,8 @@ import time
 
 import pytest
 
-from formatbook_core import AskError, ask
+from formatbook_core import AskError, ask, ask_async
+from formatbook_core.llm import ChatModel, _makes_awaitable
 from formatbook_core.llm_replies import CallAbandoned, CallRunner, Deadline
 
 EXPECT = "EXPECT JSON"
@@ -20,6 +23,9 @@ NOT_JSON = "I would rather not say."
 PROMPT = "Ada's contact card"
 #: what a bound may overshoot by on a loaded machine: generous, since this is a bound, not a speed test
 MARGIN = 3.0
+#: how long a blocked call blocks when nothing releases it: the old ask_async, which ran a
+#: sync callable on the event loop, waited this long and then failed these tests' assertions
+BLOCK = 10
 
 
 def _abandoned_threads_end(before: set[threading.Thread]) -> None:
@@ -253,3 +259,167 @@ def _Patched(get):
 
 
 _REAL_QUEUE = queue.SimpleQueue
+
+
+async def _ticking(awaitable, ticks: list[float]):
+    """Await ``awaitable`` while a task notes the time every 20 ms: the loop's liveness."""
+
+    async def tick():
+        while True:
+            ticks.append(time.monotonic())
+            await asyncio.sleep(0.02)
+
+    ticker = asyncio.create_task(tick())
+    try:
+        return await awaitable
+    finally:
+        ticker.cancel()
+
+
+def _loop_went_on(ticks: list[float], start: float, until: float) -> None:
+    """The loop ticked all along from ``start`` to ``until``, never stalled for 0.5 s."""
+    seen = [start, *(t for t in ticks if start <= t <= until), until]
+    assert max(b - a for a, b in itertools.pairwise(seen)) < 0.5
+
+
+def test_ask_async_abandons_a_sync_call_blocked_past_the_deadline():
+    release = threading.Event()
+    calls = []
+
+    def model(prompt: str) -> str:
+        calls.append(threading.current_thread())
+        if len(calls) == 1:
+            return NOT_JSON  # judged and failed: kept
+        release.wait(BLOCK)  # blocks in C (a lock wait), far past the deadline
+        return GOOD
+
+    assert ask(lambda p: GOOD, PROMPT, EXPECT).ok  # the first check's imports are not this test's time
+    before = set(threading.enumerate())
+    ticks: list[float] = []
+    start = time.monotonic()
+    with pytest.raises(AskError) as info:
+        asyncio.run(_ticking(ask_async(model, PROMPT, EXPECT, max_attempts=3, timeout=None, total_timeout=1.5), ticks))
+    elapsed = time.monotonic() - start
+    assert elapsed < 1.5 + MARGIN
+    _loop_went_on(ticks, start + 0.5, start + 1.4)  # the loop ran while the call blocked
+    error = info.value
+    assert error.timed_out and error.cause is None
+    first, second = error.attempts  # no third attempt: the total had run out
+    assert first.reply == NOT_JSON and not first.stopped
+    assert second.reply == "" and second.stopped
+    assert "did not end within the time limit of 1.5 s for all attempts" in (second.stop_reason or "")
+    assert all(thread is not threading.main_thread() for thread in calls)
+    release.set()  # the call returns a passing reply after all: nobody takes it
+    _abandoned_threads_end(before)
+    assert len(error.attempts) == 2 and not error.attempts[1].result.ok
+
+
+def test_ask_async_gives_up_a_sync_stream_blocked_in_a_socket_read():
+    ours, theirs = socket.socketpair()
+    state = {"closed": False}
+
+    def chunks():
+        try:
+            yield '{"name": "Ada", '
+            ours.recv(1)  # blocks until the other end closes
+            yield '"email": "ada@example.org"}'
+        finally:
+            state["closed"] = True
+
+    before = set(threading.enumerate())
+    ticks: list[float] = []
+    start = time.monotonic()
+    with pytest.raises(AskError) as info:
+        asyncio.run(_ticking(ask_async(lambda p: chunks(), PROMPT, EXPECT, max_attempts=1, timeout=1.2), ticks))
+    assert time.monotonic() - start < 1.2 + MARGIN
+    _loop_went_on(ticks, start + 0.1, start + 1.1)  # read on the attempt's thread, not on the loop
+    (attempt,) = info.value.attempts
+    assert attempt.stopped and "the attempt's time limit of 1.2 s" in (attempt.stop_reason or "")
+    assert attempt.reply == '{"name": "Ada", '
+    theirs.close()
+    _abandoned_threads_end(before)
+    ours.close()
+    assert state["closed"]
+
+
+def test_a_cancelled_ask_async_closes_what_its_sync_call_returns_late():
+    release = threading.Event()
+    state = {"read": 0, "closed": False}
+
+    def chunks():
+        try:
+            state["read"] += 1
+            yield GOOD
+        finally:
+            state["closed"] = True
+
+    def model(prompt: str):
+        stream = chunks()
+        next(stream)  # started, so that closing it runs its finally
+        release.wait(BLOCK)
+        return stream
+
+    async def cancelled():
+        with pytest.raises((asyncio.TimeoutError, TimeoutError)):
+            await asyncio.wait_for(ask_async(model, PROMPT, EXPECT, timeout=30), 0.3)
+
+    before = set(threading.enumerate())
+    start = time.monotonic()
+    asyncio.run(cancelled())
+    assert time.monotonic() - start < 0.3 + MARGIN
+    release.set()
+    _abandoned_threads_end(before)
+    assert state == {"read": 1, "closed": True}
+
+
+class _OnLoop(ChatModel):
+    """A chat model whose async path only makes an awaitable: called on the loop."""
+
+    def __init__(self, threads: list[threading.Thread]) -> None:
+        super().__init__()
+        self.threads = threads
+
+    def sends_on_loop(self) -> bool:
+        return True
+
+    def send_async(self, messages, *, timeout=None):
+        self.threads.append(threading.current_thread())
+
+        async def reply() -> str:
+            return GOOD
+
+        return reply()
+
+
+def test_ask_async_calls_on_the_loop_only_what_makes_an_awaitable():
+    threads: list[threading.Thread] = []
+
+    def plain(prompt: str) -> str:
+        threads.append(threading.current_thread())
+        return GOOD
+
+    async def coroutine(prompt: str) -> str:
+        return GOOD
+
+    class Awaiting:
+        async def __call__(self, prompt: str) -> str:
+            return GOOD
+
+    async def run(llm, **options):
+        return await ask_async(llm, PROMPT, EXPECT, **options)
+
+    for llm in (coroutine, Awaiting(), ChatModel(coroutine)):
+        assert asyncio.run(run(llm)).ok
+    assert asyncio.run(run(plain)).ok and threads[-1] is not threading.main_thread()
+    assert asyncio.run(run(ChatModel(plain))).ok and threads[-1] is not threading.main_thread()
+    assert asyncio.run(run(_OnLoop(threads))).ok and threads[-1] is threading.main_thread()
+    assert asyncio.run(run(plain, timeout=None, total_timeout=None)).ok and threads[-1] is threading.main_thread()
+    assert [
+        _makes_awaitable(llm) for llm in (coroutine, Awaiting(), ChatModel(coroutine), plain, ChatModel(plain))
+    ] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
