@@ -128,3 +128,23 @@ def test_written_counts_what_plus_equals_adds():
     assert isinstance(out, Written) and out.size == 4 and out.text() == "abcd"
     with pytest.raises(HealError):
         out += ["ef"]
+
+
+def test_a_vcard_heal_is_refused_at_the_line_that_passes_the_limit(monkeypatch):
+    written: list[Written] = []
+    init = Written.__init__
+
+    def recording(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        written.append(self)
+
+    monkeypatch.setattr(Written, "__init__", recording)
+    reply = "BEGIN:VCARD\r\nFN:Ada\r\n" * 1000  # each card gets VERSION, N and END: 21 -> 56 characters
+    healed = heal(reply, "EXPECT VCARD").text
+    assert len(reply) == 21_000 and len(healed) == 56 * 1000 and written[-1].size == len(healed)
+    written.clear()
+    refused = check(reply, f"EXPECT VCARD max_size={len(reply)}")
+    assert [v.code for v in refused.violations] == ["reply.too_large"]
+    # 375 cards make 21,000 exactly; the 376th's BEGIN:VCARD (11) takes it to 21,011
+    assert [w.size for w in written] == [56 * 375 + 11]
+    assert "healing the payload made 21,011 characters when it was stopped" in refused.violations[0].message
