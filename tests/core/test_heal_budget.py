@@ -148,3 +148,33 @@ def test_a_vcard_heal_is_refused_at_the_line_that_passes_the_limit(monkeypatch):
     # 375 cards make 21,000 exactly; the 376th's BEGIN:VCARD (11) takes it to 21,011
     assert [w.size for w in written] == [56 * 375 + 11]
     assert "healing the payload made 21,011 characters when it was stopped" in refused.violations[0].message
+
+
+def test_an_html_heal_is_refused_at_the_piece_that_passes_the_limit(monkeypatch):
+    written: list[Written] = []
+    init = Written.__init__
+
+    def recording(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        written.append(self)
+
+    monkeypatch.setattr(Written, "__init__", recording)
+    reply = "<p>a < b</p>" * 1000  # each item heals from 12 to 15 characters: '<' -> '&lt;'
+    healed = heal(reply, "EXPECT HTML").text
+    assert len(reply) == 12_000 and len(healed) == 15_000 and written[-1].size == 15_000
+    written.clear()
+    refused = check(reply, f"EXPECT HTML max_size={len(reply)}")
+    assert [v.code for v in refused.violations] == ["reply.too_large"]
+    # 800 items make 12,000 exactly; the 801st's <p> takes it to 12,003
+    assert [w.size for w in written] == [12_003]
+    assert "healing the payload made 12,003 characters when it was stopped" in refused.violations[0].message
+
+
+def test_an_html_heal_may_write_a_doubled_newline_it_takes_back():
+    """A newline after <pre> is written twice, and the writing without it is kept where
+    the parser keeps both (a table cell): that newline is not held against the limit."""
+    reply = "<table><tr><td><pre>\nx</pre></td></tr></table><p>a < b</p>"
+    healed = heal(reply, "EXPECT HTML").text
+    assert healed.count("\n") == 1
+    assert check(reply, f"EXPECT HTML max_size={len(healed)}").ok
+    assert not check(reply, f"EXPECT HTML max_size={len(healed) - 1}").ok
