@@ -102,14 +102,7 @@ def test_a_heal_at_the_limit_exactly_still_passes_and_white_space_around_is_not_
 
 
 def test_a_csv_heal_is_refused_at_the_row_that_passes_the_limit(monkeypatch):
-    written: list[Written] = []
-    init = Written.__init__
-
-    def recording(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        written.append(self)
-
-    monkeypatch.setattr(Written, "__init__", recording)
+    written = _recording_written(monkeypatch)
     assert csv_writer.Written is Written
     reply = "name,note\n" + 'Ada,say "hi" now\n' * 100  # each row's cell is quoted: +4
     healed = heal(reply, "EXPECT CSV").text
@@ -131,14 +124,7 @@ def test_written_counts_what_plus_equals_adds():
 
 
 def test_a_vcard_heal_is_refused_at_the_line_that_passes_the_limit(monkeypatch):
-    written: list[Written] = []
-    init = Written.__init__
-
-    def recording(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        written.append(self)
-
-    monkeypatch.setattr(Written, "__init__", recording)
+    written = _recording_written(monkeypatch)
     reply = "BEGIN:VCARD\r\nFN:Ada\r\n" * 1000  # each card gets VERSION, N and END: 21 -> 56 characters
     healed = heal(reply, "EXPECT VCARD").text
     assert len(reply) == 21_000 and len(healed) == 56 * 1000 and written[-1].size == len(healed)
@@ -151,14 +137,7 @@ def test_a_vcard_heal_is_refused_at_the_line_that_passes_the_limit(monkeypatch):
 
 
 def test_an_html_heal_is_refused_at_the_piece_that_passes_the_limit(monkeypatch):
-    written: list[Written] = []
-    init = Written.__init__
-
-    def recording(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        written.append(self)
-
-    monkeypatch.setattr(Written, "__init__", recording)
+    written = _recording_written(monkeypatch)
     reply = "<p>a < b</p>" * 1000  # each item heals from 12 to 15 characters: '<' -> '&lt;'
     healed = heal(reply, "EXPECT HTML").text
     assert len(reply) == 12_000 and len(healed) == 15_000 and written[-1].size == 15_000
@@ -178,3 +157,16 @@ def test_an_html_heal_may_write_a_doubled_newline_it_takes_back():
     assert healed.count("\n") == 1
     assert check(reply, f"EXPECT HTML max_size={len(healed)}").ok
     assert not check(reply, f"EXPECT HTML max_size={len(healed) - 1}").ok
+
+
+def _recording_written(monkeypatch) -> list[Written]:
+    """Every ``Written`` made from now on, in order (to read the characters each wrote)."""
+    written: list[Written] = []
+    init = Written.__init__
+
+    def recording(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        written.append(self)
+
+    monkeypatch.setattr(Written, "__init__", recording)
+    return written

@@ -35,7 +35,10 @@ def _abandoned_threads_end(before: set[threading.Thread]) -> None:
         assert not thread.is_alive()
 
 
-def test_a_call_blocked_far_past_the_deadline_is_abandoned_at_it():
+@pytest.mark.parametrize("driver", ["ask", "ask_async"])
+def test_a_call_blocked_far_past_the_deadline_is_abandoned_at_it(driver: str):
+    """ask_async runs a sync callable on the attempt's thread too: the old one ran it on
+    the event loop, which stalled there until the call returned (BLOCK seconds)."""
     release = threading.Event()
     calls = []
 
@@ -43,16 +46,23 @@ def test_a_call_blocked_far_past_the_deadline_is_abandoned_at_it():
         calls.append(threading.current_thread())
         if len(calls) == 1:
             return NOT_JSON  # judged and failed: kept
-        release.wait(120)  # blocks in C (a lock wait), far past the deadline
+        release.wait(BLOCK)  # blocks in C (a lock wait), far past the deadline
         return GOOD
 
     assert ask(lambda p: GOOD, PROMPT, EXPECT).ok  # the first check's imports are not this test's time
     before = set(threading.enumerate())
+    ticks: list[float] = []
+    limits = {"max_attempts": 3, "timeout": None, "total_timeout": 1.5}
     start = time.monotonic()
     with pytest.raises(AskError) as info:
-        ask(model, PROMPT, EXPECT, max_attempts=3, timeout=None, total_timeout=1.5)
+        if driver == "ask":
+            ask(model, PROMPT, EXPECT, **limits)
+        else:
+            asyncio.run(_ticking(ask_async(model, PROMPT, EXPECT, **limits), ticks))
     elapsed = time.monotonic() - start
     assert elapsed < 1.5 + MARGIN
+    if driver == "ask_async":
+        _loop_went_on(ticks, start + 0.5, start + 1.4)  # the loop ran while the call blocked
     error = info.value
     assert error.timed_out and error.cause is None
     first, second = error.attempts  # no third attempt: the total had run out
@@ -88,7 +98,10 @@ def test_an_attempt_blocked_past_its_own_timeout_leaves_room_for_the_next():
     _abandoned_threads_end(before)
 
 
-def test_a_stream_blocked_in_a_socket_read_is_given_up_at_the_deadline():
+@pytest.mark.parametrize("driver", ["ask", "ask_async"])
+def test_a_stream_blocked_in_a_socket_read_is_given_up_at_the_deadline(driver: str):
+    """ask_async reads a sync stream on the attempt's thread too, the event loop going on
+    meanwhile (the old one waited for each read on the loop, stalled until the deadline)."""
     ours, theirs = socket.socketpair()
     state = {"closed": False, "after": 0}
 
@@ -103,12 +116,19 @@ def test_a_stream_blocked_in_a_socket_read_is_given_up_at_the_deadline():
 
     before = set(threading.enumerate())
     shown: list[str] = []
+    ticks: list[float] = []
+    options = {"max_attempts": 1, "timeout": 1.2, "on_chunk": shown.append}
     start = time.monotonic()
     with pytest.raises(AskError) as info:
-        ask(lambda p: chunks(), PROMPT, EXPECT, max_attempts=1, timeout=0.4, on_chunk=shown.append)
-    assert time.monotonic() - start < 0.4 + MARGIN
+        if driver == "ask":
+            ask(lambda p: chunks(), PROMPT, EXPECT, **options)
+        else:
+            asyncio.run(_ticking(ask_async(lambda p: chunks(), PROMPT, EXPECT, **options), ticks))
+    assert time.monotonic() - start < 1.2 + MARGIN
+    if driver == "ask_async":
+        _loop_went_on(ticks, start + 0.1, start + 1.1)  # read on the attempt's thread, not on the loop
     (attempt,) = info.value.attempts
-    assert attempt.stopped and "the attempt's time limit of 0.4 s" in (attempt.stop_reason or "")
+    assert attempt.stopped and "the attempt's time limit of 1.2 s" in (attempt.stop_reason or "")
     assert attempt.reply == '{"name": "Ada", ' and shown == ['{"name": "Ada", ']
     assert not state["closed"]  # still inside the read: a running generator cannot be closed
     theirs.close()  # the read returns: the chunk after it is dropped and the generator closed
@@ -151,8 +171,9 @@ def test_a_stream_with_a_close_is_closed_at_the_deadline():
     assert attempt.stopped and info.value.cause is None and attempt.reply == '{"name": '
 
 
-def test_a_stream_returned_after_the_deadline_is_closed_unread():
-    release = threading.Event()
+def _late_stream(release: threading.Event, wait: float):
+    """A model that returns a started stream once ``release`` is set (or ``wait`` passed),
+    and the state its stream keeps: how often it was read, whether it was closed."""
     state = {"read": 0, "closed": False}
 
     def chunks():
@@ -165,8 +186,15 @@ def test_a_stream_returned_after_the_deadline_is_closed_unread():
     def model(prompt: str):
         stream = chunks()
         next(stream)  # started, so that closing it runs its finally
-        release.wait(120)
+        release.wait(wait)
         return stream
+
+    return model, state
+
+
+def test_a_stream_returned_after_the_deadline_is_closed_unread():
+    release = threading.Event()
+    model, state = _late_stream(release, 120)
 
     before = set(threading.enumerate())
     with pytest.raises(AskError) as info:
@@ -282,82 +310,9 @@ def _loop_went_on(ticks: list[float], start: float, until: float) -> None:
     assert max(b - a for a, b in itertools.pairwise(seen)) < 0.5
 
 
-def test_ask_async_abandons_a_sync_call_blocked_past_the_deadline():
-    release = threading.Event()
-    calls = []
-
-    def model(prompt: str) -> str:
-        calls.append(threading.current_thread())
-        if len(calls) == 1:
-            return NOT_JSON  # judged and failed: kept
-        release.wait(BLOCK)  # blocks in C (a lock wait), far past the deadline
-        return GOOD
-
-    assert ask(lambda p: GOOD, PROMPT, EXPECT).ok  # the first check's imports are not this test's time
-    before = set(threading.enumerate())
-    ticks: list[float] = []
-    start = time.monotonic()
-    with pytest.raises(AskError) as info:
-        asyncio.run(_ticking(ask_async(model, PROMPT, EXPECT, max_attempts=3, timeout=None, total_timeout=1.5), ticks))
-    elapsed = time.monotonic() - start
-    assert elapsed < 1.5 + MARGIN
-    _loop_went_on(ticks, start + 0.5, start + 1.4)  # the loop ran while the call blocked
-    error = info.value
-    assert error.timed_out and error.cause is None
-    first, second = error.attempts  # no third attempt: the total had run out
-    assert first.reply == NOT_JSON and not first.stopped
-    assert second.reply == "" and second.stopped
-    assert "did not end within the time limit of 1.5 s for all attempts" in (second.stop_reason or "")
-    assert all(thread is not threading.main_thread() for thread in calls)
-    release.set()  # the call returns a passing reply after all: nobody takes it
-    _abandoned_threads_end(before)
-    assert len(error.attempts) == 2 and not error.attempts[1].result.ok
-
-
-def test_ask_async_gives_up_a_sync_stream_blocked_in_a_socket_read():
-    ours, theirs = socket.socketpair()
-    state = {"closed": False}
-
-    def chunks():
-        try:
-            yield '{"name": "Ada", '
-            ours.recv(1)  # blocks until the other end closes
-            yield '"email": "ada@example.org"}'
-        finally:
-            state["closed"] = True
-
-    before = set(threading.enumerate())
-    ticks: list[float] = []
-    start = time.monotonic()
-    with pytest.raises(AskError) as info:
-        asyncio.run(_ticking(ask_async(lambda p: chunks(), PROMPT, EXPECT, max_attempts=1, timeout=1.2), ticks))
-    assert time.monotonic() - start < 1.2 + MARGIN
-    _loop_went_on(ticks, start + 0.1, start + 1.1)  # read on the attempt's thread, not on the loop
-    (attempt,) = info.value.attempts
-    assert attempt.stopped and "the attempt's time limit of 1.2 s" in (attempt.stop_reason or "")
-    assert attempt.reply == '{"name": "Ada", '
-    theirs.close()
-    _abandoned_threads_end(before)
-    ours.close()
-    assert state["closed"]
-
-
 def test_a_cancelled_ask_async_closes_what_its_sync_call_returns_late():
     release = threading.Event()
-    state = {"read": 0, "closed": False}
-
-    def chunks():
-        try:
-            state["read"] += 1
-            yield GOOD
-        finally:
-            state["closed"] = True
-
-    def model(prompt: str):
-        stream = chunks()
-        next(stream)  # started, so that closing it runs its finally
-        release.wait(BLOCK)
-        return stream
+    model, state = _late_stream(release, BLOCK)
 
     async def cancelled():
         with pytest.raises((asyncio.TimeoutError, TimeoutError)):
