@@ -186,7 +186,7 @@ def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]
             if pos < n and text[pos] == '"':
                 cell, pos, closed = _quoted(text, pos, delimiter, blanks, notes)
                 rec.cells.append(cell)
-                rec.quoted.append(True)
+                own_flags(rec).append(True)
                 rec.starts.append(j)
                 if not closed:
                     rec.cut = True
@@ -207,7 +207,7 @@ def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]
                     q = pos + cell.index('"')
                     notes.append(("unescaped_quote", q, q + 1, "kept a quote inside an unquoted field as text"))
                 rec.cells.append(cell)
-                rec.quoted.append(False)
+                own_flags(rec).append(False)
                 rec.starts.append(pos)
                 pos = m.end()
             if pos >= n:
