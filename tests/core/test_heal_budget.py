@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import formatbook_csv.heal.writer as csv_writer
+import formatbook_json.heal.structure as json_structure
 import formatbook_xml.heal.structure as xml_structure
 from formatbook_core import HealError, check, heal
 from formatbook_core.healing import Written
@@ -170,3 +171,33 @@ def _recording_written(monkeypatch) -> list[Written]:
 
     monkeypatch.setattr(Written, "__init__", recording)
     return written
+
+
+def test_a_json_heal_is_refused_at_the_comma_where_its_text_must_pass_the_limit(monkeypatch):
+    """JSON edits in place: at each comma ending a member, what precedes it stays, so the
+    text healed so far is at least the comma's offset plus what the edits added."""
+    calls = []
+    apply_string = json_structure._apply_string
+
+    def counting(res, s, e, fix):
+        calls.append(s)
+        return apply_string(res, s, e, fix)
+
+    monkeypatch.setattr(json_structure, "_apply_string", counting)
+    reply = "[" + ", ".join(["'a\"b'"] * 1000) + "]"  # each string heals from 5 to 6 characters
+    assert len(reply) == 7000 and len(heal(reply, "EXPECT JSON").text) == 8000
+    calls.clear()
+    refused = check(reply, f"EXPECT JSON max_size={len(reply)}")
+    assert [v.code for v in refused.violations] == ["reply.too_large"]
+    # the comma after string k stands at 7k + 6 with k + 1 strings healed: 8k + 7 > 7,000 first at k = 875
+    assert "healing the payload made 7,007 characters when it was stopped" in refused.violations[0].message
+    assert len(calls) == 876
+
+
+def test_a_json_heal_that_grows_then_shrinks_is_judged_on_its_end():
+    """What the edits added is not held against the limit while text after it may still
+    go: 500 strings grow by one each, then 100 comments go (10 characters each)."""
+    reply = "[" + ", ".join(["'a\"b'"] * 500 + ["1 /* note */"] * 100) + "]"
+    healed = heal(reply, "EXPECT JSON").text
+    assert len(reply) == 4900 and len(healed) == 4900 + 500 - 100 * len("/* note */")  # the blank stays
+    assert check(reply, f"EXPECT JSON max_size={len(reply)}").ok  # the reply is the longer: it fits
