@@ -1,5 +1,6 @@
 """A generated corpus of LLM-like JSON replies (about 1 KB, 100 KB and 1 MB), valid and
-broken in each way the JSON plugin heals, each with the value a reader intended.
+broken in each way the JSON plugin heals (alone, and three combinations of several kinds:
+``combo_*``), each with the value a reader intended.
 
 ``variants(size)`` yields ``(name, text, intended)``. Deterministic (seeded), so runs
 compare like with like. Used by ``json_check.py`` and ``json_heal.py``.
@@ -111,6 +112,21 @@ def variants(size: int) -> Iterator[tuple[str, str, Any]]:
     del dropped["items"][-1]["description"]
     yield "truncated_after_key", text[:cut_at], dropped
     yield "missing_commas", re.sub(r",\n", "\n", text), doc
+    # several kinds of damage in one reply, as a careless model writes them
+    python_like = re.sub(r'"((?:[^"\\]|\\.)*)"', lambda m: "'" + m.group(1).replace("'", "\\'") + "'", text)
+    python_like = re.sub(
+        r": (true|false|null)\b",
+        lambda m: ": " + {"true": "True", "false": "False", "null": "None"}[m.group(1)],
+        python_like,
+    )
+    yield "combo_python", re.sub(r"([^\[{,\s])(\n\s*[}\]])", r"\1,\2", python_like), doc
+    sloppy = re.sub(r'"(\w+)": ', r"\1: ", text)
+    sloppy = re.sub(r"(id: \d+,)", r"\1 // the item id", sloppy)
+    sloppy = re.sub(r"([^\[{,\s])(\n\s*[}\]])", r"\1,\2", sloppy)
+    yield "combo_sloppy_cut", sloppy.rstrip()[:-1].rstrip()[:-1].rstrip().rstrip(","), doc
+    mixed = re.sub(r',\n(\s*)"tags"', r'\n\1"tags"', text)
+    mixed = re.sub(r': "((?:[^"\\]|\\.)*)"', lambda m: ": \u201c" + m.group(1) + "\u201d", mixed)
+    yield "combo_mixed", re.sub(r"([^\[{,\s])(\n\s*[}\]])", r"\1,\2", mixed), doc
     surrogate = json.loads(text)
     for item in surrogate["items"]:
         item["name"] += " \U0001f680"

@@ -12,20 +12,25 @@ builder and Markdown's block reader.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
+from types import TracebackType
 
 __all__ = ["paused_gc"]
 
 
-@contextmanager
-def paused_gc() -> Iterator[None]:
+class paused_gc:  # noqa: N801 - used as the function it replaced: ``with paused_gc():``
     """The cyclic garbage collector paused for the ``with`` block, then restored as it
-    was (left disabled when the caller had disabled it; re-enabled on any exit)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
+    was (left disabled when the caller had disabled it; re-enabled on any exit). A class,
+    not a ``contextlib.contextmanager``: entering and leaving cost a third as much, and a
+    short reply's heal enters it on every call."""
+
+    __slots__ = ("_enabled",)
+
+    def __enter__(self) -> None:
+        self._enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self._enabled:
             gc.enable()

@@ -109,6 +109,7 @@ class Characters(Unit):
     name = "characters"
     aliases = ("character",)
     description = "user-perceived characters (extended grapheme clusters)"
+    at_most_one_per_character = True  # a cluster holds one code point at least
 
     def count(self, text: str) -> int:
         return _graphemes(_require_str(text))
@@ -155,6 +156,15 @@ _ASCII_WORD = re.compile(
 )
 
 
+# _WORD_SAFE on ASCII text: the ASCII characters of Word_Break class Other, CR, LF,
+# Newline or WSegSpace (every one but letters, digits, "_", the quotes and ",.:;"); no
+# ASCII character is Extend, Format or ZWJ. The greedy head finds the last such character
+# with one after it (what _WORD_SAFE's reverse search finds); tests/core/test_counting_ascii.py
+# checks the two agree.
+_ASCII_WORD_BREAKS = "".join(chr(c) for c in range(128) if not chr(c).isalnum() and chr(c) not in "_'\",.:;")
+_ASCII_SAFE = re.compile("(?s:.*)[" + re.escape(_ASCII_WORD_BREAKS) + "](?=.)", re.S).match
+
+
 class Words(Unit):
     """Words by Unicode word boundaries (UAX #29), each holding a letter or digit.
 
@@ -165,6 +175,7 @@ class Words(Unit):
 
     name = "words"
     aliases = ("word",)
+    at_most_one_per_character = True  # a word holds a letter or digit, words never overlap
     description = "words (Unicode word boundaries; each CJK character is a word)"
 
     def count(self, text: str) -> int:
@@ -173,6 +184,9 @@ class Words(Unit):
         return len(_compiled(_WORD).findall(text))
 
     def settled_end(self, text: str, start: int = 0) -> int:
+        if text.isascii():  # the same cut by the standard library's engine (a stream's hot path)
+            m = _ASCII_SAFE(text, max(0, start - 2))
+            return m.end() if m else 0
         m = _compiled(_WORD_SAFE).search(text, max(1, start - 1))
         return m.start() if m else 0
 
@@ -513,7 +527,8 @@ class IncrementalCount:
 
     def feed(self, text: str) -> None:
         """Append ``text`` to the value."""
-        _require_str(text)
+        if type(text) is not str:
+            _require_str(text)
         if not text:
             return
         # Drop our reference first so CPython can grow the string in place (amortised

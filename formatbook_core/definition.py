@@ -436,6 +436,10 @@ class Unit(ABC):
     spelled: Callable[[str], str] | None = None
     #: ``find(text) -> [(start, end), ...]``: where the units are, shown in a violation
     find: Callable[[str], list[tuple[int, int]]] | None = None
+    #: True when ``count(text)`` never exceeds ``len(text)`` (each unit holds a character
+    #: at least): a ``StreamGuard`` then counts the value still being written only once
+    #: its length could take the count past the limit (the bound is the same, found later)
+    at_most_one_per_character: bool = False
 
     @abstractmethod
     def count(self, text: str) -> int:
@@ -499,6 +503,7 @@ UNIT_DEFAULTS: Mapping[str, Any] = {
         "literal",
         "spelled",
         "find",
+        "at_most_one_per_character",
     )
 }
 

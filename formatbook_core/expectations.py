@@ -149,6 +149,8 @@ class Expectations:
     _lines: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
     _loaded_schema: Any = field(default=None, repr=False, compare=False)
     _schema_loaded: bool = field(default=False, repr=False, compare=False)
+    #: (format, registry, its generation, the format object) of the last look-up
+    _found_fmt: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.options = dict(self.options or {})
@@ -171,10 +173,24 @@ class Expectations:
 
     @property
     def fmt(self) -> Any:
-        """The format object (``None`` when no format is expected)."""
+        """The format object (``None`` when no format is expected). The look-up is kept
+        while the format's name, the registry and what the registry indexes stay the same
+        (a check asks for it on every reply)."""
         if self.format is None:
             return None
-        return self.active_registry().get(self.format)
+        registry = self.active_registry()
+        found = self._found_fmt
+        if (
+            found is not None
+            and found[0] == self.format
+            and found[1] is registry
+            and found[2] == getattr(registry, "generation", None)
+        ):
+            return found[3]
+        fmt = registry.get(self.format)
+        generation = getattr(registry, "generation", None)
+        self._found_fmt = (self.format, registry, generation, fmt) if generation is not None else None
+        return fmt
 
     @property
     def loaded_schema(self) -> Any:

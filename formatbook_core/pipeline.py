@@ -80,20 +80,20 @@ def check(
     value = chosen.analysis.value if chosen.analysis is not None else None  # what the reply parsed to
     passed = ok and chosen.analysis is not None
     violations, counts = chosen.violations, {}
-    if passed:  # counted only on a payload that passed
+    if passed and (exp.counts or exp.instructions):  # counted only on a payload that passed
         as_located = chosen.text == reply[chosen.span.start : chosen.span.end]
         offset = chosen.span.start if as_located else None
         counts, violations = tally(exp, fmt, schema, chosen.text, value, offset, chosen.analysis)
-    return CheckResult(
+    return CheckResult.built(
         passed and not violations,
         reply,
-        text=chosen.text,
-        value=value,
-        format=fmt.name,
-        repairs=chosen.repairs,
-        violations=violations,
-        set_aside=chosen.set_aside,
-        counts=counts,
+        chosen.text,
+        value,
+        fmt.name,
+        chosen.repairs,
+        violations,
+        chosen.set_aside,
+        counts,
     )
 
 
@@ -155,8 +155,12 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size
     and True; else the first candidate, whose violations are the ones reported, and False."""
     prepared = Reply.of(reply, think_tags_of(fmt))  # notes and fences found once, for every stage
     try:
+        found = fmt.candidates(prepared, schema, **options)
+        passed = _passed_as_located(found, reply)
+        if passed is not None:
+            return _surrounded(fmt, prepared, passed), True
         # a plugin that located nothing: the reply without its think blocks (never their text)
-        located = _located(fmt.candidates(prepared, schema, **options), len(reply)) or [
+        located = _located(found, len(reply)) or [
             (span, None) for span in (prepared.longest_stretches() or [no_payload(reply)])
         ]
     except Exception as exc:  # a plugin bug is reported like every other plugin failure
@@ -196,6 +200,31 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size
     if not first.violations:
         first.violations = [Violation(f"{fmt.name}.not_found", f"no {fmt.name.upper()} found in the reply")]
     return _surrounded(fmt, prepared, first), False
+
+
+def _passed_as_located(found: Any, reply: str) -> _Candidate | None:
+    """The one candidate locating found, when its analysis already passed and nothing
+    else can matter, else ``None`` (the general path decides). Nothing else matters
+    when the reply holds no ``<`` (every think tag opens with one: no think block, no
+    payload opening with a tag) and the candidate was not healed (no cut-off reading):
+    then the general path would take this candidate as it is. A valid reply is so
+    decided without building the candidate list, which costs more than the parse of a
+    short reply."""
+    if found.__class__ is not list or len(found) != 1:
+        return None
+    (only,) = found
+    if only.__class__ is not Located:
+        return None
+    span, analysis = only.span, only.analysis
+    if (
+        analysis.__class__ is not Analysis
+        or analysis.violations
+        or span.__class__ is not Span
+        or not (span.start.__class__ is int and span.end.__class__ is int and 0 <= span.start <= span.end <= len(reply))
+        or "<" in reply
+    ):
+        return None
+    return _Candidate(span, reply[span.start : span.end], analysis)
 
 
 def _truncated(fmt: Any) -> Violation:

@@ -213,6 +213,15 @@ class ThinkScanner:
             clone.blocks = list(self.blocks)
         return clone
 
+    def plain(self) -> bool:
+        """Whether :meth:`pass_through` takes any chunk holding no ``<`` as it is, only
+        counting its characters (nothing held, outside any block, a stretch begun, and no
+        line start to track): a caller that knows it may then take such a chunk past the
+        scanner by adding its length to ``_fed``, until it feeds the scanner anything else."""
+        if self._held or self._closing is not None or self._blank:
+            return False
+        return self._done_lead if self._leading_only else self._anywhere
+
     def pass_through(self, chunk: str) -> bool:
         """Takes ``chunk`` whole when it is plain text outside any block that cannot begin
         a tag, and nothing is held (the common case, checked without a scan): the caller
@@ -649,7 +658,11 @@ class Reply(str):
     def fence_marks(self) -> tuple[int, ...]:
         """Where a fence line's marker run (```` ``` ````, ``~~~``, after at most three
         spaces) starts, on any line, paired or not: what a format that refuses a fence
-        line inside its payload looks for."""
+        line inside its payload looks for. A text without a run of three backticks or
+        tildes has none: told by searches in C (one character first, the cheapest),
+        before any line is looked at."""
+        if ("`" not in self or "```" not in self) and ("~" not in self or "~~~" not in self):
+            return ()
         return tuple(m.start(1) for at in self.line_starts if (m := _FENCE_MARK.match(self, at)) is not None)
 
     def lines_outside(self, lines: Sequence[Line]) -> tuple[list[Line], list[Span]]:

@@ -22,7 +22,7 @@ from .limits import limits_from
 from .pipeline import check
 from .reply import ThinkScanner, think_tags_of
 from .results import CheckResult, ExpectationError, StreamStatus
-from .textlog import TextLog
+from .textlog import RUN, TextLog
 
 _OK = StreamStatus(True)  # frozen: the guard's usual answers are shared, not built per chunk
 _OK_COMPLETE = StreamStatus(True, complete=True)
@@ -48,6 +48,10 @@ def _space_end(space: str | None) -> frozenset[str]:
     return PY_SPACE if space is None else frozenset(space + " \t\r\n")
 
 
+_KNOWN_LENGTH = 24  # the longest value whose count a limit remembers
+_KNOWN_MAX = 4096  # how many it remembers
+
+
 class _Limit:
     """One MAX (or EXACTLY) count kept while streaming.
 
@@ -68,11 +72,22 @@ class _Limit:
         self.settled = 0
         self._open = self._fresh()
         self._open_blank = True
-        self._open_fed = False  # text was fed to the open value's count since it was fresh
+        self._open_fed = False  # text of the open value came since its count was fresh
+        self._counting = False  # some of it was fed to the count (not all waiting)
+        # a unit of at most one per character: the open value's pieces wait here, uncounted,
+        # while the settled count plus the open value's length cannot pass the limit (most
+        # strings close first: their pieces are never counted, the closed value is); once
+        # it could, they are fed in order, as each would have been (lower_bound)
+        self._defer = bool(getattr(base, "at_most_one_per_character", False)) and base is unit
+        self._waiting: list[str] = []
+        self._open_length = 0  # characters of the open value fed since it was fresh
+        # the counts of short values seen (a token stream repeats them: numbers, true,
+        # tags): a unit's count is a function of the text; shared by copies (never changed)
+        self._known: dict[str, int] = {}
 
     def take(self, status: StreamStatus) -> bool:
         """Count what ``status`` reports as settled in this limit's scope; True when the
-        lower bound may have grown."""
+        lower bound may have grown past the limit (see :meth:`values`)."""
         if self.scope_key is None:
             return self.values(status.values, status.open)
         if status.scoped or status.open_scope is not None:
@@ -81,25 +96,43 @@ class _Limit:
         return False
 
     def values(self, closed: tuple[str, ...], opened: str) -> bool:
-        """Count closed values and the open one's new text; True when the bound may have grown."""
+        """Count closed values and the open one's new text; True when the bound may have
+        grown past the limit: it grew, and (a unit of at most one per character) the settled
+        count plus the open value's length is above the limit; False when it cannot be."""
         grew = False
         if closed:
-            count = self.base.count
+            known = self._known
             for value in closed:
-                if not value.isspace():
-                    self.settled += count(value)
-            if self._open_fed:  # (a count never fed is fresh already)
-                self._open = self._fresh()
+                n = known.get(value)
+                if n is None:
+                    if value.isspace():
+                        continue
+                    n = self.base.count(value)
+                    if len(value) <= _KNOWN_LENGTH and len(known) < _KNOWN_MAX:
+                        known[value] = n
+                self.settled += n
+            if self._open_fed:
+                if self._counting:  # (a count never fed is fresh already)
+                    self._open = self._fresh()
+                    self._counting = False
                 self._open_fed = False
                 self._open_blank = True
+                self._open_length = 0
+                if self._waiting:
+                    self._waiting = []
             grew = True
         if opened:
-            self._open.feed(opened)
+            if self._defer:
+                self._waiting.append(opened)
+                self._open_length += len(opened)
+            else:
+                self._open.feed(opened)
+                self._counting = True
             self._open_fed = True
             if self._open_blank and not opened.isspace():
                 self._open_blank = False
             grew = True
-        return grew
+        return grew and (not self._defer or self.settled + self._open_length > self.upper)
 
     def _fresh(self) -> Any:
         """A count of a new open value (the template's clone: the unit is resolved once)."""
@@ -111,6 +144,7 @@ class _Limit:
         """An independent clone (the open value's pending tail is a string: shared)."""
         clone = object.__new__(_Limit)
         clone.__dict__.update(self.__dict__)
+        clone._waiting = list(self._waiting)
         opened = self._open  # copy.copy without its generic dispatch: hot in generation
         clone._open = object.__new__(type(opened))
         clone._open.__dict__.update(opened.__dict__)
@@ -121,6 +155,12 @@ class _Limit:
         return self.upper - self.lower_bound()
 
     def lower_bound(self) -> int:
+        if self._waiting:  # the open value's pieces not counted yet, each fed as it came
+            waiting, self._waiting = self._waiting, []
+            feed = self._open.feed
+            for piece in waiting:
+                feed(piece)
+            self._counting = True
         total = self.settled if self._open_blank else self.settled + self._open.settled()
         if self.base is not self.unit:
             return self.unit.from_base(total)
@@ -207,6 +247,7 @@ class StreamGuard:
             self._think: ThinkScanner | None = None
         else:  # the prepared reply's scanner: the guard finds the blocks check() finds
             self._think = ThinkScanner(think_tags_of(fmt), leading_only=whole)
+        self._think_plain = False  # the splitter's plain() since it was last fed (feed() reads it)
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0
@@ -215,6 +256,7 @@ class StreamGuard:
         # a last character after which ``_unheld`` may hold something back: white space
         # (what check() strips, and the ASCII blanks after which unusual white space may end)
         self._space_end = _space_end(self._space)
+        self._unusual_space = self._space_end - frozenset(" \t\r\n")  # what _unheld may hold
         self._starts: list[int] = [0]
         self._offsets: list[int] = [0]
         self._shift = 0  # _offsets[-1] - _starts[-1]: the reply's offset less the checker's
@@ -263,13 +305,48 @@ class StreamGuard:
         would be judged by no verdict)."""
         if self._direct and type(chunk) is str:
             # the hot path (no lag, nothing failed, not finished): a token stream's tiny
-            # chunks each cost a few operations here before the format's checker
+            # chunks each cost a few operations here before the format's checker; the
+            # commonest chunk (through the think splitter whole, where no block was set
+            # aside, nothing held, no white space to hold at its end) goes to the checker
+            # from here: _pass, _advance_one and _take inlined, each step as they take it
             start = self._length
-            self._length = start + len(chunk)
-            self._log.append(chunk)
-            if self._length > self._max_size:
+            self._length = length = start + len(chunk)
+            parts = self._log._parts  # TextLog.append inlined
+            parts.append(chunk)
+            if len(parts) >= RUN:
+                self._log.seal()
+            if length > self._max_size:
                 return self._too_large()
-            return self._pass(start, chunk)
+            think = self._think
+            checker = self._checker
+            if checker is None or not chunk or self._held:
+                return self._pass(start, chunk)
+            last = chunk[-1]
+            if last in self._space_end:  # _holds inlined: a chunk ending in a blank is common
+                unusual = self._unusual_space
+                if last in unusual or chunk.rstrip(" \t\r\n")[-1:] in unusual:
+                    return self._pass(start, chunk)
+            if think is not None:
+                if self._think_plain and "<" not in chunk:
+                    think._fed += length - start  # pass_through's answer (see ThinkScanner.plain)
+                elif not think.pass_through(chunk):
+                    return self._pass(start, chunk)  # (pass_through took nothing when it said no)
+            if start - self._fed != self._shift:  # a block was set aside
+                self._set_aside(start)
+            self._fed += length - start
+            try:
+                status = checker.feed(chunk)
+            except Exception as exc:
+                return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", length)
+            if type(status) is not StreamStatus or not status.ok:
+                status = self._checked(status)
+                return status if not status.ok else (_OK_COMPLETE if self._complete else _OK)
+            self._complete = complete = status.complete
+            if self._limits and (status.values or status.open or status.scoped):
+                failed = self._counted(status)
+                if failed is not None:
+                    return failed
+            return _OK_COMPLETE if complete else _OK
         if self._finished:
             raise RuntimeError("StreamGuard.feed() after finish(): the reply has ended (copy() before finish to go on)")
         if self.lag and self._failed is None and type(chunk) is str:
@@ -314,7 +391,9 @@ class StreamGuard:
         think = self._think
         if think is None or think.pass_through(chunk):
             return self._advance_one(start, chunk)
-        return self._advance(think.feed(chunk))
+        pieces = think.feed(chunk)
+        self._think_plain = think.plain()
+        return self._advance(pieces)
 
     def _keep(self, chunk: str) -> None:
         """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
@@ -352,31 +431,52 @@ class StreamGuard:
             status = StreamStatus(True, open=piece)
         else:
             # nothing held and no white space at the end to hold: the piece goes on as it is
-            ready = self._unheld(piece) if self._held or piece[-1] in self._space_end else piece
+            ready = (
+                self._unheld(piece) if self._held or (piece[-1] in self._space_end and self._holds(piece)) else piece
+            )
             try:
                 status = checker.feed(ready) if ready else (_OK_COMPLETE if self._complete else _OK)
             except Exception as exc:
                 return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", self._length)
-            if type(status) is not StreamStatus and not isinstance(status, StreamStatus):
-                return self._fail(f"the format's checker returned {type(status).__name__}, not StreamStatus", None)
-            if not status.ok:
-                position = status.position
-                if position is not None:
-                    position = self._in_reply(position)
-                return self._fail(status.reason or "the reply cannot become valid", position)
+            if type(status) is not StreamStatus or not status.ok:
+                return self._checked(status)
             self._complete = status.complete
         if self._limits and (status.values or status.open or status.scoped):
-            for limit in self._limits:
-                if limit.take(status):
-                    bound = limit.lower_bound()
-                    if bound > limit.upper:
-                        return self._fail(
-                            f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
-                            self._length,
-                        )
+            failed = self._counted(status)
+            if failed is not None:
+                return failed
         if self._streams:
             return self._instructed(piece, status)
         return status
+
+    def _checked(self, status: Any) -> StreamStatus:
+        """The guard's answer to a checker's status that is no ``StreamStatus`` or is falsy
+        (a ``StreamStatus`` subclass that is truthy goes on as it is)."""
+        if not isinstance(status, StreamStatus):
+            return self._fail(f"the format's checker returned {type(status).__name__}, not StreamStatus", None)
+        if status.ok:  # (a subclass)
+            self._complete = status.complete
+            if self._limits and (status.values or status.open or status.scoped):
+                failed = self._counted(status)
+                if failed is not None:
+                    return failed
+            return status
+        position = status.position
+        if position is not None:
+            position = self._in_reply(position)
+        return self._fail(status.reason or "the reply cannot become valid", position)
+
+    def _counted(self, status: StreamStatus) -> StreamStatus | None:
+        """Count what ``status`` reports in every limit; the failure once one is exceeded."""
+        for limit in self._limits:
+            if limit.values(status.values, status.open) if limit.scope_key is None else limit.take(status):
+                bound = limit.lower_bound()
+                if bound > limit.upper:
+                    return self._fail(
+                        f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
+                        self._length,
+                    )
+        return None
 
     def _instructed(self, piece: str, status: StreamStatus) -> StreamStatus:
         """Feed ``piece`` to the instructions' streams (no format: the text check() judges)."""
@@ -392,6 +492,13 @@ class StreamGuard:
                     self._in_reply(position) if position is not None else self._length,
                 )
         return status
+
+    def _holds(self, piece: str) -> bool:
+        """Whether ``_unheld`` would hold back some of ``piece`` (nothing held before it):
+        only white space beyond the ASCII blanks at its end is held, so a piece that ends
+        in ASCII blanks after text (or after nothing) goes on whole."""
+        unusual = self._unusual_space
+        return piece[-1] in unusual or piece.rstrip(" \t\r\n")[-1:] in unusual
 
     def _unheld(self, piece: str) -> str:
         """What of the held white space and ``piece`` the checker may have now.

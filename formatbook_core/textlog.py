@@ -29,8 +29,13 @@ class TextLog:
         parts = self._parts
         parts.append(chunk)
         if len(parts) >= RUN:
-            self._runs = (self._runs, "".join(parts))
-            self._parts = []
+            self.seal()
+
+    def seal(self) -> None:
+        """Join the recent chunks into one run on the chain (``append`` does it every
+        ``RUN`` chunks; a caller that appends to ``_parts`` itself calls it then)."""
+        self._runs = (self._runs, "".join(self._parts))
+        self._parts = []
 
     def text(self) -> str:
         """Everything appended, as one string."""

@@ -52,8 +52,9 @@ def pytest_collection_modifyitems(config, items):
 
 # --- one worker per group ---------------------------------------------------------------
 # Tests that share one costly measurement run on one pytest-xdist worker: the cases of a
-# format's pathological.py (tests/fuzz/test_pathological.py measures them all in one
-# subprocess, which every worker meeting a case of the format would otherwise run again).
+# format's pathological.py, or of one part of a costly format's (tests/fuzz/test_pathological.py
+# measures them in one subprocess, which every worker meeting such a case would otherwise
+# run again; their ids start with the format, or "html.2", up to the first "-").
 # xdist's own `xdist_group` mark does nothing under pytest 9.2 (pytest-xdist issue 1386:
 # the group rides on the node id, which pytest 9.2 no longer lets a plugin rewrite), so
 # the groups are read from the node ids the controller sees. `dev.py test` asks for this
@@ -62,7 +63,7 @@ _GROUPED = ("tests/fuzz/test_pathological.py::test_growth_is_about_linear[",)
 
 
 def xdist_group_of(nodeid: str) -> str | None:
-    """The group of the test ``nodeid`` (its format, for a pathological case), or None."""
+    """The group of the test ``nodeid`` (its format or part, for a pathological case), or None."""
     for prefix in _GROUPED:
         if nodeid.startswith(prefix):
             return prefix + nodeid[len(prefix) :].partition("-")[0]

@@ -74,7 +74,7 @@ class FormatbookOutputParser(BaseTransformOutputParser[Any]):
         if expectations is None:
             expectations = kwargs.pop("expectations", None)
         exp = as_expectations(expectations, base_dir=base_dir)
-        super().__init__(expectations=exp, **kwargs)  # type: ignore[call-arg]  # a pydantic field: langchain types __init__ without them
+        super().__init__(expectations=exp, **kwargs)
 
     @property
     def _type(self) -> str:

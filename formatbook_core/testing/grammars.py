@@ -65,7 +65,9 @@ def compiled(grammar: Grammar) -> dict[str, Any]:
     problem = LLMatcher.validate_grammar(spec, _tokenizer())
     if problem:
         raise AssertionError(f"llguidance refuses the Lark grammar: {problem}\n{lark_text}")
-    out["llguidance-lark"] = spec
+    # a matcher at the start of the grammar, copied for each text: building one compiles the
+    # grammar again (about 2 ms), a copy is a microsecond; reset() would keep an error
+    out["llguidance-lark"] = LLMatcher(_tokenizer(), spec, log_level=0)
     try:
         compiler = xgrammar.GrammarCompiler(xgrammar.TokenizerInfo([]), cache_enabled=False)
         out["xgrammar-gbnf"] = compiler.compile_grammar(xgrammar.Grammar.from_ebnf(gbnf_text))
@@ -78,7 +80,6 @@ def accepts(grammar: Grammar | dict[str, Any], text: str) -> dict[str, bool]:
     """Engine → whether it matches ``text`` whole (``grammar`` or :func:`compiled`'s answer)."""
     import lark  # noqa: PLC0415 - a test engine, imported on first use
     import xgrammar  # noqa: PLC0415 - a test engine, imported on first use
-    from llguidance import LLMatcher  # noqa: PLC0415 - a test engine, imported on first use
 
     engines = compiled(grammar) if isinstance(grammar, Grammar) else grammar
     out: dict[str, bool] = {}
@@ -87,7 +88,7 @@ def accepts(grammar: Grammar | dict[str, Any], text: str) -> dict[str, bool]:
         out["lark"] = True
     except lark.exceptions.LarkError:
         out["lark"] = False
-    matcher = LLMatcher(_tokenizer(), engines["llguidance-lark"], log_level=0)
+    matcher = engines["llguidance-lark"].deep_copy()
     fed = matcher.consume_tokens(list(text.encode("utf-8")))
     out["llguidance-lark"] = bool(fed) and not matcher.is_error() and matcher.is_accepting()
     xg = xgrammar.GrammarMatcher(engines["xgrammar-gbnf"], terminate_without_stop_token=True)

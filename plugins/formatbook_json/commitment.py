@@ -143,7 +143,7 @@ class CommittedChecker:
     payload is certain (the module doc); before that, and when it never is, nothing is
     counted and nothing fails: ``check()`` may take another candidate."""
 
-    __slots__ = ("_inner", "_commit", "_tail")
+    __slots__ = ("_inner", "_commit", "_tail", "_certain")
 
     def __init__(self, inner: Any, commit: Commitment | None = None) -> None:
         self._inner = inner
@@ -152,6 +152,7 @@ class CommittedChecker:
         # the string follows: a fence line may cut the string there, and the fence body
         # check() heals then ends before it ('```json\n{"a": "yes \n```' is "yes").
         self._tail = ""
+        self._certain = self._commit.state == CERTAIN  # (it stays so: feed's hot path)
 
     @property
     def state(self) -> int:
@@ -159,10 +160,8 @@ class CommittedChecker:
         return self._commit.state
 
     def feed(self, chunk: str) -> StreamStatus:
-        commit = self._commit
-        state = commit.state
-        if state == CERTAIN:  # the hot path: the payload is decided, the inner checker reads on
-            commit._fed += len(chunk)
+        if self._certain:  # the hot path: the payload is decided, the inner checker reads on
+            # (the commitment is not fed any more: once decided it reads nothing)
             status = self._inner.feed(chunk)
             if status.values:
                 self._tail = ""  # the open string closed: reported whole among the values
@@ -170,12 +169,14 @@ class CommittedChecker:
             if not opened or (not self._tail and not opened[-1].isspace()):
                 return status  # nothing to hold back, nothing held: as _held_back answers
             return self._held_back(status)
-        if state == UNCERTAIN:
+        commit = self._commit
+        if commit.state == UNCERTAIN:
             commit.feed(chunk)
             return _OK
         status = self._inner.feed(chunk)
         state = commit.feed(chunk)
         if state == CERTAIN:
+            self._certain = True
             if status.values:
                 self._tail = ""
             return self._held_back(status)

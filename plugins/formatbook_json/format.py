@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from formatbook_core import (
@@ -147,9 +148,7 @@ class JsonFormat(DataFormat):
         unchanged. Raises ``HealError``; by default a payload longer than
         :data:`formatbook_json.heal.strict.HEAL_MAX_SIZE` characters is not healed (memory),
         unless ``max_size`` is given."""
-        from .heal import heal  # noqa: PLC0415 - imported when a reply needs healing: keeps a valid check fast
-
-        return heal(value, self._schema(schema, options), options)
+        return _healer()(value, self._schema(schema, options), options)
 
     def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
         """``heal``, told by ``analysis`` whether ``text`` is strict JSON: a text too long
@@ -206,6 +205,16 @@ class JsonFormat(DataFormat):
         js = self._schema(schema, options)
         body, lost = response_format(js.schema if js is not None else None)
         return ResponseFormat(body, tuple(lost))
+
+
+@cache
+def _healer() -> Any:
+    """:func:`formatbook_json.heal.heal`, imported when a reply first needs healing (keeps
+    a valid check's import light); kept, since importing a name from a package runs
+    importlib's Python code on every call."""
+    from .heal import heal  # noqa: PLC0415 - see above
+
+    return heal
 
 
 def _build_model(model: Any, text: str, parsed: Any) -> Analysis:

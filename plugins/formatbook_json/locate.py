@@ -99,15 +99,17 @@ _CLOSERS = re.compile(r"(?:[ \t\r\n]*[}\]])+")
 def locate(reply: Reply, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> tuple[list[Span], Any]:
     """Candidate payload spans of ``reply``, best first (see the module doc), and the
     parsed value when the whole reply is strict JSON (else ``None``)."""
-    whole = _strip(reply, Span(0, len(reply)))
-    if whole.end > whole.start and reply[whole.start] in _VALUE_START:
-        verdict, value = strict_reading(reply[whole.start : whole.end], max_depth=max_depth, max_size=max_size)
+    start, end = 0, len(reply)
+    if end and (reply[0] in _BLANK or reply[-1] in _BLANK):
+        start, end = _strip(reply, Span(start, end))
+    if end > start and reply[start] in _VALUE_START:
+        verdict, value = strict_reading(reply[start:end], max_depth=max_depth, max_size=max_size)
         if verdict == "ok":
-            return [whole], value
+            return [Span(start, end)], value
         if verdict == "json.too_deep":
             # the container opening the reply passes max_depth: refused before any scan
             # (a million brackets cost seconds to pair, for the same json.too_deep)
-            return [whole], None
+            return [Span(start, end)], None
     prepared = Reply.of(reply)  # as JsonFormat.prepare read it
     blocks = [f for f in prepared.fences(as_received=True) if not prepared.within_aside(f.span)]
     at = committed_position(prepared.stream_pieces())

@@ -1554,6 +1554,18 @@ class _RelaxedChecker(JsonChecker):
 
     def feed(self, chunk: str) -> StreamStatus:
         """Consume the next piece of the reply; O(len(chunk))."""
+        if self._st == _STR and not (self._esc or self._cut or self._hold):
+            # the commonest chunk, plain text wholly inside a string, seen before (_OPEN),
+            # with no fence character and no indentation to hold: what the watch and
+            # the automaton's own short path do with it, in one call
+            status = _OPEN.get(chunk)
+            if status is not None and "`" not in chunk and "~" not in chunk and (chunk[-1:] != " " or len(chunk) > 3):
+                self._last = chunk
+                self._pos += len(chunk)
+                if self._collect:
+                    self._parts.append(chunk)
+                    return status
+                return _OK
         if self._cut or "`" in chunk or "~" in chunk:
             return self._watched(chunk)
         hold = self._hold

@@ -61,21 +61,27 @@ __all__ = [
 _ORJSON_MAX_DEPTH = 1024  # orjson accepts 1024 nested containers, rejects 1025
 _loads = orjson.loads
 _DecodeError = orjson.JSONDecodeError
-# Every ASCII digit made "0", "." kept, "e"/"E" made "e" and every other byte a space: then
+# Every ASCII digit made "0", "." kept, "e"/"E" made "e" and every other byte an "x": then
 # an integer of 19 digits or more (one that may lie beyond orjson's -2**63 .. 2**64 - 1)
-# starts where a space is followed by 19 "0"s, found by a plain substring search in C; a
-# regular expression would take five times the parse. The digits of a fraction follow a
+# starts where an "x" is followed by 19 "0"s, found by a plain substring search in C (a
+# regular expression would take five times the parse). The digits of a fraction follow a
 # "." and are never found: orjson reads every float exactly as the standard library does
-# (both round correctly), so a float written with many digits costs nothing more.
-_NUMBERISH = bytes(48 if 48 <= c <= 57 else 46 if c == 46 else 101 if c in (69, 101) else 32 for c in range(256))
-_LONG_INTEGER = b" " + b"0" * 19
+# (both round correctly), so a float written with many digits costs nothing more. That
+# search cannot skip ahead on an "x" (the needle holds one): a search for 19 "0"s alone,
+# which skips over every "x", first settles the texts with no such run at all.
+_NUMBERISH = bytes(48 if 48 <= c <= 57 else 46 if c == 46 else 101 if c in (69, 101) else 120 for c in range(256))
+_DIGIT_RUN = b"0" * 19
+_LONG_INTEGER = b"x" + _DIGIT_RUN
 _FLOAT_GOES_ON = (46, 101)  # "." or an exponent after the digits: a float, read exactly
 
 
 def _has_long_integer(text: str) -> bool:
     """Whether ``text`` may hold an integer of 19 digits or more (digits in a string or
     an exponent may answer yes: then the exact path merely runs for nothing)."""
-    shape = b" " + text.encode("utf-8", "surrogatepass").translate(_NUMBERISH)
+    shape = text.encode("utf-8", "surrogatepass").translate(_NUMBERISH)
+    if shape.find(_DIGIT_RUN) < 0:
+        return False
+    shape = b"x" + shape
     at = shape.find(_LONG_INTEGER)
     n = len(shape)
     while at >= 0:
@@ -197,10 +203,20 @@ def strict_reading(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX
         return ("json.too_deep" if err.code == "json.too_deep" else "no"), None
 
 
+#: Up to this many characters the brackets are counted (two searches in C) to spare the
+#: depth wrapper, whose building and unpacking cost more than that on a short text.
+_COUNTED = 1 << 16
+
+
 def _fast(text: str, max_depth: int) -> Any:
     """orjson's value of ``text`` (integers beyond 64 bits made exact); raises orjson's
     error when it refuses the text, or when the depth wrapper is broken out of."""
     pad = _ORJSON_MAX_DEPTH - max_depth
+    if pad > 0 and (
+        len(text) <= max_depth  # nesting past max_depth takes max_depth + 1 brackets (closed or not)
+        or (len(text) <= _COUNTED and text.count("[") + text.count("{") <= max_depth)
+    ):
+        pad = 0  # too few brackets to nest past max_depth: no wrapper (cheaper on short texts)
     if pad > 0:
         # Wrapping in `pad` arrays makes orjson's fixed depth limit equal to max_depth.
         value = _loads("[" * pad + text + "]" * pad)

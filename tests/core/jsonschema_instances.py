@@ -15,6 +15,7 @@ schema checked stays the one given, and every value drawn is still a valid one.
 
 from __future__ import annotations
 
+import json
 import types
 from typing import Any
 
@@ -105,8 +106,18 @@ def _ecma_schema(schema: Any) -> Any:
 
 
 def from_schema(schema: Any, **kwargs: Any) -> Any:
-    """hypothesis-jsonschema's strategy for ``schema``, its patterns read as ECMA reads them."""
-    return _from_schema_of(_ecma_schema(schema), **kwargs)
+    """hypothesis-jsonschema's strategy for ``schema``, its patterns read as ECMA reads them.
+
+    Built once per schema (as written, key order included) and options: the tests draw
+    from it in every example, and building it walks the schema and builds composite
+    strategies, each reading its function's source (about 20 ms a schema)."""
+    key = json.dumps([schema, kwargs], default=repr)
+    if key not in _BUILT:
+        _BUILT[key] = _from_schema_of(_ecma_schema(schema), **kwargs)
+    return _BUILT[key]
+
+
+_BUILT: dict[str, Any] = {}
 
 
 __all__ = ["ecma_classes", "from_schema"]

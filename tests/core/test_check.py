@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
+
 import pytest
 
 from formatbook_core import (
@@ -16,6 +18,7 @@ from formatbook_core import (
     parse_expectations,
 )
 from formatbook_core.cli.common import check_bytes
+from formatbook_core.results import CheckResult, Repair, Span
 from formatbook_core.tallying import compare_count
 
 from .conftest_formats import KvFormat, kv_registry
@@ -36,6 +39,17 @@ def test_valid_reply_passes_unchanged(reg):
     assert result.value == {"name": "Ada", "role": "engineer"}
     assert result.repairs == [] and result.violations == []
     assert result.counts == {}  # no limit asked for: nothing counted
+
+
+def test_a_result_built_whole_equals_the_constructed_one():
+    repair = Repair("k", "m", Span(0, 1))
+    args = (True, "r", "t", {"a": 1}, "json", [repair], [], [], {"words": 2})
+    built, made = CheckResult.built(*args), CheckResult(*args)
+    assert built == made and repr(built) == repr(made)
+    assert [getattr(built, f.name) for f in fields(CheckResult)] == [*args, []]  # every field, attempts none
+    assert replace(built, ok=False).ok is False and built.ok is True  # still frozen and replaceable
+    with pytest.raises(AttributeError):
+        built.ok = False  # type: ignore[misc]
 
 
 def test_healed_reply_lists_repairs_with_reply_offsets(reg):

@@ -10,6 +10,7 @@ a reply check() finds valid as it stands. Under CI the runs are derandomized
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -40,9 +41,11 @@ CONTRACT_BASES = tuple(f"EXPECT MARKDOWN {CONTRACT} level={level}" for level in 
 EXAMPLES = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@functools.lru_cache(maxsize=4)
 def at_exact_counts(text: str, base: str, scopes: tuple[str, ...] = ()) -> str | None:
     """``base`` with a MAX limit per unit (and per unit in each of ``scopes``) at exactly
-    what check() counts; None when check() rejects the reply whatever the limits."""
+    what check() counts; None when check() rejects the reply whatever the limits. Kept
+    for the example's next call (the strict guard's limits are the same ones)."""
     counted = [unit + (f' IN "{scope}"' if scope else "") for scope in ("", *scopes) for unit in UNITS]
     loose = check(text, "\n".join([base, *(f"EXPECT MAX 100000000 {c}" for c in counted)]))
     if not loose.ok:
@@ -62,11 +65,12 @@ def assert_never_stopped(text: str, base: str, chunks: list[str], scopes: tuple[
     exp = at_exact_counts(text, base, scopes)
     if exp is None:
         return
-    assert check(text, exp).ok
+    checked = check(text, exp)
+    assert checked.ok
     guard = StreamGuard(exp)
     stop = first_stop(guard, chunks)
     assert stop is None, f"the guard stopped at chunk {stop[0]} ({stop[1].reason}) on {text!r} under {exp!r}"
-    assert guard.finish().to_dict() == check(text, exp).to_dict()
+    assert guard.finish().to_dict() == checked.to_dict()
 
 
 def valid_as_it_stands(text: str, base: str) -> bool:
@@ -83,10 +87,12 @@ def assert_strict_accepts_valid(text: str, base: str, chunks: list[str], scopes:
 
 
 def property_over(payload, bases: tuple[str, ...], **shape):
+    replies, base = reply(payload, **shape), st.sampled_from(bases)
+
     @st.composite
     def case(draw):
-        text = draw(reply(payload, **shape))
-        return text, draw(st.sampled_from(bases)), draw(chunkings(text))
+        text = draw(replies)
+        return text, draw(base), draw(chunkings(text))
 
     return case()
 
@@ -165,6 +171,12 @@ def test_markdown_counts_kept_while_streaming_bare(case):
     assert_strict_accepts_valid(text, base, chunks, SECTIONS)
 
 
+LONG_HEADINGS = st.sampled_from(("# Short answer", "## Short answer", "### Short answer", "# Notes", "## Reasoning"))
+LONG_BREAKS = st.sampled_from(("\n", "\n\n"))
+LONG_PARAGRAPHS = st.one_of(long_line(), long_lines())
+LONG_ENDS = st.sampled_from(("\n\n", "\n---\n", "\n===\n", "\n|---|\n", "\nx | y\n--- | ---\n", "\n", ""))
+
+
 @st.composite
 def long_paragraph_sections(draw) -> str:
     """Section headings at any level followed by long paragraphs (counted word by word while
@@ -172,12 +184,10 @@ def long_paragraph_sections(draw) -> str:
     a later shallower duplicate of the section."""
     out = ""
     for _ in range(draw(st.integers(1, 3))):
-        out += draw(
-            st.sampled_from(("# Short answer", "## Short answer", "### Short answer", "# Notes", "## Reasoning"))
-        )
-        out += draw(st.sampled_from(("\n", "\n\n")))
-        out += draw(st.one_of(long_line(), long_lines()))
-        out += draw(st.sampled_from(("\n\n", "\n---\n", "\n===\n", "\n|---|\n", "\nx | y\n--- | ---\n", "\n", "")))
+        out += draw(LONG_HEADINGS)
+        out += draw(LONG_BREAKS)
+        out += draw(LONG_PARAGRAPHS)
+        out += draw(LONG_ENDS)
     return out
 
 
@@ -198,11 +208,16 @@ def test_markdown_long_paragraphs_counted_while_written(case):
 # --- strict: a reply valid as it stands is never stopped ------------------------------
 
 
-@st.composite
-def bare(draw, payload, bases):
+def bare(payload, bases):
     """A payload with nothing around it (what a valid reply mostly is), cut at random."""
-    text = draw(payload)
-    return text, draw(st.sampled_from(bases)), draw(chunkings(text))
+    base = st.sampled_from(bases)
+
+    @st.composite
+    def case(draw):
+        text = draw(payload)
+        return text, draw(base), draw(chunkings(text))
+
+    return case()
 
 
 STRICT_CASES = {

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime
 import json
+import pickle
 
 import pytest
 
@@ -101,6 +103,20 @@ def test_hot_path_constructors_equal_the_constructors():
     assert type(make_repair("k", "m", 1, 2).span) is Span
     assert ok_status() == StreamStatus(True) and ok_status() is ok_status()  # one shared frozen status
     assert ok_status(("a",), "b", True) == StreamStatus(True, complete=True, values=("a",), open="b")
+
+
+@pytest.mark.parametrize(("values", "opened", "complete"), [(("a",), "", False), ((), "b", False), ((), "", True)])
+def test_ok_status_is_the_status_the_constructor_builds(values, opened, complete):
+    fast = ok_status(values, opened, complete)
+    built = StreamStatus(True, complete=complete, values=values, open=opened)
+    assert type(fast) is StreamStatus
+    assert fast == built and hash(fast) == hash(built) and repr(fast) == repr(built)
+    assert dataclasses.asdict(fast) == dataclasses.asdict(built)
+    assert pickle.loads(pickle.dumps(fast)) == built and copy.copy(fast) == built
+    assert dataclasses.replace(fast, reason="r") == dataclasses.replace(built, reason="r")
+    assert fast.ok and bool(fast) and fast.reason is None and fast.position is None and fast.scoped == ()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.open = "changed"  # type: ignore[misc]
 
 
 def test_check_result_to_dict_is_json_ready():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import formatbook_text
@@ -246,3 +248,34 @@ def test_a_checker_without_scope_key_keeps_scoped_counts_for_finish(reg):
     g = guard('EXPECT KV\nEXPECT MAX 1 WORDS IN "a"', reg)
     assert g.feed("a: one two three\n")
     assert not g.finish().ok
+
+
+def _stops(expect: str, chunks: list[str], defer: bool) -> list[tuple]:
+    guard = StreamGuard(expect)
+    for limit in guard._limits:
+        limit._defer = limit._defer and defer
+    out = []
+    for chunk in chunks:
+        status = guard.feed(chunk)
+        out.append((status.ok, status.reason, status.position))
+        if not status:
+            break
+    out.append(guard.headroom())
+    return out
+
+
+@pytest.mark.parametrize("unit", ["WORDS", "CHARACTERS"])
+def test_an_open_value_counted_late_stops_where_counting_every_piece_does(unit):
+    """A unit of at most one per character leaves the open string's pieces uncounted
+    while its length cannot reach the limit: the guard stops at the same chunk, with the
+    same reason and headroom, as when every piece is counted as it comes."""
+    rng = random.Random(17)
+    pool = ["word", "don't", "3.14", "e.g.", " ", "  ", ",", "1,a", "a'b", "\u00e9t\u00e9", "\u4e2d\u6587", "x_y", "-"]
+    for _ in range(300):
+        strings = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 40))) for _ in range(rng.randint(1, 4))]
+        text = '{"a": [' + ", ".join('"' + s + '"' for s in strings) + "]}"
+        total = check(text, f"EXPECT JSON\nEXPECT MIN 0 {unit}").counts[unit.lower()]
+        expect = f"EXPECT JSON\nEXPECT MAX {rng.randint(0, total + 2)} {unit}"
+        step = rng.randint(1, 9)
+        chunks = [text[i : i + step] for i in range(0, len(text), step)]
+        assert _stops(expect, chunks, True) == _stops(expect, chunks, False), (expect, chunks)

@@ -62,6 +62,8 @@ def refuse_notes(h: Healing) -> None:
     brackets: the container that opens a reply is read across think blocks, as a stream
     reads it, formatbook_json.commitment): whether it belongs to a string or is a note
     cannot be told, and dropping either reading's text could give the wrong data."""
+    if "<" not in h.text:  # every think tag opens with one (a search in C, before any Reply)
+        return
     from ..format import JsonFormat  # noqa: PLC0415 - the format imports this module
 
     found = JsonFormat.prepare(h.text).note_inside(JsonFormat.name)
@@ -78,6 +80,8 @@ def refuse_fence(h: Healing) -> None:
     then), so the part before the fence is not the whole payload, and what the fence
     holds may be a note or part of the data. A fence line inside a string is text of
     the string (the string is healed whole)."""
+    if "`" not in h.text and "~" not in h.text:  # no fence line (a search in C, before any Reply)
+        return
     text = Reply.of(h.text)
     marks = [at for at in text.fence_marks if text.line_of(at) > 0]  # the first line opens the payload
     if not marks:

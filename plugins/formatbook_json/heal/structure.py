@@ -192,8 +192,36 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         if end > 0 and text[end - 1] in "}]":
             top_is_container = True
             prev_end, pos, state = end, done_at, DONE
+    # Once a damaged stretch was taken, the reply is likely damaged at every member (every
+    # item's trailing comma, every key bare): the damaged-stretch pattern is tried first,
+    # sparing the strict one's failed scan of each member up to its damage. Either takes
+    # the stretch as the walk would (tolerant.py); state AFTER reads no mark.
+    loose_first = False
+
+    def damaged_stretch(pos: int, keys: bool) -> int:
+        """Where a stretch with the common per-token damage starting at ``pos`` ends, its
+        edits and repairs made (see tolerant.py); ``-1`` when there is none."""
+        m = (loose_members if keys else loose_elements)(text, pos)
+        if m is None:
+            return -1
+        found = damage(text, pos, m.end(), MESSAGES)
+        if found is None:
+            return -1
+        res.edits.extend(found[0])
+        res.repairs.extend(found[1])
+        return m.end()
+
     while True:
         if fast and pending is None:
+            tried = -1
+            if loose_first and FIRST_VALUE <= state <= NEXT_KEY:
+                tried = pos
+                end = damaged_stretch(pos, state >= FIRST_KEY)
+                if end >= 0:
+                    state = AFTER
+                    prev_end = pos = end
+                    if pos >= check_at:  # after a value: what precedes stays too
+                        check_at = growth.at(pos, root, len(stack))  # type: ignore[union-attr]
             # take a stretch of strict JSON whole (see runs.py)
             if state == FIRST_KEY or state == NEXT_KEY:
                 m = members(text, pos)
@@ -215,17 +243,14 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
                         state = NEXT_KEY if state <= NEXT_KEY and state >= FIRST_KEY else NEXT_VALUE
                         prev_end = pos = commas
                 # then a stretch with the common per-token damage (see tolerant.py)
-                if state != AFTER:
-                    m = (loose_members if state >= FIRST_KEY else loose_elements)(text, pos)
-                    if m is not None:
-                        found = damage(text, pos, m.end(), MESSAGES)
-                        if found is not None:
-                            res.edits.extend(found[0])
-                            res.repairs.extend(found[1])
-                            state = AFTER
-                            prev_end = pos = m.end()
-                            if pos >= check_at:  # after a value: what precedes stays too
-                                check_at = growth.at(pos, root, len(stack))  # type: ignore[union-attr]
+                if state != AFTER and pos != tried:
+                    end = damaged_stretch(pos, state >= FIRST_KEY)
+                    if end >= 0:
+                        loose_first = True
+                        state = AFTER
+                        prev_end = pos = end
+                        if pos >= check_at:  # after a value: what precedes stays too
+                            check_at = growth.at(pos, root, len(stack))  # type: ignore[union-attr]
         tok = token_at(pos, bool(tuples) and len(stack) in tuples and stack[-1] == "[")
         if tok is None:
             break

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 import math
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ openai = pytest.importorskip("openai")
 from formatbook_core import Expectations  # noqa: E402
 from formatbook_core.generation import END, Candidate, GenerationError, generate  # noqa: E402
 from formatbook_core.generation.openai_completions import CompletionsModel  # noqa: E402
+from tests.local_http import LocalHttpServer  # noqa: E402
 
 PROMPT = "Ada's age as JSON: "
 SCHEMA = {"type": "object", "properties": {"age": {"type": "integer"}}, "required": ["age"]}
@@ -37,7 +37,7 @@ def ranking(reply: str) -> list[tuple[str, float]]:
     return ranked
 
 
-class Server:
+class Server(LocalHttpServer):
     def __init__(self) -> None:
         self.bodies: list[dict[str, Any]] = []
         server = self
@@ -79,17 +79,8 @@ class Server:
                 self.end_headers()
                 self.wfile.write(raw)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler)
+        self.url = f"{self.base}/v1"
 
 
 @pytest.fixture

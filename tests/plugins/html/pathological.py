@@ -18,40 +18,53 @@ except ImportError:  # pragma: no cover - the runner imports this file on its ow
     _spec.loader.exec_module(_module)
     ATTACKS = _module.ATTACKS
 
-# the sizes put the run at n where a quadratic shape would show in the steps counted
-# (valid shapes are parsed whole; the hostile ones stop at their bound, so they are cheap
-# at any size). Many fences: JSON's cases cover the core's
-# fence scanner.
+# the sizes put the run at n where a quadratic shape would show in the steps counted (a
+# quadratic share of about 8% of the steps at n fails; tests/fuzz/README.md says how the
+# sizes were chosen). Many fences: JSON's cases cover the core's fence scanner.
 _SIZES = {
-    "deep-divs": 3_125,
-    "distinct-unclosed-bold": 3_125,
-    "reconstructed-bold": 3_125,
+    "deep-divs": 800,
+    "distinct-unclosed-bold": 400,
+    "reconstructed-bold": 800,
     "many-attributes": 3_125,
-    "huge-attribute": 50_000,
-    "many-text-tokens": 12_500,
-    "misnested": 3_125,
-    "nested-anchors": 3_125,
-    "table-voodoo": 3_125,
-    "optgroups": 3_125,
+    "huge-attribute": 6_300,
+    "many-text-tokens": 1_600,
+    "misnested": 1_560,
+    "nested-anchors": 400,
+    "table-voodoo": 2_000,
+    "optgroups": 410,
     "long-numeric-reference": 3_125,
-    "many-lt": 3_125,
+    "many-lt": 400,
 }
 
-CASES = [Case(name, make, _SIZES[name], "EXPECT HTML") for name, make in ATTACKS.items()]
+# html5lib is quadratic on these up to their bound (max_depth open elements, MAX_CLONES
+# recreated ones): n stays under the bound and 8n passes it, so the large run does the
+# bounded work and some more. At the default bounds (1,000 open elements, 20,000 clones)
+# that work was 20 million steps a run (13 s of the suite for distinct-unclosed-bold):
+# the depth bound is lowered here (the same code refuses at any bound; tests/plugins/html/
+# test_limits.py holds the defaults), and the recreated <b>s grow with n (attacks.py keeps
+# 300 of them, which pass MAX_CLONES before the paragraphs that depend on n are read)
+_EXPECT = {"deep-divs": "EXPECT HTML max_depth=200", "distinct-unclosed-bold": "EXPECT HTML max_depth=100"}
+_MAKE = {
+    "reconstructed-bold": lambda n: "".join(f"<p><b x={i}></p>" for i in range(n // 40)) + "<p>x</p>" * (n // 40),
+}
+
+CASES = [
+    Case(name, _MAKE.get(name, make), _SIZES[name], _EXPECT.get(name, "EXPECT HTML")) for name, make in ATTACKS.items()
+]
 CASES += [
     Case(
         "paragraphs",
         lambda n: "<p>Some <b>bold</b> text &amp; a <a href='x'>link</a>.</p>\n" * (n // 60),
-        12_500,
+        6_250,
         "EXPECT HTML",
     ),
     Case("prose-then-html", lambda n: "word " * (n // 5) + "<p>x</p>", 3_125, "EXPECT HTML"),
-    Case("unclosed-paragraphs-strict", lambda n: "<div>" + "<p>x" * (n // 4), 6_250, "EXPECT HTML", strict=True),
-    Case("many-closing-tags-no-gt", lambda n: "<p>x</p>" + "</a" * (n // 3), 3_125, "EXPECT HTML"),
+    Case("unclosed-paragraphs-strict", lambda n: "<div>" + "<p>x" * (n // 4), 790, "EXPECT HTML", strict=True),
+    Case("many-closing-tags-no-gt", lambda n: "<p>x</p>" + "</a" * (n // 3), 2_400, "EXPECT HTML"),
     Case(
         "values-counted",
         lambda n: "<ul>" + "<li>one two</li>" * (n // 16) + "</ul>",
-        3_125,
+        1_400,
         'EXPECT HTML\nEXPECT MAX 1000000 WORDS\nEXPECT MAX 1000000 WORDS IN "ul > li"',
     ),
     # a think block before each fence: which blocks hold or overlap a fence was found by
@@ -59,7 +72,7 @@ CASES += [
     Case(
         "think-blocks-and-fences",
         lambda n: ("<think>x</think>\n```\n" + "<p>a</p>" + "\n```\n") * n,
-        125,
+        59,
         "EXPECT HTML",
     ),
 ]

@@ -209,7 +209,10 @@ def test_jsonschema_registry_retrieves_through_the_refusing_retriever(server):
 
 
 def test_deep_value_failing_a_recursive_union_is_a_violation():
+    # 500 levels: beyond what Python's jsonschema lists (about 200 from a fresh thread's
+    # stack) and what jsonschema-rs validates (its recursion limit, between 250 and 300
+    # levels here). Each level costs more than the last: 900 levels took 2.1 s, 500 0.8 s
     schema = {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]}
-    result = check("[" * 900 + '"x"' + "]" * 900, Expectations(format="json", schema=schema))
+    result = check("[" * 500 + '"x"' + "]" * 500, Expectations(format="json", schema=schema))
     assert not result.ok and [v.code for v in result.violations] == ["schema.invalid"]
     assert check("[" * 900 + "1" + "]" * 900, Expectations(format="json", schema=schema)).ok

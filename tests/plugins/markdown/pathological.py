@@ -11,18 +11,18 @@ CONTRACT = "EXPECT MARKDOWN examples/replies/contracts/answer.md level=1"
 CONTRACT_L2 = "EXPECT MARKDOWN examples/replies/contracts/answer.md level=2"
 
 CASES = [
-    Case("many-headings", lambda n: "".join(f"## Heading {i}\n\ntext\n\n" for i in range(n)), 187, L1),
+    Case("many-headings", lambda n: "".join(f"## Heading {i}\n\ntext\n\n" for i in range(n)), 140, L1),
     # locate read the text around each fence again for every fence (quadratic) until the
     # lines naming a section were found once (locate._Surroundings)
-    Case("many-fences", lambda n: "```\ncode\n```\n\n" * n, 187, L1),
+    Case("many-fences", lambda n: "```\ncode\n```\n\n" * n, 61, L1),
     Case("deep-quotes", lambda n: "> " * n + "x\n", 375, L1),
-    Case("deep-lists", lambda n: "- " * n + "item\n", 1_500, L1),
-    Case("long-line", lambda n: "word " * n, 9_375, L1),
-    Case("many-paragraphs", lambda n: "A paragraph.\n\n" * n, 187, L1),
+    Case("deep-lists", lambda n: "- " * n + "item\n", 190, L1),
+    Case("long-line", lambda n: "word " * n, 1_200, L1),
+    Case("many-paragraphs", lambda n: "A paragraph.\n\n" * n, 69, L1),
     Case("emphasis-run", lambda n: "*" * n + "x" + "*" * n, 1_875, L1),
-    Case("bracket-run", lambda n: "[" * n + "x", 3_750, L1),
-    Case("unclosed-fence", lambda n: "```\n" + "line\n" * n, 1_875, L1),
-    Case("many-think-blocks", lambda n: "<think>x</think>\n" * n + "answer\n", 187, L1),
+    Case("bracket-run", lambda n: "[" * n + "x", 2_700, L1),
+    Case("unclosed-fence", lambda n: "```\n" + "line\n" * n, 240, L1),
+    Case("many-think-blocks", lambda n: "<think>x</think>\n" * n + "answer\n", 48, L1),
     Case(
         "backtick-run-in-section",
         lambda n: "## Short answer\n\n" + "`" * n,
@@ -44,26 +44,26 @@ CASES = [
     Case(
         "one-long-line-strict-stream",
         lambda n: "x" * n,
-        15_000,
+        1_900,
         L1,
         strict=True,
     ),
     Case(
         "many-level-2-containers",
         lambda n: "## Short answer\n\n" + "```markdown\n## Reasoning\n\nx\n```\n" * n,
-        60,
+        30,
         CONTRACT_L2,
     ),
     Case(
         "table-in-section",
         lambda n: "## Short answer\n\n| a | b |\n| --- | --- |\n" + "| 1 | 2 |\n" * n,
-        62,
+        31,
         CONTRACT,
     ),
     Case(
         "table",
         lambda n: "| a | b |\n| --- | --- |\n" + "| 1 | 2 |\n" * n,
-        375,
+        85,
         L1,
     ),
 ]

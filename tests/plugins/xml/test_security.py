@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.server
 import io
-import threading
 import time
 
 import pytest
@@ -16,6 +15,7 @@ from lxml import etree
 from formatbook_core import ExpectationError, HealError, StreamGuard, check, get_format, parse_expectations
 from formatbook_xml.parser import SETTINGS, safe_parser
 from tests.file_watch import file_open_watch
+from tests.local_http import LocalHttpServer
 
 XML = get_format("xml")
 SECRET = "TOP-SECRET-4f1c9e"
@@ -44,14 +44,8 @@ def server():
         def log_message(self, *args):
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", hits
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with LocalHttpServer(Handler) as local:
+        yield local.base, hits
 
 
 def _attacks(secret: str, url: str) -> dict[str, str]:
@@ -187,16 +181,10 @@ def test_an_xsd_include_over_http_is_fetched_only_with_allow_fetch(server):
         def log_message(self, *args):
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        loc = f"http://127.0.0.1:{httpd.server_address[1]}/inc.xsd"
-        schema = XML.load_schema(XSD_INCLUDE.format(loc=loc), allow_fetch=True)
+    with LocalHttpServer(Handler) as local:
+        schema = XML.load_schema(XSD_INCLUDE.format(loc=f"{local.base}/inc.xsd"), allow_fetch=True)
         assert XML.is_valid("<extra>5</extra>", schema)
         assert not XML.is_valid("<extra>five</extra>", schema)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
     assert hits == []  # the other server was never asked
 
 
