@@ -47,7 +47,9 @@ only), needs ``timeout=None, total_timeout=None``: then everything runs on the c
 thread, unbounded, as called. ``on_attempt`` runs on the caller's thread; a stream is read
 and checked chunk by chunk (``on_chunk`` too) on the attempt's thread. ``ask_async``
 awaits an async reply at most until the deadline (the awaitable is cancelled); a sync
-callable given to it runs on the event loop, as called.
+callable given to it (any callable but an ``async def`` one or a :class:`ChatModel` whose
+``sends_on_loop()`` says so), and the reading of a sync stream, run on the attempt's
+thread the same way while the event loop goes on (with no deadline: on the loop, as called).
 
 When the endpoint fails (an exception from the callable or from its stream, a reply
 whose content is not text), the loop ends with :class:`AskError`: ``cause`` holds the
@@ -243,7 +245,8 @@ async def ask_async(
 ) -> CheckResult:
     """``ask`` for an async LLM callable (a plain callable works too); the reply may also
     be an async iterator of chunks (``AsyncOpenAI``'s stream). The awaitable and each
-    chunk are awaited at most until the attempt's deadline."""
+    chunk are awaited at most until the attempt's deadline; a plain callable runs off the
+    event loop, on the attempt's thread, and is abandoned at the deadline as in ``ask``."""
     session = _Session(prompt, expectations, max_attempts, with_guidance, _is_chat(llm, chat), system)
     session.limit(timeout, total_timeout)
     if isinstance(llm, ChatModel):
@@ -251,19 +254,47 @@ async def ask_async(
     while session.more():
         request = session.request()
         deadline = session.deadline()
+        runner = CallRunner(deadline)  # a sync call and a sync stream's reads, off the event loop
         try:
-            reply: Any = _call_async(llm, request, deadline)
-            if inspect.isawaitable(reply):
-                reply = await asyncio.wait_for(reply, deadline.left())
-        except Exception as exc:  # a time-out past the deadline is a stop; anything else, a failed endpoint
-            session.record(failed_call(exc, session.exp, deadline), on_attempt)
-            continue
-        if is_stream(reply):
-            received = await read_async_stream(reply, session.exp, on_chunk, deadline)
-        else:
-            received = whole_reply(reply, session.exp, on_chunk)
+            received = await _attempt_async(llm, request, session.exp, on_chunk, deadline, runner)
+        finally:
+            runner.close()
         session.record(received, on_attempt)
     return session.outcome()
+
+
+async def _attempt_async(
+    llm: Callable[..., Any],
+    request: Any,
+    exp: Expectations,
+    on_chunk: OnChunk | None,
+    deadline: Deadline,
+    runner: CallRunner,
+) -> Received:
+    """One attempt of ``ask_async``: a callable that only makes an awaitable is called on
+    the loop, any other on ``runner``'s thread (it may block: the deadline holds and the
+    loop goes on); an awaitable is awaited until the deadline, then the reply read."""
+    try:
+        if _makes_awaitable(llm):
+            reply: Any = _call_async(llm, request, deadline)
+        else:
+            reply = await runner.run_async(lambda: _call_async(llm, request, deadline))
+        if inspect.isawaitable(reply):
+            reply = await asyncio.wait_for(reply, deadline.left())
+    except Exception as exc:  # a time-out past the deadline is a stop; anything else, a failed endpoint
+        return failed_call(exc, exp, deadline)
+    if is_stream(reply):
+        return await read_async_stream(reply, exp, on_chunk, deadline, runner)
+    return whole_reply(reply, exp, on_chunk)
+
+
+def _makes_awaitable(llm: Callable[..., Any]) -> bool:
+    """Whether calling ``llm`` (in ``ask_async``) only makes an awaitable, with no work
+    that could block: an ``async def`` function or ``__call__``, or a :class:`ChatModel`
+    whose async path is one (:meth:`ChatModel.sends_on_loop`)."""
+    if isinstance(llm, ChatModel):
+        return llm.sends_on_loop()
+    return inspect.iscoroutinefunction(llm) or inspect.iscoroutinefunction(type(llm).__call__)
 
 
 def _call(llm: Callable[..., Any], request: Any, deadline: Deadline) -> Any:

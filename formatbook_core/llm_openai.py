@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import sys
 from typing import TYPE_CHECKING, Any
 
 from .llm_replies import ChatModel
@@ -133,6 +134,14 @@ class OpenAIChat(ChatModel):
         """``send`` through the async client (``ask_async``): an awaitable of the stream or completion."""
         request = self._request(messages, timeout)
         return self._async_client().chat.completions.create(**request)
+
+    def sends_on_loop(self) -> bool:
+        """True unless the client given is not an ``AsyncOpenAI`` (a sync client blocks:
+        ``ask_async`` then sends on the attempt's thread)."""
+        if self.client is None:
+            return True  # an AsyncOpenAI of its own, made for the running loop
+        openai = sys.modules.get("openai")
+        return openai is not None and isinstance(self.client, openai.AsyncOpenAI)
 
     def _request(self, messages: list[dict[str, str]], timeout: float | None) -> dict[str, Any]:
         """The arguments of ``chat.completions.create``: the params, the timeout, the model,

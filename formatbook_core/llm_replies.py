@@ -105,6 +105,13 @@ class ChatModel:
         model with a sync and an async client (``OpenAIChat``) sends through the async one."""
         return self.send(messages, timeout=timeout)
 
+    def sends_on_loop(self) -> bool:
+        """Whether ``send_async`` only makes an awaitable for the running event loop, with
+        no work that could block: ``ask_async`` then calls it on the loop; otherwise on
+        the attempt's thread, abandoned at the deadline like a sync call. Here: when the
+        wrapped callable is an ``async def`` function."""
+        return inspect.iscoroutinefunction(self._fn)
+
     def __repr__(self) -> str:
         return f"ChatModel({self._fn!r})"
 
@@ -196,27 +203,54 @@ def read_stream(
     if hasattr(stream, "__aiter__") and not hasattr(stream, "__iter__"):
         _close_now(stream)
         raise TypeError("the llm callable returned an async iterator: use ask_async")
-    reader = _Reader(expectations, on_chunk, deadline)
-    try:
-        iterator = iter(stream)
-    except Exception as exc:
-        reader.fail(exc)
+    reader, iterator = _reading(stream, expectations, on_chunk, deadline)
+    if iterator is None:
         return reader.received()
     steps = CallRunner(deadline) if runner is None else runner
     try:
         steps.run(lambda: _pump(iterator, stream, reader, steps))
     except CallAbandoned as exc:
-        # the runner's thread is still inside the stream and no longer touches the reader: a
-        # stream that is no generator (the SDK's) is closed now, which ends its HTTP response
-        # and the blocked read; the thread closes the rest once the read returns (Python
-        # refuses to close a running generator)
-        reader.fail(exc)
-        if not inspect.isgenerator(stream):
-            _close_quietly(lambda: _close_now(stream), reader)
+        _given_up(stream, reader, exc)
     finally:
         if runner is None:
             steps.close()
     return reader.received()
+
+
+async def _read_stream_async(
+    stream: Any, expectations: Any, on_chunk: OnChunk | None, deadline: Deadline | None, runner: CallRunner
+) -> Received:
+    """:func:`read_stream` awaited: the event loop goes on while ``runner``'s thread reads."""
+    reader, iterator = _reading(stream, expectations, on_chunk, deadline)
+    if iterator is None:
+        return reader.received()
+    try:
+        await runner.run_async(lambda: _pump(iterator, stream, reader, runner))
+    except CallAbandoned as exc:
+        _given_up(stream, reader, exc)
+    return reader.received()
+
+
+def _reading(
+    stream: Any, expectations: Any, on_chunk: OnChunk | None, deadline: Deadline | None
+) -> tuple[_Reader, Any]:
+    """The reader of a sync stream and the stream's iterator (``None``: ``iter`` failed, the reader says so)."""
+    reader = _Reader(expectations, on_chunk, deadline)
+    try:
+        return reader, iter(stream)
+    except Exception as exc:
+        reader.fail(exc)
+        return reader, None
+
+
+def _given_up(stream: Any, reader: _Reader, exc: CallAbandoned) -> None:
+    """The stream's reading was abandoned at the deadline: the runner's thread is still
+    inside the stream and no longer touches the reader. A stream that is no generator
+    (the SDK's) is closed now, which ends its HTTP response and the blocked read; the
+    thread closes the rest once the read returns (Python refuses to close a running generator)."""
+    reader.fail(exc)
+    if not inspect.isgenerator(stream):
+        _close_quietly(lambda: _close_now(stream), reader)
 
 
 def _pump(iterator: Any, stream: Any, reader: _Reader, runner: CallRunner) -> None:
@@ -274,7 +308,7 @@ class CallRunner:
     def __init__(self, deadline: Deadline | None) -> None:
         self.deadline = deadline
         self.abandoned = False
-        self._todo: queue.SimpleQueue[Callable[[], Any] | None] = queue.SimpleQueue()
+        self._todo: queue.SimpleQueue[tuple[Callable[[], Any], Callable[[], None] | None] | None] = queue.SimpleQueue()
         self._done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -284,29 +318,70 @@ class CallRunner:
         left = self.deadline.left() if self.deadline is not None else None
         if left is None:
             return step()
+        self._queue(step, None)
+        try:
+            ok, value = self._done.get(timeout=left)
+        except queue.Empty:
+            ok, value = self._taken()
+        except BaseException:  # KeyboardInterrupt while waiting: the step is abandoned, the caller gone
+            self._leave()
+            raise
+        if ok:
+            return value
+        raise value
+
+    async def run_async(self, step: Callable[[], Any]) -> Any:
+        """:meth:`run` for an event loop: the loop goes on while ``step`` runs on the
+        runner's thread (without a deadline, ``step()`` runs on the loop, as called)."""
+        left = self.deadline.left() if self.deadline is not None else None
+        if left is None:
+            return step()
+        loop = asyncio.get_running_loop()
+        ready = asyncio.Event()
+        self._queue(step, partial(_wake, loop, ready))
+        try:
+            await asyncio.wait_for(ready.wait(), left)
+        except (asyncio.TimeoutError, TimeoutError):
+            pass  # taken below if it returned meanwhile, else abandoned
+        except BaseException:  # the awaiting task was cancelled: the step is abandoned
+            self._leave()
+            raise
+        ok, value = self._taken()
+        if ok:
+            return value
+        raise value
+
+    def _queue(self, step: Callable[[], Any], notify: Callable[[], None] | None) -> None:
+        """Hand ``step`` to the thread (started on the first step); ``notify`` runs there
+        once its outcome is ready."""
         if self.abandoned:
             raise CallAbandoned("an earlier step of this attempt was abandoned at its deadline")
         if self._thread is None:
             self._thread = threading.Thread(target=self._work, name="formatbook-ask-call", daemon=True)
             self._thread.start()
-        self._todo.put(step)
-        try:
-            ok, value = self._done.get(timeout=left)
-        except queue.Empty:
-            with self._lock:  # the step may have returned meanwhile: then it is taken, not abandoned
-                try:
-                    ok, value = self._done.get_nowait()
-                except queue.Empty:
-                    self.abandoned = True
-                    what = self.deadline.what if self.deadline is not None else "its time limit"
-                    raise CallAbandoned(f"the call did not return within {what}") from None
-        except BaseException:  # KeyboardInterrupt while waiting: the step is abandoned, the caller gone
-            with self._lock:
+        self._todo.put((step, notify))
+
+    def _taken(self) -> tuple[bool, Any]:
+        """The step's outcome if it has returned, else the runner abandoned (:class:`CallAbandoned`)."""
+        with self._lock:  # the step may have returned meanwhile: then it is taken, not abandoned
+            try:
+                return self._done.get_nowait()
+            except queue.Empty:
                 self.abandoned = True
-            raise
+        what = self.deadline.what if self.deadline is not None else "its time limit"
+        raise CallAbandoned(f"the call did not return within {what}") from None
+
+    def _leave(self) -> None:
+        """The caller stopped waiting (an interrupt, a cancelled task): abandon the step,
+        and dispose of an outcome it handed over meanwhile."""
+        with self._lock:
+            self.abandoned = True
+            try:
+                ok, value = self._done.get_nowait()
+            except queue.Empty:
+                return
         if ok:
-            return value
-        raise value
+            _dispose(value)
 
     def unless_abandoned(self, step: Callable[[], Any]) -> Any:
         """``step()`` while no deadline has abandoned the runner (then ``False``, not run):
@@ -321,9 +396,10 @@ class CallRunner:
 
     def _work(self) -> None:
         while True:
-            step = self._todo.get()
-            if step is None:
+            item = self._todo.get()
+            if item is None:
                 return
+            step, notify = item
             try:
                 outcome: tuple[bool, Any] = (True, step())
             except BaseException as exc:  # handed to the caller's thread, raised there
@@ -331,9 +407,19 @@ class CallRunner:
             with self._lock:
                 if not self.abandoned:
                     self._done.put(outcome)
+                    if notify is not None:
+                        notify()
                     continue
             if outcome[0]:
                 _dispose(outcome[1])
+
+
+def _wake(loop: asyncio.AbstractEventLoop, ready: asyncio.Event) -> None:
+    """Set ``ready`` on its event loop, from the runner's thread (a closed loop: nobody waits)."""
+    try:
+        loop.call_soon_threadsafe(ready.set)
+    except RuntimeError:  # noqa: S110 - the loop is closed: the outcome stays queued, unread
+        pass
 
 
 def _dispose(value: Any) -> None:
@@ -348,12 +434,22 @@ def _dispose(value: Any) -> None:
 
 
 async def read_async_stream(
-    stream: Any, expectations: Any, on_chunk: OnChunk | None, deadline: Deadline | None = None
+    stream: Any,
+    expectations: Any,
+    on_chunk: OnChunk | None,
+    deadline: Deadline | None = None,
+    runner: CallRunner | None = None,
 ) -> Received:
-    """``read_stream`` for an async iterator (a sync one is read as it is); each chunk is
-    awaited at most until ``deadline``."""
+    """``read_stream`` for an async iterator, each chunk awaited at most until
+    ``deadline``; a sync one is read on ``runner``'s thread (a new runner's when none is
+    given) while the event loop goes on, given up on at the deadline."""
     if not hasattr(stream, "__aiter__"):
-        return read_stream(stream, expectations, on_chunk, deadline)
+        steps = CallRunner(deadline) if runner is None else runner
+        try:
+            return await _read_stream_async(stream, expectations, on_chunk, deadline, steps)
+        finally:
+            if runner is None:
+                steps.close()
     reader = _Reader(expectations, on_chunk, deadline)
     iterator = stream.__aiter__()
     finished = False

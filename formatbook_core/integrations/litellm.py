@@ -92,6 +92,10 @@ class LiteLLMChat(ChatModel):
         """``litellm.acompletion`` for ``messages`` (an awaitable of the stream or the response)."""
         return import_litellm().acompletion(**self.request(messages, timeout))
 
+    def sends_on_loop(self) -> bool:
+        """True: ``litellm.acompletion`` is a coroutine function."""
+        return True
+
     def __repr__(self) -> str:
         return f"litellm_chat({self.model!r})"
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from formatbook_core.healing import Written
+from formatbook_core.streaming import PY_SPACE
+
 from .tree import HTML_NS, Text
 
 VOID = frozenset(
@@ -21,6 +24,8 @@ VOID = frozenset(
 RAW = frozenset(("script", "style", "xmp", "iframe", "noembed", "noframes", "plaintext"))
 RCDATA = frozenset(("textarea", "title"))
 _NEWLINE_FIRST = frozenset(("pre", "textarea", "listing"))
+#: what heal strips from the written text's ends (``.strip(" \t\n\r\f")``, then ``.strip()``)
+_ALL_SPACE = "".join(sorted(PY_SPACE))
 
 
 # A line break, then blank lines: in text at the top of a fragment, one line break does
@@ -92,12 +97,17 @@ def _text_of(node: Any) -> str:
     return "".join(parts)
 
 
-def serialize(root: Any, document: bool, changes: Changes, pre_newline: bool = True) -> str:
+def serialize(
+    root: Any, document: bool, changes: Changes, pre_newline: bool = True, max_size: int | None = None
+) -> str:
     """The HTML text of ``root`` (a document node, or a fragment node whose children are
     written). Iterative: any depth. With ``pre_newline``, a newline that starts the text of
     a ``<pre>`` is written twice (the parser drops one); html5lib drops it only in some
-    insertion modes (not in a table cell), so the caller checks and may write without."""
-    out: list[str] = []
+    insertion modes (not in a table cell), so the caller checks and may write without.
+    With ``max_size`` (a heal's), the text is written into the core's ``Written``: refused
+    (``HealError``, ``reply.too_large``) as soon as even its stripped length, without the
+    doubled newlines, must pass it."""
+    out: list[str] = [] if max_size is None else Written(max_size, strip=_ALL_SPACE)
     if document:
         out.append("<!DOCTYPE html>")
     stack: list[Any] = [(child, False) for child in reversed(root.childNodes)]
@@ -143,7 +153,7 @@ def serialize(root: Any, document: bool, changes: Changes, pre_newline: bool = T
             text = _clean(_text_of(node), changes)
             if pre_newline and name in _NEWLINE_FIRST and text.startswith("\n"):
                 changes.pre_newlines += 1
-                out.append("\n")
+                _doubled(out)
             out.append(text if name in RAW else _escape_text(text))
             if name != "plaintext":
                 out.append(f"</{name}>")
@@ -151,9 +161,17 @@ def serialize(root: Any, document: bool, changes: Changes, pre_newline: bool = T
         if pre_newline and html and name in _NEWLINE_FIRST and children and isinstance(children[0], Text):
             if children[0].data.startswith("\n"):
                 changes.pre_newlines += 1
-                out.append("\n")  # the parser drops one newline right after the start tag
+                _doubled(out)  # the parser drops one newline right after the start tag
         if not (html and name == "plaintext"):
             stack.append((f"</{name}>", True))
         for child in reversed(children):
             stack.append((child, False))
     return "".join(out)
+
+
+def _doubled(out: list[str]) -> None:
+    """A newline written twice after ``<pre>``: the writing without it may be the one
+    kept (see :func:`serialize`), so ``Written`` does not hold it against the limit."""
+    out.append("\n")
+    if isinstance(out, Written):
+        out.allow(1)

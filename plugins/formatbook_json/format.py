@@ -150,6 +150,13 @@ class JsonFormat(DataFormat):
         unless ``max_size`` is given."""
         return _healer()(value, self._schema(schema, options), options)
 
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        """``heal``, told by ``analysis`` whether ``text`` is strict JSON: a text too long
+        to heal that is not is refused before it is parsed again."""
+        from .heal import heal  # noqa: PLC0415 - as in heal
+
+        return heal(text, self._schema(schema, options), options, analysis=analysis)
+
     # --- values ---------------------------------------------------------------------
     def extract_values(self, value: str, schema: Any = None, **options: Any) -> list[str]:
         """Scalar leaves as written (strings decoded), keys and nulls left out."""

@@ -243,7 +243,15 @@ def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:
         return Span(at, close)
     if body is not None:
         return body
-    found = _containers(blanked, at, end)
+    # the scan above paired the container to the text's end: left open, it runs to the
+    # end; closed, the second scan starts after it (to read on past glue) and never reads
+    # it again (each scan of 16 MB costs seconds)
+    closed = None
+    if end == len(blanked) and blanked[at] in "{[":
+        if close is None:
+            return Span(at, end)
+        closed = Span(at, close)
+    found = _containers(blanked, at, end, closed=closed)
     if found and found[0][0].start == at:
         return found[0][0]
     return Span(at, end)
@@ -386,7 +394,9 @@ class _Across:
 _NOT_KEPT: list[tuple[Span, bool]] = []
 
 
-def _containers(text: str, start: int, end: int, across: _Across | None = None) -> list[tuple[Span, bool]]:
+def _containers(
+    text: str, start: int, end: int, across: _Across | None = None, *, closed: Span | None = None
+) -> list[tuple[Span, bool]]:
     """The top-level containers of ``text[start:end]`` in order, each with whether it has
     content (see the module doc), in one scan: closing brackets pair with the nearest
     open one whatever their kind (a wrong one is the healer's business). Containers left
@@ -394,15 +404,17 @@ def _containers(text: str, start: int, end: int, across: _Across | None = None) 
     ``across``, a container left open at ``end`` (a fence line there, not the text's end)
     that reads as JSON and closes after it, read across, runs to where it closes: the
     payload goes on after the fence line, and healing refuses it (``json.fence_inside``)
-    or takes it whole (the fence line inside a string)."""
-    found: list[tuple[Span, bool]] = []
+    or takes it whole (the fence line inside a string). ``closed``: the container opening
+    at ``start`` is known to close where ``closed`` ends (an ``_Across`` scan of the text to
+    its end paired it): listed as one with content, and the scan starts after it."""
+    found: list[tuple[Span, bool]] = [(closed, True)] if closed is not None else []
     # open containers: [start, has content, the containers closed directly inside,
     # whether a string, comma or colon stands directly inside (it reads as JSON)]
     stack: list[list[Any]] = []
     search_open = _OPEN.search
     match_inner = _INNER.match
     find = text.find
-    pos = start
+    pos = start if closed is None else closed.end
     while pos < end:
         if not stack:
             m = search_open(text, pos, end)

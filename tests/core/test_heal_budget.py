@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import formatbook_csv.heal.writer as csv_writer
+import formatbook_json.heal.structure as json_structure
 import formatbook_xml.heal.structure as xml_structure
 from formatbook_core import HealError, check, heal
 from formatbook_core.healing import Written
@@ -102,14 +103,7 @@ def test_a_heal_at_the_limit_exactly_still_passes_and_white_space_around_is_not_
 
 
 def test_a_csv_heal_is_refused_at_the_row_that_passes_the_limit(monkeypatch):
-    written: list[Written] = []
-    init = Written.__init__
-
-    def recording(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        written.append(self)
-
-    monkeypatch.setattr(Written, "__init__", recording)
+    written = _recording_written(monkeypatch)
     assert csv_writer.Written is Written
     reply = "name,note\n" + 'Ada,say "hi" now\n' * 100  # each row's cell is quoted: +4
     healed = heal(reply, "EXPECT CSV").text
@@ -128,3 +122,82 @@ def test_written_counts_what_plus_equals_adds():
     assert isinstance(out, Written) and out.size == 4 and out.text() == "abcd"
     with pytest.raises(HealError):
         out += ["ef"]
+
+
+def test_a_vcard_heal_is_refused_at_the_line_that_passes_the_limit(monkeypatch):
+    written = _recording_written(monkeypatch)
+    reply = "BEGIN:VCARD\r\nFN:Ada\r\n" * 1000  # each card gets VERSION, N and END: 21 -> 56 characters
+    healed = heal(reply, "EXPECT VCARD").text
+    assert len(reply) == 21_000 and len(healed) == 56 * 1000 and written[-1].size == len(healed)
+    written.clear()
+    refused = check(reply, f"EXPECT VCARD max_size={len(reply)}")
+    assert [v.code for v in refused.violations] == ["reply.too_large"]
+    # 375 cards make 21,000 exactly; the 376th's BEGIN:VCARD (11) takes it to 21,011
+    assert [w.size for w in written] == [56 * 375 + 11]
+    assert "healing the payload made 21,011 characters when it was stopped" in refused.violations[0].message
+
+
+def test_an_html_heal_is_refused_at_the_piece_that_passes_the_limit(monkeypatch):
+    written = _recording_written(monkeypatch)
+    reply = "<p>a < b</p>" * 1000  # each item heals from 12 to 15 characters: '<' -> '&lt;'
+    healed = heal(reply, "EXPECT HTML").text
+    assert len(reply) == 12_000 and len(healed) == 15_000 and written[-1].size == 15_000
+    written.clear()
+    refused = check(reply, f"EXPECT HTML max_size={len(reply)}")
+    assert [v.code for v in refused.violations] == ["reply.too_large"]
+    # 800 items make 12,000 exactly; the 801st's <p> takes it to 12,003
+    assert [w.size for w in written] == [12_003]
+    assert "healing the payload made 12,003 characters when it was stopped" in refused.violations[0].message
+
+
+def test_an_html_heal_may_write_a_doubled_newline_it_takes_back():
+    """A newline after <pre> is written twice, and the writing without it is kept where
+    the parser keeps both (a table cell): that newline is not held against the limit."""
+    reply = "<table><tr><td><pre>\nx</pre></td></tr></table><p>a < b</p>"
+    healed = heal(reply, "EXPECT HTML").text
+    assert healed.count("\n") == 1
+    assert check(reply, f"EXPECT HTML max_size={len(healed)}").ok
+    assert not check(reply, f"EXPECT HTML max_size={len(healed) - 1}").ok
+
+
+def _recording_written(monkeypatch) -> list[Written]:
+    """Every ``Written`` made from now on, in order (to read the characters each wrote)."""
+    written: list[Written] = []
+    init = Written.__init__
+
+    def recording(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        written.append(self)
+
+    monkeypatch.setattr(Written, "__init__", recording)
+    return written
+
+
+def test_a_json_heal_is_refused_at_the_comma_where_its_text_must_pass_the_limit(monkeypatch):
+    """JSON edits in place: at each comma ending a member, what precedes it stays, so the
+    text healed so far is at least the comma's offset plus what the edits added."""
+    calls = []
+    apply_string = json_structure._apply_string
+
+    def counting(res, s, e, fix):
+        calls.append(s)
+        return apply_string(res, s, e, fix)
+
+    monkeypatch.setattr(json_structure, "_apply_string", counting)
+    reply = "[" + ", ".join(["'a\"b'"] * 1000) + "]"  # each string heals from 5 to 6 characters
+    assert len(reply) == 7000 and len(heal(reply, "EXPECT JSON").text) == 8000
+    calls.clear()
+    refused = check(reply, f"EXPECT JSON max_size={len(reply)}")
+    assert [v.code for v in refused.violations] == ["reply.too_large"]
+    # the comma after string k stands at 7k + 6 with k + 1 strings healed: 8k + 7 > 7,000 first at k = 875
+    assert "healing the payload made 7,007 characters when it was stopped" in refused.violations[0].message
+    assert len(calls) == 876
+
+
+def test_a_json_heal_that_grows_then_shrinks_is_judged_on_its_end():
+    """What the edits added is not held against the limit while text after it may still
+    go: 500 strings grow by one each, then 100 comments go (10 characters each)."""
+    reply = "[" + ", ".join(["'a\"b'"] * 500 + ["1 /* note */"] * 100) + "]"
+    healed = heal(reply, "EXPECT JSON").text
+    assert len(reply) == 4900 and len(healed) == 4900 + 500 - 100 * len("/* note */")  # the blank stays
+    assert check(reply, f"EXPECT JSON max_size={len(reply)}").ok  # the reply is the longer: it fits

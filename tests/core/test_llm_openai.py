@@ -150,9 +150,9 @@ def test_openai_chat_without_the_sdk_says_how_to_install(monkeypatch):
         openai_chat("m")([{"role": "user", "content": "hi"}])
 
 
-def _two_at_once(chat_model: ChatModel) -> list:
+def _two_at_once(chat_model: ChatModel, **options) -> list:
     async def both():
-        return await asyncio.gather(*(ask_async(chat_model, PROMPT, EXPECT) for _ in range(2)))
+        return await asyncio.gather(*(ask_async(chat_model, PROMPT, EXPECT, **options) for _ in range(2)))
 
     return asyncio.run(both())
 
@@ -175,10 +175,19 @@ def test_ask_async_without_a_client_makes_an_async_one_and_asks_concurrently():
     assert all(r.usage == USAGE for result in results for r in result.attempts)
 
 
-def test_a_sync_client_given_to_ask_async_blocks_the_loop_so_the_asks_take_turns():
-    # the counterpart of the test above, so that its assertion can fail: a sync client's
-    # request blocks the event loop, and the second ask starts only when the first is done
+def test_a_sync_client_given_to_ask_async_runs_off_the_loop_so_the_asks_overlap():
+    # a sync client's request blocks: ask_async sends it on the attempt's thread (bounded by
+    # the deadline), so the event loop goes on and the second ask starts at once
     with ScriptedServer([GOOD], delay=0.5) as server:
         results = _two_at_once(model(server))
+        server.wait()
+    assert all(r.ok for r in results) and len(server.requests) == 2 and server.most_in_flight == 2
+
+
+def test_without_a_deadline_a_sync_client_blocks_the_loop_so_the_asks_take_turns():
+    # the counterpart of the two tests above, so that their assertions can fail: with no
+    # deadline the call runs on the loop, as called, and the second ask waits for the first
+    with ScriptedServer([GOOD], delay=0.5) as server:
+        results = _two_at_once(model(server), timeout=None, total_timeout=None)
         server.wait()
     assert all(r.ok for r in results) and len(server.requests) == 2 and server.most_in_flight == 1

@@ -73,6 +73,7 @@ def _confirm(h: Healing) -> None:
     if h.trusted:  # written from checked records: they are the value, and the table read
         header = h.records[0].cells
         rows = [r.cells for r in h.records[1:]]
+        h.records = []  # the records' cells are the rows: the rest (112 bytes a row) let go first
         table = Table(list(header), rows, delimiter=h.delimiter)
         h.analysis = Analysis([dict(zip(header, row, strict=True)) for row in rows], document=table)
         return

@@ -25,7 +25,7 @@ _WHITE_RUN = re.compile(r"[ \t\r\n]*")
 
 
 class Record:
-    """One record: ``cells``, ``quoted`` (per cell), ``starts`` (per cell, into the text;
+    """One record: ``cells``, ``quoted`` (per cell; a shared tuple until changed), ``starts`` (per cell, into the text;
     worked out when first asked for), ``start``/``end`` (its span without the line end),
     ``eol`` (its line end, ``""`` at the end of the text), ``cut`` (the text ended inside a
     quoted field)."""
@@ -35,14 +35,14 @@ class Record:
     def __init__(
         self,
         cells: list[str] | None = None,
-        quoted: list[bool] | None = None,
+        quoted: list[bool] | tuple[bool, ...] | None = None,
         starts: list[int] | None = None,
         start: int = 0,
         end: int = 0,
         eol: str = "",
     ):
         self.cells = [] if cells is None else cells
-        self.quoted = [] if quoted is None else quoted
+        self.quoted: list[bool] | tuple[bool, ...] = [] if quoted is None else quoted
         self._starts = starts
         self._raw: list[str] | None = None
         self._raw_at = -1  # >= 0: ``_raw`` are a Markdown row's cells as written, from there
@@ -186,7 +186,7 @@ def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]
             if pos < n and text[pos] == '"':
                 cell, pos, closed = _quoted(text, pos, delimiter, blanks, notes)
                 rec.cells.append(cell)
-                rec.quoted.append(True)
+                own_flags(rec).append(True)
                 rec.starts.append(j)
                 if not closed:
                     rec.cut = True
@@ -207,7 +207,7 @@ def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]
                     q = pos + cell.index('"')
                     notes.append(("unescaped_quote", q, q + 1, "kept a quote inside an unquoted field as text"))
                 rec.cells.append(cell)
-                rec.quoted.append(False)
+                own_flags(rec).append(False)
                 rec.starts.append(pos)
                 pos = m.end()
             if pos >= n:
@@ -263,9 +263,9 @@ def _blank_run_end(text: str, pos: int) -> int:
 def _split(body: str, pos: int, delimiter: str, blanks: str, eol: str, notes: list[Note]) -> Record:
     """The record of one quote-free line: its cells, blanks before them noted and taken off."""
     rec = Record(start=pos, end=pos + len(body), eol=eol)
-    raw = body.split(delimiter)
+    raw = list(body.split(delimiter))  # a copy: split leaves room for 12 cells (96 bytes a row)
     rec._raw = raw
-    rec.quoted = [False] * len(raw)
+    rec.quoted = unquoted_flags(len(raw))
     if body[:1] not in blanks and (delimiter + " ") not in body and (delimiter + blanks[-1]) not in body:
         rec.cells = raw
         return rec
@@ -273,6 +273,26 @@ def _split(body: str, pos: int, delimiter: str, blanks: str, eol: str, notes: li
     # one note for the line (its span: the line), however many fields lost blanks
     notes.append(("space_after_delimiter", pos, pos + len(body), "removed blanks before fields of this row"))
     return rec
+
+
+_FLAGS: dict[int, tuple[bool, ...]] = {}
+
+
+def unquoted_flags(count: int) -> tuple[bool, ...]:
+    """``quoted`` for ``count`` cells none of which is quoted: one tuple shared by every
+    record of that width (a list per row took 72 bytes of a 4-character row); a step
+    that changes a record's cells gives it a list of its own (:func:`own_flags`)."""
+    flags = _FLAGS.get(count)
+    if flags is None:
+        flags = _FLAGS[count] = (False,) * count
+    return flags
+
+
+def own_flags(rec: Record) -> list[bool]:
+    """``rec.quoted`` as a list of the record's own, to change."""
+    if not isinstance(rec.quoted, list):
+        rec.quoted = list(rec.quoted)
+    return rec.quoted
 
 
 def _quoted(text: str, start: int, delimiter: str, blanks: str, notes: list[Note]) -> tuple[str, int, bool]:

@@ -18,24 +18,46 @@ repair is certain, and the result written.
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Iterator, Sequence
+
 from .. import dialect
 from ..locate import ELISIONS
 from ..names import header_problem, name_problem, others
 from . import delimiters
-from .reader import Record
+from .reader import Record, own_flags
 from .state import Healing
 from .writer import write
 
 _NOTE_KINDS = {"leading_space": "space_after_delimiter"}
 
 
+_BLANK_LINES = "dropped blank line(s) between rows"
+
+
 def notes(h: Healing) -> None:
-    """Reading notes and blank lines as repairs, in text order."""
-    found = [(start, end, "blank_line", "dropped blank line(s) between rows") for start, end in h.blank]
-    for kind, start, end, message in h.notes:
-        found.append((start, end, _NOTE_KINDS.get(kind, kind), message))
-    found.sort()
-    h.repair_all(found)
+    """Reading notes and blank lines as repairs, in text order (sorted as tuples
+    ``(start, end, kind, message)``). The reading gives both in that order already, as a
+    rule: then they are merged as they come, without a sorted copy of every note (a
+    reply of lone carriage returns has one a line), and let go once listed."""
+    blank = ((start, end, "blank_line", _BLANK_LINES) for start, end in h.blank)
+    read = ((start, end, _NOTE_KINDS.get(kind, kind), message) for kind, start, end, message in h.notes)
+    if _in_order(h.notes):
+        h.repair_all(heapq.merge(blank, read))
+    else:
+        h.repair_all(sorted([*blank, *read]))
+    h.notes, h.blank = [], []
+
+
+def _in_order(notes: list[tuple[str, int, int, str]]) -> bool:
+    """Whether ``notes`` are sorted as the repairs list them (by start, end, kind, message)."""
+    last: tuple[int, int, str, str] | None = None
+    for kind, start, end, message in notes:
+        key = (start, end, _NOTE_KINDS.get(kind, kind), message)
+        if last is not None and key < last:
+            return False
+        last = key
+    return True
 
 
 def header(h: Healing) -> None:
@@ -94,7 +116,7 @@ def header(h: Healing) -> None:
 
 def _drop_last(rec: Record) -> None:
     rec.cells.pop()
-    rec.quoted.pop()
+    own_flags(rec).pop()
     rec.starts.pop()
 
 
@@ -157,7 +179,7 @@ def rows(h: Healing) -> None:
                 )
             h.repair("ragged_row", f"padded row {number} with {len(missing)} empty field(s)", rec.end, rec.end)
             rec.cells += [""] * len(missing)
-            rec.quoted += [False] * len(missing)
+            own_flags(rec).extend([False] * len(missing))
         if len(rec.cells) > width:
             extra = rec.cells[width:]
             if any(extra) or any(rec.quoted[width:]):
@@ -175,7 +197,7 @@ def rows(h: Healing) -> None:
                 rec.starts[width] - 1,
                 rec.end,
             )
-            del rec.cells[width:], rec.quoted[width:], rec.starts[width:]
+            del rec.cells[width:], own_flags(rec)[width:], rec.starts[width:]
         kept.append(rec)
     _drop_blank_tail(h, kept)
     if len(kept) < 2:
@@ -190,20 +212,25 @@ def write_out(h: Healing) -> None:
     eol = next((r.eol for r in records if r.eol), "\n")
     if eol == "\r":
         eol = "\n"
-    out_rows = []
-    for i, rec in enumerate(records):
-        rec_eol = rec.eol if rec.eol in ("\n", "\r\n") else (eol if rec.eol == "\r" or i < len(records) - 1 else "")
-        out_rows.append((rec.cells, rec.quoted, rec_eol))
-    # the text ends with a line break only when the reply's did (a dropped last row
-    # leaves the row before it with its own: taken off, as locate would take it)
-    if out_rows and not h.text.endswith(("\n", "\r")):
-        cells, quoted, _ = out_rows[-1]
-        if cells and cells[-1][-1:].isspace() and not quoted[-1]:
-            # a last cell ending in blanks is quoted, so that the text does not end in white
-            # space, which locate would take off the next time (the value is kept)
-            quoted = [*quoted[:-1], True]
-        out_rows[-1] = (cells, quoted, "")
-    h.out = write(out_rows, h.delimiter if h.delimiter != dialect.AUTO else h.reading, h.limits.max_size)
+    last = len(records) - 1
+    ends_open = not h.text.endswith(("\n", "\r"))
+
+    def out_rows() -> Iterator[tuple[list[str], Sequence[bool], str]]:
+        """Each record as ``(cells, quoted, line end)``, made as the writer asks (no list of them)."""
+        for i, rec in enumerate(records):
+            cells, quoted = rec.cells, rec.quoted
+            rec_eol = rec.eol if rec.eol in ("\n", "\r\n") else (eol if rec.eol == "\r" or i < last else "")
+            # the text ends with a line break only when the reply's did (a dropped last row
+            # leaves the row before it with its own: taken off, as locate would take it)
+            if i == last and ends_open:
+                rec_eol = ""
+                if cells and cells[-1][-1:].isspace() and not quoted[-1]:
+                    # a last cell ending in blanks is quoted, so that the text does not end in
+                    # white space, which locate would take off the next time (the value is kept)
+                    quoted = [*quoted[:-1], True]
+            yield cells, quoted, rec_eol
+
+    h.out = write(out_rows(), h.delimiter if h.delimiter != dialect.AUTO else h.reading, h.limits.max_size)
 
 
 def _drop_blank_tail(h: Healing, kept: list[Record]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +39,7 @@ class Healing(HealState):
     def repair(self, kind: str, message: str, start: int, end: int) -> None:
         super().repair(kind, message, start, max(start, end))  # an end before the start: empty
 
-    def repair_all(self, found: list[tuple[int, int, str, str]]) -> None:
+    def repair_all(self, found: Iterable[tuple[int, int, str, str]]) -> None:
         """``repair`` for each ``(start, end, kind, message)``, at once (a reply of lone
         carriage returns has a note per line)."""
         self.repairs.extend(Repair(kind, message, Span(start, max(start, end))) for start, end, kind, message in found)

@@ -5,6 +5,7 @@ starts with a blank), quotes doubled."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 
 from formatbook_core.healing import Written
 
@@ -30,7 +31,7 @@ def cell_text(cell: str, quoted: bool, delimiter: str) -> str:
     return cell
 
 
-def write(rows: list[tuple[list[str], list[bool], str]], delimiter: str, max_size: int) -> str:
+def write(rows: Iterable[tuple[list[str], Sequence[bool], str]], delimiter: str, max_size: int) -> str:
     """``rows`` as ``(cells, quoted, line end)``; ``HealError`` (the core's
     ``reply.too_large``) at the row that takes the text past ``max_size``."""
     whole = _plain(rows, delimiter, max_size)

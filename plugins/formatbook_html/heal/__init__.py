@@ -44,9 +44,10 @@ MAX_HEAL_ERRORS = 10_000
 class State(HealState):
     """What the steps share: the text, its parse, the repairs so far and the output."""
 
-    def __init__(self, text: str, parsed: Any):
+    def __init__(self, text: str, parsed: Any, max_size: int):
         self.text = text
         self.parsed = parsed
+        self.max_size = max_size  # the output is refused as soon as it passes it
         self.repairs: list[Repair] = []
         self.output = text
 
@@ -71,7 +72,8 @@ def heal(
     if analysis.violations[0].code in ("html.too_large", "html.schema"):
         raise HealError(f"cannot heal the HTML: {analysis.violations[0].message}", list(analysis.violations))
     parsed = parse(text, max_depth=fmt.depth(options), keep=MAX_HEAL_ERRORS, stop_after=MAX_HEAL_ERRORS + 1)
-    state = State(text, parsed)
+    max_size = limits_from(options).max_size
+    state = State(text, parsed, max_size)
     try:
         for _name, step in PLAN:
             step(state)
@@ -81,7 +83,7 @@ def heal(
     # the HTML5 algorithm moved before a table may bring some ('\u2028a' after a table)
     state.output = state.output.strip()
     fmt.prepare(state.output).refuse_healed_notes(fmt.name)  # check() would set one aside
-    refuse_grown(len(state.output), limits_from(options).max_size)  # the core's verdict, before a reading
+    refuse_grown(len(state.output), max_size)  # the core's verdict, before a reading
     again = fmt.analyze(state.output, schema, **options)
     if not again.ok:
         raise HealError(

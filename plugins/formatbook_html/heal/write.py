@@ -17,7 +17,7 @@ def step(state: Any) -> None:
     # white space around the whole is no part of the HTML (the text moved out of a table
     # may bring line breaks before it): left out, so that the output locates as a whole
     document = parsed.mode == DOCUMENT
-    state.output = serialize(parsed.root, document, changes).strip(" \t\n\r\f")
+    state.output = serialize(parsed.root, document, changes, max_size=state.max_size).strip(" \t\n\r\f")
     if changes.pre_newlines:
         # html5lib drops the newline after <pre> in some insertion modes only: keep the
         # writing whose text reads back as the tree holds it
@@ -27,7 +27,9 @@ def step(state: Any) -> None:
         discard(again)
         if not same:
             changes = Changes()
-            state.output = serialize(parsed.root, document, changes, pre_newline=False).strip(" \t\n\r\f")
+            state.output = serialize(parsed.root, document, changes, pre_newline=False, max_size=state.max_size).strip(
+                " \t\n\r\f"
+            )
     length = len(state.text)
     if changes.invalid_chars:
         state.repairs.append(

@@ -6,6 +6,8 @@ Healing edits the payload in place — the layout of the reply survives, only th
 bits change — and lists every edit as a ``Repair`` whose span indexes the payload.
 
 1. ``refuse`` (:mod:`.strict`): not text, or longer than ``max_size``: ``HealError``.
+   ``too_long`` (:mod:`.strict`): the ``memory`` refusal below, decided first when the
+   pipeline's analysis already found the text is not strict JSON (no parse before it).
 2. ``strict`` (:mod:`.strict`): strict JSON is parsed once and needs no syntax repair.
    ``memory`` (:mod:`.strict`): text to repair longer than :data:`.strict.HEAL_MAX_SIZE`
    is refused, unless the caller gave ``max_size`` (healing could take too much memory).
@@ -45,9 +47,14 @@ def _has_schema(h: Healing) -> bool:
     return h.schema is not None
 
 
+def _known_broken(h: Healing) -> bool:
+    return h.broken
+
+
 #: The repair plan, in the order the steps run.
 PLAN: tuple[Step, ...] = (
     Step("refuse", strict.refuse),
+    Step("too_long", strict.refuse_long, _known_broken),
     Step("strict", strict.parse_if_strict),
     Step("memory", strict.refuse_long, _not_strict_yet),
     Step("notes", strict.refuse_notes, _not_strict_yet),
@@ -72,12 +79,14 @@ def heal(
     than :data:`.strict.HEAL_MAX_SIZE` is refused: healing it could take too much memory.
     The ``Healed`` carries the healed text's analysis, judged from the value healing
     parsed it to (not parsed again). The signature every format's healing has
-    (:class:`formatbook_core.healing.Heal`); ``analysis`` is not needed (the ``strict``
-    step parses the text once)."""
+    (:class:`formatbook_core.healing.Heal`); ``analysis``, when it found the text is not
+    strict JSON, lets a text too long to heal be refused before any parse (else the
+    ``strict`` step parses the text once)."""
     from ..format import JsonFormat  # noqa: PLC0415 - the format imports this module
 
     options = dict(options or {})
     h = Healing(text, schema, limits_from(options), None if "max_size" in options else strict.HEAL_MAX_SIZE)
+    h.broken = analysis is not None and strict.not_strict(analysis)
     # one repair and edit per token of a badly broken reply, alive until the answer
     # (formatbook_core.collector): the collector waits until healing is done
     with paused_gc():

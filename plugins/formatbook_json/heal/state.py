@@ -17,7 +17,7 @@ class Healing(HealState):
     ``parsed_text``: a later step may edit the text). ``done_at``: where a strict
     parser found text after one complete value (the syntax walk starts there).
     ``heal_limit``: the longest text repaired (``strict.HEAL_MAX_SIZE`` unless the caller
-    gave ``max_size``)."""
+    gave ``max_size``); ``broken``: an analysis already found the text not strict JSON."""
 
     __slots__ = (
         "original",
@@ -32,6 +32,7 @@ class Healing(HealState):
         "set_aside",
         "edits",
         "heal_limit",
+        "broken",
     )
 
     def __init__(self, text: Any, schema: JsonSchema | None, limits: Limits, heal_limit: int | None = None) -> None:
@@ -47,6 +48,7 @@ class Healing(HealState):
         self.set_aside: tuple[SetAside, ...] = ()
         self.edits: list[tuple[int, int, str]] = []
         self.heal_limit = heal_limit  # the longest text repaired (None: limits.max_size only)
+        self.broken = False  # known not to be strict JSON (the pipeline's analysis said so)
 
 
 def refused(violation: Violation) -> HealError:

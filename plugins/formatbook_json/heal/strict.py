@@ -7,7 +7,7 @@ import re
 
 import orjson
 
-from formatbook_core import Reply, Span, Violation
+from formatbook_core import Analysis, Reply, Span, Violation
 from formatbook_core.limits import refuse_grown
 
 from ..syntax import JsonSyntaxError, parse_strict, to_violation, unpadded
@@ -46,6 +46,15 @@ def refuse_long(h: Healing) -> None:
     if limit is not None and len(h.text) > limit:
         why = " (healing takes up to about 400 bytes of memory per character; pass max_size to heal longer text)"
         raise refused(_too_large(len(h.text), limit, why))
+
+
+#: what an analysis says of a text that is not strict JSON (and may heal)
+_BROKEN = ("json.syntax", "json.empty")
+
+
+def not_strict(analysis: Analysis) -> bool:
+    """Whether ``analysis`` (``JsonFormat.analyze``'s) found its text is not strict JSON."""
+    return analysis.value is None and bool(analysis.violations) and analysis.violations[0].code in _BROKEN
 
 
 def refuse_notes(h: Healing) -> None:

@@ -17,7 +17,7 @@ from operator import attrgetter, itemgetter
 
 from formatbook_core import HealError, Repair, SetAside, Span, Violation
 from formatbook_core import edits as _edits
-from formatbook_core.limits import MAX_DEPTH
+from formatbook_core.limits import MAX_DEPTH, refuse_grown
 from formatbook_core.results import make_repair
 from formatbook_core.spans import SPACES
 
@@ -98,7 +98,9 @@ def repair_syntax(h: Healing) -> None:
     lead = len(text) - len(body)
     done_at = h.done_at - lead if h.done_at is not None else None
     try:
-        res = repair(body, h.limits.max_depth, done_at=done_at, lines=asks_for_array(h.schema))
+        res = repair(
+            body, h.limits.max_depth, done_at=done_at, lines=asks_for_array(h.schema), max_size=h.limits.max_size
+        )
     except HealError as err:
         if not lead:
             raise
@@ -140,7 +142,13 @@ def _leading_blanks(text: str, edits: list[tuple[int, int, str]]) -> list[tuple[
 
 
 def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps it fast
-    text: str, max_depth: int = MAX_DEPTH, *, fast: bool = True, done_at: int | None = None, lines: bool = False
+    text: str,
+    max_depth: int = MAX_DEPTH,
+    *,
+    fast: bool = True,
+    done_at: int | None = None,
+    lines: bool = False,
+    max_size: int | None = None,
 ) -> Result:
     """Walk the tokens of ``text`` and collect the edits that make ``text``
     strict JSON. Raises ``HealError`` when no obvious repair exists. ``fast=False``
@@ -148,8 +156,12 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     ``done_at``: ``text[:done_at]`` is known to be one strict JSON value and white space
     (a strict parser said so), so the walk starts there, after the value. ``lines``: the
     schema asks for an array, so containers written one per line after the first are
-    its items too: the first line's value opens the array they are wrapped in."""
+    its items too: the first line's value opens the array they are wrapped in.
+    ``max_size``: the walk is refused (the core's ``reply.too_large``) at a comma where
+    the text repaired so far must pass it (:class:`_Growth`)."""
     res = Result()
+    growth = _Growth(res, max_size) if max_size is not None else None
+    check_at = 0 if growth is not None else _NEVER  # the next offset where the text may pass max_size
     edit = res.edit
     stack: list[str] = []  # open containers: "{" or "["
     marks: list[int] = []  # per container: where its current member (with its comma) starts
@@ -208,6 +220,8 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
                 if end >= 0:
                     state = AFTER
                     prev_end = pos = end
+                    if pos >= check_at:  # after a value: what precedes stays too
+                        check_at = growth.at(pos, root, len(stack))  # type: ignore[union-attr]
             # take a stretch of strict JSON whole (see runs.py)
             if state == FIRST_KEY or state == NEXT_KEY:
                 m = members(text, pos)
@@ -224,6 +238,8 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
                     commas = m.end(1)
                     if commas > pos:
                         marks[-1] = commas - 1
+                        if commas > check_at:
+                            check_at = growth.at(commas - 1, root, len(stack))  # type: ignore[union-attr]
                         state = NEXT_KEY if state <= NEXT_KEY and state >= FIRST_KEY else NEXT_VALUE
                         prev_end = pos = commas
                 # then a stretch with the common per-token damage (see tolerant.py)
@@ -233,6 +249,8 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
                         loose_first = True
                         state = AFTER
                         prev_end = pos = end
+                        if pos >= check_at:  # after a value: what precedes stays too
+                            check_at = growth.at(pos, root, len(stack))  # type: ignore[union-attr]
         tok = token_at(pos, bool(tuples) and len(stack) in tuples and stack[-1] == "[")
         if tok is None:
             break
@@ -381,6 +399,8 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         if kind == ",":
             if state == AFTER:
                 marks[-1] = s
+                if s >= check_at:
+                    check_at = growth.at(s, root, len(stack))  # type: ignore[union-attr]
                 state = NEXT_KEY if stack[-1] == "{" else NEXT_VALUE
                 prev_end = e
                 continue
@@ -437,6 +457,50 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         if number is not None:  # 3 may have been 36: a repair says so (the value is kept)
             res.repairs.append(make_repair("truncated_number", MESSAGES["truncated_number"], number, n))
     return res
+
+
+class _Growth:
+    """Whether the text repaired so far must pass ``max_size``, asked at each comma that
+    ends a member (its container's mark moves there) and after a stretch of members
+    taken whole (:mod:`.tolerant`: a value just ended there).
+
+    What comes before that point stays in the healed text: later edits only remove text
+    after it, a member cut off by the end of the reply is cut at its own container's
+    mark (that comma) or after, and only blanks before the top-level value
+    (``_leading_blanks``) can go. So the healed text is at least that comma's offset, plus what the edits so far
+    added (each before it), less the offset of the top-level value: past ``max_size``
+    the heal is refused there (``refuse_grown``, "when it was stopped"), without
+    walking the rest. The edits are added up as they come (each once)."""
+
+    __slots__ = ("res", "max_size", "counted", "grown")
+
+    def __init__(self, res: Result, max_size: int) -> None:
+        self.res = res
+        self.max_size = max_size
+        self.counted = 0
+        self.grown = 0
+
+    def at(self, comma: int, root: int, depth: int) -> int:
+        """Refuse when the text repaired before ``comma`` must pass ``max_size``; else the
+        offset from which it next may: the edits add at most :data:`_MOST_GROWTH`
+        characters for each one walked, and a closing bracket for each of the ``depth``
+        containers open."""
+        edits = self.res.edits
+        if len(edits) > self.counted:
+            grown = self.grown
+            for start, end, new in edits[self.counted :]:
+                grown += len(new) - (end - start)
+            self.grown, self.counted = grown, len(edits)
+        least = comma + self.grown - root
+        if least > self.max_size:
+            refuse_grown(least, self.max_size, stopped=True)
+        return comma + max(1, (self.max_size - least - depth) // (_MOST_GROWTH + 1))
+
+
+#: the most characters the edits add for one character walked (a control character in a
+#: string is written as six: ``\u0001``), with room to spare
+_MOST_GROWTH = 7
+_NEVER = 1 << 62
 
 
 _NUMBER_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.+-")

@@ -5,6 +5,7 @@ N or ORG when missing. Nothing the reply gave is changed beyond its encoding."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from formatbook_core import HealError, Span, Violation
 from formatbook_core.contentlines import raw_backslashes
@@ -39,7 +40,15 @@ def set_value(rec: Record, value: str) -> None:
 
 
 def _new(name: str, value: str, at: int) -> Record:
-    return Record(f"{name}:{value}", Span(at, at), None, ContentLine(name, value))
+    text, cl = _line(name, value)
+    return Record(text, Span(at, at), None, cl)
+
+
+@lru_cache(maxsize=64)
+def _line(name: str, value: str) -> tuple[str, ContentLine]:
+    """The text and (frozen) content line of an added property: one for every card that
+    gets the same (``VERSION:3.0`` added to each of many cards)."""
+    return f"{name}:{value}", ContentLine(name, value)
 
 
 def _four_only(card: Card) -> bool:
