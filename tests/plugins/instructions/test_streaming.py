@@ -1,7 +1,7 @@
 """StreamGuard with instructions: stopped at the first comma, capital or wrong character,
 once a MAX is passed; judged at finish() otherwise; never stopping a reply check()
 accepts (property test); linear work (growth test that counts no time but compares two
-sizes, as tests/core/test_streaming_growth.py)."""
+sizes: tests/feed_growth.py)."""
 
 from __future__ import annotations
 
