@@ -140,7 +140,9 @@ def test_a_slow_reply_times_out_in_a_worker(run, tmp_path, monkeypatch):
 
 
 def test_resume_after_a_kill_gives_exactly_one_verdict_a_row(tmp_path):
-    rows = _rows(tmp_path / "r.jsonl", 30_000)
+    # 6,000 rows write 2.4 MB of verdicts (~400 bytes each): the kill at 200 KB leaves over
+    # nine tenths of the run to resume
+    rows = _rows(tmp_path / "r.jsonl", 6_000)
     reference = tmp_path / "reference.jsonl"
     out_file = tmp_path / "v.jsonl"
     command = [sys.executable, "-m", "formatbook_core", "check", "--jsonl", str(rows), *EXPECT, "--workers", "2"]
@@ -157,17 +159,17 @@ def test_resume_after_a_kill_gives_exactly_one_verdict_a_row(tmp_path):
     proc.wait()
     cut = out_file.read_bytes()
     written = cut.count(b"\n")
-    assert 0 < written < 30_000
+    assert 0 < written < 6_000
     resumed = subprocess.run(
         [*command, "--out", str(out_file), "--resume"], capture_output=True, text=True, timeout=300
     )
     assert resumed.returncode == 1, resumed.stderr
     assert f"resumed: {written} verdicts" in resumed.stderr + resumed.stdout
-    assert "30000 replies" in resumed.stderr + resumed.stdout
+    assert "6000 replies" in resumed.stderr + resumed.stdout
     subprocess.run([*command, "--workers", "1", "--out", str(reference)], capture_output=True, timeout=300)
     assert out_file.read_bytes() == reference.read_bytes()
     records = _records(out_file)
-    assert [r["line"] for r in records] == list(range(1, 30_001))
+    assert [r["line"] for r in records] == list(range(1, 6_001))
 
 
 def test_resume_cuts_a_line_cut_short(run, tmp_path):
@@ -342,7 +344,9 @@ def test_a_worker_stuck_in_c_code_is_ended_and_its_row_times_out(run, tmp_path, 
         return real(reply, exp)
 
     monkeypatch.setattr(batch_core, "check", stuck)
-    rows = _rows(tmp_path / "r.jsonl", 120, extra={100: "stuck"})  # past the first chunk, which the parent checks
+    # past the first chunk, in a last chunk of four rows (CHUNK is 32): the worker is taken
+    # for stuck after the chunk's deadline, --timeout a row and a 2 s margin
+    rows = _rows(tmp_path / "r.jsonl", 100, extra={97: "stuck"})
     out_file = tmp_path / "v.jsonl"
     start = time.perf_counter()
     code, _, _ = run(
@@ -350,8 +354,8 @@ def test_a_worker_stuck_in_c_code_is_ended_and_its_row_times_out(run, tmp_path, 
     )
     assert time.perf_counter() - start < 120
     records = _records(out_file)
-    assert [r["line"] for r in records] == list(range(1, 121))
-    assert [(r["line"], r["violations"][0]["code"]) for r in records if not r["ok"]] == [(101, "batch.timeout")]
+    assert [r["line"] for r in records] == list(range(1, 101))
+    assert [(r["line"], r["violations"][0]["code"]) for r in records if not r["ok"]] == [(98, "batch.timeout")]
 
 
 # --- faults in the first rows, ids on lost rows, workers that outlive their parent (issue 30) ----
@@ -392,14 +396,15 @@ def test_a_worker_stuck_in_c_code_in_the_first_rows_times_out_with_its_id(run, t
     monkeypatch.setattr(batch_core, "check", stuck)
     source = tmp_path / "r.jsonl"
     with open(source, "w", encoding="utf-8") as f:
-        for i in range(12):
+        # a first chunk of six rows: its deadline is 0.2 s a row and a 2 s margin
+        for i in range(6):
             f.write(json.dumps({"id": f"row-{i}", "reply": "stuck" if i == 2 else "fine"}) + "\n")
     out_file = tmp_path / "v.jsonl"
     code, _, _ = run(
         "check", "--jsonl", str(source), "-e", "TEXT", "--workers", "2", "--timeout", "0.2", "--out", str(out_file)
     )
     records = _records(out_file)
-    assert code == 1 and [r["line"] for r in records] == list(range(1, 13))
+    assert code == 1 and [r["line"] for r in records] == list(range(1, 7))
     assert [(r["line"], r["id"], r["violations"][0]["code"]) for r in records if not r["ok"]] == [
         (3, "row-2", "batch.timeout")
     ]

@@ -12,6 +12,10 @@ from formatbook_core.testing import FormatContract
 
 class TestTomlContract(FormatContract):
     format = TomlFormat()
+    # 250 KB, not the contract's 2 MB: nothing of TOML's depends on the size below the core's
+    # max_size (16 MiB); tomllib has no limit, and the plugin's one pattern on reply text
+    # (_PY_BOOL) works line by line. A quadratic pattern would still show: 27,000 lines.
+    huge_size = 250_000
     damaged_inputs = {"python-booleans": "[server]\ndebug = True\nverbose = False  # for now\n"}
     # heal's boolean pattern must stay linear, with a repair on every line
     attack_inputs = {"many-python-booleans": lambda size: "x = True\n" * (size // 9)}

@@ -1,15 +1,11 @@
 """StreamGuard with instructions: stopped at the first comma, capital or wrong character,
 once a MAX is passed; judged at finish() otherwise; never stopping a reply check()
 accepts (property test); linear work (growth test that counts no time but compares two
-sizes, as tests/core/test_streaming_growth.py)."""
+sizes: tests/feed_growth.py)."""
 
 from __future__ import annotations
 
 import itertools
-import json
-import subprocess
-import sys
-import textwrap
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +13,7 @@ from hypothesis import strategies as st
 
 from formatbook_core import ExpectationError, StreamGuard, check
 from formatbook_core.expectations import parse_expectations
+from tests.feed_growth import feeding_grows_linearly
 
 
 def stop(exp: str, reply: str, size: int = 1):
@@ -220,29 +217,6 @@ def _key(unit: str) -> str:
 
 # --- linear work ---------------------------------------------------------------------------
 
-_SCRIPT = textwrap.dedent(
-    """
-    import json, sys, time
-    from formatbook_core import StreamGuard
-    exp, make, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-    def run(size):
-        reply = eval(make, {"n": size})
-        best = None
-        for _ in range(3):
-            guard = StreamGuard(exp)
-            start = time.process_time()
-            for ch in reply:
-                guard.feed(ch)
-            guard.finish()
-            spent = time.process_time() - start
-            best = spent if best is None else min(best, spent)
-        return best
-
-    run(n // 4)
-    print(json.dumps([run(n), run(4 * n)]))
-    """
-)
 MIX = "\n".join(
     [
         'EXPECT MAX 100000000 "data"',
@@ -270,8 +244,4 @@ GROWTH = {
 @pytest.mark.parametrize("name", sorted(GROWTH))
 def test_feeding_one_character_at_a_time_is_linear(name):
     exp, make = GROWTH[name]
-    out = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, exp, make, "8000"], capture_output=True, text=True, check=True, timeout=600
-    )
-    small, large = json.loads(out.stdout)
-    assert large < 9 * max(small, 0.005), f"{name}: {small:.3f}s at n, {large:.3f}s at 4n"
+    feeding_grows_linearly(name, exp, make, 8_000, finish=True)

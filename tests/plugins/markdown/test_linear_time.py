@@ -40,13 +40,25 @@ def _best(fn, arg, runs: int = 3) -> float:
     return best
 
 
+def _within(fn, arg, limit: float, runs: int = 2) -> float:
+    """The least CPU time of up to ``runs`` calls, stopping at the first within ``limit``:
+    the best of ``runs`` is within it exactly when one call is, so the verdict is the
+    same, and a linear ``fn`` is called once on the big input."""
+    best = _best(fn, arg, runs=1)
+    for _ in range(runs - 1):
+        if best <= limit:
+            break
+        best = min(best, _best(fn, arg, runs=1))
+    return best
+
+
 def assert_linear(fn, make, small: int) -> None:
     """``fn`` on ``make(FACTOR * small)`` costs at most 4x what linear growth allows
     (a quadratic cost is 16x over it); the small size is measured at 2 ms or more."""
     a, b = make(small), make(small * FACTOR)
     fn(a)  # warm up (lazy imports, caches)
     small_time = max(_best(fn, a), 0.002)
-    big_time = _best(fn, b, runs=2)
+    big_time = _within(fn, b, small_time * FACTOR * 4)
     assert big_time <= small_time * FACTOR * 4, (small_time, big_time)
 
 
@@ -202,7 +214,8 @@ def test_the_collector_does_not_run_while_a_reply_is_read():
         if phase == "start":
             collections.append(info["generation"])
 
-    table = "| Option | Cost | Risk |\n| --- | --- | --- |\n" + "| a | 1 | low |\n" * 20_000
+    # 5,000 rows: with the collector running, 628 collections, four of them full ones
+    table = "| Option | Cost | Risk |\n| --- | --- | --- |\n" + "| a | 1 | low |\n" * 5_000
     reply = "## Short answer\nYes.\n\n## Reasoning\n1. a\n\n" + table
     blocks._CACHE.clear()
     gc.collect()  # start from empty generations: what earlier tests left must not count here
@@ -239,4 +252,4 @@ def test_many_containers_and_tables_grow_linearly(make):
     a, b = make(300), make(300 * 8)
     run(a)
     small_time = max(_best(run, a), 0.002)
-    assert _best(run, b, runs=2) <= small_time * 8 * 4
+    assert _within(run, b, small_time * 8 * 4) <= small_time * 8 * 4
