@@ -70,3 +70,17 @@ def test_a_stricter_level_asks_the_looser_ones_for_their_issues_only(monkeypatch
     result = enforce_flex_md(_new(reply), spec, 3)
     assert not result.ok and result.issues[0].message.startswith(first)
     assert len(extracted) == 1  # the L3 result's; L2 and L1 give their issues alone
+
+
+def test_the_scan_cache_keeps_the_latest_scan_and_drops_older_ones_past_its_characters(monkeypatch):
+    import formatbook_markdown.reply.blocks as blocks  # noqa: PLC0415 - the module whose cache is bounded
+
+    monkeypatch.setattr(blocks, "_CACHE", type(blocks._CACHE)())
+    monkeypatch.setattr(blocks, "_CACHE_CHARS", 100)
+    scanned = _counting(monkeypatch, blocks, "_scan")
+    a, b, big = "# a\n\n" + "x" * 40, "# b\n\n" + "y" * 40, "# c\n\n" + "z" * 200
+    assert scan(a) is scan(a) and scan(b) is scan(b) and list(blocks._CACHE) == [a, b]  # 90 characters
+    scan(big)  # over the bound alone: kept, and the older ones go
+    assert list(blocks._CACHE) == [big] and scan(big) is scan(big)
+    scan(a)
+    assert list(blocks._CACHE) == [a] and scanned == [a, b, big, a]
