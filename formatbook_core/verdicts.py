@@ -6,7 +6,7 @@ whole text) would read it once per question. A format keeps its verdicts here: o
 immutable answers (a tuple of ``Violation``), never a parsed value, which a caller may
 change (every value is read anew). A text is held with its verdict, so no other object
 can take its identity; an equal new string is read again, as a benchmark's ``fresh()``
-wants. Used by iCalendar, vCard and YAML.
+wants. Used by HTML, iCalendar, vCard and YAML.
 """
 
 from __future__ import annotations

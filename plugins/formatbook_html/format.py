@@ -7,6 +7,7 @@ from typing import Any
 from formatbook_core import Analysis, AnalyzingFormat, ExpectationError, Healed, ScopeNotFound, Span, Violation
 from formatbook_core.limits import limits_from
 from formatbook_core.schema_files import BASE_DIR
+from formatbook_core.verdicts import Verdicts
 
 from . import guidance as _guidance
 from . import heal as _heal
@@ -30,6 +31,17 @@ _SAMPLES = (
     "<!-- a comment -->\n<p>Line one<br>line two</p>",
     '<article><h3 title="Summary">Summary</h3><p>See <code>a &lt; b</code> and<br>the list:</p><ol><li>one<li>two</ol></article>',
 )
+
+
+# The verdicts (violations, never a tree) of the last texts read, by (loaded schema,
+# max_depth): is_valid, validate, heal and the relaxed checker's finish of one reply ask
+# about the same text object, and each reading runs html5lib over all of it (see
+# formatbook_core.verdicts). max_size is no part of the key: it is judged before a reading.
+_VERDICTS: Verdicts[tuple[Violation, ...]] = Verdicts()
+
+# The codes a parse without an error or a limit may still give (content and schema):
+# html5lib found nothing wrong in such a text, so no continuation of it is ruled out.
+_AFTER_A_CLEAN_PARSE = frozenset(("html.markdown", "html.no_element", "html.required"))
 
 
 class HtmlFormat(AnalyzingFormat):
@@ -89,12 +101,46 @@ class HtmlFormat(AnalyzingFormat):
             loaded = self._schema(schema, options)
         except ExpectationError as err:
             return Analysis(None, (Violation("html.schema", f"the schema cannot be used: {err}"),))
+        key = (loaded, self.depth(options))
+        known = _VERDICTS.get(value, key)
+        if known:  # an invalid text's analysis is its verdict alone (no tree is kept)
+            return Analysis(None, known)
         parsed = self._parse(value, options)
-        violations = self.violations_of(parsed, len(value), loaded)
+        violations = tuple(self.violations_of(parsed, len(value), loaded))
+        _VERDICTS.put(value, violations, key)
         if violations:
             discard(parsed)  # (freed now, not by a later pause of the garbage collector)
-            return Analysis(None, tuple(violations))
+            return Analysis(None, violations)
         return Analysis(value, document=parsed)  # the tree: values and scopes are read there
+
+    def validate(self, value: str, schema: Any = None, **options: Any) -> list[Violation]:
+        """``analyze``'s violations (remembered when the same text was just read)."""
+        return list(self._verdict(value, schema, options))
+
+    def is_valid(self, value: str, schema: Any = None, **options: Any) -> bool:
+        """Whether ``value`` is valid as it stands (the schema included). Never raises."""
+        try:
+            return not self._verdict(value, schema, options)
+        except Exception:  # a bug is no verdict: is_valid answers False
+            return False
+
+    def _verdict(self, value: Any, schema: Any, options: dict[str, Any]) -> tuple[Violation, ...]:
+        """``analyze(...).violations``, remembered or read (no tree left behind to collect)."""
+        if isinstance(value, str) and len(value) <= limits_from(options).max_size:
+            known = self._remembered(value, schema, options)
+            if known is not None:
+                return known
+        analysis = self.analyze(value, schema, **options)
+        if isinstance(analysis.document, Parsed):
+            discard(analysis.document)
+        return analysis.violations
+
+    def _remembered(self, text: str, schema: Any, options: dict[str, Any]) -> tuple[Violation, ...] | None:
+        """The verdict kept for ``text`` (that object) under this schema and max_depth."""
+        try:
+            return _VERDICTS.get(text, (self._schema(schema, options), self.depth(options)))
+        except ExpectationError:
+            return None  # analyze says why
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
         """False only when html5lib reported an error before reaching the end of
@@ -108,6 +154,9 @@ class HtmlFormat(AnalyzingFormat):
             mode = mode_of(partial)
             if mode is None:
                 return True
+            known = self._remembered(partial, schema, options)
+            if known is not None and all(v.code in _AFTER_A_CLEAN_PARSE for v in known):
+                return True  # read lately, and html5lib found no error or limit in it
             parsed = parse(partial, mode, max_depth=max_depth, keep=1, stop_after=1, definite_only=True)
             discard(parsed)
             if parsed.limit is not None and not parsed.limit_at_end:

@@ -232,6 +232,13 @@ class MarkdownChecker:
         return indent <= 3 and len(run) >= fence[1] and run == fence[0] * len(run)
 
     def _body_line(self, line: str) -> str | None:
+        if not line or line.isspace():  # a blank line (taken first: no fence, HTML or heading)
+            if self._fence is not None or self._level < 1 or not self._names:
+                return None
+            self._blank = True
+            if self._pre == "para":
+                return "text before the first heading (a preamble) is set aside, so the reply cannot stay as written"
+            return None
         if self._fence is not None:
             if self._closes(line, self._fence):
                 self._fence = None
@@ -249,11 +256,7 @@ class MarkdownChecker:
             return None
         if self._level < 1 or not self._names:
             return None
-        blank_before, self._blank = self._blank, not line.strip()
-        if not line.strip():
-            if self._pre == "para":
-                return "text before the first heading (a preamble) is set aside, so the reply cannot stay as written"
-            return None
+        blank_before, self._blank = self._blank, False  # (blank lines are taken above)
         heading = _ATX.match(line)
         if heading:
             self._pre = "done"

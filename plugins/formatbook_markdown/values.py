@@ -105,11 +105,14 @@ def block_values(
     """
     if not md.strip():
         return []
-    tokens = scan(md).tokens
+    sc = scan(md)
+    # each inline token's text without its syntax, kept on the scan: the verbs of one
+    # reply (values, scopes, a checker's finish) ask about the same scanned text
+    stripped: dict[int, str] = sc.__dict__.setdefault("_stripped", {})
     out: list[str] = []
     in_heading = False
     skip_lines = skip_lines or set()
-    for tok in tokens:
+    for at, tok in enumerate(sc.tokens):
         kind = tok.type
         if kind == "heading_open":
             in_heading = True
@@ -127,7 +130,12 @@ def block_values(
                 continue
         if in_heading and not headings:
             continue
-        value = strip_inline(tok.content) if kind == "inline" else tok.content
+        if kind == "inline":
+            value = stripped.get(at)
+            if value is None:
+                value = stripped[at] = strip_inline(tok.content)
+        else:
+            value = tok.content
         if value.strip():
             out.append(value)
     return out

@@ -66,7 +66,7 @@ def heal(
     from ..parse import discard, parse  # noqa: PLC0415 - a cycle of modules otherwise
 
     fmt, options = HtmlFormat(), dict(options or {})
-    analysis = analysis if analysis is not None else fmt.analyze(text, schema, **options)
+    analysis = analysis if analysis is not None else Analysis(None, tuple(fmt.validate(text, schema, **options)))
     if analysis.ok:
         return Healed(text)
     if analysis.violations[0].code in ("html.too_large", "html.schema"):

@@ -142,6 +142,21 @@ def enforce_flex_md(reply: Any, spec: Any = None, level: Any = 1) -> EnforceResu
 
 
 def _enforce(text: str, spec: Any, lvl: int) -> EnforceResult:
+    st, repaired, issues = _plan_issues(text, spec, lvl)
+    extracted = extract_body(st.body, spec)
+    extracted.preamble = st.preamble if st.preamble is not None else (extracted.outline.preamble or None)
+    extracted.outside = list(st.outside)
+    extracted.think = [entry.text for entry in st.set_aside if entry.kind == "think"]
+    ok = not issues
+    output = repaired if ok else build_issues_envelope(issues, st.repairs, lvl)
+    return EnforceResult(
+        ok, repaired, extracted, list(st.repairs), issues, output, lvl, list(st.set_aside), list(st.repair_sections)
+    )
+
+
+def _plan_issues(text: str, spec: Any, lvl: int) -> tuple[Any, str, list[Issue]]:
+    """The plan's state, the repaired text and the issues at ``lvl`` (those of the looser
+    levels included), without the extraction a looser level's verdict does not need."""
     st, repaired = run_plan(text, spec, lvl)
     issues = list(st.issues)
     if not _has_content(text) or (st.blank_markdown and (not st.outside or not st.body.strip())):
@@ -156,15 +171,7 @@ def _enforce(text: str, spec: Any, lvl: int) -> EnforceResult:
         )
     if not issues and lvl >= 2 and spec is not None:
         issues = _looser_issues(text, spec, lvl)
-    extracted = extract_body(st.body, spec)
-    extracted.preamble = st.preamble if st.preamble is not None else (extracted.outline.preamble or None)
-    extracted.outside = list(st.outside)
-    extracted.think = [entry.text for entry in st.set_aside if entry.kind == "think"]
-    ok = not issues
-    output = repaired if ok else build_issues_envelope(issues, st.repairs, lvl)
-    return EnforceResult(
-        ok, repaired, extracted, list(st.repairs), issues, output, lvl, list(st.set_aside), list(st.repair_sections)
-    )
+    return st, repaired, issues
 
 
 def _looser_issues(text: str, spec: Any, lvl: int) -> list[Issue]:
@@ -172,10 +179,8 @@ def _looser_issues(text: str, spec: Any, lvl: int) -> list[Issue]:
     a stricter level never passes what a looser one fails on the same reply. (L2 reads an
     untagged fence holding a heading as the container, where L1 reads it as code and
     finds no section: the reply is not let through by the stricter reading.)"""
-    looser = _enforce(text, spec, lvl - 1)
-    if looser.ok:
-        return []
-    return [Issue(i.code, f"{i.message} (at L{looser.level})", i.section, i.span) for i in looser.issues]
+    _st, _repaired, looser = _plan_issues(text, spec, lvl - 1)
+    return [Issue(i.code, f"{i.message} (at L{lvl - 1})", i.section, i.span) for i in looser]
 
 
 def _has_content(text: str) -> bool:

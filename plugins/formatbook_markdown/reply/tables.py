@@ -17,6 +17,7 @@ from typing import Any
 from .blocks import Scan, scan
 
 _SEP_CELL = re.compile(r"^\s*:?-+:?\s*$")
+_PIPE = re.compile(r"(?<!\\)\|")  # an unescaped pipe
 
 
 @dataclass
@@ -58,7 +59,7 @@ class TableBlock:
 
 def has_pipe(line: str) -> bool:
     """``line`` holds a ``|`` that is not escaped."""
-    return bool(re.search(r"(?<!\\)\|", line))
+    return "|" in line and _PIPE.search(line) is not None
 
 
 def split_row(line: str) -> list[str]:
@@ -69,7 +70,7 @@ def split_row(line: str) -> list[str]:
         s = s[1:]
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
-    cells = re.split(r"(?<!\\)\|", s)
+    cells = _PIPE.split(s)
     return [c.strip().replace("\\|", "|") for c in cells]
 
 
@@ -87,7 +88,16 @@ def separator_cells(line: str) -> list[str] | None:
 
 
 def find_tables(sc: Scan) -> list[TableBlock]:
-    """Every pipe table of a scanned text, in order (broken separators included)."""
+    """Every pipe table of a scanned text, in order (broken separators included). Found
+    once per scan (the repair steps and the extraction ask again about an unchanged
+    text): the blocks are shared, read them only."""
+    found = sc.__dict__.get("_tables")
+    if found is None:
+        found = sc.__dict__["_tables"] = tuple(_find_tables(sc))
+    return list(found)
+
+
+def _find_tables(sc: Scan) -> list[TableBlock]:
     out: list[TableBlock] = []
     n = len(sc.lines)
     i = 0

@@ -45,3 +45,56 @@ def test_a_broken_reply_is_parsed_three_times(reads):
 
 def test_the_format_holds_no_thread_local():
     assert not [v for v in vars(html_format).values() if isinstance(v, threading.local)]
+
+
+FMT = html_format.HtmlFormat()
+
+
+def _new(text: str) -> str:
+    """An equal string, a new object (a literal is one object for every test)."""
+    return "".join(list(text))
+
+
+def test_the_verbs_of_one_valid_text_read_it_once(reads):
+    # check_robust's questions about one reply: html5lib runs once for the verdicts;
+    # can_be_valid of a text read clean needs no reading of its own
+    text = _new("<p>Paris is <b>big</b>.</p>")
+    assert FMT.is_valid(text) and FMT.validate(text) == [] and FMT.can_be_valid(text)
+    assert FMT.heal(text).text == text and FMT.is_valid(text)
+    assert reads == [text]
+
+
+def test_analyze_still_reads_a_valid_text_for_its_tree(reads):
+    text = _new("<p>Paris is <b>big</b>.</p>")
+    assert FMT.is_valid(text)
+    analysis = FMT.analyze(text)
+    assert analysis.ok and FMT.values_of(analysis, text) == ["Paris is big."]
+    assert len(reads) == 2
+
+
+def test_an_invalid_texts_analysis_is_its_remembered_verdict(reads):
+    text = _new("<p>Paris is <b>big</p>")
+    fresh = FMT.analyze(_new(text)).violations  # an equal text, read for comparison
+    assert not FMT.is_valid(text)
+    analysis = FMT.analyze(text)
+    assert analysis.value is None and analysis.document is None
+    assert analysis.violations == fresh and [v.code for v in fresh] == ["html.syntax"]
+    assert len(reads) == 2
+    # an error html5lib reported before the end: can_be_valid reads the text for it
+    text = _new("<p>a</b>")
+    assert FMT.is_valid(text) is False and FMT.can_be_valid(text) is False and len(reads) == 4
+
+
+def test_a_verdict_is_kept_for_that_text_schema_and_depth(reads):
+    text = _new("<div><p>x</p></div>")
+    assert FMT.is_valid(text)
+    assert FMT.is_valid(_new(text))  # an equal new string: read again
+    assert FMT.validate(text, {"required": ["h1"]})[0].code == "html.required"
+    assert FMT.validate(text, {"required": ["p"]}) == []
+    assert FMT.validate(text, max_depth=1)[0].code == "html.too_deep"
+    assert FMT.is_valid(text, max_size=5) is False  # judged before any reading
+    assert len(reads) == 5
+    # the last four (text, schema, depth) are kept
+    assert FMT.validate(text, {"required": ["h1"]})[0].code == "html.required"
+    assert FMT.validate(text, max_depth=1)[0].code == "html.too_deep"
+    assert len(reads) == 5

@@ -50,3 +50,17 @@ def test_a_glued_heading_after_the_list_still_fails_the_stream():
     reply = "## Short answer\nYes.\n\n## Reasoning\n1. a\n\nText ## Assumptions\n"
     assert not FMT.is_valid(reply, SPEC, level=1)
     assert not FMT.can_be_valid(reply, SPEC, level=1)
+
+
+@pytest.mark.parametrize("blank", ["", " ", " \t"])
+def test_a_blank_line_of_any_white_space_closes_the_preamble_and_a_list(blank):
+    bad = f"Preamble.\n{blank}\n## Short answer\n"
+    checker = FMT.stream(SPEC, strict=True)
+    statuses = [checker.feed(ch) for ch in bad]
+    # falsy once the blank line has ended, at the blank line
+    assert [bool(s) for s in statuses].index(False) == len(f"Preamble.\n{blank}") and statuses[-1].position == 10
+    # after a blank line a column-0 line ends the list: its glued heading is judged again
+    reply = f"## Short answer\nYes.\n\n## Reasoning\n1. a\n{blank}\nText ## Assumptions\n"
+    checker = FMT.stream(SPEC, strict=True)
+    assert not all(checker.feed(reply[i : i + 3]) for i in range(0, len(reply), 3))
+    assert not FMT.is_valid(reply, SPEC, level=1)
