@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from formatbook_core import StreamGuard, check
+from formatbook_core import Expectations, StreamGuard, check, parse_expectations
 
 from .guard_replies import (
     JSON_CUT,
@@ -41,13 +41,21 @@ CONTRACT_BASES = tuple(f"EXPECT MARKDOWN {CONTRACT} level={level}" for level in 
 EXAMPLES = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@functools.lru_cache(maxsize=64)
+def parsed(text: str) -> Expectations:
+    """EXPECT ``text`` parsed once: check() and the guards of an example read the same
+    object, as a caller holding ``Expectations`` does (text naming a contract is parsed
+    again by every call given it: about a third of a short reply's check)."""
+    return parse_expectations(text)
+
+
 @functools.lru_cache(maxsize=4)
 def at_exact_counts(text: str, base: str, scopes: tuple[str, ...] = ()) -> str | None:
     """``base`` with a MAX limit per unit (and per unit in each of ``scopes``) at exactly
     what check() counts; None when check() rejects the reply whatever the limits. Kept
     for the example's next call (the strict guard's limits are the same ones)."""
     counted = [unit + (f' IN "{scope}"' if scope else "") for scope in ("", *scopes) for unit in UNITS]
-    loose = check(text, "\n".join([base, *(f"EXPECT MAX 100000000 {c}" for c in counted)]))
+    loose = check(text, parsed("\n".join([base, *(f"EXPECT MAX 100000000 {c}" for c in counted)])))
     if not loose.ok:
         return None
     return "\n".join([base, *(f"EXPECT MAX {loose.counts[c]} {c}" for c in counted)])
@@ -62,26 +70,29 @@ def first_stop(guard: StreamGuard, chunks: list[str]):
 
 
 def assert_never_stopped(text: str, base: str, chunks: list[str], scopes: tuple[str, ...] = ()) -> None:
-    exp = at_exact_counts(text, base, scopes)
-    if exp is None:
+    exact = at_exact_counts(text, base, scopes)
+    if exact is None:
         return
+    exp = parsed(exact)
     checked = check(text, exp)
     assert checked.ok
     guard = StreamGuard(exp)
     stop = first_stop(guard, chunks)
-    assert stop is None, f"the guard stopped at chunk {stop[0]} ({stop[1].reason}) on {text!r} under {exp!r}"
+    assert stop is None, f"the guard stopped at chunk {stop[0]} ({stop[1].reason}) on {text!r} under {exact!r}"
     assert guard.finish().to_dict() == checked.to_dict()
 
 
+@functools.lru_cache(maxsize=4)
 def valid_as_it_stands(text: str, base: str) -> bool:
-    result = check(text, base)
+    """check() passes ``text`` under ``base`` as written (kept for the example's next call)."""
+    result = check(text, parsed(base))
     return result.ok and not result.repairs
 
 
 def assert_strict_accepts_valid(text: str, base: str, chunks: list[str], scopes: tuple[str, ...] = ()) -> None:
     if not valid_as_it_stands(text, base):
         return
-    exp = at_exact_counts(text, base, scopes) or base
+    exp = parsed(at_exact_counts(text, base, scopes) or base)
     stop = first_stop(StreamGuard(exp, strict=True), chunks)
     assert stop is None, f"the strict guard stopped at chunk {stop[0]} ({stop[1].reason}) on valid {text!r}"
 

@@ -62,8 +62,29 @@ socket.getaddrinfo, socket.socket.connect = getaddrinfo, connect
 """
 
 
+#: Run before litellm_ask.py, in its interpreter (LiteLLM's import costs about 4.5 s of CPU,
+#: paid once for both): LiteLLM imported through formatbook's adapter, without
+#: LITELLM_LOCAL_MODEL_COST_MAP in the environment, looks up no name at all (its cost map
+#: is not fetched) and leaves the variable set; the finding is written beside this file.
+LITELLM_IMPORT_PROBE = """
+import os, socket
+looked_up = []
+guarded = socket.getaddrinfo
+def record(host, *args, **kwargs):
+    looked_up.append(host)
+    raise OSError("no network in this test")
+socket.getaddrinfo = record
+from formatbook_core.integrations.litellm import import_litellm
+import_litellm()
+socket.getaddrinfo = guarded
+with open(os.path.join(os.path.dirname(__file__), "litellm_import.txt"), "w") as out:
+    out.write(f"{os.environ.get('LITELLM_LOCAL_MODEL_COST_MAP')} {looked_up}")
+"""
+
+
 def _run(name: str, tmp_path: Path) -> str:
-    (tmp_path / "sitecustomize.py").write_text(NO_NETWORK)
+    probe = LITELLM_IMPORT_PROBE if name == "litellm_ask.py" else ""
+    (tmp_path / "sitecustomize.py").write_text(NO_NETWORK + probe)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FORMATBOOK_", "LITELLM_", "LLM_"))}
     paths = [str(tmp_path), str(ROOT), str(ROOT / "plugins"), env.get("PYTHONPATH", "")]
     env["PYTHONPATH"] = os.pathsep.join(paths)
@@ -98,6 +119,8 @@ def test_the_script_runs_and_prints_what_it_promises(name: str, tmp_path: Path):
         stopped = re.search(r"^stream stopped: (\d+) of (\d+) tokens generated$", out, re.M)
         assert stopped is not None and int(stopped.group(1)) < int(stopped.group(2)) // 4, out
     if name == "litellm_ask.py":
+        # the adapter's import, before the script ran (LITELLM_IMPORT_PROBE)
+        assert (tmp_path / "litellm_import.txt").read_text() == "True []"
         sent = re.search(r"^attempt 1 stopped: True, server sent (\d+) of (\d+) events$", out, re.M)
         assert sent is not None and int(sent.group(1)) < int(sent.group(2)) // 4, out
     if name == "llm_expect.py":

@@ -4,15 +4,11 @@ OpenAI-compatible server reached as LiteLLM's ``openai/...`` model with ``api_ba
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
 from formatbook_core import AskError, ask, ask_async
-from formatbook_core.integrations.litellm import LOCAL_COST_MAP, import_litellm, litellm_chat
+from formatbook_core.integrations.litellm import import_litellm, litellm_chat
 from formatbook_core.testing.llm_server import USAGE, Finish, ScriptedServer
 
 EXPECT = "EXPECT JSON\nEXPECT MAX 10 WORDS"
@@ -86,24 +82,48 @@ def test_the_request_timeout_is_cut_to_the_time_left():
     assert model.request([], timeout=None)["timeout"] == 30
 
 
-def test_importing_litellm_through_the_adapter_reaches_no_network():
-    # a fresh interpreter without the variable: every name lookup is recorded
-    code = textwrap.dedent(
-        """
-        import socket, sys
-        looked_up = []
-        real = socket.getaddrinfo
-        def record(host, *args, **kwargs):
-            looked_up.append(host)
-            raise OSError("no network in this test")
-        socket.getaddrinfo = record
-        from formatbook_core.integrations.litellm import import_litellm
-        import_litellm()
-        import os
-        print(os.environ.get("LITELLM_LOCAL_MODEL_COST_MAP"), looked_up)
-        """
+# LiteLLM's own response types, handed to ask() by a callable (moved here from
+# tests/core/test_llm_faults.py, so that one file, on one pytest-xdist worker as a rule,
+# imports LiteLLM in the test process: about 4.5 s of CPU an import).
+
+
+def _litellm_types(monkeypatch):
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no fetch of the price list on import
+    return pytest.importorskip("litellm.types.utils")
+
+
+@pytest.mark.parametrize("driver", ["sync", "async"])
+def test_litellm_responses_and_chunks_keep_their_finish_reason_and_usage(monkeypatch, driver):
+    t = _litellm_types(monkeypatch)
+    cut = '{"name": "Ada", "email": "ada@ex'
+    counts = {"prompt_tokens": 5, "completion_tokens": 9, "total_tokens": 14}
+
+    def chunks():
+        for piece in (cut[:10], cut[10:]):
+            yield t.ModelResponseStream(choices=[t.StreamingChoices(delta=t.Delta(content=piece))])
+        last = t.StreamingChoices(delta=t.Delta(content=None), finish_reason="length")
+        yield t.ModelResponseStream(choices=[last], usage=t.Usage(**counts))
+
+    whole = t.ModelResponse(
+        choices=[t.Choices(message=t.Message(content=cut + '"}'), finish_reason="length")], usage=t.Usage(**counts)
     )
-    env = {k: v for k, v in os.environ.items() if k not in (LOCAL_COST_MAP, "LITELLM_OFFLINE_MODE")}
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == "True []"
+    replies = iter([chunks(), whole, '{"name": "Ada", "email": "ada@example.org"}'])
+    if driver == "sync":
+        result = ask(lambda p: next(replies), "Ada", "EXPECT JSON")
+    else:
+
+        async def llm(prompt):
+            return next(replies)
+
+        result = asyncio.run(ask_async(llm, "Ada", "EXPECT JSON"))
+    streamed, given_whole, good = result.attempts
+    for attempt in (streamed, given_whole):
+        assert attempt.finish_reason == "length" and attempt.result.violations[0].code == "reply.cut"
+        assert attempt.usage == counts and not attempt.usage_estimated
+    assert good.finish_reason is None and result.ok
+    assert result.usage == {"prompt_tokens": 10, "completion_tokens": 18, "total_tokens": 28}
+
+
+# That importing LiteLLM through the adapter reaches no network (its cost map is not
+# fetched) is checked in a fresh interpreter that goes on to run the LiteLLM example:
+# LITELLM_IMPORT_PROBE in tests/integrations/test_examples.py.
