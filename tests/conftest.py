@@ -39,58 +39,13 @@ _SLOW_TESTS = ("test_attack_input_never_raises[", "test_garbage_never_raises[hug
 _SLOW_NAMES = ("test_resume_after_a_kill", "test_a_worker_stuck_in_c_code", "feeding_one_character_at_a_time_is_linear")
 
 
-def _deselects_slow(markexpr: str) -> bool:
-    """Whether the ``-m`` expression ``markexpr`` is false for every test marked ``slow``.
-
-    Every assignment of the expression's other names is tried (a test may carry any marks
-    beside ``slow``); an expression pytest cannot read, or one with arguments, counts as not
-    deselecting, so the file is collected and pytest judges it as usual.
-    """
-    if not markexpr.strip():
-        return False
-    try:
-        from _pytest.mark.expression import Expression  # noqa: PLC0415 - pytest's own -m reader
-
-        expression = Expression.compile(markexpr)
-    except Exception:  # noqa: BLE001 - an unreadable expression: pytest reports it itself
-        return False
-    pending: list[dict[str, bool]] = [{}]
-    while pending:
-        values = pending.pop()
-        matcher = _SlowMatcher(values)
-        try:
-            if expression.evaluate(matcher):
-                return False
-        except ValueError:
-            return False
-        if matcher.free:  # branch on the first name the expression read without a value
-            pending += [{**values, matcher.free: False}, {**values, matcher.free: True}]
-    return True
-
-
-class _SlowMatcher:
-    """Mark names for an ``-m`` expression: ``slow`` is true, the others as ``values`` say."""
-
-    def __init__(self, values: dict[str, bool]) -> None:
-        self.values = values
-        self.free = ""  # the first name read that has no value (it counts as false)
-
-    def __call__(self, name: str, /, **kwargs: object) -> bool:
-        if kwargs:
-            raise ValueError(name)
-        if name == "slow":
-            return True
-        if name not in self.values and not self.free:
-            self.free = name
-        return self.values.get(name, False)
-
-
 def pytest_ignore_collect(collection_path, config):
     """Leave a wholly slow file unimported when ``-m`` deselects the slow tier.
 
     Importing them is most of their cost in the fast tier: tests/core/generation/test_hf.py
     brings torch and transformers, tests/batch/test_ray.py ray, in every xdist worker, for
-    tests that ``-m "not slow"`` then deselects. ``-m slow`` and ``--all`` collect them.
+    tests that ``-m "not slow"`` then deselects. Only that expression (the fast tier's, as
+    ``scripts/dev.py test`` gives it) leaves them out: any other is judged by pytest as usual.
     """
     if collection_path.suffix != ".py":
         return None
@@ -98,7 +53,7 @@ def pytest_ignore_collect(collection_path, config):
         relative = collection_path.relative_to(config.rootpath).as_posix()
     except ValueError:
         return None
-    if relative in _SLOW_FILES and _deselects_slow(config.getoption("markexpr", "")):
+    if relative in _SLOW_FILES and " ".join(config.getoption("markexpr", "").split()) == "not slow":
         return True
     return None
 
