@@ -7,6 +7,7 @@ run one of formatbook's two everyday jobs in it.
                                          # the fast tier of the tests (--slow: the slow
                                          # tier; --all: both), on every core; ARGS to pytest
     python3 scripts/dev.py lint          # ruff (lint, complexity, format check) and mypy
+    python3 scripts/dev.py setup         # only create .venv and install what test and lint need
     python3 scripts/dev.py bench [--quick] [--only NAMES]
                                          # every benchmark in benchmarks/ against its peer
                                          # library, one table of ratios and goals
@@ -140,12 +141,14 @@ def fuzz(args: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("examples", "test", "lint", "fuzz", "bench"):
+    if not argv or argv[0] not in ("examples", "test", "lint", "fuzz", "bench", "setup"):
         print(__doc__, file=sys.stderr)
         return 2
     job, rest = argv[0], argv[1:]
     # the examples need pydantic (their schemas) and lingua (their EXPECT LANGUAGE replies)
     ensure_environment(("pydantic", "language") if job == "examples" else ("test", "lint"))
+    if job == "setup":
+        return 0
     if job == "lint":
         return lint()
     if job == "fuzz":
