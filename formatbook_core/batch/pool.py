@@ -12,7 +12,9 @@ its rows one by one so that only the culprit row is lost to a ``batch.crashed`` 
 A task past its ``deadline`` (a worker stuck inside C code, where the per-reply alarm
 cannot reach it) has its pool's workers killed and goes to ``on_broken`` at once (run
 again, it would only wait its deadline out a second time); the others in flight are run
-again as above.
+again as above. A task may tell which of its steps it is at (:func:`mark`): ``on_broken``
+is given the steps the workers were at when the pool was found hung, so that the CLI
+re-checks only the rows that have no verdict, not the row that was stuck.
 
 A worker never outlives the process that started it (``kill -9`` of the CLI leaves no
 worker behind): on Linux the kernel sends it ``SIGKILL`` when its parent dies
@@ -44,10 +46,34 @@ R = TypeVar("R")
 WATCH_INTERVAL = 0.5
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
+#: in a worker: the pool's shared array of steps and this worker's place in it
+_slot: tuple[Any, int] | None = None
 
-def _worker_setup(parent: int | None, initializer: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
-    """Run first in each worker: die with the parent, leave Ctrl-C to it, then ``initializer``."""
+
+def mark(step: int) -> None:
+    """Tell the pool which step of its task this worker is at (a positive number; 0 between
+    steps), as read when the task is found hung. Outside a pool's worker: nothing."""
+    if _slot is not None:
+        steps, index = _slot
+        steps[index] = step
+
+
+def _worker_setup(
+    parent: int | None,
+    steps: Any,
+    claimed: Any,
+    initializer: Callable[..., None] | None,
+    args: tuple[Any, ...],
+) -> None:
+    """Run first in each worker: die with the parent, leave Ctrl-C to it, take a place in
+    the pool's ``steps`` (the next free one, counted by ``claimed``), then ``initializer``."""
+    global _slot
     exit_with_parent(parent)
+    with claimed.get_lock():
+        index = claimed.value
+        claimed.value += 1
+    # a pool starts at most its size of workers (none is replaced: a death breaks the pool)
+    _slot = (steps, index) if index < len(steps) else None
     # Ctrl-C reaches every process of the group: the parent stops the run, workers are
     # ended by it instead of each printing a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -104,7 +130,7 @@ class OrderedPool(Generic[T, R]):
         initializer: Callable[..., None] | None = None,
         initargs: tuple[Any, ...] = (),
         window: int | None = None,
-        on_broken: Callable[[T, str], R] | None = None,
+        on_broken: Callable[[T, str, frozenset[int]], R] | None = None,
         deadline: Callable[[T], float | None] | None = None,
     ) -> None:
         self.fn = fn
@@ -116,6 +142,7 @@ class OrderedPool(Generic[T, R]):
         self.deadline = deadline
         self.restarts = 0
         self._executor: ProcessPoolExecutor | None = None
+        self._steps: Any = None  # the steps (:func:`mark`) of the current executor's workers
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -123,31 +150,39 @@ class OrderedPool(Generic[T, R]):
             # fork and spawn start each worker as a child of this process; a forkserver's
             # workers are the server's children (it ends when this process does)
             parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
+            # new for each executor: its workers claim the places from the first
+            self._steps = context.RawArray("q", self.workers)
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=context,
                 initializer=_worker_setup,
-                initargs=(parent, self.initializer, self.initargs),
+                initargs=(parent, self._steps, context.Value("i", 0), self.initializer, self.initargs),
             )
         return self._executor
 
-    def _restart(self) -> None:
+    def _restart(self) -> frozenset[int]:
+        """A fresh pool for what follows: no step to tell of (a worker died, none is stuck)."""
         self.restarts += 1
         self.close()
+        return frozenset()
 
     def close(self, wait: bool = False) -> None:
         """End the workers (``wait``: until they have exited, as after the last result)."""
         if self._executor is not None:
             self._executor.shutdown(wait=wait, cancel_futures=True)
             self._executor = None
+            self._steps = None
 
-    def _kill(self) -> None:
-        """End the workers now: one is stuck where no signal reaches (inside C code)."""
+    def _kill(self) -> frozenset[int]:
+        """End the workers now: one is stuck where no signal reaches (inside C code). The
+        steps (:func:`mark`) they were at, read before they are ended."""
+        at = frozenset(step for step in self._steps if step) if self._steps is not None else frozenset()
         if self._executor is not None:
             # no public way to end a busy worker: its process is killed, the pool breaks
             for process in list(getattr(self._executor, "_processes", {}).values()):
                 process.kill()
         self._restart()
+        return at
 
     def _wait(self, item: T, future: Future[R]) -> R:
         """The result of ``item`` (running: FIFO dispatch starts the oldest task first);
@@ -160,10 +195,10 @@ class OrderedPool(Generic[T, R]):
             return self._wait(item, self._pool().submit(self.fn, item))
         except (BrokenProcessPool, TaskTimeout) as exc:
             hung = isinstance(exc, TaskTimeout)
-            self._kill() if hung else self._restart()
+            at = self._kill() if hung else self._restart()
             if self.on_broken is None:
                 raise
-            return self.on_broken(item, "hung" if hung else "died")
+            return self.on_broken(item, "hung" if hung else "died", at)
 
     def map(self, items: Iterable[T]) -> Iterator[R]:
         pending: deque[tuple[T, Future[R]]] = deque()
@@ -184,13 +219,13 @@ class OrderedPool(Generic[T, R]):
                     result = self._wait(item, future)
                 except (BrokenProcessPool, TaskTimeout) as exc:
                     hung = isinstance(exc, TaskTimeout)
-                    self._kill() if hung else self._restart()
+                    at = self._kill() if hung else self._restart()
                     redo = [item, *(i for i, _ in pending)]
                     pending.clear()
                     if hung and self.on_broken is not None:
                         # past its deadline while running (FIFO dispatch: the oldest task runs
                         # first); run alone it would only wait the deadline out a second time
-                        yield self.on_broken(redo.pop(0), "hung")
+                        yield self.on_broken(redo.pop(0), "hung", at)
                     for each in redo:
                         yield self._alone(each)
                     continue

@@ -9,7 +9,8 @@ Verdicts go to ``--out`` as JSONL (one record a row: ``line``, ``id``, the
 Parquet (nested parts as JSON text). ``--resume`` keeps the verdicts already in a JSONL
 ``--out`` (an interrupted run's) and checks only the rows after them: each row then has
 exactly one verdict. ``--timeout SECONDS`` limits each reply (``batch.timeout``; a
-worker stuck in C code past the limit is killed, and its chunk checked again row by row);
+worker stuck in C code past the limit is killed, the row it was at times out, and the
+chunk's other rows are checked again one by one);
 a plugin that raises, or a worker that dies, costs its row a ``batch.crashed`` verdict,
 not the run, for the first rows as for the last (every row is checked in a worker; both
 verdicts keep the row's ``id``). A worker ends when the command does, even after a
@@ -107,9 +108,13 @@ def _init(job: Job) -> None:
 def _check_chunk(chunk: list[tuple[int, Any]]) -> list[tuple[int, bool, str, Any]]:
     """Check ``(row number, raw JSONL line or row dict)`` pairs: ``(number, ok, verdict, output)``."""
     assert _job is not None, "_init runs first"
+    from ..batch.pool import mark
+
     out = []
     for number, item in chunk:
+        mark(number)  # a worker found stuck was at this row (numbers start at 1)
         record = _record(number, item)
+        mark(0)
         out.append(_output(number, record, getattr(record, "exact", True)))
     return out
 
@@ -176,29 +181,40 @@ def _deadline(chunk: list[tuple[int, Any]]) -> float | None:
     return _job.timeout * (len(chunk) + 1) + 2.0
 
 
-def _crashed_chunk(chunk: list[tuple[int, Any]], how: str = "died") -> list[tuple[int, bool, str, Any]]:
-    """A chunk whose worker died: each row again on its own, the culprit a ``batch.crashed`` verdict."""
+def _lost(one: list[tuple[int, Any]], how: str, at: frozenset[int] = frozenset()) -> list[tuple[int, bool, str, Any]]:
+    """The verdict of a row whose check hung (``batch.timeout``) or killed its worker (``batch.crashed``)."""
+    from ..batch import failure_record
+    from ..batch.record import CRASHED, TIMEOUT
+
+    number, item = one[0]
+    if how == "hung":
+        code = TIMEOUT
+        message = f"the check of line {number} did not return within its time limit, even when interrupted"
+    else:
+        code = CRASHED
+        message = f"the worker process died while checking line {number} (a crash in a plugin or out of memory)"
+    return [_output(number, {"line": number, **_row_id(item), **failure_record(code, message)})]
+
+
+def _crashed_chunk(
+    chunk: list[tuple[int, Any]], how: str = "died", at: frozenset[int] = frozenset()
+) -> list[tuple[int, bool, str, Any]]:
+    """A chunk whose worker died or hung: each row again on its own, the culprit a
+    ``batch.crashed`` or ``batch.timeout`` verdict. A hung worker's row (in ``at``, the
+    rows the workers were at) times out without being checked again: run alone, it would
+    only wait out a deadline a second time."""
     from ..batch.pool import OrderedPool
 
-    def lost(one: list[tuple[int, Any]], how: str) -> list[tuple[int, bool, str, Any]]:
-        from ..batch import failure_record
-        from ..batch.record import CRASHED, TIMEOUT
-
-        number, item = one[0]
-        if how == "hung":
-            code = TIMEOUT
-            message = f"the check of line {number} did not return within its time limit, even when interrupted"
-        else:
-            code = CRASHED
-            message = f"the worker process died while checking line {number} (a crash in a plugin or out of memory)"
-        return [_output(number, {"line": number, **_row_id(item), **failure_record(code, message)})]
-
+    # a chunk runs in one worker: at most one of its rows is a step the workers were at;
+    # stuck there past the chunk's deadline, it was past its own limit too
+    stuck = next((row for row in chunk if row[0] in at), None) if how == "hung" else None
     assert _job is not None
     pool: OrderedPool[list[tuple[int, Any]], list[tuple[int, bool, str, Any]]] = OrderedPool(
-        _check_chunk, 1, initializer=_init, initargs=(_job,), window=1, on_broken=lost, deadline=_deadline
+        _check_chunk, 1, initializer=_init, initargs=(_job,), window=1, on_broken=_lost, deadline=_deadline
     )
     try:
-        return [out for one in pool.map([[row] for row in chunk]) for out in one]
+        checked = pool.map([[row] for row in chunk if row is not stuck])
+        return [out for row in chunk for out in (_lost([row], how) if row is stuck else next(checked))]
     finally:
         pool.close()
 

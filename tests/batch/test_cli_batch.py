@@ -386,9 +386,12 @@ def test_a_worker_that_dies_in_the_first_rows_costs_one_row(run, tmp_path, monke
 
 def test_a_worker_stuck_in_c_code_in_the_first_rows_times_out_with_its_id(run, tmp_path, monkeypatch):
     real = batch_core.check
+    tries = tmp_path / "tries"
 
     def stuck(reply, exp):
         if reply == "stuck":
+            with open(tries, "a") as f:  # in the worker: each check of the stuck row, a line
+                f.write("tried\n")
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # the alarm is never handled
             time.sleep(60)
         return real(reply, exp)
@@ -408,6 +411,8 @@ def test_a_worker_stuck_in_c_code_in_the_first_rows_times_out_with_its_id(run, t
     assert [(r["line"], r["id"], r["violations"][0]["code"]) for r in records if not r["ok"]] == [
         (3, "row-2", "batch.timeout")
     ]
+    # the row the worker was stuck at times out once: it is not checked again (to hang again)
+    assert tries.read_text() == "tried\n"
 
 
 def test_a_lost_row_keeps_its_id_in_parquet_too(run, tmp_path, monkeypatch):
