@@ -48,7 +48,9 @@ STEP_BUDGET = 60_000_000
 class Case:
     """One hostile shape: ``make(size)`` builds the reply; ``expect`` the EXPECT text it is
     checked against; the guard is fed ``chunk`` characters at a time (``strict`` guard
-    when set). ``xfail`` names a known super-linear case and why."""
+    when set). ``xfail`` names a known super-linear case and why. ``warm`` is the size of
+    the untraced warm-up run (``size // 4`` when 0): a case whose run at ``size`` takes a
+    path the smaller text does not (past a depth limit) warms on a text that takes it."""
 
     name: str
     make: Callable[[int], str]
@@ -57,6 +59,7 @@ class Case:
     chunk: int = 16
     strict: bool = False
     xfail: str | None = None
+    warm: int = 0
 
 
 class OverBudget(BaseException):
@@ -109,7 +112,7 @@ def count_steps(run: Callable[..., object], *args: Any, budget: int = STEP_BUDGE
 
 def measure(case: Case, budget: int = STEP_BUDGET, operations: Sequence[str] = OPERATIONS) -> dict[str, Any]:
     """Steps per operation (of ``operations``) at about ``size`` and ``FACTOR * size``,
-    after a warm-up run of each on ``size // 4`` (lazy imports, compiled patterns, caches).
+    after a warm-up run of each on ``size // 4`` or ``warm`` (lazy imports, compiled patterns, caches).
     The large run is stopped once it is over ``GROWTH_LIMIT`` times the small one
     (``"stopped"``); a small run over ``budget`` steps gives ``"over budget"``."""
     # sizes a little apart per operation: no operation meets a text another one cached.
@@ -120,7 +123,7 @@ def measure(case: Case, budget: int = STEP_BUDGET, operations: Sequence[str] = O
     # at n warm and the one at 8n cold (json many-keys: 9.6x counted thus, 20x warmed at n)
     ops = [(k, op) for k, op in enumerate(OPERATIONS) if op in operations]
     for k, op in ops:
-        _run(case, op, case.make(max(1, case.size // 4) + k))
+        _run(case, op, case.make((case.warm or max(1, case.size // 4)) + k))
     # what is alive now is set aside from the collector (gc.freeze): the collections that
     # fall between counted runs then walk only what the runs made, not every module's objects
     gc.collect()

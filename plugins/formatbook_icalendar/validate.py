@@ -120,9 +120,13 @@ def _analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 
             )
     violations.extend(component_violations(tree))
     value = None
-    # a zone whose rules are refused is not read: its offsets would take minutes to find
+    # a zone whose rules are refused is not read: its offsets would take minutes to find.
+    # Nor is a text holding a bare component: it is no iCalendar object, whatever the
+    # library makes of it (as vCard reads no text its scan refused; check() reads the
+    # healed calendar, and the library's reading was half the steps of each bare event)
     unbounded_zone = any(v.code == "icalendar.zone_rule" for v in violations)
-    if not tree.problems and tree.roots and not unbounded_zone:
+    bare = any(root.name != "VCALENDAR" for root in tree.roots)
+    if not tree.problems and tree.roots and not unbounded_zone and not bare:
         value, error = parse_value(text)
         if error is not None:
             violations.append(Violation("icalendar.parse", f"the icalendar library cannot read the text: {error}"))

@@ -246,3 +246,20 @@ def test_a_utc_offset_not_in_the_rfc_form_fails(offset: str) -> None:
 def test_a_utc_offset_in_the_rfc_form_passes(offset: str) -> None:
     """User finding (was test_user_findings.py)."""
     assert get_format("icalendar").is_valid(_ZONE.format(offset=offset))
+
+
+def test_a_deep_component_s_label_names_its_outer_and_inner_levels_only() -> None:
+    """Every open component of a reply nested 250 deep is reported: its label names the
+    two outermost and the three innermost levels around it and counts the others, so
+    the messages grow with the depth, not with its square."""
+    text = "BEGIN:VCALENDAR\r\n" + "BEGIN:X-A\r\n" * 249
+    messages = [v.message for v in FMT.validate(text)]
+    deepest = "X-A[0] in VCALENDAR[0] > X-A[0] > … 244 levels > X-A[0] > X-A[0] > X-A[0] is never closed (no END:X-A)"
+    assert deepest in messages
+    assert sum("is never closed" in m for m in messages) == 250
+    assert "X-A[0] in VCALENDAR[0] > X-A[0] > X-A[0] > X-A[0] > X-A[0] is never closed (no END:X-A)" in messages
+    assert (
+        "X-A[0] in VCALENDAR[0] > X-A[0] > … 1 level > X-A[0] > X-A[0] > X-A[0] is never closed (no END:X-A)"
+        in messages
+    )
+    assert sum(map(len, messages)) < 250 * 120
