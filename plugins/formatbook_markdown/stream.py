@@ -232,7 +232,10 @@ class MarkdownChecker:
         return indent <= 3 and len(run) >= fence[1] and run == fence[0] * len(run)
 
     def _body_line(self, line: str) -> str | None:
-        if not line or line.isspace():  # a blank line (taken first: no fence, HTML or heading)
+        # a blank line (taken first: no fence, HTML or heading) as CommonMark and markdown-it
+        # read one: only spaces and tabs. A line of U+3000 or U+00A0 is text (a paragraph's
+        # or a list item's), which str.isspace() would take for blank
+        if not line.strip(" \t"):
             if self._fence is not None or self._level < 1 or not self._names:
                 return None
             self._blank = True

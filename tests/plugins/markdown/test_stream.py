@@ -64,3 +64,14 @@ def test_a_blank_line_of_any_white_space_closes_the_preamble_and_a_list(blank):
     checker = FMT.stream(SPEC, strict=True)
     assert not all(checker.feed(reply[i : i + 3]) for i in range(0, len(reply), 3))
     assert not FMT.is_valid(reply, SPEC, level=1)
+
+
+@pytest.mark.parametrize("space", ["\u3000", "\u00a0", "\f", " \u3000 "])
+def test_a_line_of_other_white_space_is_text_not_a_blank_line(space):
+    # markdown-it reads a line of spaces and tabs only as blank: this one continues the list
+    # item, so the glued '## Assumptions' is its text, and the reply is valid as written
+    reply = f"## Short answer\nYes.\n\n## Reasoning\n1. a\n{space}\nText ## Assumptions\n"
+    assert FMT.is_valid(reply, SPEC, level=1)
+    for size in (1, 3):
+        checker = FMT.stream(SPEC, strict=True)
+        assert all(checker.feed(reply[i : i + size]) for i in range(0, len(reply), size))
