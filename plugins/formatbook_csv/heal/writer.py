@@ -80,10 +80,11 @@ def _write_batch(out: Written, rows: list[tuple[list[str], Sequence[bool], str]]
 
 
 def _plain(rows: list[tuple[list[str], Sequence[bool], str]], delimiter: str, max_size: int) -> str | None:
-    """All ``rows`` written at once when none needs more than a join: the test ``write``
-    makes of each row (nothing quoted, no quote or line break, no delimiter inside a cell,
-    no cell starting with a blank, no empty line), made on all of them together; ``None``
-    when one fails or the text passes ``max_size`` (``write`` then says which row)."""
+    """A batch of ``rows`` written at once when none needs more than a join: the test
+    ``_write_batch`` makes of each row (nothing quoted, no quote or line break, no
+    delimiter inside a cell, no cell starting with a blank, no empty line), made on all of
+    them together; ``None`` when one fails or the text passes ``max_size`` (the room left:
+    ``_write_batch`` then goes row by row and says which row)."""
     if any(True in quoted for _, quoted, _ in rows):
         return None
     lines = [delimiter.join(cells) for cells, _, _ in rows]
