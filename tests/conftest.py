@@ -6,6 +6,7 @@ does not depend on the seed; locally every run explores new examples, and what i
 becomes a regression test.
 """
 
+import functools
 import os
 
 from hypothesis import HealthCheck, settings
@@ -34,26 +35,62 @@ _SLOW_FILES = (
     "tests/batch/test_ray.py",
     "tests/core/generation/test_hf.py",
     "tests/report/test_browser.py",  # headless Chromium, 2-3 s a page
+    "tests/core/test_third_party_plugin.py",  # a virtual environment built
 )
 _SLOW_TESTS = ("test_attack_input_never_raises[", "test_garbage_never_raises[huge-", "test_garbage_never_raises[many-")
 _SLOW_NAMES = ("test_resume_after_a_kill", "test_a_worker_stuck_in_c_code", "feeding_one_character_at_a_time_is_linear")
 
 
-def pytest_ignore_collect(collection_path, config):
-    """Leave a wholly slow file unimported when ``-m`` deselects the slow tier.
+# a file that may hold a slow test by name: a contract class (the contract's attack inputs
+# and garbage are its slow tests) or a test named as one of _SLOW_NAMES
+_SLOW_HOLDER_TEXTS = ("FormatContract", *_SLOW_NAMES)
 
-    Importing them is most of their cost in the fast tier: tests/core/generation/test_hf.py
-    brings torch and transformers, tests/batch/test_ray.py ray, in every xdist worker, for
-    tests that ``-m "not slow"`` then deselects. Only that expression (the fast tier's, as
-    ``scripts/dev.py test`` gives it) leaves them out: any other is judged by pytest as usual.
-    """
-    if collection_path.suffix != ".py":
-        return None
+
+def _tier_of(config) -> str | None:
+    """ "fast" or "slow" when ``-m`` asks for exactly one tier (as ``scripts/dev.py test`` does)."""
+    expression = " ".join(config.getoption("markexpr", "").split())
+    return {"not slow": "fast", "slow": "slow"}.get(expression)
+
+
+def _relative(path, config) -> str | None:
     try:
-        relative = collection_path.relative_to(config.rootpath).as_posix()
+        return path.relative_to(config.rootpath).as_posix()
     except ValueError:
         return None
-    if relative in _SLOW_FILES and " ".join(config.getoption("markexpr", "").split()) == "not slow":
+
+
+@functools.cache
+def _may_hold_slow_tests(path, relative: str) -> bool:
+    if relative in _SLOW_FILES:
+        return True
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True  # unknown: pytest judges it
+    return any(needle in text for needle in _SLOW_HOLDER_TEXTS)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Leave unimported a file the asked-for tier has no test in.
+
+    Importing is most of a file's cost in a tier that deselects all its tests:
+    tests/core/generation/test_hf.py brings torch and transformers, tests/batch/test_ray.py
+    ray, in every xdist worker, for tests that ``-m "not slow"`` then deselects; and the slow
+    tier would import all 220-odd files for the twenty that hold its tests. Only the two
+    expressions ``scripts/dev.py test`` gives (``not slow``, ``slow``) leave files out; any
+    other is judged by pytest as usual. Which files may hold slow tests is read from their
+    text (`_SLOW_HOLDER_TEXTS`); pytest_collection_modifyitems fails a run where a slow test
+    stands in a file that reading would leave out, so no slow test can fall between the tiers.
+    """
+    if collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    tier = _tier_of(config)
+    relative = _relative(collection_path, config)
+    if tier is None or relative is None:
+        return None
+    if tier == "fast" and relative in _SLOW_FILES:
+        return True
+    if tier == "slow" and not _may_hold_slow_tests(collection_path, relative):
         return True
     return None
 
@@ -67,6 +104,11 @@ def pytest_collection_modifyitems(config, items):
         name = item.nodeid.rsplit("::", 1)[-1]
         if path in _SLOW_FILES or name.startswith(_SLOW_TESTS) or any(n in name for n in _SLOW_NAMES):
             item.add_marker(slow)
+        if item.get_closest_marker("slow") is not None and not _may_hold_slow_tests(item.path, path):
+            raise pytest.UsageError(
+                f"{item.nodeid} is slow, but its file does not say so: the slow tier would skip it."
+                " Name its file in _SLOW_FILES (tests/conftest.py)"
+            )
 
 
 # --- one worker per group ---------------------------------------------------------------

@@ -22,8 +22,6 @@ from formatbook_core.registry import UnknownFormatError
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "examples" / "formatbook-toml"
 
-pytestmark = pytest.mark.slow
-
 
 def _venv_python(venv: Path) -> Path:
     return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
