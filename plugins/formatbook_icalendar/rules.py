@@ -332,16 +332,18 @@ def zone_rule_problem(value: str) -> str | None:
     return None
 
 
-def zone_transitions(value: str, dtstart: str) -> int:
+def zone_transitions(value: str, dtstart: str, asked_year: int = 0) -> int:
     """An upper bound of the instances of the zone rule ``value`` (one ``zone_rule_problem``
-    accepts) from the DTSTART value ``dtstart``: what dateutil may walk for one offset."""
+    accepts) from the DTSTART value ``dtstart`` up to its UNTIL, else up to 2038 or
+    ``asked_year`` (the latest year a date-time asks the zone about), whichever is later:
+    what dateutil may walk for one offset."""
     parts = _recur_parts(value)
     count = parts.get("COUNT", "")
     if count.isdigit():
         return int(count)
     first = int(dtstart[:4]) if dtstart[:4].isdigit() else 1
     until = parts.get("UNTIL", "")
-    last = int(until[:4]) if until[:4].isdigit() else _ZONE_LAST_YEAR
+    last = int(until[:4]) if until[:4].isdigit() else max(_ZONE_LAST_YEAR, asked_year)
     months = max(0, last - first + 1) * 12
     interval = parts.get("INTERVAL", "1")
     step = (int(interval) if interval.isdigit() and int(interval) > 0 else 1) * (12 if parts["FREQ"] == "YEARLY" else 1)

@@ -159,9 +159,25 @@ def component_violations(tree: Tree) -> list[Violation]:
     for root in tree.roots:
         zones = {z.get("TZID")[0].line.value for z in root.walk() if z.name == "VTIMEZONE" and z.get("TZID")}
         method = bool(root.get("METHOD"))
+        asked = _latest_years(root) if zones else {}
         for comp in root.walk():
-            out.extend(_component(comp, zones, method))
+            out.extend(_component(comp, zones, method, asked))
     return out
+
+
+def _latest_years(root: Component) -> dict[str, int]:
+    """The latest year of a date-time in each time zone the calendar names (``TZID=``):
+    how far dateutil walks that zone's rules to find the calendar's offsets."""
+    latest: dict[str, int] = {}
+    for comp in root.walk():
+        for p in comp.props:
+            tzid = p.line.param("TZID")
+            if tzid is None:
+                continue
+            years = [int(item[:4]) for item in p.line.value.split(",") if item[:4].isdigit()]
+            if years:
+                latest[tzid] = max(latest.get(tzid, 0), *years)
+    return latest
 
 
 def _v(code: str, comp: Component, prop: str | None, message: str, start: int, end: int, **kw: Any) -> Violation:
@@ -169,7 +185,7 @@ def _v(code: str, comp: Component, prop: str | None, message: str, start: int, e
     return Violation(code, message, path=path, span=Span(start, end), **kw)
 
 
-def _component(comp: Component, zones: set[str], method: bool) -> list[Violation]:
+def _component(comp: Component, zones: set[str], method: bool, asked: dict[str, int]) -> list[Violation]:
     out: list[Violation] = []
     name = comp.name
     end = comp.end if comp.end >= 0 else comp.start
@@ -202,7 +218,8 @@ def _component(comp: Component, zones: set[str], method: bool) -> list[Violation
             _v("icalendar.missing_component", comp, None, f"{comp.label} has no STANDARD or DAYLIGHT", comp.start, end)
         )
     if name == "VTIMEZONE":
-        out.extend(_zone_rules(comp, end))
+        tzids = comp.get("TZID")
+        out.extend(_zone_rules(comp, end, asked.get(tzids[0].line.value, 0) if tzids else 0))
     if name == "VTODO" and "DURATION" in counts and "DTSTART" not in counts:
         out.append(
             _v(
@@ -284,11 +301,14 @@ def _component(comp: Component, zones: set[str], method: bool) -> list[Violation
     return out
 
 
-def _zone_rules(zone: Component, end: int) -> list[Violation]:
+def _zone_rules(zone: Component, end: int, asked_year: int = 0) -> list[Violation]:
     """A time zone's rules bounded: yearly or monthly, and at most
-    ``rules.MAX_ZONE_TRANSITIONS`` transitions in all. Its offsets are found by walking
-    them (dateutil, on every ``utcoffset`` of a date-time in the zone), so a rule of every
-    second from 1970 made reading the returned calendar's dates run for minutes."""
+    ``rules.MAX_ZONE_TRANSITIONS`` transitions in all, up to 2038 or ``asked_year`` (the
+    latest year of the calendar's date-times in the zone). Its offsets are found by
+    walking them from DTSTART up to the date-time asked about (dateutil, on every
+    ``utcoffset``), so a rule of every second from 1970 made reading the returned
+    calendar's dates run for minutes, and so did a rule bounded by 2038 with an event in
+    9999."""
     out: list[Violation] = []
     transitions = 0
     for part in zone.children:
@@ -305,11 +325,12 @@ def _zone_rules(zone: Component, end: int) -> list[Violation]:
             if problem:
                 out.append(_v("icalendar.zone_rule", part, p.name, f"{part.label}: {problem}", p.start, p.end))
             else:
-                transitions += rules.zone_transitions(p.line.value, dtstart)
+                transitions += rules.zone_transitions(p.line.value, dtstart, asked_year)
     if transitions > rules.MAX_ZONE_TRANSITIONS:
         message = (
-            f"{zone.label}: its rules give up to {transitions:,} offset changes "
-            f"(at most {rules.MAX_ZONE_TRANSITIONS:,}: a real zone changes a few times a year)"
+            f"{zone.label}: its rules give up to {transitions:,} offset changes"
+            + (f" up to {asked_year}, the latest year of a date-time in it " if asked_year > 2038 else " ")
+            + f"(at most {rules.MAX_ZONE_TRANSITIONS:,}: a real zone changes a few times a year)"
         )
         out.append(_v("icalendar.zone_rule", zone, None, message, zone.start, end))
     return out

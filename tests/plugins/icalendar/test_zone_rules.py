@@ -125,3 +125,54 @@ def test_refused_in_any_surroundings(wrap) -> None:
     result = check(wrap(calendar("DTSTART:19700101T000000\r\nRRULE:FREQ=SECONDLY\r\n")), "EXPECT ICALENDAR")
     assert not result.ok and result.value is None
     assert "icalendar.zone_rule" in {v.code for v in result.violations}
+
+
+def _asking(calendar_text: str, *stamps: str) -> str:
+    """``calendar_text`` with its event's DTSTART (2024) moved to ``stamps[0]``, and an
+    RDATE list in the zone for the others."""
+    moved = calendar_text.replace("DTSTART;TZID=Here:20240702T100000", f"DTSTART;TZID=Here:{stamps[0]}")
+    if len(stamps) > 1:
+        moved = moved.replace("SUMMARY:x", f"RDATE;TZID=Here:{','.join(stamps[1:])}\r\nSUMMARY:x")
+    return moved
+
+
+# 24 changes a year: 1,656 from 1970 to 2038, under the bound; dateutil walks them up to
+# the date-time asked about, so up to 9999 they are 192,720 (2 s for one repr of a 500-byte
+# reply, 11 s for eight such zones)
+_MANY_RULE = "FREQ=YEARLY;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12;BYDAY=1SU,2SU"
+_MANY_A_YEAR = f"DTSTART:19700101T000000\r\nRRULE:{_MANY_RULE}\r\n"
+
+
+@pytest.mark.parametrize(
+    "stamps",
+    [
+        ("99991201T000000",),
+        ("20240702T100000", "99991201T000000"),
+        ("20240702T100000", "30000101T000000", "20250101T000000"),
+    ],
+    ids=["start-in-9999", "rdate-in-9999", "rdate-list-in-3000"],
+)
+def test_the_bound_counts_up_to_the_latest_date_time_in_the_zone(stamps) -> None:
+    # issue 30 (held-out): the transitions were counted up to 2038 whatever year the
+    # calendar's date-times asked about, while dateutil walks up to that year
+    assert rules.zone_transitions(_MANY_RULE, "19700101T000000") == 1_656
+    assert check(calendar(_MANY_A_YEAR), "EXPECT ICALENDAR").ok
+    result = check(_asking(calendar(_MANY_A_YEAR), *stamps), "EXPECT ICALENDAR")
+    assert [v.code for v in result.violations] == ["icalendar.zone_rule"]
+    assert result.value is None
+    year = max(stamp[:4] for stamp in stamps)
+    assert f"up to {year}, the latest year of a date-time in it" in result.violations[0].message
+
+
+def test_a_real_zone_passes_with_a_date_time_after_2038() -> None:
+    # one change a year from 1970: 2 x 131 transitions up to 2100
+    real = "DTSTART:19701025T030000\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n"
+    result = check(_asking(calendar(real), "21000702T100000"), "EXPECT ICALENDAR")
+    assert result.ok, result.violations
+    event = next(c for c in result.value.walk() if c.name == "VEVENT")
+    assert event["DTSTART"].dt.utcoffset().total_seconds() == 7200  # summer time, from the DAYLIGHT part
+
+
+def test_a_date_time_in_another_zone_does_not_count() -> None:
+    other = calendar(_MANY_A_YEAR).replace("SUMMARY:x", "RDATE;TZID=Europe/Berlin:99991201T000000\r\nSUMMARY:x")
+    assert "icalendar.zone_rule" not in {v.code for v in check(other, "EXPECT ICALENDAR").violations}
