@@ -7,6 +7,13 @@ before the ``#`` run makes the line a paragraph, so the section would be missing
 filled with the empty value while its text sits right there, set aside as preamble. A
 reader sees a heading: the characters go (repair ``invisible_removed``), on lines whose
 rest is an ATX heading or a bold label (``**Reasoning:**``). Elsewhere they are text.
+
+Invisible is what a reader cannot tell from nothing or from a space: format and control
+characters, the other Unicode default-ignorable characters (variation selectors, the
+combining grapheme joiner, the Hangul fillers) and the space separators other than the
+ASCII space (U+00A0, U+3000), also after indenting spaces (``"  \u200b## Reasoning"``).
+Lines are split where markdown-it splits them (LF, CR, CRLF): ``str.splitlines`` also
+splits at a vertical tab, a form feed or U+0085, and left ``"\x0b## Reasoning"`` whole.
 """
 
 from __future__ import annotations
@@ -17,29 +24,48 @@ import unicodedata
 from .state import RepairState
 
 # what stands after the invisible characters: an ATX heading or a bold label
-_HEADING = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|\*\*|__)")
-_BREAKS = "\t\n\r"
+_HEADING = re.compile(r" {0,3}(?:#{1,6}(?:[ \t\r\n]|$)|\*\*|__)")
+# a line as markdown-it reads one: up to LF, CR or CRLF
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)?")
+_INDENT = " \t"
+_BREAKS = "\n\r"
+# default-ignorable code points outside the categories Cf and Cc (Unicode's
+# DerivedCoreProperties.txt): marks and letters that show nothing
+_IGNORABLE_RANGES = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0100, 0xE01EF),
+)
 
 
 def _invisible(ch: str) -> bool:
-    return ch not in _BREAKS and unicodedata.category(ch) in ("Cf", "Cc")
+    if ch in _INDENT or ch in _BREAKS:
+        return False
+    if unicodedata.category(ch) in ("Cf", "Cc", "Zs"):
+        return True
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
 
 
 def remove_invisible_before_headings(st: RepairState) -> None:
     """Drop the format and control characters that open a line before a heading."""
     if st.level < 1:
         return
-    lines = st.body.splitlines(keepends=True)
+    lines = _LINE.findall(st.body)
     removed = 0
     for i, line in enumerate(lines):
-        if not line or not _invisible(line[0]):
-            continue
         n = 0
-        while n < len(line) and _invisible(line[n]):
+        while n < len(line) and (line[n] in _INDENT or _invisible(line[n])):
             n += 1
-        if _HEADING.match(line, n):
-            lines[i] = line[n:]
-            removed += n
+        hidden = sum(1 for ch in line[:n] if ch not in _INDENT)
+        if hidden and _HEADING.match(line, n):
+            lines[i] = "".join(ch for ch in line[:n] if ch in _INDENT) + line[n:]
+            removed += hidden
     if removed:
         st.body = "".join(lines)
         st.repair(

@@ -100,6 +100,46 @@ def test_an_invisible_character_before_a_heading_does_not_hide_it(mark: str, rep
     assert "invisible_removed" in [r.kind for r in result.repairs]
 
 
+@pytest.mark.parametrize(
+    "mark",
+    [
+        "\u034f",  # combining grapheme joiner (Mn, default-ignorable)
+        "\ufe0f",  # variation selector 16 (Mn)
+        "\u3164",  # Hangul filler (Lo, default-ignorable)
+        "\u00a0",  # no-break space (Zs)
+        "\u3000",  # ideographic space (Zs)
+        "\x0b",  # vertical tab: str.splitlines broke the line there, markdown-it does not
+        "\x0c",  # form feed
+        "\x85",  # next line (C1)
+        "\u202e",  # right-to-left override, after indenting spaces below
+    ],
+)
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "{m}## Short answer\nYes.\n\n## Reasoning\n1. Because.",
+        "## Short answer\nYes.\n\n{m}## Reasoning\n1. Because.",
+        "  {m}## Short answer\r\nYes.\r\n\r\n {m} ## Reasoning\r\n1. Because.\r\n",
+        "\t{m}**Short answer:** Yes.\n\n{m}{m}**Reasoning:**\n1. Because.",
+    ],
+)
+def test_what_shows_nothing_before_a_heading_does_not_hide_it(mark: str, reply: str) -> None:
+    """Issue 30, held out: marks and spaces outside Cf/Cc, a mark after indenting spaces,
+    and a break str.splitlines sees where markdown-it sees none each filled a section
+    with None (ok=True) while its heading was there."""
+    result = _check(reply.format(m=mark))
+    assert result.ok, result.violations
+    assert _sections(result) == {"Short answer": "Yes.", "Reasoning": "1. Because."}
+    assert "invisible_removed" in [r.kind for r in result.repairs]
+
+
+def test_a_visible_character_before_a_heading_is_kept() -> None:
+    # what a reader sees stays text: the heading is not one, so the section is not filled
+    result = _check("x## Short answer\nYes.\n\n## Reasoning\n1. Because.")
+    assert "invisible_removed" not in [r.kind for r in result.repairs]
+    assert not result.ok or _sections(result)["Short answer"] != "Yes."
+
+
 def test_an_invisible_character_inside_text_stays() -> None:
     result = _check("## Short answer\n\u200bYes.\n\n## Reasoning\n1. Because.")
     assert result.ok and _sections(result)["Short answer"] == "\u200bYes."
