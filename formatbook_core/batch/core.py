@@ -28,7 +28,8 @@ def check_one(
     cache; schema paths relative to ``base_dir``, default the current folder, and with
     ``confine`` only files inside it: see :func:`~formatbook_core.parse_expectations`). Bad
     expectations make a record with the violation ``batch.expectations``; a plugin that
-    raises, ``batch.crashed``; a check longer than ``timeout`` seconds, ``batch.timeout``.
+    raises (``SystemExit`` and ``GeneratorExit`` too; ``KeyboardInterrupt`` stops the run),
+    ``batch.crashed``; a check longer than ``timeout`` seconds, ``batch.timeout``.
     """
     try:
         exp = as_cached(expect, base_dir, confine=confine)
@@ -38,7 +39,9 @@ def check_one(
         result = within(timeout, lambda: check(reply, exp))
     except ReplyTimeout as exc:
         return verdict_record(CheckResult(False, "", format=exp.format, violations=[Violation(TIMEOUT, str(exc))]), exp)
-    except Exception as exc:  # a bug in a plugin costs this reply, not the run
+    except KeyboardInterrupt:
+        raise  # Ctrl-C stops the run
+    except BaseException as exc:  # a bug in a plugin costs this reply, not the run: sys.exit() in it too
         message = f"formatbook failed on this reply: {type(exc).__name__}: {exc}"
         return verdict_record(CheckResult(False, "", format=exp.format, violations=[Violation(CRASHED, message)]), exp)
     return verdict_record(result, exp)

@@ -289,3 +289,37 @@ def test_a_timeout_is_not_swallowed_by_the_pipelines_plugin_guard(monkeypatch):
     monkeypatch.setattr(JsonFormat, "candidates", forever)
     record = check_one('{"a": 1}', "EXPECT JSON", timeout=0.2)
     assert [v["code"] for v in record["violations"]] == ["batch.timeout"]
+
+
+@pytest.mark.parametrize(
+    ("raised", "name"),
+    [(SystemExit(0), "SystemExit"), (SystemExit("bye"), "SystemExit"), (GeneratorExit(), "GeneratorExit")],
+)
+def test_a_plugin_that_exits_costs_its_row_not_the_run(monkeypatch, raised, name):
+    # issue 30, held out: sys.exit() in a plugin is no Exception, so it passed the
+    # pipeline's guard and check_one's, and ended `formatbook check` with no verdict at
+    # all (even for the rows before it), with --workers N as in this process
+    def exits(self, reply, schema=None, **options):
+        if "exit" in reply:
+            raise raised
+        return real(self, reply, schema, **options)
+
+    real = JsonFormat.candidates
+    monkeypatch.setattr(JsonFormat, "candidates", exits)
+    records = list(
+        check_rows(
+            [{"id": "a", "reply": "[1]"}, {"id": "b", "reply": '["exit"]'}, {"id": "c", "reply": "[2]"}], "EXPECT JSON"
+        )
+    )
+    assert [(r["id"], r["ok"]) for r in records] == [("a", True), ("b", False), ("c", True)]
+    [violation] = records[1]["violations"]
+    assert violation["code"] == "batch.crashed" and f"failed on this reply: {name}" in violation["message"]
+
+
+def test_ctrl_c_still_stops_the_rows(monkeypatch):
+    def interrupted(self, reply, schema=None, **options):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(JsonFormat, "candidates", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        list(check_rows(["[1]", "[2]"], "EXPECT JSON"))
