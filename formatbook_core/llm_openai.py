@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import inspect
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .llm_replies import ChatModel
+from .llm_replies import ChatModel, TransportError
 
 if TYPE_CHECKING:
     from .expectations import Expectations
@@ -128,12 +129,14 @@ class OpenAIChat(ChatModel):
     def send(self, messages: list[dict[str, str]], *, timeout: float | None = None) -> Any:
         """The request for ``messages``, its timeout the smaller of ``self.timeout`` and ``timeout``."""
         request = self._request(messages, timeout)  # first: a request that cannot be made says so
-        return self._client().chat.completions.create(**request)
+        return _completion(self._client().chat.completions.create(**request))
 
     def send_async(self, messages: list[dict[str, str]], *, timeout: float | None = None) -> Any:
         """``send`` through the async client (``ask_async``): an awaitable of the stream or completion."""
         request = self._request(messages, timeout)
-        return self._async_client().chat.completions.create(**request)
+        answer = self._async_client().chat.completions.create(**request)
+        # an AsyncOpenAI's answer is awaited; a sync client given to ask_async answers at once
+        return _completion_async(answer) if inspect.isawaitable(answer) else _completion(answer)
 
     def sends_on_loop(self) -> bool:
         """True unless the client given is not an ``AsyncOpenAI`` (a sync client blocks:
@@ -175,6 +178,23 @@ def chat_request(chat: Any, messages: list[dict[str, str]], timeout: float | Non
         if chat.include_usage:
             request["stream_options"] = {"include_usage": True}
     return request
+
+
+def _completion(answer: Any) -> Any:
+    """The SDK's answer, a completion or a stream of chunks; a :class:`TransportError` for
+    text: the SDK returns the body as it is when the endpoint's content type is not JSON
+    (a proxy's HTML error page sent with status 200), and that text is no reply."""
+    if isinstance(answer, (str, bytes)):
+        text = answer if isinstance(answer, str) else answer.decode("utf-8", "replace")
+        raise TransportError(
+            f"the endpoint answered {len(text):,} characters that are no chat completion: {' '.join(text.split())[:80]!r}"
+        )
+    return answer
+
+
+async def _completion_async(answer: Any) -> Any:
+    """:func:`_completion` of an awaited answer."""
+    return _completion(await answer)
 
 
 def _response_format(expectations: Any) -> dict[str, Any]:

@@ -170,7 +170,7 @@ def failed_call(exc: BaseException, expectations: Any, deadline: Deadline | None
 
 def is_stream(reply: Any) -> bool:
     """A reply given as chunks (not a string, not a response object with ``choices``)."""
-    if reply is None or isinstance(reply, (str, bytes, dict)) or _get(reply, "choices") is not None:
+    if reply is None or isinstance(reply, (str, bytes, dict)) or _has_choices(reply):
         return False
     return hasattr(reply, "__iter__") or hasattr(reply, "__aiter__")
 
@@ -633,14 +633,15 @@ def _cut(result: CheckResult, message: str) -> CheckResult:
 
 def response_text(reply: Any) -> str | None:
     """The text of a reply given whole; ``None`` when it has no content. A response whose
-    content is not text is a :class:`TransportError`; what is no response at all, a
+    content is not text, or with no choice at all, is a :class:`TransportError`; what is no response at all, a
     ``TypeError`` (the callable is wrong)."""
     if reply is None or isinstance(reply, str):
         return reply
-    choices = _get(reply, "choices")
-    if choices:
-        message = _get(_first(choices), "message")
-        content = _get(message, "content")
+    if _has_choices(reply):
+        choice = _first(_get(reply, "choices"))
+        if choice is None:  # a response in shape, with no reply in it: the endpoint's fault
+            raise TransportError(f"the response has no choice (choices: {_get(reply, 'choices')!r:.60})")
+        content = _get(_get(choice, "message"), "content")
         if content is None or isinstance(content, str):
             return content
         raise TransportError(f"the response's content is {type(content).__name__}, not text")
@@ -658,8 +659,10 @@ def chunk_text(chunk: Any) -> str:
         return chunk
     if chunk is None:
         return ""
-    choices = _get(chunk, "choices")
-    if choices is not None:
+    if _has_choices(chunk):
+        choices = _get(chunk, "choices")
+        if choices is None:  # a chunk in shape, with no choices at all: the endpoint's fault
+            raise TransportError("a streamed chunk's choices are null")
         if not choices:
             return ""  # the usage chunk at the end of an OpenAI stream
         delta = _get(_first(choices), "delta")
@@ -712,6 +715,12 @@ def usage_of(obj: Any) -> dict[str, int] | None:
         return None
     counts = {key: value for key in _USAGE_KEYS if isinstance(value := _get(usage, key), int)}
     return counts or None
+
+
+def _has_choices(obj: Any) -> bool:
+    """Whether ``obj`` is shaped as an OpenAI-style response or chunk: it has ``choices``
+    (a key of a dict, an attribute of an SDK object), even empty or null."""
+    return ("choices" in obj) if isinstance(obj, dict) else hasattr(obj, "choices")
 
 
 def _get(obj: Any, name: str) -> Any:

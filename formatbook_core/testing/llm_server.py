@@ -12,7 +12,8 @@ instead of a reply), :class:`BrokenLine` (an event that is not JSON), :class:`Ba
 (streams that never end), :class:`Stall` (a pause with nothing sent), :class:`CutStream`
 (the connection closed in the middle of an event: no finish reason, no ``[DONE]``) and
 :class:`Finish` (a reply that ends with a finish reason such as ``"length"``: cut at
-``max_tokens``).
+``max_tokens``), and :class:`Raw` (a body answered as it is: a proxy's HTML page, a
+completion with no choice).
 """
 
 from __future__ import annotations
@@ -35,6 +36,16 @@ class HttpError:
 
     status: int = 500
     message: str = "the server had an error"
+
+
+@dataclass
+class Raw:
+    """Answer ``body`` as it is, with ``status`` and ``content_type``, streamed or not: a
+    proxy's error page, a response the SDK cannot read as a completion."""
+
+    body: bytes
+    content_type: str = "application/json"
+    status: int = 200
 
 
 @dataclass
@@ -149,6 +160,8 @@ class ScriptedServer:
                     time.sleep(server.delay)
                     if isinstance(text, HttpError):
                         server._error(self, request, text)
+                    elif isinstance(text, Raw):
+                        server._raw(self, request, text)
                     elif self.path.rstrip("/").endswith("/chat/completions"):
                         if body.get("stream"):
                             server._stream(self, request, text)
@@ -263,6 +276,14 @@ class ScriptedServer:
         handler.send_header("Content-Length", str(len(data)))
         handler.end_headers()
         handler.wfile.write(data)
+
+    def _raw(self, handler: BaseHTTPRequestHandler, request: Request, item: Raw) -> None:
+        request.events_total = request.events_sent = 1
+        handler.send_response(item.status)
+        handler.send_header("Content-Type", item.content_type)
+        handler.send_header("Content-Length", str(len(item.body)))
+        handler.end_headers()
+        handler.wfile.write(item.body)
 
     def _whole(self, handler: BaseHTTPRequestHandler, request: Request, item: Any) -> None:
         text = item if isinstance(item, str) else getattr(item, "text", "")

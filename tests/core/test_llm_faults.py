@@ -24,6 +24,7 @@ from formatbook_core.testing.llm_server import (
     Finish,
     HttpError,
     KeepAlive,
+    Raw,
     ScriptedServer,
     Stall,
 )
@@ -408,3 +409,36 @@ def test_replies_that_ran_to_their_end_without_usage_have_none():
     result = ask(lambda p: iter(['{"name": "Ada", ', '"email": "a@b.c"}']), PROMPT, EXPECT)
     assert result.attempts[0].usage is None and result.usage is None and not result.usage_estimated
     assert result.to_dict()["usage"] is None
+
+
+# --- held out (issue 30): what the SDK hands over is in shape but holds no reply ---------------
+
+_NULL_CHOICES_CHUNK = '{"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": null}'
+
+
+def _completion(choices) -> bytes:
+    return json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "m", "choices": choices}).encode()
+
+
+@pytest.mark.parametrize(
+    ("stream", "item", "says"),
+    [
+        # a proxy's error page with status 200: the SDK returns the body as text
+        (False, Raw(b"<html><body>502 Bad Gateway</body></html>", "text/html"), "no chat completion"),
+        (False, Raw(_completion([])), "no choice"),
+        (False, Raw(_completion(None)), "no choice"),  # read as a stream of tuples before
+        (True, BrokenLine('{"name": "Ada"', line=_NULL_CHOICES_CHUNK), "choices are null"),
+    ],
+    ids=["html-page", "empty-choices", "null-choices", "stream-null-choices"],
+)
+def test_a_response_holding_no_reply_is_a_transport_error_that_keeps_every_attempt(stream, item, says):
+    # on main: the HTML page was the answer (ok=True under EXPECT TEXT), the others a raw TypeError
+    with ScriptedServer([NOT_JSON, item]) as server:
+        with pytest.raises(AskError) as info:
+            ask(model(server, stream=stream), PROMPT, "EXPECT TEXT\nEXPECT MAX 3 WORDS", max_attempts=3)
+        server.wait()
+    error = info.value
+    assert len(server.requests) == 2 and len(error.attempts) == 2  # a transport error is not re-asked
+    assert error.attempts[0].reply == NOT_JSON and not error.attempts[0].result.ok
+    assert isinstance(error.cause, TransportError) and says in str(error.cause)
+    assert codes(error.attempts[1])[0] == "reply.transport"
