@@ -29,8 +29,10 @@ from formatbook_core.healing import Written
 from formatbook_core.runs import run
 
 from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, PI, START, STRAY, TEXT, tokens
+from ..parser import parse
 from ..scan import BAD_CHARS, NAME_CHARS, NAME_START, NAME_START_CHARS
-from ..syntax import check_syntax, depth_limit
+from ..syntax import DOCTYPE as DOCTYPE_OPEN
+from ..syntax import deeper_than, depth_limit
 from .state import Healing, fail
 from .tags import fix_start_tag
 from .text import write_text
@@ -400,8 +402,10 @@ def _escape_only(h: Healing) -> bool:
         del h.repairs[before:]
         return False
     healed = out.text()
-    root, _ = check_syntax(healed, h.limits, explain=False)
-    if root is None:
+    # what check_syntax answers a text within max_size and without a DOCTYPE that lxml
+    # parses (lxml reads it first), without its scanner's explaining pass when lxml does not
+    root = None if len(healed) > h.limits.max_size or DOCTYPE_OPEN in healed else parse(healed)[0]
+    if root is None or deeper_than(root, depth_limit(h.limits)):
         del h.repairs[before:]
         return False
     h.out, h.root = healed, root
