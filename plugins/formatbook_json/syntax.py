@@ -212,29 +212,41 @@ def _fast(text: str, max_depth: int) -> Any:
     """orjson's value of ``text`` (integers beyond 64 bits made exact); raises orjson's
     error when it refuses the text, or when the depth wrapper is broken out of."""
     pad = _ORJSON_MAX_DEPTH - max_depth
-    if pad > 0 and (
-        len(text) <= max_depth  # nesting past max_depth takes max_depth + 1 brackets (closed or not)
-        or (len(text) <= _COUNTED and text.count("[") + text.count("{") <= max_depth)
-    ):
-        pad = 0  # too few brackets to nest past max_depth: no wrapper (cheaper on short texts)
-    if pad > 0:
-        # Wrapping in `pad` arrays makes orjson's fixed depth limit equal to max_depth.
-        value = _loads("[" * pad + text + "]" * pad)
-        # Text such as `1],[2` would close our wrapper early: each wrapper level must hold
-        # exactly one element (an empty text leaves the innermost one empty).
+    if pad > 0 and len(text) <= 2 * max_depth + 1:
+        # A valid text nesting d containers holds d opening and d closing brackets: this
+        # one nests at most max_depth, so a value orjson reads without the wrapper stands.
+        # A text it refuses is read as before (the wrapper tells a too-deep one).
         try:
-            for _ in range(pad):
-                (value,) = value  # each level a list (it opens with "["): unpacked, not len()
-        except ValueError:
-            raise _DecodeError("the text closes more brackets than it opens", text, 0) from None
+            value = _loads(text)
+        except _DecodeError:
+            value = _bounded(text, max_depth, pad)
     else:
-        value = _loads(text)
+        value = _bounded(text, max_depth, pad)
     if not _has_long_integer(text):
         return value
     try:  # orjson made floats of integers beyond 64 bits: the standard library keeps them
         return json.loads(text)
     except RecursionError:  # deeper than the interpreter's recursion limit
         return _build(text)
+
+
+def _bounded(text: str, max_depth: int, pad: int) -> Any:
+    """orjson's value of ``text``, refused past ``max_depth`` containers: read inside
+    ``pad`` wrapping arrays (orjson's own limit is fixed), unless a count of the brackets
+    shows it cannot nest so deep."""
+    if pad <= 0 or len(text) <= max_depth or (len(text) <= _COUNTED and text.count("[") + text.count("{") <= max_depth):
+        return _loads(text)  # too few brackets to nest past max_depth: no wrapper
+    # Wrapping in `pad` arrays makes orjson's fixed depth limit equal to max_depth (joined:
+    # one copy of the text, not two).
+    value = _loads("".join(("[" * pad, text, "]" * pad)))
+    # Text such as `1],[2` would close our wrapper early: each wrapper level must hold
+    # exactly one element (an empty text leaves the innermost one empty).
+    try:
+        for _ in range(pad):
+            (value,) = value  # each level a list (it opens with "["): unpacked, not len()
+    except ValueError:
+        raise _DecodeError("the text closes more brackets than it opens", text, 0) from None
+    return value
 
 
 def is_valid_json(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> bool:
