@@ -68,17 +68,25 @@ _DecodeError = orjson.JSONDecodeError
 # "." and are never found: orjson reads every float exactly as the standard library does
 # (both round correctly), so a float written with many digits costs nothing more. That
 # search cannot skip ahead on an "x" (the needle holds one): a search for 19 "0"s alone,
-# which skips over every "x", first settles the texts with no such run at all.
+# which skips over every "x", first settles the texts with no such run at all. Before
+# both, every 9th byte alone is shaped (a ninth of the work): 19 digits in a row hold two
+# bytes 9 apart that are both sampled, next to each other in the sample, so a sample with
+# no two digits in a row settles most texts (all but those dense with digits).
 _NUMBERISH = bytes(48 if 48 <= c <= 57 else 46 if c == 46 else 101 if c in (69, 101) else 120 for c in range(256))
 _DIGIT_RUN = b"0" * 19
 _LONG_INTEGER = b"x" + _DIGIT_RUN
 _FLOAT_GOES_ON = (46, 101)  # "." or an exponent after the digits: a float, read exactly
+_STRIDE = 9  # (19 - 1) // 2: any 19 bytes in a row hold two multiples of it in turn
+_TWO_DIGITS = b"00"
 
 
 def _has_long_integer(text: str) -> bool:
     """Whether ``text`` may hold an integer of 19 digits or more (digits in a string or
     an exponent may answer yes: then the exact path merely runs for nothing)."""
-    shape = text.encode("utf-8", "surrogatepass").translate(_NUMBERISH)
+    data = text.encode("utf-8", "surrogatepass")
+    if data[::_STRIDE].translate(_NUMBERISH).find(_TWO_DIGITS) < 0:
+        return False
+    shape = data.translate(_NUMBERISH)
     if shape.find(_DIGIT_RUN) < 0:
         return False
     shape = b"x" + shape
