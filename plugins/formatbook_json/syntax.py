@@ -223,10 +223,13 @@ def _fast(text: str, max_depth: int) -> Any:
     if pad > 0 and len(text) <= 2 * max_depth + 1:
         # A valid text nesting d containers holds d opening and d closing brackets: this
         # one nests at most max_depth, so a value orjson reads without the wrapper stands.
-        # A text it refuses is read as before (the wrapper tells a too-deep one).
+        # A text it refuses is read again inside the wrapper only when it holds enough
+        # brackets to nest too deep (the wrapper tells that refusal from the others).
         try:
             value = _loads(text)
         except _DecodeError:
+            if len(text) <= max_depth or text.count("[") + text.count("{") <= max_depth:
+                raise  # the wrapper would not have been used: the same refusal
             value = _bounded(text, max_depth, pad)
     else:
         value = _bounded(text, max_depth, pad)
