@@ -436,6 +436,8 @@ class Reply(str):
             return read
         prepared = cls(text)
         prepared.__dict__["_cache"] = {}  # as _cache would, without cached_property's lock (3.11)
+        if text.__class__ is str:
+            prepared.__dict__["plain"] = text  # no copy: see plain
         if tags is not None and tags is not ThinkTags.LINE_START:
             prepared.tags = tags
         return prepared
@@ -443,6 +445,13 @@ class Reply(str):
     @cached_property
     def _cache(self) -> dict[object, object]:
         return {}
+
+    @cached_property
+    def plain(self) -> str:
+        """The text as a plain ``str``: the one this reply was made of, when :meth:`of`
+        made it (a slice of a ``str`` subclass is a copy, even of the whole text; a slice
+        of this one, for the whole text, is the text itself)."""
+        return str.__str__(self)
 
     def _cached(self, key: object, compute: Callable[[], _T]) -> _T:
         """The answer cached under ``key``, computed (once) when there is none yet."""
