@@ -22,8 +22,9 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import deque
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
+from itertools import accumulate, islice, repeat
 from operator import methodcaller
 
 from formatbook_core import Span
@@ -238,12 +239,18 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2, at_once: boo
     d = delimiter
     blank_after = (d + " ", d + "\t") if d != "\t" else (d + " ",)
     find = text.find
+    skipped = False
     if _plain_rows(text, pos, d, width, rows, row_starts):
         pos = n
-    elif at_once and pos < n and _quoted_rows(text, pos, d, width, rows):
-        table._starts = None
-        table._source = (text, 0)
-        pos = n
+    elif at_once and pos < n:
+        read = _quoted_rows(text, pos, d, width, rows)
+        if read is True:
+            table._starts = None
+            table._source = (text, 0)
+            pos = n
+        elif read is not None:  # rows before the first wrong one are right: the loop starts there
+            number, pos = read
+            skipped = True
     while pos < n:
         if text[pos] == "\n" or text.startswith("\r\n", pos):
             raise CsvError("csv.blank_line", "a blank line is no row", Span(pos, pos + 1), number + 1)
@@ -282,6 +289,8 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2, at_once: boo
             )
         rows.append(cells)
         row_starts.append(start)
+    if skipped:  # the row skipped to always fails (csv.reader read it as the loop does): never here
+        return parse(text, delimiter, min_columns=min_columns, at_once=False)
     if not rows:
         raise CsvError("csv.no_data", "a header and no data row: CSV data has at least one row", Span(0, n), 0)
     return table
@@ -323,22 +332,32 @@ def _lexicon(delimiter: str) -> re.Pattern[str]:
     return pattern
 
 
-def _quoted_rows(text: str, pos: int, d: str, width: int, rows: list[list[str]]) -> bool:
+def _quoted_rows(text: str, pos: int, d: str, width: int, rows: list[list[str]]) -> bool | tuple[int, int] | None:
     """The data rows from ``pos`` read at once by ``csv.reader`` (C) when the text is
     lexically strict CSV (:func:`_lexicon`: then csv.reader's cells are the strict
-    reading's) and every row has the header's field count (a blank line is read as a row
-    of none); else False, nothing read: the loop says what is wrong. The rows' starts are
-    left to be found when asked for (only violations ask)."""
+    reading's) and every row has the header's field count (True; the rows' starts are left
+    to be found when asked for: only violations ask). When a row has another count (a blank
+    line is read as a row of none): ``(rows before it, its offset)``, nothing read, so that
+    the line loop reads that row and says what is wrong. ``None``: the loop reads it all."""
+    rest = text[pos:]
+    if "\n\n" in rest or "\n\r\n" in rest or rest[:1] in ("\r", "\n"):
+        return None  # a blank line (or one inside a quoted field): the loop, from the start
     if _lexicon(d).fullmatch(text, pos) is None:
-        return False
+        return None
     try:
-        read = list(csv.reader(io.StringIO(text[pos:], newline="\n"), delimiter=d, strict=True))
+        read = list(csv.reader(io.StringIO(rest, newline="\n"), delimiter=d, strict=True))
     except (csv.Error, TypeError, ValueError):  # a field past csv's size limit, a NUL...
-        return False
-    if not read or set(map(len, read)) != {width}:
-        return False
-    rows += read
-    return True
+        return None
+    if not read:
+        return None
+    if set(map(len, read)) == {width}:
+        rows += read
+        return True
+    wrong = list(map(width.__ne__, map(len, read))).index(True)
+    again = csv.reader(io.StringIO(rest, newline="\n"), delimiter=d, strict=True)
+    deque(islice(again, wrong), maxlen=0)  # the rows before it: how many lines they take
+    lines = again.line_num
+    return wrong, pos + sum(map(len, rest.split("\n", lines)[:lines])) + lines
 
 
 def table_bounds(text: str) -> tuple[int, int]:
