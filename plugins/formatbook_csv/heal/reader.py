@@ -114,7 +114,12 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
     return records, blank_lines, notes
 
 
-def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
+def first(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
+    """``read``, up to the first record (the header) only: what a refused header needs."""
+    return _read(text, delimiter, 1)
+
+
+def _read(text: str, delimiter: str, limit: int = -1) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
     records: list[Record] = []
     notes: list[Note] = []
     blank_lines: list[tuple[int, int]] = []
@@ -125,7 +130,7 @@ def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]
     # the next line feed, quote and carriage return at or after pos, each found once and
     # kept until pos passes it (a text of lone carriage returns must not be rescanned)
     next_nl = next_q = next_cr = -2
-    while pos < n:
+    while pos < n and len(records) != limit:
         # the common case: a line without a quote or a lone carriage return, split at once
         if next_nl != -1 and next_nl < pos:
             next_nl = text.find("\n", pos)
