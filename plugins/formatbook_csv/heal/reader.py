@@ -80,6 +80,26 @@ class Record:
         self._raw = None
         self._starts = value
 
+    def start_of(self, i: int) -> int:
+        """``starts[i]``, without working out (and keeping) every start of a quote-free line."""
+        raw = self._raw
+        if raw is None or self._raw_at >= 0:
+            return self.starts[i]
+        return self.start + sum(map(len, raw[:i])) + i + len(raw[i]) - len(self.cells[i])
+
+    def keep(self, width: int) -> None:
+        """The first ``width`` cells kept, with their flags and starts (a record whose
+        flags are the shared tuple of unquoted ones gets the shared tuple of that width)."""
+        del self.cells[width:]
+        if isinstance(self.quoted, tuple) and not any(self.quoted):
+            self.quoted = unquoted_flags(width)
+        else:
+            del own_flags(self)[width:]
+        if self._raw is not None:  # starts still to be worked out: from the cells kept
+            del self._raw[width:]
+        elif self._starts is not None:
+            del self._starts[width:]
+
 
 def _unquoted(delimiter: str) -> Run:
     pattern = _UNQUOTED.get(delimiter)
