@@ -354,9 +354,12 @@ def _quoted_rows(text: str, pos: int, d: str, width: int, rows: list[list[str]])
         rows += read
         return True
     wrong = list(map(width.__ne__, map(len, read))).index(True)
-    again = csv.reader(io.StringIO(rest, newline="\n"), delimiter=d, strict=True)
-    deque(islice(again, wrong), maxlen=0)  # the rows before it: how many lines they take
-    lines = again.line_num
+    if rest.count("\n") + (not rest.endswith("\n")) == len(read):  # as many lines as rows: a row a line
+        lines = wrong
+    else:  # the rows before it read again: how many lines they take
+        again = csv.reader(io.StringIO(rest, newline="\n"), delimiter=d, strict=True)
+        deque(islice(again, wrong), maxlen=0)
+        lines = again.line_num
     return wrong, pos + sum(map(len, rest.split("\n", lines)[:lines])) + lines
 
 
