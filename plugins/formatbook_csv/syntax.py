@@ -248,7 +248,7 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2, at_once: boo
             table._starts = None
             table._source = (text, 0)
             pos = n
-        elif read is not None:  # rows before the first wrong one are right: the loop starts there
+        elif isinstance(read, tuple):  # rows before the first wrong one are right: the loop starts there
             number, pos = read
             skipped = True
     while pos < n:
