@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import os
 import sys
 import time
@@ -47,11 +48,23 @@ MODULES = (
 )
 
 
+def _size(label: str) -> int:
+    """'1KB' -> 1_000, '10MB' -> 10_000_000, '500' -> 500."""
+    for unit, scale in (("MB", 1_000_000), ("KB", 1_000)):
+        if label.upper().endswith(unit):
+            return int(float(label[: -len(unit)]) * scale)
+    return int(label)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the sizes that finish in a few minutes")
     parser.add_argument("--only", default="", help="comma-separated parts of module names to run")
+    parser.add_argument(
+        "--sizes", default="", help="reply sizes such as 1KB,100KB,1MB, for the benchmarks that take them"
+    )
     args = parser.parse_args(argv)
+    sizes = tuple(_size(s) for s in args.sizes.split(",") if s)
     wanted = [m for m in MODULES if not args.only or any(part in m for part in args.only.split(","))]
     rows: list[Row] = []
     failed = []
@@ -61,7 +74,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name} ...", end=" ", file=sys.stderr, flush=True)
         try:
             module = importlib.import_module(name)
-            rows += module.bench_rows(args.quick)
+            takes_sizes = "sizes" in inspect.signature(module.bench_rows).parameters
+            rows += (
+                module.bench_rows(args.quick, sizes=sizes) if sizes and takes_sizes else module.bench_rows(args.quick)
+            )
         except Exception:  # one benchmark's failure must not hide the others' rows
             failed.append(name)
             traceback.print_exc()

@@ -59,11 +59,12 @@ def stream(text: str) -> None:
     assert checker.finish()
 
 
-def bench_rows(quick: bool = True) -> list[Row]:
+def bench_rows(quick: bool = True, sizes: tuple[int, ...] | None = None) -> list[Row]:
     """The table's rows: ``is_valid`` (goal ≤ 2× ``Calendar.from_ical``) and ``heal`` of the
     damaged calendar (goal ≤ 4×), interleaved with from_ical of the valid calendar."""
     out = []
-    for events in (330, 3300) if quick else (330, 3300, 33000):
+    counts = tuple(max(1, round(n / 355)) for n in sizes) if sizes else None  # an event is ~355 characters
+    for events in counts or ((330, 3300) if quick else (330, 3300, 33000)):
         good, bad = valid_calendar(events), damaged_calendar(events)
         t = interleaved(
             {
@@ -71,7 +72,7 @@ def bench_rows(quick: bool = True) -> list[Row]:
                 "heal": lambda bad=bad: FMT.heal(fresh(bad), now="2025-01-01T00:00:00Z"),
                 "peer": lambda good=good: Calendar.from_ical(good),
             },
-            3 if quick else 5,
+            3 if quick else 5 if events > 30 else 50,
         )
         out.append(Row("iCalendar is_valid", len(good), t["valid"], "icalendar", t["peer"], goal=2))
         out.append(Row("iCalendar heal", len(bad), t["heal"], "icalendar", t["peer"], goal=4))

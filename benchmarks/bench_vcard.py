@@ -79,20 +79,22 @@ def stream(text: str, chunk: int) -> None:
         raise AssertionError("the strict checker's finish rejected a valid book")
 
 
-def bench_rows(quick: bool = True) -> list[Row]:
+def bench_rows(quick: bool = True, sizes: tuple[int, ...] | None = None) -> list[Row]:
     """The table's rows: ``check`` of a valid book (goal ≤ 2× one vobject read) and
     ``heal`` of the model-style book (goal ≤ 4×), interleaved with vobject."""
     out = []
-    for size in (100_000,) if quick else (100_000, 1_000_000):
+    for size in sizes or ((100_000,) if quick else (100_000, 1_000_000)):
         valid, broken = book(size, model_style=False), book(size, model_style=True)
         t = interleaved(
             {
+                "is_valid": lambda valid=valid: VCARD.is_valid(fresh(valid)),
                 "valid": lambda valid=valid: check(fresh(valid), "EXPECT VCARD"),
                 "heal": lambda broken=broken: VCARD.heal(fresh(broken)),
                 "peer": lambda valid=valid: list(vobject.readComponents(valid)),
             },
-            3 if quick else 5,
+            3 if quick else 5 if size > 10_000 else 50,
         )
+        out.append(Row("vCard is_valid", len(valid), t["is_valid"], "vobject", t["peer"], goal=2))
         out.append(Row("vCard check()", len(valid), t["valid"], "vobject", t["peer"], goal=2))
         out.append(Row("vCard heal", len(broken), t["heal"], "vobject", t["peer"], goal=4))
     return out

@@ -366,8 +366,19 @@ def fences(reply: str) -> list[Fence]:
     up to three spaces of indentation, a closing fence at least as long as the opening)."""
     found: list[Fence] = []
     pos = 0
+    n = len(reply)
+    tick = tilde = -1  # the next run of three backticks, of three tildes (n: none left)
     while True:
-        m = FENCE_OPEN.search(reply, pos)
+        # a fence opens with such a run: the regex starts at the line of the first one (a
+        # substring search), not at every line before it; each search looks past the last
+        if tick < pos:
+            tick = reply.find("```", pos) % (n + 1)
+        if tilde < pos:
+            tilde = reply.find("~~~", pos) % (n + 1)
+        run = min(tick, tilde)
+        if run == n:
+            return found
+        m = FENCE_OPEN.search(reply, max(pos, reply.rfind("\n", pos, run) + 1))
         if m is None:
             return found
         marker = m.group(2)
@@ -425,6 +436,8 @@ class Reply(str):
             return read
         prepared = cls(text)
         prepared.__dict__["_cache"] = {}  # as _cache would, without cached_property's lock (3.11)
+        if text.__class__ is str:
+            prepared.__dict__["plain"] = text  # no copy: see plain
         if tags is not None and tags is not ThinkTags.LINE_START:
             prepared.tags = tags
         return prepared
@@ -432,6 +445,13 @@ class Reply(str):
     @cached_property
     def _cache(self) -> dict[object, object]:
         return {}
+
+    @cached_property
+    def plain(self) -> str:
+        """The text as a plain ``str``: the one this reply was made of, when :meth:`of`
+        made it (a slice of a ``str`` subclass is a copy, even of the whole text; a slice
+        of this one, for the whole text, is the text itself)."""
+        return str.__str__(self)
 
     def _cached(self, key: object, compute: Callable[[], _T]) -> _T:
         """The answer cached under ``key``, computed (once) when there is none yet."""
@@ -608,6 +628,8 @@ class Reply(str):
         """The top-level fenced blocks, paired as CommonMark pairs them in the text with its
         think blocks (or ``blocks``, those a format keeps of them) blanked: a draft fence
         inside a block is none, closed or not. ``as_received``: those of the text as it is."""
+        if "```" not in self and "~~~" not in self:
+            return ()  # no fence opens without such a run (blanking think blocks adds none)
         if as_received:
             return self._cached(("fences", None), lambda: tuple(fences(self)))
         key = ("fences", self._reading(blocks)[1])

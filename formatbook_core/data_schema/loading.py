@@ -138,13 +138,14 @@ class JsonSchema:
         """Every violation of ``value``, most relevant first (empty when valid). The
         Python listing runs only when jsonschema-rs finds the value invalid."""
         fast = self._fast
-        if fast is not None:  # the common answer first: a valid value, told by the validator
-            try:
-                if fast.is_valid(value):
-                    return ()
-            except Exception:  # noqa: S110 - too deep here, a value it cannot take: decided below
-                pass
-        return tuple(_at_any_depth(self._violations, value))
+        if fast is None:
+            return tuple(_at_any_depth(self._violations, value))
+        try:  # the common answer first: a valid value, told by the validator
+            if fast.is_valid(value):
+                return ()
+        except Exception as err:  # too deep here (asked again on a fresh stack), or a value it cannot take
+            return tuple(_at_any_depth(self._violations, value, here=not _recursion(err)))
+        return tuple(_at_any_depth(self._listing, value))  # invalid: not asked again
 
     def _is_valid(self, value: Any, here: bool) -> bool:
         if self._fast is None:
@@ -160,6 +161,10 @@ class JsonSchema:
     def _violations(self, value: Any, here: bool) -> tuple[Violation, ...]:
         if self._is_valid(value, here):
             return ()  # the validator's word: nothing walks a valid value again
+        return self._listing(value, here)
+
+    def _listing(self, value: Any, here: bool) -> tuple[Violation, ...]:
+        """The violations of ``value``, which the validator found invalid."""
         from jsonschema.exceptions import best_match, relevance  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
 
         errors = self._python_errors(value, here)
@@ -215,17 +220,19 @@ def _recursion(err: BaseException) -> bool:
     return isinstance(err, RecursionError) or "recursion" in str(err).lower()
 
 
-def _at_any_depth(validate: Any, value: Any) -> Any:
+def _at_any_depth(validate: Any, value: Any, *, here: bool = True) -> Any:
     """``validate(value, here)`` as it answers from a shallow stack.
 
     Both validators stop at Python's recursion limit, which counts the caller's frames: the
     same deep value could pass or fail, or list other violations, depending on where it was
     checked from (check() and a StreamGuard disagreed). When validating here reaches the
-    limit, the value is validated again on a new thread, whose stack starts empty."""
-    try:
-        return validate(value, True)
-    except _TooDeepHere:
-        pass
+    limit, the value is validated again on a new thread, whose stack starts empty
+    (``here=False``: at once, the caller already reached it)."""
+    if here:
+        try:
+            return validate(value, True)
+        except _TooDeepHere:
+            pass
     out: list[Any] = []
     failure: list[BaseException] = []
 

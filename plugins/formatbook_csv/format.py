@@ -84,12 +84,12 @@ class CsvFormat(DataFormat):
             span = Span(err.span.start + lead, err.span.end + lead)
             return Analysis(None, (Violation(err.code, err.message, path=path, span=span),))
         if lead:
-            table.starts = [start + lead for start in table.starts]
+            table.shift(lead)
             table.header_start = lead
         records = table.records()
         if cs is None:
             return Analysis(records, document=table)
-        header_end = table.starts[0] if table.starts else len(value)
+        header_end = table.data_start
         violations = cs.header_violations(table.header, Span(lead, header_end))
         typed = [cs.typed(r) for r in records]
         if not violations:

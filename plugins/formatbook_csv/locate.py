@@ -6,6 +6,9 @@ the chosen span. Linear: each line is looked at a bounded number of times.
 
 from __future__ import annotations
 
+from itertools import accumulate
+from operator import add, methodcaller
+
 from formatbook_core import Reply, Span
 from formatbook_core.spans import strip_span
 
@@ -49,6 +52,8 @@ def locate(reply: str, delimiter: str, valid: object) -> list[Span]:
 
 def _stripped(line: str) -> str:
     """``line`` without the white space around it, tabs kept (:data:`DATA_SPACE`)."""
+    if DATA_SPACE not in line:  # ``str.strip`` takes off what ``isspace`` calls white space
+        return line.strip()
     start, end = strip_span(line, Span(0, len(line)), DATA_SPACE)
     return line[start:end]
 
@@ -70,13 +75,12 @@ def _lines(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
     line on."""
     region = text[start:end]
     parts = region.split("\n")
+    if '"' not in region or not any(map((1).__and__, map(methodcaller("count", '"'), parts))):
+        # the common case, at C speed: no quote left open at a line's end, every line is a line
+        starts = list(accumulate(map((1).__add__, map(len, parts[:-1])), initial=start))
+        return list(zip(starts, map(add, starts, map(len, parts)), parts, strict=True))
     out: list[tuple[int, int, str]] = []
     pos = start
-    if '"' not in region:  # the common case: every line is a line
-        for part in parts:
-            out.append((pos, pos + len(part), part))
-            pos += len(part) + 1
-        return out
     line_start = start
     open_quote = False
     for i, part in enumerate(parts):
@@ -98,7 +102,9 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
     kind = ""
     blank_pending = False
     for s, e, raw in _lines(reply, start, end):
-        line = _stripped(raw) if raw.strip() else ""  # a line of tabs only is blank
+        line = raw.strip()
+        if line and DATA_SPACE in raw:  # a line of tabs only is blank; else tabs are data
+            line = _stripped(raw)
         if not line:
             if blank_pending or not current:
                 if current:

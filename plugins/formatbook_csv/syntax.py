@@ -19,9 +19,12 @@ field, linear (the quoted body is ``[^"]*(?:""[^"]*)*``).
 
 from __future__ import annotations
 
+import csv
+import io
 import re
+from collections import deque
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, islice, repeat
 from operator import methodcaller
 
 from formatbook_core import Span
@@ -57,18 +60,46 @@ class CsvError(Exception):
 @dataclass
 class Table:
     """A strictly read CSV: ``header`` (column names), ``rows`` (data rows as lists of
-    cells) and ``starts`` (the offset where each data row starts)."""
+    cells) and ``starts`` (the offset where each data row starts; worked out when first
+    asked for when the rows were read at once, see :func:`_quoted_rows`)."""
 
     header: list[str]
     rows: list[list[str]] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)
+    _starts: list[int] | None = field(default=None, repr=False)
     header_start: int = 0
     delimiter: str = ","
+    #: where the first data row starts (after the header's line end)
+    data_start: int = 0
+    #: ``(text, offset)``: the rows' starts are to be found in ``text``, shifted by ``offset``
+    _source: tuple[str, int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = []
+        if self._source is not None:
+            text, offset = self._source
+            self._source = None
+            found = parse(text, self.delimiter, min_columns=1, at_once=False).starts
+            self._starts = [start + offset for start in found] if offset else found
+        return self._starts
+
+    @starts.setter
+    def starts(self, value: list[int]) -> None:
+        self._source = None
+        self._starts = value
+
+    def shift(self, offset: int) -> None:
+        """The rows' starts moved by ``offset`` (the table was read from a slice)."""
+        self.data_start += offset
+        if self._source is not None:
+            self._source = (self._source[0], self._source[1] + offset)
+        else:
+            self.starts = [start + offset for start in self.starts]
 
     def records(self) -> list[dict[str, str]]:
         """The rows as dicts keyed by the header."""
-        header = self.header
-        return [dict(zip(header, row, strict=False)) for row in self.rows]
+        return list(map(dict, map(zip, repeat(self.header), self.rows)))  # at C speed: no call per row here
 
 
 def _blank_start(cell: str, delimiter: str) -> bool:
@@ -164,8 +195,10 @@ def _blank_error(at: int, row: int) -> CsvError:
     )
 
 
-def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
-    """The strict reading of ``text`` (see the module doc); raises :class:`CsvError`."""
+def parse(text: str, delimiter: str = ",", *, min_columns: int = 2, at_once: bool = True) -> Table:
+    """The strict reading of ``text`` (see the module doc); raises :class:`CsvError`.
+    ``at_once``: rows with quoted fields may be read by ``csv.reader`` (see
+    :func:`_quoted_rows`); else line by line here."""
     n = len(text)
     if not text.strip():
         raise CsvError("csv.empty", "no CSV: the text is empty", Span(0, n))
@@ -198,7 +231,7 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
             Span(0, pos),
             0,
         )
-    table = Table(header, delimiter=delimiter)
+    table = Table(header, delimiter=delimiter, data_start=pos)
     width = len(header)
     rows = table.rows
     row_starts = table.starts
@@ -206,8 +239,18 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
     d = delimiter
     blank_after = (d + " ", d + "\t") if d != "\t" else (d + " ",)
     find = text.find
+    skipped = False
     if _plain_rows(text, pos, d, width, rows, row_starts):
         pos = n
+    elif at_once and pos < n:
+        read = _quoted_rows(text, pos, d, width, rows)
+        if read is True:
+            table._starts = None
+            table._source = (text, 0)
+            pos = n
+        elif isinstance(read, tuple):  # rows before the first wrong one are right: the loop starts there
+            number, pos = read
+            skipped = True
     while pos < n:
         if text[pos] == "\n" or text.startswith("\r\n", pos):
             raise CsvError("csv.blank_line", "a blank line is no row", Span(pos, pos + 1), number + 1)
@@ -246,6 +289,8 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2) -> Table:
             )
         rows.append(cells)
         row_starts.append(start)
+    if skipped:  # the row skipped to always fails (csv.reader read it as the loop does): never here
+        return parse(text, delimiter, min_columns=min_columns, at_once=False)
     if not rows:
         raise CsvError("csv.no_data", "a header and no data row: CSV data has at least one row", Span(0, n), 0)
     return table
@@ -267,6 +312,55 @@ def _plain_rows(text: str, pos: int, d: str, width: int, rows: list[list[str]], 
     rows += cells
     starts += accumulate(map((1).__add__, map(len, lines[:-1])), initial=pos)
     return True
+
+
+_LEXICON: dict[str, re.Pattern[str]] = {}
+
+
+def _lexicon(delimiter: str) -> re.Pattern[str]:
+    """The lines of strict CSV, lexically: each field quoted (``[^"]*(?:""[^"]*)*``) or an
+    unquoted run without a quote or line break that does not start with a blank, lines
+    ended by LF or CRLF. Linear: every alternative is told apart by its first character
+    and every repetition is possessive (nothing is tried twice)."""
+    pattern = _LEXICON.get(delimiter)
+    if pattern is None:
+        d = re.escape(delimiter)
+        lead = "" if delimiter == "\t" else "\t"
+        one = rf'(?:"[^"]*+(?:""[^"]*+)*+"|[^"{d}\r\n {lead}][^"{d}\r\n]*+|)'
+        line = rf"{one}(?:{d}{one})*+"
+        pattern = _LEXICON[delimiter] = re.compile(rf"(?:{line}\r?\n)*+(?:{line})?")
+    return pattern
+
+
+def _quoted_rows(text: str, pos: int, d: str, width: int, rows: list[list[str]]) -> bool | tuple[int, int] | None:
+    """The data rows from ``pos`` read at once by ``csv.reader`` (C) when the text is
+    lexically strict CSV (:func:`_lexicon`: then csv.reader's cells are the strict
+    reading's) and every row has the header's field count (True; the rows' starts are left
+    to be found when asked for: only violations ask). When a row has another count (a blank
+    line is read as a row of none): ``(rows before it, its offset)``, nothing read, so that
+    the line loop reads that row and says what is wrong. ``None``: the loop reads it all."""
+    rest = text[pos:]
+    if "\n\n" in rest or "\n\r\n" in rest or rest[:1] in ("\r", "\n"):
+        return None  # a blank line (or one inside a quoted field): the loop, from the start
+    if _lexicon(d).fullmatch(text, pos) is None:
+        return None
+    try:
+        read = list(csv.reader(io.StringIO(rest, newline="\n"), delimiter=d, strict=True))
+    except (csv.Error, TypeError, ValueError):  # a field past csv's size limit, a NUL...
+        return None
+    if not read:
+        return None
+    if set(map(len, read)) == {width}:
+        rows += read
+        return True
+    wrong = list(map(width.__ne__, map(len, read))).index(True)
+    if rest.count("\n") + (not rest.endswith("\n")) == len(read):  # as many lines as rows: a row a line
+        lines = wrong
+    else:  # the rows before it read again: how many lines they take
+        again = csv.reader(io.StringIO(rest, newline="\n"), delimiter=d, strict=True)
+        deque(islice(again, wrong), maxlen=0)
+        lines = again.line_num
+    return wrong, pos + sum(map(len, rest.split("\n", lines)[:lines])) + lines
 
 
 def table_bounds(text: str) -> tuple[int, int]:

@@ -72,14 +72,16 @@ class JsonFormat(DataFormat):
         """The analysis of ``text``, strict JSON whose value is ``parsed``: the schema
         judges it without reading the text again."""
         if schema is None:
-            return Analysis(parsed, document=parsed)
+            return Analysis.passed(parsed, parsed)
         js = self._schema(schema, options)
         assert js is not None  # a schema was given
         violations = js.violations(parsed)
         if violations:  # a number named in a message as the reply wrote it (3.10, not 3.1)
             violations = _values.shown_as_written(text, parsed, violations)
-        if violations or js.model is None:
+        if violations:
             return Analysis(parsed, violations, document=parsed)
+        if js.model is None:
+            return Analysis.passed(parsed, parsed)
         return replace(_build_model(js.model, text, parsed), document=parsed)
 
     def can_be_valid(self, partial: str, schema: Any = None, **options: Any) -> bool:
@@ -139,7 +141,7 @@ class JsonFormat(DataFormat):
                 return [run, *spans] if run is not None else list(spans)
             return list(spans)
         whole = spans[0]
-        located = Located(whole, self._judged(reply[whole.start : whole.end], value, schema, options))
+        located = Located(whole, self._judged(reply.plain[whole.start : whole.end], value, schema, options))
         return [located, *spans[1:]]
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:

@@ -103,7 +103,7 @@ def locate(reply: Reply, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE
     if end and (reply[0] in _BLANK or reply[-1] in _BLANK):
         start, end = _strip(reply, Span(start, end))
     if end > start and reply[start] in _VALUE_START:
-        verdict, value = strict_reading(reply[start:end], max_depth=max_depth, max_size=max_size)
+        verdict, value = strict_reading(reply.plain[start:end], max_depth=max_depth, max_size=max_size)
         if verdict == "ok":
             return [Span(start, end)], value
         if verdict == "json.too_deep":

@@ -68,17 +68,25 @@ _DecodeError = orjson.JSONDecodeError
 # "." and are never found: orjson reads every float exactly as the standard library does
 # (both round correctly), so a float written with many digits costs nothing more. That
 # search cannot skip ahead on an "x" (the needle holds one): a search for 19 "0"s alone,
-# which skips over every "x", first settles the texts with no such run at all.
+# which skips over every "x", first settles the texts with no such run at all. Before
+# both, every 9th byte alone is shaped (a ninth of the work): 19 digits in a row hold two
+# bytes 9 apart that are both sampled, next to each other in the sample, so a sample with
+# no two digits in a row settles most texts (all but those dense with digits).
 _NUMBERISH = bytes(48 if 48 <= c <= 57 else 46 if c == 46 else 101 if c in (69, 101) else 120 for c in range(256))
 _DIGIT_RUN = b"0" * 19
 _LONG_INTEGER = b"x" + _DIGIT_RUN
 _FLOAT_GOES_ON = (46, 101)  # "." or an exponent after the digits: a float, read exactly
+_STRIDE = 9  # (19 - 1) // 2: any 19 bytes in a row hold two multiples of it in turn
+_TWO_DIGITS = b"00"
 
 
 def _has_long_integer(text: str) -> bool:
     """Whether ``text`` may hold an integer of 19 digits or more (digits in a string or
     an exponent may answer yes: then the exact path merely runs for nothing)."""
-    shape = text.encode("utf-8", "surrogatepass").translate(_NUMBERISH)
+    data = text.encode("utf-8", "surrogatepass")
+    if data[::_STRIDE].translate(_NUMBERISH).find(_TWO_DIGITS) < 0:
+        return False
+    shape = data.translate(_NUMBERISH)
     if shape.find(_DIGIT_RUN) < 0:
         return False
     shape = b"x" + shape
@@ -212,29 +220,44 @@ def _fast(text: str, max_depth: int) -> Any:
     """orjson's value of ``text`` (integers beyond 64 bits made exact); raises orjson's
     error when it refuses the text, or when the depth wrapper is broken out of."""
     pad = _ORJSON_MAX_DEPTH - max_depth
-    if pad > 0 and (
-        len(text) <= max_depth  # nesting past max_depth takes max_depth + 1 brackets (closed or not)
-        or (len(text) <= _COUNTED and text.count("[") + text.count("{") <= max_depth)
-    ):
-        pad = 0  # too few brackets to nest past max_depth: no wrapper (cheaper on short texts)
-    if pad > 0:
-        # Wrapping in `pad` arrays makes orjson's fixed depth limit equal to max_depth.
-        value = _loads("[" * pad + text + "]" * pad)
-        # Text such as `1],[2` would close our wrapper early: each wrapper level must hold
-        # exactly one element (an empty text leaves the innermost one empty).
+    if pad > 0 and len(text) <= 2 * max_depth + 1:
+        # A valid text nesting d containers holds d opening and d closing brackets: this
+        # one nests at most max_depth, so a value orjson reads without the wrapper stands.
+        # A text it refuses is read again inside the wrapper only when it holds enough
+        # brackets to nest too deep (the wrapper tells that refusal from the others).
         try:
-            for _ in range(pad):
-                (value,) = value  # each level a list (it opens with "["): unpacked, not len()
-        except ValueError:
-            raise _DecodeError("the text closes more brackets than it opens", text, 0) from None
+            value = _loads(text)
+        except _DecodeError:
+            if len(text) <= max_depth or text.count("[") + text.count("{") <= max_depth:
+                raise  # the wrapper would not have been used: the same refusal
+            value = _bounded(text, max_depth, pad)
     else:
-        value = _loads(text)
+        value = _bounded(text, max_depth, pad)
     if not _has_long_integer(text):
         return value
     try:  # orjson made floats of integers beyond 64 bits: the standard library keeps them
         return json.loads(text)
     except RecursionError:  # deeper than the interpreter's recursion limit
         return _build(text)
+
+
+def _bounded(text: str, max_depth: int, pad: int) -> Any:
+    """orjson's value of ``text``, refused past ``max_depth`` containers: read inside
+    ``pad`` wrapping arrays (orjson's own limit is fixed), unless a count of the brackets
+    shows it cannot nest so deep."""
+    if pad <= 0 or len(text) <= max_depth or (len(text) <= _COUNTED and text.count("[") + text.count("{") <= max_depth):
+        return _loads(text)  # too few brackets to nest past max_depth: no wrapper
+    # Wrapping in `pad` arrays makes orjson's fixed depth limit equal to max_depth (joined:
+    # one copy of the text, not two).
+    value = _loads("".join(("[" * pad, text, "]" * pad)))
+    # Text such as `1],[2` would close our wrapper early: each wrapper level must hold
+    # exactly one element (an empty text leaves the innermost one empty).
+    try:
+        for _ in range(pad):
+            (value,) = value  # each level a list (it opens with "["): unpacked, not len()
+    except ValueError:
+        raise _DecodeError("the text closes more brackets than it opens", text, 0) from None
+    return value
 
 
 def is_valid_json(text: str, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE) -> bool:

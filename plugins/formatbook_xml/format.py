@@ -153,11 +153,15 @@ class XmlFormat(AnalyzingFormat):
         """``locate``'s candidates; a reply that is one document lxml read to locate it
         carries that reading as its analysis (without a schema), not read again."""
         limits = limits_from(options)
-        spans, root = _locate.locate_read(reply, root=options.get("root"), max_depth=depth_limit(limits))
-        if root is None or schema is not None:
+        spans, read = _locate.locate_read(reply, root=options.get("root"), max_depth=depth_limit(limits))
+        if read is None or schema is not None:
             return list(spans)
         span = spans[0]
         payload = reply[span.start : span.end]
+        root = read[0]
+        if root is None:  # lxml refused it: analyze's verdict, lxml's reading given
+            _, violations = check_syntax(payload, limits, read=read)
+            return [Located(span, Analysis(None, tuple(violations)))]
         # what check_syntax answers for this text: lxml reads a text without a DOCTYPE
         # first, and its tree stands when within the limits
         if len(payload) > limits.max_size or DOCTYPE in payload or deeper_than(root, depth_limit(limits)):

@@ -19,7 +19,7 @@ from formatbook_core.reply import Fence, Reply, note_end, note_names
 from formatbook_core.spans import blank_out, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
-from .parser import parse
+from .parser import Problem, parse
 from .scan import NAME_START_CHARS, Scanner
 from .syntax import deeper_than
 
@@ -286,13 +286,15 @@ def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> S
     return None if read is None else read[0]
 
 
-def read_one_document(reply: str, notes: Collection[str], max_depth: int | None) -> tuple[Span, Any] | None:
+def read_one_document(
+    reply: str, notes: Collection[str], max_depth: int | None
+) -> tuple[Span, tuple[Any, list[Problem]]] | None:
     """The span :func:`element_spans` finds in ``reply`` when, think blocks opening it
     skipped, it holds one XML document lxml parses from its first ``<`` to its last ``>``
     with no ``<`` in the prose around it (``None`` when it does not, or when the document
     nests deeper than ``max_depth``): one parse in C instead of the walk over every token.
-    With the span, the root element lxml read from it (``None`` when the text as it
-    stands is not well-formed: see below).
+    With the span, lxml's reading of it as it stands (:func:`.parser.parse`'s root element
+    and problems; no root when the text is not well-formed: see below).
 
     The walk's answer there is that one span (a bare ``&`` or ``<`` in its text aside,
     which the walk reads as text): the document's top level holds only its
@@ -323,7 +325,8 @@ def read_one_document(reply: str, notes: Collection[str], max_depth: int | None)
     if head.kind == START and note_end(reply, head.name, head.end, notes) is not None:
         return None
     doc = reply[first : last + 1]
-    tree = as_it_stands = parse(doc)[0]
+    as_it_stands = parse(doc)
+    tree = as_it_stands[0]
     if tree is None and ("&" in doc or _STRAY_LT.search(doc)):
         # a bare '&' or '<' in text (AT&T, a < b): the tokenizer never reads an '&', and
         # reads a stray '<' as text, so the walk reads the text as it reads it with both
@@ -343,26 +346,25 @@ def locate(reply: str, *, root: str | None = None, max_depth: int | None = None,
 
 def locate_read(
     reply: str, *, root: str | None = None, max_depth: int | None = None, walk_only: bool = False
-) -> tuple[list[Span], Any]:
-    """:func:`locate`'s candidates, and the root element lxml read from the one candidate
-    when :func:`read_one_document` located it and the text is well-formed as it stands
-    (else ``None``)."""
+) -> tuple[list[Span], tuple[Any, list[Problem]] | None]:
+    """:func:`locate`'s candidates, and lxml's reading of the one candidate when
+    :func:`read_one_document` located it (its root element and problems), else ``None``."""
     prepared = Reply.of(reply)
     together = root is not None
     markup = markup_names(root)
     kept = prepared.notes(markup)
     blocks = prepared.payload_fences(blocks=kept)
-    doc = tree = None
+    doc = read = None
     if not walk_only and not blocks:
-        read = read_one_document(reply, note_names(markup), max_depth if root is None else None)
-        doc, tree = read if read is not None else (None, None)
+        one = read_one_document(reply, note_names(markup), max_depth if root is None else None)
+        doc, read = one if one is not None else (None, None)
     # a document opening the reply within max_depth is not too deep: that was just seen
     if max_depth is not None and root is None and (doc is None or reply[: doc.start].strip()):
         deep = opens_too_deep(prepared, max_depth)
         if deep is not None:
             return [deep], None
     if doc is not None:
-        return [strip_span(reply, doc)], tree
+        return [strip_span(reply, doc)], read
     candidates: list[Span] = []
     for f in blocks:
         body = strip_span(reply, f.body)

@@ -21,6 +21,15 @@ def test_of_returns_the_same_reply_and_a_reply_is_a_str():
     assert type(reply[0:1]) is str  # slices are plain text
 
 
+def test_plain_is_the_text_a_reply_was_made_of():
+    text = "".join(["{", '"a": 1', "}"])  # a str object of its own
+    reply = Reply.of(text, ThinkTags.ANYWHERE)
+    assert reply.plain is text  # no copy: its whole slice is the text itself
+    assert Reply.of(reply, ThinkTags.LINE_START).plain is text  # another reading shares it
+    made = Reply("{}")  # built directly: a plain copy
+    assert type(made.plain) is str and made.plain == "{}"
+
+
 def test_answers_are_computed_once_and_shared():
     reply = Reply.of("<think>x</think>\n```json\n{}\n```")
     assert reply.think_blocks() is reply.think_blocks()

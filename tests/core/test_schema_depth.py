@@ -7,6 +7,7 @@ seed 507, tests/fuzz/repros/json-guard_agrees-b2515e4daa.json)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -51,3 +52,32 @@ def test_a_deep_invalid_value_is_never_valid_from_a_deep_stack() -> None:
     )
     assert _from_depth(700, schema.is_valid, value) is False
     assert _from_depth(0, schema.is_valid, value) is False
+
+
+class _Counting:
+    """A validator that counts the times it is asked whether a value is valid."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.asked = 0
+
+    def is_valid(self, value: Any) -> bool:
+        self.asked += 1
+        return bool(self.inner.is_valid(value))
+
+    def iter_errors(self, value: Any) -> Any:
+        return self.inner.iter_errors(value)
+
+
+@pytest.mark.parametrize("frames", [0, 700])
+def test_an_invalid_value_is_asked_about_once(frames: int) -> None:
+    # jsonschema-rs says "invalid" once; the listing then runs (on a fresh thread: the
+    # Python listing of DEEP reaches the recursion limit) without asking it again. It was
+    # asked three times: before listing, and again on the fresh thread.
+    schema = JsonSchema(SCHEMA)
+    schema.prepare()
+    counting = schema._fast = _Counting(schema._fast)
+    violations = _from_depth(frames, schema.violations, json.loads(DEEP))
+    assert violations[0].code == "schema.type"
+    assert violations[0].expected == "object"
+    assert counting.asked == 1

@@ -24,6 +24,8 @@ violation saying so: never a plausible table with the wrong data.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import islice
+from operator import attrgetter
 from typing import Any
 
 from formatbook_core import Analysis, Healed, HealError, Violation
@@ -72,10 +74,12 @@ def _confirm(h: Healing) -> None:
     refuse_grown(len(h.out), h.limits.max_size)  # the core's verdict, before a table is built
     if h.trusted:  # written from checked records: they are the value, and the table read
         header = h.records[0].cells
-        rows = [r.cells for r in h.records[1:]]
+        rows = list(map(attrgetter("cells"), islice(h.records, 1, None)))
         h.records = []  # the records' cells are the rows: the rest (112 bytes a row) let go first
+        if not set(map(len, rows)) <= {len(header)}:  # the rows step made every row the header's width
+            raise ValueError("a healed row has another field count than the header")
         table = Table(list(header), rows, delimiter=h.delimiter)
-        h.analysis = Analysis([dict(zip(header, row, strict=True)) for row in rows], document=table)
+        h.analysis = Analysis(table.records(), document=table)
         return
     analysis = h.analysis = h.analyze(h.out)
     if analysis.violations:

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from .. import dialect
-from .reader import Record, read
+from .reader import Record, first, read
 from .state import Healing
 
 
@@ -42,7 +42,27 @@ def choose(h: Healing) -> None:
                 len(header),
             )
     h.reading = reading
+    header_only = first(text, reading)
+    if _refused(h, header_only[0]):  # the header step refuses it, whatever follows: not read
+        h.records, h.blank, h.notes = header_only
+        return
     h.records, h.blank, h.notes = read(text, reading)
+
+
+def _refused(h: Healing, records: list[Record]) -> bool:
+    """Whether the header read alone has fewer fields than a table needs (two; one with a
+    schema): the ``header`` step then refuses it, looking at nothing but the header, so the
+    rows after it (a reply of lone carriage returns took 283 bytes a character as records,
+    notes and repairs) are not read. A header of white space, or one that the text ends
+    inside of, is left to the whole reading (which may take it as blank)."""
+    if not records:
+        return False
+    head = records[0]
+    return (
+        len(head.cells) < (1 if h.schema is not None else 2)
+        and not head.cut
+        and bool(h.text[head.start : head.end].strip())
+    )
 
 
 def resplit(h: Healing, rec: Record, width: int, number: int) -> bool:

@@ -80,6 +80,26 @@ class Record:
         self._raw = None
         self._starts = value
 
+    def start_of(self, i: int) -> int:
+        """``starts[i]``, without working out (and keeping) every start of a quote-free line."""
+        raw = self._raw
+        if raw is None or self._raw_at >= 0:
+            return self.starts[i]
+        return self.start + sum(map(len, raw[:i])) + i + len(raw[i]) - len(self.cells[i])
+
+    def keep(self, width: int) -> None:
+        """The first ``width`` cells kept, with their flags and starts (a record whose
+        flags are the shared tuple of unquoted ones gets the shared tuple of that width)."""
+        del self.cells[width:]
+        if isinstance(self.quoted, tuple) and not any(self.quoted):
+            self.quoted = unquoted_flags(width)
+        else:
+            del own_flags(self)[width:]
+        if self._raw is not None:  # starts still to be worked out: from the cells kept
+            del self._raw[width:]
+        elif self._starts is not None:
+            del self._starts[width:]
+
 
 def _unquoted(delimiter: str) -> Run:
     pattern = _UNQUOTED.get(delimiter)
@@ -114,7 +134,12 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
     return records, blank_lines, notes
 
 
-def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
+def first(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
+    """``read``, up to the first record (the header) only: what a refused header needs."""
+    return _read(text, delimiter, 1)
+
+
+def _read(text: str, delimiter: str, limit: int = -1) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
     records: list[Record] = []
     notes: list[Note] = []
     blank_lines: list[tuple[int, int]] = []
@@ -125,7 +150,7 @@ def _read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]
     # the next line feed, quote and carriage return at or after pos, each found once and
     # kept until pos passes it (a text of lone carriage returns must not be rescanned)
     next_nl = next_q = next_cr = -2
-    while pos < n:
+    while pos < n and len(records) != limit:
         # the common case: a line without a quote or a lone carriage return, split at once
         if next_nl != -1 and next_nl < pos:
             next_nl = text.find("\n", pos)

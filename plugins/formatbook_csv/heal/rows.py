@@ -194,10 +194,10 @@ def rows(h: Healing) -> None:
             h.repair(
                 "trailing_delimiter",
                 f"dropped {len(extra)} empty field(s) past the last column of row {number}",
-                rec.starts[width] - 1,
+                rec.start_of(width) - 1,
                 rec.end,
             )
-            del rec.cells[width:], own_flags(rec)[width:], rec.starts[width:]
+            rec.keep(width)
         kept.append(rec)
     _drop_blank_tail(h, kept)
     if len(kept) < 2:

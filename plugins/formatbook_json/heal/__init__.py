@@ -26,6 +26,7 @@ bits change — and lists every edit as a ``Repair`` whose span indexes the payl
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from formatbook_core import Analysis, Healed
@@ -82,8 +83,6 @@ def heal(
     (:class:`formatbook_core.healing.Heal`); ``analysis``, when it found the text is not
     strict JSON, lets a text too long to heal be refused before any parse (else the
     ``strict`` step parses the text once)."""
-    from ..format import JsonFormat  # noqa: PLC0415 - the format imports this module
-
     options = dict(options or {})
     h = Healing(text, schema, limits_from(options), None if "max_size" in options else strict.HEAL_MAX_SIZE)
     h.broken = analysis is not None and strict.not_strict(analysis)
@@ -95,5 +94,14 @@ def heal(
         return Healed(text)
     # the value confirmed is the healed text's unless the schema step edited it since
     known = h.strict and h.parsed_text is h.text
-    judged = JsonFormat()._judged(h.text, h.parsed, schema, options) if known else None
+    judged = _format()._judged(h.text, h.parsed, schema, options) if known else None
     return Healed(h.text, tuple(h.repairs), h.set_aside, judged)
+
+
+@cache
+def _format() -> Any:
+    """The JSON format, which judges the healed value (imported on first use: the format
+    imports this module; kept, since an import in a function costs a microsecond a call)."""
+    from ..format import JsonFormat  # noqa: PLC0415 - see above
+
+    return JsonFormat()

@@ -47,9 +47,11 @@ def confirm(h: Healing) -> None:
     """The repaired text must be well-formed and satisfy the schema; one grown past
     ``max_size`` is refused before it is read (the core's verdict)."""
     refuse_grown(len(h.out), h.limits.max_size)
-    root, violations = check_syntax(h.out, h.limits)
+    root = h.root  # the structure step may have read ``out`` already (well-formed)
     if root is None:
-        raise HealError(f"cannot heal the XML: {violations[0].message}", [_no_span(v) for v in violations])
+        root, violations = check_syntax(h.out, h.limits)
+        if root is None:
+            raise HealError(f"cannot heal the XML: {violations[0].message}", [_no_span(v) for v in violations])
     problems = _schema_violations(h, root, h.out)
     if problems:
         raise HealError(f"cannot heal the XML: {problems[0].message}", [_no_span(v) for v in problems])

@@ -24,12 +24,15 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from formatbook_core import HealError
 from formatbook_core.healing import Written
 from formatbook_core.runs import run
 
 from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, PI, START, STRAY, TEXT, tokens
+from ..parser import parse
 from ..scan import BAD_CHARS, NAME_CHARS, NAME_START, NAME_START_CHARS
-from ..syntax import depth_limit
+from ..syntax import DOCTYPE as DOCTYPE_OPEN
+from ..syntax import deeper_than, depth_limit
 from .state import Healing, fail
 from .tags import fix_start_tag
 from .text import write_text
@@ -68,10 +71,20 @@ _ATTR = f"{_WSC}+{_NAME}{_WSC}*={_WSC}*(?:{_value(chr(34))}|{_value(chr(39))})"
 #: 4 for an end tag, none when the stretch stops before anything else or at the end
 _CLEAN = run(f"{_TEXT}(?:(?:{_MARKED}){_TEXT})*(?:<({_NAME})((?:{_ATTR})*){_WSC}*(/?)>|</({_NAME}){_WSC}*>)?")
 _MARKUP_OPENERS = ("!", "?", "/")
+# Many clean stretches and clean tags in one match, the stack not followed (see
+# :func:`_escape_only`): every repetition opens with ``<``, which no text run holds.
+# Processing instructions too, but one whose target may be an XML declaration's.
+_TAGS = f"<{_NAME}(?:{_ATTR})*{_WSC}*/?>|</{_NAME}{_WSC}*>|<\\?(?![xX][mM][lL])(?:[^?]|\\?(?!>))*\\?>"
+_BULK = run(f"{_TEXT}(?:(?:{_MARKED}|{_TAGS}){_TEXT})*")
+#: a text that may take the escaping-only path: an optional XML declaration, white space,
+#: and the root's start tag, clean and not empty (group 1 its name)
+_OPENING = re.compile(f"(?:<\\?xml{_WSC}[^<>?]*\\?>)?{_WSC}*<({_NAME})(?:{_ATTR})*{_WSC}*>")
 _ATTR_NAMES = re.compile(f"({_NAME}){_WSC}*={_WSC}*(?:\"[^\"]*\"|'[^']*')")
 
 
 def repair_structure(h: Healing) -> None:  # noqa: C901 - one walk, one branch per token kind
+    if _escape_only(h):
+        return
     text = h.text
     # refused (the core's reply.too_large) at the piece that takes the text past max_size
     out = Written(h.limits.max_size, strip=" \t\r\n")
@@ -332,6 +345,75 @@ def _copy_clean(
     if pos > copied:
         out.append(text[copied:pos])
     return pos
+
+
+def _escape_only(h: Healing) -> bool:
+    """Heal ``h.text`` when escaping its text is all the walk would do, without the walk.
+
+    Most damaged replies are well-formed but for a raw ``&`` or ``<`` (or an HTML entity,
+    or ``]]>``) in text. Here the text from the root's start tag is taken in long clean
+    matches (:data:`_BULK`, which follows no stack), each spot of text between them is
+    mended by :func:`.text.write_text` or :func:`_escape_stray`, as the walk mends it, and
+    lxml reads the result once. When it is well-formed, the walk would have made exactly
+    these repairs: each other repair the walk makes (a closing tag's case, misnesting,
+    truncation, several roots, a declaration's place, a void element left open, a start
+    tag's quotes) mends what lxml refuses, and this path writes every tag as it stands.
+    The mended spots are inside the root: the text opens with the root's start tag (after
+    a declaration and white space) and ends with its end tag. Then ``h.out`` and
+    ``h.root`` (its tree, which :func:`.steps.confirm` takes) are set and ``True`` is
+    returned; otherwise nothing is kept (``False``) and the walk heals the text. Not
+    taken either at other markup to look at (a DOCTYPE, a tag to repair, one cut off, a
+    PI that may be an XML declaration)."""
+    text = h.text
+    opening = _OPENING.match(text)
+    if opening is None:
+        return False
+    tail = text.rstrip(" \t\r\n")
+    closing = re.compile(f"</{re.escape(opening.group(1))}{_WSC}*>\\Z")
+    if closing.search(tail, max(0, len(tail) - len(opening.group(1)) - 64)) is None:
+        return False
+    before = len(h.repairs)
+    out = Written(h.limits.max_size, strip=" \t\r\n")
+    n = len(text)
+    pos = copied = opening.end()
+    match = _BULK.match
+    try:
+        out.append(text[:pos])  # the declaration, white space, the root's start tag: as they stand
+        while True:
+            end = match(text, pos).end()
+            if end >= n:
+                break
+            if text[end] == "<":
+                nxt = text[end + 1 : end + 2]
+                if nxt in _MARKUP_OPENERS or NAME_START.match(nxt):
+                    raise _NotOnlyText  # markup for the walk
+                out.append(text[copied:end])
+                _escape_stray(h, out, end)
+                pos = copied = end + 1
+                continue
+            lt = text.find("<", end)
+            if lt < 0:
+                lt = n
+            out.append(text[copied:end])
+            write_text(h, text[end:lt], end, out)
+            pos = copied = lt
+        out.append(text[copied:])
+    except (_NotOnlyText, HealError):  # HealError: past max_size, where the walk may refuse otherwise
+        del h.repairs[before:]
+        return False
+    healed = out.text()
+    # what check_syntax answers a text within max_size and without a DOCTYPE that lxml
+    # parses (lxml reads it first), without its scanner's explaining pass when lxml does not
+    root = None if len(healed) > h.limits.max_size or DOCTYPE_OPEN in healed else parse(healed)[0]
+    if root is None or deeper_than(root, depth_limit(h.limits)):
+        del h.repairs[before:]
+        return False
+    h.out, h.root = healed, root
+    return True
+
+
+class _NotOnlyText(Exception):
+    """The text needs more than escaping (see :func:`_escape_only`)."""
 
 
 def _escape_stray(h: Healing, out: list[str], at: int) -> None:

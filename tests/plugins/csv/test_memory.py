@@ -33,3 +33,19 @@ def test_lone_carriage_returns_stay_under_the_bound() -> None:
     let go before the value make it 143."""
     assert _bytes_per_character("a,b\r" + "1,2\r" * 10_000) < 150
     assert _bytes_per_character("name,email,age\r" + "Ada Lovelace,ada@example.com,36\r" * 3_000) < 50
+
+
+def test_a_refused_one_column_header_reads_no_further() -> None:
+    """``a<CR>a<CR>...``: a one-column header, refused (``csv.columns``) whatever the rows
+    say. Healing read every line first, as a record, a note and a repair each: 283 bytes a
+    character at the peak. The header is decided first now (4 bytes a character)."""
+    text = "a\r" * 20_000
+    check(text[:100], "EXPECT CSV")
+    tracemalloc.start()
+    try:
+        result = check(text, "EXPECT CSV")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [v.code for v in result.violations] == ["csv.columns"]
+    assert peak / len(text) < 50

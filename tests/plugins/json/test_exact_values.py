@@ -120,3 +120,13 @@ def test_integers_beyond_64_bits_stay_exact(monkeypatch, text, exact):
     value = parse_strict(text)
     assert value == exact and calls == [len(text)]
     assert check(text, "EXPECT JSON").value == exact
+
+
+@pytest.mark.parametrize("offset", range(9))
+def test_an_integer_beyond_64_bits_is_exact_at_every_offset(monkeypatch, offset):
+    # the search for long integers first looks at every 9th byte: the run of digits is
+    # found wherever it starts (the shortest run that matters, 20 digits, and 19)
+    text = "[" + " " * offset + "18446744073709551616, -9223372036854775809]"
+    calls = _counting_loads(monkeypatch)
+    assert parse_strict(text) == [18446744073709551616, -9223372036854775809]
+    assert calls == [len(text)]

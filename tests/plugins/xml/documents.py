@@ -101,10 +101,10 @@ def deep(rng: random.Random) -> str:
     return "<a>" * n + rng.choice(["x", "", "&amp;"]) + "</a>" * n
 
 
-def scanner_first(text: str, limits: Limits, *, explain: bool = True) -> tuple[object, list]:
+def scanner_first(text: str, limits: Limits, *, explain: bool = True, read: object = None) -> tuple[object, list]:
     """``check_syntax`` as it was before lxml read first (issue 29): the scanner over the
-    whole text, then lxml on what it accepted (``explain`` is taken and ignored: this is
-    also the reading healing did)."""
+    whole text, then lxml on what it accepted (``explain`` and ``read`` are taken and
+    ignored: this is also the reading healing did)."""
     scanner = Scanner(depth_limit(limits))
     scanner.feed(text)
     problem = scanner.end_problem()

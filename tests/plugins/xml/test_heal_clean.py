@@ -38,6 +38,7 @@ def token_walk(monkeypatch):
     def outcome(text: str, **options):
         with monkeypatch.context() as m:
             m.setattr(structure, "_copy_clean", lambda h, pos, *rest: pos)
+            m.setattr(structure, "_escape_only", lambda h: False)
             m.setattr(steps, "check_syntax", documents.scanner_first)
             return _outcome(text, **options)
 
@@ -123,8 +124,55 @@ def test_check_heals_as_before(token_walk, monkeypatch):
         result = check(text, "EXPECT XML")
         with monkeypatch.context() as m:  # and heal read the payload again
             m.setattr(structure, "_copy_clean", lambda h, pos, *rest: pos)
+            m.setattr(structure, "_escape_only", lambda h: False)
             m.setattr(steps, "check_syntax", documents.scanner_first)
             m.setattr(xml_format, "check_syntax", documents.scanner_first)
             m.setattr(xml_format.XmlFormat, "heal_analyzed", _heal_again)
             before = check(text, "EXPECT XML")
         assert result.to_dict() == before.to_dict()
+
+
+#: damage that escaping alone may mend, in text or anywhere else (a tag, a comment, CDATA,
+#: outside the root), and damage that takes the walk
+ESCAPES = ["&", "AT&T", "a < b", "<", "&nbsp;", "&NewLine;", "&Tab;", "&quot;x", "]]>", "&#65", "&#0;", "< /x>", "\x01"]
+ESCAPES += ["<?xml version='1.0'?>", "<?XmL x?>", "<?xml-stylesheet x?>"]  # (not a declaration: for the walk)
+
+
+def test_escaping_only_heals_as_the_walk(token_walk):
+    """The escaping-only path (one lxml read, no walk) gives the walk's text, repairs and
+    refusals, wherever the damage falls: in text, in attribute values, comments, CDATA,
+    before or after the root (where ``&NewLine;`` would mend to white space)."""
+    rng = random.Random(29)
+    taken = []
+    real = structure._escape_only
+
+    def spy(h):
+        taken.append(real(h))
+        return taken[-1]
+
+    for i in range(250):
+        text = documents.document(rng, rng.choice([200, 1_200]))
+        for _ in range(rng.choice([1, 2, 4])):
+            at = rng.randint(0, len(text))
+            text = text[:at] + rng.choice(ESCAPES if rng.random() < 0.9 else documents.DAMAGE) + text[at:]
+        if i % 3 == 0:
+            text = " \n" + text + rng.choice(["", "\n", " <!-- end -->", " &Tab;"])
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(structure, "_escape_only", spy)
+            got = _outcome(text)
+        assert got == token_walk(text), text[:400]
+    assert 30 < sum(taken) < len(taken)  # the path was taken, and left to the walk
+
+
+def test_escaping_only_hand_checked():
+    text = '<?xml version="1.0"?>\n<r a="1"><p>AT&T &amp; a < b&nbsp;</p><!-- x & y --></r>\n'
+    healed = XML.heal(text)
+    assert healed.text == '<?xml version="1.0"?>\n<r a="1"><p>AT&amp;T &amp; a &lt; b\xa0</p><!-- x & y --></r>'
+    at, lt, nb = text.index("&T"), text.index("< b"), text.index("&nbsp;")
+    assert [(r.kind, r.span.start, r.span.end) for r in healed.repairs] == [
+        ("escaped_ampersand", at, at + 1),
+        ("escaped_lt", lt, lt + 1),
+        ("html_entity", nb, nb + 6),
+    ]
+    with pytest.raises(HealError):  # mends to white space after the root: text there, refused
+        XML.heal("<r>AT&T</r>&NewLine;")
