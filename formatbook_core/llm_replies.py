@@ -19,7 +19,10 @@ same as dicts): a reply cut by the model (``finish_reason`` ``"length"``, ``"max
 or ``"content_filter"``), or a stream of OpenAI-style chunks that ended with no finish
 reason at all (the connection dropped: the SDK ends such a stream without an error), is a
 cut reply: its verdict fails with ``reply.cut`` first, whatever the text would heal to.
-A stream of plain strings has no finish reason; its end is the reply's end.
+So is a stream that ended without any chunk: what it was cannot be told, and nothing said
+the reply ended (the SDK reads a proxy's HTML page sent with status 200, keep-alive
+comments alone or ``[DONE]`` alone as a stream of no chunk). A stream of plain strings has
+no finish reason; once it sent a chunk, its end is the reply's end.
 
 What the endpoint did wrong (an exception from the callable or from its stream, a
 response or chunk whose content is not text) is a :class:`TransportError`; the part
@@ -606,11 +609,13 @@ class _Reader:
             estimate = self._estimate(text, True)
             return Received(text, result, True, str(self.error), None, self.usage, self.finish, self.error, estimate)
         if self.stop is None:
-            dropped = self.structured and self.finish is None
+            silent = self.chars == 0  # not one chunk: no stream, not even of strings, ends its reply so
+            dropped = self.finish is None and (self.structured or silent)
             if self.finish in CUT_REASONS:
                 result = _cut(result, f"the reply was cut off before its end (finish_reason {self.finish!r})")
             elif dropped:
-                result = _cut(result, "the stream ended without a finish reason: the reply was cut off")
+                what = "any chunk, so without a finish reason" if silent else "a finish reason"
+                result = _cut(result, f"the stream ended without {what}: the reply was cut off")
             estimate = self._estimate(text, dropped)
             return Received(text, result, usage=self.usage, finish_reason=self.finish, estimate=estimate)
         reason, position = self.stop

@@ -442,3 +442,60 @@ def test_a_response_holding_no_reply_is_a_transport_error_that_keeps_every_attem
     assert error.attempts[0].reply == NOT_JSON and not error.attempts[0].result.ok
     assert isinstance(error.cause, TransportError) and says in str(error.cause)
     assert codes(error.attempts[1])[0] == "reply.transport"
+
+
+# --- held out (issue 30): a stream that ended without any chunk is no empty answer ---------------
+
+_NO_CHUNK = [
+    Raw(b"<html><body>502 Bad Gateway</body></html>", "text/html"),  # the SDK finds no event in it
+    Raw(b": keep-alive\n\n" * 3, "text/event-stream"),  # comments, then the connection closes
+    Raw(b"data: [DONE]\n\n", "text/event-stream"),  # the end, with no chunk before it
+]
+_NO_CHUNK_IDS = ["html-page", "keep-alive-only", "done-only"]
+_TEXT = "EXPECT TEXT"  # "" passes it: only the stream's end can fail the reply
+
+
+def _no_chunk_first(result) -> None:
+    first, second = result.attempts
+    assert first.reply == "" and first.finish_reason is None and not first.stopped and not first.result.ok
+    assert codes(first)[0] == "reply.cut" and "without any chunk" in first.result.violations[0].message
+    assert result.ok and second.reply == GOOD
+
+
+@pytest.mark.parametrize("item", _NO_CHUNK, ids=_NO_CHUNK_IDS)
+def test_a_stream_that_sent_no_chunk_is_a_cut_reply(item):
+    # on main: zero chunks through the SDK were the reply "", accepted under EXPECT TEXT
+    with ScriptedServer([item, GOOD]) as server:
+        result = ask(model(server), PROMPT, _TEXT)
+        server.wait()
+    assert server.requests[0].body["stream"] is True
+    _no_chunk_first(result)
+
+
+@pytest.mark.parametrize("item", _NO_CHUNK, ids=_NO_CHUNK_IDS)
+def test_a_stream_that_sent_no_chunk_is_a_cut_reply_in_ask_async(item):
+    async def run(server):
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="k", max_retries=0)
+        try:
+            return await ask_async(openai_chat("m", client), PROMPT, _TEXT)
+        finally:
+            await client.close()
+
+    with ScriptedServer([item, GOOD]) as server:
+        result = asyncio.run(run(server))
+        server.wait()
+    _no_chunk_first(result)
+
+
+def test_an_empty_iterator_is_no_reply_but_one_empty_string_is():
+    async def nothing():
+        return
+        yield  # an async generator that yields no chunk
+
+    with pytest.raises(AskError) as info:
+        ask(lambda p: iter(()), PROMPT, _TEXT, max_attempts=1)
+    assert codes(info.value.attempts[0]) == ["reply.cut"]
+    with pytest.raises(AskError) as info:
+        asyncio.run(ask_async(lambda p: nothing(), PROMPT, _TEXT, max_attempts=1))
+    assert codes(info.value.attempts[0]) == ["reply.cut"]
+    assert ask(lambda p: iter([""]), PROMPT, _TEXT).ok  # a stream of strings ends its reply where it ends
