@@ -94,18 +94,20 @@ def test_a_broken_stream_is_a_transport_error_that_keeps_the_part_received(item,
     assert server.requests[1].closed_early or server.requests[1].events_sent == server.requests[1].events_total
 
 
-def test_transport_errors_reach_ask_async_the_same_way():
-    async def run(server):
-        client = openai.AsyncOpenAI(base_url=server.url, api_key="k", max_retries=0)
-        try:
-            return await ask_async(openai_chat("m", client), PROMPT, EXPECT)
-        finally:
-            await client.close()
+async def ask_through_async_client(server: ScriptedServer, expect: str = EXPECT):
+    """``ask_async`` through the SDK's ``AsyncOpenAI`` talking to ``server``."""
+    client = openai.AsyncOpenAI(base_url=server.url, api_key="k", max_retries=0)
+    try:
+        return await ask_async(openai_chat("m", client), PROMPT, expect)
+    finally:
+        await client.close()
 
+
+def test_transport_errors_reach_ask_async_the_same_way():
     for item in (HttpError(503), BrokenLine('{"name"'), BadContent("{", 7)):
         with ScriptedServer([NOT_JSON, item]) as server:
             with pytest.raises(AskError) as info:
-                asyncio.run(run(server))
+                asyncio.run(ask_through_async_client(server))
             server.wait()
         assert len(info.value.attempts) == 2 and isinstance(info.value.cause, TransportError)
         assert codes(info.value.attempts[1])[0] == "reply.transport"
@@ -474,15 +476,8 @@ def test_a_stream_that_sent_no_chunk_is_a_cut_reply(item):
 
 @pytest.mark.parametrize("item", _NO_CHUNK, ids=_NO_CHUNK_IDS)
 def test_a_stream_that_sent_no_chunk_is_a_cut_reply_in_ask_async(item):
-    async def run(server):
-        client = openai.AsyncOpenAI(base_url=server.url, api_key="k", max_retries=0)
-        try:
-            return await ask_async(openai_chat("m", client), PROMPT, _TEXT)
-        finally:
-            await client.close()
-
     with ScriptedServer([item, GOOD]) as server:
-        result = asyncio.run(run(server))
+        result = asyncio.run(ask_through_async_client(server, _TEXT))
         server.wait()
     _no_chunk_first(result)
 
