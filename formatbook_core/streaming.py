@@ -248,6 +248,9 @@ class StreamGuard:
         else:  # the prepared reply's scanner: the guard finds the blocks check() finds
             self._think = ThinkScanner(think_tags_of(fmt), leading_only=whole)
         self._think_plain = False  # the splitter's plain() since it was last fed (feed() reads it)
+        # feed()'s hot path may take a chunk past _pass: a checker, nothing held, the think
+        # splitter plain or none (set by _pass, which every other chunk goes through)
+        self._plain = False
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0
@@ -305,10 +308,10 @@ class StreamGuard:
         would be judged by no verdict)."""
         if self._direct and type(chunk) is str:
             # the hot path (no lag, nothing failed, not finished): a token stream's tiny
-            # chunks each cost a few operations here before the format's checker; the
-            # commonest chunk (through the think splitter whole, where no block was set
-            # aside, nothing held, no white space to hold at its end) goes to the checker
-            # from here: _pass, _advance_one and _take inlined, each step as they take it
+            # chunks each cost a few operations here before the format's checker. The
+            # commonest chunk (no "<" while the think splitter is plain, nothing held, no
+            # white space to hold at its end, no block set aside since the last one) goes
+            # to the checker from here: what _pass, _advance_one and _take do with it
             start = self._length
             self._length = length = start + len(chunk)
             parts = self._log._parts  # TextLog.append inlined
@@ -317,25 +320,22 @@ class StreamGuard:
                 self._log.seal()
             if length > self._max_size:
                 return self._too_large()
-            think = self._think
-            checker = self._checker
-            if checker is None or not chunk or self._held:
+            if not self._plain or "<" in chunk or not chunk:
                 return self._pass(start, chunk)
             last = chunk[-1]
             if last in self._space_end:  # _holds inlined: a chunk ending in a blank is common
                 unusual = self._unusual_space
                 if last in unusual or chunk.rstrip(" \t\r\n")[-1:] in unusual:
                     return self._pass(start, chunk)
+            fed = self._fed
+            if start - fed != self._shift:  # a block was set aside
+                return self._pass(start, chunk)
+            self._fed = fed + length - start
+            think = self._think
             if think is not None:
-                if self._think_plain and "<" not in chunk:
-                    think._fed += length - start  # pass_through's answer (see ThinkScanner.plain)
-                elif not think.pass_through(chunk):
-                    return self._pass(start, chunk)  # (pass_through took nothing when it said no)
-            if start - self._fed != self._shift:  # a block was set aside
-                self._set_aside(start)
-            self._fed += length - start
+                think._fed += length - start  # pass_through's answer (see ThinkScanner.plain)
             try:
-                status = checker.feed(chunk)
+                status = self._checker.feed(chunk)
             except Exception as exc:
                 return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", length)
             if type(status) is not StreamStatus or not status.ok:
@@ -390,10 +390,13 @@ class StreamGuard:
         """Check ``chunk`` (at ``start`` in the reply): through the think splitter, then on."""
         think = self._think
         if think is None or think.pass_through(chunk):
-            return self._advance_one(start, chunk)
-        pieces = think.feed(chunk)
-        self._think_plain = think.plain()
-        return self._advance(pieces)
+            status = self._advance_one(start, chunk)
+        else:
+            pieces = think.feed(chunk)
+            self._think_plain = think.plain()
+            status = self._advance(pieces)
+        self._plain = self._checker is not None and not self._held and (think is None or self._think_plain)
+        return status
 
     def _keep(self, chunk: str) -> None:
         """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
