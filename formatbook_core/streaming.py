@@ -283,6 +283,9 @@ class StreamGuard:
                 continue  # a markup unit counts the located payload: settled by finish()
             base = registry.unit(unit.based_on) if unit.based_on else unit
             self._limits.append(_Limit(count, upper, unit, base, key))
+        # the one limit, when there is one and it counts the whole payload: the hot path
+        # counts it without _counted's loop
+        self._only = self._limits[0] if len(self._limits) == 1 and self._limits[0].scope_key is None else None
         # instructions stream only without a format: then the text the guard feeds on is
         # the text check() judges (with a format, check() judges the located payload,
         # which the stream cannot know yet), so finish() judges them
@@ -343,9 +346,15 @@ class StreamGuard:
                 return status if not status.ok else (_OK_COMPLETE if self._complete else _OK)
             self._complete = complete = status.complete
             if self._limits and (status.values or status.open or status.scoped):
-                failed = self._counted(status)
-                if failed is not None:
-                    return failed
+                only = self._only  # one limit on the whole payload (the usual): one call
+                if only is None:
+                    failed = self._counted(status)
+                    if failed is not None:
+                        return failed
+                elif only.values(status.values, status.open):
+                    failed = self._exceeded(only)
+                    if failed is not None:
+                        return failed
             return _OK_COMPLETE if complete else _OK
         if self._finished:
             raise RuntimeError("StreamGuard.feed() after finish(): the reply has ended (copy() before finish to go on)")
@@ -473,12 +482,19 @@ class StreamGuard:
         """Count what ``status`` reports in every limit; the failure once one is exceeded."""
         for limit in self._limits:
             if limit.values(status.values, status.open) if limit.scope_key is None else limit.take(status):
-                bound = limit.lower_bound()
-                if bound > limit.upper:
-                    return self._fail(
-                        f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
-                        self._length,
-                    )
+                failed = self._exceeded(limit)
+                if failed is not None:
+                    return failed
+        return None
+
+    def _exceeded(self, limit: _Limit) -> StreamStatus | None:
+        """The failure once ``limit``'s lower bound is past it, else None."""
+        bound = limit.lower_bound()
+        if bound > limit.upper:
+            return self._fail(
+                f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
+                self._length,
+            )
         return None
 
     def _instructed(self, piece: str, status: StreamStatus) -> StreamStatus:
@@ -553,6 +569,7 @@ class StreamGuard:
         clone._checker = self._checker.copy() if self._checker is not None else None
         clone._think = self._think.copy() if self._think is not None else None
         clone._limits = [limit.copy() for limit in self._limits]
+        clone._only = clone._limits[0] if self._only is not None else None
         # an instruction's stream holds state too (a prefix matched, a failure seen): shared,
         # a probe refused on one copy would refuse every later candidate on the others
         clone._streams = [_copy_stream(stream) for stream in self._streams]
