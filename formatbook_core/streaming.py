@@ -21,10 +21,13 @@ from .expectations import Count, Expectations, as_expectations
 from .limits import limits_from
 from .pipeline import check
 from .reply import ThinkScanner, think_tags_of
-from .results import CheckResult, ExpectationError, StreamStatus
+from .results import CheckResult, ExpectationError, StreamStatus, ok_status
 from .textlog import RUN, TextLog
 
-_OK = StreamStatus(True)  # frozen: the guard's usual answers are shared, not built per chunk
+# frozen: the guard's usual answers are shared, not built per chunk; _OK is the core's own
+# (ok_status()), which a checker's feed returns when it settles nothing: the hot path
+# answers it without reading it
+_OK = ok_status()
 _OK_COMPLETE = StreamStatus(True, complete=True)
 
 
@@ -341,6 +344,9 @@ class StreamGuard:
                 status = self._checker.feed(chunk)
             except Exception as exc:
                 return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", length)
+            if status is _OK:  # nothing settled, not complete: what the lines below answer
+                self._complete = False
+                return _OK
             if type(status) is not StreamStatus or not status.ok:
                 status = self._checked(status)
                 return status if not status.ok else (_OK_COMPLETE if self._complete else _OK)

@@ -119,7 +119,7 @@ _BRACKET = re.compile(r"[\[{]").search
 # ``feed`` on a 4-character chunk must cost well under a microsecond: statuses are made
 # by the core's cheap constructor, bound here once, and the commonest ones are shared.
 _status = ok_status
-_OK = StreamStatus(True)
+_OK = ok_status()  # the core's shared status: StreamGuard answers it without reading it
 _COMPLETE = StreamStatus(True, complete=True)
 
 
@@ -1617,7 +1617,7 @@ class _RelaxedChecker(JsonChecker):
                 if chunk:
                     self._last = chunk
                 status = self._automaton(chunk)
-        if stage:  # committed: the white space ending the open text is held back
+        if stage and status is not _OK:  # committed: the white space ending the open text is held back
             if status.values:
                 self._tail = ""  # the open string closed: reported whole among the values
             opened = status.open
