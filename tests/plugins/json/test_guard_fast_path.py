@@ -113,19 +113,21 @@ _BEFORE = (
     "Here it is:\n",
     "```json\n",
     "Sure.\n```json\n",
-    "<think>a draft {\"a\": 1}</think>\n",
+    '<think>a draft {"a": 1}</think>\n',
     "<think>\nno</think>",
     "[1] see ",
     "```\n",
 )
 _AFTER = ("", "", "\n```", "\n```\nHope this helps.", " Done.", "\u00a0", "\n\u2028", "  \n")
-_DAMAGE = ('{', '}', '[', ']', '"', ",", ":", "'", "\\", "\n", "`", "~", "<", "\u00a0", "x", "\n```\n", "<think>", "</think>")
+_DAMAGE = (*"{}[]\",:'\\\n`~<\u00a0x", "\n```\n", "<think>", "</think>")
 
 
 def _value(rng: random.Random, depth: int = 0) -> object:
     kind = rng.randrange(6 if depth < 3 else 3)
     if kind == 0:
-        return " ".join(rng.choice(_WORDS) + (rng.choice(_ODD) if rng.random() < 0.1 else "") for _ in range(rng.randint(0, 9)))
+        return " ".join(
+            rng.choice(_WORDS) + (rng.choice(_ODD) if rng.random() < 0.1 else "") for _ in range(rng.randint(0, 9))
+        )
     if kind == 1:
         return rng.choice((0, -1.5, 12, 3e5, True, False, None))
     if kind == 2:
