@@ -104,7 +104,7 @@ class JsonFormat(DataFormat):
             # values count only once the payload is certain (formatbook_json.commitment)
             committed = CommittedChecker(max_depth=max_depth)
             if js is None:
-                return committed  # type: ignore[return-value]
+                return committed
             return RelaxedSchemaChecker(committed, js)  # type: ignore[return-value]
         if js is None:
             return JsonChecker(strict=strict, max_depth=max_depth)

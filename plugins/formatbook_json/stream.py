@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.reply import FENCE_LINE, LINE_BREAK
@@ -1644,7 +1644,7 @@ class _RelaxedChecker(JsonChecker):
 
     def copy(self) -> _RelaxedChecker:
         """An independent clone of the current state (O(depth + open token))."""
-        clone = JsonChecker.copy(self)
+        clone = cast(_RelaxedChecker, JsonChecker.copy(self))
         clone._stage = self._stage
         clone._tail = self._tail
         return clone
@@ -1765,7 +1765,7 @@ class CommittedChecker(_RelaxedChecker):
 
     def copy(self) -> CommittedChecker:
         """An independent clone (O(depth + open token))."""
-        clone = _RelaxedChecker.copy(self)
+        clone = cast(CommittedChecker, _RelaxedChecker.copy(self))
         commit = Commitment()
         for name in Commitment.__slots__:
             value = getattr(self._commit, name)
