@@ -251,8 +251,8 @@ class StreamGuard:
         else:  # the prepared reply's scanner: the guard finds the blocks check() finds
             self._think = ThinkScanner(think_tags_of(fmt), leading_only=whole)
         self._think_plain = False  # the splitter's plain() since it was last fed (feed() reads it)
-        # feed()'s hot path may take a chunk past _pass: a checker, nothing held, the think
-        # splitter plain or none (set by _pass, which every other chunk goes through)
+        # feed()'s hot path may take a chunk past _pass: a checker and nothing held (set by
+        # _pass, which every other chunk goes through, and the only place _held changes)
         self._plain = False
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
@@ -315,9 +315,9 @@ class StreamGuard:
         if self._direct and type(chunk) is str:
             # the hot path (no lag, nothing failed, not finished): a token stream's tiny
             # chunks each cost a few operations here before the format's checker. The
-            # commonest chunk (no "<" while the think splitter is plain, nothing held, no
-            # white space to hold at its end, no block set aside since the last one) goes
-            # to the checker from here: what _pass, _advance_one and _take do with it
+            # commonest chunk (nothing held, no white space to hold at its end, no block
+            # set aside since the last one, through the think splitter whole) goes to the
+            # checker from here: what _pass, _advance_one and _take do with it
             start = self._length
             self._length = length = start + len(chunk)
             parts = self._log._parts  # TextLog.append inlined
@@ -326,7 +326,7 @@ class StreamGuard:
                 self._log.seal()
             if length > self._max_size:
                 return self._too_large()
-            if not self._plain or "<" in chunk or not chunk:
+            if not self._plain or not chunk:
                 return self._pass(start, chunk)
             last = chunk[-1]
             if last in self._space_end:  # _holds inlined: a chunk ending in a blank is common
@@ -336,10 +336,13 @@ class StreamGuard:
             fed = self._fed
             if start - fed != self._shift:  # a block was set aside
                 return self._pass(start, chunk)
-            self._fed = fed + length - start
             think = self._think
             if think is not None:
-                think._fed += length - start  # pass_through's answer (see ThinkScanner.plain)
+                if self._think_plain and "<" not in chunk:
+                    think._fed += length - start  # pass_through's answer (see ThinkScanner.plain)
+                elif not think.pass_through(chunk):
+                    return self._pass(start, chunk)  # (pass_through took nothing when it said no)
+            self._fed = fed + length - start
             try:
                 status = self._checker.feed(chunk)
             except Exception as exc:
@@ -355,12 +358,10 @@ class StreamGuard:
                 only = self._only  # one limit on the whole payload (the usual): one call
                 if only is None:
                     failed = self._counted(status)
-                    if failed is not None:
-                        return failed
-                elif only.values(status.values, status.open):
-                    failed = self._exceeded(only)
-                    if failed is not None:
-                        return failed
+                else:
+                    failed = self._exceeded(only) if only.values(status.values, status.open) else None
+                if failed is not None:
+                    return failed
             return _OK_COMPLETE if complete else _OK
         if self._finished:
             raise RuntimeError("StreamGuard.feed() after finish(): the reply has ended (copy() before finish to go on)")
@@ -410,7 +411,7 @@ class StreamGuard:
             pieces = think.feed(chunk)
             self._think_plain = think.plain()
             status = self._advance(pieces)
-        self._plain = self._checker is not None and not self._held and (think is None or self._think_plain)
+        self._plain = self._checker is not None and not self._held
         return status
 
     def _keep(self, chunk: str) -> None:
