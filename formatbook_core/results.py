@@ -372,7 +372,7 @@ class StreamStatus:
 # A checker's ``feed`` answers on every chunk and a broken reply's heal can list thousands of
 # repairs: plugins build these values through the two functions below and never depend on
 # how the core stores them. Most feeds settle nothing, so their answer is one shared,
-# frozen status.
+# frozen status (``ok_status()``), which ``StreamGuard`` answers without reading it.
 _OK = StreamStatus(True)
 
 

@@ -21,10 +21,13 @@ from .expectations import Count, Expectations, as_expectations
 from .limits import limits_from
 from .pipeline import check
 from .reply import ThinkScanner, think_tags_of
-from .results import CheckResult, ExpectationError, StreamStatus
+from .results import CheckResult, ExpectationError, StreamStatus, ok_status
 from .textlog import RUN, TextLog
 
-_OK = StreamStatus(True)  # frozen: the guard's usual answers are shared, not built per chunk
+# frozen: the guard's usual answers are shared, not built per chunk; _OK is the core's own
+# (ok_status()), which a checker's feed returns when it settles nothing: the hot path
+# answers it without reading it
+_OK = ok_status()
 _OK_COMPLETE = StreamStatus(True, complete=True)
 
 
@@ -248,6 +251,9 @@ class StreamGuard:
         else:  # the prepared reply's scanner: the guard finds the blocks check() finds
             self._think = ThinkScanner(think_tags_of(fmt), leading_only=whole)
         self._think_plain = False  # the splitter's plain() since it was last fed (feed() reads it)
+        # feed()'s hot path may take a chunk past _pass: a checker and nothing held (set by
+        # _pass, which every other chunk goes through, and the only place _held changes)
+        self._plain = False
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0
@@ -280,6 +286,9 @@ class StreamGuard:
                 continue  # a markup unit counts the located payload: settled by finish()
             base = registry.unit(unit.based_on) if unit.based_on else unit
             self._limits.append(_Limit(count, upper, unit, base, key))
+        # the one limit, when there is one and it counts the whole payload: the hot path
+        # counts it without _counted's loop
+        self._only = self._limits[0] if len(self._limits) == 1 and self._limits[0].scope_key is None else None
         # instructions stream only without a format: then the text the guard feeds on is
         # the text check() judges (with a format, check() judges the located payload,
         # which the stream cannot know yet), so finish() judges them
@@ -305,10 +314,10 @@ class StreamGuard:
         would be judged by no verdict)."""
         if self._direct and type(chunk) is str:
             # the hot path (no lag, nothing failed, not finished): a token stream's tiny
-            # chunks each cost a few operations here before the format's checker; the
-            # commonest chunk (through the think splitter whole, where no block was set
-            # aside, nothing held, no white space to hold at its end) goes to the checker
-            # from here: _pass, _advance_one and _take inlined, each step as they take it
+            # chunks each cost a few operations here before the format's checker. The
+            # commonest chunk (nothing held, no white space to hold at its end, no block
+            # set aside since the last one, through the think splitter whole) goes to the
+            # checker from here: what _pass, _advance_one and _take do with it
             start = self._length
             self._length = length = start + len(chunk)
             parts = self._log._parts  # TextLog.append inlined
@@ -317,33 +326,40 @@ class StreamGuard:
                 self._log.seal()
             if length > self._max_size:
                 return self._too_large()
-            think = self._think
-            checker = self._checker
-            if checker is None or not chunk or self._held:
+            if not self._plain or not chunk:
                 return self._pass(start, chunk)
             last = chunk[-1]
             if last in self._space_end:  # _holds inlined: a chunk ending in a blank is common
                 unusual = self._unusual_space
                 if last in unusual or chunk.rstrip(" \t\r\n")[-1:] in unusual:
                     return self._pass(start, chunk)
+            fed = self._fed
+            if start - fed != self._shift:  # a block was set aside
+                return self._pass(start, chunk)
+            think = self._think
             if think is not None:
                 if self._think_plain and "<" not in chunk:
                     think._fed += length - start  # pass_through's answer (see ThinkScanner.plain)
                 elif not think.pass_through(chunk):
                     return self._pass(start, chunk)  # (pass_through took nothing when it said no)
-            if start - self._fed != self._shift:  # a block was set aside
-                self._set_aside(start)
-            self._fed += length - start
+            self._fed = fed + length - start
             try:
-                status = checker.feed(chunk)
+                status = self._checker.feed(chunk)
             except Exception as exc:
                 return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", length)
+            if status is _OK:  # nothing settled, not complete: what the lines below answer
+                self._complete = False
+                return _OK
             if type(status) is not StreamStatus or not status.ok:
                 status = self._checked(status)
                 return status if not status.ok else (_OK_COMPLETE if self._complete else _OK)
             self._complete = complete = status.complete
             if self._limits and (status.values or status.open or status.scoped):
-                failed = self._counted(status)
+                only = self._only  # one limit on the whole payload (the usual): one call
+                if only is None:
+                    failed = self._counted(status)
+                else:
+                    failed = self._exceeded(only) if only.values(status.values, status.open) else None
                 if failed is not None:
                     return failed
             return _OK_COMPLETE if complete else _OK
@@ -390,10 +406,13 @@ class StreamGuard:
         """Check ``chunk`` (at ``start`` in the reply): through the think splitter, then on."""
         think = self._think
         if think is None or think.pass_through(chunk):
-            return self._advance_one(start, chunk)
-        pieces = think.feed(chunk)
-        self._think_plain = think.plain()
-        return self._advance(pieces)
+            status = self._advance_one(start, chunk)
+        else:
+            pieces = think.feed(chunk)
+            self._think_plain = think.plain()
+            status = self._advance(pieces)
+        self._plain = self._checker is not None and not self._held
+        return status
 
     def _keep(self, chunk: str) -> None:
         """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
@@ -470,12 +489,19 @@ class StreamGuard:
         """Count what ``status`` reports in every limit; the failure once one is exceeded."""
         for limit in self._limits:
             if limit.values(status.values, status.open) if limit.scope_key is None else limit.take(status):
-                bound = limit.lower_bound()
-                if bound > limit.upper:
-                    return self._fail(
-                        f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
-                        self._length,
-                    )
+                failed = self._exceeded(limit)
+                if failed is not None:
+                    return failed
+        return None
+
+    def _exceeded(self, limit: _Limit) -> StreamStatus | None:
+        """The failure once ``limit``'s lower bound is past it, else None."""
+        bound = limit.lower_bound()
+        if bound > limit.upper:
+            return self._fail(
+                f"{limit.count.amount(bound)} already {'exceeds' if bound == 1 else 'exceed'} {limit.count.describe()}",
+                self._length,
+            )
         return None
 
     def _instructed(self, piece: str, status: StreamStatus) -> StreamStatus:
@@ -550,6 +576,7 @@ class StreamGuard:
         clone._checker = self._checker.copy() if self._checker is not None else None
         clone._think = self._think.copy() if self._think is not None else None
         clone._limits = [limit.copy() for limit in self._limits]
+        clone._only = clone._limits[0] if self._only is not None else None
         # an instruction's stream holds state too (a prefix matched, a failure seen): shared,
         # a probe refused on one copy would refuse every later candidate on the others
         clone._streams = [_copy_stream(stream) for stream in self._streams]

@@ -18,7 +18,7 @@ stream never counts values ``check()`` may not take (issue 9, item 10). The firs
 Then :func:`formatbook_json.locate.locate` offers the container it opens as the *only*
 candidate: when it cannot be healed or breaks the schema, the reply fails with that
 container's violations, rather than passing with a later candidate; and the stream counts
-its values while streaming (:class:`CommittedChecker`). Otherwise ``check()`` keeps its
+its values while streaming (:class:`formatbook_json.stream.CommittedChecker`). Otherwise ``check()`` keeps its
 fallbacks and the stream counts nothing before the end: a later fence or a later
 container may be the payload.
 """
@@ -26,10 +26,6 @@ container may be the payload.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from typing import Any
-
-from formatbook_core.results import StreamStatus, ok_status
 
 PENDING, CERTAIN, UNCERTAIN = 0, 1, 2
 _BEFORE, _AFTER_OPEN = 3, 4
@@ -136,102 +132,3 @@ def committed_position(pieces: list[tuple[int, str]]) -> int | None:
         if state != PENDING:
             break
     return at if c.state == CERTAIN else None
-
-
-class CommittedChecker:
-    """The relaxed checker as ``StreamGuard`` uses it: its values count only once the
-    payload is certain (the module doc); before that, and when it never is, nothing is
-    counted and nothing fails: ``check()`` may take another candidate."""
-
-    __slots__ = ("_inner", "_commit", "_tail", "_certain")
-
-    def __init__(self, inner: Any, commit: Commitment | None = None) -> None:
-        self._inner = inner
-        self._commit = commit if commit is not None else Commitment()
-        # White space that ends the open string's text so far is held back until more of
-        # the string follows: a fence line may cut the string there, and the fence body
-        # check() heals then ends before it ('```json\n{"a": "yes \n```' is "yes").
-        self._tail = ""
-        self._certain = self._commit.state == CERTAIN  # (it stays so: feed's hot path)
-
-    @property
-    def state(self) -> int:
-        """Whether the first bracket is the payload: ``PENDING``, ``CERTAIN`` or ``UNCERTAIN``."""
-        return self._commit.state
-
-    def feed(self, chunk: str) -> StreamStatus:
-        if self._certain:  # the hot path: the payload is decided, the inner checker reads on
-            # (the commitment is not fed any more: once decided it reads nothing)
-            status = self._inner.feed(chunk)
-            if status.values:
-                self._tail = ""  # the open string closed: reported whole among the values
-            opened = status.open
-            if not opened or (not self._tail and not opened[-1].isspace()):
-                return status  # nothing to hold back, nothing held: as _held_back answers
-            return self._held_back(status)
-        commit = self._commit
-        if commit.state == UNCERTAIN:
-            commit.feed(chunk)
-            return _OK
-        status = self._inner.feed(chunk)
-        state = commit.feed(chunk)
-        if state == CERTAIN:
-            self._certain = True
-            if status.values:
-                self._tail = ""
-            return self._held_back(status)
-        # PENDING (no value can have been read yet: the decision comes at the first
-        # character after the bracket) or UNCERTAIN: nothing counts, nothing fails
-        if state == UNCERTAIN:
-            self._inner = None
-        return _COMPLETE if status.ok and status.complete else _OK
-
-    def _held_back(self, status: StreamStatus) -> StreamStatus:
-        """``status`` with the white space that ends the open text held back (``_tail``)."""
-        opened = status.open
-        if not opened:
-            return status
-        body = opened.rstrip()
-        if not body:  # (the checker reports no blank piece; kept for safety)
-            self._tail += opened
-            return _with_open(status, "")
-        out = self._tail + body if self._tail else body
-        self._tail = opened[len(body) :]
-        return status if out == opened else _with_open(status, out)
-
-    def finish(self) -> StreamStatus:
-        if self._inner is None or self._commit.state != CERTAIN:
-            return _OK
-        return self._inner.finish()
-
-    def copy(self) -> CommittedChecker:
-        inner = self._inner.copy() if self._inner is not None else None
-        commit = Commitment()
-        for name in Commitment.__slots__:
-            value = getattr(self._commit, name)
-            setattr(commit, name, list(value) if isinstance(value, list) else value)
-        copied = CommittedChecker(inner, commit)
-        copied._tail = self._tail
-        return copied
-
-
-def _with_open(status: StreamStatus, opened: str) -> StreamStatus:
-    """``status`` with ``open`` replaced (``dataclasses.replace`` without its generic cost;
-    a short open text alone, the usual case, is a status shared from ``_TRIMMED``)."""
-    if status.scoped or status.open_scope is not None:
-        return replace(status, open=opened)
-    if status.values or status.complete:
-        return ok_status(status.values, opened, status.complete)
-    trimmed = _TRIMMED.get(opened)
-    if trimmed is None:
-        trimmed = ok_status(open=opened)
-        if len(opened) <= 16 and len(_TRIMMED) < 4096:  # bounded: a token stream repeats its words
-            _TRIMMED[opened] = trimmed
-    return trimmed
-
-
-_TRIMMED: dict[str, StreamStatus] = {}  # open text -> its status (immutable: shared)
-
-
-_OK = StreamStatus(True)
-_COMPLETE = StreamStatus(True, complete=True)

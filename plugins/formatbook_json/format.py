@@ -97,17 +97,16 @@ class JsonFormat(DataFormat):
         (:mod:`formatbook_json.stream_schema`: the relaxed one as leniently as healing
         repairs), and the strict one validates the whole text at ``finish()``, as
         ``is_valid`` does."""
-        from .commitment import CommittedChecker  # noqa: PLC0415 - streaming only: keeps a check's import light
-        from .stream import JsonChecker  # noqa: PLC0415 - streaming only
+        from .stream import CommittedChecker, JsonChecker  # noqa: PLC0415 - streaming only: keeps a check's import light
         from .stream_schema import RelaxedSchemaChecker, SchemaChecker  # noqa: PLC0415 - streaming only
 
         max_depth = limits_from(options).max_depth
         js = self._schema(schema, options) if schema is not None else None
         if not strict:
             # values count only once the payload is certain (formatbook_json.commitment)
-            committed = CommittedChecker(JsonChecker(strict=False, max_depth=max_depth))
+            committed = CommittedChecker(max_depth=max_depth)
             if js is None:
-                return committed  # type: ignore[return-value]
+                return committed
             return RelaxedSchemaChecker(committed, js)  # type: ignore[return-value]
         if js is None:
             return JsonChecker(strict=strict, max_depth=max_depth)

@@ -29,7 +29,8 @@ status is the same as the general automaton's, chunk for chunk.
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.reply import FENCE_LINE, LINE_BREAK
@@ -37,6 +38,7 @@ from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
 from formatbook_core.spans import SPACES
 
+from .commitment import CERTAIN, UNCERTAIN, Commitment
 from .numbers import beyond_range
 from .numbers import normalize as _json_number
 
@@ -117,7 +119,7 @@ _BRACKET = re.compile(r"[\[{]").search
 # ``feed`` on a 4-character chunk must cost well under a microsecond: statuses are made
 # by the core's cheap constructor, bound here once, and the commonest ones are shared.
 _status = ok_status
-_OK = StreamStatus(True)
+_OK = ok_status()  # the core's shared status: StreamGuard answers it without reading it
 _COMPLETE = StreamStatus(True, complete=True)
 
 
@@ -1530,6 +1532,10 @@ def can_be_valid(partial: str, *, max_depth: int = MAX_DEPTH, max_size: int = MA
 _FENCE_AT = re.compile(r"(?<=[\n\r]) {0,3}(?:```|~~~)")
 _FENCE_HEAD = re.compile(r"(?<=[\n\r]) {0,3}(?:`{0,2}|~{0,2})\Z")
 
+# A relaxed checker's stage: the relaxed checker itself, or StreamGuard's committed one
+# (CommittedChecker) once the payload is certain, before that, or once it is not the payload.
+_PLAIN, _CERTAIN, _PENDING, _DROPPED = 0, 1, 2, 3
+
 
 class _RelaxedChecker(JsonChecker):
     """``JsonChecker(strict=False)``: the automaton fed through a watch for fence lines.
@@ -1546,55 +1552,102 @@ class _RelaxedChecker(JsonChecker):
     the stream cannot know how healing will settle a text, it does not count it.
     """
 
-    __slots__ = ()
+    __slots__ = ("_stage", "_tail")
 
     #: The automaton behind the watch, short paths included (an alias, not a wrapper: no
     #: extra call on the hot path; a test puts the general automaton here).
     _automaton = JsonChecker.feed
 
-    def feed(self, chunk: str) -> StreamStatus:
+    def __init__(self, strict: bool = False, *, max_depth: int = MAX_DEPTH) -> None:
+        JsonChecker.__init__(self, strict, max_depth=max_depth)
+        # _PLAIN: the relaxed checker itself; _CERTAIN and on: StreamGuard's, committed to
+        # a payload (see CommittedChecker, which keeps the commitment in one object with
+        # the watch and the automaton, so that a chunk costs one call)
+        self._stage = _PLAIN
+        self._tail = ""  # committed: white space ending the open text, held back
+
+    def feed(self, chunk: str) -> StreamStatus:  # noqa: C901 - the hot path: short paths inline
         """Consume the next piece of the reply; O(len(chunk))."""
+        stage = self._stage
+        if stage > _CERTAIN:
+            return self._uncommitted(chunk)
         if self._st == _STR and not (self._esc or self._cut or self._hold):
             # the commonest chunk, plain text wholly inside a string, seen before (_OPEN),
             # with no fence character and no indentation to hold: what the watch and
-            # the automaton's own short path do with it, in one call
+            # the automaton's own short path (and a committed checker's hold-back) do with
+            # it, in one call
             status = _OPEN.get(chunk)
             if status is not None and "`" not in chunk and "~" not in chunk and (chunk[-1:] != " " or len(chunk) > 3):
                 self._last = chunk
                 self._pos += len(chunk)
                 if self._collect:
                     self._parts.append(chunk)
+                    if stage and (self._tail or chunk[-1:].isspace()):
+                        return self._held_back(status)
                     return status
                 return _OK
         if self._cut or "`" in chunk or "~" in chunk:
-            return self._watched(chunk)
-        hold = self._hold
-        if hold:
-            if "`" in hold or "~" in hold or (len(hold) + len(chunk) < 4 and not chunk.strip(" ")):
-                return self._watched(chunk)
-            # the line held back goes on with text that makes it no fence line (no fence
-            # character, and more than three spaces or a character that is none): fed with
-            # that text (_watched's outcome without its scans: an indented line costs one
-            # feed, not two)
-            self._hold = ""
-            chunk = hold + chunk
-        if chunk[-1:] == " " and (len(chunk) < 4 or "\n" in chunk or "\r" in chunk) and self._indent(chunk):
-            # a line break then one to three spaces end the text: the spaces are held
-            # (what _watched does with a chunk that holds no fence character)
-            body = chunk.rstrip(" ")
-            status = self._automaton(body) if body else (_COMPLETE if self._st == _DONE else _OK)
-            if not status:
-                return status
-            if self._cut:  # a mismatched closing bracket (_MISMATCHED)
-                self._pos += len(chunk) - len(body)
-                return status
-            if body:
-                self._last = body
-            self._hold = chunk[len(body) :]
+            status = self._watched(chunk)
+        elif self._hold and (
+            "`" in self._hold or "~" in self._hold or (len(self._hold) + len(chunk) < 4 and not chunk.strip(" "))
+        ):
+            status = self._watched(chunk)
+        else:
+            if self._hold:
+                # the line held back goes on with text that makes it no fence line (no
+                # fence character, and more than three spaces or a character that is
+                # none): fed with that text (_watched's outcome without its scans: an
+                # indented line costs one feed, not two)
+                chunk = self._hold + chunk
+                self._hold = ""
+            if chunk[-1:] == " " and (len(chunk) < 4 or "\n" in chunk or "\r" in chunk) and self._indent(chunk):
+                # a line break then one to three spaces end the text: the spaces are held
+                # (what _watched does with a chunk that holds no fence character)
+                body = chunk.rstrip(" ")
+                status = self._automaton(body) if body else (_COMPLETE if self._st == _DONE else _OK)
+                if not status:
+                    return status
+                if self._cut:  # a mismatched closing bracket (_MISMATCHED)
+                    self._pos += len(chunk) - len(body)
+                else:
+                    if body:
+                        self._last = body
+                    self._hold = chunk[len(body) :]
+            else:
+                if chunk:
+                    self._last = chunk
+                status = self._automaton(chunk)
+        if stage and status is not _OK:  # committed: the white space ending the open text is held back
+            if status.values:
+                self._tail = ""  # the open string closed: reported whole among the values
+            opened = status.open
+            if opened and (self._tail or opened[-1].isspace()):
+                return self._held_back(status)
+        return status
+
+    def _uncommitted(self, chunk: str) -> StreamStatus:
+        """Committed checker, the payload not certain yet (or never to be): overridden."""
+        raise NotImplementedError
+
+    def _held_back(self, status: StreamStatus) -> StreamStatus:
+        """``status`` with the white space that ends the open text held back (``_tail``)."""
+        opened = status.open
+        if not opened:
             return status
-        if chunk:
-            self._last = chunk
-        return self._automaton(chunk)
+        body = opened.rstrip()
+        if not body:  # (the checker reports no blank piece; kept for safety)
+            self._tail += opened
+            return _with_open(status, "")
+        out = self._tail + body if self._tail else body
+        self._tail = opened[len(body) :]
+        return status if out == opened else _with_open(status, out)
+
+    def copy(self) -> _RelaxedChecker:
+        """An independent clone of the current state (O(depth + open token))."""
+        clone = cast(_RelaxedChecker, JsonChecker.copy(self))
+        clone._stage = self._stage
+        clone._tail = self._tail
+        return clone
 
     def _indent(self, chunk: str) -> bool:
         """Whether the text fed ends with a line break and one to three spaces: a fence
@@ -1652,6 +1705,91 @@ class _RelaxedChecker(JsonChecker):
             held, self._hold = self._hold, ""
             self._automaton(held)
         return JsonChecker.finish(self)
+
+
+class CommittedChecker(_RelaxedChecker):
+    """The relaxed checker as ``StreamGuard`` uses it: its values count only once the
+    payload is certain (:mod:`formatbook_json.commitment`); before that, and when it never
+    is, nothing is counted and nothing fails: ``check()`` may take another candidate.
+
+    White space that ends the open string's text so far is held back until more of the
+    string follows: a fence line may cut the string there, and the fence body ``check()``
+    heals then ends before it (```` ```json\n{"a": "yes \n``` ```` is ``"yes"``).
+
+    The commitment, the watch for fence lines and the automaton are one object (the
+    relaxed checker's ``feed`` at stage ``_CERTAIN``), so that once the payload is
+    certain a chunk costs one call, as the relaxed checker's own.
+    """
+
+    __slots__ = ("_commit",)
+
+    def __init__(self, *, max_depth: int = MAX_DEPTH) -> None:
+        _RelaxedChecker.__init__(self, False, max_depth=max_depth)
+        self._commit = Commitment()
+        self._stage = _PENDING
+
+    @property
+    def state(self) -> int:
+        """Whether the first bracket is the payload: ``PENDING``, ``CERTAIN`` or ``UNCERTAIN``."""
+        return self._commit.state
+
+    def _uncommitted(self, chunk: str) -> StreamStatus:
+        """Before the payload is certain: the relaxed checker reads on, nothing counts and
+        nothing fails; once the commitment says UNCERTAIN, only the commitment reads."""
+        commit = self._commit
+        if self._stage == _DROPPED:
+            commit.feed(chunk)
+            return _OK
+        self._stage = _PLAIN
+        try:
+            status = self.feed(chunk)
+        finally:
+            self._stage = _PENDING
+        state = commit.feed(chunk)
+        if state == CERTAIN:
+            self._stage = _CERTAIN
+            if status.values:
+                self._tail = ""
+            return self._held_back(status)
+        # PENDING (no value can have been read yet: the decision comes at the first
+        # character after the bracket) or UNCERTAIN: nothing counts, nothing fails
+        if state == UNCERTAIN:
+            self._stage = _DROPPED
+        return _COMPLETE if status.ok and status.complete else _OK
+
+    def finish(self) -> StreamStatus:
+        """The reply has ended: the relaxed checker's answer once the payload is certain."""
+        if self._stage != _CERTAIN:
+            return _OK
+        return _RelaxedChecker.finish(self)
+
+    def copy(self) -> CommittedChecker:
+        """An independent clone (O(depth + open token))."""
+        clone = cast(CommittedChecker, _RelaxedChecker.copy(self))
+        commit = Commitment()
+        for name in Commitment.__slots__:
+            value = getattr(self._commit, name)
+            setattr(commit, name, list(value) if isinstance(value, list) else value)
+        clone._commit = commit
+        return clone
+
+
+def _with_open(status: StreamStatus, opened: str) -> StreamStatus:
+    """``status`` with ``open`` replaced (``dataclasses.replace`` without its generic cost;
+    a short open text alone, the usual case, is a status shared from ``_TRIMMED``)."""
+    if status.scoped or status.open_scope is not None:
+        return replace(status, open=opened)
+    if status.values or status.complete:
+        return ok_status(status.values, opened, status.complete)
+    trimmed = _TRIMMED.get(opened)
+    if trimmed is None:
+        trimmed = ok_status(open=opened)
+        if len(opened) <= 16 and len(_TRIMMED) < 4096:  # bounded: a token stream repeats its words
+            _TRIMMED[opened] = trimmed
+    return trimmed
+
+
+_TRIMMED: dict[str, StreamStatus] = {}  # open text -> its status (immutable: shared)
 
 
 def _merged(statuses: list[StreamStatus], done: bool) -> StreamStatus:

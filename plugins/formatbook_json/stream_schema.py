@@ -15,7 +15,7 @@ from formatbook_core.limits import MAX_DEPTH
 from formatbook_core.results import StreamStatus
 from formatbook_core.textlog import TextLog
 
-from .commitment import CERTAIN, UNCERTAIN, CommittedChecker
+from .commitment import CERTAIN, UNCERTAIN
 from .stream import (
     _AFTER,
     _ARR_FIRST,
@@ -30,6 +30,7 @@ from .stream import (
     _OBJ_FIRST,
     _STR,
     _VALUE,
+    CommittedChecker,
     JsonChecker,
 )
 from .stream_events import JsonEvents
@@ -189,7 +190,7 @@ def _head(checker: SchemaChecker, prefix: PrefixChecker, needs: list[Open], synt
 
 
 class RelaxedSchemaChecker:
-    """The relaxed checker as ``StreamGuard`` uses it (:class:`.commitment.CommittedChecker`)
+    """The relaxed checker as ``StreamGuard`` uses it (:class:`.stream.CommittedChecker`)
     with the schema judged leniently while the reply streams: once the first bracket is
     certainly the payload, a reply whose payload no healing can bring to the schema fails
     where that became certain. What healing may read otherwise is left to ``finish()``
