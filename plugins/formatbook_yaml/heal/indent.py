@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..lines import scan
 from ..syntax import scanner_options
-from .state import Healing
+from .state import AFTER_INDENTATION, Healing
 
 MAX_ROUNDS = 64
 
@@ -69,5 +69,5 @@ def _snap(h: Healing, position: int) -> bool:
     h.repair(
         "indentation", f"moved a line indented {ind} onto its siblings' column {target}", starts[row], starts[row] + ind
     )
-    h.edit(edits)
+    h.edit(edits, ahead=AFTER_INDENTATION)
     return True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from formatbook_core import HealError, Repair, Span, Violation
@@ -10,6 +12,8 @@ from formatbook_core.healing import HealState
 from formatbook_core.limits import limits_from, refuse_grown
 
 from ..syntax import Reading, read
+
+_LEADING_BLANKS = re.compile(r"^[ \t]+", re.MULTILINE)
 
 
 class Healing(HealState):
@@ -54,12 +58,62 @@ class Healing(HealState):
         end = max(start, min(self.back(end), n))
         self.repairs.append(Repair(kind, message, Span(start, end)))
 
-    def edit(self, edits: list[tuple[int, int, str]]) -> None:
-        """Replace ``text[start:end]`` by each new text (in order, not overlapping)."""
+    def edit(self, edits: list[tuple[int, int, str]], *, ahead: tuple[TakeBack, ...]) -> None:
+        """Replace ``text[start:end]`` by each new text (in order, not overlapping).
+
+        A text this makes longer than ``max_size`` is refused here (``HealError``, the
+        core's ``reply.too_large``, "when it was stopped") when it must stay longer
+        whatever the steps still to run do: ``ahead`` names what each of them may take
+        back at most (:data:`AFTER_HASHES`...), measured on the edited text."""
         if not edits:
             return
         self.text = apply(self.text, edits)
         self.maps.append(OffsetMap(edits))
+        if len(self.text) > self.max_size:  # rare: only then is what may go measured
+            least = len(self.text) - sum(most(self.text) for most in ahead)
+            refuse_grown(least, self.max_size, stopped=True)
+
+
+TakeBack = Callable[[str], int]
+
+
+def _markers(text: str) -> int:
+    """The most the line step's removal of stray ``---``/``...`` lines takes back."""
+    return sum(len(line) + 1 for line in text.split("\n") if line.strip() in ("---", "..."))
+
+
+def _indents(text: str) -> int:
+    """The most the indentation step takes back: it changes only the leading spaces of
+    lines (the line step makes each leading tab two spaces first), so every line's
+    leading blanks at most."""
+    return len(text) - len(_LEADING_BLANKS.sub("", text))
+
+
+def _last_line(text: str) -> int:
+    """The most the truncation step takes back: the closers it added again (they end the
+    last line), or the last line dropped with the white space before it (the last line
+    that is not blank or a marker, and all after it). A first line is never dropped:
+    only closers and the white space after it."""
+    end = len(text)
+    while end > 0:
+        start = text.rfind("\n", 0, end - 1) + 1
+        if text[start:end].strip() not in ("", "---", "..."):
+            return len(text) - len(text[:start].rstrip() if start else text.rstrip().rstrip("]}\"'"))
+        end = start
+    return len(text)
+
+
+def _ends(text: str) -> int:
+    """The most healing's end takes back: the white space at both ends (``_ends_as_given``)."""
+    return len(text) - len(text.strip())
+
+
+#: What the steps after each may take back (``Healing.edit``'s ``ahead``).
+AFTER_HASHES: tuple[TakeBack, ...] = (_markers, _indents, _last_line, _ends)
+AFTER_LINES: tuple[TakeBack, ...] = (_indents, _last_line, _ends)
+AFTER_INDENTATION = AFTER_LINES  # its own later rounds, then truncation's
+AFTER_TRUNCATION: tuple[TakeBack, ...] = (_last_line, _ends)
+AFTER_SCHEMA: tuple[TakeBack, ...] = (_ends,)
 
 
 def refuse(h: Healing) -> None:

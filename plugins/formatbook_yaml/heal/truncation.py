@@ -16,7 +16,7 @@ from formatbook_core import HealError, Span, Violation
 
 from ..lines import scan
 from ..syntax import read, scanner_options
-from .state import Healing
+from .state import AFTER_TRUNCATION, Healing
 
 #: What a cut-off last line may have been about to say: a key's colon and value, more
 #: characters of a word (an anchor name, a key), or a word and its colon.
@@ -38,7 +38,7 @@ def repair_end(h: Healing) -> None:
             h.repair("truncated_flow", f"closed {len(scanner.flow)} flow collection(s) cut off at the end", end, end)
         if added:
             maps = len(h.maps)
-            h.edit([(end, end, added)])
+            h.edit([(end, end, added)], ahead=AFTER_TRUNCATION)
             if h.reread().violation is None:
                 return
             h.text = text
@@ -60,7 +60,7 @@ def repair_end(h: Healing) -> None:
             h.text = previous
             _refuse_unless_cut_off(h, stripped, cut)
             h.repair("truncated_line", "dropped the incomplete last line", cut + 1, len(previous))
-            h.edit([(len(candidate), len(previous), "")])
+            h.edit([(len(candidate), len(previous), "")], ahead=AFTER_TRUNCATION)
             h.reread()
             return
         h.text = previous
