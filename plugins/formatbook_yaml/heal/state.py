@@ -11,7 +11,7 @@ from formatbook_core.edits import OffsetMap, apply
 from formatbook_core.healing import HealState
 from formatbook_core.limits import limits_from, refuse_grown
 
-from ..syntax import Reading, read
+from ..syntax import CUT_OFF, Reading, read
 
 _LEADING_BLANKS = re.compile(r"^[ \t]+", re.MULTILINE)
 
@@ -37,10 +37,14 @@ class Healing(HealState):
     def valid(self) -> bool:
         return self.reading is not None and self.reading.violation is None
 
-    def reread(self) -> Reading:
+    def reread(self, *, worded: bool = False) -> Reading:
+        """The strict reading of the current text. Between the steps only whether it reads
+        matters: a text cut off inside a quoted scalar or flow collection is refused
+        unworded (:data:`~formatbook_yaml.syntax.CUT_OFF`); ``worded``: the refusal as
+        ``check`` words it (what ``confirm`` raises, a code a step asks for)."""
         reading = self.readings.get(self.text)
-        if reading is None:
-            reading = self.readings[self.text] = read(self.text, self.options, self.max_depth)
+        if reading is None or (worded and reading.violation is CUT_OFF):
+            reading = self.readings[self.text] = read(self.text, self.options, self.max_depth, worded=worded)
         self.reading = reading
         return reading
 
@@ -130,6 +134,6 @@ def check(h: Healing) -> None:
 
 def confirm(h: Healing) -> None:
     refuse_grown(len(h.text), h.max_size)  # the core's verdict, before a reading
-    reading = h.reread()
+    reading = h.reread(worded=True)
     if reading.violation is not None:
         raise HealError(f"cannot heal YAML: {reading.violation.message}", [reading.violation])

@@ -44,7 +44,7 @@ def repair_end(h: Healing) -> None:
             h.text = text
             del h.maps[maps:]
             del h.repairs[-(bool(scanner.quote) + bool(scanner.flow)) :]
-    reading = h.reread()
+    reading = h.reread(worded=True)
     if reading.violation is not None and reading.violation.code == "yaml.duplicate_key":
         return  # a repeated key is written whole: no cut-off end explains it
     stripped = h.text.rstrip("\n")
@@ -73,7 +73,7 @@ def _refuse_unless_cut_off(h: Healing, stripped: str, cut: int) -> None:
     key with an empty value stands right above."""
     last = stripped[cut + 1 :]
     span = Span(h.back(cut + 1), h.back(len(stripped)))
-    if not any(read(stripped + more, h.options, h.max_depth).violation is None for more in CONTINUATIONS):
+    if not any(read(stripped + more, h.options, h.max_depth, worded=False).violation is None for more in CONTINUATIONS):
         v = Violation(
             "yaml.ambiguous",
             f"the last line {last.strip()!r} is not valid YAML and no cut-off end explains it (no "
