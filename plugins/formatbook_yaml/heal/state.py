@@ -11,7 +11,8 @@ from formatbook_core.edits import OffsetMap, apply
 from formatbook_core.healing import HealState
 from formatbook_core.limits import limits_from, refuse_grown
 
-from ..syntax import CUT_OFF, Reading, read
+from ..lines import scan
+from ..syntax import CUT_OFF, Reading, read, scanner_options
 
 _LEADING_BLANKS = re.compile(r"^[ \t]+", re.MULTILINE)
 
@@ -74,30 +75,41 @@ class Healing(HealState):
         self.text = apply(self.text, edits)
         self.maps.append(OffsetMap(edits))
         if len(self.text) > self.max_size:  # rare: only then is what may go measured
-            least = len(self.text) - sum(most(self.text) for most in ahead)
+            least = len(self.text) - sum(most(self) for most in ahead)
             refuse_grown(least, self.max_size, stopped=True)
 
 
-TakeBack = Callable[[str], int]
+TakeBack = Callable[[Healing], int]
+
+#: The line scanner's refusals the indentation step answers by moving a line.
+SNAPPED = ("yaml.indentation", "yaml.syntax", "yaml.plain_colon", "yaml.ambiguous")
 
 
-def _markers(text: str) -> int:
+def _markers(h: Healing) -> int:
     """The most the line step's removal of stray ``---``/``...`` lines takes back."""
-    return sum(len(line) + 1 for line in text.split("\n") if line.strip() in ("---", "..."))
+    return sum(len(line) + 1 for line in h.text.split("\n") if line.strip() in ("---", "..."))
 
 
-def _indents(text: str) -> int:
-    """The most the indentation step takes back: it changes only the leading spaces of
-    lines (the line step makes each leading tab two spaces first), so every line's
-    leading blanks at most."""
-    return len(text) - len(_LEADING_BLANKS.sub("", text))
+def _blanks(h: Healing) -> int:
+    """The most the indentation step takes back, the line step still to run: it changes
+    only the leading spaces of lines (the line step makes each leading tab two spaces
+    first), so every line's leading blanks at most."""
+    return len(h.text) - len(_LEADING_BLANKS.sub("", h.text))
 
 
-def _last_line(text: str) -> int:
+def _indents(h: Healing) -> int:
+    """The most the indentation step (or its next round) takes back: nothing when the
+    line scanner, its first step, finds no line for it to move; else :func:`_blanks`."""
+    error = scan(h.text, **scanner_options(h.options, h.max_depth)).error
+    return _blanks(h) if error is not None and error.code in SNAPPED else 0
+
+
+def _last_line(h: Healing) -> int:
     """The most the truncation step takes back: the closers it added again (they end the
     last line), or the last line dropped with the white space before it (the last line
     that is not blank or a marker, and all after it). A first line is never dropped:
     only closers and the white space after it."""
+    text = h.text
     end = len(text)
     while end > 0:
         start = text.rfind("\n", 0, end - 1) + 1
@@ -107,13 +119,13 @@ def _last_line(text: str) -> int:
     return len(text)
 
 
-def _ends(text: str) -> int:
+def _ends(h: Healing) -> int:
     """The most healing's end takes back: the white space at both ends (``_ends_as_given``)."""
-    return len(text) - len(text.strip())
+    return len(h.text) - len(h.text.strip())
 
 
 #: What the steps after each may take back (``Healing.edit``'s ``ahead``).
-AFTER_HASHES: tuple[TakeBack, ...] = (_markers, _indents, _last_line, _ends)
+AFTER_HASHES: tuple[TakeBack, ...] = (_markers, _blanks, _last_line, _ends)
 AFTER_LINES: tuple[TakeBack, ...] = (_indents, _last_line, _ends)
 AFTER_INDENTATION = AFTER_LINES  # its own later rounds, then truncation's
 AFTER_TRUNCATION: tuple[TakeBack, ...] = (_last_line, _ends)

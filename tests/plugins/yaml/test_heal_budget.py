@@ -36,7 +36,7 @@ def work(monkeypatch):
 
     counting(state, "read", "read")
     counting(truncation, "read", "read")
-    for module in (hashes, indent, truncation):
+    for module in (state, hashes, indent, truncation):
         counting(module, "scan", "scan")
     return counts
 
@@ -55,7 +55,22 @@ def test_a_grown_heal_is_refused_at_the_edit_that_passes_the_limit(work):
     assert len(REPLY) == 2129
     message = refused.violations[0].message
     assert "healing the payload made 2,513 characters when it was stopped" in message
-    assert work == {"read": 0, "scan": 1}  # the hash step's scan of the reply, nothing after
+    # the hash step's scan of the reply, and the one of the grown text that finds a line
+    # for the indentation step to move; no reading
+    assert work == {"read": 0, "scan": 2}
+
+
+def test_a_grown_heal_no_later_step_can_shrink_is_refused_before_its_reading(work):
+    # the line step's quotes make the text valid: main read it (libyaml) and returned it
+    # past the limit; no line is out of line, so no step can take the quotes back
+    reply = "items:\n" + "".join(f"  - note: a: b {i}\n" for i in range(100))
+    assert len(reply) == 7 + 100 * 18 - 10
+    refused = check(reply, f"EXPECT YAML max_size={len(reply)}")
+    assert [v.code for v in refused.violations] == ["reply.too_large"]
+    # the payload is located without its last line break (1,796), + 200 quotes = 1,996,
+    # less the last line "  - note: 'a: b 99'" (19) and the line break before it
+    assert "healing the payload made 1,976 characters when it was stopped" in refused.violations[0].message
+    assert work == {"read": 0, "scan": 2}
 
 
 def test_what_a_later_step_takes_back_is_waited_for():
