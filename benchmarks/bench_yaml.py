@@ -235,10 +235,11 @@ def c_loader() -> tuple[str, _Fn[[str], object], float]:
     """The peer: ruamel's C loader (``YAML(typ="safe")`` with ruamel.yaml.clib or clibz),
     or, without it, PyYAML's C loader with the goals scaled by 2.5 (ruamel's C loader
     measured 2.4-2.8x slower than PyYAML's on these shapes: its constructor is Python)."""
-    import importlib.util  # noqa: PLC0415
+    import ruamel.yaml.parser  # noqa: PLC0415
 
-    if importlib.util.find_spec("_ruamel_yaml") or importlib.util.find_spec("_ruamel_yaml_clibz"):
-        return "ruamel C", YAML(typ="safe").load, 1.0
+    safe = YAML(typ="safe")
+    if safe.Parser is not ruamel.yaml.parser.Parser:  # its C parser (ruamel.yaml 0.19 takes clib's, not clibz's)
+        return "ruamel C", safe.load, 1.0
     import yaml  # noqa: PLC0415
 
     return "PyYAML C", lambda text: yaml.load(text, Loader=yaml.CSafeLoader), 2.5

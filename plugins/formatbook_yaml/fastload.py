@@ -40,7 +40,7 @@ from typing import Any
 
 from .loading import EXPANSION_FLOOR, PARSER_DEPTH, plain
 
-__all__ = ["available", "fast_values"]
+__all__ = ["available", "fast_values", "refuses"]
 
 _LOADED: list[Any] = []  # [CParser or None, the event classes]: imported on first use
 
@@ -92,6 +92,22 @@ def fast_values(text: str, *, max_depth: int, many: bool) -> tuple[list[Any], li
         return None
     except Exception:  # a parser error, an encoding error: the full reading words it
         return None
+
+
+def refuses(text: str) -> bool:
+    """Whether libyaml's parser refuses ``text`` (an error before its stream ends):
+    ``False`` without the C extension, or where the two readers differ (a character of
+    :data:`_LEAVE`). Never raises."""
+    if _parser() is None or any(c in text for c in _LEAVE):
+        return False
+    parser, ev = _LOADED
+    get, end = parser(text).get_event, ev.StreamEndEvent
+    try:
+        while type(get()) is not end:
+            pass
+    except Exception:  # a parser error (or the reader's, on a character it refuses)
+        return True
+    return False
 
 
 def _read(source: str, limit: int, many: bool) -> tuple[list[Any], list[str]]:

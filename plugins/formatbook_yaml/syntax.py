@@ -8,7 +8,7 @@ from typing import Any
 from formatbook_core import Span, Violation
 from formatbook_core.verdicts import Verdicts
 
-from .fastload import fast_values
+from .fastload import fast_values, refuses
 from .lines import LineScanner, scan
 from .loading import Document, load
 from .prose import sentence_pair
@@ -71,20 +71,32 @@ def new_scanner(options: dict[str, Any], max_depth: int) -> LineScanner:
 _REFUSED: Verdicts[Violation] = Verdicts()
 
 
-def read(text: str, options: dict[str, Any], max_depth: int) -> Reading:
-    """Read ``text`` strictly; never raises on any text."""
+#: The refusal of a text that ends inside an open quoted scalar or flow collection, as an
+#: unworded reading gives it (see :func:`read`).
+CUT_OFF = Violation("yaml.syntax", "the text ends inside an open quoted scalar or flow collection")
+
+
+def read(text: str, options: dict[str, Any], max_depth: int, *, worded: bool = True) -> Reading:
+    """Read ``text`` strictly; never raises on any text.
+
+    ``worded=False`` (healing between its steps, which asks only whether a text reads):
+    a text that ends inside an open quoted scalar or flow collection, as the line scanner
+    reads it, and that libyaml's parser refuses too, is refused with :data:`CUT_OFF`,
+    without the full reading that would word the refusal (ruamel's pure-Python parser
+    and composer, 10-40x the rest, read the whole text only to reach its end)."""
     settings = scanner_options(options, max_depth)
     key = tuple(settings.values())
     refused = _REFUSED.get(text, key)
     if refused is not None:
         return Reading([], None, refused)
-    reading = _read(text, options, settings)
-    if reading.violation is not None and reading.value is None and not reading.documents:
-        _REFUSED.put(text, reading.violation, key)
+    reading = _read(text, options, settings, worded)
+    refusal = reading.violation
+    if refusal is not None and refusal is not CUT_OFF and reading.value is None and not reading.documents:
+        _REFUSED.put(text, refusal, key)
     return reading
 
 
-def _read(text: str, options: dict[str, Any], settings: dict[str, Any]) -> Reading:
+def _read(text: str, options: dict[str, Any], settings: dict[str, Any], worded: bool = True) -> Reading:
     many = options.get("documents", "one") == "many"
     max_depth = settings["max_depth"]
     scanner = scan(text, collect_tabs=True, **settings)
@@ -97,6 +109,8 @@ def _read(text: str, options: dict[str, Any], settings: dict[str, Any]) -> Readi
         for k in scanner.spacing_tabs:
             chars[k] = " "
         text = "".join(chars)
+    if not worded and (scanner.quote or scanner.flow) and refuses(text):
+        return Reading([], None, CUT_OFF)
     fast = fast_values(text, max_depth=max_depth, many=many)
     if fast is not None:  # the full reading's answer, without its nodes (see fastload)
         values, written = fast

@@ -3,7 +3,9 @@
 The plan is ordered data: each :class:`Step` is named and runs one module's function on
 the :class:`~.state.Healing` in progress when its condition holds. Healing edits the text
 in place — comments and layout survive, only the broken lines change — and lists every
-edit as a ``Repair``.
+edit as a ``Repair``. An edit that takes the text past ``max_size`` refuses the heal there
+(the core's ``reply.too_large``, "when it was stopped") when no step still to run can
+take enough back (:meth:`.state.Healing.edit`): the grown text is not read again.
 
 1. ``refuse`` (:mod:`.state`): longer than ``max_size``: ``HealError``.
 2. ``strict`` (:mod:`.state`): a valid text needs no syntax repair (a JSON reply is YAML

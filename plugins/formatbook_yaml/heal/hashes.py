@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..lines import scan
 from ..syntax import scanner_options
 from .lines import _quote
-from .state import Healing
+from .state import AFTER_HASHES, Healing
 
 
 def quote_hashed_values(h: Healing) -> None:
@@ -30,7 +30,7 @@ def quote_hashed_values(h: Healing) -> None:
         )
         edits.append((at, at + len(value), _quote(value)))
     if edits:
-        h.edit(edits)
+        h.edit(edits, ahead=AFTER_HASHES)
         h.reread()
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..lines import scan
 from ..syntax import scanner_options
-from .state import Healing
+from .state import AFTER_INDENTATION, SNAPPED, Healing
 
 MAX_ROUNDS = 64
 
@@ -15,7 +15,7 @@ def repair_indentation(h: Healing) -> None:
     for _ in range(MAX_ROUNDS):
         scanner = scan(h.text, **scanner_options(h.options, h.max_depth))
         err = scanner.error
-        if err is None or err.code not in ("yaml.indentation", "yaml.syntax", "yaml.plain_colon", "yaml.ambiguous"):
+        if err is None or err.code not in SNAPPED:
             break
         tail = h.text[err.position :]
         if "\n" not in tail.rstrip("\n"):
@@ -69,5 +69,5 @@ def _snap(h: Healing, position: int) -> bool:
     h.repair(
         "indentation", f"moved a line indented {ind} onto its siblings' column {target}", starts[row], starts[row] + ind
     )
-    h.edit(edits)
+    h.edit(edits, ahead=AFTER_INDENTATION)
     return True

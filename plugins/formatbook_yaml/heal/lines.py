@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .state import Healing
+from .state import AFTER_LINES, Healing
 
 # "key: value" or "- key: value" with a plain value: groups are the text up to the
 # value, and the value (linear: the key holds no ": ", the value runs to the line end;
@@ -146,7 +146,7 @@ def repair_lines(h: Healing) -> None:
             body = m.group(1) + quoted
         if _BLOCK_HEADER.fullmatch(body):
             block_parent = ind
-    h.edit(edits)
+    h.edit(edits, ahead=AFTER_LINES)
     h.reread()
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from formatbook_core.data_schema import SchemaRepair, plan_refused
 
 from ..values import nodes_at
-from .state import Healing
+from .state import AFTER_SCHEMA, Healing
 
 _WORDS = {"yes": "true", "on": "true", "y": "true", "no": "false", "off": "false", "n": "false"}
 
@@ -73,7 +73,7 @@ def repair_against_schema(h: Healing) -> None:
         h.repair(kind, message, start, end)
     if not edits:
         return
-    h.edit(sorted(edits))
+    h.edit(sorted(edits), ahead=AFTER_SCHEMA)
     h.reread()
 
 

@@ -16,7 +16,7 @@ from formatbook_core import HealError, Span, Violation
 
 from ..lines import scan
 from ..syntax import read, scanner_options
-from .state import Healing
+from .state import AFTER_TRUNCATION, Healing
 
 #: What a cut-off last line may have been about to say: a key's colon and value, more
 #: characters of a word (an anchor name, a key), or a word and its colon.
@@ -38,13 +38,13 @@ def repair_end(h: Healing) -> None:
             h.repair("truncated_flow", f"closed {len(scanner.flow)} flow collection(s) cut off at the end", end, end)
         if added:
             maps = len(h.maps)
-            h.edit([(end, end, added)])
+            h.edit([(end, end, added)], ahead=AFTER_TRUNCATION)
             if h.reread().violation is None:
                 return
             h.text = text
             del h.maps[maps:]
             del h.repairs[-(bool(scanner.quote) + bool(scanner.flow)) :]
-    reading = h.reread()
+    reading = h.reread(worded=True)
     if reading.violation is not None and reading.violation.code == "yaml.duplicate_key":
         return  # a repeated key is written whole: no cut-off end explains it
     stripped = h.text.rstrip("\n")
@@ -60,7 +60,7 @@ def repair_end(h: Healing) -> None:
             h.text = previous
             _refuse_unless_cut_off(h, stripped, cut)
             h.repair("truncated_line", "dropped the incomplete last line", cut + 1, len(previous))
-            h.edit([(len(candidate), len(previous), "")])
+            h.edit([(len(candidate), len(previous), "")], ahead=AFTER_TRUNCATION)
             h.reread()
             return
         h.text = previous
@@ -73,7 +73,7 @@ def _refuse_unless_cut_off(h: Healing, stripped: str, cut: int) -> None:
     key with an empty value stands right above."""
     last = stripped[cut + 1 :]
     span = Span(h.back(cut + 1), h.back(len(stripped)))
-    if not any(read(stripped + more, h.options, h.max_depth).violation is None for more in CONTINUATIONS):
+    if not any(read(stripped + more, h.options, h.max_depth, worded=False).violation is None for more in CONTINUATIONS):
         v = Violation(
             "yaml.ambiguous",
             f"the last line {last.strip()!r} is not valid YAML and no cut-off end explains it (no "

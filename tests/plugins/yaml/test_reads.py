@@ -100,3 +100,17 @@ def test_a_refused_text_is_read_once_by_every_verb(reads):
     assert len(reads) == 3
     # a valid text is read anew each time (its value is never shared)
     assert fmt.analyze(CLEAN).value is not fmt.analyze(CLEAN).value
+
+
+def test_healing_reads_a_text_cut_off_inside_a_string_once(reads):
+    """Between its steps healing asks only whether a text reads: one that ends inside an
+    open quoted scalar (the line scanner's reading, libyaml's parser refusing it too) is
+    refused without ruamel's composition, which would word the refusal."""
+    reply = 'title: Note: one\nitems: [a, b]\nnote: "cut'
+    result = check(reply, "EXPECT YAML")
+    assert result.verdict == "healed" and result.value == {"title": "Note: one", "items": ["a", "b"], "note": "cut"}
+    assert result.text == "title: 'Note: one'\nitems: [a, b]\nnote: \"cut\""
+    # the healed text only: the line scanner refuses the payload ("a plain scalar holds
+    # ': '"), and the text in between ('Note: one' quoted, still cut off) is not composed
+    # (it was before: 2 reads)
+    assert reads == [result.text]
