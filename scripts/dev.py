@@ -145,15 +145,19 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     job, rest = argv[0], argv[1:]
-    # the examples need pydantic (their schemas) and lingua (their EXPECT LANGUAGE replies)
-    ensure_environment(("pydantic", "language") if job == "examples" else ("test", "lint"))
+    # the examples need pydantic (their schemas) and lingua (their EXPECT LANGUAGE replies);
+    # the benchmarks their peers (fast-json-repair, ruamel's C loader...: the bench extra)
+    if job == "examples":
+        ensure_environment(("pydantic", "language"))
+    else:
+        ensure_environment(("test", "lint", "bench") if job == "bench" else ("test", "lint"))
     if job == "setup":
         return 0
     if job == "lint":
         return lint()
     if job == "fuzz":
         return fuzz(rest)
-    if job == "bench":  # the peers (json_repair, lxml, vobject...) are in the test extra
+    if job == "bench":
         return subprocess.run([str(PYTHON), str(ROOT / "benchmarks" / "all.py"), *rest], cwd=ROOT).returncode
     if job == "examples":
         command = [str(BIN / "formatbook"), "check", str(ROOT / "examples" / "replies"), *rest]
