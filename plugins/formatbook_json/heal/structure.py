@@ -19,7 +19,7 @@ from formatbook_core import HealError, Repair, SetAside, Span, Violation
 from formatbook_core import edits as _edits
 from formatbook_core.limits import MAX_DEPTH, refuse_grown
 from formatbook_core.results import make_repair
-from formatbook_core.spans import SPACES
+from formatbook_core.spans import SPACE_SET, SPACES
 
 from ..locate import LINE_GAP
 from ..numbers import normalize as normalize_number
@@ -128,7 +128,10 @@ def _leading_blanks(text: str, edits: list[tuple[int, int, str]]) -> list[tuple[
     and the locator strips them from the healed reply, so a second heal would differ."""
     found: list[tuple[int, int, str]] = []
     pos = 0
-    for start, end, replacement in sorted(edits, key=_EDIT_START):
+    edits.sort(key=_EDIT_START)  # stable, as edits.apply sorts them: it then finds them sorted
+    for start, end, replacement in edits:
+        if pos < start and text[pos] not in SPACE_SET:
+            return found  # text before this edit is kept and starts with no blank
         blank = len(text[pos:start]) - len(text[pos:start].lstrip(SPACES))
         if blank:
             found.append((pos, pos + blank, ""))
