@@ -31,6 +31,7 @@ from .state import Healing, asks_for_array
 TOP, VALUE_AFTER_COLON, FIRST_VALUE, NEXT_VALUE, FIRST_KEY, NEXT_KEY, COLON, AFTER, DONE = range(9)
 
 _WS_END = re.compile(r"\s*\Z")
+_CLOSERS_TO_END = re.compile(r"[ \t\n\r}\]]*+\Z")  # the lexer's white space and closing brackets
 _PLAIN_KEY = re.compile(r"[\w$]+")  # needs no escaping inside a JSON string
 
 MESSAGES = {
@@ -195,6 +196,13 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         if end > 0 and text[end - 1] in "}]":
             top_is_container = True
             prev_end, pos, state = end, done_at, DONE
+            if fast and _CLOSERS_TO_END.match(text, done_at) is not None:
+                # nothing after the value but closing brackets (surplus: the walk would
+                # remove each) and JSON's white space (it skips that): no token walk
+                for at in range(done_at, n):
+                    if text[at] in "}]":
+                        edit("surplus_bracket", at, at + 1, "")
+                return res
     # Once a damaged stretch was taken, the reply is likely damaged at every member (every
     # item's trailing comma, every key bare): the damaged-stretch pattern is tried first,
     # sparing the strict one's failed scan of each member up to its damage. Either takes
