@@ -164,6 +164,16 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     ``max_size``: the walk is refused (the core's ``reply.too_large``) at a comma where
     the text repaired so far must pass it (:class:`_Growth`)."""
     res = Result()
+    n = len(text)
+    start = done_at if done_at is not None and 0 < done_at <= n else 0  # where the walk starts
+    after = _container_end(text, start) if start else -1
+    if after >= 0 and fast and _CLOSERS_TO_END.match(text, start) is not None:
+        # nothing after the value but closing brackets (surplus: the walk would remove
+        # each) and JSON's white space (it skips that): no token walk, nor its set-up
+        for at in range(start, n):
+            if text[at] in "}]":
+                res.edit("surplus_bracket", at, at + 1, "")
+        return res
     growth = _Growth(res, max_size) if max_size is not None else None
     check_at = 0 if growth is not None else _NEVER  # the next offset where the text may pass max_size
     edit = res.edit
@@ -176,7 +186,6 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     root = 0  # where the top-level value starts
     wrapped = False  # lines: the values written one per line are wrapped in an array
     tuples: set[int] = set()  # the depths of the arrays a Python tuple's "(" opened
-    n = len(text)
 
     lexer = Lexer(text)
     token_at = lexer.token_at
@@ -187,22 +196,9 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     loose_elements = tolerant.ELEMENTS.match
     damage = tolerant.damage
     pos = 0
-    if done_at is not None and 0 < done_at <= n:
-        end = done_at
-        while end > 0 and text[end - 1] in " \t\n\r":
-            end -= 1
-        # only after a container: its closing bracket ends the last token as the lexer
-        # would end it (after a scalar, "null1" is one word to the lexer)
-        if end > 0 and text[end - 1] in "}]":
-            top_is_container = True
-            prev_end, pos, state = end, done_at, DONE
-            if fast and _CLOSERS_TO_END.match(text, done_at) is not None:
-                # nothing after the value but closing brackets (surplus: the walk would
-                # remove each) and JSON's white space (it skips that): no token walk
-                for at in range(done_at, n):
-                    if text[at] in "}]":
-                        edit("surplus_bracket", at, at + 1, "")
-                return res
+    if after >= 0:
+        top_is_container = True
+        prev_end, pos, state = after, start, DONE
     # Once a damaged stretch was taken, the reply is likely damaged at every member (every
     # item's trailing comma, every key bare): the damaged-stretch pattern is tried first,
     # sparing the strict one's failed scan of each member up to its damage. Either takes
@@ -468,6 +464,17 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         if number is not None:  # 3 may have been 36: a repair says so (the value is kept)
             res.repairs.append(make_repair("truncated_number", MESSAGES["truncated_number"], number, n))
     return res
+
+
+def _container_end(text: str, done_at: int) -> int:
+    """Where the value ``text[:done_at]`` holds ends (``done_at``: where a strict parser
+    found text after one complete value), when it is a container; else -1. Only after a
+    container: its closing bracket ends the last token as the lexer would end it (after
+    a scalar, "null1" is one word to the lexer)."""
+    end = done_at
+    while end > 0 and text[end - 1] in " \t\n\r":
+        end -= 1
+    return end if end > 0 and text[end - 1] in "}]" else -1
 
 
 class _Growth:
