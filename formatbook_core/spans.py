@@ -17,6 +17,8 @@ from .results import Span
 SPACES = (
     " \t\n\r\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
+#: :data:`SPACES` as a set: one character looked up (``c in SPACE_SET``).
+SPACE_SET = frozenset(SPACES)
 
 
 def containing(spans: Sequence[Span], pos: int) -> Span | None:

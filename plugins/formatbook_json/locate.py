@@ -48,7 +48,8 @@ from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.mentions import in_sentence
 from formatbook_core.reply import Fence
 from formatbook_core.runs import run
-from formatbook_core.spans import SPACES, merge_spans, outside_spans
+from formatbook_core.spans import SPACE_SET as _BLANK
+from formatbook_core.spans import merge_spans, outside_spans
 
 from .commitment import committed_position
 from .syntax import strict_reading, strict_value
@@ -255,9 +256,6 @@ def _committed(reply: Reply, at: int, blocks: list[Fence]) -> Span:
     if found and found[0][0].start == at:
         return found[0][0]
     return Span(at, end)
-
-
-_BLANK = frozenset(SPACES)
 
 
 def _strip(text: str, span: Span) -> Span:

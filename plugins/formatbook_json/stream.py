@@ -36,6 +36,7 @@ from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.reply import FENCE_LINE, LINE_BREAK
 from formatbook_core.results import StreamStatus, ok_status
 from formatbook_core.runs import run
+from formatbook_core.spans import SPACE_SET as _SPACES  # white space around the document
 from formatbook_core.spans import SPACES
 
 from .commitment import CERTAIN, UNCERTAIN, Commitment
@@ -83,7 +84,6 @@ _N_MINUS, _N_ZERO, _N_INT, _N_DOT, _N_FRAC, _N_E, _N_ESIGN, _N_EXP = range(8)
 _N_ENDABLE = (_N_ZERO, _N_INT, _N_FRAC, _N_EXP)
 
 _WS = " \t\n\r"
-_SPACES = frozenset(SPACES)  # white space around the document (no control character)
 _DIGITS = "0123456789"
 _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
 _KEPT_ESCAPES = "\"\\'"  # what a backslash means even where the string's backslashes are literal

@@ -44,6 +44,7 @@ import orjson
 from formatbook_core import Span, Violation
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.runs import run
+from formatbook_core.spans import SPACE_SET as _SPACES
 from formatbook_core.spans import SPACES
 
 from .numbers import beyond_range
@@ -169,9 +170,6 @@ def _orjson_error(err: Any, body: str, max_depth: int, lead: int) -> JsonSyntaxE
     reason = str(err).split(": line ", 1)[0] or "invalid JSON"
     offset = min(max(0, int(getattr(err, "pos", 0)) - pad), len(body))
     return JsonSyntaxError(reason, offset + lead, "json.syntax")
-
-
-_SPACES = frozenset(SPACES)
 
 
 def unpadded(text: str) -> tuple[str, int]:

@@ -95,7 +95,7 @@ def heal(
     # the value confirmed is the healed text's unless the schema step edited it since
     known = h.strict and h.parsed_text is h.text
     judged = _format()._judged(h.text, h.parsed, schema, options) if known else None
-    return Healed(h.text, tuple(h.repairs), h.set_aside, judged)
+    return Healed.built(h.text, tuple(h.repairs), h.set_aside, judged)
 
 
 @cache

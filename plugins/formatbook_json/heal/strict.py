@@ -17,9 +17,6 @@ from .state import Healing, refused
 _UNHEALABLE = ("json.too_deep", "json.too_large")
 # what orjson says when one complete value is followed by more text
 _AFTER_DOCUMENT = "unexpected content after document"
-# what orjson says about valid JSON it cannot represent (a number beyond a double, nesting
-# beyond its own limit, a raw lone surrogate): parse_strict's exact path then decides
-_ORJSON_ONLY = ("number", "depth", "surrogates")
 
 
 #: The longest payload healed unless ``max_size`` says otherwise (characters). Healing a
@@ -128,7 +125,12 @@ def parse_if_strict(h: Healing) -> None:
             pos = getattr(first, "pos", None)
             if isinstance(pos, int) and 0 < pos < len(body):
                 h.done_at = pos + lead
-        if not any(word in str(first) for word in _ORJSON_ONLY):
+            return  # orjson read the whole value before it: no value it cannot represent
+        # what orjson says about valid JSON it cannot represent (a number beyond a double,
+        # nesting beyond its own limit, a raw lone surrogate): parse_strict's exact path
+        # then decides (three tests inline: a generator over them cost 0.7 us a heal)
+        said = str(first)
+        if not ("number" in said or "depth" in said or "surrogates" in said):
             return
         # valid JSON orjson cannot represent may follow (parse_strict's exact path)
     try:

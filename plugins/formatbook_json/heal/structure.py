@@ -19,7 +19,7 @@ from formatbook_core import HealError, Repair, SetAside, Span, Violation
 from formatbook_core import edits as _edits
 from formatbook_core.limits import MAX_DEPTH, refuse_grown
 from formatbook_core.results import make_repair
-from formatbook_core.spans import SPACES
+from formatbook_core.spans import SPACE_SET, SPACES
 
 from ..locate import LINE_GAP
 from ..numbers import normalize as normalize_number
@@ -31,6 +31,7 @@ from .state import Healing, asks_for_array
 TOP, VALUE_AFTER_COLON, FIRST_VALUE, NEXT_VALUE, FIRST_KEY, NEXT_KEY, COLON, AFTER, DONE = range(9)
 
 _WS_END = re.compile(r"\s*\Z")
+_CLOSERS_TO_END = re.compile(r"[ \t\n\r}\]]*+\Z")  # the lexer's white space and closing brackets
 _PLAIN_KEY = re.compile(r"[\w$]+")  # needs no escaping inside a JSON string
 
 MESSAGES = {
@@ -128,7 +129,10 @@ def _leading_blanks(text: str, edits: list[tuple[int, int, str]]) -> list[tuple[
     and the locator strips them from the healed reply, so a second heal would differ."""
     found: list[tuple[int, int, str]] = []
     pos = 0
-    for start, end, replacement in sorted(edits, key=_EDIT_START):
+    edits.sort(key=_EDIT_START)  # stable, as edits.apply sorts them: it then finds them sorted
+    for start, end, replacement in edits:
+        if pos < start and text[pos] not in SPACE_SET:
+            return found  # text before this edit is kept and starts with no blank
         blank = len(text[pos:start]) - len(text[pos:start].lstrip(SPACES))
         if blank:
             found.append((pos, pos + blank, ""))
@@ -160,6 +164,16 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     ``max_size``: the walk is refused (the core's ``reply.too_large``) at a comma where
     the text repaired so far must pass it (:class:`_Growth`)."""
     res = Result()
+    n = len(text)
+    start = done_at if done_at is not None and 0 < done_at <= n else 0  # where the walk starts
+    after = _container_end(text, start) if start else -1
+    if after >= 0 and fast and _CLOSERS_TO_END.match(text, start) is not None:
+        # nothing after the value but closing brackets (surplus: the walk would remove
+        # each) and JSON's white space (it skips that): no token walk, nor its set-up
+        for at in range(start, n):
+            if text[at] in "}]":
+                res.edit("surplus_bracket", at, at + 1, "")
+        return res
     growth = _Growth(res, max_size) if max_size is not None else None
     check_at = 0 if growth is not None else _NEVER  # the next offset where the text may pass max_size
     edit = res.edit
@@ -172,7 +186,6 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     root = 0  # where the top-level value starts
     wrapped = False  # lines: the values written one per line are wrapped in an array
     tuples: set[int] = set()  # the depths of the arrays a Python tuple's "(" opened
-    n = len(text)
 
     lexer = Lexer(text)
     token_at = lexer.token_at
@@ -183,15 +196,9 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
     loose_elements = tolerant.ELEMENTS.match
     damage = tolerant.damage
     pos = 0
-    if done_at is not None and 0 < done_at <= n:
-        end = done_at
-        while end > 0 and text[end - 1] in " \t\n\r":
-            end -= 1
-        # only after a container: its closing bracket ends the last token as the lexer
-        # would end it (after a scalar, "null1" is one word to the lexer)
-        if end > 0 and text[end - 1] in "}]":
-            top_is_container = True
-            prev_end, pos, state = end, done_at, DONE
+    if after >= 0:
+        top_is_container = True
+        prev_end, pos, state = after, start, DONE
     # Once a damaged stretch was taken, the reply is likely damaged at every member (every
     # item's trailing comma, every key bare): the damaged-stretch pattern is tried first,
     # sparing the strict one's failed scan of each member up to its damage. Either takes
@@ -457,6 +464,17 @@ def repair(  # noqa: C901 - the token walk is the hot loop: one function keeps i
         if number is not None:  # 3 may have been 36: a repair says so (the value is kept)
             res.repairs.append(make_repair("truncated_number", MESSAGES["truncated_number"], number, n))
     return res
+
+
+def _container_end(text: str, done_at: int) -> int:
+    """Where the value ``text[:done_at]`` holds ends (``done_at``: where a strict parser
+    found text after one complete value), when it is a container; else -1. Only after a
+    container: its closing bracket ends the last token as the lexer would end it (after
+    a scalar, "null1" is one word to the lexer)."""
+    end = done_at
+    while end > 0 and text[end - 1] in " \t\n\r":
+        end -= 1
+    return end if end > 0 and text[end - 1] in "}]" else -1
 
 
 class _Growth:

@@ -71,9 +71,9 @@ _DAMAGE = re.compile(
     rf"|({_SQ})"  # 3: a single- or smart-quoted string
     r"|(,)"  # 4: a trailing comma (a clean comma was taken above)
     rf"|([}}\]]|{_STR}|{_NUM}|true|false|null)"  # 5: a clean value a line break follows
+    r"|(\Z)"  # 6: the end of the stretch (matched with it as endpos), all clean up to it
     r")[ \t\r\n]*+"
 )
-_ALL_CLEAN = run(rf"(?:{_CLEAN})*+")
 _LEADING_WS = run(r"[ \t\r\n]*+")
 
 
@@ -89,11 +89,16 @@ def damage(text: str, start: int, end: int, messages: dict[str, str]) -> tuple[l
     comma_msg = messages["missing_comma"]
     pos = _LEADING_WS.match(text, start, end).end()
     while True:
+        # the clean tokens, then a damaged one, or the end: no match is a token this
+        # module does not know (the clean run is possessive: a second scan of it to the
+        # end would stop where this one did)
         m = match(text, pos, end)
         if m is None:
-            break
+            return None
         k = m.lastindex
         assert k is not None  # every alternative after the clean run is a group
+        if k == 6:
+            return edits, repairs
         s, e = m.span(k)
         pos = m.end()
         if k == 1:
@@ -118,6 +123,3 @@ def damage(text: str, start: int, end: int, messages: dict[str, str]) -> tuple[l
         if pos > e and pos < end and find("\n", e, pos) >= 0 and text[pos] not in ",:}]":
             add_edit((e, e, ","))
             add_repair(make("missing_comma", comma_msg, e, pos))
-    if _ALL_CLEAN.match(text, pos, end).end() != end:
-        return None
-    return edits, repairs
