@@ -15,7 +15,7 @@ from .collector import paused_gc
 from .decoding import decode_reply
 from .expectations import Expectations, shared_expectations
 from .limits import limits_from, too_large
-from .reply import Reply, is_blank, think_inside, think_tags_of
+from .reply import Reply, alone, is_blank, think_inside, think_tags_of
 from .results import (
     Analysis,
     CheckResult,
@@ -205,11 +205,11 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size
 def _passed_as_located(found: Any, reply: str) -> _Candidate | None:
     """The one candidate locating found, when its analysis already passed and nothing
     else can matter, else ``None`` (the general path decides). Nothing else matters
-    when the reply holds no ``<`` (every think tag opens with one: no think block, no
-    payload opening with a tag) and the candidate was not healed (no cut-off reading):
-    then the general path would take this candidate as it is. A valid reply is so
-    decided without building the candidate list, which costs more than the parse of a
-    short reply."""
+    when no think block can touch the payload nor open it (the reply holds no ``<``,
+    with which every think tag opens, or :func:`~formatbook_core.reply.alone`) and the
+    candidate was not healed (no cut-off reading): then the general path would take this
+    candidate as it is. A valid reply is so decided without building the candidate list
+    or reading its think blocks, which cost more than the parse of a short reply."""
     if found.__class__ is not list or len(found) != 1:
         return None
     (only,) = found
@@ -221,10 +221,12 @@ def _passed_as_located(found: Any, reply: str) -> _Candidate | None:
         or analysis.violations
         or span.__class__ is not Span
         or not (span.start.__class__ is int and span.end.__class__ is int and 0 <= span.start <= span.end <= len(reply))
-        or "<" in reply
     ):
         return None
-    return _Candidate(span, reply[span.start : span.end], analysis)
+    payload = reply[span.start : span.end]
+    if "<" in reply and not alone(reply, span, payload):
+        return None
+    return _Candidate(span, payload, analysis)
 
 
 def _truncated(fmt: Any) -> Violation:

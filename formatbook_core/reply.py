@@ -649,8 +649,10 @@ class Reply(str):
         """The fences that may hold a payload: :meth:`fences` read with think blocks
         blanked, less those whose body holds a think block (``check()`` would set the block
         aside, so the body could never check as it stands)."""
-        thinks, reading = self._reading(blocks)
         every = self.fences(blocks=blocks)
+        if not every:
+            return ()  # no fence: the think blocks are not read to filter none
+        thinks, reading = self._reading(blocks)
         return self._cached(
             ("payload fences", reading),
             lambda: tuple(f for f in every if not overlaps_any(thinks, f.body.start, f.body.end)),
@@ -708,6 +710,8 @@ class Reply(str):
         """Everything outside the payload at ``span`` (``what``, for the message), kept:
         the ``located`` repair and the think blocks and prose as ``SetAside`` entries, in
         order; ``(None, [])`` when only blank space surrounds it."""
+        if is_blank(self, 0, span.start) and is_blank(self, span.end, len(self)):
+            return None, []  # (no think block either: one opens with '<')
         thinks = self.think_blocks()
         kept: list[SetAside] = []
         for outer in outside_spans(len(self), [span]):
@@ -772,10 +776,20 @@ def think_inside(
     the format's ``locate`` on a text (``[]`` when it fails), ``reads`` whether the format
     analyzes a text as valid. See :func:`_opens_with_tag` and :func:`_split_by_think`.
     """
+    if alone(reply, span, text):
+        return None
     thinks = reply.think_blocks()
     return _opens_with_tag(name, reply.tags, span, text, thinks, relocate) or _split_by_think(
         reply, name, span, thinks, reads
     )
+
+
+def alone(reply: str, span: Span, text: str) -> bool:
+    """Whether :func:`think_inside` answers ``None`` for the payload at ``span`` (``text``)
+    without reading the reply's think blocks: only white space surrounds it in the reply
+    (no block can touch it from outside: a block opens with ``<``) and its text opens with
+    no think tag."""
+    return THINK_HEAD.match(text) is None and is_blank(reply, 0, span.start) and is_blank(reply, span.end, len(reply))
 
 
 def _opens_with_tag(

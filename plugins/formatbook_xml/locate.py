@@ -307,15 +307,14 @@ def read_one_document(
         first = reply.find("<", pos)
         if first < 0:
             return None
-        tok = next(tokens(reply, first))
-        if tok.kind != START or (skip := note_end(reply, tok.name, tok.end, notes)) is None:
+        it = tokens(reply, first)
+        head: Token | None = next(it)  # (a token starts at '<')
+        if head.kind != START or (skip := note_end(reply, head.name, head.end, notes)) is None:
             break
         pos = skip  # a think block opening the reply: the walk skips it the same way
     last = reply.rfind(">")
     if last < first or reply.find("<", last) >= 0:
         return None
-    it = tokens(reply, first)
-    head = next(it, None)
     while head is not None and (
         head.kind in (PI, COMMENT) or (head.kind == TEXT and not reply[head.start : head.end].strip())
     ):
@@ -352,7 +351,8 @@ def locate_read(
     prepared = Reply.of(reply)
     together = root is not None
     markup = markup_names(root)
-    kept = prepared.notes(markup)
+    # every block is a note without markup: read only when a fence or prose needs them
+    kept = prepared.notes(markup) if markup else None
     blocks = prepared.payload_fences(blocks=kept)
     doc = read = None
     if not walk_only and not blocks:
