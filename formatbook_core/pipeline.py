@@ -283,6 +283,12 @@ def _evaluate(
     candidate.analysis = first  # a failing candidate still tells what it parsed to
     if first.ok:
         return candidate
+
+    def reported() -> list[Violation]:
+        """``first``'s violations, into the reply (a brief analysis explained first)."""
+        told = _guarded(fmt, "analyze", payload, schema, options) if first.brief else first
+        return [v.shift(span.start) for v in told.violations]
+
     try:
         # a heal makes objects per repair, all alive until the answer: the cyclic
         # collector waits (formatbook_core.collector), for every format alike
@@ -292,14 +298,14 @@ def _evaluate(
             else:  # healing starts from the analysis made, not from reading the payload again
                 healed = fmt.heal_analyzed(first, payload, schema, **options)
     except HealError as exc:
-        candidate.violations = [v.shift(span.start) for v in (exc.violations or first.violations)]
+        candidate.violations = [v.shift(span.start) for v in exc.violations] if exc.violations else reported()
         return candidate
     except Exception as exc:
-        candidate.violations = [plugin_failure(fmt, "heal", exc)] + [v.shift(span.start) for v in first.violations]
+        candidate.violations = [plugin_failure(fmt, "heal", exc), *reported()]
         return candidate
     if not isinstance(healed, Healed):
         wrong = TypeError(f"returned {type(healed).__name__}, not Healed")
-        candidate.violations = [plugin_failure(fmt, "heal", wrong)] + [v.shift(span.start) for v in first.violations]
+        candidate.violations = [plugin_failure(fmt, "heal", wrong), *reported()]
         return candidate
     grown = too_large(len(healed.text), max_size, healed=True) if isinstance(healed.text, str) else None
     if grown is not None:  # the answer would be longer than the limit: heal(heal(x)) would refuse it
