@@ -469,6 +469,10 @@ class Reply(str):
 
     @cached_property
     def _leading(self) -> Span | None:
+        # a block opens the reply only with a whole opening tag after the blank space:
+        # else the scanner finds none (a healed payload is asked this on every heal)
+        if THINK_OPEN.match(self, _LEAD_BLANKS.match(self).end()) is None:  # type: ignore[union-attr]
+            return None
         blocks = self._scan(ThinkTags.LINE_START, leading_only=True)
         return Span(blocks[0].start, blocks[-1].end) if blocks else None
 
