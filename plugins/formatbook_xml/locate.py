@@ -308,13 +308,14 @@ def read_one_document(
         if first < 0:
             return None
         it = tokens(reply, first)
-        head: Token | None = next(it)  # (a token starts at '<')
-        if head.kind != START or (skip := note_end(reply, head.name, head.end, notes)) is None:
+        opening = next(it)  # (a token starts at '<'; the prolog is read on from it)
+        if opening.kind != START or (skip := note_end(reply, opening.name, opening.end, notes)) is None:
             break
         pos = skip  # a think block opening the reply: the walk skips it the same way
     last = reply.rfind(">")
     if last < first or reply.find("<", last) >= 0:
         return None
+    head: Token | None = opening
     while head is not None and (
         head.kind in (PI, COMMENT) or (head.kind == TEXT and not reply[head.start : head.end].strip())
     ):
