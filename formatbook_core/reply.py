@@ -83,7 +83,12 @@ def note_names(markup: Collection[str] = ()) -> frozenset[str]:
     """The names of the tags that open a think block for a format whose own markup holds
     elements named ``markup`` (lower case): ``THINK_TAGS`` less those, which it reads as
     its payload's elements (XML's ``<reasoning>`` with ``root=``)."""
+    if not markup:
+        return _EVERY_NOTE  # (asked on every locate: one set, not one per call)
     return frozenset(tag for tag in THINK_TAGS if tag not in markup)
+
+
+_EVERY_NOTE = frozenset(THINK_TAGS)
 
 
 def note_end(text: str, name: str, pos: int, names: Collection[str]) -> int | None:
