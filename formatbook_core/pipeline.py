@@ -15,7 +15,7 @@ from .collector import paused_gc
 from .decoding import decode_reply
 from .expectations import Expectations, shared_expectations
 from .limits import limits_from, too_large
-from .reply import Reply, is_blank, think_inside, think_tags_of
+from .reply import Reply, alone, is_blank, think_inside, think_tags_of
 from .results import (
     Analysis,
     CheckResult,
@@ -205,11 +205,11 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size
 def _passed_as_located(found: Any, reply: str) -> _Candidate | None:
     """The one candidate locating found, when its analysis already passed and nothing
     else can matter, else ``None`` (the general path decides). Nothing else matters
-    when the reply holds no ``<`` (every think tag opens with one: no think block, no
-    payload opening with a tag) and the candidate was not healed (no cut-off reading):
-    then the general path would take this candidate as it is. A valid reply is so
-    decided without building the candidate list, which costs more than the parse of a
-    short reply."""
+    when no think block can touch the payload nor open it (the reply holds no ``<``,
+    with which every think tag opens, or :func:`~formatbook_core.reply.alone`) and the
+    candidate was not healed (no cut-off reading): then the general path would take this
+    candidate as it is. A valid reply is so decided without building the candidate list
+    or reading its think blocks, which cost more than the parse of a short reply."""
     if found.__class__ is not list or len(found) != 1:
         return None
     (only,) = found
@@ -221,10 +221,12 @@ def _passed_as_located(found: Any, reply: str) -> _Candidate | None:
         or analysis.violations
         or span.__class__ is not Span
         or not (span.start.__class__ is int and span.end.__class__ is int and 0 <= span.start <= span.end <= len(reply))
-        or "<" in reply
     ):
         return None
-    return _Candidate(span, reply[span.start : span.end], analysis)
+    payload = reply[span.start : span.end]
+    if "<" in reply and not alone(reply, span, payload):
+        return None
+    return _Candidate(span, payload, analysis)
 
 
 def _truncated(fmt: Any) -> Violation:
@@ -281,6 +283,12 @@ def _evaluate(
     candidate.analysis = first  # a failing candidate still tells what it parsed to
     if first.ok:
         return candidate
+
+    def reported() -> list[Violation]:
+        """``first``'s violations, into the reply (a brief analysis explained first)."""
+        told = _guarded(fmt, "analyze", payload, schema, options) if first.brief else first
+        return [v.shift(span.start) for v in told.violations]
+
     try:
         # a heal makes objects per repair, all alive until the answer: the cyclic
         # collector waits (formatbook_core.collector), for every format alike
@@ -290,14 +298,14 @@ def _evaluate(
             else:  # healing starts from the analysis made, not from reading the payload again
                 healed = fmt.heal_analyzed(first, payload, schema, **options)
     except HealError as exc:
-        candidate.violations = [v.shift(span.start) for v in (exc.violations or first.violations)]
+        candidate.violations = [v.shift(span.start) for v in exc.violations] if exc.violations else reported()
         return candidate
     except Exception as exc:
-        candidate.violations = [plugin_failure(fmt, "heal", exc)] + [v.shift(span.start) for v in first.violations]
+        candidate.violations = [plugin_failure(fmt, "heal", exc), *reported()]
         return candidate
     if not isinstance(healed, Healed):
         wrong = TypeError(f"returned {type(healed).__name__}, not Healed")
-        candidate.violations = [plugin_failure(fmt, "heal", wrong)] + [v.shift(span.start) for v in first.violations]
+        candidate.violations = [plugin_failure(fmt, "heal", wrong), *reported()]
         return candidate
     grown = too_large(len(healed.text), max_size, healed=True) if isinstance(healed.text, str) else None
     if grown is not None:  # the answer would be longer than the limit: heal(heal(x)) would refuse it

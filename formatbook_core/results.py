@@ -148,11 +148,17 @@ class Analysis:
     ``document`` is the format's own parse of the text (a YAML reading with its nodes, an
     XML tree...), opaque to the core: the pipeline hands it back to the format's
     ``values_of`` and ``scope_of``, so that counting never parses the text again.
+
+    ``brief`` (an analysis ``candidates`` hands on): the violations of a failing text are
+    the verdict and a first account of it, not all ``analyze`` would say; a payload that
+    fails goes to healing, which needs only the verdict, and the pipeline asks ``analyze``
+    only when it reports them (healing failed without saying why).
     """
 
     value: Any = None
     violations: tuple[Violation, ...] = ()
     document: Any = field(default=None, compare=False, repr=False)
+    brief: bool = field(default=False, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:

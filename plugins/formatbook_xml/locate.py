@@ -20,7 +20,7 @@ from formatbook_core.spans import blank_out, strip_span
 
 from .markup import CDATA, COMMENT, DOCTYPE, EMPTY, END, PI, START, STRAY, TEXT, Token, tokens
 from .parser import Problem, parse
-from .scan import NAME_START_CHARS, Scanner
+from .scan import NAME_START, NAME_START_CHARS, Scanner
 from .syntax import deeper_than
 
 #: How far into a reply the element opening it is followed to see whether it nests past
@@ -303,24 +303,37 @@ def read_one_document(
     it, and the prose around holds no markup. The walk's reading of the root (a think block, a mention) is
     asked of the same functions."""
     pos = 0
+    opening: Token | None = None
     while True:
         first = reply.find("<", pos)
         if first < 0:
             return None
-        tok = next(tokens(reply, first))
-        if tok.kind != START or (skip := note_end(reply, tok.name, tok.end, notes)) is None:
+        if not NAME_START.match(reply, first + 1):
+            break  # no start tag here (a PI, a comment...): no think block opens
+        opening = next(tokens(reply, first))  # (a token starts at '<')
+        if opening.kind != START or (skip := note_end(reply, opening.name, opening.end, notes)) is None:
             break
         pos = skip  # a think block opening the reply: the walk skips it the same way
     last = reply.rfind(">")
     if last < first or reply.find("<", last) >= 0:
         return None
-    it = tokens(reply, first)
-    head = next(it, None)
-    while head is not None and (
-        head.kind in (PI, COMMENT) or (head.kind == TEXT and not reply[head.start : head.end].strip())
-    ):
-        head = next(it, None)  # the prolog
-    if head is None or head.kind not in (START, EMPTY) or _mention(reply, head):
+    at = first  # the prolog, read as the tokens read it (PIs, comments, blank text between)
+    while True:
+        if reply.startswith("<?", at):
+            end, closer = reply.find("?>", at + 2), 2
+        elif reply.startswith("<!--", at):
+            end, closer = reply.find("-->", at + 4), 3
+        else:
+            break
+        if end < 0:
+            return None  # cut off: no root follows
+        at = end + closer
+        lt = reply.find("<", at)
+        if lt < 0 or reply[at:lt].strip():
+            return None  # text (or nothing) after the prolog: no root
+        at = lt
+    head = opening if at == first and opening is not None else next(tokens(reply, at))
+    if head.kind not in (START, EMPTY) or _mention(reply, head):
         return None  # the walk would not take it for the root: parsing would not say more
     if head.kind == START and note_end(reply, head.name, head.end, notes) is not None:
         return None
@@ -352,7 +365,8 @@ def locate_read(
     prepared = Reply.of(reply)
     together = root is not None
     markup = markup_names(root)
-    kept = prepared.notes(markup)
+    # every block is a note without markup: read only when a fence or prose needs them
+    kept = prepared.notes(markup) if markup else None
     blocks = prepared.payload_fences(blocks=kept)
     doc = read = None
     if not walk_only and not blocks:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from formatbook_core import Analysis, Healed, Located, Span, check, hookimpl, parse_expectations
+from formatbook_core import Analysis, Healed, HealError, Located, Span, Violation, check, hookimpl, parse_expectations
 
 from .conftest_formats import KvFormat, kv_registry
 
@@ -133,3 +133,40 @@ def test_a_located_candidate_is_checked_like_a_span(returned):
         assert not result.ok and result.violations[0].code == "plugin.error"
     else:  # an analysis of the wrong type is not taken: the payload is analyzed
         assert result.ok and fmt.calls["analyze"] == 1
+
+
+class _Brief(_Reading):
+    """Locating hands on a brief analysis of a failing payload (the verdict, a first
+    account); healing fails without saying why, or fails as a plugin bug."""
+
+    name = "briefkv"
+
+    def __init__(self, heal_error: Exception) -> None:
+        super().__init__()
+        self.heal_error = heal_error
+
+    def candidates(self, reply: str, schema: Any = None, **options: Any) -> list[Span | Located]:
+        brief = Analysis(None, (Violation("briefkv.syntax", "refused"),), brief=True)
+        return [Located(Span(0, len(reply)), brief)]
+
+    def heal_analyzed(self, analysis: Analysis, text: str, schema: Any = None, **options: Any) -> Healed:
+        self.calls["heal_analyzed"] += 1
+        raise self.heal_error
+
+
+@pytest.mark.parametrize("error", [HealError("cannot"), RuntimeError("bug")])
+def test_a_brief_analysis_is_explained_by_analyze_only_when_its_violations_are_reported(error):
+    fmt = _Brief(error)
+    result = check("a = one", _expect(fmt, "EXPECT FMT"))
+    assert not result.ok and fmt.calls == Counter(heal_analyzed=1, analyze=1)
+    codes = [v.code for v in result.violations]
+    # analyze's account ("a = one" is no "key: value" line), never the brief one
+    assert "briefkv.syntax" not in codes and codes[-1] == fmt.analyze("a = one").violations[0].code
+    assert codes[0] == ("plugin.error" if isinstance(error, RuntimeError) else codes[-1])
+
+
+def test_a_brief_analysis_is_not_explained_when_healing_says_why():
+    told = Violation("briefkv.heal", "cannot heal")
+    fmt = _Brief(HealError("cannot", [told]))
+    result = check("a = one", _expect(fmt, "EXPECT FMT"))
+    assert [v.code for v in result.violations] == ["briefkv.heal"] and "analyze" not in fmt.calls

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from formatbook_core import BaseFormat, HealError, Reply, SetAside, Span, StreamGuard, ThinkTags, check
-from formatbook_core.reply import THINK_OPEN_MAX, ThinkScanner, note_end, note_names, think_tags_of
+from formatbook_core.reply import THINK_OPEN_MAX, ThinkScanner, alone, note_end, note_names, think_inside, think_tags_of
 from formatbook_core.spans import blank_out, merge_spans, strip_span
 
 # --- the prepared reply -----------------------------------------------------------------
@@ -371,3 +371,32 @@ def test_note_inside_refuses_a_payload_holding_a_think_block():
         "a think block inside the JSON payload: it may be a note or part of a value; set it outside the JSON"
     )
     assert Reply('{"a": <think>x</think> 1}').note_inside("json") is None  # mid-line: text at LINE_START
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "expected"),
+    [
+        ("  <r>x</r>\n", Span(2, 10), True),  # white space around: no block can touch it
+        ("<r><think>x</think></r>", Span(0, 23), True),  # a block inside is the format's
+        ("<think>t</think>\n<r/>", Span(17, 21), False),  # a block before it
+        ("<r/>\n<think>t</think>", Span(0, 4), False),  # and after it
+        ("a <r/>", Span(2, 6), False),  # prose before it
+        ("<think>t</think>", Span(0, 16), False),  # the payload opens with a think tag
+        ("\xa0<THINK>x</THINK>", Span(1, 17), False),  # any case, after any blank
+    ],
+)
+def test_alone_says_when_think_inside_needs_no_think_blocks(text: str, span: Span, expected: bool) -> None:
+    reply = Reply.of(text)
+    payload = text[span.start : span.end]
+    assert alone(reply, span, payload) is expected
+    if expected:  # then think_inside answers None, as it does reading the blocks
+        assert think_inside(reply, "xml", span, payload, lambda t: [], lambda t: True) is None
+        assert reply.set_aside(span, "the payload") == (None, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "lead"),
+    [("\n \t<think>a</think>\n<r/>", Span(3, 19)), ("\xa0<think>a</think>", None), ("<thinkx>a", None), ("", None)],
+)
+def test_leading_think_found_or_ruled_out_by_one_match(text: str, lead: Span | None) -> None:
+    assert Reply.of(text).leading_think() == lead

@@ -172,3 +172,26 @@ def test_same_candidates_with_bare_ampersands_and_lts(seed: int) -> None:
         _same(text)
         taken += one_document(text, {"think"}, 256) is not None
     assert taken >= 10  # the comparison covers the one parse, not only the walk
+
+
+@pytest.mark.parametrize(
+    "prolog",
+    [
+        '<?xml version="1.0"?>',
+        '<?xml version="1.0"?>\n<!-- c -->\n<?pi x?>\n',
+        "<!-- a -->\u00a0\u2003<!-- b -->",  # blank as str.strip reads it
+        "<?xml version='1.0'?> text ",  # prose after the declaration: no root
+        "<!-- cut ",
+        "<?xml cut ",
+        "<!-- a --><!DOCTYPE r>",
+        "<?xml?><![CDATA[x]]>",
+        "<!-- a --></r>",
+        "<?pi?>< r",
+    ],
+)
+def test_same_candidates_after_any_prolog(prolog: str) -> None:
+    """The prolog is skipped as the tokens read it: declarations, PIs, comments and blank
+    text between them; anything else (text, a cut-off one, other markup) is no root."""
+    for after in ("<r>x</r>", "<r/>\n", "<think>t</think>\n<r>x</r>"):
+        _same(prolog + after)
+        _same("\n<think>t</think>\n" + prolog + after)
