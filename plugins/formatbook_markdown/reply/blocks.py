@@ -223,11 +223,44 @@ def scan(text: str) -> Scan:
     return result
 
 
+#: the tokens of a table's inside (head, body, rows, cells): nothing reads them (a cell's
+#: text is its ``inline`` token, kept, and so are ``table_open``/``table_close``), and
+#: they are eight of a three-column row's eleven tokens, each with its map and two dicts
+_TABLE_INSIDE = frozenset(
+    f"{part}_{end}" for part in ("thead", "tbody", "tr", "th", "td") for end in ("open", "close")
+)
+
+
+class _Kept(list):  # type: ignore[type-arg]
+    """markdown-it's token stream, keeping no token of a table's inside: each is dropped
+    as the table rule pushes it, so a table's tokens are never all alive at once (a
+    table of 10 MB held 2.5 GB of them). markdown-it's block rules read back only list
+    and paragraph tokens (tight lists), never a table's."""
+
+    __slots__ = ()
+
+    def append(self, token: Any) -> None:
+        if token.type not in _TABLE_INSIDE:
+            list.append(self, token)
+
+
+def parse_blocks(text: str) -> list[Any]:
+    """markdown-it's block tokens of ``text``, without a table's inside (see
+    :class:`_Kept`)."""
+    from markdown_it.rules_core import StateCore  # noqa: PLC0415 - with markdown-it, on first use
+
+    md = block_parser()
+    state = StateCore(text, md, {})
+    state.tokens = _Kept()
+    md.core.process(state)
+    return state.tokens
+
+
 def _scan(text: str) -> Scan:
     lines = split_lines(text)
     with paused_gc():
         try:
-            tokens = block_parser().parse(text)
+            tokens = parse_blocks(text)
         except RecursionError:  # pathological nesting: treat the text as one paragraph
             tokens = []
     sc = Scan(text, lines, tokens)
