@@ -26,6 +26,7 @@ rows only at 100 KB -> 1 MB with ``--quick``, 1 -> 10 MB without.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -33,6 +34,7 @@ import resource
 import subprocess
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +43,13 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT), str(ROOT / "plugins")]
 
+from bench_icalendar import damaged_calendar, valid_calendar  # noqa: E402
+from bench_instructions import MIX, reply_of  # noqa: E402
+from bench_vcard import book  # noqa: E402
 from timing import Row, peak_rss_bytes, rss_bytes  # noqa: E402
+
+from formatbook_core import HealError, StreamGuard, check, heal, parse_expectations  # noqa: E402
+from formatbook_core.fuzzing.pathological import load_cases  # noqa: E402
 
 #: the Markdown contract of the L3 shapes (sections of each kind, both kinds of table)
 CONTRACT = HERE / "growth_contract.md"
@@ -82,8 +90,6 @@ def _json_valid(i: int) -> str:
 
 def _ical(valid: bool) -> Callable[[int], str]:
     def make(n: int) -> str:
-        from bench_icalendar import damaged_calendar, valid_calendar
-
         per = len(valid_calendar(100)) / 100
         return (valid_calendar if valid else damaged_calendar)(max(1, int(n / per)))
 
@@ -92,16 +98,12 @@ def _ical(valid: bool) -> Callable[[int], str]:
 
 def _vcard(model_style: bool) -> Callable[[int], str]:
     def make(n: int) -> str:
-        from bench_vcard import book
-
         return book(n, model_style=model_style)
 
     return make
 
 
 def _instructions(n: int) -> str:
-    from bench_instructions import reply_of
-
     return reply_of(n)
 
 
@@ -119,7 +121,7 @@ def _md_lists(damaged: bool) -> Callable[[int], str]:
 
     def make(n: int) -> str:
         half = n // 2
-        ordered = _repeat("", lambda i: (f"- {_md_sentence(i)}\n" if damaged else f"{i + 1}. {_md_sentence(i)}\n"))
+        ordered = _repeat("", lambda i: f"- {_md_sentence(i)}\n" if damaged else f"{i + 1}. {_md_sentence(i)}\n")
         bullets = _repeat("", lambda i: ("* " if damaged else "- ") + _md_sentence(i + 7) + "\n")
         return f"## Short answer\n\nYes.\n\n## Reasoning\n\n{ordered(half)}\n## Assumptions\n\n{bullets(half)}"
 
@@ -132,17 +134,16 @@ def _md_tables(damaged: bool) -> Callable[[int], str]:
 
     def make(n: int) -> str:
         half = n // 2
-        plain = _repeat("| Option | Cost | Risk |\n| --- | --- | --- |\n", lambda i: f"| option {i} | {i * 3} | low |\n")
+        plain = _repeat(
+            "| Option | Cost | Risk |\n| --- | --- | --- |\n", lambda i: f"| option {i} | {i * 3} | low |\n"
+        )
         if damaged:
             ordered = _repeat("| Step | Owner |\n| --- | --- |\n", lambda i: f"| step {i} | owner {i % 7} |\n")
         else:
             ordered = _repeat(
                 "| # | Step | Owner |\n| --- | --- | --- |\n", lambda i: f"| {i + 1} | step {i} | owner {i % 7} |\n"
             )
-        return (
-            "## Short answer\n\nSee the tables.\n\n"
-            f"{plain(half)}\n{ordered(half)}\n## Reasoning\n\n1. It follows.\n"
-        )
+        return f"## Short answer\n\nSee the tables.\n\n{plain(half)}\n{ordered(half)}\n## Reasoning\n\n1. It follows.\n"
 
     return make
 
@@ -201,15 +202,13 @@ SHAPES: list[Shape] = [
         "EXPECT TEXT\nEXPECT MAX 100000000 WORDS\nEXPECT MAX 100000000 SENTENCES",
         _repeat("", lambda i: _md_sentence(i) + (" " if i % 5 else "\n\n")),
     ),
-    Shape("instructions", "mix", __import__("bench_instructions").MIX, _instructions),
+    Shape("instructions", "mix", MIX, _instructions),
 ]
 
 PATHOLOGICAL_FORMATS = ("json", "yaml", "xml", "html", "csv", "markdown", "icalendar", "vcard", "text")
 
 
 def _pathological_cases(fmt: str) -> list:
-    from formatbook_core.fuzzing.pathological import load_cases
-
     return load_cases(ROOT / "tests" / "plugins" / fmt / "pathological.py")
 
 
@@ -224,8 +223,6 @@ def _scaled(make: Callable[[int], str], size: int, target: int) -> Callable[[int
 
 def _operation(op: str, expect: str, chunk: int, strict: bool = False) -> Callable[[str], str]:
     """The operation as a function of the text, returning a word on its outcome."""
-    from formatbook_core import HealError, StreamGuard, check, heal, parse_expectations
-
     exp = parse_expectations(expect)
     if op == "check":
         return lambda text: "ok" if check(text, exp).ok else f"failed: {check(text[:20_000], exp).violations[:1]}"
@@ -262,9 +259,6 @@ def _case_text(kind: str, fmt: str, name: str, op: str, size: int) -> tuple[Call
 
 def run_one(kind: str, fmt: str, name: str, op: str, size: int, chunk: int) -> dict:
     """Time and memory of one case in this process (the child's work)."""
-    import gc
-    import tracemalloc
-
     make, expect, strict = _case_text(kind, fmt, name, op, size)
     fn = _operation(op, expect, chunk, strict)
     fn(make(10_000))  # warm-up: imports, compiled patterns, first-use caches
@@ -379,7 +373,9 @@ def bench_rows(quick: bool = True) -> list[Row]:
         small, large = (rec.get(str(s), {}) for s in sizes)
         if "cpu" in small and "cpu" in large:
             work = f"{rec['case'][1]} {rec['case'][2]} check growth x10"
-            rows.append(Row(work, large["chars"], large["cpu"], f"same at {sizes[0] // 1000} KB", small["cpu"], goal=12))
+            rows.append(
+                Row(work, large["chars"], large["cpu"], f"same at {sizes[0] // 1000} KB", small["cpu"], goal=12)
+            )
     return rows
 
 
