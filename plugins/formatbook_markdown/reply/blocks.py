@@ -226,9 +226,7 @@ def scan(text: str) -> Scan:
 #: the tokens of a table's inside (head, body, rows, cells): nothing reads them (a cell's
 #: text is its ``inline`` token, kept, and so are ``table_open``/``table_close``), and
 #: they are eight of a three-column row's eleven tokens, each with its map and two dicts
-_TABLE_INSIDE = frozenset(
-    f"{part}_{end}" for part in ("thead", "tbody", "tr", "th", "td") for end in ("open", "close")
-)
+_TABLE_INSIDE = frozenset(f"{part}_{end}" for part in ("thead", "tbody", "tr", "th", "td") for end in ("open", "close"))
 
 
 class _Kept(list):  # type: ignore[type-arg]
