@@ -274,3 +274,24 @@ def test_a_tables_rows_and_cells_leave_only_their_text_in_the_scan() -> None:
     assert [(t.content, t.map, t.level) for t in kept if t.type == "inline"] == [
         (t.content, t.map, t.level) for t in everything if t.type == "inline"
     ]
+
+
+def test_a_lists_items_leave_no_closing_tokens_in_the_scan() -> None:
+    """Issue 30 (memory): a list item is five markdown-it tokens; the closing ones of its
+    paragraph and of the item have no map and nothing reads them (90 -> 64 bytes per
+    character of a checked list). The list's own closing token stays (kinds reads it)."""
+    items = 40
+    text = "".join(f"- item {i}\n" for i in range(items)) + "\n> quoted\n"
+    kept = blocks.scan(text).tokens
+    types: dict[str, int] = {}
+    for tok in kept:
+        types[tok.type] = types.get(tok.type, 0) + 1
+    assert types == {
+        "bullet_list_open": 1,
+        "bullet_list_close": 1,
+        "list_item_open": items,
+        "paragraph_open": items + 1,
+        "inline": items + 1,
+        "blockquote_open": 1,
+    }
+    assert len(blocks.block_parser().parse(text)) == 2 + 5 * items + 5 == 207
