@@ -313,8 +313,8 @@ def measure_all(todo, sizes, chunk, cpu_limit, out_path: Path | None, log=print)
     have: dict[tuple, dict] = {}
     if out_path and out_path.exists():
         for line in out_path.read_text().splitlines():
-            rec = json.loads(line)
-            have[tuple(rec["case"])] = rec
+            kept = json.loads(line)
+            have[tuple(kept["case"])] = kept
     results = []
     for kind, fmt, name, op in todo:
         key = (kind, fmt, name, op, chunk)

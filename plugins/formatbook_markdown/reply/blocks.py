@@ -234,7 +234,7 @@ _UNREAD = frozenset(
 )
 
 
-class _Kept(list):  # type: ignore[type-arg]
+class _Kept(list[Any]):
     """markdown-it's token stream, keeping no token of :data:`_UNREAD`: each is dropped as
     a rule pushes it, so they are never all alive at once (a table of 10 MB held 2.5 GB
     of them). Of the block rules, only the list rule reads tokens back: a paragraph's
