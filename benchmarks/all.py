@@ -44,6 +44,7 @@ MODULES = (
     "markdown_stream",
     "bench_instructions",
     "heal_growth",
+    "growth10",
     "startup",
 )
 

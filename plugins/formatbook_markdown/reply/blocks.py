@@ -223,11 +223,49 @@ def scan(text: str) -> Scan:
     return result
 
 
+#: the tokens nothing in the plugin reads: a table's inside (head, body, rows, cells; a
+#: cell's text is its ``inline`` token, kept, and so are ``table_open``/``table_close``),
+#: and the closing tokens of paragraphs, list items and quotes (no map, never read: a
+#: list's own closing token is read). Eight of a three-column row's eleven tokens, two of
+#: a list item's five, each a Token with its map and two dicts
+_UNREAD = frozenset(
+    [f"{part}_{end}" for part in ("thead", "tbody", "tr", "th", "td") for end in ("open", "close")]
+    + ["paragraph_close", "list_item_close", "blockquote_close"]
+)
+
+
+class _Kept(list[Any]):
+    """markdown-it's token stream, keeping no token of :data:`_UNREAD`: each is dropped as
+    a rule pushes it, so they are never all alive at once (a table of 10 MB held 2.5 GB
+    of them). Of the block rules, only the list rule reads tokens back: a paragraph's
+    closing token, to mark it hidden in a tight list (with it dropped, the mark falls on
+    the token after the paragraph's text; ``hidden`` is read only by renderers), and, with
+    the ``tasklists`` option (off here), the list's items."""
+
+    __slots__ = ()
+
+    def append(self, token: Any) -> None:
+        if token.type not in _UNREAD:
+            list.append(self, token)
+
+
+def parse_blocks(text: str) -> list[Any]:
+    """markdown-it's block tokens of ``text``, but none that nothing reads (see
+    :class:`_Kept`)."""
+    from markdown_it.rules_core import StateCore  # noqa: PLC0415 - with markdown-it, on first use
+
+    md = block_parser()
+    state = StateCore(text, md, {})
+    state.tokens = _Kept()
+    md.core.process(state)
+    return state.tokens
+
+
 def _scan(text: str) -> Scan:
     lines = split_lines(text)
     with paused_gc():
         try:
-            tokens = block_parser().parse(text)
+            tokens = parse_blocks(text)
         except RecursionError:  # pathological nesting: treat the text as one paragraph
             tokens = []
     sc = Scan(text, lines, tokens)

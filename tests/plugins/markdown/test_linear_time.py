@@ -253,3 +253,45 @@ def test_many_containers_and_tables_grow_linearly(make):
     run(a)
     small_time = max(_best(run, a), 0.002)
     assert _within(run, b, small_time * 8 * 4) <= small_time * 8 * 4
+
+
+def test_a_tables_rows_and_cells_leave_only_their_text_in_the_scan() -> None:
+    """Issue 30 (memory): the scan kept every markdown-it token of a table, eleven per
+    three-column row (thead/tbody/tr/th/td opening and closing, each with a map and two
+    dicts): 335 bytes per character of a table checked at L3, 2.5 GB alive for 10 MB.
+    The inside is dropped as it is parsed; a cell's text is its inline token, kept."""
+    rows = 50
+    text = "## Data\n\n| a | b | c |\n| --- | --- | --- |\n" + "| 1 | 2 | x |\n" * rows
+    kept = blocks.scan(text).tokens
+    types: dict[str, int] = {}
+    for tok in kept:
+        types[tok.type] = types.get(tok.type, 0) + 1
+    # the heading (open, inline, close), the table's bounds, one inline per cell
+    assert types == {"heading_open": 1, "heading_close": 1, "table_open": 1, "table_close": 1, "inline": 1 + 3 * 51}
+    everything = blocks.block_parser().parse(text)
+    # heading, table bounds, inlines, th/td pairs, tr pairs, thead/tbody pairs: 570 tokens
+    assert len(everything) == 3 + 2 + 3 * 51 + 2 * (3 * 51) + 2 * 51 + 4 == 570
+    assert [(t.content, t.map, t.level) for t in kept if t.type == "inline"] == [
+        (t.content, t.map, t.level) for t in everything if t.type == "inline"
+    ]
+
+
+def test_a_lists_items_leave_no_closing_tokens_in_the_scan() -> None:
+    """Issue 30 (memory): a list item is five markdown-it tokens; the closing ones of its
+    paragraph and of the item have no map and nothing reads them (90 -> 64 bytes per
+    character of a checked list). The list's own closing token stays (kinds reads it)."""
+    items = 40
+    text = "".join(f"- item {i}\n" for i in range(items)) + "\n> quoted\n"
+    kept = blocks.scan(text).tokens
+    types: dict[str, int] = {}
+    for tok in kept:
+        types[tok.type] = types.get(tok.type, 0) + 1
+    assert types == {
+        "bullet_list_open": 1,
+        "bullet_list_close": 1,
+        "list_item_open": items,
+        "paragraph_open": items + 1,
+        "inline": items + 1,
+        "blockquote_open": 1,
+    }
+    assert len(blocks.block_parser().parse(text)) == 2 + 5 * items + 5 == 207
