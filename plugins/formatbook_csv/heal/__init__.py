@@ -34,7 +34,7 @@ from formatbook_core.limits import limits_from, refuse_grown
 
 from .. import dialect
 from ..syntax import Table
-from . import delimiters, markdown_table, rows, schema_aware
+from . import delimiters, markdown_table, rows, schema_aware, stretch
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
@@ -133,7 +133,8 @@ def heal(
 
     h = Healing(text, delimiter, schema, limits_from(options), analyze)
     h.trusted = trusted
-    run_plan(PLAN, h)
+    if not stretch.heal(h):  # the common damage healed line by line as text, else the plan
+        run_plan(PLAN, h)
     if h.out == text and not h.repairs:
         return Healed(text)
     if not h.repairs:  # written differently but nothing to list: the reply was not healable

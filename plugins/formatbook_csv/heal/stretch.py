@@ -1,0 +1,172 @@
+"""Healing line by line as text, for the common damage: no record a row.
+
+The plan's reading (:mod:`.reader`) makes a ``Record`` a row and the steps after it walk
+them; on a table whose damage is only blank lines, blanks after delimiters, another
+delimiter, a last row cut off or quotes not doubled, that is most of the time healing
+takes. Here each line is healed as text: a line with no damage is kept as it is, a line
+without a quote loses its blanks with one regular expression, a line with a quote that the
+strict reading would not take goes through the plan's own reading (one record) and writer.
+The lines kept are then read strictly: the healed text's analysis, as ``confirm`` makes it.
+
+The plan runs instead (nothing here is kept) wherever this reading might differ from it:
+a schema, a carriage return, a Markdown table, a tab, a quoted field that runs across
+lines, white space other than blanks, a line the plan would split at another delimiter,
+a healed text the strict reading refuses, a row repeating the header, a last cell ending
+in a blank. ``tests/plugins/csv/test_stretch.py`` compares both on generated tables.
+"""
+
+from __future__ import annotations
+
+import re
+
+from formatbook_core import Analysis
+
+from .. import dialect
+from ..locate import ELISIONS
+from . import delimiters, markdown_table, rows
+from .reader import Note, first
+from .state import Healing
+from .writer import cell_text
+
+_SPACES = "removed blanks before fields of this row"
+_DELIMITERS = (",", ";", "|")
+_LEAD: dict[str, re.Pattern[str]] = {}
+_STRICT: dict[str, re.Pattern[str]] = {}
+
+
+def _lead(delimiter: str) -> re.Pattern[str]:
+    """Blanks at the start of a line or after a delimiter (each cell's, as ``lstrip``)."""
+    pattern = _LEAD.get(delimiter)
+    if pattern is None:
+        pattern = _LEAD[delimiter] = re.compile(rf"(?:^|(?<={re.escape(delimiter)}))[ \t]+")
+    return pattern
+
+
+def _strict(delimiter: str) -> re.Pattern[str]:
+    """A line the strict reading takes as it is (possessive: linear): quoted fields with
+    doubled quotes, unquoted ones holding no quote and starting with no blank."""
+    pattern = _STRICT.get(delimiter)
+    if pattern is None:
+        d = re.escape(delimiter)
+        field = rf'(?:"[^"]*+(?:""[^"]*+)*+"|[^"{d}\n \t][^"{d}\n]*+|)'
+        pattern = _STRICT[delimiter] = re.compile(rf"{field}(?:{d}{field})*+")
+    return pattern
+
+
+def heal(h: Healing) -> bool:
+    """Heal ``h`` here when its damage is of the kinds this module heals: its ``out``,
+    ``repairs`` and ``analysis`` set as the plan sets them, True; False (``h`` as it was)
+    when the plan must run."""
+    text = h.text
+    if h.schema is not None or not isinstance(text, str) or len(text) > h.limits.max_size or "\r" in text:
+        return False
+    if markdown_table.is_table(text):
+        return False
+    reading, changed = delimiters.decide(h)  # raises as the plan's delimiter step does
+    write = h.delimiter if h.delimiter != dialect.AUTO else reading
+    if reading not in _DELIMITERS or write not in _DELIMITERS:
+        return False
+    found = _lines(text, reading, write)
+    if found is None:
+        return False
+    out, notes, blank, last = found
+    if len(out) < 2:
+        return False
+    width = _width(out[0], write)
+    truncated = None
+    ends_open = not text.endswith("\n")
+    if ends_open and last is not None:
+        start, count = last
+        line = text[start:]
+        if count < width:
+            if len(out) < 3 or (count == 1 and line.strip() in ELISIONS):
+                return False
+            if any(other in line for other in dialect.CANDIDATES if other != reading):
+                return False  # the plan would try splitting it there too
+            truncated = (len(out) - 1, start)
+            out.pop()
+    if ends_open and out[-1][-1:].isspace():
+        return False  # written quoted by the plan, that locate keeps it
+    healed = "\n".join(out) if ends_open else "\n".join(out) + "\n"
+    if len(healed) > h.limits.max_size:
+        return False
+    analysis: Analysis = h.analyze(healed)
+    if analysis.violations:
+        return False
+    table = analysis.document
+    if table.header in table.rows:
+        return False  # the plan refuses a row repeating the header
+    if changed is not None:
+        h.repair("delimiter", delimiters._changed(reading, h.delimiter), *changed)
+    h.reading = reading
+    h.notes, h.blank = notes, blank
+    rows.notes(h)
+    if truncated is not None:
+        number, start = truncated
+        h.repair("truncated_row", f"dropped row {number}, cut off by the end of the text", start, len(text))
+    h.out, h.analysis = healed, analysis
+    return True
+
+
+def _lines(
+    text: str, reading: str, write: str
+) -> tuple[list[str], list[Note], list[tuple[int, int]], tuple[int, int] | None] | None:
+    """The healed lines of ``text``, the reading's notes and blank lines, and the last
+    record's ``(start, field count)`` when it is a line without a quote (else ``None``);
+    ``None`` for a text the plan must read."""
+    blanks = " \t"
+    n = len(text)
+    lead = _lead(reading).sub
+    strict = _strict(reading).fullmatch
+    out: list[str] = []
+    notes: list[Note] = []
+    blank: list[tuple[int, int]] = []
+    last: tuple[int, int] | None = None
+    pos = 0
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()
+    for line in lines:
+        end = pos + len(line)
+        if not line.strip(blanks):
+            stop = min(end + 1, n)
+            if blank and blank[-1][1] == pos:
+                blank[-1] = (blank[-1][0], stop)
+            else:
+                blank.append((pos, stop))
+            pos = stop
+            continue
+        if not line.strip():
+            return None  # white space the plan's reading takes otherwise
+        if '"' not in line:
+            last = (pos, line.count(reading) + 1)
+            if line[0] in blanks or (reading + " ") in line or (reading + "\t") in line:
+                notes.append(("space_after_delimiter", pos, end, _SPACES))
+                line = lead("", line)
+            if write != reading:
+                if write in line:
+                    line = write.join(cell_text(c, False, write) for c in line.split(reading))
+                else:
+                    line = line.replace(reading, write)
+            out.append(line)
+        else:
+            last = None
+            if line.count('"') % 2:
+                return None  # a quoted field across lines, or a stray quote: the plan's
+            if write != reading or strict(line) is None:
+                records, _, found = first(text, reading, pos)
+                rec = records[0]
+                if rec.cut or rec.end != end:
+                    return None
+                notes += found
+                line = write.join([cell_text(c, q, write) for c, q in zip(rec.cells, rec.quoted, strict=True)])
+            out.append(line)
+        pos = end + 1
+    return out, notes, blank, last
+
+
+def _width(written: str, write: str) -> int:
+    """The header's field count (its line as written)."""
+    if '"' not in written:
+        return written.count(write) + 1
+    return len(first(written, write)[0][0].cells)
