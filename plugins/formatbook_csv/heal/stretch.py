@@ -32,6 +32,8 @@ _SPACES = "removed blanks before fields of this row"
 _DELIMITERS = (",", ";", "|")
 _LEAD: dict[str, re.Pattern[str]] = {}
 _STRICT: dict[str, re.Pattern[str]] = {}
+_BLANKS: dict[str, re.Pattern[str]] = {}
+_BEFORE = "removed blanks before a field"
 
 
 def _lead(delimiter: str) -> re.Pattern[str]:
@@ -51,6 +53,51 @@ def _strict(delimiter: str) -> re.Pattern[str]:
         field = rf'(?:"[^"]*+(?:""[^"]*+)*+"|[^"{d}\n \t][^"{d}\n]*+|)'
         pattern = _STRICT[delimiter] = re.compile(rf"{field}(?:{d}{field})*+")
     return pattern
+
+
+def _blanks(delimiter: str) -> re.Pattern[str]:
+    """A quoted field with the blanks after it (group 1), or blanks where a field starts
+    (group 2): what :func:`_unblanked` takes off a line with a quote, found in one pass."""
+    pattern = _BLANKS.get(delimiter)
+    if pattern is None:
+        d = re.escape(delimiter)
+        pattern = _BLANKS[delimiter] = re.compile(rf'"[^"]*+(?:""[^"]*+)*+"([ \t]*+)|(?:^|(?<={d}))([ \t]++)')
+    return pattern
+
+
+def _unblanked(line: str, pos: int, delimiter: str, notes: list[Note]) -> str | None:
+    """A line with a quote without its blanks before fields and after quoted fields, when
+    what is left is strict (``None`` else): the plan's reading then reads the same cells
+    and notes the same blanks, here added to ``notes`` (``pos``: where the line starts)."""
+    pattern = _blanks(delimiter)
+    found: list[Note] = []
+    parts: list[str] = []
+    at = 0
+    n = len(line)
+    for m in pattern.finditer(line):
+        after = m.group(1)
+        if after is not None and m.end() < n and line[m.end()] != delimiter:
+            return None  # a quote the plan's reading keeps as text: it closes nothing
+        if after:
+            start = m.start(1)
+            parts.append(line[at:start])
+            at = m.end(1)
+            found.append(("space_after_delimiter", pos + start, pos + at, "removed blanks after a quoted field"))
+            continue
+        if after is not None:  # a quoted field with no blank after it
+            continue
+        start, end = m.span(2)
+        parts.append(line[at:start])
+        at = end
+        kind = "space_after_delimiter" if start else "leading_space"
+        message = "emptied a field holding only blanks" if end == n or line[end] == delimiter else _BEFORE
+        found.append((kind, pos + start, pos + end, message))
+    parts.append(line[at:])
+    cleaned = "".join(parts)
+    if _strict(delimiter).fullmatch(cleaned) is None:
+        return None
+    notes += found
+    return cleaned
 
 
 def heal(h: Healing) -> bool:
@@ -153,6 +200,8 @@ def _lines(
             last = None
             if line.count('"') % 2:
                 return None  # a quoted field across lines, or a stray quote: the plan's
+            if write == reading and strict(line) is None:
+                line = _unblanked(line, pos, reading, notes) or line
             if write != reading or strict(line) is None:
                 records, _, found = first(text, reading, pos)
                 rec = records[0]
