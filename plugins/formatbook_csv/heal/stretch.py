@@ -101,6 +101,8 @@ def _unblanked(line: str, pos: int, delimiter: str, notes: list[Note]) -> str | 
         kind = "space_after_delimiter" if start else "leading_space"
         message = "emptied a field holding only blanks" if end == n or line[end] == delimiter else _BEFORE
         found.append((kind, pos + start, pos + end, message))
+    if not found:  # nothing taken off: the line as it is, which is not strict
+        return None
     parts.append(line[at:])
     cleaned = "".join(parts)
     if _strict(delimiter).fullmatch(cleaned) is None:
@@ -207,9 +209,14 @@ def _lines(
             last = None
             if line.count('"') % 2:
                 return None  # a quoted field across lines, or a stray quote: the plan's
-            if write == reading and strict(line) is None:
-                line = _unblanked(line, pos, reading, notes) or line
-            if write != reading or strict(line) is None:
+            if write == reading and strict(line) is not None:
+                out.append(line)  # kept as written: the plan's reading notes nothing in it
+                pos = end + 1
+                continue
+            unblanked = _unblanked(line, pos, reading, notes) if write == reading else None
+            if unblanked is not None:
+                line = unblanked
+            else:
                 records, _, found = first(text, reading, pos)
                 rec = records[0]
                 if rec.cut or rec.end != end:
