@@ -20,7 +20,7 @@ def choose(h: Healing) -> None:
     """The plan's ``delimiter`` step, then the tolerant reading with it."""
     reading, span = decide(h)
     if span is not None:
-        h.repair("delimiter", _changed(reading, h.delimiter), *span)
+        h.repair("delimiter", changed_message(reading, h.delimiter), *span)
     h.reading = reading
     text = h.text
     header_only = first(text, reading)
@@ -32,7 +32,7 @@ def choose(h: Healing) -> None:
 
 def decide(h: Healing) -> tuple[str, tuple[int, int] | None]:
     """The delimiter the reply uses, from its header line, and the span of that line when
-    it is not the expected one (a ``delimiter`` repair, see :func:`_changed`); ``HealError``
+    it is not the expected one (a ``delimiter`` repair, see :func:`changed_message`); ``HealError``
     when the header holds several other candidates and not the expected one."""
     text = h.text
     end = dialect.header_line_end(text)
@@ -54,8 +54,8 @@ def decide(h: Healing) -> tuple[str, tuple[int, int] | None]:
     return reading, None
 
 
-def _changed(reading: str, expected: str) -> str:
-    """The ``delimiter`` repair's message."""
+def changed_message(reading: str, expected: str) -> str:
+    """The ``delimiter`` repair's message: the delimiter read where another is expected."""
     return f"read fields separated by {dialect.name(reading)} where {dialect.name(expected)} is expected"
 
 

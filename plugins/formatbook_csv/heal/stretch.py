@@ -146,22 +146,25 @@ def heal(h: Healing) -> bool:
     if ends_open and out[-1][-1:].isspace():
         return False  # written quoted by the plan, that locate keeps it
     healed = "\n".join(out) if ends_open else "\n".join(out) + "\n"
+    del out  # let go before the table is read (a line a row)
     if len(healed) > h.limits.max_size:
         return False
-    analysis: Analysis = h.analyze(healed)
-    if analysis.violations:
-        return False
-    table = analysis.document
-    if table.header in table.rows:
-        return False  # the plan refuses a row repeating the header
+    # the repairs listed before the table is read, and their notes let go (a blank line
+    # a row kept both through the reading); taken back if the table is refused
     if changed is not None:
-        h.repair("delimiter", delimiters._changed(reading, h.delimiter), *changed)
-    h.reading = reading
+        h.repair("delimiter", delimiters.changed_message(reading, h.delimiter), *changed)
     h.notes, h.blank = notes, blank
+    del notes, blank
     rows.notes(h)
     if truncated is not None:
         number, start = truncated
         h.repair("truncated_row", f"dropped row {number}, cut off by the end of the text", start, len(text))
+    analysis: Analysis = h.analyze(healed)
+    table = analysis.document
+    if analysis.violations or table.header in table.rows:  # the plan refuses a row repeating the header
+        h.repairs = []
+        return False
+    h.reading = reading
     h.out, h.analysis = healed, analysis
     return True
 
