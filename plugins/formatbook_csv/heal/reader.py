@@ -179,10 +179,7 @@ def _read(
                 # a run of blank lines at once, one span (linear: each repeat ends at a \n)
                 end = _blank_run_end(text, pos) if nl >= 0 else n  # it matches: the line is blank to its \n
                 end = max(end, line_end + 1 if nl >= 0 else n)
-                if blank_lines and blank_lines[-1][1] == pos:
-                    blank_lines[-1] = (blank_lines[-1][0], end)
-                else:
-                    blank_lines.append((pos, end))
+                add_blank(blank_lines, pos, end)
                 pos = end
                 continue
             records.append(_split(body, pos, delimiter, blanks, "\r\n" if crlf else ("\n" if nl >= 0 else ""), notes))
@@ -258,6 +255,15 @@ def _read(
             records.append(rec)
             break
     return records, blank_lines, notes
+
+
+def add_blank(spans: list[tuple[int, int]], start: int, end: int) -> None:
+    """The blank line(s) ``start:end`` added to ``spans``: one span with the last when
+    they follow it."""
+    if spans and spans[-1][1] == start:
+        spans[-1] = (spans[-1][0], end)
+    else:
+        spans.append((start, end))
 
 
 def _cr_line(

@@ -24,7 +24,7 @@ from formatbook_core import Analysis
 from .. import dialect
 from ..locate import ELISIONS
 from . import delimiters, markdown_table, rows
-from .reader import Note, first
+from .reader import Note, add_blank, first
 from .state import Healing
 from .writer import cell_text
 
@@ -192,10 +192,7 @@ def _lines(
         end = pos + len(line)
         if not line.strip(blanks):
             stop = min(end + 1, n)
-            if blank and blank[-1][1] == pos:
-                blank[-1] = (blank[-1][0], stop)
-            else:
-                blank.append((pos, stop))
+            add_blank(blank, pos, stop)
             pos = stop
             continue
         if not line.strip():
