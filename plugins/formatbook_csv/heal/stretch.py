@@ -119,7 +119,7 @@ def heal(h: Healing) -> bool:
     if h.schema is not None or not isinstance(text, str) or len(text) > h.limits.max_size or "\r" in text:
         return False
     if markdown_table.is_table(text):
-        return False
+        return _markdown(h)
     reading, changed = delimiters.decide(h)  # raises as the plan's delimiter step does
     write = h.delimiter if h.delimiter != dialect.AUTO else reading
     if reading not in _DELIMITERS or write not in _DELIMITERS:
@@ -159,12 +159,76 @@ def heal(h: Healing) -> bool:
     if truncated is not None:
         number, start = truncated
         h.repair("truncated_row", f"dropped row {number}, cut off by the end of the text", start, len(text))
+    h.reading = reading
+    return _confirm(h, healed)
+
+
+def _markdown(h: Healing) -> bool:
+    """A Markdown table with no backslash (an escaped pipe), healed line by line as the
+    plan's Markdown reading and writer heal it: cells stripped, the alignment row and
+    blank lines dropped, emphasis taken off header names, a cell holding the delimiter
+    written or a quote quoted."""
+    text = h.text
+    write = h.delimiter if h.delimiter != dialect.AUTO else h.reading
+    if "\\" in text or write not in _DELIMITERS:
+        return False
+    out: list[str] = []
+    blank: list[tuple[int, int]] = []
+    align: tuple[int, int] | None = None
+    head: tuple[int, int] = (0, 0)
+    emphasis = False
+    last_end = 0
+    n = len(text)
+    pos = 0
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()
+    for line in lines:
+        end = pos + len(line)
+        stop = min(end + 1, n)
+        stripped = line.strip()
+        if not stripped:
+            blank.append((pos, stop))
+        elif len(out) == 1 and align is None and markdown_table.ALIGN.fullmatch(line):
+            align = (pos, stop)
+        else:
+            body = stripped[(1 if stripped[0] == "|" else 0) : len(stripped) - (1 if stripped[-1] == "|" else 0)]
+            cells = [piece.strip() for piece in body.split("|")]
+            if len(cells) < 2:
+                return False  # a row of one cell: the plan writes it otherwise, or refuses it
+            if not out:
+                names = markdown_table.plain_names(cells)
+                head, emphasis, cells = (pos, end), names != cells, names
+            last_end = end
+            if write in body or '"' in body:
+                out.append(write.join([cell_text(c, False, write) for c in cells]))
+            else:
+                out.append(write.join(cells))
+        pos = stop
+    if len(out) < 2 or align is None:
+        return False
+    ends_open = not text.endswith("\n")
+    healed = "\n".join(out) if ends_open else "\n".join(out) + "\n"
+    del out
+    if len(healed) > h.limits.max_size:
+        return False
+    h.repair("markdown_table", "converted a Markdown table into CSV", head[0], last_end)
+    h.repair("alignment_row", "dropped the Markdown table's alignment row", *align)
+    if emphasis:
+        h.repair("header_emphasis", "dropped the emphasis around header names (**Name** is Name)", *head)
+    h.blank = blank
+    rows.notes(h)
+    return _confirm(h, healed)
+
+
+def _confirm(h: Healing, healed: str) -> bool:
+    """``healed`` read strictly: the healing's text and analysis when it is taken, True;
+    else the repairs listed so far taken back, False."""
     analysis: Analysis = h.analyze(healed)
     table = analysis.document
     if analysis.violations or table.header in table.rows:  # the plan refuses a row repeating the header
         h.repairs = []
         return False
-    h.reading = reading
     h.out, h.analysis = healed, analysis
     return True
 

@@ -56,7 +56,33 @@ def _damage(rng: random.Random, lines: list[str], d: str) -> list[str]:
     return lines
 
 
+def _markdown(rng: random.Random) -> str:
+    """A Markdown table: emphasis on a header name, pipes around or not, blank lines, a
+    cell escaping a pipe, a row short of a cell, prose after it."""
+    width = rng.randint(1, 4)
+    names = [rng.choice(["h{}", "**h{}**", "_h{}_", "h {}", "h,{}"]).format(i) for i in range(width)]
+    outer = rng.random() < 0.8
+
+    def row(cells: list[str]) -> str:
+        body = rng.choice([" | ", "|", " |  "]).join(cells)
+        return f"| {body} |" if outer else body
+
+    lines = [row(names), row([rng.choice(["---", ":--", "-:", ":-:"]) for _ in names])]
+    for _ in range(rng.randint(1, 5)):
+        cells = [rng.choice(CELLS).replace("|", rng.choice(["\\|", "/"])) for _ in names]
+        if rng.random() < 0.1:
+            cells.pop()
+        lines.append(row(cells))
+        if rng.random() < 0.2:
+            lines.append(rng.choice(["", "  "]))
+    if rng.random() < 0.1:
+        lines.append(rng.choice(["That is all.", "...", row(names)]))
+    return "\n".join(lines) + rng.choice(["", "\n", "\n\n"])
+
+
 def _reply(rng: random.Random) -> tuple[str, dict[str, str]]:
+    if rng.random() < 0.25:
+        return _markdown(rng), rng.choice([{}, {"delimiter": ","}, {"delimiter": "auto"}, {"delimiter": ";"}])
     d = rng.choice([",", ",", ";", "|", "\t"])
     width = rng.randint(1, 4)
     lines = [d.join(f"h{i}" for i in range(width))]
