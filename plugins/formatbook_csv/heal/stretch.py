@@ -2,22 +2,26 @@
 
 The plan's reading (:mod:`.reader`) makes a ``Record`` a row and the steps after it walk
 them; on a table whose damage is only blank lines, blanks after delimiters, another
-delimiter, a last row cut off or quotes not doubled, that is most of the time healing
-takes. Here each line is healed as text: a line with no damage is kept as it is, a line
-without a quote loses its blanks with one regular expression, a line with a quote that the
-strict reading would not take goes through the plan's own reading (one record) and writer.
-The lines kept are then read strictly: the healed text's analysis, as ``confirm`` makes it.
+delimiter, a last row cut off or quotes not doubled, or on a Markdown table, that is most
+of the time healing takes. Here each line is healed as text: a line with no damage is
+kept as it is; the quote-free lines that lose blanks lose them at once; a line with a
+quote is cleaned by one pass of a pattern when what is left is strict, else it goes
+through the plan's own reading (one record) and writer; a Markdown row is split at its
+pipes. The lines kept are then read strictly: the healed text's analysis, as ``confirm``
+makes it.
 
 The plan runs instead (nothing here is kept) wherever this reading might differ from it:
-a schema, a carriage return, a Markdown table, a tab, a quoted field that runs across
-lines, white space other than blanks, a line the plan would split at another delimiter,
-a healed text the strict reading refuses, a row repeating the header, a last cell ending
-in a blank. ``tests/plugins/csv/test_stretch.py`` compares both on generated tables.
+a schema, a carriage return, a Markdown table with an escaped pipe or a row of one cell,
+a tab, a quoted field that runs across lines, white space other than blanks, a last row
+the plan would split at another delimiter, a healed text the strict reading refuses, a
+row repeating the header, a last cell ending in white space.
+``tests/plugins/csv/test_stretch.py`` compares both on generated tables.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from formatbook_core import Analysis
 
@@ -179,12 +183,7 @@ def _markdown(h: Healing) -> bool:
     emphasis = False
     last_end = 0
     n = len(text)
-    pos = 0
-    lines = text.split("\n")
-    if not lines[-1]:
-        lines.pop()
-    for line in lines:
-        end = pos + len(line)
+    for pos, end, line in _numbered(text):
         stop = min(end + 1, n)
         stripped = line.strip()
         if not stripped:
@@ -204,7 +203,6 @@ def _markdown(h: Healing) -> bool:
                 out.append(write.join([cell_text(c, False, write) for c in cells]))
             else:
                 out.append(write.join(cells))
-        pos = stop
     if len(out) < 2 or align is None:
         return False
     ends_open = not text.endswith("\n")
@@ -248,16 +246,9 @@ def _lines(
     notes: list[Note] = []
     blank: list[tuple[int, int]] = []
     last: tuple[int, int] | None = None
-    pos = 0
-    lines = text.split("\n")
-    if not lines[-1]:
-        lines.pop()
-    for line in lines:
-        end = pos + len(line)
+    for pos, end, line in _numbered(text):
         if not line.strip(blanks):
-            stop = min(end + 1, n)
-            add_blank(blank, pos, stop)
-            pos = stop
+            add_blank(blank, pos, min(end + 1, n))
             continue
         if not line.strip():
             return None  # white space the plan's reading takes otherwise
@@ -275,7 +266,6 @@ def _lines(
                 return None  # a quoted field across lines, or a stray quote: the plan's
             if write == reading and strict(line) is not None:
                 out.append(line)  # kept as written: the plan's reading notes nothing in it
-                pos = end + 1
                 continue
             unblanked = _unblanked(line, pos, reading, notes) if write == reading else None
             if unblanked is not None:
@@ -288,7 +278,6 @@ def _lines(
                 notes += found
                 line = write.join([cell_text(c, q, write) for c, q in zip(rec.cells, rec.quoted, strict=True)])
             out.append(line)
-        pos = end + 1
     if spaced:  # blanks taken off every such line at once (lines hold no line feed)
         for i, line in zip(spaced, _unlead("\n".join([out[i] for i in spaced]), reading).split("\n"), strict=True):
             out[i] = line
@@ -299,6 +288,19 @@ def _lines(
         else:
             out[i] = line.replace(reading, write)
     return out, notes, blank, last
+
+
+def _numbered(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each line of ``text`` (split at line feeds; none after a last one) with where it
+    starts and ends."""
+    pos = 0
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()
+    for line in lines:
+        end = pos + len(line)
+        yield pos, end, line
+        pos = end + 1
 
 
 def _width(written: str, write: str) -> int:
