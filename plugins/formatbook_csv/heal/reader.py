@@ -134,20 +134,18 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
     return records, blank_lines, notes
 
 
-def first(text: str, delimiter: str, start: int = 0) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
-    """``read``, up to the first record from ``start`` only (the header, from 0: what a
-    refused header needs)."""
-    return _read(text, delimiter, 1, start)
+def first(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
+    """``read``, up to the first record (the header) only: what a refused header needs,
+    and a line that the line-by-line healing leaves to this reading."""
+    return _read(text, delimiter, 1)
 
 
-def _read(
-    text: str, delimiter: str, limit: int = -1, start: int = 0
-) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
+def _read(text: str, delimiter: str, limit: int = -1) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
     records: list[Record] = []
     notes: list[Note] = []
     blank_lines: list[tuple[int, int]] = []
     n = len(text)
-    pos = start
+    pos = 0
     unquoted = _unquoted(delimiter).match
     blanks = _blanks(delimiter)
     # the next line feed, quote and carriage return at or after pos, each found once and

@@ -271,11 +271,13 @@ def _lines(
             if unblanked is not None:
                 line = unblanked
             else:
-                records, _, found = first(text, reading, pos)
+                # the line read alone (the reader looks ahead for a carriage return: in
+                # the whole text, to its end each time), its notes moved to the line's place
+                records, _, found = first(line, reading)
                 rec = records[0]
-                if rec.cut or rec.end != end:
+                if rec.cut or rec.end != len(line):
                     return None
-                notes += found
+                notes += [(kind, start + pos, stop + pos, message) for kind, start, stop, message in found]
                 line = write.join([cell_text(c, q, write) for c, q in zip(rec.cells, rec.quoted, strict=True)])
             out.append(line)
     if spaced:  # blanks taken off every such line at once (lines hold no line feed)
