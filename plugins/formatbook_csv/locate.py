@@ -152,15 +152,18 @@ def _prose_line(line: str, delimiter: str, following: str | None) -> bool:
 def _trim(reply: str, run: list[tuple[int, int]]) -> list[tuple[int, int]]:
     if not run:
         return run
-    texts = [_stripped(reply[s:e]) for s, e in run]
+    # only the first two lines and the last two are looked at (the rows between are the
+    # table's whatever they hold): stripped here, not every line of a long table
+    texts = [_stripped(reply[s:e]) for s, e in (run if len(run) <= 4 else [*run[:2], *run[-2:]])]
     delimiter = dialect.detect(texts[1] if len(texts) > 1 else texts[0])
-    counts = [t.count(delimiter) for t in texts]
     first = 1 if len(texts) > 1 and _prose_line(texts[0], delimiter, texts[1]) else 0
     last = len(run)
     if last - first > 2 and texts[-1].endswith((".", "!", "?")) and texts[-1] not in ELISIONS:
         spaced = delimiter + " "
         # a closing sentence ("Hope this helps, let me know!"): its count differs, or it
         # has a blank after the delimiter where the row before it has none
-        if counts[-1] != counts[-2] or (spaced in texts[-1] and spaced not in texts[-2]):
+        if texts[-1].count(delimiter) != texts[-2].count(delimiter) or (
+            spaced in texts[-1] and spaced not in texts[-2]
+        ):
             last -= 1
     return run[first:last]

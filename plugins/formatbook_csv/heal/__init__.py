@@ -8,6 +8,11 @@ strict CSV — cells keep their quoting, records their line ends — with every 
 is ambiguous, prose where the header should be) healing raises ``HealError`` with a
 violation saying so: never a plausible table with the wrong data.
 
+Before the plan, :mod:`.stretch` heals the common damage (blank lines, blanks after
+delimiters, another delimiter, a last row cut short, quotes not doubled) line by line as
+text, with no record a row, and answers only where the plan would answer the same; else
+the plan runs:
+
 1. ``refuse``: not text, or longer than ``max_size``.
 2. ``read``: a Markdown table is read as one (:mod:`.markdown_table`, its alignment row
    dropped); otherwise the delimiter is chosen from the header line (:mod:`.delimiters`)
@@ -34,7 +39,7 @@ from formatbook_core.limits import limits_from, refuse_grown
 
 from .. import dialect
 from ..syntax import Table
-from . import delimiters, markdown_table, rows, schema_aware
+from . import delimiters, markdown_table, rows, schema_aware, stretch
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
@@ -133,7 +138,8 @@ def heal(
 
     h = Healing(text, delimiter, schema, limits_from(options), analyze)
     h.trusted = trusted
-    run_plan(PLAN, h)
+    if not stretch.heal(h):  # the common damage healed line by line as text, else the plan
+        run_plan(PLAN, h)
     if h.out == text and not h.repairs:
         return Healed(text)
     if not h.repairs:  # written differently but nothing to list: the reply was not healable

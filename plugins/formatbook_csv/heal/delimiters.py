@@ -18,6 +18,22 @@ from .state import Healing
 
 def choose(h: Healing) -> None:
     """The plan's ``delimiter`` step, then the tolerant reading with it."""
+    reading, span = decide(h)
+    if span is not None:
+        h.repair("delimiter", changed_message(reading, h.delimiter), *span)
+    h.reading = reading
+    text = h.text
+    header_only = first(text, reading)
+    if _refused(h, header_only[0]):  # the header step refuses it, whatever follows: not read
+        h.records, h.blank, h.notes = header_only
+        return
+    h.records, h.blank, h.notes = read(text, reading)
+
+
+def decide(h: Healing) -> tuple[str, tuple[int, int] | None]:
+    """The delimiter the reply uses, from its header line, and the span of that line when
+    it is not the expected one (a ``delimiter`` repair, see :func:`changed_message`); ``HealError``
+    when the header holds several other candidates and not the expected one."""
     text = h.text
     end = dialect.header_line_end(text)
     header = text if end < 0 else text[:end]
@@ -34,19 +50,13 @@ def choose(h: Healing) -> None:
                 len(header),
             )
         if others:
-            reading = others[0]
-            h.repair(
-                "delimiter",
-                f"read fields separated by {dialect.name(reading)} where {dialect.name(h.delimiter)} is expected",
-                0,
-                len(header),
-            )
-    h.reading = reading
-    header_only = first(text, reading)
-    if _refused(h, header_only[0]):  # the header step refuses it, whatever follows: not read
-        h.records, h.blank, h.notes = header_only
-        return
-    h.records, h.blank, h.notes = read(text, reading)
+            return others[0], (0, len(header))
+    return reading, None
+
+
+def changed_message(reading: str, expected: str) -> str:
+    """The ``delimiter`` repair's message: the delimiter read where another is expected."""
+    return f"read fields separated by {dialect.name(reading)} where {dialect.name(expected)} is expected"
 
 
 def _refused(h: Healing, records: list[Record]) -> bool:

@@ -11,7 +11,7 @@ import re
 from .reader import Record
 
 # |---|:---:|---:| — cells of dashes with optional colons, pipes around optional
-_ALIGN = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+ALIGN = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 
 
 def _lines(text: str) -> list[tuple[int, int, str]]:
@@ -42,7 +42,7 @@ def is_table(text: str) -> bool:
         return False
     first = lines[0].strip()
     second = lines[1]
-    if "-" not in second or _ALIGN.fullmatch(second) is None:
+    if "-" not in second or ALIGN.fullmatch(second) is None:
         return False
     if first.startswith("|"):
         return True
@@ -102,7 +102,7 @@ def read(text: str) -> tuple[list[Record], tuple[int, int], list[tuple[int, int]
         if not line.strip():
             blank.append((start, end + len(eol)))
             continue
-        if seen_rows == 1 and align == (0, 0) and _ALIGN.fullmatch(line):
+        if seen_rows == 1 and align == (0, 0) and ALIGN.fullmatch(line):
             align = (start, end + len(eol))
             continue
         rec = Record(None, None, None, start, end, eol)

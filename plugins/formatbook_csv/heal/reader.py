@@ -135,7 +135,8 @@ def read(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]]
 
 
 def first(text: str, delimiter: str) -> tuple[list[Record], list[tuple[int, int]], list[Note]]:
-    """``read``, up to the first record (the header) only: what a refused header needs."""
+    """``read``, up to the first record (the header) only: what a refused header needs,
+    and a line that the line-by-line healing leaves to this reading."""
     return _read(text, delimiter, 1)
 
 
@@ -176,10 +177,7 @@ def _read(text: str, delimiter: str, limit: int = -1) -> tuple[list[Record], lis
                 # a run of blank lines at once, one span (linear: each repeat ends at a \n)
                 end = _blank_run_end(text, pos) if nl >= 0 else n  # it matches: the line is blank to its \n
                 end = max(end, line_end + 1 if nl >= 0 else n)
-                if blank_lines and blank_lines[-1][1] == pos:
-                    blank_lines[-1] = (blank_lines[-1][0], end)
-                else:
-                    blank_lines.append((pos, end))
+                add_blank(blank_lines, pos, end)
                 pos = end
                 continue
             records.append(_split(body, pos, delimiter, blanks, "\r\n" if crlf else ("\n" if nl >= 0 else ""), notes))
@@ -255,6 +253,15 @@ def _read(text: str, delimiter: str, limit: int = -1) -> tuple[list[Record], lis
             records.append(rec)
             break
     return records, blank_lines, notes
+
+
+def add_blank(spans: list[tuple[int, int]], start: int, end: int) -> None:
+    """The blank line(s) ``start:end`` added to ``spans``: one span with the last when
+    they follow it."""
+    if spans and spans[-1][1] == start:
+        spans[-1] = (spans[-1][0], end)
+    else:
+        spans.append((start, end))
 
 
 def _cr_line(

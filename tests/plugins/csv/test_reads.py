@@ -31,9 +31,17 @@ def test_a_clean_reply_is_read_once_values_and_scopes_included(reads):
 
 
 def test_a_reply_healed_from_checked_records_is_read_once(reads):
-    result = check("name,age\nAda, 36\nBob,40\n", EXPECT)
+    result = check("name,age\r\nAda, 36\r\nBob,40\r\n", EXPECT)  # a carriage return: healed by the plan
     assert result.verdict == "healed" and result.counts == {"words": 4, 'words IN "name"': 2}
     assert len(reads) == 1  # the payload; healing starts from that reading and writes the table
+
+
+def test_a_reply_healed_line_by_line_reads_the_healed_text_once(reads):
+    """Healed as text (``heal/stretch.py``): the strict reading of the healed text decides
+    whether it stands, and is the value the pipeline takes."""
+    result = check("name,age\nAda, 36\nBob,40\n", EXPECT)
+    assert result.verdict == "healed" and result.counts == {"words": 4, 'words IN "name"': 2}
+    assert len(reads) == 2 and reads[1] == result.text
 
 
 def test_a_reply_healed_with_a_schema_reads_the_healed_text_once(reads):
