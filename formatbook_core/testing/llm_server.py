@@ -138,7 +138,10 @@ class ScriptedServer:
         self.delay = delay  # seconds each request waits before its answer starts
         self.requests: list[Request] = []
         self.in_flight = 0
-        self.most_in_flight = 0  # the most requests being answered at once
+        # the most requests waiting out their delay at once: counted up to the answer's start,
+        # not its end, which the handler's thread reaches after the client has read it all
+        # (so a client that asks again at once would be counted twice)
+        self.most_in_flight = 0
         self._lock = threading.Lock()
         server = self
 
@@ -158,6 +161,8 @@ class ScriptedServer:
                     server.most_in_flight = max(server.most_in_flight, server.in_flight)
                 try:
                     time.sleep(server.delay)
+                    with server._lock:
+                        server.in_flight -= 1
                     if isinstance(text, HttpError):
                         server._error(self, request, text)
                     elif isinstance(text, Raw):
@@ -170,8 +175,6 @@ class ScriptedServer:
                     else:
                         self.send_error(404)
                 finally:
-                    with server._lock:
-                        server.in_flight -= 1
                     request.done.set()
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
