@@ -101,7 +101,10 @@ def refuses(text: str) -> bool:
     if _parser() is None or any(c in text for c in _LEAVE):
         return False
     parser, ev = _LOADED
-    get, end = parser(text).get_event, ev.StreamEndEvent
+    try:
+        get, end = parser(text).get_event, ev.StreamEndEvent
+    except UnicodeEncodeError:  # a lone surrogate, which libyaml cannot be given: not its call
+        return False
     try:
         while type(get()) is not end:
             pass
