@@ -71,16 +71,17 @@ class Component:
     def path(self) -> tuple[str | int, ...]:
         """``("VCALENDAR", 0, "VEVENT", 1)``: the names and indexes from the root to it
         (built once, with its ancestors' on the way: a loop, not a recursion per level)."""
-        if self._path is None:
-            chain: list[Component] = []
-            comp: Component | None = self
-            while comp is not None and comp._path is None:
-                chain.append(comp)
-                comp = comp.parent
-            path = comp._path if comp is not None and comp._path is not None else ()
-            for comp in reversed(chain):
-                path = comp._path = (*path, comp.name, comp.index)
-        return self._path  # type: ignore[return-value]
+        if self._path is not None:
+            return self._path
+        chain: list[Component] = []
+        comp: Component | None = self
+        while comp is not None and comp._path is None:
+            chain.append(comp)
+            comp = comp.parent
+        path = comp._path if comp is not None and comp._path is not None else ()
+        for comp in reversed(chain):  # the last is this one
+            path = comp._path = (*path, comp.name, comp.index)
+        return path
 
     def _last(self, levels: int) -> tuple[str | int, ...]:
         """The path's last ``levels`` levels (``levels`` at most the component's)."""
