@@ -9,7 +9,7 @@ open are reported as :class:`Problem` values in the order met.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 from .contentlines import ContentLine, LineError, LogicalLine, split, unfold
 
@@ -31,41 +31,28 @@ class Prop:
 LABEL_LEVELS = 6
 
 
-@dataclass
-class Component:
-    """``BEGIN:NAME`` … ``END:NAME``: ``index`` counts the components of that name under
-    the same parent (0 for the first), ``path`` leads to it from the root.
+class Place:
+    """Where a component sits: its ``name`` and ``index`` and its ``parent``'s place, a
+    chain to the root that holds no component (components linked to their parents and
+    children both ways would be cycles, freed only by the collector, not when the tree is
+    dropped). The path is built from the chain when first asked for (a violation's
+    ``path``): a tuple of the whole path made for each component read took 8 MB for a valid
+    calendar of 20 KB nested 998 deep (issue 30); only a component with a violation needs
+    one."""
 
-    A component links to its ``parent`` (``None`` at the top); its path is built from the
-    links when first asked for (a violation's ``path``). A tuple of the whole path made
-    for each component read took 8 MB for a valid calendar of 20 KB nested 998 deep
-    (issue 30); only a component with a violation needs one."""
+    __slots__ = ("_path", "head", "index", "level", "name", "parent")
 
-    name: str
-    index: int
-    start: int
-    end: int = -1  # the end of its END line; -1 while open
-    props: list[Prop] = field(default_factory=list)
-    children: list[Component] = field(default_factory=list)
-    parent: Component | None = field(default=None, repr=False, compare=False)
-    #: how many components hold it, itself included (1 at the top)
-    level: int = field(default=1, init=False)
-    #: the first two levels of its path, shared with its parent's past them (the label's)
-    head: tuple[str | int, ...] = field(default=(), init=False, repr=False, compare=False)
-    _path: tuple[str | int, ...] | None = field(default=None, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        parent = self.parent
-        if parent is None:
-            self.head = (self.name, self.index)
-        else:
-            self.level = parent.level + 1
-            self.head = parent.head if parent.level >= 2 else (*parent.head, self.name, self.index)
-
-    @property
-    def top(self) -> str:
-        """The name of the top-level component it is in (its own at the top)."""
-        return str(self.head[0])
+    def __init__(self, name: str, index: int, parent: Place | None) -> None:
+        self.name = name
+        self.index = index
+        self.parent = parent
+        #: how many components hold it, itself included (1 at the top)
+        self.level: int = 1 if parent is None else parent.level + 1
+        #: the first two levels of its path, shared with its parent's past them (the label's)
+        self.head: tuple[str | int, ...] = (
+            (name, index) if parent is None else parent.head if parent.level >= 2 else (*parent.head, name, index)
+        )
+        self._path: tuple[str | int, ...] | None = None
 
     @property
     def path(self) -> tuple[str | int, ...]:
@@ -73,25 +60,65 @@ class Component:
         (built once, with its ancestors' on the way: a loop, not a recursion per level)."""
         if self._path is not None:
             return self._path
-        chain: list[Component] = []
-        comp: Component | None = self
-        while comp is not None and comp._path is None:
-            chain.append(comp)
-            comp = comp.parent
-        path = comp._path if comp is not None and comp._path is not None else ()
-        for comp in reversed(chain):  # the last is this one
-            path = comp._path = (*path, comp.name, comp.index)
+        chain: list[Place] = []
+        place: Place | None = self
+        while place is not None and place._path is None:
+            chain.append(place)
+            place = place.parent
+        path = place._path if place is not None and place._path is not None else ()
+        for place in reversed(chain):  # the last is this one
+            path = place._path = (*path, place.name, place.index)
         return path
 
-    def _last(self, levels: int) -> tuple[str | int, ...]:
-        """The path's last ``levels`` levels (``levels`` at most the component's)."""
+    def last(self, levels: int) -> tuple[str | int, ...]:
+        """The path's last ``levels`` levels (``levels`` at most the place's)."""
         steps: list[str | int] = []
-        comp: Component | None = self
+        place: Place | None = self
         for _ in range(levels):
-            assert comp is not None
-            steps += (comp.index, comp.name)
-            comp = comp.parent
+            assert place is not None
+            steps += (place.index, place.name)
+            place = place.parent
         return tuple(reversed(steps))
+
+
+@dataclass
+class Component:
+    """``BEGIN:NAME`` … ``END:NAME``: ``index`` counts the components of that name under
+    the same parent (0 for the first), ``path`` leads to it from the root (see
+    :class:`Place`; ``parent``: the component it is in, ``None`` at the top)."""
+
+    name: str
+    index: int
+    start: int
+    end: int = -1  # the end of its END line; -1 while open
+    props: list[Prop] = field(default_factory=list)
+    children: list[Component] = field(default_factory=list)
+    parent: InitVar[Component | None] = None
+    place: Place = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self, parent: Component | None) -> None:
+        self.place = Place(self.name, self.index, None if parent is None else parent.place)
+
+    @property
+    def level(self) -> int:
+        """How many components hold it, itself included (1 at the top)."""
+        return self.place.level
+
+    @property
+    def top(self) -> str:
+        """The name of the top-level component it is in (its own at the top)."""
+        return str(self.place.head[0])
+
+    @property
+    def parent_name(self) -> str | None:
+        """The name of the component it is in (``None`` at the top)."""
+        parent = self.place.parent
+        return None if parent is None else parent.name
+
+    @property
+    def path(self) -> tuple[str | int, ...]:
+        """``("VCALENDAR", 0, "VEVENT", 1)``: the names and indexes from the root to it."""
+        return self.place.path
 
     @property
     def label(self) -> str:
@@ -99,9 +126,10 @@ class Component:
         ones are counted, not named (``… 994 levels``): every open component of a reply
         nested 1,000 deep is reported, and full labels made 7 MB of messages of 32 KB.
         Built from at most ``LABEL_LEVELS`` levels, whatever the depth."""
-        levels = self.level
+        place = self.place
+        levels = place.level
         cut = levels > LABEL_LEVELS
-        path = (*self.head, *self._last(LABEL_LEVELS - 2)) if cut else self.path
+        path = (*place.head, *place.last(LABEL_LEVELS - 2)) if cut else place.path
         parts = [f"{path[2 * i]}[{path[2 * i + 1]}]" for i in range(len(path) // 2)]
         own = parts.pop()
         if not parts:

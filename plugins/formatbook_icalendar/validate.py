@@ -193,7 +193,7 @@ def _component(comp: Component, zones: set[str], method: bool, asked: dict[str, 
     name = comp.name
     end = comp.end if comp.end >= 0 else comp.start
     if comp.top == "VCALENDAR":
-        where = rules.placement_problem(name, comp.parent.name if comp.parent is not None else None)
+        where = rules.placement_problem(name, comp.parent_name)
         if where:
             out.append(_v("icalendar.structure", comp, None, f"{comp.label}: {where}", comp.start, end))
     counts: dict[str, int] = {}
