@@ -23,6 +23,7 @@ import gc
 import importlib.util
 import json
 import sys
+import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,6 +109,20 @@ def count_steps(run: Callable[..., object], *args: Any, budget: int = STEP_BUDGE
         sys.settrace(previous)
         gc.enable()
     return steps
+
+
+def peak_bytes_per_character(text: str, expect: str) -> float:
+    """The peak of the memory ``check(text, expect)`` allocates (as ``tracemalloc`` traces
+    it), in bytes per character of ``text``: memory growth is measured, as work is
+    counted, not timed. A check of the first 100 characters runs first, untraced (lazy
+    imports and compiled patterns are no part of the reply's cost)."""
+    check(text[:100], expect)
+    tracemalloc.start()
+    try:
+        check(text, expect)
+        return tracemalloc.get_traced_memory()[1] / max(len(text), 1)
+    finally:
+        tracemalloc.stop()
 
 
 def measure(case: Case, budget: int = STEP_BUDGET, operations: Sequence[str] = OPERATIONS) -> dict[str, Any]:

@@ -92,6 +92,9 @@ def _analyze(text: Any, schema: Any = None, max_size: int = 0, max_depth: int = 
             None, (Violation("icalendar.syntax", "a lone surrogate: not Unicode text", span=Span(at, at + 1)),)
         )
     tree = read_tree(text, max_depth)
+    if tree.problems and tree.problems[0].kind == "too_deep":  # refused: nothing else is judged
+        deep = tree.problems[0]
+        return Analysis(None, (Violation("icalendar.too_deep", deep.message, span=Span(deep.start, deep.end)),))
     violations: list[Violation] = []
     bad_break = line_ending_problem(text)
     if bad_break >= 0:
@@ -189,9 +192,8 @@ def _component(comp: Component, zones: set[str], method: bool, asked: dict[str, 
     out: list[Violation] = []
     name = comp.name
     end = comp.end if comp.end >= 0 else comp.start
-    parent = comp.path[-4] if len(comp.path) >= 4 else None
-    if comp.path[:1] == ("VCALENDAR",):
-        where = rules.placement_problem(name, parent if isinstance(parent, str) else None)
+    if comp.top == "VCALENDAR":
+        where = rules.placement_problem(name, comp.parent_name)
         if where:
             out.append(_v("icalendar.structure", comp, None, f"{comp.label}: {where}", comp.start, end))
     counts: dict[str, int] = {}

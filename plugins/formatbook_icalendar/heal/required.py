@@ -58,20 +58,27 @@ def dtstamp(now: Any, payload: str | None = None) -> str:
 
 
 def add_required(h: Healing) -> None:
-    out: list[Line] = []
-    # components: [name, index of their BEGIN in out, names seen, lines]
+    """The required properties each component lacks, added right after its ``BEGIN``.
+
+    Linear in the lines (issue 30): the lines added are collected and placed in one pass
+    at the end (an insert into the output at each ``END`` moved all the lines after it),
+    and a component's content is a range of one list of the property lines in reply
+    order (a component's lines were copied into its parent's at each ``END``)."""
+    texts: list[str] = []  # every property line, in order: a component's are a range
+    # the open components: [name, index of their BEGIN in h.lines, names seen, index of
+    # their first line in texts, whether they hold a stamped component]
     stack: list[list[Any]] = []
+    added_after: dict[int, list[Line]] = {}  # index of a BEGIN in h.lines -> lines added
     counter: dict[str, int] = {}
     stamp: str | None = None
-    for line in h.lines:
+    for at, line in enumerate(h.lines):
         p = line.parts
         assert p is not None
         if p.name == "BEGIN":
-            out.append(line)
-            stack.append([p.value.upper(), len(out), set(), []])
+            stack.append([p.value.upper(), at, set(), len(texts), False])
             continue
         if p.name == "END" and stack:
-            name, begin_at, seen, content = stack.pop()
+            name, begin_at, seen, first, holds_stamped = stack.pop()
             added: list[Line] = []
             if name == "VCALENDAR":
                 if "VERSION" not in seen:
@@ -83,9 +90,13 @@ def add_required(h: Healing) -> None:
             elif name in _STAMPED:
                 if "UID" not in seen:
                     index = counter.get(name, 0)
-                    digest = hashlib.sha256(
-                        f"{name}#{index}\n".encode() + "\n".join(content).encode("utf-8")
-                    ).hexdigest()
+                    # A component holding a stamped one cannot be healed (those sit right
+                    # in a VCALENDAR: confirm refuses the placement), so its UID is never
+                    # seen: it is not derived from its content, which holds the content of
+                    # the components in it (each line hashed once per stamped component
+                    # around it, up to max_depth times).
+                    content = "" if holds_stamped else "\n".join(texts[first:])
+                    digest = hashlib.sha256(f"{name}#{index}\n".encode() + content.encode("utf-8")).hexdigest()
                     uid = f"{digest[:32]}@formatbook"
                     added.append(new_line(ContentLine("UID", (), uid), line.start))
                     h.repair(
@@ -97,14 +108,19 @@ def add_required(h: Healing) -> None:
                     added.append(new_line(ContentLine("DTSTAMP", (), stamp), line.start))
                     h.repair("added_dtstamp", f"DTSTAMP:{stamp} added to the {name}", line.start, line.start)
                 counter[name] = counter.get(name, 0) + 1
-            # added right after BEGIN, where a reader looks for them
-            out[begin_at:begin_at] = added
-            out.append(line)
-            if stack:
-                stack[-1][3].extend(content)
+            if added:  # right after BEGIN, where a reader looks for them
+                added_after[begin_at] = added
+            if stack and (holds_stamped or name in _STAMPED):
+                stack[-1][4] = True
             continue
         if stack:
             stack[-1][2].add(p.name)
-            stack[-1][3].append(line.text)
-        out.append(line)
-    h.lines = out
+            texts.append(line.text)
+    if added_after:
+        out: list[Line] = []
+        for at, line in enumerate(h.lines):
+            out.append(line)
+            more = added_after.get(at)
+            if more is not None:
+                out.extend(more)
+        h.lines = out

@@ -1,10 +1,17 @@
 """Step ``structure``: ``BEGIN``/``END`` made to balance — bare components wrapped in a
 ``VCALENDAR``, an ``END`` that skips open components closes them first, an ``END`` that
-closes nothing removed, components left open by a cut-off reply closed at the end."""
+closes nothing removed, components left open by a cut-off reply closed at the end.
+
+Components nested deeper than ``max_depth`` (the core's limit, 1,000 by default) are
+refused (``icalendar.too_deep``) at the ``BEGIN`` that passes it, before any later step
+works on them: the depth counted is the healed calendar's (an ``END`` that skips open
+components closes them here, where the validator, reading the reply as it stands, keeps
+them open)."""
 
 from __future__ import annotations
 
-from formatbook_core import HealError, Violation
+from formatbook_core import HealError, Span, Violation
+from formatbook_core.limits import limits_from
 
 from .. import rules
 from ..contentlines import ContentLine
@@ -45,10 +52,17 @@ def balance(h: Healing) -> None:
         wrapped = False
     out: list[Line] = []
     stack: list[str] = []
+    max_depth = limits_from(h.options).max_depth
     for line in lines:
         p = line.parts
         assert p is not None
         if p.name == "BEGIN":
+            if len(stack) >= max_depth:
+                message = f"components nested deeper than {max_depth} levels"
+                raise HealError(
+                    f"cannot heal the calendar: {message}",
+                    [Violation("icalendar.too_deep", message, span=Span(line.start, line.end))],
+                )
             stack.append(p.value.upper())
         elif p.name == "END":
             name = p.value.upper()
