@@ -31,7 +31,7 @@ from types import FrameType
 from typing import Any
 
 from ..pipeline import check, heal
-from ..results import HealError
+from ..results import CheckResult, HealError
 from ..streaming import StreamGuard
 
 OPERATIONS = ("check", "heal", "guard")
@@ -111,18 +111,23 @@ def count_steps(run: Callable[..., object], *args: Any, budget: int = STEP_BUDGE
     return steps
 
 
-def peak_bytes_per_character(text: str, expect: str) -> float:
-    """The peak of the memory ``check(text, expect)`` allocates (as ``tracemalloc`` traces
-    it), in bytes per character of ``text``: memory growth is measured, as work is
+def traced_check(text: str, expect: str) -> tuple[CheckResult, float]:
+    """``check(text, expect)`` and the peak of the memory it allocates (as ``tracemalloc``
+    traces it), in bytes per character of ``text``: memory growth is measured, as work is
     counted, not timed. A check of the first 100 characters runs first, untraced (lazy
     imports and compiled patterns are no part of the reply's cost)."""
     check(text[:100], expect)
     tracemalloc.start()
     try:
-        check(text, expect)
-        return tracemalloc.get_traced_memory()[1] / max(len(text), 1)
+        result = check(text, expect)
+        return result, tracemalloc.get_traced_memory()[1] / max(len(text), 1)
     finally:
         tracemalloc.stop()
+
+
+def peak_bytes_per_character(text: str, expect: str) -> float:
+    """The peak memory of ``check(text, expect)`` in bytes per character (:func:`traced_check`)."""
+    return traced_check(text, expect)[1]
 
 
 def measure(case: Case, budget: int = STEP_BUDGET, operations: Sequence[str] = OPERATIONS) -> dict[str, Any]:

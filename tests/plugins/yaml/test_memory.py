@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import tracemalloc
-
-from formatbook_core import check
+from formatbook_core.fuzzing.pathological import traced_check
 from formatbook_yaml.fastload import available
 from formatbook_yaml.loading import compose
 
@@ -18,13 +16,9 @@ def test_nodes_share_their_tags() -> None:
 
 
 def _bytes_per_character(text: str, expect: str) -> float:
-    check(text[:100], expect)  # lazy imports out of the measure
-    tracemalloc.start()
-    try:
-        assert check(text, expect).ok
-        return tracemalloc.get_traced_memory()[1] / len(text)
-    finally:
-        tracemalloc.stop()
+    result, peak = traced_check(text, expect)
+    assert result.ok
+    return peak
 
 
 def test_short_lines_stay_under_the_bound() -> None:
