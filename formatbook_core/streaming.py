@@ -250,6 +250,10 @@ class StreamGuard:
             self._think: ThinkScanner | None = None
         else:  # the prepared reply's scanner: the guard finds the blocks check() finds
             self._think = ThinkScanner(think_tags_of(fmt), leading_only=whole)
+        # whether a plain splitter looks at a chunk with a '<' (one that sets aside only the
+        # blocks opening the reply takes every chunk once the lead is over): the hot path's
+        # one test of the splitter (see ThinkScanner.pass_through)
+        self._lt_stops = self._think is not None and not whole
         # feed()'s hot path may take a chunk past _pass: a checker and nothing held (set by
         # _pass, which every other chunk goes through, and the only place _held changes)
         self._plain = False
@@ -338,7 +342,7 @@ class StreamGuard:
                 if last in unusual or chunk.rstrip(" \t\r\n")[-1:] in unusual:
                     return self._pass(start, chunk)
             if self._hot:
-                if "<" in chunk:  # (pass_through's one test for a plain splitter)
+                if "<" in chunk and self._lt_stops:
                     return self._pass(start, chunk)
             else:
                 if not self._plain or start - self._fed != self._shift:  # held, or a block set aside
