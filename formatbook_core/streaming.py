@@ -250,10 +250,18 @@ class StreamGuard:
             self._think: ThinkScanner | None = None
         else:  # the prepared reply's scanner: the guard finds the blocks check() finds
             self._think = ThinkScanner(think_tags_of(fmt), leading_only=whole)
-        self._think_plain = False  # the splitter's plain() since it was last fed (feed() reads it)
+        # whether a plain splitter looks at a chunk with a '<' (one that sets aside only the
+        # blocks opening the reply takes every chunk once the lead is over): the hot path's
+        # one test of the splitter (see ThinkScanner.pass_through)
+        self._lt_stops = self._think is not None and not whole
         # feed()'s hot path may take a chunk past _pass: a checker and nothing held (set by
         # _pass, which every other chunk goes through, and the only place _held changes)
         self._plain = False
+        # and more: the think splitter plain (see ThinkScanner.plain) and no block set aside
+        # since the last stretch, so that every character from here on goes to the checker
+        # as it comes. While it holds, feed() counts nothing but _length: _fed and the
+        # splitter's count are behind, and _synced() brings them up before they are read
+        self._hot = False
         # where each stretch fed to the checker starts, in the checker's text and in the
         # reply: one pair per think block set aside, to report positions in the reply
         self._fed = 0
@@ -326,23 +334,23 @@ class StreamGuard:
                 self._log.seal()
             if length > self._max_size:
                 return self._too_large()
-            if not self._plain or not chunk:
+            if not chunk:
                 return self._pass(start, chunk)
             last = chunk[-1]
             if last in self._space_end:  # _holds inlined: a chunk ending in a blank is common
                 unusual = self._unusual_space
                 if last in unusual or chunk.rstrip(" \t\r\n")[-1:] in unusual:
                     return self._pass(start, chunk)
-            fed = self._fed
-            if start - fed != self._shift:  # a block was set aside
-                return self._pass(start, chunk)
-            think = self._think
-            if think is not None:
-                if self._think_plain and "<" not in chunk:
-                    think._fed += length - start  # pass_through's answer (see ThinkScanner.plain)
-                elif not think.pass_through(chunk):
+            if self._hot:
+                if "<" in chunk and self._lt_stops:
+                    return self._pass(start, chunk)
+            else:
+                if not self._plain or start - self._fed != self._shift:  # held, or a block set aside
+                    return self._pass(start, chunk)
+                think = self._think
+                if think is not None and not think.pass_through(chunk):
                     return self._pass(start, chunk)  # (pass_through took nothing when it said no)
-            self._fed = fed + length - start
+                self._fed += length - start
             try:
                 status = self._checker.feed(chunk)
             except Exception as exc:
@@ -404,15 +412,27 @@ class StreamGuard:
 
     def _pass(self, start: int, chunk: str) -> StreamStatus:
         """Check ``chunk`` (at ``start`` in the reply): through the think splitter, then on."""
+        if self._hot:
+            self._synced(start)
         think = self._think
         if think is None or think.pass_through(chunk):
             status = self._advance_one(start, chunk)
         else:
-            pieces = think.feed(chunk)
-            self._think_plain = think.plain()
-            status = self._advance(pieces)
-        self._plain = self._checker is not None and not self._held
+            status = self._advance(think.feed(chunk))
+        self._plain = plain = self._checker is not None and not self._held
+        self._hot = (
+            plain and self._direct and (think is None or think.plain()) and self._length - self._fed == self._shift
+        )
         return status
+
+    def _synced(self, taken: int) -> None:
+        """Bring the counts feed()'s hot path leaves behind up to ``taken`` characters of
+        the reply: the guard's hot path took every character since it began, whole, past
+        the think splitter (which has been fed every character of the reply) to the checker."""
+        self._hot = False
+        self._fed = taken - self._shift
+        if self._think is not None:
+            self._think._fed = taken
 
     def _keep(self, chunk: str) -> None:
         """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
@@ -592,6 +612,8 @@ class StreamGuard:
             return probe_guard.can_end()
         if self._failed is not None:
             return False
+        if self._hot:
+            self._synced(self._length)
         checker = self._checker
         if checker is None:
             return True
@@ -639,6 +661,8 @@ class StreamGuard:
         again, the same verdict); :meth:`feed` raises from now on."""
         self._finished = True
         self._direct = False
+        if self._hot:
+            self._synced(self._length)
         if self._batch:
             self._flush_batch()
         if self._think is not None and self._failed is None:

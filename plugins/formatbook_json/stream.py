@@ -146,7 +146,16 @@ def _open_status(text: str) -> StreamStatus:
     status = _OK if text.isspace() else _status(open=text)
     if len(text) <= 16 and len(_OPEN) < _OPEN_MAX and text.isprintable() and _NOT_PLAIN(text) is None:
         _OPEN[text] = status
+        if text and "`" not in text and "~" not in text and not text[-1].isspace() and len(_QUIET) < _OPEN_MAX:
+            _QUIET[text] = status
     return status
+
+
+#: The texts of ``_OPEN`` that the relaxed checker's watch for fence lines and a committed
+#: checker's hold-back let through as they are too: no backtick or tilde, and no white
+#: space at the end (none to hold, no indentation a fence line may follow). A chunk found
+#: here inside a string costs the relaxed checker one lookup.
+_QUIET: dict[str, StreamStatus] = {}
 
 
 # A whole strict number (used only when something follows it in the same chunk), and
@@ -1576,6 +1585,16 @@ class _RelaxedChecker(JsonChecker):
             # with no fence character and no indentation to hold: what the watch and
             # the automaton's own short path (and a committed checker's hold-back) do with
             # it, in one call
+            status = _QUIET.get(chunk)
+            if status is not None:  # (the held-back test below without its white space end)
+                self._last = chunk
+                self._pos += len(chunk)
+                if self._collect:
+                    self._parts.append(chunk)
+                    if stage and self._tail:
+                        return self._held_back(status)
+                    return status
+                return _OK
             status = _OPEN.get(chunk)
             if status is not None and "`" not in chunk and "~" not in chunk and (chunk[-1:] != " " or len(chunk) > 3):
                 self._last = chunk
