@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from formatbook_core import Analysis, Healed, Located, Option, Span, Violation
+from formatbook_core.collector import paused_gc
 from formatbook_core.data_schema import SCHEMA_OPTIONS, DataFormat, build_model
 from formatbook_core.limits import limits_from
 
@@ -76,7 +77,9 @@ class CsvFormat(DataFormat):
         body = value[lead:end] if lead or end < len(value) else value
         delimiter = dialect.resolve(body, options)
         try:
-            table = parse(body, delimiter, min_columns=1 if cs is not None else 2)
+            with paused_gc():  # a list a row and a dict a row, none in a cycle (see the collector)
+                table = parse(body, delimiter, min_columns=1 if cs is not None else 2)
+                records = table.records()
         except CsvError as err:
             path: tuple = ()
             if err.row:
@@ -86,7 +89,6 @@ class CsvFormat(DataFormat):
         if lead:
             table.shift(lead)
             table.header_start = lead
-        records = table.records()
         if cs is None:
             return Analysis(records, document=table)
         header_end = table.data_start

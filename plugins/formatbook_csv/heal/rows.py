@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .. import dialect
 from ..locate import ELISIONS
@@ -40,13 +41,27 @@ def notes(h: Healing) -> None:
     ``(start, end, kind, message)``). The reading gives both in that order already, as a
     rule: then they are merged as they come, without a sorted copy of every note (a
     reply of lone carriage returns has one a line), and let go once listed."""
-    blank = ((start, end, "blank_line", _BLANK_LINES) for start, end in h.blank)
-    read = ((start, end, _NOTE_KINDS.get(kind, kind), message) for kind, start, end, message in h.notes)
     if _in_order(h.notes):
+        # each note let go as its repair is made (a lone carriage return and a blank
+        # before a field are two notes of a 5-character row): taken from the end of the
+        # lists reversed
+        h.notes.reverse()
+        h.blank.reverse()
+        blank = ((start, end, "blank_line", _BLANK_LINES) for start, end in _popped(h.blank))
+        read = ((start, end, _NOTE_KINDS.get(kind, kind), message) for kind, start, end, message in _popped(h.notes))
         h.repair_all(heapq.merge(blank, read))
     else:
+        blank = ((start, end, "blank_line", _BLANK_LINES) for start, end in h.blank)
+        read = ((start, end, _NOTE_KINDS.get(kind, kind), message) for kind, start, end, message in h.notes)
         h.repair_all(sorted([*blank, *read]))
     h.notes, h.blank = [], []
+
+
+def _popped(items: list[Any]) -> Iterator[Any]:
+    """The items of ``items`` from its end, each taken off the list as it is given."""
+    pop = items.pop
+    while items:
+        yield pop()
 
 
 def _in_order(notes: list[tuple[str, int, int, str]]) -> bool:

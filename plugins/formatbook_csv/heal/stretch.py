@@ -10,8 +10,10 @@ through the plan's own reading (one record) and writer; a Markdown row is split 
 pipes. The lines kept are then read strictly: the healed text's analysis, as ``confirm``
 makes it.
 
-The plan runs instead (nothing here is kept) wherever this reading might differ from it:
-a schema, a carriage return, a Markdown table with an escaped pipe or a row of one cell,
+Lines ended by CRLF are healed as lines ended by a line feed are, and joined by CRLF
+again (the plan's writer keeps each record's line end). The plan runs instead (nothing
+here is kept) wherever this reading might differ from it: a schema, a carriage return
+alone, line ends of both kinds, a Markdown table with an escaped pipe or a row of one cell,
 a tab, a quoted field that runs across lines, white space other than blanks, a last row
 the plan would split at another delimiter, a healed text the strict reading refuses, a
 row repeating the header, a last cell ending in white space.
@@ -120,15 +122,18 @@ def heal(h: Healing) -> bool:
     ``repairs`` and ``analysis`` set as the plan sets them, True; False (``h`` as it was)
     when the plan must run."""
     text = h.text
-    if h.schema is not None or not isinstance(text, str) or len(text) > h.limits.max_size or "\r" in text:
+    if h.schema is not None or not isinstance(text, str) or len(text) > h.limits.max_size:
+        return False
+    eol = _line_end(text)
+    if eol is None:
         return False
     if markdown_table.is_table(text):
-        return _markdown(h)
+        return _markdown(h, eol)
     reading, changed = delimiters.decide(h)  # raises as the plan's delimiter step does
     write = h.delimiter if h.delimiter != dialect.AUTO else reading
     if reading not in _DELIMITERS or write not in _DELIMITERS:
         return False
-    found = _lines(text, reading, write)
+    found = _lines(text, reading, write, eol)
     if found is None:
         return False
     out, notes, blank, last = found
@@ -149,7 +154,7 @@ def heal(h: Healing) -> bool:
             out.pop()
     if ends_open and out[-1][-1:].isspace():
         return False  # written quoted by the plan, that locate keeps it
-    healed = "\n".join(out) if ends_open else "\n".join(out) + "\n"
+    healed = eol.join(out) if ends_open else eol.join(out) + eol
     del out  # let go before the table is read (a line a row)
     if len(healed) > h.limits.max_size:
         return False
@@ -167,7 +172,17 @@ def heal(h: Healing) -> bool:
     return _confirm(h, healed)
 
 
-def _markdown(h: Healing) -> bool:
+def _line_end(text: str) -> str | None:
+    """The line end every line of ``text`` has: a line feed, or a carriage return and a
+    line feed (each record keeps its line end in the plan's writing: all alike, the lines
+    are joined by it); ``None`` for a carriage return alone or line ends of both kinds."""
+    if "\r" not in text:
+        return "\n"
+    crlf = text.count("\r\n")
+    return "\r\n" if text.count("\r") == crlf == text.count("\n") else None
+
+
+def _markdown(h: Healing, eol: str) -> bool:
     """A Markdown table with no backslash (an escaped pipe), healed line by line as the
     plan's Markdown reading and writer heal it: cells stripped, the alignment row and
     blank lines dropped, emphasis taken off header names, a cell holding the delimiter
@@ -182,9 +197,7 @@ def _markdown(h: Healing) -> bool:
     head: tuple[int, int] = (0, 0)
     emphasis = False
     last_end = 0
-    n = len(text)
-    for pos, end, line in _numbered(text):
-        stop = min(end + 1, n)
+    for pos, end, stop, line in _numbered(text, eol):
         stripped = line.strip()
         if not stripped:
             blank.append((pos, stop))
@@ -206,7 +219,7 @@ def _markdown(h: Healing) -> bool:
     if len(out) < 2 or align is None:
         return False
     ends_open = not text.endswith("\n")
-    healed = "\n".join(out) if ends_open else "\n".join(out) + "\n"
+    healed = eol.join(out) if ends_open else eol.join(out) + eol
     del out
     if len(healed) > h.limits.max_size:
         return False
@@ -232,13 +245,12 @@ def _confirm(h: Healing, healed: str) -> bool:
 
 
 def _lines(
-    text: str, reading: str, write: str
+    text: str, reading: str, write: str, eol: str
 ) -> tuple[list[str], list[Note], list[tuple[int, int]], tuple[int, int] | None] | None:
     """The healed lines of ``text``, the reading's notes and blank lines, and the last
     record's ``(start, field count)`` when it is a line without a quote (else ``None``);
     ``None`` for a text the plan must read."""
     blanks = " \t"
-    n = len(text)
     spaced: list[int] = []  # lines without a quote that lose blanks
     plain: list[int] = []  # lines without a quote, written with another delimiter
     strict = _strict(reading).fullmatch
@@ -246,9 +258,9 @@ def _lines(
     notes: list[Note] = []
     blank: list[tuple[int, int]] = []
     last: tuple[int, int] | None = None
-    for pos, end, line in _numbered(text):
+    for pos, end, stop, line in _numbered(text, eol):
         if not line.strip(blanks):
-            add_blank(blank, pos, min(end + 1, n))
+            add_blank(blank, pos, stop)
             continue
         if not line.strip():
             return None  # white space the plan's reading takes otherwise
@@ -292,17 +304,19 @@ def _lines(
     return out, notes, blank, last
 
 
-def _numbered(text: str) -> Iterator[tuple[int, int, str]]:
-    """Each line of ``text`` (split at line feeds; none after a last one) with where it
-    starts and ends."""
+def _numbered(text: str, eol: str) -> Iterator[tuple[int, int, int, str]]:
+    """Each line of ``text`` (split at ``eol``, which every line end is; none after a last
+    one) with where it starts, where it ends, and where the next starts."""
     pos = 0
-    lines = text.split("\n")
+    lines = text.split(eol)
     if not lines[-1]:
         lines.pop()
+    n = len(text)
+    size = len(eol)
     for line in lines:
         end = pos + len(line)
-        yield pos, end, line
-        pos = end + 1
+        yield pos, end, min(end + size, n), line
+        pos = end + size
 
 
 def _width(written: str, write: str) -> int:

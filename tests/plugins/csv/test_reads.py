@@ -31,7 +31,7 @@ def test_a_clean_reply_is_read_once_values_and_scopes_included(reads):
 
 
 def test_a_reply_healed_from_checked_records_is_read_once(reads):
-    result = check("name,age\r\nAda, 36\r\nBob,40\r\n", EXPECT)  # a carriage return: healed by the plan
+    result = check("name,age\r\nAda, 36\nBob,40\n", EXPECT)  # line ends of both kinds: healed by the plan
     assert result.verdict == "healed" and result.counts == {"words": 4, 'words IN "name"': 2}
     assert len(reads) == 1  # the payload; healing starts from that reading and writes the table
 
@@ -41,6 +41,14 @@ def test_a_reply_healed_line_by_line_reads_the_healed_text_once(reads):
     whether it stands, and is the value the pipeline takes."""
     result = check("name,age\nAda, 36\nBob,40\n", EXPECT)
     assert result.verdict == "healed" and result.counts == {"words": 4, 'words IN "name"': 2}
+    assert len(reads) == 2 and reads[1] == result.text
+
+
+def test_a_reply_of_crlf_lines_is_healed_line_by_line(reads):
+    """Every line ended by CRLF: healed as text too, joined by CRLF again."""
+    result = check("name,age\r\nAda, 36\r\nBob,40\r\n", EXPECT)
+    assert result.verdict == "healed" and result.text == "name,age\r\nAda,36\r\nBob,40\r\n"
+    assert [(r.kind, r.span.start, r.span.end) for r in result.repairs] == [("space_after_delimiter", 10, 17)]
     assert len(reads) == 2 and reads[1] == result.text
 
 

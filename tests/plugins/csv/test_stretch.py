@@ -81,6 +81,13 @@ def _markdown(rng: random.Random) -> str:
 
 
 def _reply(rng: random.Random) -> tuple[str, dict[str, str]]:
+    text, options = _lf_reply(rng)
+    if rng.random() < 0.3:  # every line ended by CRLF (a carriage return alone stays one)
+        text = text.replace("\n", "\r\n")
+    return text, options
+
+
+def _lf_reply(rng: random.Random) -> tuple[str, dict[str, str]]:
     if rng.random() < 0.25:
         return _markdown(rng), rng.choice([{}, {"delimiter": ","}, {"delimiter": "auto"}, {"delimiter": ";"}])
     d = rng.choice([",", ",", ";", "|", "\t"])
