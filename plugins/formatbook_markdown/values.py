@@ -122,7 +122,7 @@ def block_values(
             continue
         if kind not in ("inline", "fence", "code_block"):
             continue
-        line = tok.map[0] if tok.map else None
+        line = tok.line
         if line is not None:
             if line in skip_lines:
                 continue

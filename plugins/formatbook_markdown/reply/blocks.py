@@ -57,7 +57,7 @@ def split_lines(text: str) -> list[Line]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Heading:
     """A heading at the top level of the document (not inside a list or quote).
 
@@ -78,7 +78,7 @@ class Heading:
     rest: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FenceBlock:
     """A fenced code block at the top level: its line range, opening ``marker``
     (```` ``` ```` or ``~~~``, any length), ``info`` string and whether it is closed."""
@@ -106,7 +106,8 @@ class Scan:
 
     text: str
     lines: list[Line]
-    tokens: list[Any]
+    #: markdown-it's block tokens as records (see :func:`parse_blocks`)
+    tokens: list[Block]
     headings: list[Heading] = field(default_factory=list)
     fences: list[FenceBlock] = field(default_factory=list)
     #: line numbers inside fenced or indented code, or raw HTML blocks
@@ -227,38 +228,131 @@ def scan(text: str) -> Scan:
 #: cell's text is its ``inline`` token, kept, and so are ``table_open``/``table_close``),
 #: and the closing tokens of paragraphs, list items and quotes (no map, never read: a
 #: list's own closing token is read). Eight of a three-column row's eleven tokens, two of
-#: a list item's five, each a Token with its map and two dicts
+#: a list item's five
 _UNREAD = frozenset(
     [f"{part}_{end}" for part in ("thead", "tbody", "tr", "th", "td") for end in ("open", "close")]
     + ["paragraph_close", "list_item_close", "blockquote_close"]
 )
 
+#: the tokens whose map markdown-it ends only after their content is parsed (its rule
+#: keeps the map list and sets its end last)
+_OPEN_ENDED = frozenset(["bullet_list_open", "ordered_list_open", "list_item_open", "blockquote_open", "table_open"])
+
+
+class Block:
+    """What the plugin reads of one of markdown-it's block tokens: its ``type``,
+    nesting ``level``, line range ``line``/``end`` (``None`` for a token without a map),
+    ``content`` (an ``inline`` token's text, a code block's code), ``markup`` and
+    ``info`` (a fence's marker and info string, a heading's ``#`` run or setext
+    underline character). Read-only: the scan shares one record between all the
+    closing tokens of a type at a level."""
+
+    __slots__ = ("type", "level", "line", "end", "content", "markup", "info")
+
+    type: str
+    level: int
+    line: int | None
+    end: int | None
+    content: str
+    markup: str
+    info: str
+
+    def __init__(
+        self, type: str, level: int, line: int | None, end: int | None, content: str, markup: str, info: str
+    ) -> None:  # noqa: A002 - markdown-it's name
+        self.type = type
+        self.level = level
+        self.line = line
+        self.end = end
+        self.content = content
+        self.markup = markup
+        self.info = info
+
+    @property
+    def map(self) -> list[int] | None:
+        """markdown-it's ``map``: ``[line, end]``, or ``None``."""
+        return None if self.line is None else [self.line, self.end]  # type: ignore[list-item]
+
+    @property
+    def hidden(self) -> bool:
+        """Always false: markdown-it's list rule marks a tight list's paragraphs hidden,
+        which only renderers read; the mark is dropped."""
+        return False
+
+    @hidden.setter
+    def hidden(self, value: bool) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"Block({self.type!r}, level={self.level}, map={self.map})"
+
 
 class _Kept(list[Any]):
-    """markdown-it's token stream, keeping no token of :data:`_UNREAD`: each is dropped as
-    a rule pushes it, so they are never all alive at once (a table of 10 MB held 2.5 GB
-    of them). Of the block rules, only the list rule reads tokens back: a paragraph's
-    closing token, to mark it hidden in a tight list (with it dropped, the mark falls on
-    the token after the paragraph's text; ``hidden`` is read only by renderers), and, with
-    the ``tasklists`` option (off here), the list's items."""
+    """The scan's token stream, built as markdown-it parses: a token of :data:`_UNREAD`
+    is dropped as a rule pushes it, and every other one becomes a :class:`Block` when
+    the next token is pushed (a rule sets a token's fields right after pushing it; the
+    maps of :data:`_OPEN_ENDED` tokens, ended later, are read by :meth:`finish`). So
+    markdown-it's tokens (a slotted object with a map list, two dicts and a children
+    list, about 350 bytes each) are never all alive at once: a table of 10 MB held
+    2.5 GB of them, and 400,000 headings 480 bytes per character of text. Of the block
+    rules, only the list rule reads tokens back: ``type`` and ``level``, to mark a tight
+    list's paragraphs hidden (a :class:`Block` takes the mark and drops it; with the
+    closing paragraph tokens dropped it falls on the token after the paragraph's text,
+    and only renderers read it), and, with the ``tasklists`` option (off here), the
+    list's items."""
 
-    __slots__ = ()
+    __slots__ = ("_open", "_closers")
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: the records of open-ended tokens and markdown-it's map lists, ended later
+        self._open: list[tuple[Block, list[int]]] = []
+        #: one shared record per (type, level) of a token without map or content
+        self._closers: dict[tuple[str, int], Block] = {}
 
     def append(self, token: Any) -> None:
+        if self and type(self[-1]) is not Block:
+            self[-1] = self._record(self[-1])
         if token.type not in _UNREAD:
             list.append(self, token)
 
+    def finish(self) -> list[Block]:
+        """The records, every map ended (markdown-it has returned)."""
+        if self and type(self[-1]) is not Block:
+            self[-1] = self._record(self[-1])
+        for rec, lines in self._open:
+            rec.end = lines[1]
+        self._open.clear()
+        self._closers.clear()
+        return self
 
-def parse_blocks(text: str) -> list[Any]:
-    """markdown-it's block tokens of ``text``, but none that nothing reads (see
-    :class:`_Kept`)."""
+    def _record(self, tok: Any) -> Block:
+        lines = tok.map
+        if lines is None and not tok.content:
+            key = (tok.type, tok.level)
+            shared = self._closers.get(key)
+            if shared is None:
+                shared = self._closers[key] = Block(tok.type, tok.level, None, None, "", tok.markup, tok.info)
+            return shared
+        if lines is None:
+            return Block(tok.type, tok.level, None, None, tok.content, tok.markup, tok.info)
+        rec = Block(tok.type, tok.level, lines[0], lines[1], tok.content, tok.markup, tok.info)
+        if tok.type in _OPEN_ENDED:
+            self._open.append((rec, lines))
+        return rec
+
+
+def parse_blocks(text: str) -> list[Block]:
+    """The block tokens of ``text`` as :class:`Block` records, none that nothing reads
+    (see :class:`_Kept`)."""
     from markdown_it.rules_core import StateCore  # noqa: PLC0415 - with markdown-it, on first use
 
     md = block_parser()
+    kept = _Kept()
     state = StateCore(text, md, {})
-    state.tokens = _Kept()
+    state.tokens = kept
     md.core.process(state)
-    return state.tokens
+    return kept.finish()
 
 
 def _scan(text: str) -> Scan:
@@ -273,16 +367,21 @@ def _scan(text: str) -> Scan:
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        if tok.type in ("fence", "code_block", "html_block") and tok.map:
-            sc.code_lines.update(range(tok.map[0], min(tok.map[1], nlines)))
-            if tok.type == "fence" and tok.level == 0:
+        kind, line = tok.type, tok.line
+        if line is None:
+            pass
+        elif kind in ("fence", "code_block", "html_block"):
+            sc.code_lines.update(range(line, min(tok.end, nlines)))  # type: ignore[type-var]
+            if kind == "fence" and tok.level == 0:
                 sc.fences.append(_fence(sc, tok))
-        elif tok.type == "heading_open" and tok.level == 0 and tok.map:
+        elif kind == "heading_open" and tok.level == 0:
             raw = tokens[i + 1].content if i + 1 < len(tokens) else ""
+            # an ATX heading's markup is its '#' run; a setext one's its underline's character
             setext = tok.markup in ("=", "-")
-            sc.headings.append(Heading(int(tok.tag[1]), raw.strip(), tok.map[0], tok.map[1], setext))
-        elif tok.type == "paragraph_open" and tok.level == 0 and tok.map:
-            sc.paragraphs.append((tok.map[0], tok.map[1]))
+            level = (1 if tok.markup == "=" else 2) if setext else len(tok.markup)
+            sc.headings.append(Heading(level, raw.strip(), line, tok.end, setext))  # type: ignore[arg-type]
+        elif kind == "paragraph_open" and tok.level == 0:
+            sc.paragraphs.append((line, tok.end))  # type: ignore[arg-type]
         i += 1
     _pair_containers(sc)
     return sc
@@ -334,8 +433,8 @@ def _reader_end(sc: Scan, f: FenceBlock) -> int | None:
     return None
 
 
-def _fence(sc: Scan, tok: Any) -> FenceBlock:
-    start, end = tok.map[0], min(tok.map[1], len(sc.lines))
+def _fence(sc: Scan, tok: Block) -> FenceBlock:
+    start, end = tok.line, min(tok.end, len(sc.lines))  # type: ignore[type-var]
     closed = False
     if end - 1 > start:
         m = CLOSING_FENCE.match(sc.line_text(end - 1))
