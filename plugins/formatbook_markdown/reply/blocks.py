@@ -40,8 +40,9 @@ class Line(NamedTuple):
 
 
 class Lines:
-    """The lines of a text, a sequence of :class:`Line` made when read from two arrays
-    of offsets: 16 bytes a line, where a list of ``Line`` tuples and their int objects
+    """The lines of a text, as a sequence of :class:`Line`.
+
+    Each ``Line`` is made when read, from two arrays of offsets: 16 bytes a line, where a list of ``Line`` tuples and their int objects
     took about 130 (a third of a checked reply of short headings)."""
 
     __slots__ = ("_ends", "_last", "starts")
@@ -277,39 +278,28 @@ _UNREAD = frozenset(
 _OPEN_ENDED = frozenset(["bullet_list_open", "ordered_list_open", "list_item_open", "blockquote_open", "table_open"])
 
 
+@dataclass(slots=True, eq=False)
 class Block:
-    """What the plugin reads of one of markdown-it's block tokens: its ``type``,
-    nesting ``level``, line range ``line``/``end`` (``None`` for a token without a map),
-    ``content`` (an ``inline`` token's text, a code block's code), ``markup`` and
-    ``info`` (a fence's marker and info string, a heading's ``#`` run or setext
-    underline character). Read-only: the scan shares one record between all the
-    closing tokens of a type at a level."""
+    """What the plugin reads of one of markdown-it's block tokens.
 
-    __slots__ = ("type", "level", "line", "end", "content", "markup", "info")
+    Its ``type``, nesting ``level``, line range ``line``/``end`` (``line`` is ``None``
+    for a token without a map, and ``end`` then 0), ``content`` (an ``inline`` token's
+    text, a code block's code), ``markup`` and ``info`` (a fence's marker and info
+    string, a heading's ``#`` run or setext underline character). Read-only: the scan
+    shares one record between all the closing tokens of a type at a level."""
 
     type: str
     level: int
     line: int | None
-    end: int | None
+    end: int
     content: str
     markup: str
     info: str
 
-    def __init__(
-        self, type: str, level: int, line: int | None, end: int | None, content: str, markup: str, info: str
-    ) -> None:  # noqa: A002 - markdown-it's name
-        self.type = type
-        self.level = level
-        self.line = line
-        self.end = end
-        self.content = content
-        self.markup = markup
-        self.info = info
-
     @property
     def map(self) -> list[int] | None:
         """markdown-it's ``map``: ``[line, end]``, or ``None``."""
-        return None if self.line is None else [self.line, self.end]  # type: ignore[list-item]
+        return None if self.line is None else [self.line, self.end]
 
     @property
     def hidden(self) -> bool:
@@ -321,13 +311,11 @@ class Block:
     def hidden(self, value: bool) -> None:
         pass
 
-    def __repr__(self) -> str:
-        return f"Block({self.type!r}, level={self.level}, map={self.map})"
-
 
 class _Kept(list[Any]):
-    """The scan's token stream, built as markdown-it parses: a token of :data:`_UNREAD`
-    is dropped as a rule pushes it, and every other one becomes a :class:`Block` when
+    """The scan's token stream, built as markdown-it parses.
+
+    A token of :data:`_UNREAD` is dropped as a rule pushes it, and every other one becomes a :class:`Block` when
     the next token is pushed (a rule sets a token's fields right after pushing it; the
     maps of :data:`_OPEN_ENDED` tokens, ended later, are read by :meth:`finish`). So
     markdown-it's tokens (a slotted object with a map list, two dicts and a children
@@ -370,10 +358,10 @@ class _Kept(list[Any]):
             key = (tok.type, tok.level)
             shared = self._closers.get(key)
             if shared is None:
-                shared = self._closers[key] = Block(tok.type, tok.level, None, None, "", tok.markup, tok.info)
+                shared = self._closers[key] = Block(tok.type, tok.level, None, 0, "", tok.markup, tok.info)
             return shared
         if lines is None:
-            return Block(tok.type, tok.level, None, None, tok.content, tok.markup, tok.info)
+            return Block(tok.type, tok.level, None, 0, tok.content, tok.markup, tok.info)
         rec = Block(tok.type, tok.level, lines[0], lines[1], tok.content, tok.markup, tok.info)
         if tok.type in _OPEN_ENDED:
             self._open.append((rec, lines))
@@ -409,17 +397,17 @@ def _scan(text: str) -> Scan:
         if line is None:
             pass
         elif kind in ("fence", "code_block", "html_block"):
-            sc.code_lines.update(range(line, min(tok.end, nlines)))  # type: ignore[type-var]
+            sc.code_lines.update(range(line, min(tok.end, nlines)))
             if kind == "fence" and tok.level == 0:
-                sc.fences.append(_fence(sc, tok))
+                sc.fences.append(_fence(sc, tok, line))
         elif kind == "heading_open" and tok.level == 0:
             raw = tokens[i + 1].content if i + 1 < len(tokens) else ""
             # an ATX heading's markup is its '#' run; a setext one's its underline's character
             setext = tok.markup in ("=", "-")
             level = (1 if tok.markup == "=" else 2) if setext else len(tok.markup)
-            sc.headings.append(Heading(level, raw.strip(), line, tok.end, setext))  # type: ignore[arg-type]
+            sc.headings.append(Heading(level, raw.strip(), line, tok.end, setext))
         elif kind == "paragraph_open" and tok.level == 0:
-            sc.paragraphs.append((line, tok.end))  # type: ignore[arg-type]
+            sc.paragraphs.append((line, tok.end))
         i += 1
     _pair_containers(sc)
     return sc
@@ -471,8 +459,8 @@ def _reader_end(sc: Scan, f: FenceBlock) -> int | None:
     return None
 
 
-def _fence(sc: Scan, tok: Block) -> FenceBlock:
-    start, end = tok.line, min(tok.end, len(sc.lines))  # type: ignore[type-var]
+def _fence(sc: Scan, tok: Block, start: int) -> FenceBlock:
+    end = min(tok.end, len(sc.lines))
     closed = False
     if end - 1 > start:
         m = CLOSING_FENCE.match(sc.line_text(end - 1))
