@@ -267,10 +267,11 @@ def scan(text: str) -> Scan:
 #: cell's text is its ``inline`` token, kept, and so are ``table_open``/``table_close``),
 #: and the closing tokens of paragraphs, list items and quotes (no map, never read: a
 #: list's own closing token is read). Eight of a three-column row's eleven tokens, two of
-#: a list item's five
+#: a list item's five. A heading's closing token goes too: a heading is one record, its
+#: ``heading_open`` carrying the text (see :class:`_Kept`)
 _UNREAD = frozenset(
     [f"{part}_{end}" for part in ("thead", "tbody", "tr", "th", "td") for end in ("open", "close")]
-    + ["paragraph_close", "list_item_close", "blockquote_close"]
+    + ["paragraph_close", "list_item_close", "blockquote_close", "heading_close"]
 )
 
 #: the tokens whose map markdown-it ends only after their content is parsed (its rule
@@ -284,7 +285,7 @@ class Block:
 
     Its ``type``, nesting ``level``, line range ``line``/``end`` (``line`` is ``None``
     for a token without a map, and ``end`` then 0), ``content`` (an ``inline`` token's
-    text, a code block's code), ``markup`` and ``info`` (a fence's marker and info
+    text, a heading's text, a code block's code), ``markup`` and ``info`` (a fence's marker and info
     string, a heading's ``#`` run or setext underline character). Read-only: the scan
     shares one record between all the closing tokens of a type at a level."""
 
@@ -338,19 +339,29 @@ class _Kept(list[Any]):
 
     def append(self, token: Any) -> None:
         if self and type(self[-1]) is not Block:
-            self[-1] = self._record(self[-1])
+            self._settle()
         if token.type not in _UNREAD:
             list.append(self, token)
 
     def finish(self) -> list[Block]:
         """The records, every map ended (markdown-it has returned)."""
         if self and type(self[-1]) is not Block:
-            self[-1] = self._record(self[-1])
+            self._settle()
         for rec, lines in self._open:
             rec.end = lines[1]
         self._open.clear()
         self._closers.clear()
         return self
+
+    def _settle(self) -> None:
+        """Make the last token a record; a heading's text (the ``inline`` token right
+        after its ``heading_open``) goes into the heading's record instead."""
+        tok = self[-1]
+        if tok.type == "inline" and len(self) > 1 and self[-2].type == "heading_open":
+            self[-2].content = tok.content
+            del self[-1]
+            return
+        self[-1] = self._record(tok)
 
     def _record(self, tok: Any) -> Block:
         lines = tok.map
@@ -401,7 +412,7 @@ def _scan(text: str) -> Scan:
             if kind == "fence" and tok.level == 0:
                 sc.fences.append(_fence(sc, tok, line))
         elif kind == "heading_open" and tok.level == 0:
-            raw = tokens[i + 1].content if i + 1 < len(tokens) else ""
+            raw = tok.content  # the heading's text (see _Kept)
             # an ATX heading's markup is its '#' run; a setext one's its underline's character
             setext = tok.markup in ("=", "-")
             level = (1 if tok.markup == "=" else 2) if setext else len(tok.markup)
