@@ -357,26 +357,26 @@ class _Kept(list[Any]):
         """Make the last token a record; a heading's text (the ``inline`` token right
         after its ``heading_open``) goes into the heading's record instead."""
         tok = self[-1]
-        if tok.type == "inline" and len(self) > 1 and self[-2].type == "heading_open":
-            self[-2].content = tok.content
-            del self[-1]
-            return
-        self[-1] = self._record(tok)
-
-    def _record(self, tok: Any) -> Block:
-        lines = tok.map
-        if lines is None and not tok.content:
-            key = (tok.type, tok.level)
+        kind, lines, content = tok.type, tok.map, tok.content
+        if lines is None:
+            if content:
+                self[-1] = Block(kind, tok.level, None, 0, content, tok.markup, tok.info)
+                return
+            key = (kind, tok.level)
             shared = self._closers.get(key)
             if shared is None:
-                shared = self._closers[key] = Block(tok.type, tok.level, None, 0, "", tok.markup, tok.info)
-            return shared
-        if lines is None:
-            return Block(tok.type, tok.level, None, 0, tok.content, tok.markup, tok.info)
-        rec = Block(tok.type, tok.level, lines[0], lines[1], tok.content, tok.markup, tok.info)
-        if tok.type in _OPEN_ENDED:
-            self._open.append((rec, lines))
-        return rec
+                shared = self._closers[key] = Block(kind, tok.level, None, 0, "", tok.markup, tok.info)
+            self[-1] = shared
+        elif kind == "inline":
+            if len(self) > 1 and self[-2].type == "heading_open":
+                self[-2].content = content
+                del self[-1]
+            else:
+                self[-1] = Block(kind, tok.level, lines[0], lines[1], content, tok.markup, tok.info)
+        else:
+            rec = self[-1] = Block(kind, tok.level, lines[0], lines[1], content, tok.markup, tok.info)
+            if kind in _OPEN_ENDED:
+                self._open.append((rec, lines))
 
 
 def parse_blocks(text: str) -> list[Block]:
