@@ -110,27 +110,21 @@ def block_values(
     # reply (values, scopes, a checker's finish) ask about the same scanned text
     stripped: dict[int, str] = sc.__dict__.setdefault("_stripped", {})
     out: list[str] = []
-    in_heading = False
     skip_lines = skip_lines or set()
     for at, tok in enumerate(sc.tokens):
         kind = tok.type
-        if kind == "heading_open":
-            in_heading = True
+        if kind == "heading_open":  # the scan's record of a heading holds its text
+            if not headings:
+                continue
+        elif kind not in ("inline", "fence", "code_block"):
             continue
-        if kind == "heading_close":
-            in_heading = False
-            continue
-        if kind not in ("inline", "fence", "code_block"):
-            continue
-        line = tok.map[0] if tok.map else None
+        line = tok.line
         if line is not None:
             if line in skip_lines:
                 continue
             if only is not None and not _in_ranges(only, line):
                 continue
-        if in_heading and not headings:
-            continue
-        if kind == "inline":
+        if kind in ("inline", "heading_open"):
             value = stripped.get(at)
             if value is None:
                 value = stripped[at] = strip_inline(tok.content)

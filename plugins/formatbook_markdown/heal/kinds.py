@@ -39,20 +39,20 @@ def _items(sc: Scan) -> tuple[dict[int, int], dict[int, int]]:
     stack: list[tuple[int, int]] = []  # (group, end line) of the open lists
     count = 0
     for tok in sc.tokens:
-        if tok.type in _LIST_OPEN and tok.map:
+        if tok.type in _LIST_OPEN and tok.line is not None:
             prev = last.get(tok.level)
-            if prev is not None and not sc.slice(prev[0], tok.map[0]).strip():
+            if prev is not None and not sc.slice(prev[0], tok.line).strip():
                 group = prev[1]
             else:
                 count += 1
                 group = count
-            stack.append((group, tok.map[1]))
+            stack.append((group, tok.end))
         elif tok.type in _LIST_CLOSE and stack:
             group, end = stack.pop()
             last[tok.level] = (end, group)
-        elif tok.type == "list_item_open" and tok.map and stack and tok.level == 1:
-            ends.setdefault(tok.map[0], tok.map[1])
-            groups.setdefault(tok.map[0], stack[-1][0])
+        elif tok.type == "list_item_open" and tok.line is not None and stack and tok.level == 1:
+            ends.setdefault(tok.line, tok.end)
+            groups.setdefault(tok.line, stack[-1][0])
     return ends, groups
 
 

@@ -95,9 +95,9 @@ def _open_at_end(sc: Scan) -> tuple[str, str, str] | None:
     end marker. ``None`` otherwise."""
     if sc.fences and not sc.fences[-1].closed:  # an unclosed fence runs to the end
         return "fence_closed", sc.fences[-1].marker, "code fence"
-    last = next((t for t in reversed(sc.tokens) if t.level == 0 and t.map), None)
+    last = next((t for t in reversed(sc.tokens) if t.level == 0 and t.line is not None), None)
     # (markdown-it leaves trailing blank lines out of a block's map)
-    if last is None or last.type != "html_block" or sc.slice(last.map[1], len(sc.lines)).strip():
+    if last is None or last.type != "html_block" or sc.slice(last.end, len(sc.lines)).strip():
         return None
     head = last.content.lstrip(" ")
     for start, end, what in _HTML_OPEN:

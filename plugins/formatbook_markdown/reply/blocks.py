@@ -12,7 +12,9 @@ line), so a token's ``map`` (a half-open range of line numbers) indexes :attr:`S
 from __future__ import annotations
 
 import re
+from array import array
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -37,27 +39,64 @@ class Line(NamedTuple):
     next: int
 
 
-def split_lines(text: str) -> list[Line]:
+class Lines:
+    """The lines of a text, as a sequence of :class:`Line`.
+
+    Each ``Line`` is made when read, from two arrays of offsets: 16 bytes a line, where a list of ``Line`` tuples and their int objects
+    took about 130 (a third of a checked reply of short headings)."""
+
+    __slots__ = ("_ends", "_last", "starts")
+
+    def __init__(self, starts: array[int], ends: array[int], last: int) -> None:
+        #: each line's start offset; a line's ``next`` is the next line's start
+        self.starts = starts
+        self._ends = ends
+        #: the last line's ``next``
+        self._last = last
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, i: int) -> Line:
+        n = len(self.starts)
+        if i < 0:
+            i += n
+        start, end = self.starts[i], self._ends[i]  # IndexError past the ends
+        return Line(start, end, self.starts[i + 1] if i + 1 < n else self._last)
+
+    def __iter__(self) -> Iterator[Line]:
+        return map(self.__getitem__, range(len(self.starts)))
+
+    def text(self, text: str, i: int) -> str:
+        """Line ``i`` of ``text`` (without its line ending)."""
+        return text[self.starts[i] : self._ends[i]]
+
+
+def split_lines(text: str) -> Lines:
     """The lines of ``text`` with their offsets (a final line ending starts no new line)."""
-    out: list[Line] = []
+    starts, ends = array("q"), array("q")
+    n = len(text)
     if "\r" not in text:  # the common case, without a regex
-        pos, n, find = 0, len(text), text.find
+        pos, find = 0, text.find
+        add_start, add_end = starts.append, ends.append
         while pos < n:
+            add_start(pos)
             nl = find("\n", pos)
             if nl < 0:
-                out.append(Line(pos, n, n))
-                break
-            out.append(Line(pos, nl, nl + 1))
+                add_end(n)
+                return Lines(starts, ends, n)
+            add_end(nl)
             pos = nl + 1
-        return out
+        return Lines(starts, ends, n)
+    last = n
     for m in _LINE.finditer(text):
-        raw = m.group(0)
-        stripped = raw.rstrip("\r\n")
-        out.append(Line(m.start(), m.start() + len(stripped), m.end()))
-    return out
+        starts.append(m.start())
+        ends.append(m.start() + len(m.group(0).rstrip("\r\n")))
+        last = m.end()
+    return Lines(starts, ends, last)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Heading:
     """A heading at the top level of the document (not inside a list or quote).
 
@@ -78,7 +117,7 @@ class Heading:
     rest: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FenceBlock:
     """A fenced code block at the top level: its line range, opening ``marker``
     (```` ``` ```` or ``~~~``, any length), ``info`` string and whether it is closed."""
@@ -105,8 +144,9 @@ class Scan:
     """The block structure of ``text``."""
 
     text: str
-    lines: list[Line]
-    tokens: list[Any]
+    lines: Lines
+    #: markdown-it's block tokens as records (see :func:`parse_blocks`)
+    tokens: list[Block]
     headings: list[Heading] = field(default_factory=list)
     fences: list[FenceBlock] = field(default_factory=list)
     #: line numbers inside fenced or indented code, or raw HTML blocks
@@ -115,20 +155,20 @@ class Scan:
     paragraphs: list[tuple[int, int]] = field(default_factory=list)
 
     def line_text(self, i: int) -> str:
-        ln = self.lines[i]
-        return self.text[ln.start : ln.end]
+        return self.lines.text(self.text, i)
 
     def offset(self, line: int) -> int:
         """The offset where ``line`` starts (``len(text)`` past the last line)."""
         if line < len(self.lines):
-            return self.lines[line].start
+            return self.lines.starts[line]
         return len(self.text)
 
     def slice(self, start_line: int, end_line: int) -> str:
         """The text of lines ``[start_line, end_line)`` with their line endings."""
         if start_line >= end_line:
             return ""
-        end = self.lines[end_line - 1].next if end_line - 1 < len(self.lines) else len(self.text)
+        # a line's end with its line ending is the next line's start (the last one's: the text's end)
+        end = self.lines.starts[end_line] if end_line < len(self.lines) else len(self.text)
         return self.text[self.offset(start_line) : end]
 
 
@@ -227,38 +267,129 @@ def scan(text: str) -> Scan:
 #: cell's text is its ``inline`` token, kept, and so are ``table_open``/``table_close``),
 #: and the closing tokens of paragraphs, list items and quotes (no map, never read: a
 #: list's own closing token is read). Eight of a three-column row's eleven tokens, two of
-#: a list item's five, each a Token with its map and two dicts
+#: a list item's five. A heading's closing token goes too: a heading is one record, its
+#: ``heading_open`` carrying the text (see :class:`_Kept`)
 _UNREAD = frozenset(
     [f"{part}_{end}" for part in ("thead", "tbody", "tr", "th", "td") for end in ("open", "close")]
-    + ["paragraph_close", "list_item_close", "blockquote_close"]
+    + ["paragraph_close", "list_item_close", "blockquote_close", "heading_close"]
 )
+
+#: the tokens whose map markdown-it ends only after their content is parsed (its rule
+#: keeps the map list and sets its end last)
+_OPEN_ENDED = frozenset(["bullet_list_open", "ordered_list_open", "list_item_open", "blockquote_open", "table_open"])
+
+
+@dataclass(slots=True, eq=False)
+class Block:
+    """What the plugin reads of one of markdown-it's block tokens.
+
+    Its ``type``, nesting ``level``, line range ``line``/``end`` (``line`` is ``None``
+    for a token without a map, and ``end`` then 0), ``content`` (an ``inline`` token's
+    text, a heading's text, a code block's code), ``markup`` and ``info`` (a fence's marker and info
+    string, a heading's ``#`` run or setext underline character). Read-only: the scan
+    shares one record between all the closing tokens of a type at a level."""
+
+    type: str
+    level: int
+    line: int | None
+    end: int
+    content: str
+    markup: str
+    info: str
+
+    @property
+    def map(self) -> list[int] | None:
+        """markdown-it's ``map``: ``[line, end]``, or ``None``."""
+        return None if self.line is None else [self.line, self.end]
+
+    @property
+    def hidden(self) -> bool:
+        """Always false: markdown-it's list rule marks a tight list's paragraphs hidden,
+        which only renderers read; the mark is dropped."""
+        return False
+
+    @hidden.setter
+    def hidden(self, value: bool) -> None:
+        pass
 
 
 class _Kept(list[Any]):
-    """markdown-it's token stream, keeping no token of :data:`_UNREAD`: each is dropped as
-    a rule pushes it, so they are never all alive at once (a table of 10 MB held 2.5 GB
-    of them). Of the block rules, only the list rule reads tokens back: a paragraph's
-    closing token, to mark it hidden in a tight list (with it dropped, the mark falls on
-    the token after the paragraph's text; ``hidden`` is read only by renderers), and, with
-    the ``tasklists`` option (off here), the list's items."""
+    """The scan's token stream, built as markdown-it parses.
 
-    __slots__ = ()
+    A token of :data:`_UNREAD` is dropped as a rule pushes it, and every other one becomes a :class:`Block` when
+    the next token is pushed (a rule sets a token's fields right after pushing it; the
+    maps of :data:`_OPEN_ENDED` tokens, ended later, are read by :meth:`finish`). So
+    markdown-it's tokens (a slotted object with a map list, two dicts and a children
+    list, about 350 bytes each) are never all alive at once: a table of 10 MB held
+    2.5 GB of them, and 400,000 headings 480 bytes per character of text. Of the block
+    rules, only the list rule reads tokens back: ``type`` and ``level``, to mark a tight
+    list's paragraphs hidden (a :class:`Block` takes the mark and drops it; with the
+    closing paragraph tokens dropped it falls on the token after the paragraph's text,
+    and only renderers read it), and, with the ``tasklists`` option (off here), the
+    list's items."""
+
+    __slots__ = ("_open", "_closers")
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: the records of open-ended tokens and markdown-it's map lists, ended later
+        self._open: list[tuple[Block, list[int]]] = []
+        #: one shared record per (type, level) of a token without map or content
+        self._closers: dict[tuple[str, int], Block] = {}
 
     def append(self, token: Any) -> None:
+        if self and type(self[-1]) is not Block:
+            self._settle()
         if token.type not in _UNREAD:
             list.append(self, token)
 
+    def finish(self) -> list[Block]:
+        """The records, every map ended (markdown-it has returned)."""
+        if self and type(self[-1]) is not Block:
+            self._settle()
+        for rec, lines in self._open:
+            rec.end = lines[1]
+        self._open.clear()
+        self._closers.clear()
+        return self
 
-def parse_blocks(text: str) -> list[Any]:
-    """markdown-it's block tokens of ``text``, but none that nothing reads (see
-    :class:`_Kept`)."""
+    def _settle(self) -> None:
+        """Make the last token a record; a heading's text (the ``inline`` token right
+        after its ``heading_open``) goes into the heading's record instead."""
+        tok = self[-1]
+        kind, lines, content = tok.type, tok.map, tok.content
+        if lines is None:
+            if content:
+                self[-1] = Block(kind, tok.level, None, 0, content, tok.markup, tok.info)
+                return
+            key = (kind, tok.level)
+            shared = self._closers.get(key)
+            if shared is None:
+                shared = self._closers[key] = Block(kind, tok.level, None, 0, "", tok.markup, tok.info)
+            self[-1] = shared
+        elif kind == "inline":
+            if len(self) > 1 and self[-2].type == "heading_open":
+                self[-2].content = content
+                del self[-1]
+            else:
+                self[-1] = Block(kind, tok.level, lines[0], lines[1], content, tok.markup, tok.info)
+        else:
+            rec = self[-1] = Block(kind, tok.level, lines[0], lines[1], content, tok.markup, tok.info)
+            if kind in _OPEN_ENDED:
+                self._open.append((rec, lines))
+
+
+def parse_blocks(text: str) -> list[Block]:
+    """The block tokens of ``text`` as :class:`Block` records, none that nothing reads
+    (see :class:`_Kept`)."""
     from markdown_it.rules_core import StateCore  # noqa: PLC0415 - with markdown-it, on first use
 
     md = block_parser()
+    kept = _Kept()
     state = StateCore(text, md, {})
-    state.tokens = _Kept()
+    state.tokens = kept
     md.core.process(state)
-    return state.tokens
+    return kept.finish()
 
 
 def _scan(text: str) -> Scan:
@@ -273,16 +404,21 @@ def _scan(text: str) -> Scan:
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        if tok.type in ("fence", "code_block", "html_block") and tok.map:
-            sc.code_lines.update(range(tok.map[0], min(tok.map[1], nlines)))
-            if tok.type == "fence" and tok.level == 0:
-                sc.fences.append(_fence(sc, tok))
-        elif tok.type == "heading_open" and tok.level == 0 and tok.map:
-            raw = tokens[i + 1].content if i + 1 < len(tokens) else ""
+        kind, line = tok.type, tok.line
+        if line is None:
+            pass
+        elif kind in ("fence", "code_block", "html_block"):
+            sc.code_lines.update(range(line, min(tok.end, nlines)))
+            if kind == "fence" and tok.level == 0:
+                sc.fences.append(_fence(sc, tok, line))
+        elif kind == "heading_open" and tok.level == 0:
+            raw = tok.content  # the heading's text (see _Kept)
+            # an ATX heading's markup is its '#' run; a setext one's its underline's character
             setext = tok.markup in ("=", "-")
-            sc.headings.append(Heading(int(tok.tag[1]), raw.strip(), tok.map[0], tok.map[1], setext))
-        elif tok.type == "paragraph_open" and tok.level == 0 and tok.map:
-            sc.paragraphs.append((tok.map[0], tok.map[1]))
+            level = (1 if tok.markup == "=" else 2) if setext else len(tok.markup)
+            sc.headings.append(Heading(level, raw.strip(), line, tok.end, setext))
+        elif kind == "paragraph_open" and tok.level == 0:
+            sc.paragraphs.append((line, tok.end))
         i += 1
     _pair_containers(sc)
     return sc
@@ -334,8 +470,8 @@ def _reader_end(sc: Scan, f: FenceBlock) -> int | None:
     return None
 
 
-def _fence(sc: Scan, tok: Any) -> FenceBlock:
-    start, end = tok.map[0], min(tok.map[1], len(sc.lines))
+def _fence(sc: Scan, tok: Block, start: int) -> FenceBlock:
+    end = min(tok.end, len(sc.lines))
     closed = False
     if end - 1 > start:
         m = CLOSING_FENCE.match(sc.line_text(end - 1))

@@ -15,7 +15,7 @@ from ..contract.names import normalize_section_name
 from .blocks import Heading, Scan, label_lines, scan, with_labels
 
 
-@dataclass
+@dataclass(slots=True)
 class MdNode:
     """One heading and what lies under it.
 
