@@ -57,15 +57,42 @@ def ensure_environment(extras: tuple[str, ...] = ("test", "lint")) -> None:
     # --no-compile: pip would compile every module of torch, ray and the rest (about 100 s of
     # CPU on a fresh machine); Python compiles, and caches, only what a run imports
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile"]
-    subprocess.run([*pip, "--upgrade", "pip"], check=True)
     everything = sorted(installed | set(extras))
-    subprocess.run([*pip, "-e", f"{ROOT}[{','.join(everything)}]"], check=True)
+    target = f"{ROOT}[{','.join(everything)}]"
+    install = _uv_installer(pip, everything)
+    if install is None or subprocess.run([*install, "-e", target]).returncode != 0:
+        subprocess.run([*pip, "--upgrade", "pip"], check=True)
+        subprocess.run([*pip, "-e", target], check=True)
+        install = pip
     if "test" in everything:
         # xgrammar judges the GBNF exports in the tests; its declared dependencies add triton
         # (about 1 GB of GPU kernels it imports only when asked to), so it comes without them:
         # what its grammar compiler needs (torch, transformers, pydantic, numpy) is in `test`
-        subprocess.run([*pip, "--no-deps", *TEST_NO_DEPS], check=True)
+        subprocess.run([*install, "--no-deps", *TEST_NO_DEPS], check=True)
     STAMP.write_text(f"{wanted} {','.join(everything)}")
+
+
+def _uv_installer(pip: list[str], extras: list[str]) -> list[str] | None:
+    """uv's pip interface in .venv, the pinned torch installed first by pip; None where uv
+    cannot be had (pip then installs everything, as it always could, and does so too where
+    uv fails).
+
+    uv resolves and installs the test and lint extras in about 12 s from a cold cache, where
+    pip took 55 s on a fresh machine. torch alone goes through pip: pip's
+    configuration may name a local CPU wheel of the pinned release, which uv does not read,
+    and PyPI's build of the same release brings gigabytes of CUDA libraries. With torch
+    installed, uv keeps it: the pin is satisfied."""
+    try:
+        import tomllib  # noqa: PLC0415 - Python 3.11+; on 3.10 pip does the install
+    except ImportError:
+        return None
+    if subprocess.run([*pip, "uv"]).returncode != 0:
+        return None
+    optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    torch = sorted({r for extra in extras for r in optional.get(extra, []) if re.match(r"torch\s*==", r)})
+    if torch:
+        subprocess.run([*pip, *torch], check=True)
+    return [str(BIN / "uv"), "pip", "install", "--quiet", "--python", str(PYTHON)]
 
 
 def lint() -> int:
