@@ -403,21 +403,20 @@ class _Kept(list[Any]):
         self._open: list[tuple[Block, list[int]]] = []
         #: one shared record per (type, level) of a token without map or content
         self._closers: dict[tuple[str, int], Block] = {}
-        #: the int objects of the line numbers the last records hold (see :meth:`_number`)
+        #: the int objects of the line numbers the last records hold (see :meth:`_numbered`)
         self._numbers: dict[int, int] = {}
 
-    def _number(self, line: int) -> int:
-        """``line`` as an int object the records of nearby lines share: markdown-it makes
-        a new int for each token's map (a table cell's ``[row, row + 1]``), 32 bytes a
-        record past line 256, four a three-cell row where one does. Records come in
-        document order, so the numbers of the last 64 lines met are kept, no more."""
+    def _numbered(self, lines: list[int]) -> tuple[int, int]:
+        """A map's two line numbers as int objects the records of nearby lines share:
+        markdown-it makes new ints for each token's map (a table cell's ``[row, row +
+        1]``), 32 bytes a record past line 256, four a three-cell row where one does.
+        Records come in document order, so the numbers of the last lines met are kept,
+        64 or so (the table is emptied when full)."""
         numbers = self._numbers
-        found = numbers.get(line)
-        if found is None:
-            if len(numbers) >= 64:
-                numbers.clear()
-            found = numbers[line] = line
-        return found
+        if len(numbers) >= 64:
+            numbers.clear()
+        line, end = lines
+        return numbers.setdefault(line, line), numbers.setdefault(end, end)
 
     def append(self, token: Any) -> None:
         if self and type(self[-1]) is not Block:
@@ -430,7 +429,7 @@ class _Kept(list[Any]):
         if self and type(self[-1]) is not Block:
             self._settle()
         for rec, lines in self._open:
-            rec.end = self._number(lines[1])
+            rec.end = self._numbered(lines)[1]
         self._open.clear()
         self._closers.clear()
         self._numbers.clear()
@@ -455,11 +454,9 @@ class _Kept(list[Any]):
                 self[-2].content = content
                 del self[-1]
             else:
-                number = self._number
-                self[-1] = Block(kind, tok.level, number(lines[0]), number(lines[1]), content, tok.markup, tok.info)
+                self[-1] = Block(kind, tok.level, *self._numbered(lines), content, tok.markup, tok.info)
         else:
-            number = self._number
-            rec = self[-1] = Block(kind, tok.level, number(lines[0]), number(lines[1]), content, tok.markup, tok.info)
+            rec = self[-1] = Block(kind, tok.level, *self._numbered(lines), content, tok.markup, tok.info)
             if kind in _OPEN_ENDED:
                 self._open.append((rec, lines))
 

@@ -175,3 +175,34 @@ def test_repair_spans_looked_up_line_by_line_are_the_index_s(seed: int) -> None:
         indexed._line_index()
         for needle in needles[:8]:
             assert by_line._line_at(needle) == indexed._line_at(needle), (repr(text), needle)
+
+
+def _invisible_by_every_line(body: str) -> str:
+    """Step 1b as it read every line (the reference the candidates-only reading keeps)."""
+    from formatbook_markdown.heal.invisible import _HEADING, _INDENT, _LINE, _invisible  # noqa: PLC0415
+
+    lines = _LINE.findall(body)
+    for i, line in enumerate(lines):
+        n = 0
+        while n < len(line) and (line[n] in _INDENT or _invisible(line[n])):
+            n += 1
+        if any(ch not in _INDENT for ch in line[:n]) and _HEADING.match(line, n):
+            lines[i] = "".join(ch for ch in line[:n] if ch in _INDENT) + line[n:]
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_invisible_characters_are_removed_as_every_line_was_read(seed: int) -> None:
+    from formatbook_markdown.heal.invisible import remove_invisible_before_headings  # noqa: PLC0415
+
+    rng = random.Random(seed)
+    bits = ["\ufeff", "\u200b", "\u2060", "\x00", "\x7f", "\u00a0", "\u3000", " ", "\t", "#", "## ", "# h", "**B:**"]
+    bits += ["__x__", "text", "\n", "\r", "\r\n", "\x0b", "\x0c", "\u0085", "é", "\ufe0f", "\u034f", "###### ", "*"]
+    removed = 0
+    for _ in range(5_000):
+        text = "".join(rng.choice(bits) for _ in range(rng.randint(0, 20)))
+        st = RepairState(text, None, 1, text)
+        remove_invisible_before_headings(st)
+        assert st.body == _invisible_by_every_line(text), repr(text)
+        removed += st.body != text
+    assert removed > 500
