@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core import Analysis, AnalyzingFormat, Healed, Located, Option, ScopeNotFound, Span, Violation
+from formatbook_core.collector import paused_gc
 from formatbook_core.limits import limits_from
 from formatbook_core.reply import ThinkTags
 from formatbook_core.schema_files import BASE_DIR
@@ -163,7 +164,8 @@ class XmlFormat(AnalyzingFormat):
                 return None  # (the scanner may refuse a DOCTYPE: healing says so)
             _, violations = check_syntax(doc, limits, read=read, explain=False)
             brief = _heal.Escaped(None, tuple(violations), brief=True)
-            healed = _heal.heal_escaping(doc, options, brief)
+            with paused_gc():  # as the pipeline heals: an object or more per repair, none in cycles
+                healed = _heal.heal_escaping(doc, options, brief)
             if healed is None or healed.analysis is None or not _locate.mended_like_masked(doc, healed.repairs):
                 return None
             made.append(_heal.Escaped(None, brief.violations, brief=True, healed=healed, text=doc, options=options))
