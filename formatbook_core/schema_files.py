@@ -50,15 +50,23 @@ def read_schema_bytes(path: str | os.PathLike[str], *, what: str = "schema file"
     # non-blocking: a FIFO swapped in after the stat must not hold the open either
     fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
-        _check(os.fstat(fd), name, what)  # what was opened, not what the name said before
+        info = os.fstat(fd)
+        _check(info, name, what)  # what was opened, not what the name said before
         chunks: list[bytes] = []
         left = MAX_SCHEMA_FILE_SIZE + 1  # one byte more tells a file that grew past the cap
+        # reads sized to the file: os.read makes a buffer of the size asked (shrunk after),
+        # and a read of _CHUNK to see the end took 1 MiB for a contract of a few hundred
+        # bytes, at every check naming a file (a 20 KB reply's: 52 bytes a character). The
+        # first read asks a byte more than the file holds; after a short one, one byte
+        # says whether the end is reached; a full one means the file grew: _CHUNK on
+        size = info.st_size + 1
         while left > 0:
-            chunk = os.read(fd, min(left, _CHUNK))
+            chunk = os.read(fd, min(left, size))
             if not chunk:
                 break
             chunks.append(chunk)
             left -= len(chunk)
+            size = _CHUNK if len(chunk) == size else 1
     finally:
         os.close(fd)
     if left <= 0:

@@ -38,6 +38,13 @@ if TYPE_CHECKING:
 #: The last few enforce results, keyed by (text, id(spec), level); the spec is kept in
 #: the value so that an id cannot be reused while its entry lives.
 _RESULTS: OrderedDict[tuple[str, int, int], tuple[Any, Any]] = OrderedDict()
+_RESULTS_SIZE = 8
+#: The characters the texts of the results kept may hold together, the text about to be
+#: read included: a result keeps its reply's outline, sections and tables (tens of bytes
+#: a character). Older results go before a new one is made, not after: a check reads the
+#: reply, then its healed text, and the reply's result was alive while the healed text's
+#: was made (as much memory again). The latest result always stays until then.
+_RESULTS_CHARS = 1 << 16
 
 _SAMPLES = (
     "# Title\n\nA paragraph with *emphasis* and `code`.\n\n- one\n- two\n",
@@ -110,10 +117,11 @@ class MarkdownFormat(AnalyzingFormat):
         if hit is not None and hit[0] is spec:
             _RESULTS.move_to_end(key)
             return hit[1], None
+        chars = len(text) + sum(len(k[0]) for k in _RESULTS)
+        while _RESULTS and (len(_RESULTS) >= _RESULTS_SIZE or chars > _RESULTS_CHARS):
+            chars -= len(_RESULTS.popitem(last=False)[0][0])
         result = enforce_flex_md(text, spec, level)
         _RESULTS[key] = (spec, result)
-        if len(_RESULTS) > 8:
-            _RESULTS.popitem(last=False)
         return result, None
 
     # --- the four Promptbook methods and friends -------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from formatbook_core import Analysis, AnalyzingFormat, Healed, Located, Option, ScopeNotFound, Span, Violation
+from formatbook_core.collector import paused_gc
 from formatbook_core.limits import limits_from
 from formatbook_core.reply import ThinkTags
 from formatbook_core.schema_files import BASE_DIR
@@ -17,7 +18,7 @@ from . import values as _values
 from .parser import parse
 from .scan import NAME_RUN, NAME_START
 from .schema import XmlSchema, load_schema
-from .syntax import DOCTYPE, check_syntax, deeper_than, depth_limit, problem_violation
+from .syntax import DOCTYPE, check_syntax, deeper_than, depth_limit, holds, problem_violation
 
 _SAMPLES = (
     "<answer>Paris</answer>",
@@ -153,13 +154,34 @@ class XmlFormat(AnalyzingFormat):
         """``locate``'s candidates; a reply that is one document lxml read to locate it
         carries that reading as its analysis (without a schema), not read again."""
         limits = limits_from(options)
-        spans, read = _locate.locate_read(reply, root=options.get("root"), max_depth=depth_limit(limits))
+        made: list[_heal.Escaped] = []
+
+        def mend(doc: str, read: tuple[Any, list[Any]]) -> Any:
+            # a text lxml refuses, which healing reads next: healed now if escaping its text
+            # is all it takes, that tree answering whether it is one document (instead of
+            # a parse of it masked), the heal handed on with the analysis
+            if holds(doc, "<!D"):
+                return None  # (the scanner may refuse a DOCTYPE: healing says so)
+            _, violations = check_syntax(doc, limits, read=read, explain=False)
+            brief = _heal.Escaped(None, tuple(violations), brief=True)
+            with paused_gc():  # as the pipeline heals: an object or more per repair, none in cycles
+                healed = _heal.heal_escaping(doc, options, brief)
+            if healed is None or healed.analysis is None or not _locate.mended_like_masked(doc, healed.repairs):
+                return None
+            made.append(_heal.Escaped(None, brief.violations, brief=True, healed=healed, text=doc, options=options))
+            return healed.analysis.document
+
+        spans, read = _locate.locate_read(
+            reply, root=options.get("root"), max_depth=depth_limit(limits), mend=mend if schema is None else None
+        )
         if read is None or schema is not None:
             return list(spans)
         span = spans[0]
         payload = reply[span.start : span.end]
         root = read[0]
         if root is None:  # lxml refused it: analyze's verdict, lxml's reading given
+            if made and made[0].text == payload:
+                return [Located(span, made[0])]
             # brief: healing needs the verdict only (and whether the scanner refuses a
             # DOCTYPE, which explain=False keeps); the scanner's account is asked for when
             # reported (a 1 KB reply: ~50 us, twice lxml's parse, mostly dropped once healed)
@@ -167,7 +189,7 @@ class XmlFormat(AnalyzingFormat):
             return [Located(span, Analysis(None, tuple(violations), brief=True))]
         # what check_syntax answers for this text: lxml reads a text without a DOCTYPE
         # first, and its tree stands when within the limits
-        if len(payload) > limits.max_size or DOCTYPE in payload or deeper_than(root, depth_limit(limits)):
+        if len(payload) > limits.max_size or holds(payload, DOCTYPE) or deeper_than(root, depth_limit(limits)):
             return list(spans)
         return [Located(span, Analysis(root, document=root))]
 

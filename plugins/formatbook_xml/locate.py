@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
-from formatbook_core import Span
+from formatbook_core import Repair, Span
 from formatbook_core.mentions import in_code_span, in_sentence
 from formatbook_core.reply import Fence, Reply, note_end, note_names
 from formatbook_core.spans import blank_out, strip_span
@@ -286,8 +286,13 @@ def one_document(reply: str, notes: Collection[str], max_depth: int | None) -> S
     return None if read is None else read[0]
 
 
+#: What ``read_one_document`` may ask instead of parsing a text with ``&`` and stray ``<``
+#: masked (see there): the tree of that text healed by escaping them, or ``None``.
+Mend = Callable[[str, tuple[Any, list[Problem]]], Any]
+
+
 def read_one_document(
-    reply: str, notes: Collection[str], max_depth: int | None
+    reply: str, notes: Collection[str], max_depth: int | None, mend: Mend | None = None
 ) -> tuple[Span, tuple[Any, list[Problem]]] | None:
     """The span :func:`element_spans` finds in ``reply`` when, think blocks opening it
     skipped, it holds one XML document lxml parses from its first ``<`` to its last ``>``
@@ -301,7 +306,11 @@ def read_one_document(
     prolog (comments, PIs, the XML declaration; a DOCTYPE, whose internal subset the
     tokenizer reads roughly, is left to the walk), the root and comments or PIs after
     it, and the prose around holds no markup. The walk's reading of the root (a think block, a mention) is
-    asked of the same functions."""
+    asked of the same functions.
+
+    ``mend`` (the check's locating, which heals next): asked first, with the text and
+    lxml's reading of it, where lxml refuses the text as it stands; a tree it answers is
+    taken for the masked text's (see :func:`mended_like_masked`), ``None`` asks lxml."""
     pos = 0
     opening: Token | None = None
     while True:
@@ -344,10 +353,37 @@ def read_one_document(
         # a bare '&' or '<' in text (AT&T, a < b): the tokenizer never reads an '&', and
         # reads a stray '<' as text, so the walk reads the text as it reads it with both
         # written '_' (the same length), and a parse of that says whether it is one document
-        tree = parse(_STRAY_LT.sub("_", doc.replace("&", "_")))[0]
+        tree = mend(doc, as_it_stands) if mend is not None else None
+        if tree is None:
+            tree = parse(_STRAY_LT.sub("_", doc.replace("&", "_")))[0]
     if tree is None or (max_depth is not None and deeper_than(tree, max_depth)):
         return None
     return Span(first, last + 1), as_it_stands
+
+
+#: The longest text :func:`mended_like_masked` answers for (see there).
+MENDED_MAX = 2_000_000
+#: A predefined reference as the masked text writes it (``&amp;`` as ``_amp;``).
+_MASKED_REF = re.compile("_(?:lt|gt|amp|apos|quot);")
+#: Repairs of text the masked text keeps as it is (``]]>``, a character XML refuses).
+_UNMASKED = frozenset({"escaped_cdata_end", "invalid_char"})
+
+
+def mended_like_masked(doc: str, repairs: Iterable[Repair]) -> bool:
+    """Whether ``doc``, healed well-formed by escaping its text only (the escaping-only
+    heal's ``repairs``), is then one document with ``&`` and stray ``<`` masked
+    (:func:`read_one_document`), with the same elements. The two differ only in text,
+    comments, CDATA, PIs and attribute values: where the healed text escapes a bare
+    ``&`` or ``<``, the masked one writes ``_``; every reference (``&amp;``, ``&nbsp;``,
+    ``&#0;``) reads ``_name;``, text still. Not so where healing mends what masking keeps
+    (``]]>`` in text, a character XML refuses: those repairs), where masking makes two
+    namespace names equal (``&amp;`` beside ``_amp;``: attributes would repeat; only
+    with ``xmlns`` and such a name), where a stray ``<`` is followed by ``&`` (masked
+    ``<_``, a start tag: the ``&`` is masked first), and past :data:`MENDED_MAX`
+    characters (a masked text node, ``_amp;`` for ``&``, might pass libxml2's 10 MB one)."""
+    if len(doc) > MENDED_MAX or any(r.kind in _UNMASKED for r in repairs) or "<&" in doc:
+        return False
+    return "xmlns" not in doc or _MASKED_REF.search(doc) is None
 
 
 def locate(reply: str, *, root: str | None = None, max_depth: int | None = None, walk_only: bool = False) -> list[Span]:
@@ -358,10 +394,16 @@ def locate(reply: str, *, root: str | None = None, max_depth: int | None = None,
 
 
 def locate_read(
-    reply: str, *, root: str | None = None, max_depth: int | None = None, walk_only: bool = False
+    reply: str,
+    *,
+    root: str | None = None,
+    max_depth: int | None = None,
+    walk_only: bool = False,
+    mend: Mend | None = None,
 ) -> tuple[list[Span], tuple[Any, list[Problem]] | None]:
     """:func:`locate`'s candidates, and lxml's reading of the one candidate when
-    :func:`read_one_document` located it (its root element and problems), else ``None``."""
+    :func:`read_one_document` located it (its root element and problems), else ``None``.
+    ``mend``: see :func:`read_one_document`."""
     prepared = Reply.of(reply)
     together = root is not None
     markup = markup_names(root)
@@ -370,7 +412,7 @@ def locate_read(
     blocks = prepared.payload_fences(blocks=kept)
     doc = read = None
     if not walk_only and not blocks:
-        one = read_one_document(reply, note_names(markup), max_depth if root is None else None)
+        one = read_one_document(reply, note_names(markup), max_depth if root is None else None, mend)
         doc, read = one if one is not None else (None, None)
     # a document opening the reply within max_depth is not too deep: that was just seen
     if max_depth is not None and root is None and (doc is None or reply[: doc.start].strip()):

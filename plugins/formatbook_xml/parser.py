@@ -78,6 +78,9 @@ def element_class() -> Any:
     return XmlElement
 
 
+#: libxml2's level of an error (``ERROR``; ``FATAL`` is above it, ``WARNING`` below)
+_ERROR_LEVEL = 2
+
 #: Parsers for :func:`parse`, each used by one parse at a time: making one costs about a
 #: third of parsing a 1 KB reply. A pool, not a thread-local: nothing is handed from one
 #: call to the next (lxml clears a parser's error log at each parse), and a thread that
@@ -85,13 +88,21 @@ def element_class() -> Any:
 _IDLE_PARSERS: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
 
+@functools.cache
+def _etree() -> Any:
+    """``lxml.etree``, imported at the first parse (an import statement in :func:`parse`
+    cost a microsecond of every parse, and a damaged reply is parsed three times)."""
+    from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
+
+    return etree
+
+
 def parse(text: str) -> tuple[Any, list[Problem]]:
     """``(root element, [])`` for well-formed ``text``, else ``(None, problems)``.
 
     The text is handed to libxml2 as UTF-8 with the encoding forced (a reply is already
     text; an ``encoding="..."`` in its declaration does not apply to it)."""
-    from lxml import etree  # noqa: PLC0415 - lxml only when XML is read
-
+    etree = _etree()
     try:
         parser = _IDLE_PARSERS.get_nowait()
     except queue.Empty:
@@ -100,7 +111,8 @@ def parse(text: str) -> tuple[Any, list[Problem]]:
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as err:
-        problems = [_problem(e) for e in parser.error_log if e.level_name in ("ERROR", "FATAL")]
+        # errors and fatal errors (levels 2 and 3), not warnings
+        problems = [_problem(e) for e in parser.error_log if e.level >= _ERROR_LEVEL]
         if not problems:
             line, column = err.position if err.position else (1, 0)
             problems = [Problem(line or 1, column or 1, str(err.msg or err))]

@@ -120,3 +120,36 @@ def _raise(value: Any) -> Any:
     if isinstance(value, BaseException):
         raise value
     return value
+
+
+def test_a_small_file_is_read_without_a_large_buffer(tmp_path: Path) -> None:
+    """Reads are sized to the file: a read of 1 MiB to see the end of a 300-byte contract
+    made a 1 MiB buffer at every check naming it (the peak of checking a 20 KB reply)."""
+    import tracemalloc  # noqa: PLC0415 - this test only
+
+    path = tmp_path / "contract.md"
+    path.write_text("## Output format\n- Short answer — text (required)\n" * 6, encoding="utf-8")
+    tracemalloc.start()
+    try:
+        data = read_schema_bytes(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert data == path.read_bytes()
+    assert peak < 8 * len(data)  # 1,048,600 bytes before
+
+
+def test_a_file_longer_than_its_stat_said_is_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that grew after it was looked at: the reads go on until its end."""
+    path = tmp_path / "schema.json"
+    data = b'{"type": "object"}' + b" " * 3_000_000
+    path.write_bytes(data)
+    real = os.fstat
+
+    def smaller(fd: int) -> os.stat_result:
+        info = list(real(fd))
+        info[6] = 10  # st_size
+        return os.stat_result(info)
+
+    monkeypatch.setattr(os, "fstat", smaller)
+    assert read_schema_bytes(path) == data

@@ -92,6 +92,7 @@ def run_plan(reply: str, spec: Any, level: int, plan: tuple[PlanStep, ...] = PLA
     st = RepairState(reply, spec, level, reply)
     for step in plan:
         step(st)
+    st.release()
     if not st.repairs:
         return st, reply
     return st, assemble(st)

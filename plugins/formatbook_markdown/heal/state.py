@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,6 +12,13 @@ from formatbook_core import Repair, SetAside, Span
 from ..contract.names import normalize_section_name
 from ..reply.blocks import Scan
 from .issues import Issue
+
+#: How many lines :meth:`RepairState.span_of` looks for line by line before it indexes
+#: the reply's lines.
+_UNINDEXED_LOOKUPS = 8
+#: A line as ``str.splitlines(keepends=True)`` splits them (an empty match at the end
+#: reads as a blank line, which no lookup asks for)
+_LINE = re.compile("[^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*(?:\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\\Z)")
 
 
 @dataclass
@@ -47,6 +55,8 @@ class RepairState:
     repair_sections: list[str | None] = field(default_factory=list)
     _cursor: int = field(default=0, repr=False)
     _lines: dict[str, int] | None = field(default=None, repr=False)
+    #: lines looked up without the index so far (see :meth:`_line_at`)
+    _looked: int = field(default=0, repr=False)
 
     # --- the spec ----------------------------------------------------------------------
     @property
@@ -73,7 +83,7 @@ class RepairState:
         if not needle:
             return None
         if "\n" not in needle and "\r" not in needle:
-            at = self._line_index().get(needle, -1)
+            at = self._line_at(needle)
             if at < 0:
                 at = self.original.find(needle)
         else:
@@ -83,6 +93,20 @@ class RepairState:
             if at >= 0:
                 self._cursor = at
         return Span(at, at + len(needle)) if at >= 0 else None
+
+    def _line_at(self, needle: str) -> int:
+        """Where the first line of the reply that reads ``needle`` (stripped) starts its
+        text, or -1: the first few are looked for line by line (most replies need a
+        repair or two), later ones in the index (a line and an offset per line of the
+        reply: five bytes a character, built once a step records many repairs)."""
+        if self._lines is None and self._looked < _UNINDEXED_LOOKUPS:
+            self._looked += 1
+            for m in _LINE.finditer(self.original):
+                line = m.group()
+                if line.strip() == needle:
+                    return m.start() + len(line) - len(line.lstrip())
+            return -1
+        return self._line_index().get(needle, -1)
 
     def _line_index(self) -> dict[str, int]:
         """Each stripped line of the reply -> where its first occurrence starts."""
@@ -95,6 +119,11 @@ class RepairState:
                     self._lines[body] = pos + len(line) - len(line.lstrip())
                 pos += len(line)
         return self._lines
+
+    def release(self) -> None:
+        """Let go of the index of the reply's lines (a line and an offset per line: what
+        the steps looked repairs up in), once the steps have run; built again if asked."""
+        self._lines = None
 
     def repair(self, kind: str, message: str, where: str | Span | None = None, section: str | None = None) -> None:
         span = where if isinstance(where, Span) or where is None else self.span_of(where)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -70,6 +71,52 @@ class Lines:
     def text(self, text: str, i: int) -> str:
         """Line ``i`` of ``text`` (without its line ending)."""
         return text[self.starts[i] : self._ends[i]]
+
+
+class LineSet:
+    """A set of line numbers held as ranges (what :attr:`Scan.code_lines` is): a fenced
+    container around a whole reply makes every line a code line, and a ``set`` of them
+    took about 60 bytes a line. Answers ``in``; :meth:`update` takes a ``range``."""
+
+    __slots__ = ("_ends", "_starts")
+
+    def __init__(self) -> None:
+        #: sorted, disjoint half-open ranges ``[start, end)``, none touching the next
+        self._starts: array[int] = array("q")
+        self._ends: array[int] = array("q")
+
+    def update(self, lines: range) -> None:
+        """Add the lines of ``lines`` (a ``range`` of step 1)."""
+        start, end = lines.start, lines.stop
+        if start >= end:
+            return
+        starts, ends = self._starts, self._ends
+        if not starts or start > ends[-1]:  # past the last range: the usual case, in document order
+            starts.append(start)
+            ends.append(end)
+            return
+        first = bisect_left(ends, start)  # the ranges this one overlaps or touches
+        last = bisect_right(starts, end)
+        if first < last:
+            start, end = min(start, starts[first]), max(end, ends[last - 1])
+        starts[first:last] = array("q", [start])
+        ends[first:last] = array("q", [end])
+
+    def __contains__(self, line: object) -> bool:
+        if not isinstance(line, int):
+            return False
+        at = bisect_right(self._starts, line) - 1
+        return at >= 0 and line < self._ends[at]
+
+    def __iter__(self) -> Iterator[int]:
+        for start, end in zip(self._starts, self._ends, strict=True):
+            yield from range(start, end)
+
+    def __len__(self) -> int:
+        return sum(end - start for start, end in zip(self._starts, self._ends, strict=True))
+
+    def __bool__(self) -> bool:
+        return bool(self._starts)
 
 
 def split_lines(text: str) -> Lines:
@@ -150,7 +197,7 @@ class Scan:
     headings: list[Heading] = field(default_factory=list)
     fences: list[FenceBlock] = field(default_factory=list)
     #: line numbers inside fenced or indented code, or raw HTML blocks
-    code_lines: set[int] = field(default_factory=set)
+    code_lines: LineSet = field(default_factory=LineSet)
     #: (first line, end line) of every top-level paragraph
     paragraphs: list[tuple[int, int]] = field(default_factory=list)
 
@@ -249,6 +296,26 @@ def hash_heading(line: str) -> tuple[int, str] | None:
     return hashes, strip_closing_sequence(title)
 
 
+#: What every code or HTML block of markdown-it opens with or holds (see
+#: :func:`code_lines_of`): a fence's three backticks or tildes, an HTML block's ``<``, a
+#: code block's indentation of four columns (four spaces or a tab: a list item's or a
+#: quote's prefix takes markers, the indentation past it is written out)
+_CODE_MARKS = ("```", "~~~", "<", "\t", "    ")
+
+
+def code_lines_of(text: str) -> tuple[Lines, LineSet] | None:
+    """``(lines, code_lines)`` of ``text`` as :func:`scan` finds them, without parsing it,
+    when ``text`` holds none of :data:`_CODE_MARKS` (no fenced, indented or HTML block can
+    stand in it: its code lines are none); else ``None`` (scan it). For the readers of a
+    section's text that need only its lines and which of them are code (its list, its
+    tables): a section is a stretch of a scanned reply, and its own parse, a second full
+    one of the text with every token's record, is seldom needed."""
+    for mark in _CODE_MARKS:
+        if mark in text:
+            return None
+    return split_lines(text), LineSet()
+
+
 def scan(text: str) -> Scan:
     """The block structure of ``text`` (cached: the repair plan rescans unchanged text)."""
     hit = _CACHE.get(text)
@@ -328,7 +395,7 @@ class _Kept(list[Any]):
     and only renderers read it), and, with the ``tasklists`` option (off here), the
     list's items."""
 
-    __slots__ = ("_open", "_closers")
+    __slots__ = ("_open", "_closers", "_numbers")
 
     def __init__(self) -> None:
         super().__init__()
@@ -336,6 +403,20 @@ class _Kept(list[Any]):
         self._open: list[tuple[Block, list[int]]] = []
         #: one shared record per (type, level) of a token without map or content
         self._closers: dict[tuple[str, int], Block] = {}
+        #: the int objects of the line numbers the last records hold (see :meth:`_numbered`)
+        self._numbers: dict[int, int] = {}
+
+    def _numbered(self, lines: list[int]) -> tuple[int, int]:
+        """A map's two line numbers as int objects the records of nearby lines share:
+        markdown-it makes new ints for each token's map (a table cell's ``[row, row +
+        1]``), 32 bytes a record past line 256, four a three-cell row where one does.
+        Records come in document order, so the numbers of the last lines met are kept,
+        64 or so (the table is emptied when full)."""
+        numbers = self._numbers
+        if len(numbers) >= 64:
+            numbers.clear()
+        line, end = lines
+        return numbers.setdefault(line, line), numbers.setdefault(end, end)
 
     def append(self, token: Any) -> None:
         if self and type(self[-1]) is not Block:
@@ -348,9 +429,10 @@ class _Kept(list[Any]):
         if self and type(self[-1]) is not Block:
             self._settle()
         for rec, lines in self._open:
-            rec.end = lines[1]
+            rec.end = self._numbered(lines)[1]
         self._open.clear()
         self._closers.clear()
+        self._numbers.clear()
         return self
 
     def _settle(self) -> None:
@@ -372,9 +454,9 @@ class _Kept(list[Any]):
                 self[-2].content = content
                 del self[-1]
             else:
-                self[-1] = Block(kind, tok.level, lines[0], lines[1], content, tok.markup, tok.info)
+                self[-1] = Block(kind, tok.level, *self._numbered(lines), content, tok.markup, tok.info)
         else:
-            rec = self[-1] = Block(kind, tok.level, lines[0], lines[1], content, tok.markup, tok.info)
+            rec = self[-1] = Block(kind, tok.level, *self._numbered(lines), content, tok.markup, tok.info)
             if kind in _OPEN_ENDED:
                 self._open.append((rec, lines))
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .blocks import scan
+from .blocks import code_lines_of, scan
 
 _ITEM = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$")
 _BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
@@ -75,15 +75,19 @@ def parse_list(md: str) -> ParsedList | None:
     """Every list item of ``md`` as a tree, or ``None`` when it holds no list item."""
     if not isinstance(md, str) or not md:
         return None
-    sc = scan(md)
+    read = code_lines_of(md)
+    if read is None:
+        sc = scan(md)
+        read = sc.lines, sc.code_lines
+    lines, code_lines = read
     roots: list[ListItem] = []
     stack: list[ListItem] = []
     list_id = 0
     in_list = False
     blank_before = False
-    for i in range(len(sc.lines)):
-        line = sc.line_text(i)
-        if i in sc.code_lines:
+    for i in range(len(lines)):
+        line = lines.text(md, i)
+        if i in code_lines:
             blank_before = False
             continue
         if not line.strip():

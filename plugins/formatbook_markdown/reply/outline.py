@@ -133,6 +133,8 @@ def outline_from(sc: Scan, heads: list[Heading]) -> MdOutline:
 def body_text(sc: Scan, node: MdNode, end_line: int) -> str:
     """What lies under ``node``'s heading down to ``end_line``, trimmed: the text after a
     bold label on its line first, then the lines below."""
+    if node.body_line >= end_line and not node.rest:
+        return ""  # a heading right above the next (what trim_blank makes of nothing)
     below = sc.slice(node.body_line, end_line).replace("\r\n", "\n").replace("\r", "\n")
     return trim_blank(node.rest + "\n" + below if node.rest else below)
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..contract.names import normalize_section_name
+from ..contract.names import normalize_line, normalize_section_name
 from .blocks import Scan
 from .lists import ParsedList, parse_list
 from .outline import MdNode, MdOutline, body_text
@@ -141,7 +141,7 @@ def match_sections(sc: Scan, outline: MdOutline, spec: Any, parse: bool = True) 
         md = "\n\n".join(b for b in (node_body(sc, n) for n in nodes) if b)
         empty = is_empty_value(md, empty_value)
         parsed_list = None if empty or not parse else parse_list(md)
-        tables = [] if empty or not parse else parse_tables(md)
+        tables = [] if empty or not parse else parse_tables(md, _source(sc, nodes))
         out[section.name] = SectionResult(
             md,
             nodes[0].key,
@@ -152,6 +152,21 @@ def match_sections(sc: Scan, outline: MdOutline, spec: Any, parse: bool = True) 
             nodes,
         )
     return out
+
+
+def _source(sc: Scan, nodes: list[MdNode]) -> tuple[Scan, int] | None:
+    """Where a section's text (:func:`node_body` of its one node) reads ``sc``'s lines:
+    from the first line under the heading that is not blank (the line before it when a
+    label's text opens it). A guess :func:`.tables.parse_tables` checks line by line."""
+    if len(nodes) != 1:
+        return None
+    node = nodes[0]
+    if node.rest:
+        return sc, node.body_line - 1
+    line = node.body_line
+    while line < min(node.end_line, len(sc.lines)) and not sc.line_text(line).strip():
+        line += 1
+    return sc, line
 
 
 _NAME_END = re.compile(r":| [-–—] ")
@@ -169,7 +184,7 @@ def naming_line(texts: list[str], keys: set[str]) -> str | None:
             if not bare:
                 continue
             head = _NAME_END.split(bare, maxsplit=1)[0]
-            if normalize_section_name(head) in keys or _starts_with_name(normalize_section_name(bare), keys):
+            if normalize_line(head) in keys or _starts_with_name(normalize_line(bare), keys):
                 return line.strip()
     return None
 

@@ -11,10 +11,12 @@ Lines in code fences are never table rows.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .blocks import Scan, scan
+from .blocks import Lines, LineSet, Scan, code_lines_of, scan
 
 _SEP_CELL = re.compile(r"^\s*:?-+:?\s*$")
 _PIPE = re.compile(r"(?<!\\)\|")  # an unescaped pipe
@@ -93,33 +95,39 @@ def find_tables(sc: Scan) -> list[TableBlock]:
     text): the blocks are shared, read them only."""
     found = sc.__dict__.get("_tables")
     if found is None:
-        found = sc.__dict__["_tables"] = tuple(_find_tables(sc))
+        found = sc.__dict__["_tables"] = tuple(_find_tables(sc.text, sc.lines, sc.code_lines))
     return list(found)
 
 
-def _find_tables(sc: Scan) -> list[TableBlock]:
+#: A row's cells already read, asked with the row's line number and text (see
+#: :func:`parse_tables`), or ``None``
+SameRow = Callable[[int, str], "list[str] | None"]
+
+
+def _find_tables(text: str, lines: Lines, code_lines: LineSet, same: SameRow | None = None) -> list[TableBlock]:
     out: list[TableBlock] = []
-    n = len(sc.lines)
+    n = len(lines)
     i = 0
     while i + 1 < n:
-        if i in sc.code_lines or (i + 1) in sc.code_lines:
+        if i in code_lines or (i + 1) in code_lines:
             i += 1
             continue
-        head = sc.line_text(i)
+        head = lines.text(text, i)
         if not has_pipe(head) or head.startswith("    ") or head.lstrip().startswith(("#", ">")):
             i += 1
             continue
-        aligns = separator_cells(sc.line_text(i + 1))
+        aligns = separator_cells(lines.text(text, i + 1))
         if aligns is None:
             i += 1
             continue
         block = TableBlock(i, i + 2, split_row(head), aligns, outer_pipes=head.strip().startswith("|"))
         j = i + 2
-        while j < n and j not in sc.code_lines:
-            row = sc.line_text(j)
+        while j < n and j not in code_lines:
+            row = lines.text(text, j)
             if not row.strip() or not has_pipe(row):
                 break
-            block.rows.append(split_row(row))
+            cells = same(j, row) if same is not None else None
+            block.rows.append(split_row(row) if cells is None else cells)
             j += 1
         block.end_line = j
         out.append(block)
@@ -127,11 +135,42 @@ def _find_tables(sc: Scan) -> list[TableBlock]:
     return out
 
 
-def parse_tables(md: str) -> list[ParsedTable]:
-    """Every table of ``md`` as a :class:`ParsedTable` (an empty list for non-strings)."""
+def parse_tables(md: str, source: tuple[Scan, int] | None = None) -> list[ParsedTable]:
+    """Every table of ``md`` as a :class:`ParsedTable` (an empty list for non-strings).
+
+    ``source``: ``(sc, line)`` when ``md`` is a stretch of the scanned text ``sc`` whose
+    lines are, from ``line`` on, ``md``'s (a section's text): a row whose line reads the
+    same as the line there, a row of one of ``sc``'s tables, shares that row's cells
+    (:func:`split_row` reads the line alone: the same cells), not a second copy of each
+    (a section of tables held its cells twice, 8 bytes a character). A line that reads
+    otherwise is split as it is."""
     if not isinstance(md, str) or not md:
         return []
-    return [t.parsed() for t in find_tables(scan(md))]
+    same = _rows_of(*source) if source is not None else None
+    read = code_lines_of(md)  # a section's text: seldom parsed again (see code_lines_of)
+    if read is None:
+        sc = scan(md)
+        read = sc.lines, sc.code_lines
+    return [t.parsed() for t in _find_tables(md, *read, same)]
+
+
+def _rows_of(sc: Scan, first: int) -> SameRow:
+    """The cells of ``sc``'s table row on line ``first + j`` when that line reads ``row``."""
+    blocks = find_tables(sc)
+    starts = [b.line + 2 for b in blocks]  # each table's first row
+
+    def same(j: int, row: str) -> list[str] | None:
+        at = first + j
+        k = bisect_right(starts, at) - 1
+        if k < 0:
+            return None
+        block = blocks[k]
+        i = at - starts[k]
+        if i >= len(block.rows) or sc.line_text(at) != row:
+            return None
+        return block.rows[i]
+
+    return same
 
 
 def format_row(cells: list[str], outer: bool = True) -> str:

@@ -19,9 +19,10 @@ indexes the payload. It never invents content: what it cannot decide is a ``Heal
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from formatbook_core import Analysis, Healed
+from formatbook_core import Analysis, Healed, HealError
 from formatbook_core.healing import Step, run_plan
 from formatbook_core.limits import limits_from
 from formatbook_core.reply import Reply
@@ -30,7 +31,7 @@ from ..locate import markup_names
 from . import steps, structure
 from .state import Healing
 
-__all__ = ["PLAN", "Step", "heal"]
+__all__ = ["PLAN", "Step", "heal", "heal_escaping", "Escaped"]
 
 
 def _not_done(h: Healing) -> bool:
@@ -61,13 +62,62 @@ def heal(
     ``analyze`` of ``text`` with ``schema``, as the pipeline hands it on) spares the
     ``valid`` step reading the text again."""
     options = options or {}
+    if analysis.__class__ is Escaped and schema is None:
+        made = analysis.healed_for(text, options)
+        if made is not None:
+            return made
     wrapper = options.get("root") or (schema.root if schema is not None and schema.kind == "simple" else None) or "root"
     h = Healing(text, schema, limits_from(options), wrapper, analysis=analysis)
     run_plan(PLAN, h)
+    return _answer(h, text, options)
+
+
+def _answer(h: Healing, text: str, options: Mapping[str, Any]) -> Healed:
+    """What :func:`heal` returns once its plan has run on ``h``."""
     if not h.repairs:
         return Healed(text)
     if h.out != text:  # ('\xa0<think>' healed to '<think></think>': check() would find no payload)
         Reply.of(h.out).refuse_healed_notes("xml", opening=True, markup=markup_names(options.get("root")))
     # the tree confirm built (well-formed, the schema satisfied): what analyze would give
-    analysis = Analysis(h.root, document=h.root) if h.root is not None else None
-    return Healed(h.out, tuple(h.repairs), analysis=analysis)
+    analysis = Analysis.passed(h.root, h.root) if h.root is not None else None
+    return Healed.built(h.out, tuple(h.repairs), (), analysis)
+
+
+def heal_escaping(text: str, options: Mapping[str, Any], analysis: Analysis) -> Healed | None:
+    """``heal(text, None, options, analysis=analysis)`` when healing ``text`` takes the
+    escaping-only path (:func:`.structure._escape_only`: escaping its text is all the walk
+    would do), else ``None``: the walk's heal, or a ``HealError``, is left to :func:`heal`.
+    ``analysis`` is the brief one of a text lxml refuses that holds no ``<!D`` (the
+    ``valid`` step has nothing to settle there: not read again)."""
+    wrapper = options.get("root") or "root"
+    h = Healing(text, None, limits_from(options), wrapper, analysis=analysis)
+    try:
+        steps.refuse(h)
+        steps.settle_if_valid(h)
+        if h.done or not structure._escape_only(h):
+            return None
+        steps.confirm(h)
+        return _answer(h, text, options) if h.repairs else None
+    except HealError:
+        return None
+
+
+@dataclass(frozen=True)
+class Escaped(Analysis):
+    """The brief analysis of a payload lxml refuses, made while locating it, with the
+    answer of :func:`heal_escaping` for it (``healed``), which :func:`heal` of the same
+    text with the same options returns instead of healing again. ``healed`` is not part
+    of the analysis (not compared, not shown)."""
+
+    healed: Healed | None = field(default=None, compare=False, repr=False)
+    text: str = field(default="", compare=False, repr=False)
+    options: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def healed_for(self, text: str, options: Mapping[str, Any]) -> Healed | None:
+        """``healed`` when it was made for ``text`` under ``options``, else ``None``."""
+        if self.healed is None or text != self.text:
+            return None
+        same = options is self.options or (
+            limits_from(options) == limits_from(self.options) and options.get("root") == self.options.get("root")
+        )
+        return self.healed if same else None

@@ -32,7 +32,7 @@ from ..markup import CDATA, COMMENT, DOCTYPE, EMPTY, PI, START, STRAY, TEXT, tok
 from ..parser import parse
 from ..scan import BAD_CHARS, NAME_CHARS, NAME_START, NAME_START_CHARS
 from ..syntax import DOCTYPE as DOCTYPE_OPEN
-from ..syntax import deeper_than, depth_limit
+from ..syntax import deeper_than, depth_limit, holds
 from .state import Healing, fail
 from .tags import fix_start_tag
 from .text import write_text
@@ -368,9 +368,12 @@ def _escape_only(h: Healing) -> bool:
     opening = _OPENING.match(text)
     if opening is None:
         return False
+    # the root's end tag (white space allowed before its '>') ends the text, found in its
+    # last characters (no pattern made for the name)
+    name = opening.group(1)
     tail = text.rstrip(" \t\r\n")
-    closing = re.compile(f"</{re.escape(opening.group(1))}{_WSC}*>\\Z")
-    if closing.search(tail, max(0, len(tail) - len(opening.group(1)) - 64)) is None:
+    last = tail[max(0, len(tail) - len(name) - 64) :]
+    if not (last.endswith(">") and last[:-1].rstrip(" \t\r\n").endswith("</" + name)):
         return False
     before = len(h.repairs)
     out = Written(h.limits.max_size, strip=" \t\r\n")
@@ -404,7 +407,7 @@ def _escape_only(h: Healing) -> bool:
     healed = out.text()
     # what check_syntax answers a text within max_size and without a DOCTYPE that lxml
     # parses (lxml reads it first), without its scanner's explaining pass when lxml does not
-    root = None if len(healed) > h.limits.max_size or DOCTYPE_OPEN in healed else parse(healed)[0]
+    root = None if len(healed) > h.limits.max_size or holds(healed, DOCTYPE_OPEN) else parse(healed)[0]
     if root is None or deeper_than(root, depth_limit(h.limits)):
         del h.repairs[before:]
         return False
