@@ -411,6 +411,7 @@ def fences(reply: str) -> list[Fence]:
 
 
 _T = TypeVar("_T")
+_new_str = str.__new__
 
 
 class Reply(str):
@@ -444,13 +445,13 @@ class Reply(str):
         if isinstance(text, Reply):
             if tags is None or tags is text.tags:
                 return text
-            read = cls(text)
+            read = _new_str(cls, text)
             read.__dict__.update(text.__dict__)  # line starts...: the same text
             read._answers = text._cache  # one cache, keyed by reading: each scan once
             read.plain = text.plain
             read.tags = tags
             return read
-        prepared = cls(text)
+        prepared = _new_str(cls, text)
         # (the cache of answers is made by the first question: a valid JSON reply is
         # decided asking none)
         prepared._answers = None
@@ -458,19 +459,15 @@ class Reply(str):
         prepared.tags = ThinkTags.LINE_START if tags is None else tags
         return prepared
 
-    def __getattr__(self, name: str) -> Any:
-        """A slot of a :class:`Reply` made without :meth:`of` (``Reply(text)``), filled as
-        :meth:`of` fills it, on first use (asked only when the slot is empty)."""
-        if name == "plain":
-            value: Any = str.__str__(self)
-        elif name == "tags":
-            value = ThinkTags.LINE_START
-        elif name == "_answers":
-            value = None
-        else:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        setattr(self, name, value)
-        return value
+    def __new__(cls, text: object = "") -> Reply:
+        """``Reply(text)``: the text read at ``LINE_START``, as :meth:`of` prepares a
+        ``str`` (which builds without this call). No ``__getattr__`` fills the slots
+        instead: a class with one reads every attribute through a slower hook."""
+        reply = _new_str(cls, text)
+        reply._answers = None
+        reply.plain = str.__str__(reply)
+        reply.tags = ThinkTags.LINE_START
+        return reply
 
     @property
     def _cache(self) -> dict[object, object]:
