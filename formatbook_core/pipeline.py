@@ -80,9 +80,10 @@ def check(
     options = exp.options
     prepared = Reply.of(reply, think_tags_of(fmt))  # notes and fences found once, for every stage
     found, lone = _candidates(fmt, prepared, reply, schema, options)
-    if lone is not None and lone[0] == (0, len(reply)) and not (exp.counts or exp.instructions):
-        # the reply is one payload, valid as it stands, and nothing is counted: the result
-        # _select and the steps below would build, without building what nobody reads
+    if lone is not None and not (exp.counts or exp.instructions) and _blank_around(reply, lone[0]):
+        # the reply is one payload, valid as it stands, with nothing to set aside around
+        # it, and nothing is counted: the result _select and the steps below would build,
+        # without building what nobody reads
         return CheckResult.built(True, reply, lone[1], lone[2].value, fmt.name, [], [], [], {})
     chosen, ok = _select(fmt, prepared, reply, found, lone, schema, options, max_size)
     value = chosen.analysis.value if chosen.analysis is not None else None  # what the reply parsed to
@@ -282,6 +283,14 @@ def _healed_as_cut_off_midway(candidate: _Candidate, reply: str) -> bool:
     the convention every format follows), yet the reply goes on after it: that reading is
     doubtful, so a later candidate that passes is preferred to it."""
     return not is_blank(reply, candidate.span.end, len(reply)) and healed_as_cut_off(candidate.repairs)
+
+
+def _blank_around(reply: str, span: Span) -> bool:
+    """Whether only white space surrounds ``span`` in ``reply`` (or nothing): then
+    :func:`_surrounded` sets nothing aside (:meth:`Reply.set_aside` answers so first)."""
+    start, end = span
+    n = len(reply)
+    return (start == 0 or is_blank(reply, 0, start)) and (end == n or is_blank(reply, end, n))
 
 
 def _surrounded(fmt: Any, reply: Reply, candidate: _Candidate) -> _Candidate:
