@@ -178,12 +178,12 @@ class Expectations:
         (a check asks for it on every reply)."""
         if self.format is None:
             return None
-        registry = self.active_registry()
+        registry = self.registry if self.registry is not None else default_registry()  # active_registry()
         found = self._found_fmt
         if (
             found is not None
-            and found[0] == self.format
             and found[1] is registry
+            and found[0] == self.format
             and found[2] == getattr(registry, "generation", None)
         ):
             return found[3]
@@ -442,6 +442,8 @@ def shared_expectations(value: Any) -> Expectations:
     used, and may change on disk. The current directory, which such text is parsed
     against, then only names ``base_dir``, which a check does not read.
     """
+    if value.__class__ is Expectations:
+        return value  # (as_expectations' first answer, without the call)
     if not isinstance(value, str):
         return as_expectations(value)
     registry = default_registry()

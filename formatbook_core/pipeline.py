@@ -9,7 +9,7 @@ violations. It raises ``ExpectationError`` only for bad expectations.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from .collector import paused_gc
 from .decoding import decode_reply
@@ -32,7 +32,7 @@ from .spans import no_payload
 from .tallying import plugin_failure, tally
 
 
-@dataclass
+@dataclass(slots=True)
 class _Candidate:
     """One located payload and what became of it."""
 
@@ -59,9 +59,10 @@ def check(
     exp = shared_expectations(expectations)
     schema = exp.loaded_schema  # a schema that cannot be loaded is an ExpectationError
     max_size = max_size if max_size is not None else limits_from(exp.options).max_size
-    reply, early = _admit(reply, max_size)
-    if early is not None:
-        return CheckResult(False, reply, format=exp.format, violations=early)
+    if reply.__class__ is not str or len(reply) > max_size:  # (a str within the limit is admitted as it is)
+        reply, early = _admit(reply, max_size)
+        if early is not None:
+            return CheckResult(False, reply, format=exp.format, violations=early)
     fmt = exp.fmt
     if fmt is None:
         plain = _plain_text(reply)
@@ -76,7 +77,15 @@ def check(
             set_aside=plain.set_aside,
             counts=counts,
         )
-    chosen, ok = _select(fmt, reply, schema, exp.options, max_size)
+    options = exp.options
+    prepared = Reply.of(reply, think_tags_of(fmt))  # notes and fences found once, for every stage
+    found, lone = _candidates(fmt, prepared, reply, schema, options)
+    if lone is not None and not (exp.counts or exp.instructions) and _blank_around(reply, lone[0]):
+        # the reply is one payload, valid as it stands, with nothing to set aside around
+        # it, and nothing is counted: the result _select and the steps below would build,
+        # without building what nobody reads
+        return CheckResult.built(True, reply, lone[1], lone[2].value, fmt.name, [], [], [], {})
+    chosen, ok = _select(fmt, prepared, reply, found, lone, schema, options, max_size)
     value = chosen.analysis.value if chosen.analysis is not None else None  # what the reply parsed to
     passed = ok and chosen.analysis is not None
     violations, counts = chosen.violations, {}
@@ -115,7 +124,10 @@ def heal(
     if fmt is None:
         plain = _plain_text(reply)
         return Healed(plain.text, tuple(plain.repairs), tuple(plain.set_aside))
-    chosen, ok = _select(fmt, reply, schema, exp.options, max_size)
+    options = exp.options
+    prepared = Reply.of(reply, think_tags_of(fmt))  # notes and fences found once, for every stage
+    found, lone = _candidates(fmt, prepared, reply, schema, options)
+    chosen, ok = _select(fmt, prepared, reply, found, lone, schema, options, max_size)
     if ok:
         return Healed(chosen.text, tuple(chosen.repairs), tuple(chosen.set_aside))
     raise HealError(f"cannot heal the reply as {fmt.name.upper()}: {chosen.violations[0].message}", chosen.violations)
@@ -150,15 +162,43 @@ def _plain_text(reply: str) -> _Candidate:
     return candidate
 
 
-def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size: int) -> tuple[_Candidate, bool]:
-    """The first located candidate that passes (healed if need be, within ``max_size``),
-    and True; else the first candidate, whose violations are the ones reported, and False."""
-    prepared = Reply.of(reply, think_tags_of(fmt))  # notes and fences found once, for every stage
+def _candidates(
+    fmt: Any, prepared: Reply, reply: str, schema: Any, options: dict[str, Any]
+) -> tuple[Any, tuple[Span, str, Analysis] | None]:
+    """The format's candidates in ``prepared`` (``reply`` prepared), or the exception it
+    raised; and, when they are one payload that passed as located
+    (:func:`_passed_as_located`), its span, text and analysis."""
     try:
         found = fmt.candidates(prepared, schema, **options)
-        passed = _passed_as_located(found, reply)
-        if passed is not None:
-            return _surrounded(fmt, prepared, passed), True
+        return found, _passed_as_located(found, reply)
+    except Exception as exc:  # a plugin bug: _select reports it
+        return _Raised(exc), None
+
+
+class _Raised(NamedTuple):
+    """A format's ``candidates`` raised ``error`` (told from anything it may return)."""
+
+    error: Exception
+
+
+def _select(
+    fmt: Any,
+    prepared: Reply,
+    reply: str,
+    found: Any,
+    lone: tuple[Span, str, Analysis] | None,
+    schema: Any,
+    options: dict[str, Any],
+    max_size: int,
+) -> tuple[_Candidate, bool]:
+    """The first located candidate that passes (healed if need be, within ``max_size``),
+    and True; else the first candidate, whose violations are the ones reported, and False.
+    ``found``, ``lone``: :func:`_candidates`' answer on ``prepared``, ``reply`` prepared."""
+    if lone is not None:
+        return _surrounded(fmt, prepared, _Candidate(*lone)), True
+    if found.__class__ is _Raised:  # a plugin bug is reported like every other plugin failure
+        return _Candidate(Span(0, len(reply)), reply, violations=[plugin_failure(fmt, "locate", found.error)]), False
+    try:
         # a plugin that located nothing: the reply without its think blocks (never their text)
         located = _located(found, len(reply)) or [
             (span, None) for span in (prepared.longest_stretches() or [no_payload(reply)])
@@ -202,8 +242,8 @@ def _select(fmt: Any, reply: str, schema: Any, options: dict[str, Any], max_size
     return _surrounded(fmt, prepared, first), False
 
 
-def _passed_as_located(found: Any, reply: str) -> _Candidate | None:
-    """The one candidate locating found, when its analysis already passed and nothing
+def _passed_as_located(found: Any, reply: str) -> tuple[Span, str, Analysis] | None:
+    """The one candidate locating found (its span, text and analysis), when its analysis already passed and nothing
     else can matter, else ``None`` (the general path decides). Nothing else matters
     when no think block can touch the payload nor open it (the reply holds no ``<``,
     with which every think tag opens, or :func:`~formatbook_core.reply.alone`) and the
@@ -216,17 +256,15 @@ def _passed_as_located(found: Any, reply: str) -> _Candidate | None:
     if only.__class__ is not Located:
         return None
     span, analysis = only.span, only.analysis
-    if (
-        analysis.__class__ is not Analysis
-        or analysis.violations
-        or span.__class__ is not Span
-        or not (span.start.__class__ is int and span.end.__class__ is int and 0 <= span.start <= span.end <= len(reply))
-    ):
+    if analysis.__class__ is not Analysis or analysis.violations or span.__class__ is not Span:
         return None
-    payload = reply[span.start : span.end]
+    start, end = span
+    if not (start.__class__ is int and end.__class__ is int and 0 <= start <= end <= len(reply)):
+        return None
+    payload = reply[start:end]
     if "<" in reply and not alone(reply, span, payload):
         return None
-    return _Candidate(span, payload, analysis)
+    return span, payload, analysis
 
 
 def _truncated(fmt: Any) -> Violation:
@@ -245,6 +283,14 @@ def _healed_as_cut_off_midway(candidate: _Candidate, reply: str) -> bool:
     the convention every format follows), yet the reply goes on after it: that reading is
     doubtful, so a later candidate that passes is preferred to it."""
     return not is_blank(reply, candidate.span.end, len(reply)) and healed_as_cut_off(candidate.repairs)
+
+
+def _blank_around(reply: str, span: Span) -> bool:
+    """Whether only white space surrounds ``span`` in ``reply`` (or nothing): then
+    :func:`_surrounded` sets nothing aside (:meth:`Reply.set_aside` answers so first)."""
+    start, end = span
+    n = len(reply)
+    return (start == 0 or is_blank(reply, 0, start)) and (end == n or is_blank(reply, end, n))
 
 
 def _surrounded(fmt: Any, reply: Reply, candidate: _Candidate) -> _Candidate:

@@ -411,6 +411,7 @@ def fences(reply: str) -> list[Fence]:
 
 
 _T = TypeVar("_T")
+_new_str = str.__new__
 
 
 class Reply(str):
@@ -422,8 +423,18 @@ class Reply(str):
     for that reading. Answers are shared: a caller never changes them (they are tuples).
     """
 
+    # Made on every check(): slots for what every Reply holds (filled by of(), which costs
+    # a third as much as writing them into a dict); the answers computed on first use
+    # (line starts...) are kept in the instance's dict.
+    __slots__ = ("__dict__", "_answers", "plain", "tags")
+
     #: The reading of think tags the methods use when given none (see :meth:`of`).
-    tags: ThinkTags = ThinkTags.LINE_START
+    tags: ThinkTags
+    #: The text as a plain ``str``: the one this reply was made of, when :meth:`of` made it
+    #: (a slice of a ``str`` subclass is a copy, even of the whole text; a slice of this
+    #: one, for the whole text, is the text itself).
+    plain: str
+    _answers: dict[object, object] | None
 
     @classmethod
     def of(cls, text: str, tags: ThinkTags | None = None) -> Reply:
@@ -434,35 +445,44 @@ class Reply(str):
         if isinstance(text, Reply):
             if tags is None or tags is text.tags:
                 return text
-            read = cls(text)
+            read = _new_str(cls, text)
             read.__dict__.update(text.__dict__)  # line starts...: the same text
-            read.__dict__["_cache"] = text._cache  # one cache, keyed by reading: each scan once
+            read._answers = text._cache  # one cache, keyed by reading: each scan once
+            read.plain = text.plain
             read.tags = tags
             return read
-        prepared = cls(text)
-        prepared.__dict__["_cache"] = {}  # as _cache would, without cached_property's lock (3.11)
-        if text.__class__ is str:
-            prepared.__dict__["plain"] = text  # no copy: see plain
-        if tags is not None and tags is not ThinkTags.LINE_START:
-            prepared.tags = tags
+        prepared = _new_str(cls, text)
+        # (the cache of answers is made by the first question: a valid JSON reply is
+        # decided asking none)
+        prepared._answers = None
+        prepared.plain = text if text.__class__ is str else str.__str__(prepared)  # no copy of a str
+        prepared.tags = ThinkTags.LINE_START if tags is None else tags
         return prepared
 
-    @cached_property
-    def _cache(self) -> dict[object, object]:
-        return {}
+    def __new__(cls, text: object = "") -> Reply:
+        """``Reply(text)``: the text read at ``LINE_START``, as :meth:`of` prepares a
+        ``str`` (which builds without this call). No ``__getattr__`` fills the slots
+        instead: a class with one reads every attribute through a slower hook."""
+        reply = _new_str(cls, text)
+        reply._answers = None
+        reply.plain = str.__str__(reply)
+        reply.tags = ThinkTags.LINE_START
+        return reply
 
-    @cached_property
-    def plain(self) -> str:
-        """The text as a plain ``str``: the one this reply was made of, when :meth:`of`
-        made it (a slice of a ``str`` subclass is a copy, even of the whole text; a slice
-        of this one, for the whole text, is the text itself)."""
-        return str.__str__(self)
+    @property
+    def _cache(self) -> dict[object, object]:
+        """The answers computed so far, by question (made on first use)."""
+        cache = self._answers
+        if cache is None:
+            cache = self._answers = {}
+        return cache
 
     def _cached(self, key: object, compute: Callable[[], _T]) -> _T:
         """The answer cached under ``key``, computed (once) when there is none yet."""
-        found = self._cache.get(key)
+        cache = self._cache
+        found = cache.get(key)
         if found is None:
-            found = self._cache[key] = compute()
+            found = cache[key] = compute()
         return found  # type: ignore[return-value]  # the key says what was cached
 
     def _scan(self, tags: ThinkTags, *, leading_only: bool = False) -> tuple[Span, ...]:

@@ -10,6 +10,7 @@ from formatbook_core import (
     Analysis,
     Healed,
     Located,
+    Reply,
     ScopeNotFound,
     Span,
     ThinkTags,
@@ -130,7 +131,8 @@ class JsonFormat(DataFormat):
         """``locate``'s spans; a reply that is wholly strict JSON is parsed once, by the
         locator, and its payload carries that analysis (judged by ``schema``)."""
         max_size, max_depth = limits_from(options)
-        reply = self.prepare(reply)  # read as JSON reads think tags, by every locating step
+        if reply.__class__ is not Reply or reply.tags is not self.think_tags:  # (as the pipeline prepared it)
+            reply = self.prepare(reply)  # read as JSON reads think tags, by every locating step
         spans, value = _locate.locate(reply, max_depth=max_depth, max_size=max_size)
         if value is None:  # not wholly strict (or the reply "null": analyzed as usual)
             loaded = self._schema(schema, options)
@@ -140,8 +142,12 @@ class JsonFormat(DataFormat):
                 return [run, *spans] if run is not None else list(spans)
             return list(spans)
         whole = spans[0]
-        located = Located(whole, self._judged(reply.plain[whole.start : whole.end], value, schema, options))
-        return [located, *spans[1:]]
+        judged = (
+            Analysis.passed(value, value)  # as _judged answers without a schema, without the call
+            if schema is None
+            else self._judged(reply.plain[whole.start : whole.end], value, schema, options)
+        )
+        return [Located.built(whole, judged)]  # (the whole reply is then the one span)
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair syntax (no schema needed), then make the schema-aware repairs the schema

@@ -84,6 +84,7 @@ _INNER = run(
     )*+([{{}}\[\]])?""",
     re.VERBOSE | re.DOTALL,
 )
+_new_tuple = tuple.__new__
 _MAX_UNCLOSED = 3  # each unclosed container runs to the end: at most this many are tried
 # Between two top-level containers: nothing but the glue of one JSON document — commas and
 # colons with quoted strings, numbers and literals between them, a colon among them
@@ -106,7 +107,7 @@ def locate(reply: Reply, *, max_depth: int = MAX_DEPTH, max_size: int = MAX_SIZE
     if end > start and reply[start] in _VALUE_START:
         verdict, value = strict_reading(reply.plain[start:end], max_depth=max_depth, max_size=max_size)
         if verdict == "ok":
-            return [Span(start, end)], value
+            return [_new_tuple(Span, (start, end))], value  # Span(start, end), without its Python __new__
         if verdict == "json.too_deep":
             # the container opening the reply passes max_depth: refused before any scan
             # (a million brackets cost seconds to pair, for the same json.too_deep)

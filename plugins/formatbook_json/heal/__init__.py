@@ -93,8 +93,13 @@ def heal(
     if not h.repairs:
         return Healed(text)
     # the value confirmed is the healed text's unless the schema step edited it since
-    known = h.strict and h.parsed_text is h.text
-    judged = _format()._judged(h.text, h.parsed, schema, options) if known else None
+    # the value confirmed is the healed text's unless the schema step edited it since
+    if not (h.strict and h.parsed_text is h.text):
+        judged = None
+    elif schema is None:
+        judged = Analysis.passed(h.parsed, h.parsed)  # as _judged answers without a schema, without the call
+    else:
+        judged = _format()._judged(h.text, h.parsed, schema, options)
     return Healed.built(h.text, tuple(h.repairs), h.set_aside, judged)
 
 
