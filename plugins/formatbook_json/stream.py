@@ -110,6 +110,7 @@ _LOOSE_QUOTES = frozenset("'\u2018")
 _STRICT_STR_RUN = run(r'[^"\\\x00-\x1f]*').match
 _RELAXED_STR_RUN = {q: run("[^" + re.escape(q) + r"\\]*").match for q in _RELAXED_QUOTES.values()}
 _DIGIT_RUN = run(r"[0-9]*").match
+_WS_RUN = run("[" + _WS + "]*").match
 # A bare word or loose number runs on over every word character, Unicode ones too, as the
 # healer's lexer (heal.lexer groups 6 and 7) reads it: '1\u1698' is one unreadable token
 # there, never the number 1.
@@ -406,6 +407,9 @@ def _word_value(st: int, word: str) -> str | None:
         return _json_number(word)
     low = word.lower()
     return low if low == "true" or low == "false" else None
+
+
+_CLOSING_NEXT = frozenset(",:}]\n\r")  # what after a quote says at once that it ends its string
 
 
 def _closes(after: str, blanks: bool) -> bool | None:
@@ -986,7 +990,7 @@ class JsonChecker:
                 c = chunk[j]
                 if c == quote:
                     i = j + 1
-                    if not strict:
+                    if not strict and (i == n or chunk[i] not in _CLOSING_NEXT):  # (else: it closes)
                         k = i
                         while k < n and chunk[k] in _BLANKS:
                             k += 1
@@ -1019,7 +1023,12 @@ class JsonChecker:
 
             if st < _STR:
                 c = chunk[i]
-                if c in _WS or (not stack and st == _VALUE and strict and c in _SPACES):
+                if c in _WS:
+                    i += 1
+                    if i < n and chunk[i] in _WS:  # a run (indentation): skipped at once
+                        i = _WS_RUN(chunk, i).end()
+                    continue
+                if not stack and st == _VALUE and strict and c in _SPACES:
                     i += 1
                     continue
                 if st == _AFTER:
