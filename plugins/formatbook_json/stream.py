@@ -111,6 +111,14 @@ _STRICT_STR_RUN = run(r'[^"\\\x00-\x1f]*').match
 _RELAXED_STR_RUN = {q: run("[^" + re.escape(q) + r"\\]*").match for q in _RELAXED_QUOTES.values()}
 _DIGIT_RUN = run(r"[0-9]*").match
 _WS_RUN = run("[" + _WS + "]*").match
+# A scalar plainly written (a string with no escape, raw control character or line break, a
+# number with no exponent, a literal) and ended: what follows it after blanks ends it in
+# both grammars (a relaxed string's quote closes it, see _closes); and such a member: a
+# key so written, a colon between blanks, such a scalar. Groups: a string's text, a
+# number, a literal.
+_PLAIN_SCALAR = r'(?:"([^"\\\x00-\x1f]*)"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?)|(true|false|null))(?=[ \t]*[,}\]\n\r])'
+_SCALAR = re.compile(_PLAIN_SCALAR).match
+_MEMBER = re.compile(r'"[^"\\\x00-\x1f]*"[ \t]*:[ \t]*' + _PLAIN_SCALAR).match
 # A bare word or loose number runs on over every word character, Unicode ones too, as the
 # healer's lexer (heal.lexer groups 6 and 7) reads it: '1\u1698' is one unreadable token
 # there, never the number 1.
@@ -1031,6 +1039,23 @@ class JsonChecker:
                 if not stack and st == _VALUE and strict and c in _SPACES:
                     i += 1
                     continue
+                if st <= _KEY and stack:
+                    # a member ("key": scalar) or a scalar in a container, plainly written
+                    # and ended (what follows it ends it): at once, what the steps below
+                    # would do with it
+                    m = (_MEMBER if st >= _OBJ_FIRST else _SCALAR)(chunk, i)
+                    if m is not None:
+                        text, number, word = m.groups()
+                        if text is not None:
+                            if text and not text.isspace():
+                                vals.append(text)
+                        elif number is not None:
+                            vals.append(number)
+                        elif word != "null":
+                            vals.append(word)
+                        i = m.end()
+                        st = _AFTER
+                        continue
                 if st == _AFTER:
                     if c == ",":
                         st = _VALUE if stack[-1] == "[" else _KEY
