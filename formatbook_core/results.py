@@ -423,15 +423,16 @@ class Quiet(NamedTuple):
     that follow, and be fed them later, with no answer changed.
 
     It holds while the chunks hold at most ``allowed`` of the ``stops`` characters, all
-    told. Meanwhile every answer would be truthy, with this ``complete``, and what the
-    answers report (``values``, ``open``, ``scoped``) holds, all told, at most ``owed``
-    characters plus two for each character fed.
+    told, and at most ``room`` characters. Meanwhile every answer would be truthy, with
+    this ``complete``, and what the answers report (``values``, ``open``, ``scoped``) holds,
+    all told, at most ``owed`` characters plus two for each character fed.
     """
 
     stops: str = ""
     allowed: int = 0
     complete: bool = False
     owed: int = 0
+    room: int = 1 << 62
 
 
 class FormatbookError(Exception):

@@ -527,8 +527,8 @@ class StreamGuard:
     def _hush(self, start: int, at: int) -> None:
         """Ask the checker how long it may be spared (its ``quiet()``, see ``Quiet``), fed
         the reply up to ``start``, the chunk there the log's recent chunk ``at``: the
-        chunks kept from it may end by ``_spare_end`` (-1: none may), within
-        ``_SPARE_MAX`` characters, ``max_size`` and, under limits, what cannot take a count
+        chunks kept from it may end by ``_spare_end`` (-1: none may), within the promise's
+        room, ``_SPARE_MAX`` characters, ``max_size`` and, under limits, what cannot take a count
         past its limit: on top of the values settled, what the chunks kept may report
         holds at most ``owed`` plus two characters for each of theirs, each counting at
         most one (``per_character``)."""
@@ -536,8 +536,9 @@ class StreamGuard:
         if promise is None:
             self._spare_end = -1
             return
-        stops, allowed, complete, owed = promise
-        room = _SPARE_MAX
+        stops, allowed, complete, owed, room = promise
+        if room > _SPARE_MAX:
+            room = _SPARE_MAX
         for limit in self._limits:
             left = (limit.upper - limit.settled - owed) // 2
             if left < room:

@@ -1583,7 +1583,7 @@ _PLAIN, _CERTAIN, _PENDING, _DROPPED = 0, 1, 2, 3
 
 # CommittedChecker.quiet(): what its answers depend on; its promises once nothing more is
 # read, and after the payload
-_BRACKETS = "{[]}"
+_CLOSERS = "}]"
 _UNREAD = Quiet()
 _FINISHED = Quiet(complete=True)
 # CommittedChecker.feed_chunks. In a string, what may change what is reported of it, or end
@@ -1811,9 +1811,10 @@ class CommittedChecker(_RelaxedChecker):
         Relaxed, the checker fails only on nesting too deep, and its text is complete only
         once the payload's last container closes; each takes a bracket per level, and a
         bracket opens or closes at most one (one in a string or a comment, none). So, once
-        the payload is certain, fewer brackets than would close the payload or nest past
-        ``max_depth`` change no answer. After the payload, or once nothing more is read (a
-        fence line ended the payload, or the payload was never certain), nothing does.
+        the payload is certain, fewer closing brackets than would close the payload, in
+        fewer characters than would nest past ``max_depth``, change no answer. After the
+        payload, or once nothing more is read (a fence line ended the payload, or the
+        payload was never certain), nothing does.
 
         ``counted``: what the chunks report counts too. It is their own text (a string's
         decoded: never longer; a number as healing writes it: at most two characters for
@@ -1830,11 +1831,12 @@ class CommittedChecker(_RelaxedChecker):
         if st == _FAILED:
             return None
         depth = len(self._stack)
-        allowed = min(depth - 1, self._max_depth - depth)
-        if allowed < 0:
+        allowed = depth - 1
+        room = self._max_depth - depth
+        if allowed < 0 or room <= 0:
             return None
         if not counted:
-            return Quiet(_BRACKETS, allowed)
+            return Quiet(_CLOSERS, allowed, False, 0, room)
         owed = len(self._hold)
         if st > _DONE:  # a token is open
             owed += sum(map(len, self._numparts)) + sum(map(len, self._held)) + 2
@@ -1847,7 +1849,7 @@ class CommittedChecker(_RelaxedChecker):
                     length += sum(map(len, parts[counted_parts:]))
                     self._measured = (parts, len(parts), length)
                 owed += length
-        return Quiet(_BRACKETS, allowed, False, 2 * owed)
+        return Quiet(_CLOSERS, allowed, False, 2 * owed, room)
 
     def feed_chunks(self, chunks: list[str]) -> StreamStatus:
         """``chunks`` fed one by one, answered as one status: the values in order, the open

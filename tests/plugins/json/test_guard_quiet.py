@@ -1,9 +1,10 @@
 """The JSON guard's checker keeps its ``quiet()`` promises, and ``feed_chunks`` reports what
 chunk-by-chunk feeding reports.
 
-``CommittedChecker.quiet(counted)`` promises that, until more brackets come than it allows,
-every answer is truthy with the promised ``complete``, and what the answers report holds
-at most ``owed`` plus two characters per character fed. ``feed_chunks`` feeds a run of
+``CommittedChecker.quiet(counted)`` promises that, until more closing brackets come than it
+allows or more characters than its room, every answer is truthy with the promised
+``complete``, and what the answers report holds at most ``owed`` plus two characters per
+character fed. ``feed_chunks`` feeds a run of
 chunks at once where that cannot change what is reported (see its docstring): its status
 must be the statuses of the chunks fed one by one, merged, and the checker must go on
 exactly as one fed them one by one. And ``StreamGuard`` over ``EXPECT JSON``, which spares
@@ -25,11 +26,20 @@ from .test_guard_fast_path import _chunks, _reply
 _STRINGS = ('"a  b"', '"x\\ny"', '"  "', '"q\\"q"', "'single'", "\u201csmart\u201d", '"He said "hi" ok"', '"\n``"')
 
 
+def _nested(rng: random.Random, depth: int) -> str:
+    if depth == 0 or rng.random() < 0.2:
+        return rng.choice(('"w"', "1", "[]", "{}"))
+    inner = ", ".join(_nested(rng, depth - 1) for _ in range(rng.randint(1, 3)))
+    return f'{{"k": [{inner}]}}' if rng.random() < 0.5 else f"[{inner}]"
+
+
 def _document(rng: random.Random) -> str:
     """An LLM-like object with strings that test feed_chunks' runs (a blank stretch, an
-    escape, a fence line, an inner quote), within a damaged reply now and then."""
-    if rng.random() < 0.5:
+    escape, a fence line, an inner quote), a damaged reply, or nesting a few levels deep."""
+    if rng.random() < 0.4:
         return _reply(rng)
+    if rng.random() < 0.2:
+        return _nested(rng, rng.randint(1, 6))
     items = [
         f'"k{i}": '
         + (rng.choice(_STRINGS) if rng.random() < 0.3 else json.dumps(" ".join(["word"] * rng.randint(0, 12))))
@@ -44,10 +54,11 @@ def _reported(status) -> int:
 
 def _kept(chunks: list[str], promise) -> int:
     """How many of ``chunks`` keep ``promise`` (as StreamGuard keeps them from the checker)."""
-    allowed = promise.allowed
+    allowed, room = promise.allowed, promise.room
     for n, chunk in enumerate(chunks):
         allowed -= sum(chunk.count(c) for c in promise.stops)
-        if allowed < 0:
+        room -= len(chunk)
+        if allowed < 0 or room < 0:
             return n
     return len(chunks)
 
@@ -100,7 +111,7 @@ def test_a_quiet_promise_holds_while_its_stops_are_allowed():
     promises = 0
     for _ in range(800):
         chunks = _chunks(rng, _document(rng))
-        checker = CommittedChecker()
+        checker = CommittedChecker(max_depth=rng.choice((1000, 2, 3, 5)))
         counted = rng.random() < 0.5
         for n, chunk in enumerate(chunks):
             promise = checker.quiet(counted)
