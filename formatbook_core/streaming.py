@@ -373,8 +373,10 @@ class StreamGuard:
             # checker from here: what _pass, _advance_one and _take do with it
             start = self._length
             self._length = length = start + len(chunk)
-            parts = self._log._parts  # TextLog.append inlined (sealed first: this chunk stays
-            if len(parts) >= RUN and self._spare_at < 0:  # a recent one, as those the checker is spared)
+            # TextLog.append inlined, sealed before (this chunk stays a recent one, as those
+            # the checker is spared: _hush reads where it is), so fewer than RUN stay after
+            parts = self._log._parts
+            if len(parts) >= RUN - 1 and self._spare_at < 0:
                 self._log.seal()
                 parts = self._log._parts
             parts.append(chunk)
