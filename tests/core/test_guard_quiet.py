@@ -22,6 +22,7 @@ from formatbook_core.reply import ThinkTags
 from formatbook_core.results import Quiet, ok_status
 
 from .conftest_formats import kv_registry
+from .guard_twins import answers, never_asking
 
 
 class _Bangs:
@@ -126,31 +127,6 @@ _PLAIN = ("word", "two words", " ", "  ", "long-word", "x\u00a0y")
 _ODD = ("!", "a!", ".", "end.", "\u00a0", "<b>", "")  # stops, and what the hot path does not take
 
 
-def _never_asking(expect: Expectations) -> StreamGuard:
-    guard = StreamGuard(expect)
-    guard._quiets = False
-    guard._reask = guard._spare_end = -1
-    return guard
-
-
-def _run(guard: StreamGuard, chunks: list[str], probe: int) -> list[tuple]:
-    out: list[tuple] = []
-    for n, chunk in enumerate(chunks):
-        if n == len(chunks) // 2:
-            guard = guard.copy()
-        s = guard.feed(chunk)
-        out.append((s.ok, s.reason, s.position, s.complete))
-        if n % probe == 0:
-            out.append((guard.headroom(), guard.can_end(), guard.closing(), guard.status.ok))
-        if n % (3 * probe) == 1:
-            out.append((guard.text,))
-        if not s.ok:
-            break
-    result = guard.finish()
-    out.append((result.ok, guard.headroom(), [v.code for v in result.violations]))
-    return out
-
-
 def test_a_quiet_checker_spared_answers_as_one_fed_every_chunk():
     rng = random.Random(40)
     stops = 0
@@ -168,15 +144,15 @@ def test_a_quiet_checker_spared_answers_as_one_fed_every_chunk():
             i += step
         probe = rng.choice((2, 5, 1000))
         before = _Bangs.reads
-        got = _run(StreamGuard(expect), chunks, probe)
+        got = answers(StreamGuard(expect), chunks, probe)
         spared = _Bangs.reads - before
         before = _Bangs.reads
-        want = _run(_never_asking(expect), chunks, probe)
+        want = answers(never_asking(expect), chunks, probe)
         if probe == 1000:  # (asked, the guard feeds its checker first)
             reads[True] += spared
             reads[False] += _Bangs.reads - before
         assert got == want, (text, chunks, expect)
-        stops += any(len(row) == 4 and row[0] is False for row in want)
+        stops += any(len(row) == 4 and not row[0] for row in want)  # a feed's status, falsy
     assert 40 < stops < 360  # both sides of the verdict are reached
     assert reads[True] < reads[False] * 2 // 3  # the checker was spared chunks
 

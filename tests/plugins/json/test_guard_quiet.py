@@ -20,6 +20,7 @@ import random
 
 from formatbook_core import StreamGuard, parse_expectations
 from formatbook_json.stream import CommittedChecker, _merged
+from tests.core.guard_twins import answers, never_asking
 
 from .test_guard_fast_path import _chunks, _reply
 
@@ -133,29 +134,6 @@ def test_a_quiet_promise_holds_while_its_stops_are_allowed():
     assert promises > 1000
 
 
-def _never_asking(expect):
-    guard = StreamGuard(expect)
-    guard._quiets = False
-    guard._reask = guard._spare_end = -1
-    return guard
-
-
-def _run(guard, chunks, probe):
-    out = []
-    for n, chunk in enumerate(chunks):
-        if n == len(chunks) // 2:
-            guard = guard.copy()
-        s = guard.feed(chunk)
-        out.append((s.ok, s.reason, s.position, s.complete))
-        if n % probe == 0:
-            out.append((guard.headroom(), guard.can_end(), guard.closing()))
-        if not s.ok:
-            break
-    result = guard.finish()
-    out.append((result.ok, guard.headroom(), dict(result.counts or {})))
-    return out
-
-
 def test_the_guard_answers_as_one_that_never_spares_its_checker():
     rng = random.Random(43)
     stops = 0
@@ -170,7 +148,7 @@ def test_the_guard_answers_as_one_that_never_spares_its_checker():
         expect = parsed.get(key) or parsed.setdefault(key, parse_expectations(key))
         chunks = _chunks(rng, text)
         probe = rng.choice((3, 10, 1000))
-        want = _run(_never_asking(expect), chunks, probe)
-        assert _run(StreamGuard(expect), chunks, probe) == want, (text, chunks, key)
-        stops += any(len(row) == 4 and row[0] is False for row in want)
+        want = answers(never_asking(expect), chunks, probe)
+        assert answers(StreamGuard(expect), chunks, probe) == want, (text, chunks, key)
+        stops += any(len(row) == 4 and not row[0] for row in want)  # a feed's status, falsy
     assert 30 < stops < 300
