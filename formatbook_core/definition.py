@@ -50,6 +50,14 @@ class Checker(Protocol):
     ``None`` when the checker cannot tell. Costs the state, never the text fed.
     ``StreamGuard.closing`` gives it; ``ExpectationsLogitsProcessor`` keeps it within the
     tokens left, so that a reply can always close before its budget ends.
+
+    Optional, for a token stream's speed: ``quiet(counted: bool) -> Quiet | None``, how long
+    the checker may be spared (see :class:`formatbook_core.results.Quiet`): ``StreamGuard``
+    then answers for it and feeds it the chunks later, one piece (without limits) or, when
+    ``counted`` (the guard counts what it reports), through ``feed_chunks(chunks) ->
+    StreamStatus``: the chunks fed one by one, answered as one status (the values in
+    order, the open text after the last of them, the last ``complete``), which the guard
+    then needs too. ``None``: any chunk may change the answer. Costs the state.
     """
 
     def feed(self, chunk: str) -> StreamStatus:

@@ -444,6 +444,24 @@ _new_tuple = tuple.__new__
 _set = object.__setattr__
 
 
+class Quiet(NamedTuple):
+    """A checker's promise to ``StreamGuard`` (its optional ``quiet(counted)``, see
+    :class:`formatbook_core.definition.Checker`): the checker may be spared the chunks
+    that follow, and be fed them later, with no answer changed.
+
+    It holds while the chunks hold at most ``allowed`` of the ``stops`` characters, all
+    told, and at most ``room`` characters. Meanwhile every answer would be truthy, with
+    this ``complete``, and what the answers report (``values``, ``open``, ``scoped``) holds,
+    all told, at most ``owed`` characters plus two for each character fed.
+    """
+
+    stops: str = ""
+    allowed: int = 0
+    complete: bool = False
+    owed: int = 0
+    room: int = 1 << 62
+
+
 class FormatbookError(Exception):
     """Base class of every error formatbook raises on purpose."""
 

@@ -14,6 +14,7 @@ Every ``feed`` costs time in proportion to its chunk; besides the reply itself (
 from __future__ import annotations
 
 import copy
+import re
 from bisect import bisect_right
 from typing import Any
 
@@ -54,6 +55,12 @@ def _space_end(space: str | None) -> frozenset[str]:
 _KNOWN_LENGTH = 24  # the longest value whose count a limit remembers
 _KNOWN_MAX = 4096  # how many it remembers
 
+# A checker's ``quiet()`` promise (see StreamGuard._hush): at most this many characters are
+# kept from it at a time, so that a copy or a late stop costs little.
+_SPARE_MAX = 512
+_ASK = -(1 << 62)  # StreamGuard._spare_end: ask the checker (anything below 0: keep nothing)
+_QUIET_TESTS: dict[tuple[str, str], Any] = {}  # (stops, what the hot path holds) -> the tests
+
 
 class _Limit:
     """One MAX (or EXACTLY) count kept while streaming.
@@ -80,8 +87,10 @@ class _Limit:
         # a unit of at most one per character: the open value's pieces wait here, uncounted,
         # while the settled count plus the open value's length cannot pass the limit (most
         # strings close first: their pieces are never counted, the closed value is); once
-        # it could, they are fed in order, as each would have been (lower_bound)
-        self._defer = bool(getattr(base, "at_most_one_per_character", False)) and base is unit
+        # it could, they are fed in order, as each would have been (lower_bound). The guard
+        # keeps chunks from a quiet checker only under such limits (per_character): its
+        # bound on what they may add is in characters
+        self._defer = self.per_character = bool(getattr(base, "at_most_one_per_character", False)) and base is unit
         self._waiting: list[str] = []
         self._open_length = 0  # characters of the open value fed since it was fresh
         # the counts of short values seen (a token stream repeats them: numbers, true,
@@ -297,6 +306,30 @@ class StreamGuard:
         # the one limit, when there is one and it counts the whole payload: the hot path
         # counts it without _counted's loop
         self._only = self._limits[0] if len(self._limits) == 1 and self._limits[0].scope_key is None else None
+        # optional too (see Checker): ``quiet()``, how long the checker may be spared. While
+        # it promises that no chunk changes its answer (see Quiet), the hot path keeps the
+        # chunks (in the log) and answers for it; they go to the checker with the next chunk
+        # it must see (a stop, the promise's room spent, anything the hot path does not
+        # take), as one piece, or under limits through ``feed_chunks`` (what it reports
+        # for them is then what it would one by one): a token stream costs a call per
+        # stretch, not per chunk. Under limits only when each counts at most one per
+        # character of the whole payload (the promise bounds what the chunks kept may
+        # report, in characters)
+        self._counts = bool(self._limits)
+        checker = self._checker
+        self._quiets = (
+            callable(getattr(checker, "quiet", None))
+            and (not self._counts or callable(getattr(checker, "feed_chunks", None)))
+            and all(limit.per_character and limit.scope_key is None for limit in self._limits)
+        )
+        self._reask = _ASK if self._quiets else -1  # _spare_end once the checker was fed
+        self._spare_end = self._reask  # a chunk may be kept while the reply ends by here
+        self._spare_at = -1  # the first chunk kept, in the log's recent chunks (-1: none)
+        self._keeps = "".join(sorted(self._unusual_space)) + ("<" if self._lt_stops else "")
+        self._quiet_test: Any = None  # a search for what a chunk kept may not hold
+        self._stops_in: Any = None  # the promise's stop characters in a chunk (findall)
+        self._allowed = 0  # how many more of them may come
+        self._calm_status = _OK  # what a chunk kept answers (the promise's ``complete``)
         # instructions stream only without a format: then the text the guard feeds on is
         # the text check() judges (with a format, check() judges the located payload,
         # which the stream cannot know yet), so finish() judges them
@@ -311,6 +344,8 @@ class StreamGuard:
     @property
     def text(self) -> str:
         """The reply received so far (joined on each call after a feed: read it at the end)."""
+        if self._spare_at >= 0:  # (the log's recent chunks are about to be joined)
+            self._catch_up()
         text = self._log.text()
         if self._batch:  # lag mode: chunks gathered and not checked yet are part of it too
             return text + "".join(self._batch)
@@ -320,6 +355,16 @@ class StreamGuard:
         """Take the next piece of the reply; falsy once the reply cannot pass any more.
         Raises ``RuntimeError`` after :meth:`finish` (the reply has ended: a later piece
         would be judged by no verdict)."""
+        if (
+            type(chunk) is str
+            and (length := self._length + len(chunk)) <= self._spare_end
+            and self._quiet_test(chunk) is None
+        ):
+            # the shortest path: the checker is spared this chunk (see _hush), kept in the
+            # log (TextLog.append inlined: the log is sealed once the checker catches up)
+            self._length = length
+            self._log._parts.append(chunk)
+            return self._calm_status
         if self._direct and type(chunk) is str:
             # the hot path (no lag, nothing failed, not finished): a token stream's tiny
             # chunks each cost a few operations here before the format's checker. The
@@ -328,10 +373,13 @@ class StreamGuard:
             # checker from here: what _pass, _advance_one and _take do with it
             start = self._length
             self._length = length = start + len(chunk)
-            parts = self._log._parts  # TextLog.append inlined
-            parts.append(chunk)
-            if len(parts) >= RUN:
+            # TextLog.append inlined, sealed before (this chunk stays a recent one, as those
+            # the checker is spared: _hush reads where it is), so fewer than RUN stay after
+            parts = self._log._parts
+            if len(parts) >= RUN - 1 and self._spare_at < 0:
                 self._log.seal()
+                parts = self._log._parts
+            parts.append(chunk)
             if length > self._max_size:
                 return self._too_large()
             if not chunk:
@@ -344,6 +392,11 @@ class StreamGuard:
             if self._hot:
                 if "<" in chunk and self._lt_stops:
                     return self._pass(start, chunk)
+                if self._quiets:  # the checker may be spared this chunk, or catches up first
+                    todo = self._unspared(start, length, chunk)
+                    if not isinstance(todo, str):
+                        return todo
+                    chunk = todo
             else:
                 if not self._plain or start - self._fed != self._shift:  # held, or a block set aside
                     return self._pass(start, chunk)
@@ -380,6 +433,10 @@ class StreamGuard:
             if self._length - self._batch_start < self.lag:
                 return _OK  # max_size too is checked at the next full batch, at most lag late
             return self._flush_batch()
+        return self._general(chunk)
+
+    def _general(self, chunk: str) -> StreamStatus:
+        """feed() past its hot paths (a failure, a plugin's checker that failed to start)."""
         if not isinstance(chunk, str):
             raise TypeError(f"StreamGuard.feed takes str, not {type(chunk).__name__}")
         if self._batch:  # a chunk after a failure in lag mode: keep the order of the text
@@ -394,6 +451,8 @@ class StreamGuard:
         return self._pass(start, chunk)
 
     def _too_large(self) -> StreamStatus:
+        if self._spare_at >= 0:  # (the counts stand as after the chunk before, the log's last)
+            self._catch_up(len(self._log._parts) - 1)
         return self._fail(
             f"the reply has more than {self._max_size:,} characters, the limit (max_size)", self._max_size
         )
@@ -415,6 +474,7 @@ class StreamGuard:
         if self._hot:
             self._synced(start)
         think = self._think
+        self._spare_end = self._reask
         if think is None or think.pass_through(chunk):
             status = self._advance_one(start, chunk)
         else:
@@ -428,11 +488,128 @@ class StreamGuard:
     def _synced(self, taken: int) -> None:
         """Bring the counts feed()'s hot path leaves behind up to ``taken`` characters of
         the reply: the guard's hot path took every character since it began, whole, past
-        the think splitter (which has been fed every character of the reply) to the checker."""
+        the think splitter (which has been fed every character of the reply) to the checker
+        (what it was spared first)."""
+        if self._spare_at >= 0:  # (the chunk being taken, if any, is the log's last)
+            self._catch_up(len(self._log._parts) - (taken < self._length))
         self._hot = False
         self._fed = taken - self._shift
         if self._think is not None:
             self._think._fed = taken
+
+    def _unspared(self, start: int, length: int, chunk: str) -> str | StreamStatus:
+        """The hot path's chunk at ``start`` that the shortest path did not take (the log's
+        last): the answer when the checker is spared it all the same (its stops, as many as
+        the promise allows); else what the checker is to be fed, what it was spared first
+        (as one piece with the chunk; under limits fed and counted here, as they came), or
+        the failure that brought."""
+        parts = self._log._parts
+        if self._spare_end == _ASK:  # the checker may be spared from here on
+            self._hush(start, len(parts) - 1)
+        if length <= self._spare_end:
+            stops = len(self._stops_in(chunk))
+            if stops <= self._allowed:
+                self._allowed -= stops
+                return self._calm_status
+        self._spare_end = self._reask
+        if self._spare_at < 0:
+            return chunk
+        spared = parts[self._spare_at : -1]
+        self._spare_at = -1
+        if len(parts) >= RUN:
+            self._log.seal()
+        if not any(spared):  # (the guard feeds no empty chunk)
+            return chunk
+        if self._counts:
+            status = self._feed_spared(spared, start)
+            return chunk if status.ok else status
+        spared.append(chunk)
+        return "".join(spared)
+
+    def _hush(self, start: int, at: int) -> None:
+        """Ask the checker how long it may be spared (its ``quiet()``, see ``Quiet``), fed
+        the reply up to ``start``, the chunk there the log's recent chunk ``at``: the
+        chunks kept from it may end by ``_spare_end`` (-1: none may), within the promise's
+        room, ``_SPARE_MAX`` characters, ``max_size`` and, under limits, what cannot take a count
+        past its limit: on top of the values settled, what the chunks kept may report
+        holds at most ``owed`` plus two characters for each of theirs, each counting at
+        most one (``per_character``)."""
+        promise = self._checker.quiet(self._counts)
+        if promise is None:
+            self._spare_end = -1
+            return
+        stops, allowed, complete, owed, room = promise
+        if room > _SPARE_MAX:
+            room = _SPARE_MAX
+        for limit in self._limits:
+            left = (limit.upper - limit.settled - owed) // 2
+            if left < room:
+                room = left
+        if room <= 0:
+            self._spare_end = -1
+            return
+        self._spare_end = min(start + room, self._max_size)
+        self._spare_at = at
+        self._allowed = allowed
+        # what sends a chunk off the shortest path: a stop, and what the hot path does not
+        # take as it comes (a '<' the think splitter reads, white space it may hold)
+        key = (stops, self._keeps)
+        tests = _QUIET_TESTS.get(key)
+        if tests is None:
+            tests = (
+                re.compile("[" + re.escape("".join(sorted(set(stops + self._keeps)))) + "]").search,
+                re.compile("[" + re.escape(stops) + "]" if stops else "(?!)").findall,
+            )
+            if len(_QUIET_TESTS) < 256:
+                _QUIET_TESTS[key] = tests
+        self._quiet_test, self._stops_in = tests
+        self._calm_status = _OK_COMPLETE if complete else _OK
+
+    def _catch_up(self, end: int | None = None) -> StreamStatus | None:
+        """Feed the checker the chunks it was spared (the log's recent chunks from
+        ``_spare_at`` to ``end``); the failure, if any (a promise broken), which the guard
+        keeps."""
+        log = self._log
+        spared = log._parts[self._spare_at : end]
+        self._spare_at = -1
+        self._spare_end = self._reask
+        if len(log._parts) >= RUN:
+            log.seal()
+        if not any(spared):  # (the guard feeds no empty chunk)
+            return None
+        status = self._feed_spared(spared, self._length) if self._counts else self._feed_one("".join(spared))
+        return status if not status.ok else None
+
+    def _feed_spared(self, chunks: list[str], end: int) -> StreamStatus:
+        """Feed ``chunks`` through the checker's ``feed_chunks`` (under limits: it reports
+        for them what it would one by one), ending at ``end`` in the reply, and count what
+        it reports: the hot path's answer."""
+        try:
+            status = self._checker.feed_chunks(chunks)
+        except Exception as exc:
+            return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", end)
+        return self._answer(status)
+
+    def _feed_one(self, text: str) -> StreamStatus:
+        """Feed ``text`` (what the checker was spared) to the checker as one piece."""
+        try:
+            status = self._checker.feed(text)
+        except Exception as exc:
+            return self._fail(f"the format's checker failed: {type(exc).__name__}: {exc}", self._length)
+        return self._answer(status)
+
+    def _answer(self, status: Any) -> StreamStatus:
+        """The guard's answer to a checker's status on its hot path: counted, the usual
+        statuses shared."""
+        if type(status) is not StreamStatus or not status.ok:
+            status = self._checked(status)
+            return status if not status.ok else (_OK_COMPLETE if self._complete else _OK)
+        self._complete = complete = status.complete
+        if self._limits and (status.values or status.open or status.scoped):
+            failed = self._counted(status)
+            if failed is not None:
+                return failed
+        return _OK_COMPLETE if complete else _OK
 
     def _keep(self, chunk: str) -> None:
         """Keep ``chunk`` for ``finish()``: recent chunks are joined in runs, so that a reply
@@ -576,6 +753,7 @@ class StreamGuard:
 
     def _fail(self, reason: str, position: int | None) -> StreamStatus:
         self._direct = False
+        self._spare_end = -1
         self._failed = StreamStatus(False, reason, position)
         return self._failed
 
@@ -586,6 +764,8 @@ class StreamGuard:
         limits' open values, at most ``textlog.RUN`` recent chunks and the think splitter's
         bounded tail; the text received before them is shared (an immutable chain).
         """
+        if self._spare_at >= 0:  # what the checker was spared: fed first, then copied
+            self._catch_up()
         clone = object.__new__(StreamGuard)
         clone.__dict__.update(self.__dict__)
         clone._batch = list(self._batch)
@@ -633,6 +813,8 @@ class StreamGuard:
         text shorter than this cannot break a count."""
         if not self._limits:
             return None
+        if self._spare_at >= 0:
+            self._catch_up()
         return min(limit.room() for limit in self._limits)
 
     def closing(self) -> str | None:
@@ -642,6 +824,8 @@ class StreamGuard:
         within a token budget: the text is the checker's (syntax, and what it judges of a
         schema while streaming), not ``check()``'s, and MIN counts are not in it. Costs
         the checker's state, never the reply's length."""
+        if self._spare_at >= 0:
+            self._catch_up()
         if self._failed is not None or self._batch or self._held:
             return None
         if self._think is not None and self._think.holding:
@@ -663,6 +847,7 @@ class StreamGuard:
         self._direct = False
         if self._hot:
             self._synced(self._length)
+        self._spare_end = -1
         if self._batch:
             self._flush_batch()
         if self._think is not None and self._failed is None:

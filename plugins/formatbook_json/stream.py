@@ -29,12 +29,14 @@ status is the same as the general automaton's, chunk for chunk.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import replace
+from itertools import accumulate
 from typing import Any, cast
 
 from formatbook_core.limits import MAX_DEPTH, MAX_SIZE
 from formatbook_core.reply import FENCE_LINE, LINE_BREAK
-from formatbook_core.results import StreamStatus, ok_status
+from formatbook_core.results import Quiet, StreamStatus, ok_status
 from formatbook_core.runs import run
 from formatbook_core.spans import SPACE_SET as _SPACES  # white space around the document
 from formatbook_core.spans import SPACES
@@ -108,6 +110,15 @@ _LOOSE_QUOTES = frozenset("'\u2018")
 _STRICT_STR_RUN = run(r'[^"\\\x00-\x1f]*').match
 _RELAXED_STR_RUN = {q: run("[^" + re.escape(q) + r"\\]*").match for q in _RELAXED_QUOTES.values()}
 _DIGIT_RUN = run(r"[0-9]*").match
+_WS_RUN = run("[" + _WS + "]*").match
+# A scalar plainly written (a string with no escape, raw control character or line break, a
+# number with no exponent, a literal) and ended: what follows it after blanks ends it in
+# both grammars (a relaxed string's quote closes it, see _closes); and such a member: a
+# key so written, a colon between blanks, such a scalar. Groups: a string's text, a
+# number, a literal.
+_PLAIN_SCALAR = r'(?:"([^"\\\x00-\x1f]*)"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?)|(true|false|null))(?=[ \t]*[,}\]\n\r])'
+_SCALAR = re.compile(_PLAIN_SCALAR).match
+_MEMBER = re.compile(r'"[^"\\\x00-\x1f]*"[ \t]*:[ \t]*' + _PLAIN_SCALAR).match
 # A bare word or loose number runs on over every word character, Unicode ones too, as the
 # healer's lexer (heal.lexer groups 6 and 7) reads it: '1\u1698' is one unreadable token
 # there, never the number 1.
@@ -404,6 +415,9 @@ def _word_value(st: int, word: str) -> str | None:
         return _json_number(word)
     low = word.lower()
     return low if low == "true" or low == "false" else None
+
+
+_CLOSING_NEXT = frozenset(",:}]\n\r")  # what after a quote says at once that it ends its string
 
 
 def _closes(after: str, blanks: bool) -> bool | None:
@@ -984,7 +998,7 @@ class JsonChecker:
                 c = chunk[j]
                 if c == quote:
                     i = j + 1
-                    if not strict:
+                    if not strict and (i == n or chunk[i] not in _CLOSING_NEXT):  # (else: it closes)
                         k = i
                         while k < n and chunk[k] in _BLANKS:
                             k += 1
@@ -1017,9 +1031,31 @@ class JsonChecker:
 
             if st < _STR:
                 c = chunk[i]
-                if c in _WS or (not stack and st == _VALUE and strict and c in _SPACES):
+                if c in _WS:
+                    i += 1
+                    if i < n and chunk[i] in _WS:  # a run (indentation): skipped at once
+                        i = _WS_RUN(chunk, i).end()
+                    continue
+                if not stack and st == _VALUE and strict and c in _SPACES:
                     i += 1
                     continue
+                if st <= _KEY and stack:
+                    # a member ("key": scalar) or a scalar in a container, plainly written
+                    # and ended (what follows it ends it): at once, what the steps below
+                    # would do with it
+                    m = (_MEMBER if st >= _OBJ_FIRST else _SCALAR)(chunk, i)
+                    if m is not None:
+                        text, number, word = m.groups()
+                        if text is not None:
+                            if text and not text.isspace():
+                                vals.append(text)
+                        elif number is not None:
+                            vals.append(number)
+                        elif word != "null":
+                            vals.append(word)
+                        i = m.end()
+                        st = _AFTER
+                        continue
                 if st == _AFTER:
                     if c == ",":
                         st = _VALUE if stack[-1] == "[" else _KEY
@@ -1545,6 +1581,25 @@ _FENCE_HEAD = re.compile(r"(?<=[\n\r]) {0,3}(?:`{0,2}|~{0,2})\Z")
 # (CommittedChecker) once the payload is certain, before that, or once it is not the payload.
 _PLAIN, _CERTAIN, _PENDING, _DROPPED = 0, 1, 2, 3
 
+# CommittedChecker.quiet(): what its answers depend on; its promises once nothing more is
+# read, and after the payload
+_CLOSERS = "}]"
+_UNREAD = Quiet()
+_FINISHED = Quiet(complete=True)
+# CommittedChecker.feed_chunks. In a string, what may change what is reported of it, or end
+# it: its quote, an escape, a line break, a fence character; what may open a string
+_IN_STRING_SPECIAL = {q: re.compile("[" + re.escape(q + "\\\n\r`~") + "]").search for q in _RELAXED_QUOTES.values()}
+_ANY_QUOTE = re.compile("[" + "".join(_RELAXED_QUOTES) + "]").search
+# The rest of a string with none of those before its quote, when what follows the quote
+# shows that it ends the string (see _closes)
+_ENDS = r"(?=[ \t]*(?:[,:}\]\n\r]|/[/*])|[ \t]+[" + "".join(_RELAXED_QUOTES) + "])"
+_REST = {q: "[^" + re.escape(q + "\\\n\r`~") + "]*" + re.escape(q) + _ENDS for q in _RELAXED_QUOTES.values()}
+_STRING_ENDS = {q: re.compile(rest).match for q, rest in _REST.items()}
+# Text between tokens and such strings, with no comment: each string's bounds are fixed by its
+# quotes (none inside it, none before it in its stretch), so the engine never tries two ways
+_ALTERNATIVES = "|".join(re.escape(o) + _REST[c] for o, c in _RELAXED_QUOTES.items())
+_CLEAN = re.compile("(?:[^/" + "".join(_RELAXED_QUOTES) + "]*(?:" + _ALTERNATIVES + "))*").match
+
 
 class _RelaxedChecker(JsonChecker):
     """``JsonChecker(strict=False)``: the automaton fed through a watch for fence lines.
@@ -1740,12 +1795,169 @@ class CommittedChecker(_RelaxedChecker):
     certain a chunk costs one call, as the relaxed checker's own.
     """
 
-    __slots__ = ("_commit",)
+    __slots__ = ("_commit", "_measured")
 
     def __init__(self, *, max_depth: int = MAX_DEPTH) -> None:
         _RelaxedChecker.__init__(self, False, max_depth=max_depth)
         self._commit = Commitment()
         self._stage = _PENDING
+        # quiet(): the open string's parts measured so far (the list, how many, their length)
+        self._measured: tuple[list[str] | None, int, int] = (None, 0, 0)
+
+    def quiet(self, counted: bool) -> Quiet | None:
+        """How long ``StreamGuard`` may spare this checker (see ``Quiet``); None when any
+        chunk may change its answer.
+
+        Relaxed, the checker fails only on nesting too deep, and its text is complete only
+        once the payload's last container closes; each takes a bracket per level, and a
+        bracket opens or closes at most one (one in a string or a comment, none). So, once
+        the payload is certain, fewer closing brackets than would close the payload, in
+        fewer characters than would nest past ``max_depth``, change no answer. After the
+        payload, or once nothing more is read (a fence line ended the payload, or the
+        payload was never certain), nothing does.
+
+        ``counted``: what the chunks report counts too. It is their own text (a string's
+        decoded: never longer; a number as healing writes it: at most two characters for
+        each one of it), plus, when the token still open ends, its text so far and what
+        is held back (the start of a line that may be a fence line): ``owed``."""
+        stage = self._stage
+        if stage != _CERTAIN:
+            return _UNREAD if stage == _DROPPED else None
+        if self._cut:
+            return _UNREAD
+        st = self._st
+        if st == _DONE:
+            return _FINISHED
+        if st == _FAILED:
+            return None
+        depth = len(self._stack)
+        allowed = depth - 1
+        room = self._max_depth - depth
+        if allowed < 0 or room <= 0:
+            return None
+        if not counted:
+            return Quiet(_CLOSERS, allowed, False, 0, room)
+        owed = len(self._hold)
+        if st > _DONE:  # a token is open
+            owed += sum(map(len, self._numparts)) + sum(map(len, self._held)) + 2
+            if self._collect and (st <= _LOW_U or st == _QEND):  # the open string's parts, measured once each
+                parts = self._parts
+                measured, counted_parts, length = self._measured
+                if measured is not parts:
+                    counted_parts = length = 0
+                if counted_parts < len(parts):
+                    length += sum(map(len, parts[counted_parts:]))
+                    self._measured = (parts, len(parts), length)
+                owed += length
+        return Quiet(_CLOSERS, allowed, False, 2 * owed, room)
+
+    def feed_chunks(self, chunks: list[str]) -> StreamStatus:
+        """``chunks`` fed one by one, answered as one status: the values in order, the open
+        text after the last of them, the last completeness (``StreamGuard`` feeds it, under
+        limits, the chunks it kept after a ``quiet()`` promise: what it counts is what it
+        would count chunk by chunk).
+
+        A value is reported whole, however it came, but the open string's text is not: a
+        piece of white space only is left out, and the text of a piece that ends after an
+        escape. So the chunks go as one piece where no string value is open where one
+        ends and the next begins (see ``_reach``), or in bulk inside a string where none
+        of them holds an escape or a line break (``_string_run``); else one by one."""
+        text = "".join(chunks)
+        ends = list(accumulate(map(len, chunks)))
+        statuses: list[StreamStatus] = []
+        feed = self.feed
+        n = len(chunks)
+        k = 0  # the next chunk, at text[a:]
+        a = 0
+        while k < n:
+            if self._cut or self._st == _DONE or self._stage == _DROPPED:
+                if a < len(text):
+                    statuses.append(feed(text[a:]))  # (nothing is reported)
+                break
+            e, bulk = self._reach(text, a, ends, k)
+            if bulk:
+                statuses.append(self._string_run(chunks[k:e]))
+            else:
+                if e == k + 1:
+                    chunk = chunks[k]
+                    if not chunk:  # (the guard feeds no empty chunk)
+                        k += 1
+                        continue
+                else:
+                    chunk = text[a : ends[e - 1]]
+                status = feed(chunk)
+                if not status.ok:
+                    return status
+                statuses.append(status)
+            k = e
+            a = ends[e - 1]
+        return _merged(statuses, self._st == _DONE)
+
+    def _reach(self, text: str, a: int, ends: list[int], k: int) -> tuple[int, bool]:
+        """Where the piece of ``feed_chunks`` that starts with chunk ``k`` (at ``text[a]``)
+        ends (the chunk after it), and whether it goes in bulk (``_string_run``): a piece
+        where no string is open where one chunk ends and the next begins but strings
+        that end in it, reported whole (whatever was reported of them before), or keys
+        (nothing reported). So it runs on while each string it opens ends before any
+        escape, line break or fence character (which may change what is reported of it,
+        and whether it ends), see ``_between``. In a string value that does not end so,
+        the chunks before the character that tells go in bulk."""
+        if self._stage != _CERTAIN or self._esc:
+            return k + 1, False
+        st = self._st
+        if st < _DONE:
+            return self._between(text, a, ends), False
+        if st != _STR:
+            return k + 1, False
+        m = _STRING_ENDS[self._quote](text, a)
+        if m is not None:
+            return self._between(text, m.end(), ends), False
+        if not self._collect:  # a key: to the chunk with the second quote (no string value before)
+            for _ in range(2):
+                m = _ANY_QUOTE(text, a)
+                if m is None:
+                    return len(ends), False
+                a = m.end()
+            return bisect_right(ends, a - 1) + 1, False
+        m = _IN_STRING_SPECIAL[self._quote](text, a)
+        j = bisect_right(ends, m.start()) if m is not None else len(ends)
+        if j > k and not self._hold and "\n" not in self._last[-3:] and "\r" not in self._last[-3:]:
+            return j, True  # (after a line break, the first chunk may start a fence line)
+        return k + 1, False
+
+    @staticmethod
+    def _between(text: str, a: int, ends: list[int]) -> int:
+        """The chunk after the piece that starts between tokens at ``text[a]``: past every
+        string that ends before any escape, line break or fence character (see
+        ``_STRING_ENDS``), with only white space, punctuation, numbers and bare words
+        between them (``_CLEAN``), up to the chunk with the next quote, taking it (a
+        string that opens there is open where it ends, as chunk by chunk). (A comment may
+        hold a quote that opens nothing: the piece ends at the first quote after one.)"""
+        clean = _CLEAN(text, a)  # (it matches, if only the empty string)
+        m = _ANY_QUOTE(text, clean.end() if clean is not None else a)
+        return len(ends) if m is None else bisect_right(ends, m.start()) + 1
+
+    def _string_run(self, run: list[str]) -> StreamStatus:
+        """The chunks of ``run``, inside a string and holding none of its quote, a
+        backslash, a line break or a fence character, fed at once as one by one: each
+        piece is the string's text, reported unless it is white space only, with the
+        white space ending what was reported held back until more comes (``_tail``)."""
+        text = "".join(run)
+        self._pos += len(text)
+        last = run[-1] or next((c for c in reversed(run) if c), "")
+        if last:
+            self._last = last
+        if not self._collect:
+            return _OK
+        self._parts.append(text)
+        if any(map(str.isspace, run)):
+            text = "".join([c for c in run if not c.isspace()])
+        body = text.rstrip()
+        if not body:
+            return _OK
+        out = self._tail + body if self._tail else body
+        self._tail = text[len(body) :]
+        return _with_open(_OK, out)
 
     @property
     def state(self) -> int:
@@ -1785,6 +1997,7 @@ class CommittedChecker(_RelaxedChecker):
     def copy(self) -> CommittedChecker:
         """An independent clone (O(depth + open token))."""
         clone = cast(CommittedChecker, _RelaxedChecker.copy(self))
+        clone._measured = (None, 0, 0)  # (its parts are a list of its own)
         commit = Commitment()
         for name in Commitment.__slots__:
             value = getattr(self._commit, name)
