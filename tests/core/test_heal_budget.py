@@ -81,10 +81,12 @@ def test_an_xml_heal_grown_past_the_limit_stops_where_it_passes_it(monkeypatch):
     refused, calls, sizes = _xml_heal_counting(monkeypatch, reply, len(reply))
     assert [v.code for v in refused.violations] == ["reply.too_large"]
     # 407 items and <r> make 10,992; the 408th's <i> 10,995; its '&amp;'s 11,000, 11,005, 11,010.
-    # Two passes each stop there: the escaping-only path, then the token walk, which reads the
-    # same stretch again because a refusal it alone can make (a tag nested too deep, one that
-    # closes nothing) would come first; neither reads past the piece that passes the limit
-    assert calls == 2 * 408 and sizes == [11010, 11010]
+    # Three passes each stop there: the escaping-only heal made while locating (which answers
+    # whether the reply is one document), the escaping-only path of heal (the locate's heal is
+    # handed on only when it was not stopped), then the token walk, which reads the same
+    # stretch again because a refusal it alone can make (a tag nested too deep, one that
+    # closes nothing) would come first; none reads past the piece that passes the limit
+    assert calls == 3 * 408 and sizes == [11010, 11010, 11010]
     assert "healing the payload made 11,010 characters when it was stopped" in refused.violations[0].message
     assert refused.repairs == [] and not refused.ok
 
