@@ -18,19 +18,7 @@ import pytest
 
 from formatbook_core.fuzzing.pathological import traced_check
 
-#: a contract with a table and an ordered table, as the growth benchmark's L3 replies
-CONTRACT = """## Output format
-- Short answer — text (required)
-- Reasoning — ordered list (required)
-- Assumptions — list (optional)
-
-Tables (only if needed):
-- (Option, Cost, Risk — table)
-- (Step, Owner — ordered table, by Owner)
-
-Empty sections:
-- If a section is empty, write `None`.
-"""
+from .helpers import CONTRACT  # issue 4's: a table and an ordered table, as the growth benchmark's L3 replies
 
 _WORDS = "the model writes a long answer while the guard keeps counts of words in each section".split()
 
