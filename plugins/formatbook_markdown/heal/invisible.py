@@ -6,7 +6,10 @@ space (U+200B), a word joiner (U+2060), NUL, DEL or any other format or control 
 before the ``#`` run makes the line a paragraph, so the section would be missing and
 filled with the empty value while its text sits right there, set aside as preamble. A
 reader sees a heading: the characters go (repair ``invisible_removed``), on lines whose
-rest is an ATX heading or a bold label (``**Reasoning:**``). Elsewhere they are text.
+rest is an ATX heading or a bold label (``**Reasoning:**``). The same characters inside
+the marker (``#\u200b# Short answer``, ``##\x00 Reasoning``, ``*\u200b*Reasoning:**``)
+hide the heading alike, and go alike. Elsewhere (in the heading's text, in a paragraph)
+they are text.
 
 Invisible is what a reader cannot tell from nothing or from a space: format and control
 characters, the other Unicode default-ignorable characters (variation selectors, the
@@ -28,6 +31,8 @@ _HEADING = re.compile(r" {0,3}(?:#{1,6}(?:[ \t\r\n]|$)|\*\*|__)")
 # a line as markdown-it reads one: up to LF, CR or CRLF
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)?")
 _INDENT = " \t"
+# the characters of a line's head: indent, and the marks of an ATX heading or bold label
+_MARKS = " \t#*_"
 _BREAKS = "\n\r"
 # default-ignorable code points outside the categories Cf and Cc (Unicode's
 # DerivedCoreProperties.txt): marks and letters that show nothing
@@ -52,23 +57,36 @@ def _invisible(ch: str) -> bool:
     return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
 
 
+def _indent(line: str) -> int:
+    """Where ``line``'s text starts after its indenting blanks."""
+    return len(line) - len(line.lstrip(_INDENT))
+
+
 def remove_invisible_before_headings(st: RepairState) -> None:
-    """Drop the format and control characters that open a line before a heading."""
+    """Drop the format and control characters that open a line before a heading, or
+    stand inside its marker (between the ``#`` or ``*`` of its opening and the blank
+    after it)."""
     if st.level < 1:
         return
     lines = _LINE.findall(st.body)
     removed = 0
     for i, line in enumerate(lines):
-        n = 0
-        while n < len(line) and (line[n] in _INDENT or _invisible(line[n])):
+        n = 0  # the line's head: indent, marks and invisible characters, up to its text
+        while n < len(line) and (line[n] in _MARKS or _invisible(line[n])):
             n += 1
-        hidden = sum(1 for ch in line[:n] if ch not in _INDENT)
-        if hidden and _HEADING.match(line, n):
-            lines[i] = "".join(ch for ch in line[:n] if ch in _INDENT) + line[n:]
+        head = line[:n]
+        kept = "".join(ch for ch in head if ch in _MARKS)
+        hidden = n - len(kept)
+        if not hidden:
+            continue
+        cleaned = kept + line[n:]
+        # a heading already (its text starts with the characters) stays as it is
+        if _HEADING.match(cleaned, _indent(cleaned)) and not _HEADING.match(line, _indent(line)):
+            lines[i] = cleaned
             removed += hidden
     if removed:
         st.body = "".join(lines)
         st.repair(
             "invisible_removed",
-            f"removed {removed} invisible character(s) (format or control) before a heading at a line start",
+            f"removed {removed} invisible character(s) (format or control) before or inside a heading's marker",
         )
