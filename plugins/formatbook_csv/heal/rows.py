@@ -237,11 +237,13 @@ def write_out(h: Healing) -> None:
             rec_eol = rec.eol if rec.eol in ("\n", "\r\n") else (eol if rec.eol == "\r" or i < last else "")
             # the text ends with a line break only when the reply's did (a dropped last row
             # leaves the row before it with its own: taken off, as locate would take it)
-            if i == last and ends_open:
-                rec_eol = ""
+            if i == last:
+                if ends_open:
+                    rec_eol = ""
                 if cells and cells[-1][-1:].isspace() and not quoted[-1]:
                     # a last cell ending in blanks is quoted, so that the text does not end in
-                    # white space, which locate would take off the next time (the value is kept)
+                    # white space (before its line break), which locate would take off the
+                    # next time (the value is kept)
                     quoted = [*quoted[:-1], True]
             yield cells, quoted, rec_eol
 

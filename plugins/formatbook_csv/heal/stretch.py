@@ -152,8 +152,8 @@ def heal(h: Healing) -> bool:
                 return False  # the plan would try splitting it there too
             truncated = (len(out) - 1, start)
             out.pop()
-    if ends_open and out[-1][-1:].isspace():
-        return False  # written quoted by the plan, that locate keeps it
+    if out[-1][-1:].isspace():
+        return False  # written quoted by the plan, that locate keeps it (line break or not)
     healed = eol.join(out) if ends_open else eol.join(out) + eol
     del out  # let go before the table is read (a line a row)
     if len(healed) > h.limits.max_size:
