@@ -22,6 +22,8 @@ import heapq
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from formatbook_core.decoding import bom_length
+
 from .. import dialect
 from ..locate import ELISIONS
 from ..names import header_problem, name_problem, others
@@ -247,7 +249,9 @@ def write_out(h: Healing) -> None:
                     quoted = [*quoted[:-1], True]
             yield cells, quoted, rec_eol
 
-    h.out = write(out_rows(), h.delimiter if h.delimiter != dialect.AUTO else h.reading, h.limits.max_size)
+    written = write(out_rows(), h.delimiter if h.delimiter != dialect.AUTO else h.reading, h.limits.max_size)
+    # the reply's byte-order mark stays where it was: read past, never a part of a name
+    h.out = h.text[: bom_length(h.text)] + written
 
 
 def _drop_blank_tail(h: Healing, kept: list[Record]) -> None:

@@ -127,8 +127,9 @@ def heal(h: Healing) -> bool:
     eol = _line_end(text)
     if eol is None:
         return False
-    if markdown_table.is_table(text):
-        return _markdown(h, eol)
+    start = markdown_table.table_start(text)
+    if start is not None:  # past a byte-order mark or invisible characters: the plan reads it
+        return start == 0 and _markdown(h, eol)
     reading, changed = delimiters.decide(h)  # raises as the plan's delimiter step does
     write = h.delimiter if h.delimiter != dialect.AUTO else reading
     if reading not in _DELIMITERS or write not in _DELIMITERS:

@@ -11,10 +11,10 @@ the marker (``#\u200b# Short answer``, ``##\x00 Reasoning``, ``*\u200b*Reasoning
 hide the heading alike, and go alike. Elsewhere (in the heading's text, in a paragraph)
 they are text.
 
-Invisible is what a reader cannot tell from nothing or from a space: format and control
-characters, the other Unicode default-ignorable characters (variation selectors, the
-combining grapheme joiner, the Hangul fillers) and the space separators other than the
-ASCII space (U+00A0, U+3000), also after indenting spaces (``"  \u200b## Reasoning"``).
+Invisible is what a reader cannot tell from nothing or from a space
+(:mod:`formatbook_core.invisible`: format and control characters, the other Unicode
+default-ignorable characters, the space separators other than the ASCII space), also
+after indenting spaces (``"  \u200b## Reasoning"``).
 Lines are split where markdown-it splits them (LF, CR, CRLF): ``str.splitlines`` also
 splits at a vertical tab, a form feed or U+0085, and left ``"\x0b## Reasoning"`` whole.
 """
@@ -22,7 +22,8 @@ splits at a vertical tab, a form feed or U+0085, and left ``"\x0b## Reasoning"``
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from formatbook_core.invisible import invisible as _invisible
 
 from .state import RepairState
 
@@ -33,28 +34,6 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)?")
 _INDENT = " \t"
 # the characters of a line's head: indent, and the marks of an ATX heading or bold label
 _MARKS = " \t#*_"
-_BREAKS = "\n\r"
-# default-ignorable code points outside the categories Cf and Cc (Unicode's
-# DerivedCoreProperties.txt): marks and letters that show nothing
-_IGNORABLE_RANGES = (
-    (0x034F, 0x034F),
-    (0x115F, 0x1160),
-    (0x17B4, 0x17B5),
-    (0x180B, 0x180F),
-    (0x3164, 0x3164),
-    (0xFE00, 0xFE0F),
-    (0xFFA0, 0xFFA0),
-    (0xE0100, 0xE01EF),
-)
-
-
-def _invisible(ch: str) -> bool:
-    if ch in _INDENT or ch in _BREAKS:
-        return False
-    if unicodedata.category(ch) in ("Cf", "Cc", "Zs"):
-        return True
-    code = ord(ch)
-    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
 
 
 def _indent(line: str) -> int:
