@@ -17,7 +17,8 @@ the schema itself unless ``allow_fetch=True``), loops of references, and its pat
 Validation takes two speeds: jsonschema-rs (compiled) answers "valid?" fast; only when
 the answer is no does pure-Python ``jsonschema`` list detailed violations, most relevant
 first, with the regex keywords replaced by linear-time ones (:mod:`.patterns`) and
-``uniqueItems`` by a linear one (:mod:`.unique`). Both are imported on first use.
+``uniqueItems`` by a linear one (:mod:`.unique`; jsonschema-rs's too, for a value holding
+integers beyond a double). Both are imported on first use.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class JsonSchema:
         self.retriever = references.Retriever(allow_fetch)
         self._fast: Any = None
         self._slow: Any = None
+        self._exact: Any = None  # jsonschema-rs with the linear uniqueItems (:mod:`.unique`)
+        self._unique = False
 
     def __repr__(self) -> str:
         return f"<JsonSchema {self.source or (self.model.__name__ if self.model else 'dict')}>"
@@ -80,6 +83,7 @@ class JsonSchema:
             self._fast = jsonschema_rs.validator_for(
                 self.schema, retriever=self.retriever, pattern_options=patterns.regex_options()
             )
+            self._unique = any(map(unique.uses_unique_items, [self.schema, *self.retriever.documents.values()]))
         except Exception as err:
             detail = _short(str(err).split("\n", 1)[0])
             if len(self.retriever.refused) > refused_before:
@@ -87,6 +91,23 @@ class JsonSchema:
             if 'is not a "regex"' in detail:
                 detail += " (patterns run on a linear-time engine: no look-around, no back-references)"
             raise ExpectationError(f"cannot use the JSON Schema{_from(self.source)}: {detail}") from None
+
+    def _validator(self, value: Any) -> Any:
+        """The compiled validator for ``value``: jsonschema-rs's own, or, when the schema
+        asks for unique items and ``value`` holds numbers its hashing collides on, the one
+        with the linear ``uniqueItems`` (:mod:`.unique`)."""
+        if not self._unique or not unique.inexact_numbers(value):
+            return self._fast
+        if self._exact is None:
+            import jsonschema_rs  # noqa: PLC0415 - lazy: compiled only when a schema is used
+
+            self._exact = jsonschema_rs.validator_for(
+                self.schema,
+                retriever=self.retriever,
+                pattern_options=patterns.regex_options(),
+                keywords={"uniqueItems": unique.LinearUniqueItems},
+            )
+        return self._exact
 
     def _python(self) -> Any:
         if self._slow is None:
@@ -137,9 +158,9 @@ class JsonSchema:
     def violations(self, value: Any) -> tuple[Violation, ...]:
         """Every violation of ``value``, most relevant first (empty when valid). The
         Python listing runs only when jsonschema-rs finds the value invalid."""
-        fast = self._fast
-        if fast is None:
+        if self._fast is None:
             return tuple(_at_any_depth(self._violations, value))
+        fast = self._validator(value)
         try:  # the common answer first: a valid value, told by the validator
             if fast.is_valid(value):
                 return ()
@@ -151,7 +172,7 @@ class JsonSchema:
         if self._fast is None:
             self._compile()
         try:
-            return bool(self._fast.is_valid(value))
+            return bool(self._validator(value).is_valid(value))
         except Exception as err:  # a value jsonschema-rs cannot take: the listing decides
             if here and _recursion(err):
                 raise _TooDeepHere from None
@@ -193,7 +214,7 @@ class JsonSchema:
     def _rust_violations(self, value: Any, only: str | None = None, *, here: bool = False) -> list[Violation]:
         out = []
         try:
-            for err in self._fast.iter_errors(value):
+            for err in self._validator(value).iter_errors(value):
                 keyword = getattr(getattr(err, "kind", None), "name", None)
                 if only is not None and keyword != only:
                     continue
