@@ -588,3 +588,13 @@ def test_reading_a_row_that_raises_costs_that_row_only(run, tmp_path, monkeypatc
     assert [(r["line"], r["id"]) for r in records] == [(1, 0), (2, 1), (3, 2)]
     assert [v["code"] for v in records[1]["violations"]] == ["batch.crashed"]
     assert "RuntimeError: reading line 2" in records[1]["violations"][0]["message"]
+
+
+def test_an_id_json_cannot_write_as_it_is_keeps_the_run_going(run, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    source = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"id": [1.5, float("nan"), float("-inf")], "reply": ["a", "b", "c"]}), source)
+    code, _, err = run("check", "--parquet", str(source), *EXPECT, "--workers", "2", "--out", str(tmp_path / "v.jsonl"))
+    assert code == 0, err
+    assert [r["id"] for r in _records(tmp_path / "v.jsonl")] == [1.5, "NaN", "-Infinity"]
