@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -113,10 +112,22 @@ def _check_chunk(chunk: list[tuple[int, Any]]) -> list[tuple[int, bool, str, Any
     out = []
     for number, item in chunk:
         mark(number)  # a worker found stuck was at this row (numbers start at 1)
-        record = _record(number, item)
+        try:
+            record = _record(number, item)
+        except Exception as exc:  # reading the row failed outside the check: this row's verdict, not the run's end
+            record = _failed(number, item, exc)
         mark(0)
         out.append(_output(number, record, getattr(record, "exact", True)))
     return out
+
+
+def _failed(number: int, item: Any, exc: Exception) -> dict[str, Any]:
+    """The ``batch.crashed`` verdict of a row whose reading raised outside the check."""
+    from ..batch import failure_record
+    from ..batch.record import CRASHED
+
+    message = f"formatbook failed on line {number}: {type(exc).__name__}: {exc}"
+    return {"line": number, **_row_id(item), **failure_record(CRASHED, message)}
 
 
 def _record(number: int, item: Any) -> dict[str, Any]:
@@ -126,8 +137,8 @@ def _record(number: int, item: Any) -> dict[str, Any]:
     assert _job is not None
     if isinstance(item, bytes):
         try:
-            item = json.loads(item)
-        except (ValueError, UnicodeDecodeError) as exc:
+            item = common.load_row(item)
+        except ValueError as exc:
             return {"line": number, **failure_record("input.jsonl", f"line {number} is not JSON: {exc}")}
     expect = _expectations
     if expect is None and not (isinstance(item, dict) and expect_text(item.get(_job.expect_field or "")) is not None):
@@ -224,8 +235,8 @@ def _row_id(item: Any) -> dict[str, Any]:
     verdict of it carries; ``{}`` otherwise."""
     if isinstance(item, bytes):
         try:
-            item = json.loads(item)
-        except (ValueError, UnicodeDecodeError):
+            item = common.load_row(item)
+        except ValueError:
             return {}
     return {"id": item["id"]} if isinstance(item, dict) and "id" in item else {}
 

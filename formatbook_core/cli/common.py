@@ -135,6 +135,22 @@ def open_binary(source: str) -> contextlib.AbstractContextManager[IO[bytes]]:
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
 
 
+def load_row(raw: bytes | str) -> Any:
+    """The value of one JSONL line; ``ValueError`` for a line that is not JSON: one
+    nested too deeply to read (``json`` recurses once a level: 100,000 brackets in one
+    row raised ``RecursionError`` and ended the whole run), and ``NaN``, ``Infinity``,
+    which ``json`` reads but no JSON holds (an ``id`` of ``NaN`` could not be written
+    into the verdict, and ended the run too)."""
+    try:
+        return json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply to be read") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is no JSON value")
+
+
 def first_row(lines: Iterator[bytes]) -> tuple[int, bytes | None]:
     """How many blank lines come first, and the first non-blank line (``None``: there is none)."""
     blank = 0
@@ -150,8 +166,8 @@ def require_field(first: bytes | None, field: str, number: int) -> None:
     if first is None:
         return
     try:
-        row = json.loads(first)
-    except (ValueError, UnicodeDecodeError):
+        row = load_row(first)
+    except ValueError:
         return  # reported on its line like any other line that is not JSON
     if isinstance(row, dict) and field not in row:
         keys = list(row)

@@ -16,8 +16,9 @@ the schema itself unless ``allow_fetch=True``), loops of references, and its pat
 
 Validation takes two speeds: jsonschema-rs (compiled) answers "valid?" fast; only when
 the answer is no does pure-Python ``jsonschema`` list detailed violations, most relevant
-first, with the regex keywords replaced by linear-time ones (:mod:`.patterns`) and
-``uniqueItems`` by a linear one (:mod:`.unique`). Both are imported on first use.
+first, within a number of steps decided before it starts (:mod:`.listing`), with the regex keywords replaced by linear-time ones (:mod:`.patterns`) and
+``uniqueItems`` by a linear one (:mod:`.unique`; jsonschema-rs's too, for a value holding
+integers beyond a double). Both are imported on first use.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 from ..fetching import FetchError, fetch
 from ..results import ExpectationError, Violation
 from ..schema_files import read_schema_file, schema_path
-from . import patterns, references, unique
+from . import listing, patterns, references, unique
 
 _MESSAGE_LIMIT = 300
 _cache: dict[Any, JsonSchema] = {}
@@ -55,6 +56,10 @@ class JsonSchema:
         self.retriever = references.Retriever(allow_fetch)
         self._fast: Any = None
         self._slow: Any = None
+        self._exact: Any = None  # jsonschema-rs with the linear uniqueItems (:mod:`.unique`)
+        self._unique = False
+        self._unevaluated = True  # the schema has unevaluatedProperties (listed by jsonschema-rs)
+        self._fans_out = True  # a value may meet a subschema more than once (:func:`.listing.fans_out`)
 
     def __repr__(self) -> str:
         return f"<JsonSchema {self.source or (self.model.__name__ if self.model else 'dict')}>"
@@ -80,6 +85,10 @@ class JsonSchema:
             self._fast = jsonschema_rs.validator_for(
                 self.schema, retriever=self.retriever, pattern_options=patterns.regex_options()
             )
+            documents = [self.schema, *self.retriever.documents.values()]
+            self._unique = any(map(unique.uses_unique_items, documents))
+            self._unevaluated = any("unevaluatedProperties" in node for node in listing.objects(documents))
+            self._fans_out = listing.fans_out(documents)
         except Exception as err:
             detail = _short(str(err).split("\n", 1)[0])
             if len(self.retriever.refused) > refused_before:
@@ -87,6 +96,23 @@ class JsonSchema:
             if 'is not a "regex"' in detail:
                 detail += " (patterns run on a linear-time engine: no look-around, no back-references)"
             raise ExpectationError(f"cannot use the JSON Schema{_from(self.source)}: {detail}") from None
+
+    def _validator(self, value: Any) -> Any:
+        """The compiled validator for ``value``: jsonschema-rs's own, or, when the schema
+        asks for unique items and ``value`` holds numbers its hashing collides on, the one
+        with the linear ``uniqueItems`` (:mod:`.unique`)."""
+        if not self._unique or not unique.inexact_numbers(value):
+            return self._fast
+        if self._exact is None:
+            import jsonschema_rs  # noqa: PLC0415 - lazy: compiled only when a schema is used
+
+            self._exact = jsonschema_rs.validator_for(
+                self.schema,
+                retriever=self.retriever,
+                pattern_options=patterns.regex_options(),
+                keywords={"uniqueItems": unique.LinearUniqueItems},
+            )
+        return self._exact
 
     def _python(self) -> Any:
         if self._slow is None:
@@ -98,8 +124,9 @@ class JsonSchema:
             with warnings.catch_warnings():  # an unknown $schema: fetched (allowed) by jsonschema-rs only
                 warnings.simplefilter("ignore", DeprecationWarning)
                 cls = validator_for(self.schema, default=Draft202012Validator)
-            if cls not in _extended:
-                _extended[cls] = extend(cls, {**patterns.KEYWORDS, **unique.KEYWORDS})
+            if cls not in _extended:  # every keyword spends a step of the listing (:mod:`.listing`)
+                keywords = {**cls.VALIDATORS, **patterns.KEYWORDS, **unique.KEYWORDS}
+                _extended[cls] = extend(cls, {name: listing.metered(fn) for name, fn in keywords.items()})
             self._slow = _extended[cls](self.schema, registry=references.python_registry(self.retriever))
         return self._slow
 
@@ -137,9 +164,9 @@ class JsonSchema:
     def violations(self, value: Any) -> tuple[Violation, ...]:
         """Every violation of ``value``, most relevant first (empty when valid). The
         Python listing runs only when jsonschema-rs finds the value invalid."""
-        fast = self._fast
-        if fast is None:
+        if self._fast is None:
             return tuple(_at_any_depth(self._violations, value))
+        fast = self._validator(value)
         try:  # the common answer first: a valid value, told by the validator
             if fast.is_valid(value):
                 return ()
@@ -151,12 +178,13 @@ class JsonSchema:
         if self._fast is None:
             self._compile()
         try:
-            return bool(self._fast.is_valid(value))
+            return bool(self._validator(value).is_valid(value))
         except Exception as err:  # a value jsonschema-rs cannot take: the listing decides
             if here and _recursion(err):
                 raise _TooDeepHere from None
-            errors = self._python_errors(value, here)
-            return errors is not None and not errors  # too deep for both: not shown to be valid
+            found = self._python_listing(value, here)
+            # too deep for both, or stopped: not shown to be valid
+            return found is not None and not found.cut and found.count == 0
 
     def _violations(self, value: Any, here: bool) -> tuple[Violation, ...]:
         if self._is_valid(value, here):
@@ -164,36 +192,51 @@ class JsonSchema:
         return self._listing(value, here)
 
     def _listing(self, value: Any, here: bool) -> tuple[Violation, ...]:
-        """The violations of ``value``, which the validator found invalid."""
-        from jsonschema.exceptions import best_match, relevance  # noqa: PLC0415 - lazy: heavy, needed only for an invalid value
-
-        errors = self._python_errors(value, here)
-        if errors is None:  # too deep for the Python listing: jsonschema-rs lists them
-            return tuple(self._rust_violations(value, here=here))
-        extra = self._rust_violations(value, only="unevaluatedProperties", here=here)
-        if not errors:  # the Rust validator saw something Python's does not (a format, say)
+        """The violations of ``value``, which the validator found invalid (:mod:`.listing`)."""
+        found = self._python_listing(value, here)
+        if found is None:  # too deep for the Python listing: jsonschema-rs lists them
+            return self._rust_listing(value, here)
+        if found.cut:  # the steps ran out: what was listed, and that the listing stopped
+            return (*self._ordered(found, value, here), _cut_violation())
+        extra = self._rust_violations(value, only="unevaluatedProperties", here=here) if self._unevaluated else []
+        if not found.count:  # the Rust validator saw something Python's does not (a format, say)
             return tuple(extra or self._rust_violations(value, here=here))
+        return (*self._ordered(found, value, here), *extra)
+
+    def _ordered(self, found: listing.Listing, value: Any, here: bool) -> tuple[Violation, ...]:
         try:
-            best = best_match(errors)
-            ordered = [best] + sorted((e for e in errors if e is not best), key=relevance, reverse=True)
-            return tuple(_violation(e) for e in ordered) + tuple(extra)
+            return tuple(found.ordered())
         except RecursionError:
             if here:
                 raise _TooDeepHere from None
-            return tuple(self._rust_violations(value))
+            return self._rust_listing(value, False)
 
-    def _python_errors(self, value: Any, here: bool = False) -> list[Any] | None:
+    def _python_listing(self, value: Any, here: bool = False) -> listing.Listing | None:
+        """The Python listing of ``value``'s violations, within its steps; ``None`` when
+        it reached the recursion limit (``_TooDeepHere`` when ``here``)."""
+        found = listing.Listing(_violation)
+        listing.METER.left = listing.steps_for(value)
         try:
-            return list(self._python().iter_errors(value))
+            found.take(self._python().iter_errors(value))
         except RecursionError:
             if here:
                 raise _TooDeepHere from None
             return None
+        finally:
+            listing.METER.left = None
+        return found
+
+    def _rust_listing(self, value: Any, here: bool) -> tuple[Violation, ...]:
+        """jsonschema-rs's listing, which nothing can stop: only for a schema that applies
+        each subschema once to a value (else its work may double at each level)."""
+        if self._fans_out:
+            return (_cut_violation(),)
+        return tuple(self._rust_violations(value, here=here))
 
     def _rust_violations(self, value: Any, only: str | None = None, *, here: bool = False) -> list[Violation]:
         out = []
         try:
-            for err in self._fast.iter_errors(value):
+            for err in self._validator(value).iter_errors(value):
                 keyword = getattr(getattr(err, "kind", None), "name", None)
                 if only is not None and keyword != only:
                     continue
@@ -258,6 +301,14 @@ def _violation(err: Any) -> Violation:
         path=tuple(err.absolute_path),
         keyword=keyword,
         expected=err.validator_value,
+    )
+
+
+def _cut_violation() -> Violation:
+    return Violation(
+        "schema.invalid",
+        "the value does not match the schema; its violations are not all listed: listing them would take "
+        f"more than {listing.BASE_STEPS:,} steps and {listing.STEPS_PER_NODE} a node of the value",
     )
 
 

@@ -126,7 +126,9 @@ def _where_refused(op: SchemaRepair, refused: Collection[tuple]) -> bool:
     path = op.path
     if op.kind == "float_to_integer":
         return path in refused
-    return any(path[: len(r)] == r for r in refused)
+    # at or under a refused place: each prefix of the path looked up (each refused path
+    # compared was a repair per place by a violation per place, quadratic)
+    return any(path[:length] in refused for length in range(len(path) + 1))
 
 
 def _resolve(schema: Any, root: dict) -> Any:

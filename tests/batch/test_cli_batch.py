@@ -15,6 +15,7 @@ import pytest
 
 from formatbook_core.batch import core as batch_core
 from formatbook_core.batch.pool import OrderedPool, exit_with_parent
+from formatbook_core.cli import batch as cli_batch
 from formatbook_core.cli import main
 from tests.file_watch import file_open_watch
 
@@ -533,3 +534,67 @@ def test_the_watchdog_ends_a_worker_whose_parent_died_without_prctl():
             middle.kill()
         if grandchild and _alive(grandchild):
             os.kill(grandchild, signal.SIGKILL)
+
+
+# --- a row that cannot be read never ends the run (issue 30, held out) -------------------
+DEEP = "[" * 100_000 + "]" * 100_000
+UNREADABLE = [
+    ('{"id": 2, "reply": ' + DEEP + "}", "nested too deeply"),  # json recursed past its limit
+    ('{"id": 3, "reply": "x", "meta": ' + DEEP + "}", "nested too deeply"),
+    ('{"id": NaN, "reply": "x"}', "NaN is no JSON value"),  # json reads it; no verdict could hold it
+    ('{"id": 5, "reply": "x", "score": -Infinity}', "-Infinity is no JSON value"),
+]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize(("line", "why"), UNREADABLE)
+def test_a_row_json_cannot_read_is_its_own_verdict(run, tmp_path, workers, line, why):
+    """A row nested 100,000 deep raised RecursionError in the worker (and NaN made a
+    verdict json.dumps refused): the run ended with an internal error, no verdict written."""
+    rows = tmp_path / "r.jsonl"
+    rows.write_text(
+        "\n".join([json.dumps({"id": 1, "reply": "one two"}), line, json.dumps({"id": 9, "reply": "x"})]) + "\n"
+    )
+    out_file = tmp_path / "v.jsonl"
+    code, _, err = run("check", "--jsonl", str(rows), *EXPECT, "--workers", workers, "--out", str(out_file))
+    assert code == 1, err
+    records = _records(out_file)
+    assert [r["line"] for r in records] == [1, 2, 3]
+    assert [r["id"] for r in records[::2]] == [1, 9] and records[0]["ok"] and records[2]["ok"]
+    assert [v["code"] for v in records[1]["violations"]] == ["input.jsonl"]
+    assert why in records[1]["violations"][0]["message"]
+
+
+def test_a_first_row_json_cannot_read_is_no_internal_error(run, tmp_path):
+    rows = tmp_path / "r.jsonl"
+    rows.write_text('{"reply": ' + DEEP + "}\n" + json.dumps({"id": 2, "reply": "x"}) + "\n")
+    code, _, err = run("check", "--jsonl", str(rows), *EXPECT, "--out", str(tmp_path / "v.jsonl"))
+    assert code == 1, err
+    assert [r["line"] for r in _records(tmp_path / "v.jsonl")] == [1, 2]
+
+
+def test_reading_a_row_that_raises_costs_that_row_only(run, tmp_path, monkeypatch):
+    real = cli_batch._record
+
+    def flaky(number, item):
+        if number == 2:
+            raise RuntimeError("reading line 2")
+        return real(number, item)
+
+    monkeypatch.setattr(cli_batch, "_record", flaky)
+    rows = _rows(tmp_path / "r.jsonl", 3)
+    code, _, err = run("check", "--jsonl", str(rows), *EXPECT, "--workers", "1", "--out", str(tmp_path / "v.jsonl"))
+    records = _records(tmp_path / "v.jsonl")
+    assert [(r["line"], r["id"]) for r in records] == [(1, 0), (2, 1), (3, 2)]
+    assert [v["code"] for v in records[1]["violations"]] == ["batch.crashed"]
+    assert "RuntimeError: reading line 2" in records[1]["violations"][0]["message"]
+
+
+def test_an_id_json_cannot_write_as_it_is_keeps_the_run_going(run, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    source = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"id": [1.5, float("nan"), float("-inf")], "reply": ["a", "b", "c"]}), source)
+    code, _, err = run("check", "--parquet", str(source), *EXPECT, "--workers", "2", "--out", str(tmp_path / "v.jsonl"))
+    assert code == 0, err
+    assert [r["id"] for r in _records(tmp_path / "v.jsonl")] == [1.5, "NaN", "-Infinity"]

@@ -15,7 +15,7 @@ the plan runs:
 
 1. ``refuse``: not text, or longer than ``max_size``.
 2. ``read``: a Markdown table is read as one (:mod:`.markdown_table`, its alignment row
-   dropped); otherwise the delimiter is chosen from the header line (:mod:`.delimiters`)
+   dropped, invisible characters before it removed); otherwise the delimiter is chosen from the header line (:mod:`.delimiters`)
    and the text read tolerantly (:mod:`.reader`).
 3. ``notes``: blanks, stray quotes, lone carriage returns, blank lines, as repairs.
 4. ``header``: blanks around names, an empty last column; prose is refused (:mod:`.rows`).
@@ -53,9 +53,18 @@ def _refuse(h: Healing) -> None:
 
 
 def _read(h: Healing) -> None:
-    if markdown_table.is_table(h.text):
-        h.records, align, h.blank = markdown_table.read(h.text)
+    start = markdown_table.table_start(h.text)
+    if start is not None:
+        h.records, align, h.blank = markdown_table.read(h.text, start)
         h.table = True
+        hidden = markdown_table.hidden_before(h.text, start)
+        if hidden:
+            h.repair(
+                "invisible_removed",
+                f"removed {hidden} invisible character(s) (format or control) before the Markdown table",
+                0,
+                start,
+            )
         if h.records:
             h.repair("markdown_table", "converted a Markdown table into CSV", h.records[0].start, h.records[-1].end)
         h.repair("alignment_row", "dropped the Markdown table's alignment row", *align)

@@ -2,11 +2,19 @@
 ``|---|:--:|`` dropped), each cell stripped and ``\\|`` unescaped. GFM's outer pipes are
 optional (``Name | Age`` over ``--- | ---`` is a table), and a header cell's emphasis is
 no part of its name (``**Name**`` names ``Name``: :func:`plain_names`). The caller writes them
-as CSV and lists the conversion."""
+as CSV and lists the conversion.
+
+The table starts after a byte-order mark and invisible characters opening the text
+(:func:`table_start`): ``\u200b| Name | Age |`` over ``|---|---|`` is the table a reader
+sees, not a row of three cells the first of which is named by the zero-width space, over
+a row of dashes read as data."""
 
 from __future__ import annotations
 
 import re
+
+from formatbook_core.decoding import bom_length
+from formatbook_core.invisible import invisible_run
 
 from .reader import Record
 
@@ -14,9 +22,9 @@ from .reader import Record
 ALIGN = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 
 
-def _lines(text: str) -> list[tuple[int, int, str]]:
+def _lines(text: str, start: int = 0) -> list[tuple[int, int, str]]:
     out = []
-    pos = 0
+    pos = start
     n = len(text)
     while pos < n:
         nl = text.find("\n", pos)
@@ -27,10 +35,26 @@ def _lines(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def is_table(text: str) -> bool:
-    """The text is a Markdown table: a row of pipes, then an alignment row."""
+def table_start(text: str) -> int | None:
+    """Where the Markdown table ``text`` is starts: 0, or past the byte-order mark and the
+    invisible characters (with blanks among them) that open the text; ``None`` when the
+    text is no Markdown table."""
+    end, hidden = invisible_run(text, 0, " \t")
+    start = end if hidden else 0
+    return start if is_table(text, start) else None
+
+
+def hidden_before(text: str, start: int) -> int:
+    """How many invisible characters before ``start`` (a :func:`table_start`) the table
+    leaves out, the byte-order mark opening the text not counted (it marks the encoding:
+    every reading skips it)."""
+    return invisible_run(text, bom_length(text), " \t")[1] if start else 0
+
+
+def is_table(text: str, start: int = 0) -> bool:
+    """The text from ``start`` is a Markdown table: a row of pipes, then an alignment row."""
     lines: list[str] = []
-    pos = 0
+    pos = start
     while len(lines) < 2 and pos < len(text):  # only the first two non-blank lines
         nl = text.find("\n", pos)
         end = len(text) if nl < 0 else nl
@@ -90,14 +114,14 @@ def _cells(line: str, offset: int) -> tuple[list[str], list[int]]:
     return cells, starts
 
 
-def read(text: str) -> tuple[list[Record], tuple[int, int], list[tuple[int, int]]]:
-    """The table's records, the span of its alignment row, and spans of lines that are not
-    part of it (blank ones)."""
+def read(text: str, at: int = 0) -> tuple[list[Record], tuple[int, int], list[tuple[int, int]]]:
+    """The table's records (from ``at``), the span of its alignment row, and spans of
+    lines that are not part of it (blank ones)."""
     records: list[Record] = []
     align: tuple[int, int] = (0, 0)
     blank: list[tuple[int, int]] = []
     seen_rows = 0
-    for start, end, eol in _lines(text):
+    for start, end, eol in _lines(text, at):
         line = text[start:end]
         if not line.strip():
             blank.append((start, end + len(eol)))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from formatbook_core.decoding import bom_length
 from formatbook_core.runs import Run, run
 
 _UNQUOTED: dict[str, Run] = {}
@@ -145,7 +146,7 @@ def _read(text: str, delimiter: str, limit: int = -1) -> tuple[list[Record], lis
     notes: list[Note] = []
     blank_lines: list[tuple[int, int]] = []
     n = len(text)
-    pos = 0
+    pos = bom_length(text)  # a byte-order mark opening the text is no part of the first name
     unquoted = _unquoted(delimiter).match
     blanks = _blanks(delimiter)
     # the next line feed, quote and carriage return at or after pos, each found once and

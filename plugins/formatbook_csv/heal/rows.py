@@ -22,6 +22,8 @@ import heapq
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from formatbook_core.decoding import bom_length
+
 from .. import dialect
 from ..locate import ELISIONS
 from ..names import header_problem, name_problem, others
@@ -237,15 +239,19 @@ def write_out(h: Healing) -> None:
             rec_eol = rec.eol if rec.eol in ("\n", "\r\n") else (eol if rec.eol == "\r" or i < last else "")
             # the text ends with a line break only when the reply's did (a dropped last row
             # leaves the row before it with its own: taken off, as locate would take it)
-            if i == last and ends_open:
-                rec_eol = ""
+            if i == last:
+                if ends_open:
+                    rec_eol = ""
                 if cells and cells[-1][-1:].isspace() and not quoted[-1]:
                     # a last cell ending in blanks is quoted, so that the text does not end in
-                    # white space, which locate would take off the next time (the value is kept)
+                    # white space (before its line break), which locate would take off the
+                    # next time (the value is kept)
                     quoted = [*quoted[:-1], True]
             yield cells, quoted, rec_eol
 
-    h.out = write(out_rows(), h.delimiter if h.delimiter != dialect.AUTO else h.reading, h.limits.max_size)
+    written = write(out_rows(), h.delimiter if h.delimiter != dialect.AUTO else h.reading, h.limits.max_size)
+    # the reply's byte-order mark stays where it was: read past, never a part of a name
+    h.out = h.text[: bom_length(h.text)] + written
 
 
 def _drop_blank_tail(h: Healing, kept: list[Record]) -> None:

@@ -127,8 +127,9 @@ def heal(h: Healing) -> bool:
     eol = _line_end(text)
     if eol is None:
         return False
-    if markdown_table.is_table(text):
-        return _markdown(h, eol)
+    start = markdown_table.table_start(text)
+    if start is not None:  # past a byte-order mark or invisible characters: the plan reads it
+        return start == 0 and _markdown(h, eol)
     reading, changed = delimiters.decide(h)  # raises as the plan's delimiter step does
     write = h.delimiter if h.delimiter != dialect.AUTO else reading
     if reading not in _DELIMITERS or write not in _DELIMITERS:
@@ -152,8 +153,8 @@ def heal(h: Healing) -> bool:
                 return False  # the plan would try splitting it there too
             truncated = (len(out) - 1, start)
             out.pop()
-    if ends_open and out[-1][-1:].isspace():
-        return False  # written quoted by the plan, that locate keeps it
+    if out[-1][-1:].isspace():
+        return False  # written quoted by the plan, that locate keeps it (line break or not)
     healed = eol.join(out) if ends_open else eol.join(out) + eol
     del out  # let go before the table is read (a line a row)
     if len(healed) > h.limits.max_size:

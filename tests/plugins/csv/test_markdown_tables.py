@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from formatbook_core import StreamGuard, check
+from formatbook_core import StreamGuard, check, heal
 
 TABLES = [
     ("Name | Age\n--- | ---\nAda  | 36\nBob  | 40", [{"Name": "Ada", "Age": "36"}, {"Name": "Bob", "Age": "40"}]),
@@ -83,3 +83,43 @@ def test_streaming_agrees(reply: str) -> None:
     streamed = guard.finish()
     whole = check(reply, "EXPECT CSV")
     assert (streamed.ok, streamed.value) == (whole.ok, whole.value)
+
+
+@pytest.mark.parametrize(
+    "mark", ["\ufeff", "\u200b", "\u2060", "\x00", "\x7f", "\u00ad", "\ufeff\u200b", " \u200b ", "\U000e0001"]
+)
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "{m}| Name | Age |\n|---|---|\n| Ada | 36 |\n| Bob | 40 |\n",
+        "{m}|Name|Age|\r\n|:-|-:|\r\n|Ada|36|\r\n|Bob|40|\r\n",
+        "{m}Name | Age\n--- | ---\nAda | 36\nBob | 40",
+        "```csv\n{m}| Name | Age |\n|---|---|\n| Ada | 36 |\n| Bob | 40 |\n```",
+    ],
+)
+def test_an_invisible_character_before_a_table_does_not_make_its_dashes_data(mark: str, shape: str) -> None:
+    """Issue 30, held out (invisible characters): a byte-order mark or a zero-width space
+    before the first '|' made the text no Markdown table; it was read with '|' as the
+    delimiter, into a column named by the invisible character and a first row of dashes,
+    ok=True. (A byte-order mark also stayed in the first name while the strict reading
+    skips it, so heal(heal(x)) failed.)"""
+    reply = shape.format(m=mark)
+    result = check(reply, "EXPECT CSV")
+    assert result.ok, result.violations
+    assert result.value == [{"Name": "Ada", "Age": "36"}, {"Name": "Bob", "Age": "40"}]
+    kinds = [r.kind for r in result.repairs]
+    assert "markdown_table" in kinds
+    assert ("invisible_removed" in kinds) == (mark.strip(" \ufeff") != "")
+    once = heal(reply, "EXPECT CSV").text
+    assert heal(once, "EXPECT CSV").text == once
+    again = check(once, "EXPECT CSV")
+    assert again.ok and again.value == result.value
+    guard = StreamGuard("EXPECT CSV")
+    for i in range(0, len(reply), 4):
+        assert guard.feed(reply[i : i + 4])
+    assert guard.finish().ok
+
+
+def test_an_invisible_character_before_a_row_of_a_table_is_not_guessed_away() -> None:
+    # only what opens the text is read past: one before the alignment row leaves no table
+    assert not check("| Name | Age |\n\u200b|---|---|\n| Ada | 36 |\n", "EXPECT CSV").ok

@@ -179,15 +179,17 @@ def test_repair_spans_looked_up_line_by_line_are_the_index_s(seed: int) -> None:
 
 def _invisible_by_every_line(body: str) -> str:
     """Step 1b as it read every line (the reference the candidates-only reading keeps)."""
-    from formatbook_markdown.heal.invisible import _HEADING, _INDENT, _LINE, _invisible  # noqa: PLC0415
+    from formatbook_markdown.heal.invisible import _HEADING, _LINE, _MARKS, _indent, _invisible  # noqa: PLC0415
 
     lines = _LINE.findall(body)
     for i, line in enumerate(lines):
         n = 0
-        while n < len(line) and (line[n] in _INDENT or _invisible(line[n])):
+        while n < len(line) and (line[n] in _MARKS or _invisible(line[n])):
             n += 1
-        if any(ch not in _INDENT for ch in line[:n]) and _HEADING.match(line, n):
-            lines[i] = "".join(ch for ch in line[:n] if ch in _INDENT) + line[n:]
+        kept = "".join(ch for ch in line[:n] if ch in _MARKS)
+        cleaned = kept + line[n:]
+        if n > len(kept) and _HEADING.match(cleaned, _indent(cleaned)) and not _HEADING.match(line, _indent(line)):
+            lines[i] = cleaned
     return "".join(lines)
 
 

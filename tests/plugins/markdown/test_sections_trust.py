@@ -133,6 +133,58 @@ def test_what_shows_nothing_before_a_heading_does_not_hide_it(mark: str, reply: 
     assert "invisible_removed" in [r.kind for r in result.repairs]
 
 
+@pytest.mark.parametrize(
+    "mark", ["\u200b", "\ufeff", "\u2060", "\x00", "\x7f", "\u00ad", "\u061c", "\U000e0001", "\u202e"]
+)
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "#{m}# Short answer\nYes.\n\n## Reasoning\n1. Because.",
+        "##{m} Short answer\nYes.\n\n## Reasoning\n1. Because.",
+        "#{m}#{m} Short answer\r\nYes.\r\n\r\n#{m}{m}# Reasoning\r\n1. Because.\r\n",
+        "## Short answer\nYes.\n\n{m}#{m}# Reasoning\n1. Because.",
+        "  #{m}# Short answer\nYes.\n\n## Reasoning\n1. Because.",
+        "*{m}*Short answer:** Yes.\n\n_{m}_Reasoning:__\n1. Because.",
+        "```markdown\n##{m} Short answer\nYes.\n\n## Reasoning\n1. Because.\n```",
+    ],
+)
+@pytest.mark.parametrize("level", [1, 3])
+def test_an_invisible_character_inside_a_heading_marker_does_not_hide_it(mark: str, reply: str, level: int) -> None:
+    """Issue 30, held out: an invisible character between the '#' of a heading's marker,
+    or between the marker and its blank, made the line a paragraph: the section was
+    filled with None (ok=True) while its heading and text were there."""
+    text = reply.format(m=mark)
+    result = _check(text, level)
+    assert result.ok, result.violations
+    assert _sections(result) == {"Short answer": "Yes.", "Reasoning": "1. Because."}
+    assert "invisible_removed" in [r.kind for r in result.repairs]
+    guard = StreamGuard(Expectations(format="markdown", schema=SPEC, options={"level": level}))
+    for i in range(0, len(text), 3):
+        assert guard.feed(text[i : i + 3])
+    assert guard.finish().ok
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "#\u200b#hashtag and more\n\n## Reasoning\n1. Because.",  # no blank after the marks: no heading
+        "#\u200b####### Short answer\nYes.\n\n## Reasoning\n1. Because.",  # seven marks: no heading
+        "x#\u200b# Short answer\nYes.\n\n## Reasoning\n1. Because.",  # a visible character first
+    ],
+)
+def test_invisible_characters_in_what_is_no_heading_stay(reply: str) -> None:
+    result = _check(reply)
+    assert "invisible_removed" not in [r.kind for r in result.repairs]
+    assert not result.ok or _sections(result)["Short answer"] != "Yes."
+
+
+def test_an_invisible_character_at_the_start_of_a_heading_text_stays() -> None:
+    # the line is a heading already: its text is left as it is (the name still matches)
+    result = _check("## \u200bShort answer\nYes.\n\n## Reasoning\n1. Because.")
+    assert result.ok and _sections(result) == {"Short answer": "Yes.", "Reasoning": "1. Because."}
+    assert "invisible_removed" not in [r.kind for r in result.repairs]
+
+
 def test_a_visible_character_before_a_heading_is_kept() -> None:
     # what a reader sees stays text: the heading is not one, so the section is not filled
     result = _check("x## Short answer\nYes.\n\n## Reasoning\n1. Because.")
