@@ -6,8 +6,8 @@ the chosen span. Linear: each line is looked at a bounded number of times.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import accumulate, compress, islice, repeat
+from collections.abc import Iterable, Sequence
+from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, contains, not_, or_, sub
 from typing import overload
 
@@ -76,12 +76,19 @@ def _with_line_end(reply: str, span: Span) -> Span:
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
     """Logical lines of ``text[start:end]`` with their text: a quote left open carries a
     line on."""
+    return list(_line_spans(text, start, end))
+
+
+def _line_spans(text: str, start: int, end: int) -> Iterable[tuple[int, int, str]]:
+    """:func:`_lines`, made as they are read in the common case (no tuple a line kept:
+    a million blank lines took 130 bytes a character as a list)."""
     region = text[start:end]
     parts = region.split("\n")
     if '"' not in region or not odd_quotes(region):
         # the common case, at C speed: no quote left open at a line's end, every line is a line
-        starts = list(accumulate(map(add, map(len, parts[:-1]), repeat(1)), initial=start))
-        return list(zip(starts, map(add, starts, map(len, parts)), parts, strict=True))
+        starts = accumulate(map(add, map(len, islice(parts, len(parts) - 1)), repeat(1)), initial=start)
+        ends = accumulate(map(add, map(len, parts), chain((start,), repeat(1))))
+        return zip(starts, ends, parts)  # noqa: B905 - as many of each
     out: list[tuple[int, int, str]] = []
     pos = start
     line_start = start
@@ -167,7 +174,7 @@ def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
     current: list[tuple[int, int]] = []
     kind = ""
     blank_pending = False
-    for s, e, raw in _lines(reply, start, end):
+    for s, e, raw in _line_spans(reply, start, end):
         line = raw.strip()
         if line and DATA_SPACE in raw:  # a line of tabs only is blank; else tabs are data
             line = _stripped(raw)

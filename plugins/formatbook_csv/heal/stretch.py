@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from itertools import accumulate, chain, compress, repeat
-from operator import add, and_, contains, itemgetter, not_, or_, sub
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, and_, contains, itemgetter, ne, not_, or_
 
 from formatbook_core import Analysis
 
@@ -33,7 +33,7 @@ from .. import dialect
 from ..locate import ELISIONS
 from ..syntax import odd_quotes, quotes_open_fields
 from . import delimiters, markdown_table, rows
-from .reader import Note, add_blank, first
+from .reader import Note, first
 from .state import Healing
 from .writer import cell_text
 
@@ -407,16 +407,16 @@ def _redelimited(lines: str, reading: str, write: str) -> str:
 
 
 def _blank_spans(kept: list[bool], starts: list[int], n: int) -> list[tuple[int, int]]:
-    """The spans of the lines not ``kept`` (blank), one for lines that follow each other."""
+    """The spans of the lines not ``kept`` (blank), one for lines that follow each other
+    (found as runs of indexes one apart, by map passes: a million blank lines took a
+    second one by one)."""
     if False not in kept:
         return []
     which = list(compress(range(len(kept)), map(not_, kept)))
-    if 1 in map(sub, which[1:], which):  # blank lines one after another: one span for them
-        blank: list[tuple[int, int]] = []
-        for i in which:
-            add_blank(blank, starts[i], min(starts[i + 1], n))
-        return blank
-    blank = list(zip(map(starts.__getitem__, which), map(starts.__getitem__, map(add, which, repeat(1))), strict=True))
+    # a run's first line does not follow the line before it, its last is not followed by the next
+    firsts = compress(which, map(ne, which, map(add, chain((-2,), which), repeat(1))))
+    lasts = compress(which, map(ne, map(add, which, repeat(1)), chain(islice(which, 1, None), (-2,))))
+    blank = list(zip(map(starts.__getitem__, firsts), map(starts.__getitem__, map(add, lasts, repeat(1)))))  # noqa: B905
     if blank[-1][1] > n:  # the last line, without a line end
         blank[-1] = (blank[-1][0], n)
     return blank

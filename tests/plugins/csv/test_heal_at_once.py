@@ -15,6 +15,7 @@ from formatbook_core import HealError
 from formatbook_csv import heal as healing
 from formatbook_csv import locate
 from formatbook_csv.heal import stretch
+from formatbook_csv.heal.reader import add_blank
 from formatbook_csv.syntax import CsvError, cut_short, first_row_broken, odd_quotes, parse, table_bounds
 
 from .test_stretch import _markdown, _outcome, _reply
@@ -181,3 +182,21 @@ def test_odd_quotes_on_the_text_as_line_by_line() -> None:
         text = "".join(rng.choice(['"', "a", "\n", '""', "\r\n", ","]) for _ in range(rng.randint(0, 14)))
         by_line = any(line.count('"') % 2 for line in text.split("\n"))
         assert odd_quotes(text) == by_line, text
+
+
+def test_blank_line_spans_at_once_as_added_one_by_one() -> None:
+    """The spans of blank lines found as runs of indexes are those ``add_blank`` makes a
+    line at a time (lines that follow each other one span; the last line maybe without
+    a line end), on 20,000 random layouts."""
+    rng = random.Random(2)
+    for _ in range(20_000):
+        kept = [rng.random() < 0.5 for _ in range(rng.randint(1, 12))]
+        starts = [0]
+        for _line in kept:
+            starts.append(starts[-1] + rng.randint(1, 4))
+        n = starts[-1] - rng.randint(0, 1)
+        want: list[tuple[int, int]] = []
+        for i, line_kept in enumerate(kept):
+            if not line_kept:
+                add_blank(want, starts[i], min(starts[i + 1], n))
+        assert stretch._blank_spans(kept, starts, n) == want, (kept, starts, n)
