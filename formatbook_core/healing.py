@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, SupportsIndex
 
 from .limits import refuse_grown
-from .results import Repair, Span
+from .results import Repair, make_repair
 
 if TYPE_CHECKING:
     from .results import Analysis, Healed
@@ -52,7 +52,7 @@ class HealState:
 
     def repair(self, kind: str, message: str, start: int, end: int) -> None:
         """List a repair whose span ``start:end`` indexes the text as received."""
-        self.repairs.append(Repair(kind, message, Span(start, end)))
+        self.repairs.append(make_repair(kind, message, start, end))
 
 
 class Heal(Protocol):

@@ -357,9 +357,13 @@ def _evaluate(
     if grown is not None:  # the answer would be longer than the limit: heal(heal(x)) would refuse it
         candidate.violations = [grown]  # the healing failed: its repairs are not listed
         return candidate
-    with paused_gc():  # one new repair per repair: O(1) each, the collector still waits
-        candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)
-        candidate.set_aside.extend(s.shift(span.start) for s in healed.set_aside)
+    if span.start:
+        with paused_gc():  # one new repair per repair: O(1) each, the collector still waits
+            candidate.repairs.extend(r.shift(span.start) for r in healed.repairs)
+            candidate.set_aside.extend(s.shift(span.start) for s in healed.set_aside)
+    else:  # a payload at the reply's start: each shift would return its repair as it is
+        candidate.repairs.extend(healed.repairs)
+        candidate.set_aside.extend(healed.set_aside)
     candidate.text = healed.text
     # the analysis heal confirmed its text with, else a fresh one
     second = healed.analysis if isinstance(healed.analysis, Analysis) else None

@@ -6,6 +6,7 @@ located payload is shifted back by the core before a caller sees it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -58,10 +59,14 @@ class Violation:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Repair:
     """One change made by healing: ``kind`` (stable, e.g. ``"trailing_comma"``), a
-    ``message`` for a person and the ``span`` of the reply it concerns."""
+    ``message`` for a person and the ``span`` of the reply it concerns.
+
+    Slotted: a heal can list a repair a row (a megabyte of CSV with blanks after its
+    commas: 26,000), and an instance without a ``__dict__`` takes half the memory; hot
+    paths build it with :func:`make_repair`, without the frozen ``__init__``."""
 
     kind: str
     message: str
@@ -69,6 +74,11 @@ class Repair:
 
     def __str__(self) -> str:
         return self.message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled and copied by its fields, as the dict-backed class was, on every
+        # Python the project supports (3.10's slotted frozen dataclasses pickle no state)
+        return (Repair, (self.kind, self.message, self.span))
 
     def shift(self, offset: int) -> Repair:
         """The same repair seen from a string that starts ``offset`` characters earlier:
@@ -403,24 +413,48 @@ class StreamStatus:
 
 # --- constructors for hot paths --------------------------------------------------------
 # A checker's ``feed`` answers on every chunk and a broken reply's heal can list thousands of
-# repairs: plugins build these values through the two functions below and never depend on
+# repairs: plugins build these values through the functions below and never depend on
 # how the core stores them. Most feeds settle nothing, so their answer is one shared,
 # frozen status (``ok_status()``), which ``StreamGuard`` answers without reading it.
 _OK = StreamStatus(True)
+_new = object.__new__
+
+
+# A Repair's slots set through their descriptors, and its Span made by ``tuple.__new__``:
+# equal to the constructors' objects in every way (eq, hash, repr, pickle), in a third of
+# the time (the frozen ``__init__`` sets each field with ``object.__setattr__``, and a
+# NamedTuple's ``__new__`` is a Python function).
+_set_kind = Repair.__dict__["kind"].__set__  # the slots' member descriptors
+_set_message = Repair.__dict__["message"].__set__
+_set_span = Repair.__dict__["span"].__set__
+_tuple_new = tuple.__new__
 
 
 def make_repair(kind: str, message: str, start: int, end: int) -> Repair:
-    """``Repair(kind, message, Span(start, end))``, without the frozen dataclass's
-    ``__init__`` call nor the span's Python ``__new__`` (a heal makes one per repair:
-    0.9 µs instead of 1.2). Its fields are set as that ``__init__`` sets them, one
-    ``object.__setattr__`` each, not written into ``__dict__``, which would materialize
-    a dictionary per repair: 60 bytes more each, and a run of stray commas would pass
-    the 400 bytes per character ``heal.strict.HEAL_MAX_SIZE`` is based on."""
+    """``Repair(kind, message, Span(start, end))``."""
     repair = _new(Repair)
-    _set(repair, "kind", kind)
-    _set(repair, "message", message)
-    _set(repair, "span", _new_tuple(Span, (start, end)))
+    _set_kind(repair, kind)
+    _set_message(repair, message)
+    _set_span(repair, _tuple_new(Span, (start, end)))
     return repair
+
+
+def make_repairs(
+    kinds: Iterable[str], messages: Iterable[str], starts: Iterable[int], ends: Iterable[int]
+) -> list[Repair]:
+    """A :func:`make_repair` for each kind, message, start and end taken in step (the
+    shortest iterable decides how many), in order: the repairs of a heal that lists one a
+    row, made at once."""
+    out: list[Repair] = []
+    append = out.append
+    new, set_kind, set_message, set_span, tuple_new = _new, _set_kind, _set_message, _set_span, _tuple_new
+    for kind, message, start, end in zip(kinds, messages, starts, ends):  # noqa: B905 - documented
+        repair = new(Repair)
+        set_kind(repair, kind)
+        set_message(repair, message)
+        set_span(repair, tuple_new(Span, (start, end)))
+        append(repair)
+    return out
 
 
 def ok_status(values: tuple[str, ...] = (), open: str = "", complete: bool = False) -> StreamStatus:
@@ -437,11 +471,6 @@ def ok_status(values: tuple[str, ...] = (), open: str = "", complete: bool = Fal
     fields["open"] = open
     fields["complete"] = complete
     return status
-
-
-_new = object.__new__
-_new_tuple = tuple.__new__
-_set = object.__setattr__
 
 
 class Quiet(NamedTuple):

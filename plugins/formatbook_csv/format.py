@@ -19,7 +19,7 @@ from . import locate as _locate
 from . import values as _values
 from .schema import MAX_VIOLATIONS, CsvSchema, load
 from .stream import CsvChecker, RelaxedChecker
-from .syntax import CsvError, Table, parse, split_line, table_bounds
+from .syntax import CsvError, Table, cut_short, parse, split_line, table_bounds
 
 if TYPE_CHECKING:
     from formatbook_core.grammars import Grammar
@@ -65,7 +65,8 @@ class CsvFormat(DataFormat):
         The table read is the analysis's document."""
         return self._analyze(value, self._schema(schema, options), options)
 
-    def _analyze(self, value: str, cs: CsvSchema | None, options: dict[str, Any]) -> Analysis:
+    def _analyze(self, value: str, cs: CsvSchema | None, options: dict[str, Any], *, lexical: bool = False) -> Analysis:
+        """``analyze`` with the schema loaded; ``lexical``: see :func:`~formatbook_csv.syntax.parse`."""
         if not isinstance(value, str):
             return Analysis(None, (Violation("csv.syntax", f"a CSV reply is text, not {type(value).__name__}"),))
         max_size = limits_from(options).max_size
@@ -78,7 +79,7 @@ class CsvFormat(DataFormat):
         delimiter = dialect.resolve(body, options)
         try:
             with paused_gc():  # a list a row and a dict a row, none in a cycle (see the collector)
-                table = parse(body, delimiter, min_columns=1 if cs is not None else 2)
+                table = parse(body, delimiter, min_columns=1 if cs is not None else 2, lexical=lexical)
                 records = table.records()
         except CsvError as err:
             path: tuple = ()
@@ -178,12 +179,29 @@ class CsvFormat(DataFormat):
 
         def valid(text: str) -> bool:
             try:
-                analysis = analyses[text] = self._analyze(text, cs, options)
+                analysis = analyses[text] = self._cut_short(text, options) or self._analyze(text, cs, options)
             except Exception:  # as is_valid: a failure, never a crash
                 return False
             return analysis.ok
 
         return _locate.locate(reply, dialect.option(options), valid), analyses
+
+    def _cut_short(self, text: str, options: dict[str, Any]) -> Analysis | None:
+        """A brief analysis (the verdict; ``analyze`` says the rest when asked) of a text
+        whose last line is a row cut short (see :func:`~formatbook_csv.syntax.cut_short`),
+        made without reading the rows before it: healing drops that row and reads the
+        rest once. ``None`` for any other text."""
+        if not isinstance(text, str) or len(text) > limits_from(options).max_size:
+            return None
+        lead, end = table_bounds(text)
+        body = text[lead:end] if lead or end < len(text) else text
+        found = cut_short(body, dialect.resolve(body, options))
+        if found is None:
+            return None
+        start, count = found
+        message = f"the last row has {count} field(s), fewer than the header: cut off?"
+        span = Span(lead + start, lead + len(body))
+        return Analysis(None, (Violation("csv.field_count", message, span=span),), brief=True)
 
     def heal(self, value: str, schema: Any = None, **options: Any) -> Healed:
         """Repair what models write instead of CSV, following :data:`formatbook_csv.heal.PLAN`.

@@ -6,14 +6,17 @@ the chosen span. Linear: each line is looked at a bounded number of times.
 
 from __future__ import annotations
 
-from itertools import accumulate
-from operator import add, methodcaller
+from collections.abc import Iterable, Sequence
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, contains, not_, or_, sub
+from typing import overload
 
 from formatbook_core import Reply, Span
 from formatbook_core.spans import strip_span
 
 from . import dialect
 from .names import name_problem
+from .syntax import odd_quotes
 
 _TAGS = {"csv", "tsv"}
 #: A line standing for rows left out. Inside a table it stays in the run: the rows after
@@ -73,12 +76,19 @@ def _with_line_end(reply: str, span: Span) -> Span:
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
     """Logical lines of ``text[start:end]`` with their text: a quote left open carries a
     line on."""
+    return list(_line_spans(text, start, end))
+
+
+def _line_spans(text: str, start: int, end: int) -> Iterable[tuple[int, int, str]]:
+    """:func:`_lines`, made as they are read in the common case (no tuple a line kept:
+    a million blank lines took 130 bytes a character as a list)."""
     region = text[start:end]
     parts = region.split("\n")
-    if '"' not in region or not any(map((1).__and__, map(methodcaller("count", '"'), parts))):
+    if '"' not in region or not odd_quotes(region):
         # the common case, at C speed: no quote left open at a line's end, every line is a line
-        starts = list(accumulate(map((1).__add__, map(len, parts[:-1])), initial=start))
-        return list(zip(starts, map(add, starts, map(len, parts)), parts, strict=True))
+        starts = accumulate(map(add, map(len, islice(parts, len(parts) - 1)), repeat(1)), initial=start)
+        ends = accumulate(map(add, map(len, parts), chain((start,), repeat(1))))
+        return zip(starts, ends, parts)  # noqa: B905 - as many of each
     out: list[tuple[int, int, str]] = []
     pos = start
     line_start = start
@@ -95,13 +105,76 @@ def _lines(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
     return out
 
 
+class _Lines(Sequence[tuple[int, int]]):
+    """The spans ``(start, end)`` of some of the lines ``parts`` (a text from ``start``
+    split at line feeds), made when asked for: ``which``, the indexes of those lines. A
+    run of every line of a table: :func:`_trim` reads four of them, and where each starts
+    is added up then, from the nearer end."""
+
+    __slots__ = ("which", "parts", "start", "end")
+
+    def __init__(self, which: list[int], parts: list[str], start: int, end: int):
+        self.which = which
+        self.parts = parts
+        self.start = start
+        self.end = end
+
+    def __len__(self) -> int:
+        return len(self.which)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, i: slice) -> _Lines: ...
+    def __getitem__(self, i: int | slice) -> tuple[int, int] | _Lines:
+        if isinstance(i, slice):
+            return _Lines(self.which[i], self.parts, self.start, self.end)
+        line = self.which[i]
+        parts = self.parts
+        if line <= len(parts) // 2:  # the lines before it, and their line feeds
+            at = self.start + sum(map(len, islice(parts, line))) + line
+        else:  # the text after it, taken from the end
+            at = self.end - sum(map(len, islice(parts, line, None))) - (len(parts) - 1 - line)
+        return at, at + len(parts[line])
+
+
+def _one_run(reply: str, start: int, end: int) -> Sequence[tuple[int, int]] | None:
+    """The run :func:`_runs` finds in ``reply[start:end]`` when that is every line that is
+    not blank, found by passes of ``map`` over the lines: no quote left open at a line's
+    end, no pipe (a Markdown row), every line that is not blank holding a delimiter
+    candidate, no two blank lines one after the other. The
+    lines' spans are made for the four lines ``_trim`` reads only. ``None`` when not so
+    (the line loop decides); an empty run when every line is blank."""
+    region = reply[start:end]
+    if "|" in region:
+        return None  # a Markdown row, or a pipe-separated table: the loop tells them apart
+    parts = region.split("\n")
+    if '"' in region and odd_quotes(region):
+        return None
+    stripped = list(map(str.strip, parts))
+    count = len(parts)
+    lines = list(compress(range(count), stripped))  # the lines that are not blank
+    if max(map(sub, lines[1:], lines), default=1) > 2:
+        return None  # two blank lines between two lines end a run there
+    has = list(map(contains, parts, repeat(",")))
+    if has.count(True) != len(lines):  # a line not blank without a comma (a blank line has none)
+        missing = list(compress(map(parts.__getitem__, lines), map(not_, map(has.__getitem__, lines))))
+        if not all(map(or_, map(contains, missing, repeat("\t")), map(contains, missing, repeat(";")))):
+            return None  # a line of no delimiter (prose, or rows left out: "...")
+    return _Lines(lines, parts, start, end)
+
+
 def _runs(reply: str, start: int, end: int) -> list[tuple[Span, int]]:
     """Table-like runs of lines in ``reply[start:end]``: (span, number of lines)."""
+    one = _one_run(reply, start, end)
+    if one is not None:
+        run = _trim(reply, one)
+        return [(strip_span(reply, Span(run[0][0], run[-1][1]), DATA_SPACE), len(run))] if run else []
     runs: list[list[tuple[int, int]]] = []
     current: list[tuple[int, int]] = []
     kind = ""
     blank_pending = False
-    for s, e, raw in _lines(reply, start, end):
+    for s, e, raw in _line_spans(reply, start, end):
         line = raw.strip()
         if line and DATA_SPACE in raw:  # a line of tabs only is blank; else tabs are data
             line = _stripped(raw)
@@ -149,7 +222,7 @@ def _prose_line(line: str, delimiter: str, following: str | None) -> bool:
     return any(name_problem(cell.strip()) for cell in line.split(delimiter) if cell.strip())
 
 
-def _trim(reply: str, run: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _trim(reply: str, run: Sequence[tuple[int, int]]) -> Sequence[tuple[int, int]]:
     if not run:
         return run
     # only the first two lines and the last two are looked at (the rows between are the

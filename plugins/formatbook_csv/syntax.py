@@ -23,10 +23,9 @@ import csv
 import io
 import re
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, islice, repeat
-from operator import methodcaller
+from operator import add, contains, itemgetter, methodcaller
 from typing import Any
 
 from formatbook_core import Span
@@ -59,21 +58,72 @@ class CsvError(Exception):
         self.column = column
 
 
-@dataclass
 class Table:
     """A strictly read CSV: ``header`` (column names), ``rows`` (data rows as lists of
     cells) and ``starts`` (the offset where each data row starts; worked out when first
-    asked for when the rows were read at once, see :func:`_quoted_rows`)."""
+    asked for when the rows were read at once, see :func:`_quoted_rows`).
 
-    header: list[str]
-    rows: list[list[str]] = field(default_factory=list)
-    _starts: list[int] | None = field(default=None, repr=False)
-    header_start: int = 0
-    delimiter: str = ","
-    #: where the first data row starts (after the header's line end)
-    data_start: int = 0
-    #: ``(text, offset)``: the rows' starts are to be found in ``text``, shifted by ``offset``
-    _source: tuple[str, int] | None = field(default=None, repr=False, compare=False)
+    A table read at once keeps its rows as the dicts of :meth:`records` only (the value:
+    a list and a dict a row were 1.5 times what reading the text costs csv.reader);
+    ``rows`` are then made from them when first asked for."""
+
+    __slots__ = ("header", "_rows", "_records", "_starts", "header_start", "delimiter", "data_start", "_source")
+
+    def __init__(
+        self,
+        header: list[str],
+        rows: list[list[str]] | None = None,
+        _starts: list[int] | None = None,
+        header_start: int = 0,
+        delimiter: str = ",",
+        data_start: int = 0,
+        _source: tuple[str, int] | None = None,
+        *,
+        records: list[dict[str, str]] | None = None,
+    ):
+        self.header = header
+        #: ``None`` when the table holds its rows as ``records`` only (made from them when asked for)
+        self._rows: list[list[str]] | None = rows if rows is not None or records is not None else []
+        #: the rows' dicts, when the rows were read as dicts (every row of the header's width)
+        self._records = records
+        self._starts = _starts
+        self.header_start = header_start
+        self.delimiter = delimiter
+        #: where the first data row starts (after the header's line end)
+        self.data_start = data_start
+        #: ``(text, offset)``: the rows' starts are to be found in ``text``, shifted by ``offset``
+        self._source = _source
+
+    def __repr__(self) -> str:
+        return f"Table(header={self.header!r}, rows={self.rows!r}, delimiter={self.delimiter!r})"
+
+    @property
+    def rows(self) -> list[list[str]]:
+        if self._rows is None:
+            self._rows = list(map(list, map(dict.values, self._records or ())))
+        return self._rows
+
+    def cells(self) -> Iterator[Iterable[str]]:
+        """Each data row's cells, in order (without making ``rows`` from the dicts)."""
+        if self._rows is None:
+            return map(dict.values, self._records or ())
+        return iter(self._rows)
+
+    def column(self, i: int) -> list[str]:
+        """The cells of column ``i`` (``i`` a column of the header), row by row."""
+        if self._rows is None:
+            return list(map(itemgetter(self.header[i]), self._records or ()))
+        return [row[i] for row in self._rows]
+
+    def repeats_header(self) -> bool:
+        """Whether a data row is the header again (cell for cell)."""
+        if self._rows is not None:
+            return self.header in self._rows
+        records = self._records or []
+        first = self.header[0] if self.header else None
+        if first is None or first not in map(itemgetter(first), records):
+            return False
+        return dict(zip(self.header, self.header, strict=True)) in records
 
     @property
     def starts(self) -> list[int]:
@@ -101,14 +151,17 @@ class Table:
 
     def records(self) -> list[dict[str, str]]:
         """The rows as dicts keyed by the header (a row of another width: ``zip``'s dict, cut
-        at the shorter)."""
+        at the shorter). A table read as dicts gives its list (the same list each time)."""
+        if self._records is not None:
+            return self._records
+        rows = self.rows
         width = len(self.header)
         if 0 < width <= _MAX_MADE:
             try:
-                return list(map(_row_maker(width)(*self.header), self.rows))
+                return list(map(_row_maker(width)(*self.header), rows))
             except ValueError:  # a row of another width (healing builds tables from records)
                 pass
-        return list(map(dict, map(zip, repeat(self.header), self.rows)))
+        return list(map(dict, map(zip, repeat(self.header), rows)))
 
 
 #: the widest header whose rows' dicts are made by a function made for its width
@@ -229,10 +282,14 @@ def _blank_error(at: int, row: int) -> CsvError:
     )
 
 
-def parse(text: str, delimiter: str = ",", *, min_columns: int = 2, at_once: bool = True) -> Table:
+def parse(
+    text: str, delimiter: str = ",", *, min_columns: int = 2, at_once: bool = True, lexical: bool = False
+) -> Table:
     """The strict reading of ``text`` (see the module doc); raises :class:`CsvError`.
     ``at_once``: rows with quoted fields may be read by ``csv.reader`` (see
-    :func:`_quoted_rows`); else line by line here."""
+    :func:`_quoted_rows`); else line by line here. ``lexical``: the caller vouches that
+    the rows are lexically strict (:func:`_lexicon`), as healing's line-by-line writing
+    makes them: not tested again before csv.reader reads them."""
     n = len(text)
     if not text.strip():
         raise CsvError("csv.empty", "no CSV: the text is empty", Span(0, n))
@@ -265,19 +322,25 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2, at_once: boo
             Span(0, pos),
             0,
         )
-    table = Table(header, delimiter=delimiter, data_start=pos)
     width = len(header)
+    make = _row_maker(width)(*header) if width <= _MAX_MADE else None
+    d = delimiter
+    broken = pos < n and first_row_broken(text, pos, d, width)  # the loop says what at once
+    plain = None if broken else _plain_rows(text, pos, d, width, make)
+    if plain is not None:
+        rows_read, records, row_starts = plain
+        return Table(header, rows_read, row_starts, delimiter=delimiter, data_start=pos, records=records)
+    table = Table(header, delimiter=delimiter, data_start=pos)
     rows = table.rows
     row_starts = table.starts
     number = 0
-    d = delimiter
     blank_after = (d + " ", d + "\t") if d != "\t" else (d + " ",)
     find = text.find
     skipped = False
-    if _plain_rows(text, pos, d, width, rows, row_starts):
-        pos = n
-    elif at_once and pos < n:
-        read = _quoted_rows(text, pos, d, width, rows)
+    if at_once and pos < n and not broken:
+        read = _quoted_rows(text, pos, d, width, rows, make, lexical)
+        if isinstance(read, list):  # every row's dict: their starts found when asked for
+            return Table(header, None, None, delimiter=delimiter, data_start=pos, _source=(text, 0), records=read)
         if read is True:
             table._starts = None
             table._source = (text, 0)
@@ -330,22 +393,42 @@ def parse(text: str, delimiter: str = ",", *, min_columns: int = 2, at_once: boo
     return table
 
 
-def _plain_rows(text: str, pos: int, d: str, width: int, rows: list[list[str]], starts: list[int]) -> bool:
+def _plain_rows(
+    text: str, pos: int, d: str, width: int, make: Callable[[list[str]], dict[str, str]] | None
+) -> tuple[list[list[str]] | None, list[dict[str, str]] | None, list[int]] | None:
     """The data rows from ``pos`` read at once when no line needs more than a split: no
     quote, carriage return, blank line or blank opening a field anywhere, and every line
-    with the header's field count (else False, nothing read: the loop says what is wrong)."""
+    with the header's field count (else ``None``, nothing read: the loop says what is
+    wrong). ``(rows, None, starts)``, or with ``make`` (the row maker of the header)
+    ``(None, dicts, starts)``: each line's split made a dict at once, no list kept."""
     rest = text[pos:]
     if not rest or '"' in rest or "\r" in rest or "\n\n" in rest or rest[:1] in (" ", "\t", "\n"):
-        return False
+        return None
     if "\n " in rest or "\n\t" in rest or (d + " ") in rest or (d != "\t" and (d + "\t") in rest):
-        return False
+        return None
     lines = (rest[:-1] if rest.endswith("\n") else rest).split("\n")
+    del rest
+    starts = list(accumulate(map(add, map(len, lines[:-1]), repeat(1)), initial=pos))
+    if make is not None:
+        try:
+            return None, list(map(make, map(methodcaller("split", d), lines))), starts
+        except ValueError:  # a line of another field count
+            return None
     cells = list(map(list, map(methodcaller("split", d), lines)))  # a copy: split leaves room for 12
     if set(map(len, cells)) != {width}:
-        return False
-    rows += cells
-    starts += accumulate(map((1).__add__, map(len, lines[:-1])), initial=pos)
-    return True
+        return None
+    return cells, None, starts
+
+
+def odd_quotes(text: str) -> bool:
+    """Whether a line of ``text`` holds an odd number of quotes (a quoted field across
+    lines, or a stray quote). Split at quotes, the pieces at odd places are between the
+    quotes paired in order: every line holds an even number exactly when there is an
+    even number in all and no such piece holds a line feed (the first line of an odd
+    number pairs its last quote with one on a later line). At C speed, with a piece a
+    quote: no pass over the lines."""
+    pieces = text.split('"')
+    return not len(pieces) & 1 or any(map(contains, islice(pieces, 1, None, 2), repeat("\n")))
 
 
 _LEXICON: dict[str, re.Pattern[str]] = {}
@@ -381,7 +464,7 @@ def blank_runs(delimiter: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return found
 
 
-def _quotes_open_fields(rest: str, d: str) -> bool:
+def quotes_open_fields(rest: str, d: str) -> bool:
     """Whether ``rest`` (from a row's start) is lexically strict CSV (:func:`_lexicon`)
     *provided* ``csv.reader`` (``strict=True``) reads it without error; False: not shown,
     the lexicon decides. Split at quotes, the even pieces are the text outside quoted
@@ -408,35 +491,114 @@ def _quotes_open_fields(rest: str, d: str) -> bool:
     return "\r" not in text or text.count("\r") == text.count("\r\n")
 
 
-def _quoted_rows(text: str, pos: int, d: str, width: int, rows: list[list[str]]) -> bool | tuple[int, int] | None:
+#: rows csv.reader reads at a time before they are made dicts
+_READ_BATCH = 512
+
+
+_quotes_open_fields = quotes_open_fields  # the name tests/plugins/csv/test_at_once.py knows
+
+
+def _quoted_rows(
+    text: str,
+    pos: int,
+    d: str,
+    width: int,
+    rows: list[list[str]],
+    make: Callable[[list[str]], dict[str, str]] | None = None,
+    lexical: bool = False,
+) -> list[dict[str, str]] | bool | tuple[int, int] | None:
     """The data rows from ``pos`` read at once by ``csv.reader`` (C) when the text is
     lexically strict CSV (:func:`_lexicon`: then csv.reader's cells are the strict
-    reading's) and every row has the header's field count (True; the rows' starts are left
-    to be found when asked for: only violations ask). When a row has another count (a blank
-    line is read as a row of none): ``(rows before it, its offset)``, nothing read, so that
-    the line loop reads that row and says what is wrong. ``None``: the loop reads it all."""
+    reading's) and every row has the header's field count: with ``make`` (the header's
+    row maker), their dicts, made as csv.reader gives them a batch at a time (no list a
+    row is kept); else True, the rows added to ``rows``. The rows' starts are left to be
+    found when asked for: only violations ask. When a row has another count (a blank
+    line is read as a row of none): ``(rows before it, its offset)``, nothing read, so
+    that the line loop reads that row and says what is wrong. ``None``: the loop reads it
+    all."""
     rest = text[pos:]
     if rest[:1] in ("\r", "\n"):
         return None  # a blank line first: the loop says so (one later is a row of no cell)
-    if not _quotes_open_fields(rest, d) and _lexicon(d).fullmatch(text, pos) is None:
+    if not lexical and not quotes_open_fields(rest, d) and _lexicon(d).fullmatch(text, pos) is None:
         return None
-    try:
-        read = list(csv.reader(io.StringIO(rest, newline="\n"), delimiter=d, strict=True))
-    except (csv.Error, TypeError, ValueError):  # a field past csv's size limit, a NUL...
-        return None
-    if not read:
-        return None
-    if set(map(len, read)) == {width}:
-        rows += read
-        return True
-    wrong = list(map(width.__ne__, map(len, read))).index(True)
-    if rest.count("\n") + (not rest.endswith("\n")) == len(read):  # as many lines as rows: a row a line
-        lines = wrong
-    else:  # the rows before it read again: how many lines they take
+    reader = csv.reader(io.StringIO(rest, newline="\n"), delimiter=d, strict=True)
+    if make is not None:
+        records: list[dict[str, str]] = []
+        read = 0
+        while True:
+            try:
+                batch = list(islice(reader, _READ_BATCH))
+            except (csv.Error, TypeError, ValueError):  # a field past csv's size limit, a NUL...
+                return None
+            if not batch:
+                return records or None
+            read += len(batch)
+            try:
+                records += map(make, batch)
+            except ValueError:  # a row of another width: the one after the dicts made
+                wrong = len(records)
+                break
+        del batch, records
+        # every row so far one line: the wrong row starts after ``wrong`` lines
+        lines = wrong if reader.line_num == read else None
+    else:
+        try:
+            rows_read = list(reader)
+        except (csv.Error, TypeError, ValueError):  # a field past csv's size limit, a NUL...
+            return None
+        if not rows_read:
+            return None
+        if set(map(len, rows_read)) == {width}:
+            rows += rows_read
+            return True
+        wrong = list(map(width.__ne__, map(len, rows_read))).index(True)
+        # as many lines as rows: a row a line
+        lines = wrong if rest.count("\n") + (not rest.endswith("\n")) == len(rows_read) else None
+    if lines is None:  # the rows before it read again: how many lines they take
         again = csv.reader(io.StringIO(rest, newline="\n"), delimiter=d, strict=True)
         deque(islice(again, wrong), maxlen=0)
         lines = again.line_num
     return wrong, pos + sum(map(len, rest.split("\n", lines)[:lines])) + lines
+
+
+def first_row_broken(text: str, pos: int, delimiter: str, width: int) -> bool:
+    """Whether the record at ``pos`` (the first data row, after a header of ``width``
+    fields) shows the text is not strict CSV at once: a blank line, a blank opening a
+    field before its first quote (outside quotes then), or, holding no quote, another
+    field count or a carriage return but at its end. How models break a table (blank
+    lines between rows, blanks after commas) shows in its first row: the line loop then
+    says what is wrong, without a reading of the whole text at once first."""
+    nl = text.find("\n", pos)
+    line = text[pos:] if nl < 0 else text[pos:nl]
+    if line.endswith("\r"):
+        line = line[:-1]
+    if not line:
+        return True
+    quote = line.find('"')
+    before = line if quote < 0 else line[:quote]  # outside quotes: no quote opened yet
+    blanks = tuple(b for b in (" ", "\t") if b != delimiter)  # a blank that is the delimiter opens no field
+    if before.startswith(blanks) or any(delimiter + b in before for b in blanks):
+        return True
+    return quote < 0 and ("\r" in line or line.count(delimiter) + 1 != width)
+
+
+def cut_short(text: str, delimiter: str) -> tuple[int, int] | None:
+    """Where the last line of ``text`` (a table, as :func:`table_bounds` leaves it) starts,
+    and its field count, when that line shows the text is not strict CSV without reading
+    the rows before it: the text does not end with a line feed, neither the header line
+    nor the last line holds a quote, and the last line (not blank, not the header) has
+    fewer fields than the header. Strict CSV has no such last line: it is a row with too
+    few fields, or text inside a quoted field never closed. A reply cut off mid-row, as
+    models' replies are, is so told in the time of reading two lines (``None`` else)."""
+    first_end = text.find("\n")
+    if first_end < 0 or text[-1] == "\n" or '"' in text[:first_end]:
+        return None
+    last_start = text.rfind("\n") + 1
+    last = text[last_start:]
+    if '"' in last or not last.strip():
+        return None
+    count = last.count(delimiter) + 1
+    return (last_start, count) if count < text.count(delimiter, 0, first_end) + 1 else None
 
 
 def table_bounds(text: str) -> tuple[int, int]:

@@ -32,7 +32,7 @@ def table_values(table: Table | None) -> list[str]:
     """The non-blank data cells of a table already read (none for ``None``)."""
     if table is None:
         return []
-    return [cell for row in table.rows for cell in row if cell.strip()]
+    return [cell for row in table.cells() for cell in row if cell.strip()]
 
 
 def table_scope(table: Table | None, column: str) -> list[str]:
@@ -42,5 +42,4 @@ def table_scope(table: Table | None, column: str) -> list[str]:
         raise ScopeNotFound(f"cannot find the column {column!r}: the text is not valid CSV")
     if column not in table.header:
         raise ScopeNotFound(f"the CSV has no column {column!r} (its columns: {', '.join(table.header)})")
-    i = table.header.index(column)
-    return [row[i] for row in table.rows if row[i].strip()]
+    return [cell for cell in table.column(table.header.index(column)) if cell.strip()]

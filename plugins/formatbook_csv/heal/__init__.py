@@ -17,7 +17,8 @@ the plan runs:
 2. ``read``: a Markdown table is read as one (:mod:`.markdown_table`, its alignment row
    dropped, invisible characters before it removed); otherwise the delimiter is chosen from the header line (:mod:`.delimiters`)
    and the text read tolerantly (:mod:`.reader`).
-3. ``notes``: blanks, stray quotes, lone carriage returns, blank lines, as repairs.
+3. ``notes``: blanks, stray quotes, lone carriage returns, blank lines, as repairs (their
+   place among the repairs fixed here; made in ``confirm``, once the records are let go).
 4. ``header``: blanks around names, an empty last column; prose is refused (:mod:`.rows`).
 5. ``rows``: mixed delimiters, truncated last row, ragged and over-long rows.
 6. ``schema``: enum case, column names spelled as the schema spells them.
@@ -39,7 +40,8 @@ from formatbook_core.limits import limits_from, refuse_grown
 
 from .. import dialect
 from ..syntax import Table
-from . import delimiters, markdown_table, rows, schema_aware, stretch
+from . import delimiters, markdown_table, schema_aware, stretch
+from . import rows as rows_step
 from .state import Healing
 
 __all__ = ["PLAN", "Step", "heal"]
@@ -90,11 +92,17 @@ def _confirm(h: Healing) -> None:
         header = h.records[0].cells
         rows = list(map(attrgetter("cells"), islice(h.records, 1, None)))
         h.records = []  # the records' cells are the rows: the rest (112 bytes a row) let go first
+        rows_step.listed_notes(h)  # the notes' repairs, made once the records are gone
         if not set(map(len, rows)) <= {len(header)}:  # the rows step made every row the header's width
             raise ValueError("a healed row has another field count than the header")
-        table = Table(list(header), rows, delimiter=h.delimiter)
-        h.analysis = Analysis(table.records(), document=table)
+        # the table keeps the rows' dicts only (the cells' lists let go: 14 bytes a character
+        # of ``1,2`` rows)
+        records = Table(list(header), rows).records()
+        del rows
+        table = Table(list(header), None, delimiter=h.delimiter, records=records)
+        h.analysis = Analysis(records, document=table)
         return
+    rows_step.listed_notes(h)
     analysis = h.analysis = h.analyze(h.out)
     if analysis.violations:
         first = analysis.violations[0]
@@ -105,11 +113,11 @@ def _confirm(h: Healing) -> None:
 PLAN: tuple[Step, ...] = (
     Step("refuse", _refuse),
     Step("read", _read),
-    Step("notes", rows.notes),
-    Step("header", rows.header),
-    Step("rows", rows.rows),
+    Step("notes", rows_step.place_notes),
+    Step("header", rows_step.header),
+    Step("rows", rows_step.rows),
     Step("schema", schema_aware.repair),
-    Step("write", rows.write_out),
+    Step("write", rows_step.write_out),
     Step("confirm", _confirm),
 )
 
@@ -142,8 +150,8 @@ def heal(
     # value, and it is not read again (tests/plugins/csv/test_written.py compares).
     trusted = schema is None and dialect.option(options) != dialect.AUTO
 
-    def analyze(written: str) -> Analysis:
-        return fmt._analyze(written, schema, options)
+    def analyze(written: str, *, lexical: bool = False) -> Analysis:
+        return fmt._analyze(written, schema, options, lexical=lexical)
 
     h = Healing(text, delimiter, schema, limits_from(options), analyze)
     h.trusted = trusted

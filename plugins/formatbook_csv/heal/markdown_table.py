@@ -35,6 +35,11 @@ def _lines(text: str, start: int = 0) -> list[tuple[int, int, str]]:
     return out
 
 
+#: a character that is not white space, as ``str.strip`` reads white space (blank lines
+#: before a table are skipped by the engine, not a line at a time)
+_NOT_BLANK = re.compile(r"\S")
+
+
 def table_start(text: str) -> int | None:
     """Where the Markdown table ``text`` is starts: 0, or past the byte-order mark and the
     invisible characters (with blanks among them) that open the text; ``None`` when the
@@ -55,12 +60,15 @@ def is_table(text: str, start: int = 0) -> bool:
     """The text from ``start`` is a Markdown table: a row of pipes, then an alignment row."""
     lines: list[str] = []
     pos = start
-    while len(lines) < 2 and pos < len(text):  # only the first two non-blank lines
-        nl = text.find("\n", pos)
+    while len(lines) < 2:  # only the first two non-blank lines: each holds the next non-blank character
+        found = _NOT_BLANK.search(text, pos)
+        if found is None:
+            break
+        # the line from where it starts, or from ``start`` (past the invisible characters)
+        line_start = max(pos, text.rfind("\n", 0, found.start()) + 1)
+        nl = text.find("\n", found.start())
         end = len(text) if nl < 0 else nl
-        line = text[pos:end].rstrip("\r")
-        if line.strip():
-            lines.append(line)
+        lines.append(text[line_start:end].rstrip("\r"))
         pos = end + 1
     if len(lines) < 2:
         return False

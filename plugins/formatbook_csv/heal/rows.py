@@ -19,16 +19,19 @@ repair is certain, and the result written.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice, repeat
+from operator import itemgetter, lt
 from typing import Any
 
 from formatbook_core.decoding import bom_length
+from formatbook_core.results import make_repairs
 
 from .. import dialect
 from ..locate import ELISIONS
 from ..names import header_problem, name_problem, others
 from . import delimiters
-from .reader import Record, own_flags
+from .reader import Note, Record, own_flags
 from .state import Healing
 from .writer import write
 
@@ -42,7 +45,40 @@ def notes(h: Healing) -> None:
     """Reading notes and blank lines as repairs, in text order (sorted as tuples
     ``(start, end, kind, message)``). The reading gives both in that order already, as a
     rule: then they are merged as they come, without a sorted copy of every note (a
-    reply of lone carriage returns has one a line), and let go once listed."""
+    reply of lone carriage returns has one a line), and let go once listed. A reply with
+    notes only, or blank lines only (most damaged tables), lists them as they are, a batch
+    at a time."""
+    if h.notes and (h.blank or not _in_order(h.notes)):
+        _merged(h)
+    elif h.notes:
+        _listed(h, h.notes, _noted)
+    else:
+        _listed(h, h.blank, _blank_lines)
+    h.notes, h.blank = [], []
+
+
+def place_notes(h: Healing) -> None:
+    """The plan's ``notes`` step: where the notes' repairs go among the repairs is fixed
+    here (after the reading's, before the steps' after it); they are made by
+    :func:`listed_notes` once the records are let go. A note (a tuple) takes less than its
+    repair: a row of ``1, 2<CR>`` kept its record and its two repairs at once, 150 bytes
+    a character; its record and its notes, then its repairs without the record, 125."""
+    h.notes_at = len(h.repairs)
+
+
+def listed_notes(h: Healing) -> None:
+    """The notes' repairs made (:func:`notes`) where :func:`place_notes` placed them."""
+    if h.notes_at < 0:
+        return
+    later = h.repairs[h.notes_at :]
+    del h.repairs[h.notes_at :]
+    h.notes_at = -1
+    notes(h)
+    h.repairs += later
+
+
+def _merged(h: Healing) -> None:
+    """``notes`` for notes and blank lines both, or notes out of order."""
     if _in_order(h.notes):
         # each note let go as its repair is made (a lone carriage return and a blank
         # before a field are two notes of a 5-character row): taken from the end of the
@@ -56,7 +92,37 @@ def notes(h: Healing) -> None:
         blank = ((start, end, "blank_line", _BLANK_LINES) for start, end in h.blank)
         read = ((start, end, _NOTE_KINDS.get(kind, kind), message) for kind, start, end, message in h.notes)
         h.repair_all(sorted([*blank, *read]))
-    h.notes, h.blank = [], []
+
+
+#: notes or blank lines listed at a time by :func:`_listed`
+_BATCH = 256
+_KIND, _START, _END, _MESSAGE = map(itemgetter, range(4))
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+
+
+def _noted(h: Healing, notes: list[Note]) -> None:
+    """Reading notes (``(kind, start, end, message)``) listed as repairs."""
+    kinds = list(map(_KIND, notes))
+    if "leading_space" in kinds:
+        kinds = [_NOTE_KINDS.get(kind, kind) for kind in kinds]
+    h.repairs += make_repairs(kinds, map(_MESSAGE, notes), map(_START, notes), map(_END, notes))
+
+
+def _blank_lines(h: Healing, spans: list[tuple[int, int]]) -> None:
+    """Blank-line spans listed as repairs."""
+    h.repairs += make_repairs(repeat("blank_line"), repeat(_BLANK_LINES), map(_FIRST, spans), map(_SECOND, spans))
+
+
+def _listed(h: Healing, items: list[Any], listed: Callable[[Healing, list[Any]], None]) -> None:
+    """``items`` ``listed`` (in the order the repairs list them), a batch at a time, each
+    batch let go of ``items`` (taken from its end, after one reversal) as its repairs are
+    made: the notes and their repairs are not all alive at once."""
+    items.reverse()
+    while items:
+        batch = items[-_BATCH:]
+        del items[-_BATCH:]
+        batch.reverse()
+        listed(h, batch)
 
 
 def _popped(items: list[Any]) -> Iterator[Any]:
@@ -67,7 +133,11 @@ def _popped(items: list[Any]) -> Iterator[Any]:
 
 
 def _in_order(notes: list[tuple[str, int, int, str]]) -> bool:
-    """Whether ``notes`` are sorted as the repairs list them (by start, end, kind, message)."""
+    """Whether ``notes`` are sorted as the repairs list them (by start, end, kind, message):
+    at once when their starts only rise (as a reading makes them), else note by note."""
+    starts = list(map(_START, notes))
+    if all(map(lt, starts, islice(starts, 1, None))):
+        return True
     last: tuple[int, int, str, str] | None = None
     for kind, start, end, message in notes:
         key = (start, end, _NOTE_KINDS.get(kind, kind), message)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from formatbook_core import HealError, Repair, Span, Violation
 from formatbook_core.healing import HealState
 from formatbook_core.limits import DEFAULT, Limits
+from formatbook_core.results import make_repairs
 
 from ..schema import CsvSchema
 from .reader import Record
@@ -29,6 +31,8 @@ class Healing(HealState):
     records: list[Record] = field(default_factory=list)
     blank: list[tuple[int, int]] = field(default_factory=list)
     notes: list[tuple[str, int, int, str]] = field(default_factory=list)
+    #: where the notes' repairs go in ``repairs`` once made (``rows.listed_notes``); -1: none pending
+    notes_at: int = -1
     table: bool = False
     repairs: list[Repair] = field(default_factory=list)
     out: str | None = None
@@ -42,7 +46,11 @@ class Healing(HealState):
     def repair_all(self, found: Iterable[tuple[int, int, str, str]]) -> None:
         """``repair`` for each ``(start, end, kind, message)``, at once (a reply of lone
         carriage returns has a note per line)."""
-        self.repairs.extend(Repair(kind, message, Span(start, max(start, end))) for start, end, kind, message in found)
+        found = found if isinstance(found, list) else list(found)
+        starts = list(map(itemgetter(0), found))
+        self.repairs += make_repairs(
+            map(itemgetter(2), found), map(itemgetter(3), found), starts, map(max, starts, map(itemgetter(1), found))
+        )
 
     def fail(self, code: str, message: str, start: int = 0, end: int | None = None, **extra: Any) -> HealError:
         span = Span(start, len(self.text) if end is None else max(start, end))
